@@ -1,0 +1,3 @@
+"""The UNO rules engine (classic and Showdown), bots and the unit protocol client."""
+
+__all__: list[str] = []

@@ -1,0 +1,51 @@
+"""``showdown-unit check-config``: print the effective config or one error line."""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+
+from firmware_host.config import ConfigError, load_config
+
+__all__ = ["add_arguments", "command", "render"]
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("--config", metavar="FILE",
+                        help="config file (default: /etc/uno-showdown/unit.toml if present)")
+
+
+def command(args) -> int:
+    try:
+        config = load_config(args.config, system=True)
+    except ConfigError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    print(render(config), end="")
+    return 0
+
+
+def render(config) -> str:
+    """The config as TOML that ``load_config`` reads back to the same value."""
+    top, tables = [], []
+    for field in dataclasses.fields(config):
+        value = getattr(config, field.name)
+        if dataclasses.is_dataclass(value):
+            tables.append(f"\n[{field.name}]")
+            for inner in dataclasses.fields(value):
+                tables.append(f"{inner.name} = {_toml(getattr(value, inner.name))}")
+        else:
+            top.append(f"{field.name} = {_toml(value)}")
+    return "\n".join(top + tables) + "\n"
+
+
+def _toml(value) -> str:
+    if value is None:
+        return '""'
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (tuple, list)):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return repr(value)
