@@ -18,6 +18,7 @@ __all__ = ["main", "COMMANDS"]
 #: (subcommand, module, one-line help), in the order ``--help`` shows them.
 COMMANDS = [
     ("check-config", "firmware_host.check_config", "print the effective config, or the one thing wrong with it"),
+    ("selftest", "firmware_host.selftest_cmd", "light, sound and spin every device once and check the inputs read idle"),
 ]
 
 
