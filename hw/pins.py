@@ -82,8 +82,8 @@ def _auto_factory():
             "pigpio and native); on a Raspberry Pi install the pi extra "
             f"(pip install 'uno-showdown[pi]'), {_NO_PI_HINT}") from None
     except Exception as exc:
-        raise PinBackendError(
-            f"GPIOZERO_PIN_FACTORY={name!r} cannot start: {exc}; {_NO_PI_HINT}") from exc
+        chosen = "gpiozero's default pin factory" if name is None else f"GPIOZERO_PIN_FACTORY={name!r}"
+        raise PinBackendError(f"{chosen} cannot start: {exc}; {_NO_PI_HINT}") from exc
 
 
 def _pi_factory(backend: str):

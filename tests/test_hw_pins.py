@@ -81,6 +81,16 @@ def test_auto_with_an_unknown_gpiozero_pin_factory(monkeypatch):
         make_pin_factory("auto")
 
 
+def test_auto_with_a_gpiozero_pin_factory_whose_library_is_missing(monkeypatch):
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "pigpio")
+    monkeypatch.setitem(sys.modules, "pigpio", None)
+    monkeypatch.delitem(sys.modules, "gpiozero.pins.pigpio", raising=False)
+    with pytest.raises(PinBackendError, match=r"^GPIOZERO_PIN_FACTORY='pigpio' cannot start: "
+                                              r"import of pigpio halted; None in sys.modules; "
+                                              r"without a Raspberry Pi use --mock"):
+        make_pin_factory("auto")
+
+
 def test_auto_with_an_unavailable_gpiozero_pin_factory(monkeypatch):
     monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "lgpio")
     monkeypatch.setitem(sys.modules, "lgpio", None)
