@@ -94,11 +94,10 @@ class Launcher(CompositeDevice):
         return self.direction is not None
 
     def close(self) -> None:
-        """Stop the motor, then release the pins; safe to call twice."""
-        if not self.closed:
+        """Stop the motor, then release the pins; safe to call twice, and on a
+        half-built launcher (gpiozero calls close() from __del__)."""
+        if getattr(self, "_all", None):     # built and not closed yet
             try:
                 self.stop()
             finally:
                 super().close()
-        else:
-            super().close()

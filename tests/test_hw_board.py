@@ -300,3 +300,30 @@ def test_close_tries_every_step_and_reraises_the_first_failure(mock_factory, moc
     assert mock_pin(19).function == "input"
     assert board.closed
     board.close()
+
+
+def test_half_built_launcher_releases_its_direction_pins(mock_factory, mock_pin):
+    from hw.launcher import Launcher
+
+    squatter = LED(12, pin_factory=mock_factory)
+    with pytest.raises(GPIOPinInUse):
+        Launcher(23, 24, 12, pin_factory=mock_factory)
+    assert [mock_pin(n).function for n in (23, 24)] == ["input", "input"]
+    squatter.close()
+    launcher = Launcher(23, 24, 12, pin_factory=mock_factory)
+    launcher.launch_toward("a", 0.4)
+    launcher.close()
+    launcher.close()
+    assert launcher.closed
+    assert [mock_pin(n).state for n in (23, 24, 12)] == [0, 0, 0]
+
+
+def test_devices_lists_every_fitted_device_by_its_pinmap_name(board):
+    names = [name for name, _ in board.devices()]
+    assert names == ["paddle_a", "paddle_b", "timer_button", "countdown_leds[0]",
+                     "countdown_leds[1]", "countdown_leds[2]", "go_led", "arrow_a", "arrow_b",
+                     "buzzer", "launcher", "card_sensor"]
+    devices = dict(board.devices())
+    assert devices["go_led"] is board.go_led
+    assert devices["launcher"] is board.launcher
+    assert repr(board).startswith("<hw.Board open PinMap(paddle_a=17, ")
