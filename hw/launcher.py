@@ -16,6 +16,8 @@ enable and the old direction low before raising the new one.
 
 from __future__ import annotations
 
+import threading
+
 from gpiozero import CompositeDevice, DigitalOutputDevice, PWMOutputDevice
 
 __all__ = ["Launcher", "SIDES", "check_side"]
@@ -39,6 +41,10 @@ class Launcher(CompositeDevice):
 
     def __init__(self, motor_a=None, motor_b=None, motor_enable=None, *,
                  pwm_frequency: float = PWM_FREQUENCY_HZ, pin_factory=None):
+        # launch_toward() and stop() are each one step as seen from other
+        # threads: a stop from a signal handler cannot land mid-launch and be
+        # undone by the launch's last line.
+        self._motor_lock = threading.RLock()
         devices = {}
         try:
             devices["toward_a"] = DigitalOutputDevice(
@@ -61,17 +67,19 @@ class Launcher(CompositeDevice):
         if not 0 < speed <= 1:
             raise ValueError(f"speed must be > 0 and <= 1, not {speed!r}")
         on, off = (self.toward_a, self.toward_b) if side == "a" else (self.toward_b, self.toward_a)
-        if not on.is_active:
-            self.enable.off()
-            off.off()
-            on.on()
-        self.enable.value = speed
+        with self._motor_lock:
+            if not on.is_active:
+                self.enable.off()
+                off.off()
+                on.on()
+            self.enable.value = speed
 
     def stop(self) -> None:
         """Cut the drive (enable low) first, then both direction pins low."""
-        self.enable.off()
-        self.toward_a.off()
-        self.toward_b.off()
+        with self._motor_lock:
+            self.enable.off()
+            self.toward_a.off()
+            self.toward_b.off()
 
     @property
     def direction(self) -> str | None:

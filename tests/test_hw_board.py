@@ -327,3 +327,34 @@ def test_devices_lists_every_fitted_device_by_its_pinmap_name(board):
     assert devices["go_led"] is board.go_led
     assert devices["launcher"] is board.launcher
     assert repr(board).startswith("<hw.Board open PinMap(paddle_a=17, ")
+
+
+def test_launch_and_stop_each_hold_the_motor_lock_against_other_threads(board, mock_pin, monkeypatch):
+    # A stop() from a signal handler must not land between a launch's
+    # direction change and its speed (and be undone by it): while either call
+    # changes a motor pin, another thread cannot take the launcher's lock.
+    import threading
+
+    launcher = board.launcher
+    motor_pins = {mock_pin(n) for n in (23, 24, 12)}
+    free_to_other_thread = []
+    original = InjectableMockPin._change_state
+
+    def change(self, value, ticks=None):
+        if self in motor_pins:
+            def try_lock():
+                got = launcher._motor_lock.acquire(blocking=False)
+                free_to_other_thread.append(got)
+                if got:
+                    launcher._motor_lock.release()
+            thread = threading.Thread(target=try_lock)
+            thread.start()
+            thread.join()
+        return original(self, value, ticks)
+
+    monkeypatch.setattr(InjectableMockPin, "_change_state", change)
+    launcher.launch_toward("a", 0.9)
+    launcher.launch_toward("b", 0.5)
+    launcher.stop()
+    assert len(free_to_other_thread) >= 7
+    assert not any(free_to_other_thread)
