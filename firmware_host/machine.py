@@ -1,0 +1,807 @@
+"""The showdown state machine: who slammed first, decided from edge ticks.
+
+:class:`ShowdownCore` owns the :class:`~hw.board.Board` outputs and one
+:mod:`transitions` machine. It does no I/O waiting of its own: pin callbacks
+put :class:`InputEvent` s on :attr:`ShowdownCore.inbox`, timers are deadlines
+that :meth:`~ShowdownCore.next_deadline` reports, and whoever drives the core
+(the event loop thread, or a test on virtual time) calls
+:meth:`~ShowdownCore.handle` and :meth:`~ShowdownCore.run_due`. Every decision
+is made by :func:`decide` from the edges' ticks and the GO tick, never from
+the order in which callbacks ran. docs/timing.md explains the rules.
+
+>>> sorted(IGNORED["launching"])
+['paddle_pressed', 'timer_pressed']
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import queue
+import random
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from transitions import Machine
+
+from firmware_host.clock import Clock, monotonic
+from firmware_host.errors import (
+    BusyError, InvalidArgumentError, InvalidCardsError, NotArmedError,
+    PaddleHeldError, UnitError, UnitFaultError)
+from firmware_host.result import SIDES, Result, UnitEvent
+
+__all__ = [
+    "STATES", "TRANSITIONS", "IGNORED", "Decision", "decide", "measure", "is_early", "InputEvent",
+    "Showdown", "ShowdownCore",
+]
+
+log = logging.getLogger(__name__)
+
+STATES = ("idle", "armed", "countdown", "hold", "go", "false_start",
+          "resolved", "launching", "timeout", "fault")
+#: States in which a showdown is under way: arm and start are refused.
+RUNNING = ("countdown", "hold", "go", "false_start", "resolved", "launching", "timeout")
+_NOT_FAULT = [state for state in STATES if state != "fault"]
+
+# The whole machine. Triggers are what happened; the core fires them from
+# inputs (paddle_pressed, timer_pressed, card_passed), commands (arm_received,
+# start_received, cancelled) and its own deadlines (the *_elapsed ones,
+# settled). Transitions with the same trigger and source are tried in order.
+TRANSITIONS = [
+    # trigger              source                  dest           guard / action
+    dict(trigger="arm_received", source=["idle", "armed"], dest="armed"),
+    dict(trigger="timer_pressed", source="idle", dest="armed",
+         before="_arm_standalone", after="_request_start"),
+    dict(trigger="timer_pressed", source="armed", dest="countdown", unless="_paddle_held"),
+    dict(trigger="timer_pressed", source="armed", dest=None, after="_warn_paddle_held"),
+    dict(trigger="timer_pressed", source="fault", dest="idle", conditions="_board_usable"),
+    dict(trigger="start_received", source="armed", dest="countdown", unless="_paddle_held"),
+    dict(trigger="start_received", source="armed", dest=None, after="_warn_paddle_held"),
+    dict(trigger="step_elapsed", source="countdown", dest=None, after="_next_step"),
+    dict(trigger="countdown_elapsed", source="countdown", dest="hold"),
+    dict(trigger="hold_elapsed", source="hold", dest="go"),
+    dict(trigger="paddle_pressed", source=["countdown", "hold"], dest="false_start",
+         before="_record_press"),
+    dict(trigger="paddle_pressed", source="go", dest="false_start",
+         conditions="_press_is_early", before="_record_press"),
+    dict(trigger="paddle_pressed", source=["go", "false_start"], dest=None,
+         after="_record_press"),
+    dict(trigger="settled", source=["go", "false_start"], dest="countdown",
+         conditions="_tie_rerun_due", before="_count_rerun"),
+    dict(trigger="settled", source="go", dest="resolved"),
+    dict(trigger="settled", source="false_start", dest="resolved", conditions="_is_tie"),
+    dict(trigger="settled", source="false_start", dest="launching"),
+    dict(trigger="response_timed_out", source="go", dest="timeout"),
+    dict(trigger="announced", source="resolved", dest="launching", conditions="_has_loser"),
+    dict(trigger="announced", source=["resolved", "timeout"], dest="idle",
+         before="_finish_without_launch"),
+    dict(trigger="card_passed", source="launching", dest=None, after="_count_card"),
+    dict(trigger="cards_out", source="launching", dest="idle", before="_finish_launch"),
+    dict(trigger="launch_elapsed", source="launching", dest="idle", before="_finish_launch"),
+    dict(trigger="cancelled", source=_NOT_FAULT, dest="idle", before="_cancel_showdown"),
+    dict(trigger="cancelled", source="fault", dest="idle", conditions="_board_usable"),
+    dict(trigger="failed", source=_NOT_FAULT, dest="fault"),
+]
+
+#: Input triggers each state ignores on purpose (a press while idle, the timer
+#: button during a countdown, ...). Any other trigger that has no transition
+#: from the current state is a bug and puts the unit in fault.
+IGNORED = {
+    "idle": {"paddle_pressed", "card_passed"},
+    "armed": {"paddle_pressed", "card_passed"},
+    "countdown": {"timer_pressed", "card_passed"},
+    "hold": {"timer_pressed", "card_passed"},
+    "go": {"timer_pressed", "card_passed"},
+    "false_start": {"timer_pressed", "card_passed"},
+    "resolved": {"paddle_pressed", "timer_pressed", "card_passed"},
+    "launching": {"paddle_pressed", "timer_pressed"},
+    "timeout": {"paddle_pressed", "timer_pressed", "card_passed"},
+    "fault": {"paddle_pressed", "card_passed"},
+}
+
+# Deadlines owned by the machine (the bench adds its own, under other names).
+_MACHINE_DEADLINES = ("step", "flash", "hold", "response", "settle", "launch",
+                      "buzzer", "blink", "warning")
+
+#: Results kept in memory for unit.result(); the journal keeps them for good.
+RESULTS_KEPT = 1000
+
+
+# -- decisions -----------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Decision:
+    """How a round ended. ``outcome`` is "faster", "false_start", "tie" or
+    "timeout"; for a false start ``loser`` is the offender."""
+
+    outcome: str
+    winner: str | None = None
+    loser: str | None = None
+    reaction_us: dict = field(default_factory=lambda: {"a": None, "b": None})
+    margin_us: int | None = None
+
+
+def _us(seconds: float) -> int:
+    return round(seconds * 1_000_000)
+
+
+def _ns(seconds: float) -> int:
+    # Thresholds compare whole nanoseconds: float noise in a tick difference
+    # (100.1 - 100.0 = 0.09999999999999432) cannot move a press across them.
+    return round(seconds * 1_000_000_000)
+
+
+def is_early(tick: float, go_tick: float | None, *,
+             ticks_diff: Callable[[float, float], float], min_reaction_ms: int = 0) -> bool:
+    """A false start: no GO yet, a tick before the GO tick, or less than
+    ``min_reaction_ms`` after it. A press on the GO tick itself is valid."""
+    if go_tick is None:
+        return True
+    reaction = ticks_diff(tick, go_tick)
+    return reaction < 0 or _ns(reaction) < min_reaction_ms * 1_000_000
+
+
+def measure(presses: dict[str, float | None], go_tick: float | None, *,
+            ticks_diff: Callable[[float, float], float]) -> tuple[dict, int | None]:
+    """Each side's reaction in whole microseconds from the GO tick (None: no
+    press, or no GO), and the gap between the two presses (None unless both)."""
+    reaction_us = {side: None if presses[side] is None or go_tick is None
+                   else _us(ticks_diff(presses[side], go_tick)) for side in SIDES}
+    margin_us = None
+    if presses["a"] is not None and presses["b"] is not None:
+        margin_us = abs(_us(ticks_diff(presses["b"], presses["a"])))
+    return reaction_us, margin_us
+
+
+def decide(presses: dict[str, float | None], go_tick: float | None, *,
+           ticks_diff: Callable[[float, float], float], tie_threshold_us: int,
+           min_reaction_ms: int = 0) -> Decision:
+    """Decide a round from each side's first press tick (None: no press) and
+    the GO tick (None: GO never came).
+
+    A press is early (a false start) if GO had not come, if its tick is
+    before the GO tick, or if it came less than ``min_reaction_ms`` after GO.
+    Early presses beat valid ones to the blame: the earliest early press is
+    the offender. Otherwise the earliest press wins. Two presses (both valid,
+    or both early) closer than ``tie_threshold_us``, or on the same tick, are
+    a tie. Gaps are compared in whole nanoseconds so float noise cannot move
+    a press across the threshold.
+
+    >>> diff = lambda later, earlier: later - earlier
+    >>> decide({"a": 10.2315, "b": 10.25}, 10.0, ticks_diff=diff, tie_threshold_us=200)
+    Decision(outcome='faster', winner='a', loser='b', reaction_us={'a': 231500, 'b': 250000}, margin_us=18500)
+    >>> decide({"a": 10.2, "b": 9.9999}, 10.0, ticks_diff=diff, tie_threshold_us=200).loser
+    'b'
+    """
+    reaction_us, margin_us = measure(presses, go_tick, ticks_diff=ticks_diff)
+    pressed = [side for side in SIDES if presses[side] is not None]
+    if not pressed:
+        return Decision("timeout", reaction_us=reaction_us)
+    early = [side for side in pressed if is_early(presses[side], go_tick, ticks_diff=ticks_diff,
+                                                  min_reaction_ms=min_reaction_ms)]
+    contenders = early or pressed
+    if len(contenders) == 1:
+        first = contenders[0]
+    else:
+        gap = ticks_diff(presses["b"], presses["a"])
+        gap_ns = abs(_ns(gap))
+        if gap_ns == 0 or gap_ns < tie_threshold_us * 1000:
+            return Decision("tie", reaction_us=reaction_us, margin_us=margin_us)
+        first = "a" if gap > 0 else "b"
+    other = "b" if first == "a" else "a"
+    if early:
+        return Decision("false_start", winner=other, loser=first,
+                        reaction_us=reaction_us, margin_us=margin_us)
+    return Decision("faster", winner=first, loser=other,
+                    reaction_us=reaction_us, margin_us=margin_us)
+
+
+# -- what the core works on ----------------------------------------------------
+
+@dataclass(frozen=True)
+class InputEvent:
+    """One item of the core's inbox. ``kind`` is "paddle" (data: side, ticks,
+    pressed), "timer" (ticks), "card" (ticks), "call" (a command: fn, args,
+    kwargs, future) or "wake". ``arrived`` is ``time.perf_counter()`` when
+    it was queued, to measure decision latency."""
+
+    kind: str
+    data: tuple = ()
+    arrived: float = field(default_factory=time.perf_counter)
+
+
+@dataclass
+class Showdown:
+    """The armed or running showdown."""
+
+    showdown_id: str
+    cards: int
+    players: dict[str, str]
+    tie_reruns: int = 0
+    finished: bool = False
+
+
+@dataclass
+class _Round:
+    """One countdown and what happened after it (a tie re-run starts another)."""
+
+    start: float                       # clock time the countdown began
+    planned_go: float                  # clock time GO is due
+    steps: int
+    step: int = 0
+    flash_lit: bool = True
+    go_tick: float | None = None
+    go_time: float | None = None
+    presses: dict = field(default_factory=lambda: {"a": None, "b": None})
+
+
+@dataclass
+class _Launch:
+    side: str
+    cards: int
+    counted: int = 0
+
+
+# -- the core ------------------------------------------------------------------
+
+class ShowdownCore:
+    """The state machine and its outputs, driven by inputs and deadlines.
+
+    ``board`` is an :class:`hw.board.Board`; ``clock`` returns seconds and
+    must be the clock of the board's ticks when the bench is used (it is,
+    on mock pins); ``rng`` draws the hold length and standalone showdown ids;
+    ``on_result(result)`` runs before a result is published (the journal
+    writes it there). Call everything on one thread.
+    """
+
+    def __init__(self, board, config, *, clock: Clock = monotonic,
+                 rng: random.Random | None = None,
+                 on_result: Callable[[Result], None] | None = None):
+        self.board = board
+        self.config = config
+        self.timing = config.timing
+        self.clock = clock
+        self.rng = rng if rng is not None else random.Random()
+        self.on_result = on_result
+        self.inbox: queue.SimpleQueue[InputEvent] = queue.SimpleQueue()
+        self.listeners: tuple[Callable[[UnitEvent], None], ...] = ()
+        self.showdown: Showdown | None = None
+        self.round: _Round | None = None
+        self.decision: Decision | None = None
+        self.results: OrderedDict[str, Result] = OrderedDict()
+        self.last_result: Result | None = None
+        self.fault_reason: str | None = None
+        self.last_decision_latency_us: float | None = None
+        self._launch: _Launch | None = None
+        self._edge: tuple[str, float] | None = None
+        self._deadlines: dict[str, tuple[float, int, Callable[[], None]]] = {}
+        self._seq = itertools.count()
+        self._arrived = time.perf_counter()
+        self._shown_state = "idle"
+        self.state = "idle"
+        # The state event goes out first thing on entering a state, before
+        # the state's own on_enter_* actions and the events they emit.
+        states = [{"name": name, "on_enter": "_state_changed"} for name in STATES]
+        self.machine = Machine(
+            model=self, states=states, transitions=TRANSITIONS, initial="idle",
+            queued=True, auto_transitions=False)
+        board.on_paddle_edge = self._paddle_edge
+        board.on_timer_button = self._timer_button
+        board.on_card = self._card_seen
+        board.safe()
+
+    # -- pin callbacks: on the backend's thread, they only enqueue ------------
+
+    def _paddle_edge(self, side: str, ticks: float, pressed: bool) -> None:
+        self.inbox.put(InputEvent("paddle", (side, ticks, pressed)))
+
+    def _timer_button(self, ticks: float) -> None:
+        self.inbox.put(InputEvent("timer", (ticks,)))
+
+    def _card_seen(self, ticks: float) -> None:
+        self.inbox.put(InputEvent("card", (ticks,)))
+
+    # -- driving the core --------------------------------------------------------
+
+    def handle(self, event: InputEvent) -> None:
+        """Process one inbox event (a command's answer goes to its future)."""
+        self._arrived = event.arrived
+        if event.kind == "call":
+            self._run_command(*event.data)
+            return
+        with self._fault_guard(f"{event.kind} event"):
+            if event.kind == "paddle":
+                side, ticks, pressed = event.data
+                if pressed:
+                    self._on_press(side, ticks)
+            elif event.kind == "timer":
+                self._fire("timer_pressed")
+            elif event.kind == "card":
+                self._fire("card_passed")
+
+    def next_deadline(self) -> float | None:
+        """Clock time of the earliest deadline, or None when nothing is due ever."""
+        if not self._deadlines:
+            return None
+        return min(self._deadlines.values())[0]
+
+    def run_due(self) -> int:
+        """Fire every deadline due at ``clock()``, earliest first; returns how many."""
+        fired = 0
+        while self._fire_one_due():
+            fired += 1
+        return fired
+
+    def pump(self) -> None:
+        """Handle every queued event and every due deadline, events first,
+        until there is nothing left to do now."""
+        while True:
+            try:
+                event = self.inbox.get_nowait()
+            except queue.Empty:
+                if not self._fire_one_due():
+                    return
+            else:
+                self.handle(event)
+
+    def schedule(self, name: str, when: float, action: Callable[[], None]) -> None:
+        """Call ``action`` once the clock reaches ``when`` (replaces ``name``)."""
+        self._deadlines[name] = (when, next(self._seq), action)
+
+    def has_deadline(self, name: str) -> bool:
+        return name in self._deadlines
+
+    def unschedule(self, *names: str) -> None:
+        for name in names:
+            self._deadlines.pop(name, None)
+
+    def _fire_one_due(self) -> bool:
+        if not self._deadlines:
+            return False
+        name, (when, _, action) = min(self._deadlines.items(), key=lambda item: item[1][:2])
+        if when > self.clock():
+            return False
+        del self._deadlines[name]
+        self._arrived = time.perf_counter()
+        with self._fault_guard(f"deadline {name!r}"):
+            action()
+        return True
+
+    def _fire(self, trigger: str) -> None:
+        if trigger in IGNORED[self.state]:
+            log.debug("%s ignored in state %s", trigger, self.state)
+            return
+        getattr(self, trigger)()
+
+    def emit(self, name: str, **data: Any) -> None:
+        """Publish a UnitEvent to every listener; a failing listener is logged."""
+        event = UnitEvent(name, data)
+        for listener in self.listeners:
+            try:
+                listener(event)
+            except Exception:
+                log.exception("event listener %r failed on %s", listener, name)
+
+    # -- faults --------------------------------------------------------------------
+
+    @contextmanager
+    def _fault_guard(self, what: str):
+        """Any exception inside: fault, outputs safe, and the core carries on."""
+        try:
+            yield
+        except Exception as exc:
+            log.debug("exception in %s", what, exc_info=True)
+            self._fault(f"{what}: {type(exc).__name__}: {exc}")
+
+    def _fault(self, reason: str) -> None:
+        log.error("fault: %s", reason)
+        self.fault_reason = reason
+        try:
+            self.board.safe()           # the motor first
+        except Exception:
+            log.exception("making the outputs safe failed")
+        self.unschedule(*_MACHINE_DEADLINES)
+        if self.decision is not None and self.showdown is not None and not self.showdown.finished:
+            try:
+                self._publish(self._build_result("fault"))
+            except Exception:
+                log.exception("reporting the result of %s failed", self.showdown.showdown_id)
+        self._launch = None
+        if self.state != "fault":
+            try:
+                self.failed()
+            except Exception:
+                log.exception("leaving state %s failed", self.state)
+                self.machine.set_state("fault")
+                self._state_changed()
+        self.emit("fault", reason=reason)
+
+    # -- commands (on the loop thread; errors go back to the caller) ---------------
+
+    def _run_command(self, fn, args, kwargs, future) -> None:
+        if not future.set_running_or_notify_cancel():
+            return
+        try:
+            value = fn(*args, **kwargs)
+        except UnitError as exc:
+            future.set_exception(exc)
+        except Exception as exc:
+            log.debug("exception in a command", exc_info=True)
+            self._fault(f"command {getattr(fn, '__name__', fn)}: {type(exc).__name__}: {exc}")
+            error = UnitFaultError(self.fault_reason)
+            error.__cause__ = exc
+            future.set_exception(error)
+        else:
+            future.set_result(value)
+
+    def _refuse_unless(self, *allowed: str) -> None:
+        if self.state in allowed:
+            return
+        if self.state == "fault":
+            raise UnitFaultError(f"the unit is in fault ({self.fault_reason}); cancel resets it")
+        if self.state == "idle":
+            raise NotArmedError("no showdown is armed: arm one first")
+        raise BusyError(f"the unit is busy: state is {self.state!r}")
+
+    def arm(self, showdown_id: str, cards: int, players: dict[str, str] | None = None) -> dict:
+        """Arm a showdown (in idle, or replacing the armed one)."""
+        self._refuse_unless("idle", "armed")
+        if not isinstance(showdown_id, str) or not showdown_id.strip() or len(showdown_id) > 64:
+            raise InvalidArgumentError(
+                f"showdown_id must be a non-empty string of at most 64 characters, not {showdown_id!r}")
+        limit = self.config.showdown.max_cards
+        if isinstance(cards, bool) or not isinstance(cards, int) or not 1 <= cards <= limit:
+            raise InvalidCardsError(f"cards must be a whole number from 1 to {limit}, not {cards!r}")
+        players = {"a": "A", "b": "B"} if players is None else players
+        if (not isinstance(players, dict) or set(players) != set(SIDES)
+                or not all(isinstance(name, str) and name.strip() for name in players.values())):
+            raise InvalidArgumentError(
+                f"players must map 'a' and 'b' to non-empty names, not {players!r}")
+        self.showdown = Showdown(showdown_id, cards, {side: players[side] for side in SIDES})
+        self._fire("arm_received")
+        return self.status()
+
+    def start(self) -> dict:
+        """Start the armed showdown, as the timer button does."""
+        self._refuse_unless("armed")
+        self._fire("start_received")
+        if self.state == "armed":
+            held = self._held_sides()
+            raise PaddleHeldError(
+                f"paddle {' and '.join(held)} is held down: release it, then start", held)
+        return self.status()
+
+    def cancel(self) -> dict:
+        """Back to idle with the outputs safe, from any state (a fault only if
+        the board answers)."""
+        self._fire("cancelled")
+        if self.state == "fault":
+            raise UnitFaultError(f"the unit stays in fault: the board does not answer ({self.fault_reason})")
+        return self.status()
+
+    def status(self) -> dict:
+        """A JSON-safe snapshot: state, paddles, showdown, last result, fault."""
+        try:
+            paddles = {side: self.board.paddle_is_pressed(side) for side in SIDES}
+        except Exception as exc:
+            log.warning("cannot read the paddles: %s", exc)
+            paddles = None
+        showdown = None
+        if self.showdown is not None:
+            showdown = {"showdown_id": self.showdown.showdown_id, "cards": self.showdown.cards,
+                        "players": dict(self.showdown.players),
+                        "tie_reruns": self.showdown.tie_reruns}
+        return {
+            "state": self.state,
+            "paddles": paddles,
+            "showdown": showdown,
+            "last_result": None if self.last_result is None else self.last_result.to_dict(),
+            "fault": self.fault_reason if self.state == "fault" else None,
+        }
+
+    def result(self, showdown_id: str) -> Result | None:
+        """A result of this run of the unit, or None."""
+        return self.results.get(showdown_id)
+
+    def shutdown(self) -> None:
+        """Outputs safe and deadlines dropped: the loop is stopping."""
+        self._deadlines.clear()
+        self.board.safe()
+
+    # -- inputs ------------------------------------------------------------------
+
+    def _on_press(self, side: str, ticks: float) -> None:
+        if self.round is not None and self.round.presses[side] is not None:
+            return                      # that side's first press is already in
+        if self.state in ("resolved", "launching"):
+            # Too late to change the decision, but it is that side's reaction time.
+            self.round.presses[side] = ticks
+            return
+        self._edge = (side, ticks)
+        self._fire("paddle_pressed")
+
+    def _is_early(self, ticks: float) -> bool:
+        return is_early(ticks, self.round.go_tick, ticks_diff=self.board.ticks_diff,
+                        min_reaction_ms=self.timing.min_reaction_ms)
+
+    def _press_is_early(self) -> bool:
+        return self._is_early(self._edge[1])
+
+    def _record_press(self) -> None:
+        side, ticks = self._edge
+        presses = self.round.presses
+        first = presses["a"] is None and presses["b"] is None
+        presses[side] = ticks
+        self.unschedule("response")
+        if self.state == "false_start" or self._is_early(ticks):
+            self._show_offender()
+        if presses["a"] is not None and presses["b"] is not None:
+            self._settle()
+        elif first:
+            self.schedule("settle", self.clock() + self.timing.settle_s, self._settle)
+
+    def _show_offender(self) -> None:
+        early = [(tick, side) for side, tick in self.round.presses.items()
+                 if tick is not None and self._is_early(tick)]
+        if early:
+            # min() of (tick, side) would not use ticks_diff: compare explicitly.
+            first = early[0]
+            for candidate in early[1:]:
+                if self.board.ticks_diff(candidate[0], first[0]) < 0:
+                    first = candidate
+            self.board.set_arrow(first[1])
+
+    def _settle(self) -> None:
+        self.unschedule("settle")
+        self.decision = decide(
+            self.round.presses, self.round.go_tick, ticks_diff=self.board.ticks_diff,
+            tie_threshold_us=self.timing.tie_threshold_us,
+            min_reaction_ms=self.timing.min_reaction_ms)
+        self.last_decision_latency_us = (time.perf_counter() - self._arrived) * 1e6
+        if self.decision.outcome == "false_start":
+            self.board.set_arrow(self.decision.loser)
+            self.emit("false_start", showdown_id=self.showdown.showdown_id,
+                      side=self.decision.loser)
+        self.settled()
+
+    # -- guards ------------------------------------------------------------------
+
+    def _held_sides(self) -> tuple[str, ...]:
+        return tuple(side for side in SIDES if self.board.paddle_is_pressed(side))
+
+    def _paddle_held(self) -> bool:
+        return bool(self._held_sides())
+
+    def _board_usable(self) -> bool:
+        try:
+            self.board.safe()
+            self._held_sides()
+        except Exception as exc:
+            log.error("the board still fails: %s", exc)
+            return False
+        return True
+
+    def _is_tie(self) -> bool:
+        return self.decision.outcome == "tie"
+
+    def _tie_rerun_due(self) -> bool:
+        return (self._is_tie() and self.timing.tie_policy == "rerun"
+                and self.showdown.tie_reruns < self.timing.max_tie_reruns)
+
+    def _has_loser(self) -> bool:
+        return self.decision.loser is not None
+
+    # -- arming and the paddle warning ----------------------------------------------
+
+    def _arm_standalone(self) -> None:
+        showdown_id = f"local-{self.rng.getrandbits(48):012x}"
+        self.showdown = Showdown(showdown_id, self.config.showdown.default_cards,
+                                 {"a": "A", "b": "B"})
+
+    def _request_start(self) -> None:
+        self.start_received()
+
+    def on_enter_armed(self) -> None:
+        self.emit("armed", showdown_id=self.showdown.showdown_id, cards=self.showdown.cards,
+                  players=dict(self.showdown.players))
+
+    def _warn_paddle_held(self) -> None:
+        held = self._held_sides()
+        for side in held:
+            self.emit("paddle_held", side=side)
+        # One side held: its arrow blinks; both: the arrows alternate.
+        pattern = (held[0], None) if len(held) == 1 else ("a", "b")
+        now = self.clock()
+
+        def blink(index=0, when=now):
+            self.board.set_arrow(pattern[index % 2])
+            self.schedule("blink", when + self.timing.flash_period_s,
+                          lambda: blink(index + 1, when + self.timing.flash_period_s))
+
+        def stop():
+            self.unschedule("blink")
+            self.board.set_arrow(None)
+
+        blink()
+        self.schedule("warning", now + self.timing.paddle_warning_s, stop)
+
+    def on_exit_armed(self) -> None:
+        if "warning" in self._deadlines:
+            self.unschedule("blink", "warning")
+            self.board.set_arrow(None)
+
+    # -- countdown, hold, go -----------------------------------------------------------
+
+    def on_enter_countdown(self) -> None:
+        self.unschedule("settle", "response")
+        self.decision = None
+        self.board.set_go(False)
+        self.board.set_arrow(None)
+        now, steps = self.clock(), self.board.countdown_length
+        hold_s = self.rng.uniform(self.timing.hold_min_s, self.timing.hold_max_s)
+        # The hold is drawn now so the planned GO time is known from the first
+        # step (the bench schedules early presses from it); nothing shows it.
+        planned_go = now + steps * self.timing.countdown_step_s + hold_s
+        self.round = _Round(start=now, planned_go=planned_go, steps=steps)
+        self._next_step()
+
+    def _next_step(self) -> None:
+        rnd = self.round
+        rnd.step += 1
+        begins = rnd.start + (rnd.step - 1) * self.timing.countdown_step_s
+        rnd.flash_lit = True
+        self.board.show_countdown(rnd.step)
+        self._sound(self.timing.beep_s)
+        self.schedule("flash", begins + self.timing.flash_period_s,
+                      lambda: self._flash(begins + self.timing.flash_period_s))
+        last = rnd.step == rnd.steps
+        self.schedule("step", begins + self.timing.countdown_step_s,
+                      self.countdown_elapsed if last else self.step_elapsed)
+        self.emit("countdown", showdown_id=self.showdown.showdown_id, step=rnd.step,
+                  steps=rnd.steps, rerun=self.showdown.tie_reruns)
+
+    def _flash(self, when: float) -> None:
+        rnd = self.round
+        rnd.flash_lit = not rnd.flash_lit
+        self.board.show_countdown(rnd.step if rnd.flash_lit else 0)
+        following = when + self.timing.flash_period_s
+        self.schedule("flash", following, lambda: self._flash(following))
+
+    def on_exit_countdown(self) -> None:
+        self.unschedule("step", "flash")
+
+    def on_enter_hold(self) -> None:
+        self.board.show_countdown(self.round.steps)
+        self.schedule("hold", self.round.planned_go, self.hold_elapsed)
+
+    def on_exit_hold(self) -> None:
+        self.unschedule("hold")
+
+    def on_enter_go(self) -> None:
+        self.board.show_countdown(0)
+        self.board.set_go(True)
+        # Read the tick right after the light is on: this is the GO tick that
+        # every press is measured against.
+        self.round.go_tick = self.board.ticks()
+        self.round.go_time = self.clock()
+        self._sound(self.timing.go_tone_s)
+        self.schedule("response", self.round.go_time + self.timing.response_timeout_s,
+                      self.response_timed_out)
+        self.emit("go", showdown_id=self.showdown.showdown_id, ticks=self.round.go_tick)
+
+    def on_exit_go(self) -> None:
+        self.board.set_go(False)
+
+    def on_enter_false_start(self) -> None:
+        self.board.show_countdown(0)
+        self._show_offender()
+        self._sound(self.timing.go_tone_s)
+
+    def _sound(self, seconds: float) -> None:
+        if seconds <= 0:
+            return
+        self.board.set_buzzer(True)
+        self.schedule("buzzer", self.clock() + seconds, lambda: self.board.set_buzzer(False))
+
+    def _count_rerun(self) -> None:
+        self.showdown.tie_reruns += 1
+        self.emit("tie", showdown_id=self.showdown.showdown_id,
+                  gap_us=self.decision.margin_us, rerun=self.showdown.tie_reruns, void=False)
+
+    # -- after the decision ----------------------------------------------------------
+
+    def on_enter_resolved(self) -> None:
+        if self._is_tie():
+            self.emit("tie", showdown_id=self.showdown.showdown_id,
+                      gap_us=self.decision.margin_us, rerun=self.showdown.tie_reruns, void=True)
+        self.announced()
+
+    def on_enter_timeout(self) -> None:
+        self.decision = decide(self.round.presses, self.round.go_tick,
+                               ticks_diff=self.board.ticks_diff,
+                               tie_threshold_us=self.timing.tie_threshold_us)
+        self.announced()
+
+    def on_enter_launching(self) -> None:
+        launcher = self.config.launcher
+        cards = self.showdown.cards
+        self._launch = _Launch(self.decision.loser, cards)
+        if self.board.has_card_sensor:
+            # The sensor says when the cards are out; the maximum makes it a jam.
+            run_s = launcher.max_run_s
+        else:
+            run_s = min(launcher.spin_up_s + launcher.per_card_s * cards, launcher.max_run_s)
+        self.board.launcher.launch_toward(self.decision.loser, launcher.speed)
+        self.schedule("launch", self.clock() + run_s, self.launch_elapsed)
+
+    def _count_card(self) -> None:
+        self._launch.counted += 1
+        if self._launch.counted >= self._launch.cards:
+            self.cards_out()
+
+    def on_exit_launching(self) -> None:
+        self.board.launcher.stop()
+        self.unschedule("launch")
+
+    def _finish_launch(self) -> None:
+        self.board.launcher.stop()
+        launch = self._launch
+        sensor = self.board.has_card_sensor
+        verified = sensor and launch.counted >= launch.cards
+        outcome = "jam" if sensor and not verified else "launched"
+        if outcome == "jam":
+            log.warning("jam: %d of %d cards counted in %.2f s", launch.counted, launch.cards,
+                        self.config.launcher.max_run_s)
+        self.emit("launched", showdown_id=self.showdown.showdown_id, side=launch.side,
+                  cards=launch.counted if sensor else launch.cards, verified=verified,
+                  outcome=outcome)
+        self._publish(self._build_result(outcome))
+
+    def _finish_without_launch(self) -> None:
+        self._publish(self._build_result("none"))
+
+    def _cancel_showdown(self) -> None:
+        if self.state == "launching":
+            self.board.launcher.stop()
+            self._publish(self._build_result("cancelled"))
+        if self.showdown is not None:
+            self.emit("cancelled", showdown_id=self.showdown.showdown_id)
+
+    def on_enter_idle(self) -> None:
+        self.unschedule(*_MACHINE_DEADLINES)
+        self.board.safe()
+        self.showdown = self.round = self.decision = self._launch = None
+        self.fault_reason = None
+
+    def _build_result(self, launch: str) -> Result:
+        decision, showdown = self.decision, self.showdown
+        reason = {"tie": "tie_void"}.get(decision.outcome, decision.outcome)
+        counted = self._launch.counted if self._launch and self.board.has_card_sensor else None
+        reaction_us, margin_us = measure(self.round.presses, self.round.go_tick,
+                                         ticks_diff=self.board.ticks_diff)
+        return Result(
+            showdown_id=showdown.showdown_id, players=dict(showdown.players),
+            winner=decision.winner, loser=decision.loser, reason=reason,
+            tie_reruns=showdown.tie_reruns, reaction_us=reaction_us,
+            margin_us=margin_us, cards=showdown.cards, launch=launch,
+            cards_counted=counted)
+
+    def _publish(self, result: Result) -> None:
+        self.showdown.finished = True
+        if self.on_result is not None:
+            self.on_result(result)      # the journal writes it before anyone hears of it
+        self.results[result.showdown_id] = result
+        while len(self.results) > RESULTS_KEPT:
+            self.results.popitem(last=False)
+        self.last_result = result
+        self.emit("result", **result.to_dict())
+
+    def _state_changed(self) -> None:
+        if self.state != self._shown_state:
+            previous, self._shown_state = self._shown_state, self.state
+            log.info("state %s -> %s", previous, self.state)
+            self.emit("state", state=self.state, previous=previous)
