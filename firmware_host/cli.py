@@ -20,6 +20,7 @@ COMMANDS = [
     ("check-config", "firmware_host.check_config", "print the effective config, or the one thing wrong with it"),
     ("selftest", "firmware_host.selftest_cmd", "light, sound and spin every device once and check the inputs read idle"),
     ("history", "firmware_host.history_cmd", "recent showdown results and each player's reaction times"),
+    ("diagram", "firmware_host.diagram", "print the showdown state machine as a Mermaid diagram"),
 ]
 
 

@@ -56,10 +56,10 @@ TRANSITIONS = [
     dict(trigger="arm_received", source=["idle", "armed"], dest="armed"),
     dict(trigger="timer_pressed", source="idle", dest="armed",
          before="_arm_standalone", after="_request_start"),
-    dict(trigger="timer_pressed", source="armed", dest="countdown", unless="_paddle_held"),
+    dict(trigger="timer_pressed", source="armed", dest="countdown", unless="paddle_is_held"),
     dict(trigger="timer_pressed", source="armed", dest=None, after="_warn_paddle_held"),
-    dict(trigger="timer_pressed", source="fault", dest="idle", conditions="_board_usable"),
-    dict(trigger="start_received", source="armed", dest="countdown", unless="_paddle_held"),
+    dict(trigger="timer_pressed", source="fault", dest="idle", conditions="board_answers"),
+    dict(trigger="start_received", source="armed", dest="countdown", unless="paddle_is_held"),
     dict(trigger="start_received", source="armed", dest=None, after="_warn_paddle_held"),
     dict(trigger="step_elapsed", source="countdown", dest=None, after="_next_step"),
     dict(trigger="countdown_elapsed", source="countdown", dest="hold"),
@@ -67,23 +67,23 @@ TRANSITIONS = [
     dict(trigger="paddle_pressed", source=["countdown", "hold"], dest="false_start",
          before="_record_press"),
     dict(trigger="paddle_pressed", source="go", dest="false_start",
-         conditions="_press_is_early", before="_record_press"),
+         conditions="press_is_early", before="_record_press"),
     dict(trigger="paddle_pressed", source=["go", "false_start"], dest=None,
          after="_record_press"),
     dict(trigger="settled", source=["go", "false_start"], dest="countdown",
-         conditions="_tie_rerun_due", before="_count_rerun"),
+         conditions="tie_rerun_is_due", before="_count_rerun"),
     dict(trigger="settled", source="go", dest="resolved"),
-    dict(trigger="settled", source="false_start", dest="resolved", conditions="_is_tie"),
+    dict(trigger="settled", source="false_start", dest="resolved", conditions="is_tie"),
     dict(trigger="settled", source="false_start", dest="launching"),
     dict(trigger="response_timed_out", source="go", dest="timeout"),
-    dict(trigger="announced", source="resolved", dest="launching", conditions="_has_loser"),
+    dict(trigger="announced", source="resolved", dest="launching", conditions="has_loser"),
     dict(trigger="announced", source=["resolved", "timeout"], dest="idle",
          before="_finish_without_launch"),
     dict(trigger="card_passed", source="launching", dest=None, after="_count_card"),
     dict(trigger="cards_out", source="launching", dest="idle", before="_finish_launch"),
     dict(trigger="launch_elapsed", source="launching", dest="idle", before="_finish_launch"),
     dict(trigger="cancelled", source=_NOT_FAULT, dest="idle", before="_cancel_showdown"),
-    dict(trigger="cancelled", source="fault", dest="idle", conditions="_board_usable"),
+    dict(trigger="cancelled", source="fault", dest="idle", conditions="board_answers"),
     dict(trigger="failed", source=_NOT_FAULT, dest="fault"),
 ]
 
@@ -528,7 +528,7 @@ class ShowdownCore:
         return is_early(ticks, self.round.go_tick, ticks_diff=self.board.ticks_diff,
                         min_reaction_ms=self.timing.min_reaction_ms)
 
-    def _press_is_early(self) -> bool:
+    def press_is_early(self) -> bool:
         return self._is_early(self._edge[1])
 
     def _record_press(self) -> None:
@@ -573,10 +573,10 @@ class ShowdownCore:
     def _held_sides(self) -> tuple[str, ...]:
         return tuple(side for side in SIDES if self.board.paddle_is_pressed(side))
 
-    def _paddle_held(self) -> bool:
+    def paddle_is_held(self) -> bool:
         return bool(self._held_sides())
 
-    def _board_usable(self) -> bool:
+    def board_answers(self) -> bool:
         try:
             self.board.safe()
             self._held_sides()
@@ -585,14 +585,14 @@ class ShowdownCore:
             return False
         return True
 
-    def _is_tie(self) -> bool:
+    def is_tie(self) -> bool:
         return self.decision.outcome == "tie"
 
-    def _tie_rerun_due(self) -> bool:
-        return (self._is_tie() and self.timing.tie_policy == "rerun"
+    def tie_rerun_is_due(self) -> bool:
+        return (self.is_tie() and self.timing.tie_policy == "rerun"
                 and self.showdown.tie_reruns < self.timing.max_tie_reruns)
 
-    def _has_loser(self) -> bool:
+    def has_loser(self) -> bool:
         return self.decision.loser is not None
 
     # -- arming and the paddle warning ----------------------------------------------
@@ -715,7 +715,7 @@ class ShowdownCore:
     # -- after the decision ----------------------------------------------------------
 
     def on_enter_resolved(self) -> None:
-        if self._is_tie():
+        if self.is_tie():
             self.emit("tie", showdown_id=self.showdown.showdown_id,
                       gap_us=self.decision.margin_us, rerun=self.showdown.tie_reruns, void=True)
         self.announced()

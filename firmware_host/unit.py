@@ -1,0 +1,200 @@
+"""The unit's public Python API: one object for the board, the loop and the machine.
+
+The protocol server, the ``run`` command and the engine integration all drive
+the unit through :class:`Unit`. Every command is put on the event loop's queue
+and waits for the loop's answer, so the state machine only ever runs on the
+loop thread; errors are :mod:`firmware_host.errors` classes whose ``code`` is
+the protocol's error code.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Callable
+
+from hw.board import Board
+from hw.pins import make_pin_factory
+
+from firmware_host.bench import Bench
+from firmware_host.clock import Clock, monotonic
+from firmware_host.errors import UnitClosedError
+from firmware_host.loop import EventLoop
+from firmware_host.machine import ShowdownCore
+from firmware_host.result import Result, UnitEvent
+
+__all__ = ["Unit", "UnitBench"]
+
+log = logging.getLogger(__name__)
+
+
+class Unit:
+    """The Showdown unit on its pins.
+
+    ``pin_factory``: a gpiozero pin factory (default: the one ``config.backend``
+    names; the unit then closes it). ``clock``: a real clock in seconds, the
+    one the pin ticks use (default :func:`time.monotonic`). ``rng``: draws the
+    hold length and standalone ids. ``on_result(result)`` runs on the loop
+    thread before a result is published (the journal stores it there; if it
+    raises, the unit faults and the result is not published). ``pacers``:
+    objects with ``next_deadline()``/``poll()`` run by the loop (the watchdog).
+    """
+
+    def __init__(self, config, *, pin_factory=None, clock: Clock | None = None,
+                 rng: random.Random | None = None,
+                 on_result: Callable[[Result], None] | None = None, pacers=()):
+        self.config = config
+        self._pin_factory = pin_factory
+        self._owns_factory = pin_factory is None
+        self._clock = clock or monotonic
+        self._rng = rng
+        self._on_result = on_result
+        self._pacers = tuple(pacers)
+        self._subscribers: tuple[Callable[[UnitEvent], None], ...] = ()
+        self.board: Board | None = None
+        self._core: ShowdownCore | None = None
+        self._bench: Bench | None = None
+        self._loop: EventLoop | None = None
+
+    # -- lifetime ------------------------------------------------------------------
+
+    def open(self) -> "Unit":
+        """Build the board (outputs safe), the machine and start the loop."""
+        if self._loop is not None:
+            return self
+        try:
+            if self._pin_factory is None:
+                self._pin_factory = make_pin_factory(self.config.backend)
+            self.board = Board(self.config.pins, pin_factory=self._pin_factory,
+                               lockout_s=self.config.timing.press_lockout_s)
+            self._core = ShowdownCore(self.board, self.config, clock=self._clock,
+                                      rng=self._rng, on_result=self._on_result)
+            self._bench = Bench(self._core)
+            self._core.listeners = (*self._core.listeners, self._publish)
+            self._loop = EventLoop(self._core, pacers=self._pacers)
+            self._loop.start()
+        except BaseException:
+            self.close()
+            raise
+        log.info("unit open: %s", self.config.unit_name)
+        return self
+
+    def close(self) -> None:
+        """Stop the loop (outputs safe), release the pins; safe to call twice."""
+        loop, self._loop = self._loop, None
+        if loop is not None:
+            loop.stop()
+        board, self.board = self.board, None
+        try:
+            if board is not None:
+                board.close()
+        finally:
+            if self._owns_factory and self._pin_factory is not None:
+                factory, self._pin_factory = self._pin_factory, None
+                factory.close()
+
+    def __enter__(self) -> "Unit":
+        return self.open()
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+    @property
+    def is_open(self) -> bool:
+        return self._loop is not None and self._loop.running
+
+    # -- commands ------------------------------------------------------------------
+
+    def _call(self, fn, *args, **kwargs):
+        if self._loop is None:
+            raise UnitClosedError("the unit is not open")
+        return self._loop.call(fn, *args, **kwargs)
+
+    def arm(self, showdown_id: str, cards: int, players: dict[str, str] | None = None) -> dict:
+        """Arm a showdown; ``players`` maps "a" and "b" to names (default "A", "B").
+        Returns the status. Raises InvalidCardsError, InvalidArgumentError,
+        BusyError or UnitFaultError."""
+        return self._call(self._core.arm, showdown_id, cards, players)
+
+    def start(self) -> dict:
+        """Start the armed showdown (what the timer button does). Raises
+        NotArmedError, BusyError, PaddleHeldError (the unit stays armed and
+        blinks the arrow) or UnitFaultError."""
+        return self._call(self._core.start)
+
+    def cancel(self) -> dict:
+        """Back to idle, outputs safe, from any state; from fault only if the
+        board answers (else UnitFaultError)."""
+        return self._call(self._core.cancel)
+
+    def status(self) -> dict:
+        """state, paddles ({"a": bool, "b": bool}), showdown, last_result, fault."""
+        return self._call(self._core.status)
+
+    def result(self, showdown_id: str) -> Result | None:
+        """A result from this run of the unit (the journal has older ones)."""
+        return self._call(self._core.result, showdown_id)
+
+    def subscribe(self, fn: Callable[[UnitEvent], None]) -> Callable[[], None]:
+        """Call ``fn(event)`` on the loop thread for every UnitEvent; returns
+        the function that unsubscribes. A subscriber that raises is logged."""
+        self._subscribers = (*self._subscribers, fn)
+
+        def unsubscribe() -> None:
+            self._subscribers = tuple(s for s in self._subscribers if s is not fn)
+        return unsubscribe
+
+    def _publish(self, event: UnitEvent) -> None:
+        for subscriber in self._subscribers:
+            try:
+                subscriber(event)
+            except Exception:
+                log.exception("subscriber %r failed on %s", subscriber, event.name)
+
+    @property
+    def on_result(self) -> Callable[[Result], None] | None:
+        return self._on_result
+
+    @on_result.setter
+    def on_result(self, fn: Callable[[Result], None] | None) -> None:
+        self._on_result = fn
+        if self._core is not None:
+            self._call(setattr, self._core, "on_result", fn)
+
+    @property
+    def bench(self) -> "UnitBench":
+        """Paddle and timer-button edges on mock pins (NotMockError otherwise)."""
+        return UnitBench(self)
+
+
+class UnitBench:
+    """The bench through the unit's loop: each call returns once the loop
+    has placed the edge (delivered now, or scheduled)."""
+
+    def __init__(self, unit: Unit):
+        self._unit = unit
+
+    def _bench(self) -> Bench:
+        if self._unit._bench is None:
+            raise UnitClosedError("the unit is not open")
+        return self._unit._bench
+
+    def press(self, side: str, *, offset_s: float | None = None, tick: float | None = None,
+              delay_s: float = 0.0) -> dict:
+        """Press paddle ``side`` now, at ``offset_s`` from GO (negative: before
+        GO; waits for the next countdown if none runs) or at ``tick``; the
+        callback comes ``delay_s`` after the tick."""
+        return self._unit._call(self._bench().press, side, offset_s=offset_s, tick=tick,
+                                delay_s=delay_s)
+
+    def release(self, side: str, *, offset_s: float | None = None, tick: float | None = None,
+                delay_s: float = 0.0) -> dict:
+        return self._unit._call(self._bench().release, side, offset_s=offset_s, tick=tick,
+                                delay_s=delay_s)
+
+    def tap(self, side: str, hold_s: float = 0.15) -> dict:
+        """Press now and release ``hold_s`` later."""
+        return self._unit._call(self._bench().tap, side, hold_s)
+
+    def press_timer(self) -> dict:
+        return self._unit._call(self._bench().press_timer)

@@ -1,0 +1,192 @@
+"""The public Unit API with its real event loop thread.
+
+These run on the real clock with a very short timing config; they wait for
+events (with a generous safety timeout) but never assert how long anything took.
+"""
+
+import threading
+from dataclasses import replace
+
+import pytest
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+import firmware_host
+from firmware_host import (
+    BusyError, InvalidCardsError, NotArmedError, NotMockError, PaddleHeldError, Result, Unit,
+    UnitClosedError, UnitEvent, UnitFaultError)
+from firmware_host.config import load_config
+from hw.mock import InjectableMockPin
+
+WAIT_S = 10.0           # a safety net for a broken loop, not a timing assertion
+PLAYERS = {"a": "Ann", "b": "Bob"}
+
+
+def short_config(**timing):
+    config = load_config(None)
+    fast = dict(countdown_step_s=0.01, flash_period_s=0.005, beep_s=0.002, go_tone_s=0.01,
+                hold_min_s=0.01, hold_max_s=0.02, response_timeout_s=0.5, paddle_warning_s=0.05)
+    return config.replace(
+        backend="mock", timing=replace(config.timing, **{**fast, **timing}),
+        launcher=replace(config.launcher, spin_up_s=0.01, per_card_s=0.01))
+
+
+class Recorder:
+    """Collects events; wait_for(name) blocks until one with that name came."""
+
+    def __init__(self):
+        self.events = []
+        self._changed = threading.Condition()
+
+    def __call__(self, event):
+        with self._changed:
+            self.events.append(event)
+            self._changed.notify_all()
+
+    def wait_for(self, name, count=1):
+        with self._changed:
+            ok = self._changed.wait_for(
+                lambda: sum(e.name == name for e in self.events) >= count, WAIT_S)
+        assert ok, f"no {name!r} event; got {[e.name for e in self.events]}"
+        return [e for e in self.events if e.name == name][count - 1]
+
+    def names(self):
+        return [e.name for e in self.events if e.name != "state"]
+
+
+@pytest.fixture
+def unit():
+    with Unit(short_config(), pin_factory=MockFactory(pin_class=InjectableMockPin)) as unit:
+        yield unit
+
+
+def test_the_package_exports_the_api():
+    assert {"Unit", "Result", "UnitEvent", "UnitError", "BusyError"} <= set(firmware_host.__all__)
+
+
+def test_a_showdown_through_the_api_reports_events_and_the_result(unit):
+    recorder = Recorder()
+    unit.subscribe(recorder)
+    journal = []
+    unit.on_result = lambda result: journal.append(("journal", result.showdown_id, len(recorder.events)))
+    assert unit.arm("sd-1", 2, PLAYERS)["state"] == "armed"
+    unit.bench.press("a", offset_s=0.05)
+    unit.bench.press("b", offset_s=0.08)
+    assert unit.start()["state"] == "countdown"
+    event = recorder.wait_for("result")
+    result = Result.from_dict(event.data)
+    assert (result.winner, result.loser, result.reason, result.cards) == ("a", "b", "faster", 2)
+    assert result.reaction_us == {"a": 50000, "b": 80000}      # ticks placed on the GO tick
+    assert unit.result("sd-1") == result
+    assert unit.result("nope") is None
+    recorder.wait_for("state", count=7)
+    assert recorder.names() == ["armed", "countdown", "countdown", "countdown", "go",
+                                "launched", "result"]
+    # The journal hook ran before the result event was published.
+    results_at = recorder.events.index(event)
+    assert journal == [("journal", "sd-1", results_at)]
+    status = unit.status()
+    assert status["state"] == "idle" and status["last_result"] == result.to_dict()
+
+
+def test_command_errors_carry_their_protocol_codes(unit):
+    with pytest.raises(NotArmedError) as caught:
+        unit.start()
+    assert caught.value.code == "not_armed"
+    with pytest.raises(InvalidCardsError) as caught:
+        unit.arm("sd-1", 11, PLAYERS)
+    assert (caught.value.code, str(caught.value)) == (
+        "invalid_cards", "cards must be a whole number from 1 to 10, not 11")
+    unit.arm("sd-1", 2, PLAYERS)
+    unit.bench.press("a")
+    with pytest.raises(PaddleHeldError) as caught:
+        unit.start()
+    assert (caught.value.code, caught.value.sides) == ("paddle_held", ("a",))
+    assert unit.status()["state"] == "armed"
+
+
+def test_busy_while_a_countdown_runs_and_cancel_returns_to_idle():
+    with Unit(short_config(countdown_step_s=60.0),
+              pin_factory=MockFactory(pin_class=InjectableMockPin)) as unit:
+        unit.arm("sd-1", 2, PLAYERS)
+        unit.start()
+        with pytest.raises(BusyError) as caught:
+            unit.arm("sd-2", 2, PLAYERS)
+        assert str(caught.value) == "the unit is busy: state is 'countdown'"
+        status = unit.cancel()
+        assert status["state"] == "idle" and status["showdown"] is None
+
+
+def test_a_fault_keeps_the_loop_answering_and_cancel_clears_it(unit):
+    recorder = Recorder()
+    unit.subscribe(recorder)
+
+    def journal_down(result):
+        raise OSError("journal unavailable")
+    unit.on_result = journal_down
+    unit.arm("sd-1", 1, PLAYERS)
+    unit.bench.press("b", offset_s=0.02)
+    unit.start()
+    recorder.wait_for("fault")
+    status = unit.status()
+    assert status["state"] == "fault"
+    assert status["fault"] == "deadline 'launch': OSError: journal unavailable"
+    with pytest.raises(UnitFaultError) as caught:
+        unit.arm("sd-2", 1, PLAYERS)
+    assert caught.value.code == "fault"
+    assert unit.cancel()["state"] == "idle"
+
+
+def test_unsubscribe_stops_the_events_and_a_failing_subscriber_hurts_no_one(unit):
+    first, second = Recorder(), Recorder()
+
+    def broken(event):
+        raise RuntimeError("subscriber bug")
+    unit.subscribe(broken)
+    unsubscribe = unit.subscribe(first)
+    unit.subscribe(second)
+    unit.arm("sd-1", 2, PLAYERS)
+    unsubscribe()
+    unit.arm("sd-2", 2, PLAYERS)
+    second.wait_for("armed", count=2)
+    assert [e.data["showdown_id"] for e in first.events if e.name == "armed"] == ["sd-1"]
+    assert all(isinstance(e, UnitEvent) for e in second.events)
+
+
+def test_a_subscriber_may_call_the_unit_from_the_loop_thread(unit):
+    seen = []
+    unit.subscribe(lambda event: seen.append(unit.status()["state"]) if event.name == "armed" else None)
+    unit.arm("sd-1", 2, PLAYERS)
+    assert seen == ["armed"]
+
+
+def test_the_timer_button_runs_a_standalone_showdown(unit):
+    recorder = Recorder()
+    unit.subscribe(recorder)
+    unit.bench.press_timer()
+    armed = recorder.wait_for("armed")
+    assert armed.data["cards"] == 2 and armed.data["players"] == {"a": "A", "b": "B"}
+    result = recorder.wait_for("result")
+    assert result.data["reason"] == "timeout"
+
+
+def test_the_bench_needs_mock_pins_that_take_ticks():
+    with Unit(short_config(), pin_factory=MockFactory(pin_class=MockPWMPin)) as unit:
+        with pytest.raises(NotMockError) as caught:
+            unit.bench.press("a")
+        assert caught.value.code == "not_mock"
+
+
+def test_close_makes_the_outputs_safe_and_is_idempotent():
+    factory = MockFactory(pin_class=InjectableMockPin)
+    recorder = Recorder()
+    unit = Unit(short_config(), pin_factory=factory).open()
+    unit.subscribe(recorder)
+    unit.arm("sd-1", 2, PLAYERS)
+    unit.start()
+    recorder.wait_for("countdown")
+    unit.close()
+    unit.close()
+    assert [factory.pin(n).state for n in (5, 6, 13, 19, 20, 21, 26, 23, 24, 12)] == [0] * 10
+    with pytest.raises(UnitClosedError) as caught:
+        unit.status()
+    assert caught.value.code == "closed"
