@@ -447,7 +447,7 @@ def _decode_object(line: bytes, what: str) -> dict:
         raise ProtocolError("bad_json", f"line is not valid UTF-8 (byte 0x{line[exc.start]:02x} "
                                         f"at offset {exc.start})") from None
     try:
-        value = json.loads(text, parse_constant=_reject_constant)
+        value = _DECODER.decode(text)
     except RecursionError:
         raise ProtocolError("bad_json", "line is not valid JSON: nested too deeply") from None
     except ValueError as exc:
@@ -461,6 +461,10 @@ def _decode_object(line: bytes, what: str) -> dict:
 
 def _reject_constant(name: str):
     raise ValueError(f"{name} is not a JSON value")
+
+
+# One decoder for every line: json.loads would build a new one per call.
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
 
 
 def _kind(value: Any) -> str:
