@@ -21,6 +21,7 @@ COMMANDS = [
     ("selftest", "firmware_host.selftest_cmd", "light, sound and spin every device once and check the inputs read idle"),
     ("history", "firmware_host.history_cmd", "recent showdown results and each player's reaction times"),
     ("diagram", "firmware_host.diagram", "print the showdown state machine as a Mermaid diagram"),
+    ("simulate", "firmware_host.simulate", "play many showdowns on mock pins and virtual time, check every decision"),
 ]
 
 
