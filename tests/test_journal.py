@@ -1,7 +1,10 @@
 """The results journal: idempotent records, history, per-player figures, files."""
 
+import os
+import re
 import sqlite3
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -82,7 +85,7 @@ def test_a_different_result_under_a_known_id_is_refused(journal):
      "a result needs players {'a': name, 'b': name}, not {'a': 'A'}"),
 ])
 def test_a_result_without_id_or_players_is_refused(journal, bad, message):
-    with pytest.raises(ValueError, match=f"^{__import__('re').escape(message)}$"):
+    with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
         journal.record(bad)
     assert journal.recent() == []
 
@@ -262,11 +265,11 @@ def test_default_paths(tmp_path, monkeypatch):
     monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
     env = {"STATE_DIRECTORY": "/var/lib/uno-showdown:/var/lib/other", "HOME": "/home/pi"}
     assert default_journal_path("~/r.sqlite3", mock=True, environ=env) == (
-        __import__("pathlib").Path.home() / "r.sqlite3")
+        Path.home() / "r.sqlite3")
     assert default_journal_path("", mock=False, environ=env) == (
-        __import__("pathlib").Path("/var/lib/uno-showdown/results.sqlite3"))
+        Path("/var/lib/uno-showdown/results.sqlite3"))
     assert str(default_journal_path("", mock=True, environ=env)) == (
-        f"{tmp_path}/uno-showdown-mock-{__import__('os').getuid()}/results.sqlite3")
+        f"{tmp_path}/uno-showdown-mock-{os.getuid()}/results.sqlite3")
     assert str(default_journal_path("", mock=False, environ={"HOME": "/home/pi"})) == (
         "/home/pi/.local/state/uno-showdown/results.sqlite3")
     assert str(default_journal_path("", mock=False, environ={

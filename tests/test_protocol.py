@@ -1,6 +1,9 @@
 """The wire protocol: two endpoints joined in memory, framing, every error code."""
 
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -538,6 +541,19 @@ def test_the_server_sends_only_replies_and_events_with_known_codes():
 
 
 def test_every_error_code_is_documented():
-    doc = (__import__("pathlib").Path(__file__).parents[1] / "docs" / "protocol.md").read_text()
+    doc = (Path(__file__).parents[1] / "docs" / "protocol.md").read_text(encoding="utf-8")
     for name in [*ERROR_CODES, *protocol.LOCAL_ERROR_CODES, *COMMANDS, *EVENTS]:
         assert f"`{name}`" in doc, name
+
+
+def test_the_protocol_module_pulls_in_only_the_standard_library():
+    code = ("import sys; before = set(sys.modules); import firmware_host.protocol; "
+            "print(' '.join(sorted(set(sys.modules) - before)))")
+    loaded = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
+                            text=True).stdout.split()
+    ours = {m for m in loaded if m.split(".")[0] in {"firmware_host", "hw", "engine"}}
+    assert ours == {"firmware_host", "firmware_host.protocol"}
+    # No hardware, transport, thread or database code: both ends import this.
+    unwanted = {m.split(".")[0] for m in loaded} & {
+        "serial", "gpiozero", "transitions", "sqlite3", "threading", "socket", "asyncio"}
+    assert unwanted == set()
