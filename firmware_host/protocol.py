@@ -323,7 +323,15 @@ def _one_timing(required: bool):
 
 
 _Check = Callable[[str, Any], Any]
-_TIMING = {"side": _side, "offset_ms": _number, "at_tick": _number}
+def _not_negative(name, value):
+    if _number(name, value) < 0:
+        raise _Invalid(f"field '{name}' must be >= 0, not {value}")
+    return value
+
+
+# delay_ms: the edge's callback arrives this long after its tick (a busy pin backend).
+_TIMING = {"side": _side, "offset_ms": _number, "at_tick": _number, "delay_ms": _not_negative}
+_TIMING_OPTIONAL = {"offset_ms", "at_tick", "delay_ms"}
 
 # command -> (argument checks, optional argument names, whole-request check)
 _SCHEMAS: dict[str, tuple[dict[str, _Check], set[str], Callable | None]] = {
@@ -338,8 +346,8 @@ _SCHEMAS: dict[str, tuple[dict[str, _Check], set[str], Callable | None]] = {
     "result": ({"showdown_id": _showdown_id}, set(), None),
     "history": ({"limit": _whole(1, 1000), "player": _name}, {"limit", "player"}, None),
     "selftest": ({}, set(), None),
-    "bench_press": (_TIMING, {"offset_ms", "at_tick"}, _one_timing(True)),
-    "bench_release": (_TIMING, {"offset_ms", "at_tick"}, _one_timing(False)),
+    "bench_press": (_TIMING, _TIMING_OPTIONAL, _one_timing(True)),
+    "bench_release": (_TIMING, _TIMING_OPTIONAL, _one_timing(False)),
     "bench_timer": ({}, set(), None),
 }
 #: Every command, in the order docs/protocol.md lists them.

@@ -355,8 +355,12 @@ def test_good_arguments_pass_unchanged(cmd):
 @pytest.mark.parametrize("cmd, given, args", [
     ("history", {}, {"limit": None, "player": None}),
     ("history", {"limit": None, "player": "Ann"}, {"limit": None, "player": "Ann"}),
-    ("bench_press", {"side": "a", "at_tick": 12}, {"side": "a", "offset_ms": None, "at_tick": 12}),
-    ("bench_release", {"side": "b"}, {"side": "b", "offset_ms": None, "at_tick": None}),
+    ("bench_press", {"side": "a", "at_tick": 12},
+     {"side": "a", "offset_ms": None, "at_tick": 12, "delay_ms": None}),
+    ("bench_press", {"side": "a", "offset_ms": 0, "delay_ms": 3.5},
+     {"side": "a", "offset_ms": 0, "at_tick": None, "delay_ms": 3.5}),
+    ("bench_release", {"side": "b"},
+     {"side": "b", "offset_ms": None, "at_tick": None, "delay_ms": None}),
 ])
 def test_absent_optional_arguments_are_none(cmd, given, args):
     assert check_arguments(cmd, given) == args
@@ -410,6 +414,8 @@ def test_absent_optional_arguments_are_none(cmd, given, args):
     ("bench_press", {"side": "a", "at_tick": False}, "field 'at_tick' must be a number, not false"),
     ("bench_release", {"side": "a", "offset_ms": 1, "at_tick": 2},
      "give at most one of fields 'offset_ms' and 'at_tick'"),
+    ("bench_press", {"side": "a", "offset_ms": 1, "delay_ms": -1},
+     "field 'delay_ms' must be >= 0, not -1"),
     ("bench_release", {}, "missing field 'side'"),
     ("bench_timer", {"side": "a"}, "unknown field 'side'"),
 ])
