@@ -22,6 +22,8 @@ COMMANDS = [
     ("history", "firmware_host.history_cmd", "recent showdown results and each player's reaction times"),
     ("diagram", "firmware_host.diagram", "print the showdown state machine as a Mermaid diagram"),
     ("simulate", "firmware_host.simulate", "play many showdowns on mock pins and virtual time, check every decision"),
+    ("run", "firmware_host.run_cmd", "run the unit standalone on its pins (--mock: on the keyboard)"),
+    ("demo", "firmware_host.demo_cmd", "a short showdown session on mock pins, then a 1000-showdown simulation"),
 ]
 
 

@@ -119,7 +119,8 @@ class Result:
             text = f"void after {self.tie_reruns} tie re-runs"
         if self.launch == "none":
             return f"{self.showdown_id}: {text}; no launch"
-        return f"{self.showdown_id}: {text}; {self.cards} cards {self.launch}"
+        cards = f"{self.cards} card{'' if self.cards == 1 else 's'}"
+        return f"{self.showdown_id}: {text}; {cards} {self.launch}"
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,161 @@
+"""The unit's subcommands: diagram, run (headless, on a terminal, signals), demo."""
+
+import os
+import pty
+import select
+import signal
+import subprocess
+import sys
+import time
+from io import StringIO
+
+import pytest
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+from firmware_host.cli import main
+from firmware_host.config import load_config
+from firmware_host.demo_cmd import play_demo
+from firmware_host.diagram import mermaid
+from firmware_host.run_cmd import StopSignal, TerminalUI, describe, serve
+from firmware_host.result import UnitEvent
+from firmware_host.unit import Unit
+from hw.mock import InjectableMockPin
+
+WAIT_S = 30.0       # a safety net for a hung child, not a timing assertion
+RUN = [sys.executable, "-m", "firmware_host.cli", "run", "--mock"]
+
+
+def read_until(fd, text, buffer=b""):
+    """Read from ``fd`` until ``text`` has appeared; returns all read."""
+    deadline = time.monotonic() + WAIT_S
+    while text.encode() not in buffer:
+        ready, _, _ = select.select([fd], [], [], max(0.0, deadline - time.monotonic()))
+        assert ready, f"{text!r} never came; got {buffer.decode(errors='replace')!r}"
+        chunk = os.read(fd, 4096)
+        assert chunk, f"the output ended before {text!r}: {buffer.decode(errors='replace')!r}"
+        buffer += chunk
+    return buffer
+
+
+def test_diagram_prints_the_machines_mermaid_text(capsys, tmp_path):
+    assert main(["diagram"]) == 0
+    assert capsys.readouterr().out == mermaid()
+    target = tmp_path / "machine.mmd"
+    assert main(["diagram", "-o", str(target)]) == 0
+    assert target.read_text() == mermaid()
+    assert main(["diagram", "-o", str(tmp_path / "missing" / "x.mmd")]) == 1
+    assert capsys.readouterr().err.startswith("showdown-unit diagram: cannot write")
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_run_headless_stops_cleanly_on_a_signal(signum):
+    child = subprocess.Popen(RUN, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT)
+    try:
+        read_until(child.stdout.fileno(), "SIGTERM or Ctrl-C stops it")
+        child.send_signal(signum)
+        out, _ = child.communicate(timeout=WAIT_S)
+    finally:
+        child.kill()
+    assert child.returncode == 0
+    assert out.decode().endswith("stopped: outputs safe\n")
+
+
+def test_run_with_a_bad_config_is_one_line_and_exit_1(tmp_path, capsys):
+    bad = tmp_path / "unit.toml"
+    bad.write_text("[timing]\nsettle_s = -1\n")
+    assert main(["run", "--mock", "--config", str(bad)]) == 1
+    assert capsys.readouterr().err == (
+        f"showdown-unit run: {bad}: timing.settle_s: must be >= 0.0, not -1.0\n")
+
+
+def test_run_on_a_terminal_plays_the_table_from_the_keyboard():
+    master, slave = pty.openpty()
+    child = subprocess.Popen(RUN, stdin=slave, stdout=slave, stderr=slave, close_fds=True)
+    os.close(slave)
+    try:
+        seen = read_until(master, "q quit")
+        os.write(master, b"t")                            # the timer button
+        seen = read_until(master, "countdown 1/3", seen)
+        assert b"armed     local-" in seen
+        assert b"bar [#..]" in read_until(master, "bar [#..]", seen)
+        os.write(master, b"a")                            # a jumps the countdown
+        seen = read_until(master, "FALSE START by side a", seen)
+        os.write(master, b"q")
+        assert child.wait(WAIT_S) == 0
+    finally:
+        child.kill()
+        os.close(master)
+
+
+def test_the_keys_press_the_mock_pins_through_the_bench():
+    config = load_config(None).replace(backend="mock")
+    with Unit(config, pin_factory=MockFactory(pin_class=InjectableMockPin)) as unit:
+        ui = TerminalUI(unit, out=StringIO())
+        assert ui.handle_key("t") is True
+        assert unit.status()["state"] == "countdown"
+        assert ui.handle_key("c") is True
+        assert unit.status()["state"] == "idle"
+        unit.arm("sd-1", 2)
+        ui.handle_key("a")                     # tap: pressed now, released 0.15 s later
+        assert unit.status()["paddles"]["a"] is True
+        ui.handle_key("x")                     # not a key: nothing
+        assert ui.handle_key("q") is False
+
+
+def test_the_ui_prints_errors_with_their_codes():
+    config = load_config(None).replace(backend="mock")
+    with Unit(config, pin_factory=MockFactory(pin_class=MockPWMPin)) as unit:
+        out = StringIO()
+        assert TerminalUI(unit, out=out).handle_key("a") is True
+        assert 'not_mock: the bench needs mock pins (backend "mock" or --mock)\n' in out.getvalue()
+
+
+def test_serve_runs_attached_parts_and_closes_them_before_the_unit():
+    calls = []
+    config = load_config(None).replace(backend="mock")
+
+    def attach(unit, stop):
+        calls.append(("started", unit.status()["state"]))
+        stop.request()
+        return lambda: calls.append(("closed", unit.is_open))
+
+    assert serve(config, pin_factory=MockFactory(pin_class=InjectableMockPin),
+                 attach=[attach]) == 0
+    assert calls == [("started", "idle"), ("closed", True)]
+
+
+def test_a_stop_signal_wakes_a_waiter():
+    stop = StopSignal()
+    assert stop.wait(0) is False
+    stop.request()
+    assert stop.wait(0) is True and stop.requested
+    stop.close()
+
+
+def test_describe_gives_one_line_per_event():
+    assert describe(UnitEvent("countdown", {"showdown_id": "x", "step": 2, "steps": 3,
+                                            "rerun": 1})) == "countdown 2/3 (re-run 1)"
+    assert describe(UnitEvent("launched", {"showdown_id": "x", "side": "b", "cards": 1,
+                                           "verified": False, "outcome": "jam"})) == (
+        "launched  1 card toward b, JAM: not all counted")
+    assert describe(UnitEvent("state", {"state": "go", "previous": "hold"})) is None
+
+
+def test_demo_plays_the_four_scenes_and_says_the_countdown_is_short():
+    out = StringIO()
+    results = play_demo(out)
+    text = out.getvalue()
+    assert "The countdown is shortened for the demo: 0.5 s steps" in text
+    assert [(r["reason"], r["winner"], r["loser"], r["tie_reruns"]) for r in results] == [
+        ("faster", "a", "b", 0), ("false_start", "a", "b", 0), ("faster", "a", "b", 1),
+        ("timeout", None, None, 0)]
+    assert "tie       120 us apart: re-run 1" in text
+    assert "callback 9.0 ms after the tick" in text
+
+
+def test_demo_command_ends_with_a_simulation_and_exit_0(capsys):
+    assert main(["demo", "--showdowns", "30"]) == 0
+    out = capsys.readouterr().out
+    assert "== simulate --showdowns 30 --seed 1" in out
+    assert out.endswith("every decision right\n")
