@@ -1,0 +1,176 @@
+"""The engine's public API: values, text forms, construction and errors."""
+
+import random
+
+import pytest
+
+from engine import (Action, ActionKind, Card, Colour, Game, HouseRules, IllegalActionError,
+                    NotationError, Phase, Rank, StateError)
+
+
+def play_round(game, rng, limit=20_000):
+    """Random legal decisions, preferring plays, until the round ends."""
+    for _ in range(limit):
+        if game.round_over:
+            return
+        actions = game.legal_actions()
+        active = [a for a in actions if not a.is_passive]
+        game.apply(rng.choice(active or actions))
+    raise AssertionError(f"round did not end: {game.notation()}")
+
+
+@pytest.mark.parametrize("text", ["R5", "B+2", "GS", "YR", "W", "W+4", "WS", "R7!2", "B0", "G9!3"])
+def test_card_text_round_trips(text):
+    assert str(Card.parse(text)) == text
+    assert Card.parse(str(Card.parse(text))) == Card.parse(text)
+
+
+def test_card_fields():
+    card = Card.parse("G3!1")
+    assert (card.colour, card.rank, card.number, card.showdown, card.points) == (
+        Colour.GREEN, Rank.THREE, 3, 1, 3)
+    assert Card.parse("WS").points == 40
+    assert Card.parse("W+4").points == 50
+    assert Card.parse("YR").points == 20
+    assert Card.of(Colour.BLUE, Rank.DRAW_TWO) is Card.parse("B+2")
+
+
+@pytest.mark.parametrize("text", ["", "R", "X5", "R10", "WR", "W!1", "R5!0", "R5!8", "r5", " R5"])
+def test_bad_card_text_is_a_notation_error(text):
+    with pytest.raises(NotationError, match="invalid card"):
+        Card.parse(text)
+
+
+@pytest.mark.parametrize("text", ["R5", "R5 uno", "W=G", "W+4=B uno", "WS=R", "draw", "keep",
+                                  "challenge", "accept", "catch 3", "colour Y", "face 2 x3",
+                                  "loser 0", "R7!2"])
+def test_action_text_round_trips(text):
+    assert str(Action.parse(text)) == text
+    assert Action.parse(str(Action.parse(text))) == Action.parse(text)
+
+
+@pytest.mark.parametrize("text", ["W", "R5=G", "R5 UNO", "draw 1", "catch", "catch -1",
+                                  "face 1", "face 1 3", "loser", "colour X", "pass"])
+def test_bad_action_text_is_a_notation_error(text):
+    with pytest.raises(NotationError, match="invalid action"):
+        Action.parse(text)
+
+
+def test_action_fields():
+    action = Action.parse("W+4=B uno")
+    assert (action.kind, action.card, action.colour, action.uno) == (
+        ActionKind.PLAY, Card.parse("W+4"), Colour.BLUE, True)
+    assert Action.parse("face 2 x3")[3:5] == (2, 3)
+    assert Action.showdown_result(loser=1) == Action.parse("loser 1")
+
+
+def test_same_seed_same_decisions_same_game():
+    def run():
+        rng = random.Random(5)
+        game = Game.new(3, "showdown", seed=99)
+        lines = []
+        while not game.round_over:
+            game.apply(rng.choice(game.legal_actions()))
+            lines.append(game.notation())
+        return lines
+    assert run() == run()
+
+
+def test_game_from_notation_continues_identically():
+    rng = random.Random(3)
+    game = Game.new(4, "showdown", seed=12)
+    for _ in range(150):
+        if game.round_over:
+            break
+        game.apply(rng.choice(game.legal_actions()))
+    copy = Game.from_notation(game.notation())
+    replay = random.Random(8)
+    replay_copy = random.Random(8)
+    while not game.round_over:
+        game.apply(replay.choice(game.legal_actions()))
+        copy.apply(replay_copy.choice(copy.legal_actions()))
+        assert copy.notation() == game.notation()
+
+
+def test_illegal_action_names_action_and_position():
+    game = Game.from_notation("classic R5,B1/G3,Y9 Y3,G7,B2 R1 R + 0 play - - 0,0 1 1 500 - 1:0")
+    with pytest.raises(IllegalActionError) as info:
+        game.apply(Action.parse("Y3"))
+    assert str(info.value) == (
+        "illegal action 'Y3' in 'classic R5,B1/G3,Y9 Y3,G7,B2 R1 R + 0 play - - 0,0 1 1 500 - 1:0'"
+        " (legal: R5 R5 uno B1 B1 uno draw)")
+    assert isinstance(info.value, ValueError)
+    assert game.notation() == "classic R5,B1/G3,Y9 Y3,G7,B2 R1 R + 0 play - - 0,0 1 1 500 - 1:0"
+
+
+def test_apply_accepts_action_text():
+    game = Game.from_notation("classic R5,B1/G3,Y9 Y3,G7,B2 R1 R + 0 play - - 0,0 1 1 500 - 1:0")
+    game.apply("R5")
+    assert game.notation() == "classic B1/G3,Y9 Y3,G7,B2 R1,R5 R + 1 play 0 - 0,0 1 1 500 - 1:0"
+
+
+def test_new_game_deals_seven_each_and_turns_a_card():
+    game = Game.new(4, "showdown", seed=1)
+    assert game.hand_sizes == (7, 7, 7, 7)
+    assert len(game.draw_pile) + len(game.discard_pile) == 112 - 28
+    assert game.round == 1 and game.dealer == 0 and game.target == 500
+    game.check_invariants()
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(players=1), "classic takes 2-10 players, not 1"),
+    (dict(players=11), "classic takes 2-10 players, not 11"),
+    (dict(players=2, dealer=2), "dealer must be a player 0-1, not 2"),
+    (dict(players=2, target=0), "target must be a positive score, not 0"),
+    (dict(players=2, seed=-1), "seed must be an int >= 0, not -1"),
+])
+def test_new_game_rejects_bad_arguments(kwargs, message):
+    with pytest.raises(ValueError) as info:
+        Game.new(variant="classic", **kwargs)
+    assert str(info.value) == message
+
+
+def test_rng_gives_the_seed():
+    assert Game.new(2, rng=random.Random(4)).notation() == Game.new(
+        2, seed=random.Random(4).getrandbits(64)).notation()
+
+
+def test_next_round_passes_the_deal_left_and_keeps_scores():
+    rng = random.Random(2)
+    game = Game.new(3, "classic", seed=4)
+    with pytest.raises(StateError, match="the round is not over"):
+        game.next_round()
+    play_round(game, rng)
+    outcome = game.outcome
+    assert game.scores[outcome.winner] == outcome.points
+    game.next_round()
+    assert (game.round, game.dealer, game.scores) == (2, 1, outcome.scores)
+    assert game.hand_sizes == (7, 7, 7)
+    game.check_invariants()
+
+
+def test_match_ends_at_the_target():
+    rng = random.Random(9)
+    game = Game.new(2, "showdown", seed=3, target=100)
+    while True:
+        play_round(game, rng)
+        if game.match_over:
+            break
+        game.next_round()
+    assert game.match_winner == game.outcome.winner
+    assert game.scores[game.match_winner] >= 100
+    assert game.outcome.match_over
+    with pytest.raises(StateError, match="the match is over"):
+        game.next_round()
+
+
+def test_house_rules_text_round_trips():
+    house = HouseRules(stacking=True, draw_until_playable=True, uno_penalty=4,
+                       first_card="flip", showdown_cards=(1, 5))
+    assert str(house) == "stack,until,uno=4,first=flip,ws=1-5"
+    assert HouseRules.parse(str(house)) == house
+
+
+def test_phase_of_a_fresh_game():
+    game = Game.from_notation("classic R5,B1/G3,Y9 Y3,G7,B2 R1 R + 0 play - - 0,0 1 1 500 - 1:0")
+    assert game.phase is Phase.PLAY
