@@ -15,6 +15,7 @@ the order in which callbacks ran. docs/timing.md explains the rules.
 
 from __future__ import annotations
 
+import heapq
 import itertools
 import logging
 import queue
@@ -278,7 +279,10 @@ class ShowdownCore:
         self.last_decision_latency_us: float | None = None
         self._launch: _Launch | None = None
         self._edge: tuple[str, float] | None = None
-        self._deadlines: dict[str, tuple[float, int, Callable[[], None]]] = {}
+        # Deadlines: the live entry per name, and a heap of entries (an entry
+        # that is no longer the live one for its name is skipped when it surfaces).
+        self._deadlines: dict[str, tuple[float, int, str, Callable[[], None]]] = {}
+        self._heap: list[tuple[float, int, str, Callable[[], None]]] = []
         self._seq = itertools.count()
         self._arrived = time.perf_counter()
         self._shown_state = "idle"
@@ -325,9 +329,14 @@ class ShowdownCore:
 
     def next_deadline(self) -> float | None:
         """Clock time of the earliest deadline, or None when nothing is due ever."""
-        if not self._deadlines:
-            return None
-        return min(self._deadlines.values())[0]
+        entry = self._earliest()
+        return None if entry is None else entry[0]
+
+    def _earliest(self):
+        heap = self._heap
+        while heap and self._deadlines.get(heap[0][2]) is not heap[0]:
+            heapq.heappop(heap)
+        return heap[0] if heap else None
 
     def run_due(self) -> int:
         """Fire every deadline due at ``clock()``, earliest first; returns how many."""
@@ -350,7 +359,9 @@ class ShowdownCore:
 
     def schedule(self, name: str, when: float, action: Callable[[], None]) -> None:
         """Call ``action`` once the clock reaches ``when`` (replaces ``name``)."""
-        self._deadlines[name] = (when, next(self._seq), action)
+        entry = (when, next(self._seq), name, action)
+        self._deadlines[name] = entry
+        heapq.heappush(self._heap, entry)
 
     def has_deadline(self, name: str) -> bool:
         return name in self._deadlines
@@ -360,11 +371,11 @@ class ShowdownCore:
             self._deadlines.pop(name, None)
 
     def _fire_one_due(self) -> bool:
-        if not self._deadlines:
+        entry = self._earliest()
+        if entry is None or entry[0] > self.clock():
             return False
-        name, (when, _, action) = min(self._deadlines.items(), key=lambda item: item[1][:2])
-        if when > self.clock():
-            return False
+        heapq.heappop(self._heap)
+        when, _, name, action = entry
         del self._deadlines[name]
         self._arrived = time.perf_counter()
         with self._fault_guard(f"deadline {name!r}"):
@@ -510,6 +521,7 @@ class ShowdownCore:
     def shutdown(self) -> None:
         """Outputs safe and deadlines dropped: the loop is stopping."""
         self._deadlines.clear()
+        self._heap.clear()
         self.board.safe()
 
     # -- inputs ------------------------------------------------------------------
@@ -630,7 +642,7 @@ class ShowdownCore:
         self.schedule("warning", now + self.timing.paddle_warning_s, stop)
 
     def on_exit_armed(self) -> None:
-        if "warning" in self._deadlines:
+        if self.has_deadline("warning"):
             self.unschedule("blink", "warning")
             self.board.set_arrow(None)
 
