@@ -16,11 +16,13 @@ from collections.abc import Callable
 from hw.board import Board
 from hw.pins import make_pin_factory
 
-from firmware_host.bench import Bench
+from hw.selftest import DeviceCheck, run_selftest
+
+from firmware_host.bench import Bench, pin_states
 from firmware_host.clock import Clock, monotonic
-from firmware_host.errors import UnitClosedError
+from firmware_host.errors import BusyError, UnitClosedError
 from firmware_host.loop import EventLoop
-from firmware_host.machine import ShowdownCore
+from firmware_host.machine import RUNNING, ShowdownCore
 from firmware_host.result import Result, UnitEvent
 
 __all__ = ["Unit", "UnitBench"]
@@ -85,6 +87,8 @@ class Unit:
         if loop is not None:
             loop.stop()
         board, self.board = self.board, None
+        if board is not None and loop is not None:
+            log.info("outputs at exit: %s", _outputs_text(board))
         try:
             if board is not None:
                 board.close()
@@ -135,6 +139,37 @@ class Unit:
         """A result from this run of the unit (the journal has older ones)."""
         return self._call(self._core.result, showdown_id)
 
+    def call(self, fn, *args, **kwargs):
+        """Run ``fn(*args, **kwargs)`` on the loop thread and return its value:
+        for things that must live on that thread (the daemon's journal writer)."""
+        return self._call(fn, *args, **kwargs)
+
+    def reconfigure(self, config) -> None:
+        """Use ``config``'s timing, launcher and showdown settings and unit name
+        from now on. Only between showdowns (idle or fault), else BusyError.
+        Pins and backend need a new Unit; they are not read again."""
+        self._call(self._reconfigure, config)
+
+    def _reconfigure(self, config) -> None:
+        core = self._core
+        if core.state in RUNNING or core.state == "armed":
+            raise BusyError(f"a showdown is under way: state is {core.state!r}")
+        core.config, core.timing = config, config.timing
+        for device in (self.board.paddle_a, self.board.paddle_b, self.board.timer_button):
+            device.lockout_s = config.timing.press_lockout_s
+        self.config = config
+
+    def selftest(self, sleep: Callable[[float], None] | None = None) -> list[DeviceCheck]:
+        """Light, sound and spin every device (:func:`hw.selftest.run_selftest`)
+        on the loop thread, so nothing else drives the outputs meanwhile; the
+        loop is busy for its length (about 2.5 s). Only in idle, else BusyError."""
+        return self._call(self._selftest, sleep)
+
+    def _selftest(self, sleep) -> list[DeviceCheck]:
+        if self._core.state != "idle":
+            raise BusyError(f"selftest needs an idle unit: state is {self._core.state!r}")
+        return run_selftest(self.board) if sleep is None else run_selftest(self.board, sleep)
+
     def subscribe(self, fn: Callable[[UnitEvent], None]) -> Callable[[], None]:
         """Call ``fn(event)`` on the loop thread for every UnitEvent; returns
         the function that unsubscribes. A subscriber that raises is logged."""
@@ -165,6 +200,18 @@ class Unit:
     def bench(self) -> "UnitBench":
         """Paddle and timer-button edges on mock pins (NotMockError otherwise)."""
         return UnitBench(self)
+
+
+def _outputs_text(board) -> str:
+    """The output levels as one log line, the motor first."""
+    try:
+        pins = pin_states(board)
+    except Exception as exc:        # a broken board must not stop the close
+        return f"unreadable ({type(exc).__name__}: {exc})"
+    bar = "".join(str(lit) for lit in pins["bar"])
+    return (f"motor_a={pins['motor_a']} motor_b={pins['motor_b']} motor_enable={pins['duty']} "
+            f"go={pins['go']} arrow_a={pins['arrow_a']} arrow_b={pins['arrow_b']} "
+            f"buzzer={pins['buzzer']} bar={bar}")
 
 
 class UnitBench:
