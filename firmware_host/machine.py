@@ -519,7 +519,12 @@ class ShowdownCore:
         return self.results.get(showdown_id)
 
     def shutdown(self) -> None:
-        """Outputs safe and deadlines dropped: the loop is stopping."""
+        """The loop is stopping: a running showdown is cancelled as by
+        :meth:`cancel` (mid-launch, its result says so), then every deadline
+        is dropped and the outputs are made safe."""
+        if self.state not in ("idle", "fault"):
+            with self._fault_guard("shutdown"):
+                self._fire("cancelled")
         self._deadlines.clear()
         self._heap.clear()
         self.board.safe()

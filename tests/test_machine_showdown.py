@@ -665,3 +665,62 @@ def test_a_failing_listener_is_logged_and_does_not_stop_the_showdown(rig, caplog
     rig.advance(5)
     assert rig.state == "idle" and results(rig)[0].winner == "a"
     assert "event listener" in caplog.text
+
+
+def test_two_false_starts_on_one_tick_with_the_void_policy_end_void_without_a_launch():
+    with make_rig(tie_policy="void") as rig:
+        go = start(rig)
+        rig.bench.press("a", offset_s=-0.5)
+        rig.bench.press("b", offset_s=-0.5, delay_s=0.001)
+        rig.run_until(go - 0.499)
+        assert (rig.state, rig.pins()) == ("idle", OFF)
+        assert states(rig)[-3:] == ["false_start", "resolved", "idle"]
+        result = results(rig)[0]
+        assert (result.reason, result.winner, result.loser, result.launch, result.margin_us) == (
+            "tie_void", None, None, "none", 0)
+
+
+def test_shutdown_mid_launch_stops_the_motor_and_reports_the_launch_cancelled(rig):
+    reach(rig, "launching")
+    rig.core.shutdown()
+    assert (rig.state, rig.pins()) == ("idle", OFF)
+    assert [(r.winner, r.launch) for r in results(rig)] == [("a", "cancelled")]
+    assert rig.core.next_deadline() is None
+
+
+def test_every_event_carries_exactly_its_documented_keys():
+    from firmware_host.result import EVENT_NAMES
+    with make_rig(card_sensor=True) as rig:
+        rig.bench.press("a")
+        rig.core.arm("sd-0", 2, PLAYERS)
+        with pytest.raises(PaddleHeldError):
+            rig.core.start()
+        rig.bench.release("a")
+        rig.advance(2)
+        go = to_go(rig)                                   # a tie, then a win with a jam
+        rig.bench.press("a", offset_s=0.2)
+        rig.bench.press("b", offset_s=0.2)
+        rig.bench.release("a", offset_s=0.5)
+        rig.bench.release("b", offset_s=0.5)
+        rig.run_until(go + 0.25)
+        assert rig.state == "countdown"
+        rig.bench.press("a", offset_s=0.3)                # the re-run's GO
+        rig.bench.release("a", offset_s=0.5)
+        rig.advance(10)
+        rig.core.arm("sd-2", 2, PLAYERS)
+        rig.core.start()
+        rig.advance(1)
+        rig.bench.press("b")                              # false start, then cancelled
+        rig.advance(0.1)
+        rig.core.cancel()
+        rig.bench.release("b")
+        rig.advance(1)
+        rig.core.arm("sd-3", 2, PLAYERS)
+        rig.core.start()
+        rig.board.show_countdown = broken
+        rig.advance(1)                                    # a fault
+        names = {event.name for event in rig.events}
+        assert names == set(EVENT_NAMES)
+        for event in rig.events:
+            assert tuple(event.data) == EVENT_NAMES[event.name], event
+        del rig.board.show_countdown
