@@ -88,7 +88,7 @@ class EventLoop:
                         pacer.poll()
                 except Exception as exc:        # a bug outside the core's own guard
                     log.exception("event loop error")
-                    core._fault(f"event loop: {type(exc).__name__}: {exc}")
+                    core.enter_fault(f"event loop: {type(exc).__name__}: {exc}")
         finally:
             try:
                 core.shutdown()

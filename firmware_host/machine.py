@@ -406,9 +406,11 @@ class ShowdownCore:
             yield
         except Exception as exc:
             log.debug("exception in %s", what, exc_info=True)
-            self._fault(f"{what}: {type(exc).__name__}: {exc}")
+            self.enter_fault(f"{what}: {type(exc).__name__}: {exc}")
 
-    def _fault(self, reason: str) -> None:
+    def enter_fault(self, reason: str) -> None:
+        """Outputs safe (motor first), machine deadlines dropped, a decided
+        showdown reported with launch "fault", then the fault state and event."""
         log.error("fault: %s", reason)
         self.fault_reason = reason
         try:
@@ -442,7 +444,7 @@ class ShowdownCore:
             future.set_exception(exc)
         except Exception as exc:
             log.debug("exception in a command", exc_info=True)
-            self._fault(f"command {getattr(fn, '__name__', fn)}: {type(exc).__name__}: {exc}")
+            self.enter_fault(f"command {getattr(fn, '__name__', fn)}: {type(exc).__name__}: {exc}")
             error = UnitFaultError(self.fault_reason)
             error.__cause__ = exc
             future.set_exception(error)
