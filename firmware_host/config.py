@@ -51,7 +51,7 @@ class TimingConfig:
     go_tone_s: float = _spec(0.4, lo=0.0, hi=5.0)
     hold_min_s: float = _spec(0.5, lo=0.0, hi=30.0)
     hold_max_s: float = _spec(2.5, lo=0.0, hi=30.0)
-    settle_s: float = _spec(0.005, lo=0.0, hi=1.0)
+    settle_s: float = _spec(0.025, lo=0.0, hi=1.0)
     tie_threshold_us: int = _spec(200, lo=0, hi=1_000_000)
     tie_policy: str = _spec("rerun", choices=TIE_POLICIES)
     max_tie_reruns: int = _spec(3, lo=0, hi=100)
