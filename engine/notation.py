@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from engine.cards import Card, Colour
+from engine.cards import TEXT, Card, Colour
 from engine.errors import NotationError
 from engine.rules import HouseRules
 
@@ -33,7 +33,8 @@ PHASES = ("play", "drawn", "penalty", "colour", "face", "over")
 
 
 class Position(NamedTuple):
-    """Every field of a notation line as plain values (cards as ``Card``).
+    """Every field of a notation line as plain values (cards as ``Card``; ``format``
+    also takes plain card codes).
 
     ``draw`` lists the draw pile next card first; ``discard`` bottom first (top
     last); ``colour`` is None before a first wild's colour is named; ``phase``
@@ -73,7 +74,7 @@ class Position(NamedTuple):
             showdown = f"{challenger}v{opponent}:{_cards(cards)}"
         return " ".join((
             self.variant,
-            "/".join(",".join(map(str, hand)) for hand in self.hands),
+            "/".join(",".join(map(TEXT.__getitem__, hand)) for hand in self.hands),
             _cards(self.draw),
             _cards(self.discard),
             "-" if self.colour is None else str(self.colour),
@@ -157,7 +158,7 @@ class Position(NamedTuple):
 
 
 def _cards(cards) -> str:
-    return ",".join(map(str, cards)) or "-"
+    return ",".join(map(TEXT.__getitem__, cards)) or "-"
 
 
 class _Field:

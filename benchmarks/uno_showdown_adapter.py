@@ -1,0 +1,69 @@
+"""Adapter: this project's engine in the peer benchmark (/work/shared/peers/bench_uno.py).
+
+    PYTHONPATH=/work/shared/peers:/work/main:/work/main/benchmarks \\
+      /tmp/uno-peers/venv/bin/python /work/shared/peers/bench_uno.py \\
+      --engine uno_showdown_adapter:UnoShowdownAdapter,rlcard-game \\
+      --players 2 --policy prefer-play --seconds 10 --repeat 3
+
+``UnoShowdownAdapter`` plays classic UNO (what RLCard plays, so the fair
+comparison); ``UnoShowdownVariantAdapter`` plays the Showdown variant, with
+each showdown's result drawn 50/50 by the benchmark's random agent (the two
+``loser N`` actions are the only legal decisions then). A game is one round.
+"""
+
+from __future__ import annotations
+
+import random
+
+from engine import Action, Game
+
+__all__ = ["UnoShowdownAdapter", "UnoShowdownVariantAdapter"]
+
+
+class UnoShowdownAdapter:
+    name = "uno-showdown"
+    variant = "classic"
+
+    def __init__(self, num_players: int, seed: int):
+        self.players = num_players
+        self.rng = random.Random(seed)  # one seeded stream for every game dealt
+        self.game = None
+        self._turns = 0
+        self._current = None
+
+    def new_game(self):
+        self.game = Game.new(self.players, self.variant, rng=self.rng)
+        self._turns = 0
+        self._current = self.game.current
+        # The benchmark calls this once per decision: hand it the game's own method.
+        self.legal_actions = self.game.legal_actions
+
+    def is_over(self):
+        return self.game.round_over
+
+    def legal_actions(self):
+        return self.game.legal_actions()
+
+    def step(self, action):
+        game = self.game
+        game.apply(action)
+        # A turn ends when the player whose turn it is changes, or the round ends.
+        if game.current != self._current or game.round_over:
+            self._turns += 1
+            self._current = game.current
+
+    def turns(self):
+        return self._turns
+
+    def winner(self):
+        outcome = self.game.outcome
+        return None if outcome is None else outcome.winner
+
+    # Same as ``action.is_passive``, but a C-level call: the benchmark asks it
+    # of every legal action under --policy prefer-play.
+    is_passive = staticmethod((Action.draw(), Action.keep()).__contains__)
+
+
+class UnoShowdownVariantAdapter(UnoShowdownAdapter):
+    name = "uno-showdown(sd)"
+    variant = "showdown"
