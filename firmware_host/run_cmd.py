@@ -4,7 +4,9 @@
 else should run with it (the protocol server plugs in through ``attach``),
 and block until SIGTERM or SIGINT, which only wake the main thread; the unit
 then closes, making the outputs safe (motor first), and the process exits 0.
-Python's default SIGTERM action would skip that cleanup.
+Python's default SIGTERM action would skip that cleanup. :func:`command` runs
+the whole service instead (:mod:`firmware_host.daemon`: the unit, its journal,
+the protocol server over TCP and serial, systemd notifications, SIGHUP reload).
 
 With ``--mock`` on a terminal the keyboard plays the table: space or ``t`` is
 the timer button, ``a`` and ``l`` (or ``b``) tap the paddles, ``c`` cancels,
@@ -29,6 +31,7 @@ from hw.pins import PinBackendError
 from firmware_host.bench import pin_states
 from firmware_host.config import ConfigError, load_config
 from firmware_host.errors import UnitError
+from firmware_host.journal import JournalError
 from firmware_host.unit import Unit
 
 __all__ = ["StopSignal", "serve", "describe", "status_line", "TerminalUI",
@@ -277,25 +280,45 @@ def add_arguments(parser) -> None:
                         help="config file (default: /etc/uno-showdown/unit.toml if present)")
     parser.add_argument("--mock", action="store_true",
                         help="mock pins instead of GPIO; on a terminal the keyboard plays the table")
+    parser.add_argument("--listen", metavar="HOST:PORT",
+                        help='serve the protocol over TCP here (default: server.listen, '
+                             '127.0.0.1:7700; port 0 picks a free one; "" for no TCP)')
+    parser.add_argument("--allow-remote", action="store_true", default=None,
+                        help="allow a --listen address that is not loopback (needs --token-file)")
+    parser.add_argument("--token-file", metavar="FILE",
+                        help="file with the token TCP clients must send with auth "
+                             "(mode 600: readable only by the service user)")
+    parser.add_argument("--serial", metavar="DEVICE",
+                        help="also serve the protocol on this serial device (pyserial)")
+    parser.add_argument("--baud", type=int, metavar="N", help="serial speed (default: server.baud)")
+    parser.add_argument("--journal", metavar="PATH",
+                        help="results journal (default: journal.path, else $STATE_DIRECTORY, "
+                             "or a temp dir with --mock)")
 
 
 def command(args) -> int:
+    from firmware_host import daemon      # the service: unit, journal, server, systemd
+
+    sources = {f"server.{key}": daemon.COMMAND_LINE for key in
+               ("listen", "allow_remote", "token_file", "serial", "baud")
+               if getattr(args, key, None) is not None}
+
+    def load():
+        return daemon.apply_flags(load_config(args.config, system=True), args)
     try:
-        config = load_config(args.config, system=True)
+        config = load()
+        links = daemon.check_links(config, sources=sources,
+                                   default_source=daemon.config_source(args.config))
     except ConfigError as exc:
-        print(f"showdown-unit run: {exc}", file=sys.stderr)
-        return 1
+        print(f"error: {exc}", file=sys.stderr)
+        return daemon.EX_CONFIG
     ui = None
     if args.mock:
-        config = config.replace(backend="mock")
-        if sys.stdin.isatty():
-            ui = TerminalUI()
-        else:
-            ui = _print_events
+        ui = TerminalUI() if sys.stdin.isatty() else _print_events
     try:
-        status = serve(config, ui=ui)
-    except (PinBackendError, OSError) as exc:
-        print(f"showdown-unit run: {exc}", file=sys.stderr)
+        status = daemon.Daemon(config, links, load=load, ui=ui).run()
+    except (PinBackendError, OSError, JournalError, UnitError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
         return 1
     if args.mock:
         print("stopped: outputs safe", flush=True)

@@ -22,7 +22,8 @@ from firmware_host.unit import Unit
 from hw.mock import InjectableMockPin
 
 WAIT_S = 30.0       # a safety net for a hung child, not a timing assertion
-RUN = [sys.executable, "-m", "firmware_host.cli", "run", "--mock"]
+# Port 0: a free port, so these runs never clash with a daemon on 7700.
+RUN = [sys.executable, "-m", "firmware_host.cli", "run", "--mock", "--listen", "127.0.0.1:0"]
 
 
 def read_until(fd, text, buffer=b""):
@@ -61,12 +62,12 @@ def test_run_headless_stops_cleanly_on_a_signal(signum):
     assert out.decode().endswith("stopped: outputs safe\n")
 
 
-def test_run_with_a_bad_config_is_one_line_and_exit_1(tmp_path, capsys):
+def test_run_with_a_bad_config_is_one_line_and_exit_78(tmp_path, capsys):
     bad = tmp_path / "unit.toml"
     bad.write_text("[timing]\nsettle_s = -1\n")
-    assert main(["run", "--mock", "--config", str(bad)]) == 1
+    assert main(["run", "--mock", "--config", str(bad)]) == 78      # EX_CONFIG
     assert capsys.readouterr().err == (
-        f"showdown-unit run: {bad}: timing.settle_s: must be >= 0.0, not -1.0\n")
+        f"error: {bad}: timing.settle_s: must be >= 0.0, not -1.0\n")
 
 
 def test_run_on_a_terminal_plays_the_table_from_the_keyboard():

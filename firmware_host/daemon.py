@@ -1,0 +1,404 @@
+"""The unit as a service: the unit, its journal, the protocol server, systemd and
+signals, wired together. ``showdown-unit run`` builds a :class:`Daemon` and
+calls :meth:`Daemon.run`.
+
+Threads, and the one job of each:
+
+- **main**: this module. Starts everything, sends ``READY=1``, then waits on
+  the control queue. Signal handlers only put an item there (SIGTERM/SIGINT:
+  stop, SIGHUP: reload), and so does the unit subscriber below, so the main
+  thread does the reloads, the ``STATUS=`` updates and the shutdown.
+- **showdown-loop**: the :class:`~firmware_host.unit.Unit`'s event loop. It
+  runs the state machine, writes each result to the journal (the
+  ``on_result`` hook, before the result is published) and paces the systemd
+  watchdog, so a hung loop stops the pings. Its subscribers only enqueue.
+- **server-io** and **server-commands**: the protocol server
+  (:mod:`firmware_host.transports`, :mod:`firmware_host.server`).
+- **ui** (``--mock`` only): the keyboard table or the headless event printer.
+
+On SIGTERM: ``STOPPING=1``, stop accepting clients, cancel what runs (motor
+off first; a launch cut short is journaled as cancelled), close the unit
+(outputs safe, their levels logged), close the links, exit 0.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import queue
+import signal
+import stat
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from hw.pins import make_pin_factory
+
+from firmware_host.config import SYSTEM_CONFIG, ConfigError, UnitConfig, load_config
+from firmware_host.errors import BusyError, UnitError
+from firmware_host.journal import Journal, default_journal_path
+from firmware_host.sdnotify import Notifier, WatchdogPacer
+from firmware_host.server import Server
+from firmware_host.transports import Reactor, is_loopback, parse_address
+from firmware_host.unit import Unit
+
+__all__ = ["Daemon", "Links", "JournalWriter", "EX_CONFIG", "apply_flags", "check_links",
+           "read_token", "journal_path", "restart_keys", "config_source"]
+
+log = logging.getLogger(__name__)
+
+#: sysexits.h EX_CONFIG: the service unit's RestartPreventExitStatus.
+EX_CONFIG = 78
+COMMAND_LINE = "<command line>"
+
+# flag attribute -> [server] key it overrides
+_SERVER_FLAGS = {"listen": "listen", "allow_remote": "allow_remote", "token_file": "token_file",
+                 "serial": "serial", "baud": "baud"}
+
+
+def config_source(path) -> str:
+    """The file ``load_config(path, system=True)`` reads on top of the default."""
+    if path is not None:
+        return str(path)
+    return str(SYSTEM_CONFIG) if SYSTEM_CONFIG.exists() else "<packaged default.toml>"
+
+
+def apply_flags(config: UnitConfig, args) -> UnitConfig:
+    """``config`` with the ``run`` flags on top (``--mock``, ``--listen``,
+    ``--allow-remote``, ``--token-file``, ``--serial``, ``--baud``,
+    ``--journal``); a flag that was not given changes nothing. A value that
+    no config could hold is a ConfigError naming the flag."""
+    if getattr(args, "mock", False):
+        config = config.replace(backend="mock")
+    changes = {key: getattr(args, flag) for flag, key in _SERVER_FLAGS.items()
+               if getattr(args, flag, None) is not None}
+    baud = changes.get("baud")
+    if baud is not None and not 50 <= baud <= 4_000_000:
+        raise ConfigError(f"{COMMAND_LINE}: --baud: must be 50 to 4000000, not {baud}")
+    if changes:
+        config = config.replace(server=dataclasses.replace(config.server, **changes))
+    if getattr(args, "journal", None):
+        config = config.replace(journal=dataclasses.replace(config.journal, path=args.journal))
+    return config
+
+
+@dataclass(frozen=True)
+class Links:
+    """What the server opens: a TCP address (None: no TCP), the token TCP
+    clients must send (None: no auth), a serial device (None: no serial)."""
+
+    listen: tuple[str, int] | None
+    token: str | None
+    serial: str | None
+    baud: int
+
+    def __str__(self) -> str:
+        parts = [f"tcp {self.listen[0]}:{self.listen[1]}"] if self.listen else []
+        parts += [f"serial {self.serial}"] if self.serial else []
+        return ", ".join(parts) or "no links"
+
+
+def check_links(config: UnitConfig, *, sources: dict[str, str] | None = None,
+                default_source: str = "<config>") -> Links:
+    """The links ``config.server`` asks for, or a ConfigError: an address
+    that is not loopback without ``allow_remote`` and a token, a token file
+    that is missing, empty or readable by group or others. ``sources`` maps
+    ``server.<key>`` to where it was set, for the error message."""
+    sources = sources or {}
+
+    def fail(key: str, message: str):
+        raise ConfigError(f"{sources.get(f'server.{key}', default_source)}: server.{key}: "
+                          f"{message}")
+
+    server = config.server
+    listen = token = None
+    if server.listen:
+        try:
+            listen = parse_address(server.listen)
+        except ValueError as exc:
+            fail("listen", str(exc))
+        if not is_loopback(listen[0]) and not server.allow_remote:
+            fail("listen", f"{server.listen} is not a loopback address; serving other hosts "
+                           "needs --allow-remote (server.allow_remote) and --token-file "
+                           "(server.token_file)")
+    if server.token_file:
+        try:
+            token = read_token(server.token_file)
+        except ValueError as exc:
+            fail("token_file", str(exc))
+    if listen is not None and not is_loopback(listen[0]) and token is None:
+        fail("token_file", f"listening on {server.listen} (not loopback) needs a token file "
+                           "(--token-file FILE, readable only by the service user)")
+    return Links(listen, token, server.serial or None, server.baud)
+
+
+def read_token(path) -> str:
+    """The shared secret in ``path`` (surrounding whitespace dropped).
+    ValueError if the file is missing, empty, or group/other may read it."""
+    path = Path(path)
+    try:
+        mode = path.stat().st_mode
+        text = path.read_text(encoding="utf-8").strip()
+    except FileNotFoundError:
+        raise ValueError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{path}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+    if mode & (stat.S_IRWXG | stat.S_IRWXO):
+        raise ValueError(f"{path}: mode {stat.S_IMODE(mode):04o} lets group or others read it; "
+                         f"chmod 600 {path}")
+    if not text:
+        raise ValueError(f"{path}: the file is empty")
+    return text
+
+
+def journal_path(config: UnitConfig) -> Path:
+    """Where the daemon's journal is (``--journal`` is ``journal.path`` by now)."""
+    return default_journal_path(config.journal.path, mock=config.backend == "mock")
+
+
+def restart_keys(old: UnitConfig, new: UnitConfig) -> list[str]:
+    """The changed keys a reload cannot apply: backend, pins, server, journal."""
+    keys = ["backend"] if old.backend != new.backend else []
+    for section in ("pins", "server", "journal"):
+        before, after = getattr(old, section), getattr(new, section)
+        keys += [f"{section}.{field.name}" for field in dataclasses.fields(before)
+                 if getattr(before, field.name) != getattr(after, field.name)]
+    return keys
+
+
+class JournalWriter:
+    """The unit's ``on_result`` hook: records each result in the journal.
+    Open, call and close it on the unit's loop thread (``unit.call``)."""
+
+    def __init__(self, path):
+        self.path = path
+        self._journal: Journal | None = None
+
+    def open(self) -> None:
+        if self._journal is None:
+            self._journal = Journal(self.path)
+
+    def __call__(self, result) -> None:
+        if self._journal is None:
+            raise RuntimeError(f"the journal {self.path} is not open")
+        self._journal.record(result.to_dict())
+
+    def close(self) -> None:
+        journal, self._journal = self._journal, None
+        if journal is not None:
+            journal.close()
+
+
+class Daemon:
+    """The unit, its journal and its protocol server, until stopped.
+
+    ``config``: the effective config (flags applied); ``links``: from
+    :func:`check_links`; ``load``: returns a fresh config for SIGHUP (flags
+    applied, ConfigError if bad); ``ui(unit, stop)``: runs on its own thread
+    (the ``--mock`` keyboard or event printer) and ends the daemon when it
+    returns; ``notifier``: default from ``$NOTIFY_SOCKET``.
+    """
+
+    def __init__(self, config: UnitConfig, links: Links, *,
+                 load: Callable[[], UnitConfig] | None = None, ui=None,
+                 notifier: Notifier | None = None, pin_factory=None):
+        self.config = config
+        self.links = links
+        self._load = load or (lambda: load_config(None, system=True))
+        self._ui = ui
+        self._notifier = notifier if notifier is not None else Notifier.from_environ()
+        self._pin_factory = pin_factory
+        self._owns_factory = pin_factory is None
+        self._control: queue.SimpleQueue = queue.SimpleQueue()
+        self._previous_handlers: dict[int, object] = {}
+        self._pending: UnitConfig | None = None
+        self._state, self._showdown_id = "idle", None
+        self.unit: Unit | None = None
+        self.server: Server | None = None
+        self.reactor: Reactor | None = None
+        self._writer: JournalWriter | None = None
+        self._ui_thread: threading.Thread | None = None
+        self._ui_stop = None
+
+    # -- what other threads may call -------------------------------------------------
+
+    def request_stop(self, signum: int | None = None) -> None:
+        """Ask the main thread to stop (what SIGTERM does)."""
+        self._control.put(("stop", signum))
+
+    def request_reload(self) -> None:
+        """Ask the main thread to reload the config (what SIGHUP does)."""
+        self._control.put(("reload",))
+
+    # -- running ---------------------------------------------------------------------
+
+    def run(self) -> int:
+        """Start, serve until stopped, shut down; returns the exit status (0).
+        Start-up failures raise (PinBackendError, OSError, JournalError, ...)
+        after undoing what was started."""
+        self._install_signals()
+        try:
+            self._start()
+            self._notifier.ready(status=self.status_text())
+            log.info("ready: %s", self.status_text())
+            self._serve()
+        finally:
+            try:
+                self._shutdown()
+            finally:
+                self._restore_signals()
+        return 0
+
+    def _start(self) -> None:
+        config = self.config
+        if self._pin_factory is None:
+            self._pin_factory = make_pin_factory(config.backend)
+        path = journal_path(config)
+        log.info("results journal: %s", path)
+        Journal(path).close()       # a journal that cannot be opened fails here, plainly
+        self._writer = JournalWriter(path)
+        pacer = WatchdogPacer(self._notifier, time.monotonic)
+        self.unit = Unit(config, pin_factory=self._pin_factory, on_result=self._writer,
+                         pacers=[pacer]).open()
+        self.unit.call(self._writer.open)
+        self.unit.subscribe(self._on_unit_event)
+        self.server = Server(self.unit, path, settings=config.server,
+                             history_limit=config.journal.history_limit,
+                             mock=config.backend == "mock")
+        self.reactor = Reactor(self.server, listen=self.links.listen, token=self.links.token,
+                               serial_device=self.links.serial, baud=self.links.baud).open()
+        self.reactor.start()
+        if self._ui is not None:
+            from firmware_host.run_cmd import StopSignal   # run_cmd imports this module
+            self._ui_stop = StopSignal()
+            self._ui_thread = threading.Thread(target=self._run_ui, name="ui", daemon=True)
+            self._ui_thread.start()
+
+    def _serve(self) -> None:
+        while True:
+            item = self._control.get()
+            kind = item[0]
+            if kind == "stop":
+                name = signal.Signals(item[1]).name if item[1] else "request"
+                log.info("stopping (%s)", name)
+                return
+            if kind == "quit":
+                log.info("stopping (the user quit)")
+                return
+            if kind == "reload":
+                self._reload()
+            elif kind == "unit":
+                self._unit_changed(item[1], item[2])
+
+    def _run_ui(self) -> None:
+        try:
+            self._ui(self.unit, self._ui_stop)
+        except Exception:
+            log.exception("the terminal interface failed")
+        finally:
+            self._control.put(("quit",))
+
+    def _on_unit_event(self, event) -> None:
+        # On the unit's loop thread: only enqueue.
+        if event.name in ("state", "armed"):
+            self._control.put(("unit", event.name, event.data))
+
+    def _unit_changed(self, name: str, data: dict) -> None:
+        if name == "armed":
+            self._showdown_id = data["showdown_id"]
+        else:
+            self._state = data["state"]
+            if self._state == "idle":
+                self._showdown_id = None
+            if self._pending is not None and self._state in ("idle", "fault"):
+                self._apply_pending()
+        self._notifier.status(self.status_text())
+
+    def status_text(self) -> str:
+        """systemd's STATUS= line: the state, the showdown, the links."""
+        showdown = f" {self._showdown_id}" if self._showdown_id else ""
+        links = self.reactor.describe() if self.reactor is not None else str(self.links)
+        return f"{self._state}{showdown}; {links}"
+
+    # -- SIGHUP ------------------------------------------------------------------------
+
+    def _reload(self) -> None:
+        self._notifier.reloading()
+        log.info("reloading the config")
+        try:
+            new = self._load()
+        except ConfigError as exc:
+            log.error("reload failed, keeping the running config: %s", exc)
+        else:
+            for key in restart_keys(self.config, new):
+                log.warning("reload: %s changed; it takes effect after a restart", key)
+            # What needs a restart stays as it runs.
+            self._pending = new.replace(backend=self.config.backend, pins=self.config.pins,
+                                        server=self.config.server, journal=self.config.journal)
+            self._apply_pending()
+        self._notifier.ready(status=self.status_text())
+
+    def _apply_pending(self) -> None:
+        try:
+            self.unit.reconfigure(self._pending)
+        except BusyError:
+            log.info("reload: a showdown is under way; the new config applies when the "
+                     "unit is idle")
+            return
+        except UnitError as exc:
+            log.error("reload: cannot apply the new config: %s", exc)
+            self._pending = None
+            return
+        self.config, self._pending = self._pending, None
+        log.info("reload: config applied")
+
+    # -- signals -----------------------------------------------------------------------
+
+    def _install_signals(self) -> None:
+        if threading.current_thread() is not threading.main_thread():
+            log.debug("not the main thread: no signal handlers (use request_stop)")
+            return
+        for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+            self._previous_handlers[signum] = signal.signal(signum, self._on_signal)
+
+    def _on_signal(self, signum, frame) -> None:
+        # Only enqueue: the main thread's loop does the work.
+        if signum == signal.SIGHUP:
+            self.request_reload()
+        else:
+            self.request_stop(signum)
+
+    def _restore_signals(self) -> None:
+        for signum, handler in self._previous_handlers.items():
+            signal.signal(signum, handler)
+        self._previous_handlers.clear()
+
+    # -- stopping ----------------------------------------------------------------------
+
+    def _shutdown(self) -> None:
+        self._notifier.stopping()
+        if self.reactor is not None:
+            self.reactor.stop_accepting()
+        if self._ui_thread is not None:
+            self._ui_stop.request()
+            self._ui_thread.join(5.0)
+            self._ui_stop.close()
+            self._ui_thread = None
+        if self.unit is not None:
+            for step in (self.unit.cancel, lambda: self.unit.call(self._writer.close)):
+                try:
+                    step()          # cancel: the motor stops now, a cut launch is journaled
+                except UnitError as exc:
+                    log.warning("on stop: %s", exc)
+            self.unit.close()       # outputs safe (motor first), levels logged
+        if self.reactor is not None:
+            self.reactor.close()
+        if self.server is not None:
+            self.server.close()
+        if self._owns_factory and self._pin_factory is not None:
+            self._pin_factory.close()
+            self._pin_factory = None
+        self._notifier.close()
+        log.info("stopped")

@@ -1,0 +1,369 @@
+"""The protocol server's request handling, against scripted in-memory peers:
+no sockets, no threads of its own (commands run inline)."""
+
+import json
+import logging
+from dataclasses import replace
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from firmware_host import BusyError, NotMockError, Unit
+from firmware_host.config import ServerConfig, load_config
+from firmware_host.journal import Journal
+from firmware_host.result import UnitEvent
+from firmware_host.server import MAX_IN_FLIGHT, Server, Session
+from hw.mock import InjectableMockPin
+from hw.selftest import DeviceCheck
+
+PLAYERS = {"a": "Ann", "b": "Bob"}
+WAIT_S = 10.0           # a safety net for a broken loop, not a timing assertion
+
+
+class Inline:
+    """Runs each command at once, on the caller's thread."""
+
+    def submit(self, job):
+        job()
+
+    def close(self):
+        pass
+
+
+class FakeUnit:
+    """Just enough of a Unit for the server: records calls, answers from a
+    script, raises what it is told to."""
+
+    def __init__(self, config=None):
+        self.config = config or load_config(None).replace(backend="mock")
+        self.calls = []
+        self.raises = {}
+        self.subscribers = []
+        self.state = {"state": "idle", "paddles": {"a": False, "b": False}, "showdown": None,
+                      "last_result": None, "fault": None}
+        self.bench = self
+
+    def subscribe(self, fn):
+        self.subscribers.append(fn)
+        return lambda: self.subscribers.remove(fn)
+
+    def _do(self, name, *args, **kwargs):
+        self.calls.append((name, args, kwargs))
+        if name in self.raises:
+            raise self.raises[name]
+        return dict(self.state)
+
+    def status(self):
+        return self._do("status")
+
+    def arm(self, *args):
+        return self._do("arm", *args)
+
+    def start(self):
+        return self._do("start")
+
+    def cancel(self):
+        return self._do("cancel")
+
+    def selftest(self):
+        self._do("selftest")
+        return [DeviceCheck("paddle_a", True, "idle"), DeviceCheck("go_led", False, "stuck")]
+
+    def press(self, side, **times):
+        return self._do("press", side, **times)
+
+    def release(self, side, **times):
+        return self._do("release", side, **times)
+
+    def press_timer(self):
+        return self._do("press_timer")
+
+
+def settings(**changes):
+    return replace(ServerConfig(), **changes)
+
+
+@pytest.fixture
+def fake(tmp_path):
+    unit = FakeUnit()
+    server = Server(unit, tmp_path / "results.sqlite3", settings=settings(), runner=Inline(),
+                    mock=True)
+    yield server, unit
+    server.close()
+
+
+def talk(server, session, *requests):
+    """Send request dicts (or raw bytes) and return every line the server
+    queued for the session, parsed."""
+    for request in requests:
+        data = request if isinstance(request, bytes) else json.dumps(request).encode() + b"\n"
+        server.receive(session, data)
+    server.pump()
+    return [json.loads(line) for line in session.take_all().splitlines()]
+
+
+def ready_session(server, name="peer"):
+    session = server.open_session(name)
+    [reply] = talk(server, session, {"id": 0, "cmd": "hello", "version": 1})
+    assert reply["ok"] is True
+    return session
+
+
+# -- answered on the I/O thread --------------------------------------------------------------
+
+def test_hello_ping_and_bad_lines_are_answered_at_once(fake):
+    server, unit = fake
+    session = server.open_session("peer")
+    assert talk(server, session, b"nonsense\n", {"id": 1, "cmd": "status"},
+                {"id": 2, "cmd": "hello", "version": 1}, {"id": 3, "cmd": "ping"}) == [
+        {"id": None, "ok": False,
+         "error": {"code": "bad_json", "message": "line is not valid JSON: Expecting value at column 1"}},
+        {"id": 1, "ok": False, "error": {"code": "hello_required", "message": 'send hello before "status"'}},
+        {"id": 2, "ok": True, "version": 1,
+         "unit": {"name": "showdown-unit", "software": "0.1.0", "max_cards": 10, "backend": "mock"},
+         "capabilities": ["bench"], "seq": 0},
+        {"id": 3, "ok": True},
+    ]
+    assert unit.calls == []
+
+
+def test_a_session_with_a_token_must_auth_first(fake):
+    server, _ = fake
+    session = server.open_session("peer", token="s3cret")
+    replies = talk(server, session, {"id": 1, "cmd": "hello", "version": 1},
+                   {"id": 2, "cmd": "auth", "token": "guess"},
+                   {"id": 3, "cmd": "auth", "token": "s3cret"},
+                   {"id": 4, "cmd": "hello", "version": 1})
+    assert [(r["id"], r["ok"], r.get("error", {}).get("code")) for r in replies] == [
+        (1, False, "unauthorized"), (2, False, "unauthorized"), (3, True, None), (4, True, None)]
+    assert replies[1]["error"]["message"] == "wrong token"
+
+
+def test_max_clients_refuses_the_next_one_with_one_line(fake, tmp_path):
+    server = Server(FakeUnit(), tmp_path / "r.sqlite3", settings=settings(max_clients=2),
+                    runner=Inline())
+    first, second = server.open_session("one"), server.open_session("two")
+    assert server.open_session("three") is None
+    assert server.open_session("serial", counted=False) is not None   # the serial link
+    assert json.loads(server.refusal()) == {"id": None, "ok": False, "error": {
+        "code": "busy", "message": "too many clients: this unit serves at most 2"}}
+    server.close_session(first)
+    assert server.open_session("three") is not None
+    assert second in server.sessions and first not in server.sessions
+
+
+# -- events ---------------------------------------------------------------------------------
+
+def test_events_are_numbered_once_and_go_to_ready_sessions_only(fake):
+    server, unit = fake
+    watcher, other = ready_session(server, "watcher"), ready_session(server, "other")
+    newcomer = server.open_session("newcomer")          # no hello yet
+    for name, data in (("state", {"state": "armed", "previous": "idle"}),
+                       ("countdown", {"showdown_id": "s", "step": 1, "steps": 3, "rerun": 0})):
+        unit.subscribers[0](UnitEvent(name, data))
+    assert server.pump() == 2
+    expected = [{"event": "state", "seq": 1, "state": "armed", "previous": "idle"},
+                {"event": "countdown", "seq": 2, "showdown_id": "s", "step": 1, "steps": 3,
+                 "rerun": 0}]
+    assert [json.loads(line) for line in watcher.take_all().splitlines()] == expected
+    assert [json.loads(line) for line in other.take_all().splitlines()] == expected
+    assert newcomer.take_all() == b""
+    [hello] = talk(server, newcomer, {"id": 1, "cmd": "hello", "version": 1})
+    assert hello["seq"] == 2                          # the next event it sees is 3
+
+
+def test_a_session_that_stops_reading_is_marked_to_drop_and_others_carry_on(tmp_path):
+    unit = FakeUnit()
+    server = Server(unit, tmp_path / "r.sqlite3", settings=settings(send_queue_lines=3),
+                    runner=Inline())
+    slow, fast = ready_session(server, "slow"), ready_session(server, "fast")
+    for step in range(4):
+        unit.subscribers[0](UnitEvent("countdown", {"showdown_id": "s", "step": step,
+                                                    "steps": 4, "rerun": 0}))
+        server.pump()
+        fast.take_all()                                  # fast reads as it goes
+    assert slow.closing == "more than 3 lines waiting to be sent: the client is not reading"
+    assert slow.take_all() == b"" and fast.closing is None
+
+
+def test_session_writes_whole_lines_in_chunks_and_keeps_the_rest():
+    from firmware_host.protocol import ServerConnection
+    session = Session("peer", ServerConnection(), send_queue_lines=10)
+    session.queue(b"one\n")
+    session.queue(b"two\n")
+    assert session.outgoing() == b"one\ntwo\n" and session.queued_lines == 0
+    session.sent(5)
+    assert session.outgoing() == b"wo\n" and session.wants_write
+    session.sent(3)
+    assert not session.wants_write
+
+
+# -- commands (worker side) -------------------------------------------------------------------
+
+def test_unit_errors_become_their_codes_and_other_exceptions_fault(fake, caplog):
+    server, unit = fake
+    session = ready_session(server)
+    unit.raises = {"start": BusyError("the unit is busy: state is 'countdown'"),
+                   "cancel": ZeroDivisionError("division by zero")}
+    with caplog.at_level(logging.ERROR, logger="firmware_host.server"):
+        replies = talk(server, session, {"id": 1, "cmd": "start"}, {"id": 2, "cmd": "cancel"},
+                       {"id": 3, "cmd": "ping"})
+    # The ping is answered on the I/O thread at once, ahead of the worker's replies.
+    assert [r["id"] for r in replies] == [3, 1, 2]
+    assert sorted(replies, key=lambda r: r["id"]) == [
+        {"id": 1, "ok": False, "error": {"code": "busy", "message": "the unit is busy: state is 'countdown'"}},
+        {"id": 2, "ok": False, "error": {"code": "fault",
+                                         "message": "cancel failed: ZeroDivisionError: division by zero"}},
+        {"id": 3, "ok": True},
+    ]
+    [record] = caplog.records
+    assert record.getMessage() == "cancel (request id 2) failed" and record.exc_info
+
+
+def test_bench_commands_take_milliseconds_and_answer_not_mock_without_mock_pins(fake):
+    server, unit = fake
+    session = ready_session(server)
+    replies = talk(server, session,
+                   {"id": 1, "cmd": "bench_press", "side": "a", "offset_ms": -250},
+                   {"id": 2, "cmd": "bench_release", "side": "b", "at_tick": 12.5, "delay_ms": 3},
+                   {"id": 3, "cmd": "bench_timer"})
+    assert [r["ok"] for r in replies] == [True, True, True]
+    assert unit.calls == [("press", ("a",), {"offset_s": -0.25, "tick": None, "delay_s": 0.0}),
+                          ("release", ("b",), {"offset_s": None, "tick": 12.5, "delay_s": 0.003}),
+                          ("press_timer", (), {})]
+    unit.raises = {"press_timer": NotMockError('the bench needs mock pins (backend "mock" or --mock)')}
+    assert talk(server, session, {"id": 4, "cmd": "bench_timer"}) == [{"id": 4, "ok": False, "error": {
+        "code": "not_mock", "message": 'the bench needs mock pins (backend "mock" or --mock)'}}]
+
+
+def test_selftest_reports_every_check(fake):
+    server, _ = fake
+    session = ready_session(server)
+    assert talk(server, session, {"id": 1, "cmd": "selftest"}) == [{
+        "id": 1, "ok": True, "passed": False,
+        "devices": [{"name": "paddle_a", "ok": True, "detail": "idle"},
+                    {"name": "go_led", "ok": False, "detail": "stuck"}]}]
+
+
+def test_result_and_history_read_the_journal(fake, tmp_path):
+    server, _ = fake
+    body = {"showdown_id": "old-1", "players": PLAYERS, "winner": "a", "loser": "b",
+            "reason": "faster", "tie_reruns": 0, "reaction_us": {"a": 200000, "b": 250000},
+            "margin_us": 50000, "cards": 2, "launch": "launched", "cards_counted": None}
+    with Journal(tmp_path / "results.sqlite3", clock=lambda: 1764525851.0) as journal:
+        journal.record(body)
+    session = ready_session(server)
+    replies = talk(server, session, {"id": 1, "cmd": "result", "showdown_id": "old-1"},
+                   {"id": 2, "cmd": "result", "showdown_id": "nope"},
+                   {"id": 3, "cmd": "history", "limit": 5, "player": "Ann"})
+    assert replies[0] == {"id": 1, "ok": True, "result": body}
+    assert replies[1] == {"id": 2, "ok": False, "error": {
+        "code": "unknown_showdown", "message": "no result for showdown 'nope'"}}
+    assert replies[2]["results"] == [{"recorded_at": "2025-11-30T18:04:11Z", **body}]
+    assert replies[2]["players"]["Ann"]["wins"] == 1
+
+
+def test_a_known_showdown_id_is_answered_from_the_journal_or_the_live_state(fake, tmp_path):
+    server, unit = fake
+    with Journal(tmp_path / "results.sqlite3") as journal:
+        journal.record({"showdown_id": "done-1", "players": PLAYERS, "winner": None,
+                        "loser": None, "reason": "timeout"})
+    session = ready_session(server)
+    arm = {"cmd": "showdown", "cards": 2, "players": PLAYERS}
+    [done] = talk(server, session, {"id": 1, "showdown_id": "done-1", **arm})
+    assert done == {"id": 1, "ok": True, "state": "done", "result": {
+        "showdown_id": "done-1", "players": PLAYERS, "winner": None, "loser": None,
+        "reason": "timeout"}}
+    unit.state = {**unit.state, "state": "countdown",
+                  "showdown": {"showdown_id": "live-1", "cards": 2, "players": PLAYERS,
+                               "tie_reruns": 0}}
+    [live] = talk(server, session, {"id": 2, "showdown_id": "live-1", **arm})
+    assert live["state"] == "countdown" and live["showdown"]["showdown_id"] == "live-1"
+    assert [name for name, _, _ in unit.calls] == ["status", "status"]    # never armed
+    talk(server, session, {"id": 3, "showdown_id": "new-1", **arm})
+    assert unit.calls[-1] == ("arm", ("new-1", 2, PLAYERS), {})
+
+
+def test_commands_in_flight_pause_reading_and_count_down_on_reply(tmp_path):
+    held = []
+
+    class Held:
+        def submit(self, job):
+            held.append(job)
+
+        def close(self):
+            pass
+
+    server = Server(FakeUnit(), tmp_path / "r.sqlite3", settings=settings(), runner=Held())
+    session = ready_session(server)
+    for n in range(MAX_IN_FLIGHT):
+        server.receive(session, b'{"id": %d, "cmd": "status"}\n' % n)
+    assert session.in_flight == MAX_IN_FLIGHT and session.reading_paused
+    held.pop(0)()
+    server.pump()
+    assert session.in_flight == MAX_IN_FLIGHT - 1 and not session.reading_paused
+    assert json.loads(session.take_all())["id"] == 0
+
+
+def test_a_reply_for_a_session_that_left_is_dropped(tmp_path):
+    held = []
+
+    class Held:
+        def submit(self, job):
+            held.append(job)
+
+        def close(self):
+            pass
+
+    server = Server(FakeUnit(), tmp_path / "r.sqlite3", settings=settings(), runner=Held())
+    session = ready_session(server)
+    server.receive(session, b'{"id": 1, "cmd": "status"}\n')
+    server.receive_eof(session)
+    held.pop()()
+    assert server.pump() == 1 and session.take_all() == b"" and server.sessions == []
+
+
+# -- a real unit on mock pins -------------------------------------------------------------------
+
+def fast_config():
+    config = load_config(None)
+    timing = replace(config.timing, countdown_step_s=0.01, flash_period_s=0.005, beep_s=0.002,
+                     go_tone_s=0.01, hold_min_s=0.01, hold_max_s=0.02, response_timeout_s=0.5)
+    return config.replace(backend="mock", timing=timing,
+                          launcher=replace(config.launcher, spin_up_s=0.01, per_card_s=0.01))
+
+
+def test_a_whole_showdown_through_the_server_on_a_real_unit(tmp_path):
+    path = tmp_path / "results.sqlite3"
+    journal_rows = []
+
+    def record(result):
+        journal_rows.append(result.showdown_id)
+        with Journal(path) as journal:
+            journal.record(result.to_dict())
+
+    with Unit(fast_config(), pin_factory=MockFactory(pin_class=InjectableMockPin),
+              on_result=record) as unit:
+        server = Server(unit, path, settings=settings(), runner=Inline(), mock=True)
+        try:
+            session = ready_session(server)
+            replies = talk(server, session,
+                           {"id": 1, "cmd": "showdown", "showdown_id": "sd-1", "cards": 3,
+                            "players": PLAYERS},
+                           {"id": 2, "cmd": "bench_press", "side": "b", "offset_ms": 40},
+                           {"id": 3, "cmd": "bench_press", "side": "a", "offset_ms": 65.5},
+                           {"id": 4, "cmd": "start"})
+            lines = list(replies)
+            while not any(line.get("event") == "result" for line in lines):
+                assert server.pump(timeout=WAIT_S), "no more events"
+                lines += [json.loads(x) for x in session.take_all().splitlines()]
+            events = [line for line in lines if "event" in line]
+            assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
+            result = next(e for e in events if e["event"] == "result")
+            assert (result["winner"], result["reason"], result["reaction_us"]) == (
+                "b", "faster", {"a": 65500, "b": 40000})
+            assert journal_rows == ["sd-1"]
+            [again] = talk(server, session, {"id": 5, "cmd": "result", "showdown_id": "sd-1"})
+            assert again["result"] == {k: v for k, v in result.items() if k not in ("event", "seq")}
+        finally:
+            server.close()
