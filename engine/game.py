@@ -194,6 +194,9 @@ class Game:
                              f"{self.notation()}")
         cards = [c for hand in self._hands for c in hand] + self._draw + self._discard
         cards.sort()
+        if len(cards) < HAND_SIZE * self._n + 1:
+            raise StateError(f"{len(cards)} cards cannot deal {self._n} hands of {HAND_SIZE}: "
+                             f"{self.notation()}")
         self._dealer = (self._dealer + 1) % self._n
         self._round += 1
         self._deal(cards)
@@ -753,7 +756,9 @@ class Game:
         game._seed = position.seed
         game._shuffles = position.shuffles
         game._legal = None
-        game._deck = tuple(sorted(game._all_cards()))
+        game._deck = tuple(game._all_cards())
+        if not variant.showdowns and any(c >> 8 or c & 31 == _WILD_SHOWDOWN for c in game._deck):
+            raise NotationError(f"Showdown cards in a classic game: {text!r}")
         try:
             game.check_invariants()
         except InvariantError as exc:
