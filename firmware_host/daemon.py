@@ -129,8 +129,9 @@ def check_links(config: UnitConfig, *, sources: dict[str, str] | None = None,
         except ValueError as exc:
             fail("token_file", str(exc))
     if listen is not None and not is_loopback(listen[0]) and token is None:
-        fail("token_file", f"listening on {server.listen} (not loopback) needs a token file "
-                           "(--token-file FILE, readable only by the service user)")
+        fail("listen", f"{server.listen} is not loopback, so clients must authenticate: "
+                       "give --token-file FILE (server.token_file), readable only by the "
+                       "service user")
     return Links(listen, token, server.serial or None, server.baud)
 
 

@@ -27,6 +27,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -61,44 +62,61 @@ class LinkClosed(ConnectionError):
 
 
 class NotifyListener:
-    """A Unix datagram socket set as the daemon's ``NOTIFY_SOCKET``; keeps
-    every message it received, as ``{key: value}`` dicts."""
+    """A Unix datagram socket set as the daemon's ``NOTIFY_SOCKET``; a thread
+    reads it all the time (the kernel queues only a few datagrams, and the
+    daemon drops what does not fit) and keeps every message, as ``{key:
+    value}`` dicts, in arrival order."""
 
     def __init__(self, path: Path):
         self.path = str(path)
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
         self.sock.bind(self.path)
         self.messages: list[dict[str, str]] = []
+        self._changed = threading.Condition()
+        self._reader = threading.Thread(target=self._read, name="notify-listener", daemon=True)
+        self._reader.start()
 
-    def wait_for(self, predicate, timeout: float = WAIT_S) -> dict[str, str]:
-        """The first message (seen before or arriving now) for which
-        ``predicate(message)`` is true."""
-        seen = 0
-        deadline = time.monotonic() + timeout
+    def _read(self) -> None:
         while True:
-            for message in self.messages[seen:]:
-                if predicate(message):
-                    return message
-            seen = len(self.messages)
-            left = deadline - time.monotonic()
-            if left <= 0 or not select.select([self.sock], [], [], left)[0]:
-                raise TimeoutError(f"no such sd_notify message; got {self.messages}")
-            self._receive()
+            try:
+                data = self.sock.recv(65536).decode()
+            except OSError:
+                return                  # closed
+            if not data:
+                return
+            message = dict(line.split("=", 1) for line in data.splitlines() if "=" in line)
+            with self._changed:
+                self.messages.append(message)
+                self._changed.notify_all()
 
-    def drain(self) -> list[dict[str, str]]:
-        """Take in whatever has arrived; return all messages so far."""
-        while select.select([self.sock], [], [], 0)[0]:
-            self._receive()
-        return self.messages
+    def wait_for(self, predicate, timeout: float = WAIT_S, *, process=None) -> dict[str, str]:
+        """The first message (seen before or arriving now) for which
+        ``predicate(message)`` is true. With ``process``, give up as soon as
+        it has exited."""
+        deadline = time.monotonic() + timeout
+        seen = 0
+        with self._changed:
+            while True:
+                for message in self.messages[seen:]:
+                    if predicate(message):
+                        return message
+                seen = len(self.messages)
+                left = deadline - time.monotonic()
+                if left <= 0 or (process is not None and process.poll() is not None):
+                    raise TimeoutError(f"no such sd_notify message; got {self.messages}")
+                # Look at the process now and then, not only at the deadline.
+                self._changed.wait(min(left, 0.1))
 
     def count(self, key: str, value: str | None = None) -> int:
-        return sum(key in m and (value is None or m[key] == value) for m in self.drain())
-
-    def _receive(self) -> None:
-        data = self.sock.recv(65536).decode()
-        self.messages.append(dict(line.split("=", 1) for line in data.splitlines() if "=" in line))
+        with self._changed:
+            return sum(key in m and (value is None or m[key] == value) for m in self.messages)
 
     def close(self) -> None:
+        try:
+            self.sock.shutdown(socket.SHUT_RDWR)    # the reader's recv returns b""
+        except OSError:
+            pass
+        self._reader.join(WAIT_S)
         self.sock.close()
 
 
@@ -117,11 +135,11 @@ class Daemon:
     def log_text(self) -> str:
         return self.log_path.read_text(errors="replace")
 
-    def wait_for_log(self, text: str, timeout: float = WAIT_S) -> str:
-        """Wait until ``text`` is in the log (polled every 20 ms: a log file
-        has no notification; used only for log lines that nothing else shows)."""
+    def wait_for_log(self, text: str, timeout: float = WAIT_S, count: int = 1) -> str:
+        """Wait until ``text`` is in the log ``count`` times (polled every 20
+        ms: a log file has no notification; only for what nothing else shows)."""
         deadline = time.monotonic() + timeout
-        while text not in (log := self.log_text()):
+        while (log := self.log_text()).count(text) < count:
             if time.monotonic() > deadline or self.process.poll() is not None:
                 raise AssertionError(f"{text!r} never appeared in the log:\n{log}")
             time.sleep(0.02)
@@ -166,7 +184,7 @@ def running_daemon(tmp_path, extra_args=(), config_text: str = FAST_CONFIG, *,
     try:
         if wait_ready:
             try:
-                ready = notify.wait_for(lambda m: m.get("READY") == "1")
+                ready = notify.wait_for(lambda m: m.get("READY") == "1", process=process)
             except TimeoutError:
                 raise AssertionError(f"the daemon never got ready:\n{daemon.log_text()}") from None
             found = re.search(r"tcp [^ ;,]+:(\d+)", ready.get("STATUS", ""))

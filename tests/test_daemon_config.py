@@ -1,0 +1,136 @@
+"""Starting the daemon: flags over config, refusals with one clear line and
+exit 78 (EX_CONFIG), tokens, and the auth flow on a real process."""
+
+import os
+import signal
+import subprocess
+import sys
+from types import SimpleNamespace
+
+import pytest
+
+from firmware_host.cli import main
+from firmware_host.config import ConfigError, load_config
+from firmware_host.daemon import (
+    COMMAND_LINE, Links, apply_flags, check_links, read_token, restart_keys)
+from tests.daemon_helpers import WAIT_S, Client, running_daemon
+
+
+def flags(**given):
+    names = ("mock", "listen", "allow_remote", "token_file", "serial", "baud", "journal")
+    return SimpleNamespace(**{name: given.get(name) for name in names})
+
+
+def token_file(tmp_path, text="correct horse\n", mode=0o600):
+    path = tmp_path / "token"
+    path.write_text(text)
+    path.chmod(mode)
+    return path
+
+
+def test_flags_override_the_config_and_absent_flags_change_nothing():
+    config = load_config(None)
+    assert apply_flags(config, flags()) == config
+    changed = apply_flags(config, flags(mock=True, listen="", serial="/dev/ttyUSB0", baud=9600,
+                                        journal="/tmp/r.sqlite3"))
+    assert changed.backend == "mock" and changed.journal.path == "/tmp/r.sqlite3"
+    assert (changed.server.listen, changed.server.serial, changed.server.baud) == (
+        "", "/dev/ttyUSB0", 9600)
+    assert check_links(changed) == Links(None, None, "/dev/ttyUSB0", 9600)
+    with pytest.raises(ConfigError, match=r"^<command line>: --baud: must be 50 to 4000000, not 0$"):
+        apply_flags(config, flags(baud=0))
+
+
+def test_loopback_needs_no_token_and_any_other_address_needs_both(tmp_path):
+    config = load_config(None)
+    assert check_links(config) == Links(("127.0.0.1", 7700), None, None, 115200)
+    remote = apply_flags(config, flags(listen="0.0.0.0:7700"))
+    sources = {"server.listen": COMMAND_LINE}
+    with pytest.raises(ConfigError) as refused:
+        check_links(remote, sources=sources)
+    assert str(refused.value) == (
+        "<command line>: server.listen: 0.0.0.0:7700 is not a loopback address; serving other "
+        "hosts needs --allow-remote (server.allow_remote) and --token-file (server.token_file)")
+    allowed = apply_flags(remote, flags(allow_remote=True))
+    with pytest.raises(ConfigError) as refused:
+        check_links(allowed, sources=sources)
+    assert str(refused.value) == (
+        "<command line>: server.listen: 0.0.0.0:7700 is not loopback, so clients must "
+        "authenticate: give --token-file FILE (server.token_file), readable only by the "
+        "service user")
+    secret = token_file(tmp_path)
+    links = check_links(apply_flags(allowed, flags(token_file=str(secret))))
+    assert links == Links(("0.0.0.0", 7700), "correct horse", None, 115200)
+    with pytest.raises(ConfigError, match=r"server.listen: must be HOST:PORT with a port "
+                                          r"0-65535, not '7700'"):
+        check_links(apply_flags(config, flags(listen="7700")))
+
+
+@pytest.mark.parametrize("text, mode, message", [
+    (None, 0o600, "{path}: no such file"),
+    ("  \n", 0o600, "{path}: the file is empty"),
+    ("s3cret", 0o640, "{path}: mode 0640 lets group or others read it; chmod 600 {path}"),
+    ("s3cret", 0o604, "{path}: mode 0604 lets group or others read it; chmod 600 {path}"),
+])
+def test_a_token_file_must_exist_hold_a_token_and_be_private(tmp_path, text, mode, message):
+    path = tmp_path / "token"
+    if text is not None:
+        token_file(tmp_path, text, mode)
+    with pytest.raises(ValueError) as refused:
+        read_token(path)
+    assert str(refused.value) == message.format(path=path)
+
+
+def test_run_refuses_a_remote_address_without_a_token_in_one_line(tmp_path, capsys):
+    assert main(["run", "--mock", "--listen", "0.0.0.0:0", "--allow-remote"]) == 78
+    assert capsys.readouterr().err == (
+        "error: <command line>: server.listen: 0.0.0.0:0 is not loopback, so clients must "
+        "authenticate: give --token-file FILE (server.token_file), readable only by the "
+        "service user\n")
+    loose = token_file(tmp_path, mode=0o644)
+    assert main(["run", "--mock", "--listen", "0.0.0.0:0", "--allow-remote",
+                 "--token-file", str(loose)]) == 78
+    assert capsys.readouterr().err == (
+        f"error: <command line>: server.token_file: {loose}: mode 0644 lets group or others "
+        f"read it; chmod 600 {loose}\n")
+    config = tmp_path / "unit.toml"
+    config.write_text('[server]\nlisten = "192.0.2.1:7700"\n')
+    assert main(["run", "--mock", "--config", str(config)]) == 78
+    assert capsys.readouterr().err.startswith(
+        f"error: {config}: server.listen: 192.0.2.1:7700 is not a loopback address;")
+
+
+def test_a_port_in_use_is_one_line_and_exit_1(tmp_path):
+    with running_daemon(tmp_path) as daemon:
+        child = subprocess.run(
+            [sys.executable, "-m", "firmware_host.cli", "run", "--mock", "--journal",
+             str(tmp_path / "other.sqlite3"), "--listen", f"127.0.0.1:{daemon.port}"],
+            stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=WAIT_S)
+    assert child.returncode == 1
+    assert child.stderr == (f"error: [Errno 98] cannot listen on 127.0.0.1:{daemon.port}: "
+                            "Address already in use\n")
+
+
+def test_reload_reports_only_what_needs_a_restart():
+    old = load_config(None)
+    new = apply_flags(old, flags(mock=True, listen="127.0.0.1:7701"))
+    assert restart_keys(old, new) == ["backend", "server.listen"]
+    assert restart_keys(old, old.replace(unit_name="other")) == []
+
+
+def test_the_auth_flow_on_a_remote_listener(tmp_path):
+    secret = token_file(tmp_path)
+    with running_daemon(tmp_path, ["--allow-remote", "--token-file", str(secret)],
+                        listen="0.0.0.0:0") as daemon:
+        with Client.tcp(daemon.port) as client:
+            assert client.request("hello", version=1)["error"] == {
+                "code": "unauthorized", "message": 'send auth with the unit\'s token before "hello"'}
+            assert client.request("auth", token="wrong")["error"]["code"] == "unauthorized"
+            assert client.request("status")["error"]["code"] == "unauthorized"
+            assert client.request("auth", token="correct horse") == {"id": 4, "ok": True}
+            assert client.request("status")["error"]["code"] == "hello_required"
+            assert client.hello()["version"] == 1
+            assert client.request("status")["state"] == "idle"
+        assert daemon.stop(signal.SIGTERM) == 0
+    log = daemon.log_text()
+    assert "listening on 0.0.0.0:" in log and "correct horse" not in log
