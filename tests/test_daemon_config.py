@@ -1,10 +1,10 @@
 """Starting the daemon: flags over config, refusals with one clear line and
 exit 78 (EX_CONFIG), tokens, and the auth flow on a real process."""
 
-import os
 import signal
 import subprocess
 import sys
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -12,7 +12,7 @@ import pytest
 from firmware_host.cli import main
 from firmware_host.config import ConfigError, load_config
 from firmware_host.daemon import (
-    COMMAND_LINE, Links, apply_flags, check_links, read_token, restart_keys)
+    COMMAND_LINE, EX_CONFIG, Links, apply_flags, check_links, read_token, restart_keys)
 from tests.daemon_helpers import WAIT_S, Client, running_daemon
 
 
@@ -134,3 +134,8 @@ def test_the_auth_flow_on_a_remote_listener(tmp_path):
         assert daemon.stop(signal.SIGTERM) == 0
     log = daemon.log_text()
     assert "listening on 0.0.0.0:" in log and "correct horse" not in log
+
+
+def test_the_service_does_not_restart_a_daemon_that_refused_its_config():
+    unit = Path(__file__).resolve().parent.parent / "systemd" / "uno-showdown-unit.service"
+    assert f"\nRestartPreventExitStatus={EX_CONFIG}\n" in unit.read_text()
