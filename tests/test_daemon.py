@@ -224,3 +224,17 @@ def test_a_client_that_never_reads_is_dropped_and_the_others_get_their_result(tm
         slow.close()
         log = daemon.log_text()
         assert ("more than 64 lines waiting to be sent: the client is not reading") in log
+
+
+def test_selftest_runs_off_the_io_thread_so_pings_overtake_it(daemon):
+    with Client.tcp(daemon.port) as client:
+        client.hello()
+        selftest = client.send("selftest")
+        ping = client.send("ping")
+        first = client.read_message()
+        assert first == {"id": ping, "ok": True}              # not held up ~2.5 s
+        report = client.reply(selftest)
+        assert report["passed"] is True
+        assert [d["name"] for d in report["devices"]][:3] == ["paddle_a", "paddle_b",
+                                                               "timer_button"]
+        assert all(d["ok"] for d in report["devices"])
