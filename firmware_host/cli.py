@@ -47,6 +47,8 @@ def main(argv: list[str] | None = None) -> int:
     level = {0: logging.WARNING, 1: logging.INFO}.get(args.verbose, logging.DEBUG)
     # journald stamps each line itself, so the format carries no time.
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
+    # transitions logs every state change at INFO; our machine logs its own, once.
+    logging.getLogger("transitions").setLevel(max(level, logging.WARNING))
     return args.handler(args)
 
 
