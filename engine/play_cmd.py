@@ -1,0 +1,63 @@
+"""``showdown play``: a match at the terminal for people sharing one screen, with bots.
+
+``--players`` lists the seats in order: a name is a person, ``bot`` the
+heuristic bot, ``random`` the random bot. Showdowns run on the simulated unit
+(``--unit sim``) or are reported by hand (``--unit manual``: type who won).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from engine.play import UNITS, parse_players, play_game
+
+__all__ = ["add_arguments", "command"]
+
+
+def _players(text: str) -> list[str]:
+    try:
+        return parse_players(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _unit(text: str) -> str:
+    if text in UNITS:
+        return text
+    raise argparse.ArgumentTypeError(
+        f"{text!r}: use sim or manual (remote units arrive with the engine-unit integration)")
+
+
+def _whole(low: int):
+    def parse(text: str) -> int:
+        if not text.isdigit() or int(text) < low:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number >= {low}")
+        return int(text)
+    return parse
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--players", type=_players, default=parse_players("You,bot,bot,bot"),
+                        help='seats in order: names of people, "bot" (heuristic) or "random" '
+                             '(default: "You,bot,bot,bot")')
+    parser.add_argument("--variant", choices=("showdown", "classic"), default="showdown",
+                        help="the rules (default: showdown)")
+    parser.add_argument("--unit", type=_unit, default="sim", metavar="sim|manual",
+                        help="showdowns simulated (sim, the default) or reported by hand "
+                             "(manual)")
+    parser.add_argument("--seed", type=_whole(0), default=None,
+                        help="shuffle and bot seed, to replay a game (default: random)")
+    parser.add_argument("--target", type=_whole(1), default=500,
+                        help="points that win the match (default: 500)")
+
+
+def _clear() -> None:
+    sys.stdout.write("\033[2J\033[H")  # clear the terminal: hide the last hand
+    sys.stdout.flush()
+
+
+def command(args: argparse.Namespace) -> int:
+    return play_game(args.players, variant=args.variant, unit=args.unit, seed=args.seed,
+                     target=args.target, input_fn=input, print_fn=print,
+                     clear_fn=_clear if sys.stdout.isatty() else None)
