@@ -264,3 +264,12 @@ def test_describe_reads_every_kind_of_event():
     assert lines[1].startswith("Round 1: Ann deals; ")
     assert lines[-1].startswith(f"{names[result.winner]} wins the match with ")
     assert not [line for line in lines if line.startswith(tuple(EVENT_KINDS))]
+
+
+def test_the_engine_guide_examples_run():
+    import doctest
+    from pathlib import Path
+    guide = Path(__file__).resolve().parent.parent / "docs" / "engine.md"
+    failures, tried = doctest.testfile(str(guide), module_relative=False,
+                                       optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
+    assert tried >= 15 and failures == 0

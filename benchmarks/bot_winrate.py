@@ -1,0 +1,86 @@
+"""How often the heuristic bot wins a match against random bots.
+
+Each match is seeded from (--seed, match number): the deal, the random bots and
+the simulated unit. The heuristic bot sits in seat ``match % players``, so
+every seat gets the same number of matches. Prints the win rate with a Wilson
+95% confidence interval, the rate per seat, and the time taken.
+
+    .venv/bin/python benchmarks/bot_winrate.py --matches 2000 --seed 1
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine.bots import HeuristicBot, RandomBot  # noqa: E402
+from engine.driver import play_match  # noqa: E402
+from engine.units import SimulatedUnit  # noqa: E402
+
+
+def wilson(wins: int, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """The Wilson score interval for a binomial proportion (95% by default)."""
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def run(matches: int, seed: int, players: int = 4, variant: str = "showdown",
+        target: int = 500) -> dict:
+    wins_by_seat = [0] * players
+    played_by_seat = [0] * players
+    rounds, decisions = [], []
+    start = time.perf_counter()
+    for m in range(matches):
+        rng = random.Random(f"{seed}:{m}")  # a string seed: stable across runs and versions
+        seat = m % players
+        agents = [RandomBot(random.Random(rng.getrandbits(64)), "random")
+                  for _ in range(players)]
+        agents[seat] = HeuristicBot()
+        result = play_match(players, agents, SimulatedUnit(random.Random(rng.getrandbits(64))),
+                            variant=variant, seed=rng.getrandbits(64), target=target)
+        played_by_seat[seat] += 1
+        wins_by_seat[seat] += result.winner == seat
+        rounds.append(result.rounds)
+        decisions.append(result.decisions)
+    seconds = time.perf_counter() - start
+    wins = sum(wins_by_seat)
+    low, high = wilson(wins, matches)
+    return {
+        "matches": matches, "wins": wins, "rate": wins / matches, "ci95": (low, high),
+        "by_seat": [w / n for w, n in zip(wins_by_seat, played_by_seat)],
+        "mean_rounds": statistics.mean(rounds), "mean_decisions": statistics.mean(decisions),
+        "max_decisions": max(decisions), "seconds": seconds,
+    }
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=2000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--variant", choices=("showdown", "classic"), default="showdown")
+    parser.add_argument("--target", type=int, default=500)
+    args = parser.parse_args(argv)
+    r = run(args.matches, args.seed, args.players, args.variant, args.target)
+    low, high = r["ci95"]
+    print(f"{args.variant}, {args.players} players, target {args.target}, seed {args.seed}: "
+          f"heuristic bot won {r['wins']}/{r['matches']} = {r['rate']:.1%} "
+          f"(95% CI {low:.1%}-{high:.1%}; chance is {1 / args.players:.0%})")
+    print("by seat: " + ", ".join(f"{i}: {rate:.1%}" for i, rate in enumerate(r["by_seat"])))
+    print(f"mean rounds {r['mean_rounds']:.2f}, mean decisions {r['mean_decisions']:.0f} "
+          f"(max {r['max_decisions']}), {r['seconds']:.1f} s "
+          f"({r['seconds'] / r['matches'] * 1000:.1f} ms per match)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
