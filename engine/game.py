@@ -182,7 +182,7 @@ class Game:
         game._target = target
         game._seed = seed
         game._shuffles = 0
-        game._deal(list(map(int, variant.deck)))
+        game._deal(list(variant.codes))
         return game
 
     def next_round(self) -> None:
@@ -683,7 +683,7 @@ class Game:
         bits = random.Random(self._seed << 32 | self._shuffles).getrandbits(32 * count)
         keys = struct.unpack(f"<{count}I", bits.to_bytes(4 * count, "little"))
         for i in range(count - 1, 0, -1):
-            j = keys[i] % (i + 1)  # bias below 1e-8 with 32-bit keys
+            j = keys[i] % (i + 1)  # bias below 1e-7 with 32-bit keys
             cards[i], cards[j] = cards[j], cards[i]
         self._shuffles += 1
 

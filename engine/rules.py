@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import tomllib
 from collections import Counter
 from importlib import resources
@@ -130,6 +131,11 @@ class Variant:
     @property
     def deck_size(self) -> int:
         return len(self.deck)
+
+    @functools.cached_property
+    def codes(self) -> tuple[int, ...]:
+        """The deck as plain card codes (what the game deals)."""
+        return tuple(map(int, self.deck))
 
     @classmethod
     def classic(cls) -> Variant:
