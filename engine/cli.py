@@ -17,6 +17,7 @@ __all__ = ["main", "COMMANDS"]
 #: (subcommand, module, one-line help), in the order ``--help`` shows them.
 COMMANDS = [
     ("bench", "engine.bench", "random-agent throughput of the rules engine"),
+    ("play", "engine.play_cmd", "a match at the terminal: people at one screen, with bots"),
 ]
 
 

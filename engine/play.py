@@ -165,7 +165,7 @@ class Table:
             self._show_hands()
             if self.people and not self.game.match_over:
                 self.ask(f"Press Enter to deal round {self.game.round + 1} ")
-        elif kind != "match_end":
+        elif kind not in ("match_start", "match_end"):
             self.show_new_cards()
 
     def _show_hands(self) -> None:
@@ -296,6 +296,8 @@ def _choose(answer: str, menu, legal) -> tuple[list[Action] | None, str]:
         if 1 <= int(answer) <= len(menu):
             return menu[int(answer) - 1][1], ""
         return None, f"There is no choice {answer}: type a number from 1 to {len(menu)}."
+    if not answer:
+        return None, f"Type a number from 1 to {len(menu)}, or an action as the menu writes it."
     text = _normalise(answer)
     for label, actions in menu:
         if text == label:

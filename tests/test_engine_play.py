@@ -91,6 +91,7 @@ def test_a_game_with_one_person_never_asks_to_pass_the_screen():
     assert play("Ann,bot,bot", script, seed=2) == 0
     assert not [line for line in script.lines if line.startswith("Pass to")]
     assert "Ann, your hand: " in script.text
+    assert script.lines[1].startswith("Round 1: ")  # no hand shown before the round starts
 
 
 def test_a_manual_unit_asks_who_won_and_asks_again_on_a_bad_answer():
@@ -175,9 +176,11 @@ def test_a_person_may_type_the_action_instead_of_its_number(typed, chosen):
 
 
 def test_an_action_that_is_not_legal_is_refused_with_a_reason():
-    game, script, person = seated(TURN, ("Ann", "Bob", "Cy"), ("Your choice", "G2"),
+    game, script, person = seated(TURN, ("Ann", "Bob", "Cy"), ("Your choice", ""),
+                                  ("Your choice", "G2"),
                                   ("Your choice", "R5 uno"), ("Your choice", "1"))
     assert str(person.act(game, 0)) == "R5"
+    assert "Type a number from 1 to 3, or an action as the menu writes it." in script.lines
     assert "G2 is not legal now: choose from the menu." in script.lines
     assert "R5 uno is not legal now: choose from the menu." in script.lines
 
@@ -292,3 +295,13 @@ def test_the_command_plays_through_input_and_print(monkeypatch, capsys):
     out = capsys.readouterr().out
     assert out.startswith("Match: Ann, Bob; showdown to 500 points.\n")
     assert out.endswith("Input ended: the game is abandoned.\n")
+
+
+def test_showdown_play_is_a_subcommand_of_the_engine_cli(capsys):
+    from engine import cli
+    with pytest.raises(SystemExit) as exit_:
+        cli.main(["play", "--unit", "socket://pi:7700"])
+    assert exit_.value.code == 2
+    assert "remote units arrive with the engine-unit integration" in capsys.readouterr().err
+    assert cli.main(["play", "--players", "bot,random", "--seed", "2", "--target", "50"]) == 0
+    assert "wins the match" in capsys.readouterr().out
