@@ -1,5 +1,11 @@
 """How often the heuristic bot wins a match against random bots.
 
+The opponents are ``random`` bots (uniform over the legal actions, so they
+draw instead of playing about half the time and call UNO half the time) or,
+with ``--opponent``, ``play-first`` random bots (uniform over the actions that
+play a card or decide something, drawing only when nothing else is legal) or
+copies of the heuristic bot (a fairness check: about 1/players).
+
 Each match is seeded from (--seed, match number): the deal, the random bots and
 the simulated unit. The heuristic bot sits in seat ``match % players``, so
 every seat gets the same number of matches. Prints the win rate with a Wilson
@@ -25,6 +31,19 @@ from engine.driver import play_match  # noqa: E402
 from engine.units import SimulatedUnit  # noqa: E402
 
 
+class PlayFirstBot(RandomBot):
+    """A random bot that never draws or keeps when it could do anything else."""
+
+    def act(self, game, player):
+        legal = game.legal_actions()
+        active = [a for a in legal if not a.is_passive]
+        return self.rng.choice(active or legal)
+
+
+OPPONENTS = {"random": RandomBot, "play-first": PlayFirstBot,
+             "heuristic": lambda rng, name: HeuristicBot(name)}
+
+
 def wilson(wins: int, n: int, z: float = 1.959964) -> tuple[float, float]:
     """The Wilson score interval for a binomial proportion (95% by default)."""
     p = wins / n
@@ -34,7 +53,8 @@ def wilson(wins: int, n: int, z: float = 1.959964) -> tuple[float, float]:
 
 
 def run(matches: int, seed: int, players: int = 4, variant: str = "showdown",
-        target: int = 500) -> dict:
+        target: int = 500, opponent: str = "random") -> dict:
+    make = OPPONENTS[opponent]
     wins_by_seat = [0] * players
     played_by_seat = [0] * players
     rounds, decisions = [], []
@@ -42,8 +62,7 @@ def run(matches: int, seed: int, players: int = 4, variant: str = "showdown",
     for m in range(matches):
         rng = random.Random(f"{seed}:{m}")  # a string seed: stable across runs and versions
         seat = m % players
-        agents = [RandomBot(random.Random(rng.getrandbits(64)), "random")
-                  for _ in range(players)]
+        agents = [make(random.Random(rng.getrandbits(64)), opponent) for _ in range(players)]
         agents[seat] = HeuristicBot()
         result = play_match(players, agents, SimulatedUnit(random.Random(rng.getrandbits(64))),
                             variant=variant, seed=rng.getrandbits(64), target=target)
@@ -69,10 +88,12 @@ def main(argv=None) -> int:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--variant", choices=("showdown", "classic"), default="showdown")
     parser.add_argument("--target", type=int, default=500)
+    parser.add_argument("--opponent", choices=sorted(OPPONENTS), default="random")
     args = parser.parse_args(argv)
-    r = run(args.matches, args.seed, args.players, args.variant, args.target)
+    r = run(args.matches, args.seed, args.players, args.variant, args.target, args.opponent)
     low, high = r["ci95"]
-    print(f"{args.variant}, {args.players} players, target {args.target}, seed {args.seed}: "
+    print(f"{args.variant}, {args.players} players, target {args.target}, seed {args.seed}, "
+          f"against {args.opponent}: "
           f"heuristic bot won {r['wins']}/{r['matches']} = {r['rate']:.1%} "
           f"(95% CI {low:.1%}-{high:.1%}; chance is {1 / args.players:.0%})")
     print("by seat: " + ", ".join(f"{i}: {rate:.1%}" for i, rate in enumerate(r["by_seat"])))
