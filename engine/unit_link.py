@@ -1,0 +1,225 @@
+"""One link to a Showdown unit: bytes through pyserial, messages through the protocol.
+
+``UnitLink(url)`` opens ``serial.serial_for_url(url)``, so the same code reaches
+a serial device (``/dev/ttyUSB0``, ``/dev/serial0``) or a unit on the network
+(``socket://127.0.0.1:7700``). It says ``auth`` (if given a token) and
+``hello``, then offers two blocking calls with deadlines:
+
+    link.call(cmd, **args) -> dict          # the reply's data; CommandRefused on ok: false
+    link.next_event(timeout_s) -> Event | EventGap | None
+
+Events that arrive while a call waits for its reply are kept for
+``next_event``. Lines the unit could not read (its ``"id": null`` errors) and
+lines this end cannot use are logged and passed over: they belong to nobody.
+Anything that breaks the link (the port fails, the unit closes it, a reply does
+not come within ``reply_timeout_s``) raises :class:`LinkLost`; the caller
+decides whether to reconnect. No threads: the port is opened non-blocking and
+the link waits for input with ``select`` on its file descriptor, at most
+``poll_s`` at a time (a port without one is polled every ``poll_s``). pyserial's
+blocking reads would not do: a socket:// read waits for its whole size or the
+timeout, and its ``in_waiting`` says only 0 or 1.
+
+pyserial is imported when a link opens, so ``import engine`` stays light.
+"""
+
+from __future__ import annotations
+
+import collections
+import logging
+import select
+import time
+from typing import Any, Callable
+
+from firmware_host.protocol import (ClientConnection, ErrorReply, Event, EventGap,
+                                    ProtocolError, Reply)
+
+__all__ = ["UnitLink", "LinkLost", "CommandRefused", "VersionMismatch", "AuthFailed",
+           "open_serial_url"]
+
+log = logging.getLogger(__name__)
+
+
+class LinkLost(ConnectionError):
+    """The link to the unit broke or stopped answering; reconnecting may help."""
+
+
+class CommandRefused(RuntimeError):
+    """The unit answered a request with ``ok: false``: ``code`` and ``message``."""
+
+    def __init__(self, cmd: str, code: str, message: str):
+        super().__init__(f"{cmd}: {code}: {message}")
+        self.cmd, self.code, self.message = cmd, code, message
+
+
+class VersionMismatch(RuntimeError):
+    """The unit and this engine share no protocol version (the message names both)."""
+
+
+class AuthFailed(PermissionError):
+    """The unit refused the token."""
+
+
+def open_serial_url(url: str, *, baudrate: int, timeout: float, write_timeout: float):
+    """``serial.serial_for_url`` with the link's settings (pyserial is imported
+    only now). ``timeout=0`` makes reads return what is there at once."""
+    import serial
+
+    return serial.serial_for_url(url, baudrate=baudrate, timeout=timeout,
+                                 write_timeout=write_timeout)
+
+
+class UnitLink:
+    """A connection to the unit at ``url``; see the module docstring.
+
+    ``open_port(url, baudrate=, timeout=, write_timeout=)`` makes the port
+    (default :func:`open_serial_url`; tests pass a scripted one). ``clock``
+    measures the reply deadline; ``sleep`` waits on a port with no file descriptor.
+    """
+
+    def __init__(self, url: str, *, baudrate: int = 115200, token: str | None = None,
+                 reply_timeout_s: float = 5.0, poll_s: float = 0.05,
+                 clock: Callable[[], float] = time.monotonic,
+                 sleep: Callable[[float], None] = time.sleep,
+                 open_port: Callable[..., Any] | None = None):
+        self.url = url
+        self.baudrate = baudrate
+        self.token = token
+        self.reply_timeout_s = reply_timeout_s
+        self.poll_s = poll_s
+        self.clock = clock
+        self.sleep = sleep
+        self._open_port = open_port or open_serial_url
+        self._port = None
+        self._fileno: int | None = None
+        self._conn: ClientConnection | None = None
+        self._events: collections.deque = collections.deque()
+        self._replies: dict[Any, Reply | ErrorReply | ProtocolError] = {}
+        #: The unit's hello reply: version, unit (name, software, ...), capabilities, seq.
+        self.hello: dict | None = None
+
+    @property
+    def is_open(self) -> bool:
+        return self._port is not None
+
+    def open(self) -> dict:
+        """Open the port, authenticate, agree the version; returns the hello
+        reply. Raises LinkLost (cannot open, or no answer), VersionMismatch,
+        AuthFailed."""
+        if self._port is not None:
+            raise RuntimeError(f"the link to {self.url} is already open")
+        try:
+            self._port = self._open_port(self.url, baudrate=self.baudrate, timeout=0,
+                                         write_timeout=self.reply_timeout_s)
+        except (OSError, ValueError) as exc:   # pyserial's SerialException is an OSError
+            raise LinkLost(str(exc)) from None
+        try:
+            self._fileno = self._port.fileno()
+        except (AttributeError, OSError, ValueError):
+            self._fileno = None
+        self._conn = ClientConnection()
+        self._events.clear()
+        self._replies.clear()
+        try:
+            if self.token is not None:
+                try:
+                    self.call("auth", token=self.token)
+                except CommandRefused as exc:
+                    raise AuthFailed(f"the unit at {self.url} refused the token: "
+                                     f"{exc.message}") from None
+            try:
+                self.hello = self.call("hello")
+            except CommandRefused as exc:
+                if exc.code == "unsupported_version":
+                    raise VersionMismatch(f"the unit at {self.url} and this engine share no "
+                                          f"protocol version: {exc.message}") from None
+                raise LinkLost(f"hello refused: {exc.code}: {exc.message}") from None
+        except BaseException:
+            self.close()
+            raise
+        log.info("connected to %s: %s", self.url, self.hello.get("unit"))
+        return self.hello
+
+    def close(self) -> None:
+        """Close the port; safe to call twice."""
+        port, self._port = self._port, None
+        if port is not None:
+            try:
+                port.close()
+            except OSError as exc:
+                log.debug("closing %s: %s", self.url, exc)
+        if self._conn is not None:
+            for error in self._conn.receive_eof():
+                log.debug("%s: %s", self.url, error)
+            self._conn = None
+
+    # -- requests and events -------------------------------------------------------
+
+    def send(self, cmd: str, **args) -> Any:
+        """Send a request without waiting; returns its id (see :meth:`wait_reply`)."""
+        if self._port is None:
+            raise LinkLost(f"the link to {self.url} is not open")
+        request_id, data = self._conn.send_request(cmd, **args)
+        log.debug("%s > %s", self.url, data.rstrip(b"\n").decode("utf-8", "replace"))
+        try:
+            self._port.write(data)
+        except OSError as exc:
+            raise LinkLost(f"write failed: {exc}") from None
+        return request_id
+
+    def wait_reply(self, request_id, cmd: str) -> dict:
+        """The reply to ``request_id``: its data, or CommandRefused; LinkLost
+        if none comes within ``reply_timeout_s``."""
+        deadline = self.clock() + self.reply_timeout_s
+        while request_id not in self._replies:
+            if self.clock() >= deadline:
+                raise LinkLost(f"no reply to {cmd} within {self.reply_timeout_s:g} s")
+            self._pump()
+        reply = self._replies.pop(request_id)
+        if isinstance(reply, Reply):
+            return dict(reply.data)
+        # An ErrorReply, or a ProtocolError for a hello reply with a version we lack.
+        raise CommandRefused(cmd, reply.code, reply.message)
+
+    def call(self, cmd: str, **args) -> dict:
+        """Send a request and wait for its reply (see :meth:`wait_reply`)."""
+        return self.wait_reply(self.send(cmd, **args), cmd)
+
+    def next_event(self, timeout_s: float) -> Event | EventGap | None:
+        """The next event (or gap) from the unit, or None after ``timeout_s``."""
+        deadline = self.clock() + timeout_s
+        while not self._events:
+            if self._port is None:
+                raise LinkLost(f"the link to {self.url} is not open")
+            if self.clock() >= deadline:
+                return None
+            self._pump()
+        return self._events.popleft()
+
+    def _pump(self) -> None:
+        """Wait at most ``poll_s`` for input; file what came."""
+        try:
+            if self._fileno is not None and not select.select([self._fileno], [], [],
+                                                               self.poll_s)[0]:
+                return
+            data = self._port.read(65536)
+        except OSError as exc:       # SerialException: "socket disconnected", a pty gone...
+            raise LinkLost(f"read failed: {exc}") from None
+        if not data:
+            if self._fileno is None:
+                self.sleep(self.poll_s)
+            return
+        for item in self._conn.receive_data(data):
+            if isinstance(item, (Event, EventGap)):
+                log.debug("%s < %s", self.url, item)
+                self._events.append(item)
+            elif isinstance(item, (Reply, ErrorReply)) and item.id is not None:
+                log.debug("%s < %s", self.url, item)
+                self._replies[item.id] = item
+            elif isinstance(item, ProtocolError) and item.code == "unsupported_version":
+                self._replies[item.request_id] = item
+            elif isinstance(item, ErrorReply):
+                # The unit could not read some line (noise on the wire): nobody's reply.
+                log.warning("%s: the unit could not read a line: %s: %s", self.url,
+                            item.code, item.message)
+            else:
+                log.warning("%s: passed over a line from the unit: %s", self.url, item)

@@ -1,0 +1,236 @@
+"""A scripted Showdown unit behind a fake serial port, on virtual time.
+
+``FakeUnit`` answers the protocol through the real ``ServerConnection`` and
+keeps a journal, like the daemon, but decides showdowns from a script
+(``outcomes``: result fields per run) and can misbehave on cue: drop the link,
+forget a showdown (a restart), lose an event, send noise, fault, refuse.
+``unit.open_port`` is what ``RemoteUnit(open_port=...)`` calls; its ports have
+no file descriptor, so the link polls them and sleeps through ``unit.sleep``,
+which only moves the virtual clock.
+"""
+
+from __future__ import annotations
+
+import collections
+
+from firmware_host.protocol import EventSequencer, ServerConnection, encode
+
+__all__ = ["FakeUnit", "FakePort", "decided", "timeout", "void", "false_start"]
+
+
+def decided(winner="a", a_us=200_000, b_us=230_000, launch="launched", counted=None):
+    loser = "b" if winner == "a" else "a"
+    return dict(winner=winner, loser=loser, reason="faster", tie_reruns=0,
+                reaction_us={"a": a_us, "b": b_us}, margin_us=abs(a_us - b_us), launch=launch,
+                cards_counted=counted)
+
+
+def false_start(offender="b"):
+    return dict(winner="a" if offender == "b" else "b", loser=offender, reason="false_start",
+                tie_reruns=0, reaction_us={"a": None, "b": None}, margin_us=None,
+                launch="launched", cards_counted=None)
+
+
+def timeout():
+    return dict(winner=None, loser=None, reason="timeout", tie_reruns=0,
+                reaction_us={"a": None, "b": None}, margin_us=None, launch="none",
+                cards_counted=None)
+
+
+def void(reruns=3):
+    return dict(winner=None, loser=None, reason="tie_void", tie_reruns=reruns,
+                reaction_us={"a": 200_000, "b": 200_100}, margin_us=100, launch="none",
+                cards_counted=None)
+
+
+class FakePort:
+    """One open link: bytes the unit sends wait in ``inbox``."""
+
+    def __init__(self, unit: "FakeUnit"):
+        self.unit = unit
+        self.server = ServerConnection()
+        self.inbox = bytearray()
+        self.alive = True
+
+    def fileno(self):
+        raise AttributeError("no file descriptor")
+
+    def write(self, data: bytes) -> int:
+        if not self.alive:
+            raise OSError("write failed: link down")
+        for item in self.server.receive_data(data):
+            self.unit.handle(self, item)
+        return len(data)
+
+    def read(self, size: int) -> bytes:
+        if not self.alive:
+            raise OSError("socket disconnected")
+        data = bytes(self.inbox[:size])
+        del self.inbox[:size]
+        return data
+
+    def close(self) -> None:
+        self.alive = False
+        if self in self.unit.ports:
+            self.unit.ports.remove(self)
+
+    def push(self, data: bytes) -> None:
+        self.inbox += data
+
+
+class FakeUnit:
+    """See the module docstring. ``log`` records each command as (cmd, args)."""
+
+    def __init__(self, outcomes=(), *, version: int = 1):
+        self.now = 0.0
+        self.sleeps: list[float] = []
+        self.outcomes = collections.deque(outcomes)
+        self.version = version
+        self.events = EventSequencer()
+        self.ports: list[FakePort] = []
+        self.journal: dict[str, dict] = {}
+        self.state = "idle"
+        self.current: dict | None = None
+        self.fault: str | None = None
+        self.log: list[tuple[str, dict]] = []
+        self.runs: list[str] = []             # showdown ids run (countdown started)
+        self.reachable = True
+        # Cues: (command name or event name) -> callable(unit, port)
+        self.before_reply: dict[str, object] = {}
+        self.drop_event: set[str] = set()     # events never sent
+        self.busy_with: str | None = None
+
+    # -- the test's side ---------------------------------------------------------
+
+    def clock(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.sleeps.append(seconds)
+        self.now += seconds
+
+    def open_port(self, url, **settings):
+        if not self.reachable:
+            raise OSError(f"Could not open port {url}: [Errno 111] Connection refused")
+        port = FakePort(self)
+        self.ports.append(port)
+        return port
+
+    def drop_links(self) -> None:
+        """Every open link breaks (the next read or write fails)."""
+        for port in list(self.ports):
+            port.alive = False
+        self.ports.clear()
+
+    def restart(self) -> None:
+        """The daemon died and came back: links gone, the running showdown
+        forgotten, the journal kept."""
+        self.drop_links()
+        self.state, self.current = "idle", None
+
+    def commands(self, name: str) -> list[dict]:
+        return [args for cmd, args in self.log if cmd == name]
+
+    # -- the unit's side ---------------------------------------------------------
+
+    def emit(self, name: str, **data) -> None:
+        event = self.events.event(name, **data)
+        if name in self.drop_event:
+            return
+        for port in self.ports:
+            if port.server.ready:
+                port.push(encode(event))
+
+    def status(self) -> dict:
+        return {"state": self.state, "paddles": {"a": False, "b": False},
+                "showdown": self.current, "last_result": None,
+                "fault": self.fault if self.state == "fault" else None}
+
+    def handle(self, port: FakePort, request) -> None:
+        if not hasattr(request, "cmd"):            # a ProtocolError: the line was noise
+            port.push(port.server.send(request.to_reply()))
+            return
+        self.log.append((request.cmd, dict(request.args)))
+        cue = self.before_reply.pop(request.cmd, None)
+        if cue is not None and cue(self, port) == "no reply":
+            return
+        if not port.alive:
+            return
+        handler = getattr(self, f"_cmd_{request.cmd}", None)
+        reply = handler(request) if handler else request.reply()
+        if port.alive:
+            port.push(port.server.send(reply))
+        if request.cmd in ("start", "bench_timer") and self.state == "countdown":
+            self._run()
+
+    def _cmd_hello(self, request):
+        return request.reply(version=self.version, unit={"name": "fake"},
+                             capabilities=["bench"], seq=self.events.last)
+
+    def _cmd_status(self, request):
+        return request.reply(**self.status())
+
+    def _cmd_showdown(self, request):
+        args = request.args
+        showdown_id = args["showdown_id"]
+        if self.current is not None and self.current["showdown_id"] == showdown_id:
+            return request.reply(**self.status())
+        if showdown_id in self.journal:
+            return request.reply(state="done", result=self.journal[showdown_id])
+        if self.state == "fault":
+            return request.fail("fault", f"the unit is in fault ({self.fault}); cancel resets it")
+        if self.busy_with or self.state not in ("idle", "armed"):
+            return request.fail("busy", f"the unit is busy: state is 'countdown'")
+        self.current = {"showdown_id": showdown_id, "cards": args["cards"],
+                        "players": dict(args["players"]), "tie_reruns": 0}
+        self.state = "armed"
+        self.emit("armed", showdown_id=showdown_id, cards=args["cards"],
+                  players=dict(args["players"]))
+        return request.reply(**self.status())
+
+    def _cmd_start(self, request):
+        if self.state != "armed":
+            return request.fail("not_armed", "no showdown is armed: arm one first")
+        self.state = "countdown"
+        return request.reply(**self.status())
+
+    def _cmd_bench_timer(self, request):
+        if self.state == "armed":
+            self.state = "countdown"
+        return request.reply()
+
+    def _cmd_cancel(self, request):
+        self.log.append(("reset", {}))
+        self.state, self.current, self.fault = "idle", None, None
+        return request.reply(**self.status())
+
+    def _cmd_result(self, request):
+        known = self.journal.get(request.args["showdown_id"])
+        if known is None:
+            return request.fail("unknown_showdown",
+                                f"no result for showdown {request.args['showdown_id']!r}")
+        return request.reply(result=known)
+
+    def _run(self) -> None:
+        """The countdown and the scripted outcome, all at once (virtual time)."""
+        current = self.current
+        showdown_id = current["showdown_id"]
+        self.runs.append(showdown_id)
+        for step in (1, 2, 3):
+            self.emit("countdown", showdown_id=showdown_id, step=step, steps=3, rerun=0)
+        script = self.outcomes.popleft()
+        if script == "fault":
+            self.state, self.current, self.fault = "fault", None, "motor driver not answering"
+            self.emit("fault", reason=self.fault)
+            return
+        if script == "hang":                 # the showdown runs on; nothing more is said
+            return
+        self.emit("go", showdown_id=showdown_id, ticks=self.now)
+        result = {"showdown_id": showdown_id, "players": current["players"],
+                  "cards": current["cards"], **script}
+        if result["loser"] is not None:
+            self.emit("launched", showdown_id=showdown_id, side=result["loser"],
+                      cards=current["cards"], verified=False, outcome=result["launch"])
+        self.journal[showdown_id] = result
+        self.state, self.current = "idle", None
+        self.emit("result", **result)
