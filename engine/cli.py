@@ -18,6 +18,7 @@ __all__ = ["main", "COMMANDS"]
 COMMANDS = [
     ("bench", "engine.bench", "random-agent throughput of the rules engine"),
     ("play", "engine.play_cmd", "a match at the terminal: people at one screen, with bots"),
+    ("demo", "engine.demo", "bots play a whole match through a real unit daemon on mock pins"),
 ]
 
 

@@ -203,7 +203,9 @@ class UnitLink:
                 return
             data = self._port.read(65536)
         except OSError as exc:       # SerialException: "socket disconnected", a pty gone...
-            raise LinkLost(f"read failed: {exc}") from None
+            text = str(exc)
+            raise LinkLost(text if text.startswith("read failed") else f"read failed: {text}") \
+                from None
         if not data:
             if self._fileno is None:
                 self.sleep(self.poll_s)
