@@ -29,6 +29,7 @@ from engine.cards import COLOURS, Card, Colour, Rank
 from engine.driver import Match, MatchEvent, describe
 from engine.errors import NotationError
 from engine.game import Game
+from engine.remote import PauseOnProblem, RemoteUnit, UnitProblem, is_unit_url
 from engine.units import ManualUnit, SimulatedUnit
 
 __all__ = ["play_game", "parse_players", "Person", "Table", "card_name", "action_text",
@@ -36,7 +37,8 @@ __all__ = ["play_game", "parse_players", "Person", "Table", "card_name", "action
 
 #: What a --players entry may say instead of a person's name.
 BOT_KINDS = ("bot", "random")
-#: The unit ports a terminal game can use now.
+#: The unit ports a terminal game can name; a unit's URL or device path also
+#: works (``socket://HOST:PORT``, ``/dev/ttyUSB0``: see ``engine.remote.is_unit_url``).
 UNITS = ("sim", "manual")
 
 _COLOUR_WORDS = ("red", "yellow", "green", "blue")
@@ -344,15 +346,22 @@ def play_game(players: Sequence[str], *, variant: str = "showdown", unit: str = 
               seed: int | None = None, target: int = 500,
               input_fn: Callable[[str], str] | None = input,
               print_fn: Callable[[str], None] = print,
-              clear_fn: Callable[[], None] | None = None) -> int:
+              clear_fn: Callable[[], None] | None = None,
+              unit_options: dict | None = None) -> int:
     """Play a match at the terminal; return the exit status.
 
     ``players`` as ``parse_players`` returns them. 0 when the match ends or the
     input ends (EOF), 130 when interrupted (Ctrl-C); either way the game stops
     with a message and no traceback.
+
+    ``unit`` may be a unit's URL or serial device: the showdowns are fought on
+    that unit (``engine.remote.RemoteUnit``, with ``unit_options``), which tells
+    the table what to load and to press the timer button; a problem with the
+    unit pauses the game and asks to retry or to name who takes the cards.
+    Exit status 1 if the unit cannot be used at the start.
     """
-    if unit not in UNITS:
-        raise ValueError(f"unit must be one of {', '.join(UNITS)}, not {unit!r}")
+    if unit not in UNITS and not is_unit_url(unit):
+        raise ValueError(f"unit must be one of {', '.join(UNITS)} or a unit's URL, not {unit!r}")
     rng = random.Random(seed)
     names = [f"{p}{seat}" if p in BOT_KINDS else p for seat, p in enumerate(players)]
     people = [seat for seat, p in enumerate(players) if p not in BOT_KINDS]
@@ -366,10 +375,22 @@ def play_game(players: Sequence[str], *, variant: str = "showdown", unit: str = 
             agents.append(RandomBot(random.Random(rng.getrandbits(64)), names[seat]))
         else:
             agents.append(Person(table, p))
-    port = (ManualUnit(table.ask, print_fn) if unit == "manual"
-            else SimulatedUnit(random.Random(rng.getrandbits(64))))
+    remote = None
+    if is_unit_url(unit):
+        remote = RemoteUnit(unit, say=print_fn, **(unit_options or {}))
+        port = PauseOnProblem(remote, table.ask, print_fn)
+    elif unit == "manual":
+        port = ManualUnit(table.ask, print_fn)
+    else:
+        port = SimulatedUnit(random.Random(rng.getrandbits(64)))
     match = Match(game, agents, port, names=names, log=table.on_event)
     try:
+        if remote is not None:
+            try:
+                remote.open()
+            except UnitProblem as problem:
+                print_fn(f"error: {problem}. {problem.what_to_do}")
+                return 1
         match.run()
     except EOFError:
         print_fn("")
@@ -379,4 +400,7 @@ def play_game(players: Sequence[str], *, variant: str = "showdown", unit: str = 
         print_fn("")
         print_fn("Interrupted: the game is abandoned.")
         return 130
+    finally:
+        if remote is not None:
+            remote.close()
     return 0

@@ -2,7 +2,9 @@
 
 ``--players`` lists the seats in order: a name is a person, ``bot`` the
 heuristic bot, ``random`` the random bot. Showdowns run on the simulated unit
-(``--unit sim``) or are reported by hand (``--unit manual``: type who won).
+(``--unit sim``), are reported by hand (``--unit manual``: type who won), or
+are fought on a real unit (``--unit socket://HOST:PORT`` or ``--unit
+/dev/ttyUSB0``: load the cards it names and press its timer button).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import argparse
 import sys
 
 from engine.play import UNITS, parse_players, play_game
+from engine.remote import is_unit_url
 
 __all__ = ["add_arguments", "command"]
 
@@ -23,10 +26,11 @@ def _players(text: str) -> list[str]:
 
 
 def _unit(text: str) -> str:
-    if text in UNITS:
+    if text in UNITS or is_unit_url(text):
         return text
     raise argparse.ArgumentTypeError(
-        f"{text!r}: use sim or manual (remote units arrive with the engine-unit integration)")
+        f"{text!r}: use sim, manual, or the unit's URL (socket://HOST:PORT) or serial device "
+        "(/dev/...)")
 
 
 def _whole(low: int):
@@ -43,9 +47,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              '(default: "You,bot,bot,bot")')
     parser.add_argument("--variant", choices=("showdown", "classic"), default="showdown",
                         help="the rules (default: showdown)")
-    parser.add_argument("--unit", type=_unit, default="sim", metavar="sim|manual",
-                        help="showdowns simulated (sim, the default) or reported by hand "
-                             "(manual)")
+    parser.add_argument("--unit", type=_unit, default="sim", metavar="sim|manual|URL",
+                        help="showdowns simulated (sim, the default), reported by hand "
+                             "(manual), or fought on the unit at URL (socket://HOST:PORT, "
+                             "or a serial device such as /dev/ttyUSB0)")
     parser.add_argument("--seed", type=_whole(0), default=None,
                         help="shuffle and bot seed, to replay a game (default: random)")
     parser.add_argument("--target", type=_whole(1), default=500,

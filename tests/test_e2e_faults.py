@@ -4,11 +4,13 @@ result, a jammed launcher, and a unit that is busy, absent or on the wrong port.
 Whatever happens, the match finishes with every card in one place and every
 showdown applied exactly once (checked against the unit's journal)."""
 
+import re
 import socket
 
 import pytest
 
 from engine.demo import UnitDaemon
+from engine.play import play_game
 from engine.remote import PauseOnProblem, RemoteUnit, UnitBusy, UnitJam, UnitUnreachable
 from engine.units import ShowdownRequest
 from tests.daemon_helpers import Client, running_daemon
@@ -162,3 +164,45 @@ def test_an_unreachable_unit_is_named_with_its_url():
     assert "Connection refused" in str(caught.value)
     with pytest.raises(UnitUnreachable, match="cannot reach the unit at /dev/ttyNOPE0: "):
         RemoteUnit("/dev/ttyNOPE0").open()
+
+
+def test_showdown_play_on_a_jamming_unit_tells_the_table_and_goes_on_after_r(tmp_path):
+    with running_daemon(tmp_path, config_text=JAM_CONFIG) as daemon:
+        lines, prompts = [], []
+
+        def answer(prompt):
+            prompts.append(prompt)
+            return "r"
+        status = play_game(["bot", "bot"], unit=f"socket://127.0.0.1:{daemon.port}", seed=6,
+                           target=20, input_fn=answer, print_fn=lines.append,
+                           unit_options={"table": fast_table(6), "id_prefix": "play"})
+        assert status == 0
+        assert daemon.stop() == 0
+    assert lines[0] == "Match: bot0, bot1; showdown to 20 points."
+    first = next(i for i, line in enumerate(lines) if line.startswith("Load "))
+    assert re.fullmatch(r"Load \d cards? into the unit: bot\d \(side A\) vs bot\d \(side B\)\. "
+                        r"Press the timer button\.", lines[first])
+    assert lines[first + 1:first + 4] == ["  countdown 1/3", "  countdown 2/3", "  countdown 3/3"]
+    verdict = next(line for line in lines[first:] if " takes " in line)
+    assert re.fullmatch(r"(bot\d wins: bot\d -?[\d.]+ ms, bot\d (-|-?[\d.]+ ms)(, margin [\d.]+ ms"
+                        r"| \(bot\d pressed too late to time\))|False start by bot\d \(side "
+                        r"[AB]\))\. bot\d takes \d cards?\.", verdict)
+    paused = [i for i, line in enumerate(lines) if line.startswith("The game is paused: ")]
+    showdowns = [line for line in lines if line.startswith("Showdown (")]
+    assert len(paused) == len(prompts) == len(showdowns) >= 1      # every launch jammed
+    assert lines[paused[0]].startswith("The game is paused: The launcher jammed (0 of ")
+    assert lines[paused[0] + 1].startswith("What to do: Clear the launcher and give bot")
+    assert set(prompts) <= {"Type r to retry, or who takes the cards (bot0/bot1): ",
+                            "Type r to retry, or who takes the cards (bot1/bot0): "}
+    assert re.fullmatch(r"bot\d wins the match with \d+ points after \d+ rounds?\.", lines[-1])
+
+
+def test_showdown_play_with_no_unit_there_says_so_and_exits_1():
+    with socket.create_server(("127.0.0.1", 0)) as probe:
+        url = f"socket://127.0.0.1:{probe.getsockname()[1]}"
+    lines = []
+    assert play_game(["bot", "bot"], unit=url, seed=1, input_fn=None,
+                     print_fn=lines.append) == 1
+    assert lines[-1].startswith(f"error: cannot reach the unit at {url}: ")
+    assert lines[-1].endswith("Check that the unit is switched on and its daemon runs "
+                              "(showdown-unit run), and the cable or network, then retry.")

@@ -264,8 +264,8 @@ def test_the_command_line_defaults():
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["--unit", "socket://pi:7700"], "argument --unit: 'socket://pi:7700': use sim or manual "
-                                     "(remote units arrive with the engine-unit integration)"),
+    (["--unit", "pi:7700"], "argument --unit: 'pi:7700': use sim, manual, or the unit's URL "
+                            "(socket://HOST:PORT) or serial device (/dev/...)"),
     (["--players", "Ann"], "argument --players: 1 players in 'Ann': a game takes 2-10"),
     (["--players", "Ann,ann"], "argument --players: two players are called 'ann': names must "
                                "differ"),
@@ -300,8 +300,8 @@ def test_the_command_plays_through_input_and_print(monkeypatch, capsys):
 def test_showdown_play_is_a_subcommand_of_the_engine_cli(capsys):
     from engine import cli
     with pytest.raises(SystemExit) as exit_:
-        cli.main(["play", "--unit", "socket://pi:7700"])
+        cli.main(["play", "--unit", "pi:7700"])
     assert exit_.value.code == 2
-    assert "remote units arrive with the engine-unit integration" in capsys.readouterr().err
+    assert "use sim, manual, or the unit's URL" in capsys.readouterr().err
     assert cli.main(["play", "--players", "bot,random", "--seed", "2", "--target", "50"]) == 0
     assert "wins the match" in capsys.readouterr().out
