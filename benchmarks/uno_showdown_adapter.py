@@ -13,6 +13,7 @@ each showdown's result drawn 50/50 by the benchmark's random agent (the two
 
 from __future__ import annotations
 
+import functools
 import random
 
 from engine import Action, Game
@@ -30,13 +31,19 @@ class UnoShowdownAdapter:
         self.game = None
         self._turns = 0
         self._current = None
+        # Same as ``action.is_passive``, as a C-level call (actions are shared
+        # values hashed by identity): the benchmark asks it of every legal action
+        # under --policy prefer-play.
+        self.is_passive = frozenset((Action.draw(), Action.keep())).__contains__
 
     def new_game(self):
         self.game = Game.new(self.players, self.variant, rng=self.rng)
         self._turns = 0
         self._current = self.game.current
-        # The benchmark calls this once per decision: hand it the game's own method.
+        # The benchmark calls these once per decision: C-level callables on the
+        # game itself, rather than a method of ours that calls the game.
         self.legal_actions = self.game.legal_actions
+        self.is_over = functools.partial(getattr, self.game, "round_over")
 
     def is_over(self):
         return self.game.round_over
@@ -59,9 +66,8 @@ class UnoShowdownAdapter:
         outcome = self.game.outcome
         return None if outcome is None else outcome.winner
 
-    # Same as ``action.is_passive``, but a C-level call: the benchmark asks it
-    # of every legal action under --policy prefer-play.
-    is_passive = staticmethod((Action.draw(), Action.keep()).__contains__)
+    def is_passive(self, action):  # replaced per instance in __init__
+        return action.is_passive
 
 
 class UnoShowdownVariantAdapter(UnoShowdownAdapter):

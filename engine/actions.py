@@ -24,15 +24,18 @@ Action.parse('W+4=B')
 >>> Action.parse("face 2 x3").count
 3
 
-``Action`` is a named tuple rather than a dataclass so that comparing and
-hashing run in C: ``legal_actions()`` and ``apply()`` are the engine's hot path,
-and the actions they hand out are shared, pre-built instances.
+Actions are shared values: building the same action twice gives the same
+object, so ``==`` and ``hash()`` are by identity and cost next to nothing
+(``legal_actions()`` and ``apply()`` are the engine's hot path, and callers test
+membership in the legal tuple on every decision).
+
+>>> Action.parse("catch 1") is Action.catch(1)
+True
 """
 
 from __future__ import annotations
 
 import enum
-from typing import NamedTuple
 
 from engine.cards import CARD, COLOURS, Card, Colour, WILD_COLOUR
 from engine.errors import NotationError
@@ -58,19 +61,41 @@ _WORDS = {DRAW: "draw", KEEP: "keep", CHALLENGE: "challenge", ACCEPT: "accept"}
 _BY_WORD = {word: kind for kind, word in _WORDS.items()}
 
 
-class Action(NamedTuple):
+class Action:
     """One decision. Build it with the class methods or ``Action.parse``.
 
     ``player`` is the caught player (CATCH), the opponent (CHOOSE_SHOWDOWN) or
     the loser (SHOWDOWN_RESULT); ``count`` is a Wild Showdown's card count.
+    Immutable; one shared instance per distinct action.
     """
 
+    __slots__ = ("kind", "card", "colour", "player", "count", "uno")
+
     kind: ActionKind
-    card: Card | None = None
-    colour: Colour | None = None
-    player: int | None = None
-    count: int | None = None
-    uno: bool = False
+    card: Card | None
+    colour: Colour | None
+    player: int | None
+    count: int | None
+    uno: bool
+
+    def __new__(cls, kind: ActionKind, card: Card | None = None, colour: Colour | None = None,
+                player: int | None = None, count: int | None = None, uno: bool = False) -> Action:
+        key = (kind, card, colour, player, count, uno)
+        action = _SHARED.get(key)
+        if action is None:
+            action = object.__new__(cls)
+            values = (ActionKind(kind), None if card is None else CARD[card],
+                      None if colour is None else COLOURS[colour], player, count, bool(uno))
+            for name, value in zip(cls.__slots__, values):
+                object.__setattr__(action, name, value)
+            _SHARED[key] = action
+        return action
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"an Action is immutable (tried to set {name})")
+
+    def __reduce__(self):
+        return Action.parse, (str(self),)
 
     @classmethod
     def play(cls, card: Card, colour: Colour | None = None, uno: bool = False) -> Action:
@@ -169,9 +194,9 @@ class Action(NamedTuple):
 
 
 def _index(player) -> int:
-    if not isinstance(player, int) or isinstance(player, bool) or player < 0:
-        raise NotationError(f"a player is an index 0, 1, 2..., not {player!r}")
-    return player
+    if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < 64:
+        raise NotationError(f"a player is an index 0, 1, 2... (below 64), not {player!r}")
+    return int(player)
 
 
 def _number(text: str) -> int:
@@ -180,6 +205,7 @@ def _number(text: str) -> int:
     return int(text)
 
 
+_SHARED: dict[tuple, Action] = {}
 _DRAW, _KEEP, _CHALLENGE, _ACCEPT = (Action(k) for k in (DRAW, KEEP, CHALLENGE, ACCEPT))
 _SIMPLE = {DRAW: _DRAW, KEEP: _KEEP, CHALLENGE: _CHALLENGE, ACCEPT: _ACCEPT}
 _COLOUR_CHOICES = {c: Action(CHOOSE_COLOUR, colour=c) for c in COLOURS}

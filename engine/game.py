@@ -133,12 +133,28 @@ _NO_HOUSE_RULES = HouseRules()
 
 
 class Game:
-    """A match of UNO rounds. Build it with ``Game.new`` or ``Game.from_notation``."""
+    """A match of UNO rounds. Build it with ``Game.new`` or ``Game.from_notation``.
 
-    __slots__ = ("_variant", "_house", "_n", "_hands", "_draw", "_discard", "_colour",
-                 "_direction", "_current", "_phase", "_pending", "_wd4_legal", "_catchable",
+    Two plain attributes, read on every decision and so not properties (treat
+    them as read-only):
+
+    current     whose turn it is (during a showdown: whose turn follows it; when
+                the round is over: the round's winner)
+    round_over  True once the round has ended (see ``outcome``)
+    """
+
+    __slots__ = ("_variant", "_house", "_n", "_hands", "_draw", "_discard", "_top",
+                 "_direction", "current", "round_over", "_phase", "_pending", "_wd4_legal", "_catchable",
                  "_showdown", "_scores", "_dealer", "_round", "_target", "_seed", "_shuffles",
                  "_legal", "_deck")
+
+    # State: hands, draw pile (top last) and discard pile (top last) are lists of
+    # plain int card codes; _top is what the next card must match, as
+    # colour << 5 | rank (colour 4 while a first wild's colour is unnamed), which
+    # indexes _PLAYABLE directly; _phase is one of _PLAY..._OVER; _catchable is the
+    # player who may be caught without UNO (-1: nobody); _showdown is
+    # (challenger, opponent, cards in the unit) or None; _legal caches
+    # legal_actions() until the next apply().
 
     # -- construction -------------------------------------------------------------
 
@@ -219,6 +235,7 @@ class Game:
         self._catchable = -1
         self._showdown = None
         self._legal = None
+        self.round_over = False
         self._turn_first_card(first)
 
     def _turn_first_card(self, first: int) -> None:
@@ -237,23 +254,23 @@ class Game:
             else:
                 break
         # A first card never starts a showdown; its other effects apply as if played.
-        self._current, self._phase = first, _PLAY
+        self.current, self._phase = first, _PLAY
         if rank >= _WILD:
-            self._colour = -1
+            self._top = WILD_COLOUR << 5 | rank  # no colour named yet
             self._phase = _COLOUR
             return
-        self._colour = discard[-1] >> 5 & 7
+        self._top = discard[-1] & 0xFF
         if rank == _DRAW_TWO:
             self._draw_cards(first, 2)
-            self._current = (first + 1) % self._n
+            self.current = (first + 1) % self._n
         elif rank == _SKIP:
-            self._current = (first + 1) % self._n
+            self.current = (first + 1) % self._n
         elif rank == _REVERSE:
             # The dealer plays first; with two players the dealer is also the one
             # after the skipped first player.
             if self._n > 2:
                 self._direction = -1
-            self._current = self._dealer
+            self.current = self._dealer
 
     # -- asking -------------------------------------------------------------------
 
@@ -275,13 +292,7 @@ class Game:
         (see ``pending_showdown``) and when the round is over."""
         if self._showdown is not None or self._phase == _OVER:
             return None
-        return self._current
-
-    @property
-    def current(self) -> int:
-        """Whose turn it is (during a showdown: whose turn follows it; when the
-        round is over: the round's winner)."""
-        return self._current
+        return self.current
 
     @property
     def phase(self) -> Phase:
@@ -316,7 +327,8 @@ class Game:
     def colour(self) -> Colour | None:
         """The colour to match (a wild's named colour); None until a first wild's
         colour is named."""
-        return None if self._colour < 0 else COLOURS[self._colour]
+        colour = self._top >> 5
+        return None if colour == WILD_COLOUR else COLOURS[colour]
 
     @property
     def direction(self) -> int:
@@ -331,7 +343,7 @@ class Game:
     @property
     def drawn_card(self) -> Card | None:
         """The card just drawn that may now be played (DRAWN phase), else None."""
-        return CARD[self._hands[self._current][-1]] if self._phase == _DRAWN else None
+        return CARD[self._hands[self.current][-1]] if self._phase == _DRAWN else None
 
     @property
     def catchable(self) -> int | None:
@@ -367,10 +379,6 @@ class Game:
         return self._target
 
     @property
-    def round_over(self) -> bool:
-        return self._phase == _OVER
-
-    @property
     def match_winner(self) -> int | None:
         best = max(range(self._n), key=self._scores.__getitem__)
         return best if self._scores[best] >= self._target else None
@@ -384,7 +392,7 @@ class Game:
         """The finished round's outcome, or None while the round is in play."""
         if self._phase != _OVER:
             return None
-        winner = self._current
+        winner = self.current
         points = sum(_POINTS[c] for p, hand in enumerate(self._hands) if p != winner
                      for c in hand)
         return Outcome(winner, points, tuple(self._scores), self.match_winner)
@@ -405,9 +413,9 @@ class Game:
             return legal
         # The common case, written out here because it is the engine's hot path:
         # the current player begins a turn.
-        p = self._current
+        p = self.current
         hand = self._hands[p]
-        playable = _PLAYABLE[self._colour << 5 | self._discard[-1] & 31]
+        playable = _PLAYABLE[self._top]
         plays = _UNO_PLAYS if len(hand) == 2 else _PLAIN_PLAYS
         actions = []
         seen = []
@@ -432,12 +440,12 @@ class Game:
         return self._LEGAL[self._phase](self)
 
     def _legal_drawn(self) -> tuple:
-        hand = self._hands[self._current]
+        hand = self._hands[self.current]
         plays = _UNO_PLAYS if len(hand) == 2 else _PLAIN_PLAYS
         return plays[hand[-1]] + (_KEEP_ACTION,)
 
     def _legal_penalty(self) -> tuple:
-        p = self._current
+        p = self.current
         hand = self._hands[p]
         rank = self._discard[-1] & 31
         actions = []
@@ -462,7 +470,7 @@ class Game:
 
     def _legal_face(self) -> tuple:
         low, high = self._house.showdown_cards
-        p = self._current
+        p = self.current
         return tuple(_face(o, k) for o in range(self._n) if o != p for k in range(low, high + 1))
 
     def _legal_over(self) -> tuple:
@@ -477,9 +485,11 @@ class Game:
         """Make a decision (an ``Action`` or its text). Raises IllegalActionError,
         naming the action and the position, if it is not in ``legal_actions()``;
         the game is then unchanged."""
-        legal = self._legal if self._legal is not None else self.legal_actions()
+        legal = self._legal
+        if legal is None:
+            legal = self.legal_actions()
         try:
-            action = legal[legal.index(action)]  # the shared instance, with enum kind
+            legal.index(action)
         except ValueError:
             if type(action) is not str:
                 raise self._illegal(action) from None
@@ -490,14 +500,26 @@ class Game:
         # "Before the next player begins a turn": any decision after the play
         # closes the UNO window, except the player's own Wild Showdown choice.
         if target >= 0 and kind is not CATCH and kind is not SHOWDOWN_RESULT and (
-                self._current != target or self._phase != _FACE):
+                self.current != target or self._phase != _FACE):
             self._catchable = -1
         if kind is PLAY:
-            self._play(action)
+            p = self.current
+            hand = self._hands[p]
+            card = action.card
+            if card & 0x71F <= 9 and len(hand) > 2:
+                # The commonest decision, written out: a number card without a
+                # Showdown symbol, from a hand that keeps two cards or more.
+                hand.remove(card)
+                self._discard.append(card & 0xFF)  # a plain int, as in every pile
+                self._top = card & 0xFF
+                self.current = (p + self._direction) % self._n
+                self._phase = _PLAY
+            else:
+                self._play(action)
         elif kind is DRAW:
             self._draw_instead()
         elif kind is KEEP:
-            self._current = (self._current + self._direction) % self._n
+            self.current = (self.current + self._direction) % self._n
             self._phase = _PLAY
         elif kind is SHOWDOWN_RESULT:
             self._resolve_showdown(action.player)
@@ -509,7 +531,7 @@ class Game:
             self._draw_cards(action.player, self._house.uno_penalty)
             self._catchable = -1
         elif kind is CHOOSE_COLOUR:
-            self._colour = int(action.colour)
+            self._top = action.colour << 5 | self._top & 31
             self._phase = _PLAY
         else:
             self._face(action.player, action.count)
@@ -520,7 +542,7 @@ class Game:
                                   f"(legal: {legal})")
 
     def _play(self, action: Action) -> None:
-        p = self._current
+        p = self.current
         card = int(action.card)  # piles and hands hold plain ints: faster than Card
         hand = self._hands[p]
         hand.remove(card)
@@ -532,48 +554,48 @@ class Game:
         rank = card & 31
         victim = (p + d) % n  # the player the card points at
         if rank <= 9:
-            self._colour = card >> 5 & 7
-            self._current, self._phase = victim, _PLAY
+            self._top = card & 0xFF
+            self.current, self._phase = victim, _PLAY
         elif rank >= _WILD:
-            old_colour = self._colour
-            self._colour = int(action.colour)
+            old_colour = self._top >> 5
+            self._top = action.colour << 5 | rank
             if rank == _WILD:
-                self._current, self._phase = victim, _PLAY
+                self.current, self._phase = victim, _PLAY
             elif rank == _WILD_DRAW_FOUR:
                 self._wd4_legal = all(c >> 5 & 7 != old_colour for c in hand)
                 self._pending += 4
-                self._current, self._phase = victim, _PENALTY
+                self.current, self._phase = victim, _PENALTY
                 return  # the round's end waits for the challenge
             else:
                 self._phase = _FACE  # the same player names opponent and cards
                 return
         else:
-            self._colour = card >> 5 & 7
+            self._top = card & 0xFF
             if rank == _SKIP:
-                self._current, self._phase = (victim + d) % n, _PLAY
+                self.current, self._phase = (victim + d) % n, _PLAY
             elif rank == _REVERSE:
                 if n == 2:  # acts as a Skip
-                    self._current, self._phase = p, _PLAY
+                    self.current, self._phase = p, _PLAY
                 else:
                     d = self._direction = -d
                     victim = (p + d) % n
-                    self._current, self._phase = victim, _PLAY
+                    self.current, self._phase = victim, _PLAY
             elif self._house.stacking and left:
                 self._pending += 2
-                self._current, self._phase = victim, _PENALTY
+                self.current, self._phase = victim, _PENALTY
             else:
                 self._draw_cards(victim, self._pending + 2)
                 self._pending = 0
-                self._current, self._phase = (victim + d) % n, _PLAY
+                self.current, self._phase = (victim + d) % n, _PLAY
         if card >> 8 and self._variant.showdowns and self._start_showdown(p, victim, card >> 8):
             return
         if not left:
             self._end_round(p)
 
     def _draw_instead(self) -> None:
-        p = self._current
+        p = self.current
         hand = self._hands[p]
-        playable = _PLAYABLE[self._colour << 5 | self._discard[-1] & 31]
+        playable = _PLAYABLE[self._top]
         draw = self._draw
         tries = HouseRules.DRAW_UNTIL_MAX if self._house.draw_until_playable else 1
         for _ in range(tries):
@@ -584,21 +606,21 @@ class Game:
             if playable[card]:
                 self._phase = _DRAWN
                 return
-        self._current = (p + self._direction) % self._n
+        self.current = (p + self._direction) % self._n
 
     def _accept(self) -> None:
-        p = self._current
+        p = self.current
         d = self._direction
         self._draw_cards(p, self._pending)
         self._pending = 0
         self._wd4_legal = None
-        self._current, self._phase = (p + d) % self._n, _PLAY
+        self.current, self._phase = (p + d) % self._n, _PLAY
         offender = (p - d) % self._n
         if not self._hands[offender]:
             self._end_round(offender)
 
     def _challenge(self) -> None:
-        p = self._current
+        p = self.current
         d = self._direction
         offender = (p - d) % self._n
         legal, self._wd4_legal = self._wd4_legal, None
@@ -610,13 +632,13 @@ class Game:
             return
         self._draw_cards(p, self._pending + 2)
         self._pending = 0
-        self._current, self._phase = (p + d) % self._n, _PLAY
+        self.current, self._phase = (p + d) % self._n, _PLAY
         if not self._hands[offender]:
             self._end_round(offender)
 
     def _face(self, opponent: int, count: int) -> None:
-        p = self._current
-        self._current, self._phase = (p + self._direction) % self._n, _PLAY
+        p = self.current
+        self.current, self._phase = (p + self._direction) % self._n, _PLAY
         if not self._start_showdown(p, opponent, count) and not self._hands[p]:
             self._end_round(p)
 
@@ -643,7 +665,8 @@ class Game:
     def _end_round(self, winner: int) -> None:
         self._scores[winner] += sum(_POINTS[c] for p, hand in enumerate(self._hands)
                                     if p != winner for c in hand)
-        self._current, self._phase = winner, _OVER
+        self.current, self._phase = winner, _OVER
+        self.round_over = True
         self._catchable = -1
         self._pending = 0
         self._wd4_legal = None
@@ -707,7 +730,7 @@ class Game:
             discard=self._discard,
             colour=self.colour,
             direction=self._direction,
-            player=self._current,
+            player=self.current,
             phase=_PHASE_WORDS[phase],
             pending=self._pending if penalty else 0,
             wd4_legal=self._wd4_legal if penalty else None,
@@ -738,10 +761,12 @@ class Game:
         game._hands = [list(map(int, hand)) for hand in position.hands]
         game._draw = list(map(int, reversed(position.draw)))
         game._discard = list(map(int, position.discard))
-        game._colour = -1 if position.colour is None else int(position.colour)
+        colour = WILD_COLOUR if position.colour is None else int(position.colour)
+        game._top = colour << 5 | (position.discard[-1] & 31 if position.discard else 0)
         game._direction = position.direction
-        game._current = position.player
+        game.current = position.player
         game._phase = _PHASE_WORDS.index(position.phase)
+        game.round_over = position.phase == "over"
         game._pending = position.pending
         game._wd4_legal = position.wd4_legal
         game._catchable = -1 if position.catchable is None else position.catchable
@@ -797,13 +822,15 @@ class Game:
             problems.append(f"{n} players")
         if len(self._scores) != n:
             problems.append(f"{len(self._scores)} scores for {n} players")
-        if not 0 <= self._current < n or not 0 <= self._dealer < n:
+        if not 0 <= self.current < n or not 0 <= self._dealer < n:
             problems.append("player or dealer out of range")
         if self._round < 1 or self._target < 1:
             problems.append("round and target must be at least 1")
         if not self._discard:
             problems.append("the discard pile is empty")
-        if (self._colour < 0) != (self._phase == _COLOUR):
+        if self._discard and self._top & 31 != self._discard[-1] & 31:
+            problems.append("the match key is not the top card's")
+        if (self._top >> 5 == WILD_COLOUR) != (self._phase == _COLOUR):
             problems.append("the colour is unnamed outside the colour phase or named in it")
         if self._phase == _COLOUR and self._discard and self._discard[-1] & 31 < _WILD:
             problems.append("a colour is chosen only for a wild first card")
@@ -815,11 +842,13 @@ class Game:
                 problems.append("a Wild Draw Four penalty records its legality, a Draw Two none")
             elif rank == _DRAW_TWO and not self._house.stacking:
                 problems.append("a Draw Two penalty waits for a decision only under stacking")
-        if self._phase == _DRAWN and not self._hands[self._current]:
+        if self._phase == _DRAWN and not self._hands[self.current]:
             problems.append("drawn phase with an empty hand")
         if self._phase == _FACE and self._discard and self._discard[-1] & 31 != _WILD_SHOWDOWN:
             problems.append("a showdown is named only after a Wild Showdown")
-        if self._phase == _OVER and self._hands[self._current]:
+        if self.round_over != (self._phase == _OVER):
+            problems.append("round_over disagrees with the phase")
+        if self._phase == _OVER and self._hands[self.current]:
             problems.append("the round's winner still holds cards")
         if self._catchable >= n:
             problems.append("uno player out of range")

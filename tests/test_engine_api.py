@@ -60,7 +60,7 @@ def test_action_fields():
     action = Action.parse("W+4=B uno")
     assert (action.kind, action.card, action.colour, action.uno) == (
         ActionKind.PLAY, Card.parse("W+4"), Colour.BLUE, True)
-    assert Action.parse("face 2 x3")[3:5] == (2, 3)
+    assert (Action.parse("face 2 x3").player, Action.parse("face 2 x3").count) == (2, 3)
     assert Action.showdown_result(loser=1) == Action.parse("loser 1")
 
 
@@ -174,3 +174,16 @@ def test_house_rules_text_round_trips():
 def test_phase_of_a_fresh_game():
     game = Game.from_notation("classic R5,B1/G3,Y9 Y3,G7,B2 R1 R + 0 play - - 0,0 1 1 500 - 1:0")
     assert game.phase is Phase.PLAY
+
+
+def test_actions_are_shared_immutable_values():
+    import copy
+    import pickle
+    action = Action.parse("W+4=B uno")
+    assert action is Action.play(Card.parse("W+4"), Colour.BLUE, uno=True)
+    assert Action(ActionKind.CATCH, player=2) is Action.catch(2)
+    assert hash(action) == hash(Action.parse("W+4=B uno"))
+    assert pickle.loads(pickle.dumps(action)) is action
+    assert copy.deepcopy(action) is action
+    with pytest.raises(AttributeError, match="an Action is immutable"):
+        action.uno = False
