@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(VENV)/bin/showdown-unit demo
+	$(VENV)/bin/showdown demo
 
 test: $(STAMP)
 	$(PYTHON) -m pytest tests hw firmware_host engine

@@ -365,7 +365,8 @@ def _play(daemon: UnitDaemon, screen: _Screen, *, seed: int, players: int, targe
     names = list(NAMES[:players])
     steps = ", ".join(f"{key} {value:g}" for key, value in DEMO_TIMING.items()
                       if key in ("countdown_step_s", "hold_min_s", "hold_max_s"))
-    screen.line(f"The unit listens on {daemon.url}; its journal is {daemon.journal_path}.")
+    screen.line(f"The unit listens on {daemon.url}; its journal is {daemon.journal_path} "
+                "(removed at the end).")
     screen.line(f"For the demo the unit runs a short countdown and hold ({steps}); its own "
                 f"defaults are {_unit_defaults()}.")
     screen.line("A simulated table presses the mock paddles and the timer button through the "

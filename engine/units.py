@@ -5,24 +5,22 @@ lost. The driver asks a *unit port*, which has one method::
 
     port.run_showdown(request: ShowdownRequest) -> ShowdownOutcome
 
-and feeds the outcome's loser back to the game. Three ports exist or will:
+and feeds the outcome's loser back to the game. Three ports exist:
 
 ``SimulatedUnit``  seeded human reaction times, false starts and near-ties,
                    for bots, tests and benchmarks;
 ``ManualUnit``     a person at the table types who won (a real unit that is
                    not connected, or a showdown fought by hand);
-the remote port    (a later issue, not here) will speak the unit protocol of
-                   ``firmware_host.protocol`` over ``serial.serial_for_url``
-                   (a device path or ``socket://host:port``): ``hello``, then
-                   for each request a ``showdown`` command with the request's
-                   ``showdown_id``, ``cards`` and ``players`` ``{"a":
-                   challenger_name, "b": opponent_name}``; it waits for the
-                   ``result`` event (or asks ``result`` by id after a
-                   reconnect, so a showdown is never fought twice), maps side
-                   ``a`` to the challenger and ``b`` to the opponent, copies
-                   reason, reaction times, margin and tie re-runs, and arms the
-                   showdown again under a new id when the unit reports
-                   ``timeout`` or ``tie_void`` (the game needs a loser).
+``RemoteUnit``     (``engine.remote``) a real unit over its protocol
+                   (``firmware_host.protocol`` through ``serial.serial_for_url``:
+                   a device path or ``socket://host:port``). Side ``a`` is the
+                   challenger, ``b`` the opponent; a lost link is reconnected
+                   and the same showdown id armed again, so the unit answers
+                   from its journal and never fights a showdown twice; a
+                   ``timeout`` or ``tie_void`` is armed again under a new id
+                   (the game needs a loser). ``engine.remote.PauseOnProblem``
+                   wraps a port so that a unit problem (a jam, a fault, no
+                   link) pauses the game and asks the table what to do.
 
 >>> unit = SimulatedUnit(random.Random(5))
 >>> outcome = unit.run_showdown(ShowdownRequest("m1:r1:s1", 0, 2, "Ann", "Bob", 2))

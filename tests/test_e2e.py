@@ -74,6 +74,14 @@ def test_showdown_demo_plays_to_the_scoreboard_and_stops_the_daemon():
     assert "\x1b" not in text                     # not a terminal: no progress line
 
 
+def test_on_a_terminal_the_demo_keeps_a_progress_line_under_the_log():
+    out = io.StringIO()
+    assert run_demo(seed=1, players=2, target=20, out=out, tty=True) == 0
+    text = out.getvalue()
+    assert re.search(r"\r\x1b\[K\[round 1, showdown 1, \d+ s\] Ann \d+, Bob \d+", text)
+    assert text.endswith("\r\x1b[KThe unit daemon stopped cleanly (SIGTERM, exit status 0).\n")
+
+
 def test_the_demo_command_line():
     done = subprocess.run([sys.executable, "-m", "engine.cli", "demo", "--seed", "6",
                            "--players", "2", "--target", "20"],
