@@ -20,8 +20,15 @@ For each showdown (engine clock, ``time.monotonic``):
                engine's cost, a real table presses buttons)
     overhead   total - unit - table: arming, starting, the protocol both ways,
                JSON, the daemon's threads and loop latency, the engine's own work
-    journal    part of the overhead: arrival of ``launched`` to arrival of
-               ``result`` (the unit writes the result to its journal between them)
+
+and three parts of the overhead:
+
+    arm        the ``showdown`` command's round trip
+    after GO   arrival of ``launched`` - arrival of ``go`` - (response + settle)
+               - launch: how late the daemon's deadlines (presses, settle,
+               launch timer) ran and the events came
+    journal    arrival of ``launched`` to arrival of ``result`` (the unit writes
+               the result to its journal, synchronous=FULL, between them)
 
 Prints the median and p99 of each, in ms.
 
@@ -75,8 +82,8 @@ def percentile(values, fraction):
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-def unit_time(timeline, outcome) -> float:
-    times = dict(reversed(timeline))           # the first arrival of each name
+def unit_parts(times, outcome) -> tuple[float, float, float]:
+    """The unit's countdown + hold, GO to the decision, and launch (seconds)."""
     countdown_hold = times["go"] - times["countdown"]
     reactions = [us / 1e6 for us in outcome.reaction_us.values() if us is not None]
     if len(reactions) == 2 and max(reactions) - min(reactions) < TIMING["settle_s"]:
@@ -84,7 +91,7 @@ def unit_time(timeline, outcome) -> float:
     else:
         decision = min(reactions) + TIMING["settle_s"]
     launch = LAUNCHER["spin_up_s"] + LAUNCHER["per_card_s"] * CARDS
-    return countdown_hold + decision + launch
+    return countdown_hold, decision, launch
 
 
 def main(argv=None) -> int:
@@ -97,7 +104,8 @@ def main(argv=None) -> int:
         try:
             table = BenchTable()
             port = RemoteUnit(daemon.url, start=True, table=table, id_prefix="bench")
-            rows = {"total": [], "unit": [], "table": [], "overhead": [], "journal": []}
+            rows = {key: [] for key in ("total", "unit", "table", "overhead", "arm",
+                                        "after GO", "journal")}
             with port:
                 for n in range(args.showdowns):
                     request = ShowdownRequest(f"b{n}", 0, 1, "Ann", "Bob", CARDS)
@@ -105,12 +113,16 @@ def main(argv=None) -> int:
                     started = time.monotonic()
                     outcome = port.run_showdown(request)
                     total = time.monotonic() - started
-                    unit = unit_time(port.timeline, outcome)
+                    times = dict(reversed(port.timeline))     # the first of each name
+                    countdown_hold, decision, launch = unit_parts(times, outcome)
+                    unit = countdown_hold + decision + launch
                     spent = table.spent - table_before
-                    times = dict(reversed(port.timeline))
-                    journal = times["result"] - times["launched"]
-                    for key, value in (("total", total), ("unit", unit), ("table", spent),
-                                       ("overhead", total - unit - spent), ("journal", journal)):
+                    values = {"total": total, "unit": unit, "table": spent,
+                              "overhead": total - unit - spent,
+                              "arm": times["armed"] - times["arm"],
+                              "after GO": times["launched"] - times["go"] - decision - launch,
+                              "journal": times["result"] - times["launched"]}
+                    for key, value in values.items():
                         rows[key].append(value * 1000)
         finally:
             code = daemon.stop()

@@ -188,8 +188,9 @@ class RemoteUnit:
         self._accepted: set[str] = set()     # unit ids whose launch problem the table was told
         self._fault_told = False
         self.unit_ids: dict[str, str] = {}
-        #: (what, clock time) of the last showdown fought: "arm", "armed", "start",
-        #: then each event's name as it arrived ("countdown", "go", ..., "result").
+        #: (what, clock time) of the last showdown fought: "arm" (sent), "armed" and
+        #: "start" (their replies), then each event's name and when it was read
+        #: off the link ("countdown", "go", ..., "result").
         self.timeline: list[tuple[str, float]] = []
         self.hello: dict | None = None
 
@@ -399,7 +400,7 @@ class RemoteUnit:
                                    f"{self.url}", url=self.url, what_to_do=(
                                        "Let that showdown finish, or cancel it, then retry."))
                 continue
-            self.timeline.append((item.name, self.clock()))
+            self.timeline.append((item.name, link.last_arrival))
             if self.table is not None:
                 self.table.event(link, item)
             if item.name == "result":

@@ -96,6 +96,8 @@ class UnitLink:
         self._replies: dict[Any, Reply | ErrorReply | ProtocolError] = {}
         #: The unit's hello reply: version, unit (name, software, ...), capabilities, seq.
         self.hello: dict | None = None
+        #: When the event ``next_event`` returned last was read off the link (``clock``).
+        self.last_arrival: float | None = None
 
     @property
     def is_open(self) -> bool:
@@ -193,7 +195,8 @@ class UnitLink:
             if self.clock() >= deadline:
                 return None
             self._pump()
-        return self._events.popleft()
+        self.last_arrival, item = self._events.popleft()
+        return item
 
     def _pump(self) -> None:
         """Wait at most ``poll_s`` for input; file what came."""
@@ -213,7 +216,7 @@ class UnitLink:
         for item in self._conn.receive_data(data):
             if isinstance(item, (Event, EventGap)):
                 log.debug("%s < %s", self.url, item)
-                self._events.append(item)
+                self._events.append((self.clock(), item))
             elif isinstance(item, (Reply, ErrorReply)) and item.id is not None:
                 log.debug("%s < %s", self.url, item)
                 self._replies[item.id] = item
