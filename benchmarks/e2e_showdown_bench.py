@@ -38,6 +38,7 @@ Prints the median and p99 of each, in ms.
 from __future__ import annotations
 
 import argparse
+import logging
 import statistics
 import sys
 import tempfile
@@ -98,12 +99,14 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--showdowns", type=int, default=1000)
     args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     with tempfile.TemporaryDirectory() as tmp:
         daemon = UnitDaemon(Path(tmp), config_text=CONFIG)
         daemon.start()
         try:
             table = BenchTable()
             port = RemoteUnit(daemon.url, start=True, table=table, id_prefix="bench")
+            skipped = []
             rows = {key: [] for key in ("total", "unit", "table", "overhead", "arm",
                                         "after GO", "journal")}
             with port:
@@ -114,6 +117,9 @@ def main(argv=None) -> int:
                     outcome = port.run_showdown(request)
                     total = time.monotonic() - started
                     times = dict(reversed(port.timeline))     # the first of each name
+                    if not {"countdown", "go", "launched", "result"} <= set(times):
+                        skipped.append((request.showdown_id, port.timeline))
+                        continue        # not fought in one go (a reconnect, a re-run)
                     countdown_hold, decision, launch = unit_parts(times, outcome)
                     unit = countdown_hold + decision + launch
                     spent = table.spent - table_before
@@ -126,7 +132,10 @@ def main(argv=None) -> int:
                         rows[key].append(value * 1000)
         finally:
             code = daemon.stop()
-    print(f"{args.showdowns} showdowns on mock pins over loopback TCP (daemon exit {code})")
+    print(f"{args.showdowns} showdowns on mock pins over loopback TCP (daemon exit {code}); "
+          f"{len(skipped)} not fought in one go, left out")
+    for showdown_id, timeline in skipped:
+        print(f"  {showdown_id}: {[name for name, _ in timeline]}")
     print(f"{'ms':<10}{'median':>9}{'p99':>9}")
     for key, values in rows.items():
         print(f"{key:<10}{statistics.median(values):>9.2f}{percentile(values, 0.99):>9.2f}")

@@ -37,10 +37,10 @@ def test_a_whole_match_over_a_serial_line_with_the_engine_starting_the_unit(tmp_
         with running_daemon(tmp_path, ["--serial", cable.daemon_path], config_text=E2E_CONFIG,
                             listen=None) as daemon:
             port = RemoteUnit(cable.engine_path, start=True,
-                              table=fast_table(10, press_timer=False), id_prefix="pty")
+                              table=fast_table(6, press_timer=False), id_prefix="pty")
             with port:
                 assert port.hello["unit"]["backend"] == "mock"
-                match = play(port, seed=10, target=100)
+                match = play(port, seed=6, target=100)
             check_against_journal(match, port, daemon.journal_path)
             assert daemon.stop() == 0
         assert cable.copied > 0
@@ -48,7 +48,7 @@ def test_a_whole_match_over_a_serial_line_with_the_engine_starting_the_unit(tmp_
 
 def test_showdown_demo_plays_to_the_scoreboard_and_stops_the_daemon():
     out = io.StringIO()
-    assert run_demo(seed=3, players=2, target=60, out=out) == 0
+    assert run_demo(seed=1, players=2, target=20, out=out) == 0
     text = out.getvalue()
     lines = text.splitlines()
     assert lines[0].startswith("Starting the unit daemon on mock pins: -m firmware_host.cli -v "
@@ -58,16 +58,16 @@ def test_showdown_demo_plays_to_the_scoreboard_and_stops_the_daemon():
     assert lines[2] == ("For the demo the unit runs a short countdown and hold "
                         "(countdown_step_s 0.02, hold_min_s 0.01, hold_max_s 0.02); its own "
                         "defaults are 3 steps of 1 s and a 0.5-2.5 s hold.")
-    assert "Match: Ann, Bob; showdown to 60 points." in lines
+    assert "Match: Ann, Bob; showdown to 20 points." in lines
     assert any(re.fullmatch(r"  Showdown 1 \(\S+\): \w+ loads \d cards?, \w+ \(A\) v \w+ \(B\)\. "
-                            r"Unit: .* \(unit showdown demo-s3:r1:s1\)(, after .*)?(\[.*\])?\. "
+                            r"Unit: .* \(unit showdown demo-s1:r1:s1\)(, after .*)?(\[.*\])?\. "
                             r"\w+ takes the cards\.", line) for line in lines)
     board = lines.index("Final scoreboard (showdown figures are the unit's, from its journal):")
     assert lines[board + 1].split() == ["player", "points", "rounds", "showdowns", "won", "lost",
                                         "false", "starts", "median", "reaction", "best"]
     rows = [line.split() for line in lines[board + 2:board + 4]]
     assert sorted(row[0] for row in rows) == ["Ann", "Bob"]
-    assert max(int(row[1]) for row in rows) >= 60
+    assert max(int(row[1]) for row in rows) >= 20
     assert re.fullmatch(r"(Ann|Bob) wins the match: \d+ rounds?, \d+ showdowns, \d+ decisions "
                         r"in [\d.]+ s\.", lines[board + 4])
     assert lines[-1] == "The unit daemon stopped cleanly (SIGTERM, exit status 0)."
