@@ -43,13 +43,19 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    level = {0: logging.WARNING, 1: logging.INFO}.get(args.verbose, logging.DEBUG)
-    # journald stamps each line itself, so the format carries no time.
-    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
-    # transitions logs every state change at INFO; our machine logs its own, once.
-    logging.getLogger("transitions").setLevel(max(level, logging.WARNING))
-    return args.handler(args)
+    try:
+        args = build_parser().parse_args(argv)
+        level = {0: logging.WARNING, 1: logging.INFO}.get(args.verbose, logging.DEBUG)
+        # journald stamps each line itself, so the format carries no time.
+        logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
+        # transitions logs every state change at INFO; our machine logs its own, once.
+        logging.getLogger("transitions").setLevel(max(level, logging.WARNING))
+        return args.handler(args)
+    except KeyboardInterrupt:
+        # Ctrl-C before a command took charge of it (``run`` handles its own
+        # once its pins are claimed): one line, no traceback.
+        print("interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

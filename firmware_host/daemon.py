@@ -5,9 +5,12 @@ calls :meth:`Daemon.run`.
 Threads, and the one job of each:
 
 - **main**: this module. Starts everything, sends ``READY=1``, then waits on
-  the control queue. Signal handlers only put an item there (SIGTERM/SIGINT:
-  stop, SIGHUP: reload), and so does the unit subscriber below, so the main
-  thread does the reloads, the ``STATUS=`` updates and the shutdown.
+  the control :class:`~firmware_host.mailbox.Mailbox`. Signals reach it there
+  through :func:`signal.set_wakeup_fd` (SIGTERM/SIGINT: stop, SIGHUP:
+  reload), so one that lands at any moment, even just before the main thread
+  blocks or on another thread, wakes it; the unit subscriber below and the
+  ui thread put their items there too. The main thread does the reloads,
+  the ``STATUS=`` updates and the shutdown.
 - **showdown-loop**: the :class:`~firmware_host.unit.Unit`'s event loop. It
   runs the state machine, writes each result to the journal (the
   ``on_result`` hook, before the result is published) and paces the systemd
@@ -25,7 +28,6 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import queue
 import signal
 import stat
 import threading
@@ -39,6 +41,7 @@ from hw.pins import make_pin_factory
 from firmware_host.config import SYSTEM_CONFIG, ConfigError, UnitConfig, load_config
 from firmware_host.errors import BusyError, UnitError
 from firmware_host.journal import Journal, default_journal_path
+from firmware_host.mailbox import Mailbox
 from firmware_host.sdnotify import Notifier, WatchdogPacer
 from firmware_host.server import Server
 from firmware_host.transports import Reactor, is_loopback, parse_address
@@ -212,8 +215,9 @@ class Daemon:
         self._notifier = notifier if notifier is not None else Notifier.from_environ()
         self._pin_factory = pin_factory
         self._owns_factory = pin_factory is None
-        self._control: queue.SimpleQueue = queue.SimpleQueue()
+        self._control = Mailbox()
         self._previous_handlers: dict[int, object] = {}
+        self._previous_wakeup_fd: int | None = None
         self._pending: UnitConfig | None = None
         self._state, self._showdown_id = "idle", None
         self.unit: Unit | None = None
@@ -250,6 +254,7 @@ class Daemon:
                 self._shutdown()
             finally:
                 self._restore_signals()
+                self._control.close()
         return 0
 
     def _start(self) -> None:
@@ -279,19 +284,22 @@ class Daemon:
 
     def _serve(self) -> None:
         while True:
-            item = self._control.get()
-            kind = item[0]
-            if kind == "stop":
-                name = signal.Signals(item[1]).name if item[1] else "request"
-                log.info("stopping (%s)", name)
-                return
-            if kind == "quit":
-                log.info("stopping (the user quit)")
-                return
-            if kind == "reload":
-                self._reload()
-            elif kind == "unit":
-                self._unit_changed(item[1], item[2])
+            self._control.wait()
+            for item in self._control.take():
+                if isinstance(item, int):           # a signal, noted on the pipe
+                    item = ("reload",) if item == signal.SIGHUP else ("stop", item)
+                kind = item[0]
+                if kind == "stop":
+                    name = signal.Signals(item[1]).name if item[1] else "request"
+                    log.info("stopping (%s)", name)
+                    return
+                if kind == "quit":
+                    log.info("stopping (the user quit)")
+                    return
+                if kind == "reload":
+                    self._reload()
+                elif kind == "unit":
+                    self._unit_changed(item[1], item[2])
 
     def _run_ui(self) -> None:
         try:
@@ -361,20 +369,19 @@ class Daemon:
         if threading.current_thread() is not threading.main_thread():
             log.debug("not the main thread: no signal handlers (use request_stop)")
             return
+        # The interpreter writes each signal's number to the control pipe the
+        # moment it arrives; the Python-level handler has nothing left to do.
+        self._previous_wakeup_fd = signal.set_wakeup_fd(self._control.wakeup_fd)
         for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
-            self._previous_handlers[signum] = signal.signal(signum, self._on_signal)
-
-    def _on_signal(self, signum, frame) -> None:
-        # Only enqueue: the main thread's loop does the work.
-        if signum == signal.SIGHUP:
-            self.request_reload()
-        else:
-            self.request_stop(signum)
+            self._previous_handlers[signum] = signal.signal(signum, _noted_on_the_pipe)
 
     def _restore_signals(self) -> None:
         for signum, handler in self._previous_handlers.items():
             signal.signal(signum, handler)
         self._previous_handlers.clear()
+        if self._previous_wakeup_fd is not None:
+            signal.set_wakeup_fd(self._previous_wakeup_fd)
+            self._previous_wakeup_fd = None
 
     # -- stopping ----------------------------------------------------------------------
 
@@ -403,3 +410,9 @@ class Daemon:
             self._pin_factory = None
         self._notifier.close()
         log.info("stopped")
+
+
+def _noted_on_the_pipe(signum, frame) -> None:
+    """The daemon's Python-level signal handler: nothing to do, the number is
+    on the control pipe already (:func:`signal.set_wakeup_fd`); it only keeps
+    the default action (death, or KeyboardInterrupt) from happening."""

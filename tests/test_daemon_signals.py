@@ -1,11 +1,21 @@
 """The daemon process and its signals: SIGTERM mid-launch, SIGHUP reload, and
 what systemd hears on a real notification socket."""
 
+import logging
 import re
 import signal
+import subprocess
+import sys
+import threading
+import time
 
+import pytest
+
+from firmware_host.config import JournalConfig, load_config
+from firmware_host.daemon import Daemon, Links
 from firmware_host.journal import Journal
-from tests.daemon_helpers import FAST_CONFIG, PLAYERS, Client, running_daemon
+from firmware_host.sdnotify import Notifier
+from tests.daemon_helpers import FAST_CONFIG, PLAYERS, ROOT, WAIT_S, Client, running_daemon
 
 OUTPUTS_SAFE = "outputs at exit: motor_a=0 motor_b=0 motor_enable=0.0"
 
@@ -118,3 +128,85 @@ def test_systemd_hears_ready_status_watchdog_and_stopping(tmp_path):
         notify.wait_for(lambda m: m.get("STOPPING") == "1")
         keys = [next(iter(m)) for m in list(notify.messages)]
         assert keys.count("READY") == 1 and keys.index("READY") < keys.index("STOPPING")
+
+
+def wait_until_the_main_thread_blocks_in(function) -> None:
+    """Until the main thread is inside ``function`` and asleep there, still
+    asleep after this thread let go of the GIL for a while (so it is not just
+    waiting for the GIL). Linux only: it reads /proc."""
+    main = threading.main_thread()
+    stat = f"/proc/self/task/{main.native_id}/stat"
+
+    def asleep_in_function() -> bool:
+        frame = sys._current_frames().get(main.ident)
+        while frame is not None and frame.f_code is not function.__code__:
+            frame = frame.f_back
+        with open(stat) as file:
+            state = file.read().rpartition(")")[2].split()[0]
+        return frame is not None and state == "S"
+
+    deadline = time.monotonic() + WAIT_S
+    asleep = 0
+    while asleep < 3 and time.monotonic() < deadline:
+        asleep = asleep + 1 if asleep_in_function() else 0
+        time.sleep(0.01)                        # let the main thread have the GIL
+
+
+def test_flaky_sigterm_a_signal_another_thread_takes_still_stops_the_daemon(tmp_path, caplog):
+    """Regression for test_run_headless_stops_cleanly_on_a_signal[15], which
+    once hung under load: the main thread waited on a queue that only the
+    Python-level signal handler filled. Python runs that handler when the main
+    thread next runs Python code, so a SIGTERM that landed just before the
+    main thread blocked, or that the kernel gave to another thread, left it
+    waiting for ever. Here the ui thread takes the signal itself."""
+    config = load_config(None).replace(
+        backend="mock", journal=JournalConfig(path=str(tmp_path / "results.sqlite3")))
+
+    def ui(unit, inbox):
+        wait_until_the_main_thread_blocks_in(Daemon._serve)
+        signal.pthread_kill(threading.get_ident(), signal.SIGTERM)   # this thread takes it
+        inbox.wait(WAIT_S)                      # until the daemon stops the ui
+
+    daemon = Daemon(config, Links(None, None, None, 115200), ui=ui, notifier=Notifier(None))
+    # A safety net so the old bug fails the test instead of hanging it.
+    safety_net = threading.Timer(WAIT_S, daemon.request_stop)
+    safety_net.start()
+    caplog.set_level(logging.INFO, logger="firmware_host")
+    try:
+        assert daemon.run() == 0
+    finally:
+        safety_net.cancel()
+    assert "stopping (SIGTERM)" in caplog.messages
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL    # handlers restored
+    assert signal.set_wakeup_fd(-1) == -1                         # and the wakeup fd
+
+
+@pytest.mark.parametrize("moment", ["results journal:", "unit open:", "listening on"])
+def test_sigterm_at_any_moment_of_start_up_exits_0_with_the_outputs_safe(tmp_path, moment):
+    with running_daemon(tmp_path, wait_ready=False) as daemon:
+        daemon.wait_for_log(moment)
+        assert daemon.stop(signal.SIGTERM) == 0
+        log = daemon.log_text()
+    assert "stopping (SIGTERM)" in log and OUTPUTS_SAFE in log
+    assert "Traceback" not in log
+
+
+def test_sigterm_before_the_handlers_are_in_place_is_a_plain_exit():
+    # Still importing: nothing claimed yet, so the default action is right.
+    child = subprocess.Popen([sys.executable, "-m", "firmware_host.cli", "run", "--mock",
+                              "--listen", ""], cwd=ROOT, stdin=subprocess.DEVNULL,
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    child.send_signal(signal.SIGTERM)
+    out, _ = child.communicate(timeout=WAIT_S)
+    assert child.returncode in (-signal.SIGTERM, 0)
+    assert b"Traceback" not in out
+
+
+def test_ctrl_c_before_the_daemon_takes_charge_is_one_line_and_exit_130(monkeypatch, capsys):
+    from firmware_host import cli
+
+    def interrupted():
+        raise KeyboardInterrupt
+    monkeypatch.setattr(cli, "build_parser", interrupted)
+    assert cli.main(["run", "--mock"]) == 130
+    assert capsys.readouterr().err == "interrupted\n"
