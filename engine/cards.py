@@ -192,4 +192,6 @@ def _build():
 
 #: The shared Card instance for each code (None where no card has that code).
 CARD, TEXT = _build()
+#: Points by card code (0 where no card has that code).
+POINTS_BY_CODE = [0 if c is None else c.points for c in CARD]
 _BY_TEXT = {t: c for c, t in zip(CARD, TEXT) if t}

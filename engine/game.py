@@ -37,11 +37,17 @@ import random
 import struct
 
 from engine.actions import (ACCEPT, CATCH, CHALLENGE, CHOOSE_COLOUR, CHOOSE_SHOWDOWN, DRAW,
-                            KEEP, PLAY, SHOWDOWN_RESULT, Action, _PLAYS)
+                            KEEP, PLAY, SHOWDOWN_RESULT, Action)
 from engine.cards import CARD, COLOURS, Card, Colour, WILD_COLOUR
 from engine.errors import IllegalActionError, InvariantError, NotationError, StateError
 from engine.notation import Position
 from engine.rules import HouseRules, Variant
+from engine.tables import (CATCHES, COLOUR_CHOICES, PLAIN_PLAYS, PLAYABLE, POINTS, RESULTS,
+                           UNO_PLAYS)
+from engine.tables import ACCEPT as ACCEPT_ACTION
+from engine.tables import CHALLENGE as CHALLENGE_ACTION
+from engine.tables import DRAW as DRAW_ACTION
+from engine.tables import KEEP as KEEP_ACTION
 
 __all__ = ["Game", "Outcome", "PendingShowdown", "Phase", "HAND_SIZE"]
 
@@ -49,7 +55,6 @@ HAND_SIZE = 7
 
 # Ranks, as plain ints for the hot path (see engine.cards.Rank).
 _DRAW_TWO, _REVERSE, _SKIP, _WILD, _WILD_DRAW_FOUR, _WILD_SHOWDOWN = 10, 11, 12, 13, 14, 15
-_POINTS = [0 if c is None else c.points for c in CARD]
 
 
 class Phase(enum.Enum):
@@ -95,40 +100,6 @@ class Outcome:
         return self.match_winner is not None
 
 
-def _build_play_tables():
-    plain, with_uno = [()] * len(CARD), [()] * len(CARD)
-    for (card, colour, uno), action in _PLAYS.items():
-        if uno:
-            with_uno[card] += (action,)
-        else:
-            plain[card] += (action,)
-    both = [p + u for p, u in zip(plain, with_uno)]
-    return plain, both
-
-
-# Pre-built actions, so legal_actions() allocates nothing but its tuple.
-_PLAIN_PLAYS, _UNO_PLAYS = _build_play_tables()
-_DRAW_ACTION, _KEEP_ACTION = Action.draw(), Action.keep()
-_CHALLENGE_ACTION, _ACCEPT_ACTION = Action.challenge(), Action.accept()
-_CATCHES = tuple(Action.catch(p) for p in range(32))
-_RESULTS = tuple(Action.showdown_result(p) for p in range(32))
-_COLOUR_ACTIONS = tuple(Action.choose_colour(c) for c in COLOURS)
-
-
-def _build_playable():
-    """Per (colour, top rank): a table, by card code, of 1 where the card may be played."""
-    tables = [None] * (4 * 32)
-    for colour in range(4):
-        for rank in range(16):
-            low = [c is not None and ((c >> 5 & 7) in (colour, WILD_COLOUR) or (c & 31) == rank)
-                   for c in CARD[:256]]
-            # The Showdown bits do not matter. A list, not bytes: indexing a
-            # list is the faster of the two in CPython 3.11.
-            tables[colour << 5 | rank] = low * (len(CARD) // 256)
-    return tables
-
-
-_PLAYABLE = _build_playable()
 _NO_HOUSE_RULES = HouseRules()
 
 
@@ -151,7 +122,7 @@ class Game:
     # State: hands, draw pile (top last) and discard pile (top last) are lists of
     # plain int card codes; _top is what the next card must match, as
     # colour << 5 | rank (colour 4 while a first wild's colour is unnamed), which
-    # indexes _PLAYABLE directly; _phase is one of _PLAY..._OVER; _catchable is the
+    # indexes PLAYABLE directly; _phase is one of _PLAY..._OVER; _catchable is the
     # player who may be caught without UNO (-1: nobody); _showdown is
     # (challenger, opponent, cards in the unit) or None; _legal caches
     # legal_actions() until the next apply().
@@ -393,7 +364,7 @@ class Game:
         if self._phase != _OVER:
             return None
         winner = self.current
-        points = sum(_POINTS[c] for p, hand in enumerate(self._hands) if p != winner
+        points = sum(POINTS[c] for p, hand in enumerate(self._hands) if p != winner
                      for c in hand)
         return Outcome(winner, points, tuple(self._scores), self.match_winner)
 
@@ -415,18 +386,18 @@ class Game:
         # the current player begins a turn.
         p = self.current
         hand = self._hands[p]
-        playable = _PLAYABLE[self._top]
-        plays = _UNO_PLAYS if len(hand) == 2 else _PLAIN_PLAYS
+        playable = PLAYABLE[self._top]
+        plays = UNO_PLAYS if len(hand) == 2 else PLAIN_PLAYS
         actions = []
         seen = []
         for card in hand:
             if playable[card] and card not in seen:
                 seen.append(card)
                 actions += plays[card]
-        actions.append(_DRAW_ACTION)
+        actions.append(DRAW_ACTION)
         target = self._catchable
         if target >= 0 and target != p and len(self._hands[target]) == 1:
-            actions.append(_CATCHES[target])
+            actions.append(CATCHES[target])
         legal = self._legal = tuple(actions)
         return legal
 
@@ -436,13 +407,13 @@ class Game:
     def _legal_other(self) -> tuple:
         if self._showdown is not None:
             challenger, opponent, _ = self._showdown
-            return (_RESULTS[challenger], _RESULTS[opponent])
+            return (RESULTS[challenger], RESULTS[opponent])
         return self._LEGAL[self._phase](self)
 
     def _legal_drawn(self) -> tuple:
         hand = self._hands[self.current]
-        plays = _UNO_PLAYS if len(hand) == 2 else _PLAIN_PLAYS
-        return plays[hand[-1]] + (_KEEP_ACTION,)
+        plays = UNO_PLAYS if len(hand) == 2 else PLAIN_PLAYS
+        return plays[hand[-1]] + (KEEP_ACTION,)
 
     def _legal_penalty(self) -> tuple:
         p = self.current
@@ -451,27 +422,28 @@ class Game:
         actions = []
         offender = (p - self._direction) % self._n
         if self._house.stacking and self._hands[offender]:
-            plays = _UNO_PLAYS if len(hand) == 2 else _PLAIN_PLAYS
+            plays = UNO_PLAYS if len(hand) == 2 else PLAIN_PLAYS
             seen = []
             for card in hand:
                 if card & 31 == rank and card not in seen:
                     seen.append(card)
                     actions += plays[card]
         if rank == _WILD_DRAW_FOUR and self._pending == 4:
-            actions.append(_CHALLENGE_ACTION)
-        actions.append(_ACCEPT_ACTION)
+            actions.append(CHALLENGE_ACTION)
+        actions.append(ACCEPT_ACTION)
         target = self._catchable
         if target >= 0 and target != p and len(self._hands[target]) == 1:
-            actions.append(_CATCHES[target])
+            actions.append(CATCHES[target])
         return tuple(actions)
 
     def _legal_colour(self) -> tuple:
-        return _COLOUR_ACTIONS
+        return COLOUR_CHOICES
 
     def _legal_face(self) -> tuple:
         low, high = self._house.showdown_cards
         p = self.current
-        return tuple(_face(o, k) for o in range(self._n) if o != p for k in range(low, high + 1))
+        return tuple(Action.face(o, k) for o in range(self._n) if o != p
+                     for k in range(low, high + 1))
 
     def _legal_over(self) -> tuple:
         return ()
@@ -595,7 +567,7 @@ class Game:
     def _draw_instead(self) -> None:
         p = self.current
         hand = self._hands[p]
-        playable = _PLAYABLE[self._top]
+        playable = PLAYABLE[self._top]
         draw = self._draw
         tries = HouseRules.DRAW_UNTIL_MAX if self._house.draw_until_playable else 1
         for _ in range(tries):
@@ -663,7 +635,7 @@ class Game:
             self._end_round(challenger)  # a last card's showdown, won
 
     def _end_round(self, winner: int) -> None:
-        self._scores[winner] += sum(_POINTS[c] for p, hand in enumerate(self._hands)
+        self._scores[winner] += sum(POINTS[c] for p, hand in enumerate(self._hands)
                                     if p != winner for c in hand)
         self.current, self._phase = winner, _OVER
         self.round_over = True
@@ -869,11 +841,3 @@ def _cards(codes) -> tuple[Card, ...]:
     return tuple(map(CARD.__getitem__, codes))
 
 
-_FACES = {}
-
-
-def _face(opponent: int, count: int) -> Action:
-    action = _FACES.get((opponent, count))
-    if action is None:
-        action = _FACES[opponent, count] = Action.face(opponent, count)
-    return action
