@@ -200,9 +200,11 @@ class Daemon:
 
     ``config``: the effective config (flags applied); ``links``: from
     :func:`check_links`; ``load``: returns a fresh config for SIGHUP (flags
-    applied, ConfigError if bad); ``ui(unit, stop)``: runs on its own thread
-    (the ``--mock`` keyboard or event printer) and ends the daemon when it
-    returns; ``notifier``: default from ``$NOTIFY_SOCKET``.
+    applied, ConfigError if bad); ``ui(unit, mailbox)``: runs on its own
+    thread (the ``--mock`` keyboard or event printer) until
+    ``mailbox.stop_requested``, and ends the daemon when it returns; it
+    subscribes ``mailbox.put`` to the unit's events and prints them itself;
+    ``notifier``: default from ``$NOTIFY_SOCKET``.
     """
 
     def __init__(self, config: UnitConfig, links: Links, *,
@@ -225,7 +227,7 @@ class Daemon:
         self.reactor: Reactor | None = None
         self._writer: JournalWriter | None = None
         self._ui_thread: threading.Thread | None = None
-        self._ui_stop = None
+        self._ui_mailbox: Mailbox | None = None
 
     # -- what other threads may call -------------------------------------------------
 
@@ -277,8 +279,7 @@ class Daemon:
                                serial_device=self.links.serial, baud=self.links.baud).open()
         self.reactor.start()
         if self._ui is not None:
-            from firmware_host.run_cmd import StopSignal   # run_cmd imports this module
-            self._ui_stop = StopSignal()
+            self._ui_mailbox = Mailbox()
             self._ui_thread = threading.Thread(target=self._run_ui, name="ui", daemon=True)
             self._ui_thread.start()
 
@@ -303,7 +304,7 @@ class Daemon:
 
     def _run_ui(self) -> None:
         try:
-            self._ui(self.unit, self._ui_stop)
+            self._ui(self.unit, self._ui_mailbox)
         except Exception:
             log.exception("the terminal interface failed")
         finally:
@@ -390,9 +391,12 @@ class Daemon:
         if self.reactor is not None:
             self.reactor.stop_accepting()
         if self._ui_thread is not None:
-            self._ui_stop.request()
+            self._ui_mailbox.request_stop()
             self._ui_thread.join(5.0)
-            self._ui_stop.close()
+            if self._ui_thread.is_alive():      # stuck on its terminal: leave its pipe open
+                log.warning("the terminal interface did not stop within 5 s")
+            else:
+                self._ui_mailbox.close()
             self._ui_thread = None
         if self.unit is not None:
             for step in (self.unit.cancel, lambda: self.unit.call(self._writer.close)):

@@ -1,28 +1,27 @@
-"""``showdown-unit run``: the unit on its own, on its pins, until told to stop.
+"""``showdown-unit run``: the unit as a service, until told to stop.
 
-:func:`serve` is the daemon's skeleton: build the :class:`Unit`, attach what
-else should run with it (the protocol server plugs in through ``attach``),
-and block until SIGTERM or SIGINT, which only wake the main thread; the unit
-then closes, making the outputs safe (motor first), and the process exits 0.
-Python's default SIGTERM action would skip that cleanup. :func:`command` runs
-the whole service instead (:mod:`firmware_host.daemon`: the unit, its journal,
-the protocol server over TCP and serial, systemd notifications, SIGHUP reload).
+:func:`command` loads the config (a bad one is one line and exit 78, so
+systemd does not restart it), applies the flags and runs a
+:class:`~firmware_host.daemon.Daemon`: the unit, its journal, the protocol
+server over TCP and serial, systemd notifications, SIGTERM/SIGINT (outputs
+safe, exit 0) and SIGHUP (reload).
 
 With ``--mock`` on a terminal the keyboard plays the table: space or ``t`` is
 the timer button, ``a`` and ``l`` (or ``b``) tap the paddles, ``c`` cancels,
 ``q`` quits; one refreshing line shows the outputs and events scroll above it.
-Without a terminal it runs headless, printing the events.
+Without a terminal it runs headless, printing the events. Either way the
+unit's subscriber only puts each event in the ui thread's
+:class:`~firmware_host.mailbox.Mailbox`; the ui thread does the printing, so
+a terminal that is slow, or not read at all, never holds up the unit's loop
+(a decision, or the motor's cut-off).
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
 import select
-import signal
 import sys
 import termios
-import threading
 import time
 import tty
 
@@ -32,85 +31,11 @@ from firmware_host.bench import pin_states
 from firmware_host.config import ConfigError, load_config
 from firmware_host.errors import UnitError
 from firmware_host.journal import JournalError
+from firmware_host.mailbox import Mailbox
+from firmware_host.result import Result
 from firmware_host.unit import Unit
 
-__all__ = ["StopSignal", "serve", "describe", "status_line", "TerminalUI",
-           "add_arguments", "command"]
-
-
-class StopSignal:
-    """A stop request that SIGTERM/SIGINT or :meth:`request` raise, and a
-    file descriptor that becomes readable when they do (so ``select`` can
-    wait on it with the keyboard). The signal handler only writes one byte."""
-
-    def __init__(self):
-        self._read, self._write = os.pipe()
-        os.set_blocking(self._write, False)
-        self.signum: int | None = None
-        self._previous: dict[int, object] = {}
-
-    def fileno(self) -> int:
-        return self._read
-
-    def request(self, signum: int | None = None, frame=None) -> None:
-        if signum is not None:
-            self.signum = signum
-        with contextlib.suppress(BlockingIOError):
-            os.write(self._write, b"\0")
-
-    @property
-    def requested(self) -> bool:
-        return bool(select.select([self._read], [], [], 0)[0])
-
-    def wait(self, timeout: float | None = None) -> bool:
-        """Block until a stop is requested (True) or ``timeout`` passes."""
-        return bool(select.select([self._read], [], [], timeout)[0])
-
-    @contextlib.contextmanager
-    def installed(self):
-        """SIGTERM and SIGINT request a stop while inside (main thread only)."""
-        for signum in (signal.SIGTERM, signal.SIGINT):
-            self._previous[signum] = signal.signal(signum, self.request)
-        try:
-            yield self
-        finally:
-            for signum, handler in self._previous.items():
-                signal.signal(signum, handler)
-            self._previous.clear()
-
-    def close(self) -> None:
-        for fd in (self._read, self._write):
-            with contextlib.suppress(OSError):
-                os.close(fd)
-
-
-def serve(config, *, pin_factory=None, attach=(), ui=None, stop: StopSignal | None = None) -> int:
-    """Run the unit until a stop signal; returns the exit status (0).
-
-    ``attach`` holds callables ``fn(unit, stop)`` started once the unit is
-    open; each may return a function that stops it again (called in reverse
-    order before the unit closes). ``ui(unit, stop)``, if given, runs in the
-    main thread instead of the plain wait and returns when the user quits.
-    """
-    stop = stop or StopSignal()
-    try:
-        with stop.installed(), Unit(config, pin_factory=pin_factory) as unit:
-            closers = []
-            try:
-                for start in attach:
-                    closer = start(unit, stop)
-                    if closer is not None:
-                        closers.append(closer)
-                if ui is not None:
-                    ui(unit, stop)
-                else:
-                    stop.wait()
-            finally:
-                for closer in reversed(closers):
-                    closer()
-    finally:
-        stop.close()
-    return 0
+__all__ = ["describe", "status_line", "TerminalUI", "print_events", "add_arguments", "command"]
 
 
 # -- words for what happens -------------------------------------------------------
@@ -141,7 +66,6 @@ def describe(event) -> str | None:
             counted = "JAM: not all counted"
         return f"launched  {_cards(data['cards'])} toward {data['side']}, {counted}"
     if name == "result":
-        from firmware_host.result import Result
         result = Result.from_dict(data)
         reactions = ", ".join(f"{side} {'-' if us is None else f'{us / 1000:.1f} ms'}"
                               for side, us in result.reaction_us.items())
@@ -178,7 +102,8 @@ def status_line(pins: dict, state: str) -> str:
 
 class TerminalUI:
     """Keys press the mock pins (through the unit's bench, on the real clock);
-    one line shows the outputs, refreshed while a showdown runs."""
+    one line shows the outputs, refreshed while a showdown runs. Everything
+    here runs on the ui thread; the unit's loop only fills the mailbox."""
 
     KEYS = {" ": "timer", "t": "timer", "a": "a", "l": "b", "b": "b", "c": "cancel", "q": "quit"}
     HELP = "space/t timer button, a and l paddles, c cancel, q quit"
@@ -187,7 +112,6 @@ class TerminalUI:
     def __init__(self, unit: Unit | None = None, out=None):
         self.unit = unit
         self.out = out or sys.stdout
-        self._lock = threading.Lock()
         self._state = "idle"
         self._started = time.monotonic()
 
@@ -207,7 +131,8 @@ class TerminalUI:
             self._print(f"{exc.code}: {exc}")
         return True
 
-    def on_event(self, event) -> None:
+    def show(self, event) -> None:
+        """Print one unit event (taken from the mailbox) above the status line."""
         if event.name == "state":
             self._state = event.data["state"]
         text = describe(event)
@@ -218,33 +143,32 @@ class TerminalUI:
 
     def _print(self, text: str) -> None:
         stamp = time.monotonic() - self._started
-        with self._lock:
-            self.out.write(f"\r\x1b[K{stamp:8.3f} s  {text}\n")
+        self.out.write(f"\r\x1b[K{stamp:8.3f} s  {text}\n")
         self.draw()
 
     def draw(self) -> None:
         board = self.unit.board
         if board is None:
             return
-        with self._lock:
-            self.out.write(f"\r\x1b[K{status_line(pin_states(board), self._state)}")
-            self.out.flush()
+        self.out.write(f"\r\x1b[K{status_line(pin_states(board), self._state)}")
+        self.out.flush()
 
-    def __call__(self, unit: Unit, stop: StopSignal) -> None:
-        """Run on the terminal until ``q`` or a stop signal."""
+    def __call__(self, unit: Unit, mailbox: Mailbox) -> None:
+        """Run on the terminal until ``q`` or the daemon stops the ui."""
         self.unit = unit
         fd = sys.stdin.fileno()
         saved = termios.tcgetattr(fd)
-        unsubscribe = unit.subscribe(self.on_event)
+        unsubscribe = unit.subscribe(mailbox.put)       # the loop thread only enqueues
         try:
             tty.setcbreak(fd)
             self.out.write(f"mock unit on the keyboard: {self.HELP}\n")
             self.draw()
-            while True:
+            while not mailbox.stop_requested:
                 active = self._state not in ("idle", "armed", "fault")
-                ready, _, _ = select.select([fd, stop], [], [], self.REFRESH_S if active else None)
-                if stop in ready:
-                    break
+                ready, _, _ = select.select([fd, mailbox], [], [],
+                                            self.REFRESH_S if active else None)
+                for event in mailbox.take():
+                    self.show(event)
                 if fd in ready:
                     key = os.read(fd, 1).decode(errors="replace")
                     if not key or not self.handle_key(key):
@@ -257,20 +181,26 @@ class TerminalUI:
             self.out.flush()
 
 
-def _print_events(unit: Unit, stop: StopSignal) -> None:
-    """Headless mock run: events as plain lines."""
+def print_events(unit: Unit, mailbox: Mailbox, out=None) -> None:
+    """Headless mock run: each event as a plain line, until the daemon stops
+    the ui (``mailbox.request_stop()``)."""
+    out = out or sys.stdout
     started = time.monotonic()
-
-    def show(event):
-        text = describe(event)
-        if text is not None:
-            print(f"{time.monotonic() - started:8.3f} s  {text}", flush=True)
-    unsubscribe = unit.subscribe(show)
-    # Said only now: the signal handlers are in place.
-    print("mock unit running headless (stdin is not a terminal); "
-          "SIGTERM or Ctrl-C stops it", flush=True)
+    unsubscribe = unit.subscribe(mailbox.put)           # the loop thread only enqueues
+    # Said only now: the daemon's signal handlers are in place.
+    out.write("mock unit running headless (stdin is not a terminal); "
+              "SIGTERM or Ctrl-C stops it\n")
+    out.flush()
     try:
-        stop.wait()
+        while True:
+            for event in mailbox.take():
+                text = describe(event)
+                if text is not None:
+                    out.write(f"{time.monotonic() - started:8.3f} s  {text}\n")
+            out.flush()
+            if mailbox.stop_requested:      # after the events that came before it
+                return
+            mailbox.wait()
     finally:
         unsubscribe()
 
@@ -314,7 +244,7 @@ def command(args) -> int:
         return daemon.EX_CONFIG
     ui = None
     if args.mock:
-        ui = TerminalUI() if sys.stdin.isatty() else _print_events
+        ui = TerminalUI() if sys.stdin.isatty() else print_events
     try:
         status = daemon.Daemon(config, links, load=load, ui=ui).run()
     except (PinBackendError, OSError, JournalError, UnitError) as exc:

@@ -6,6 +6,7 @@ import select
 import signal
 import subprocess
 import sys
+import threading
 import time
 from io import StringIO
 
@@ -16,7 +17,8 @@ from firmware_host.cli import main
 from firmware_host.config import load_config
 from firmware_host.demo_cmd import play_demo
 from firmware_host.diagram import mermaid
-from firmware_host.run_cmd import StopSignal, TerminalUI, describe, serve
+from firmware_host.mailbox import Mailbox
+from firmware_host.run_cmd import TerminalUI, describe, print_events
 from firmware_host.result import UnitEvent
 from firmware_host.unit import Unit
 from hw.mock import InjectableMockPin
@@ -112,26 +114,56 @@ def test_the_ui_prints_errors_with_their_codes():
         assert 'not_mock: the bench needs mock pins (backend "mock" or --mock)\n' in out.getvalue()
 
 
-def test_serve_runs_attached_parts_and_closes_them_before_the_unit():
-    calls = []
+class BlockedTerminal:
+    """A terminal nobody reads: every write waits until :attr:`unblocked` is set."""
+
+    def __init__(self):
+        self.unblocked = threading.Event()
+        self.blocked = threading.Event()
+        self.text = ""
+
+    def write(self, text):
+        self.blocked.set()
+        self.unblocked.wait(WAIT_S)
+        self.text += text
+
+    def flush(self):
+        pass
+
+
+def test_printing_on_the_loop_thread_a_blocked_terminal_never_holds_up_the_unit():
+    """Regression: the --mock event printer and keyboard ui printed from the
+    unit's loop thread (a subscriber), so a terminal that was not read stalled
+    the loop: a decision, or the motor's cut-off, would wait on stdout. Now the
+    subscriber only puts the event in the ui's mailbox."""
     config = load_config(None).replace(backend="mock")
+    terminal, mailbox = BlockedTerminal(), Mailbox()
+    with Unit(config, pin_factory=MockFactory(pin_class=InjectableMockPin)) as unit:
+        printer = threading.Thread(target=print_events, args=(unit, mailbox, terminal))
+        printer.start()
+        assert terminal.blocked.wait(WAIT_S)            # stuck on its first line
+        unit.arm("sd-1", 2, {"a": "Ann", "b": "Bob"})   # events while the printer is stuck
+        assert unit.cancel()["state"] == "idle"         # the loop answers all the same
+        unit.arm("sd-2", 1)
+        assert unit.status()["state"] == "armed"
+        terminal.unblocked.set()
+        mailbox.request_stop()
+        printer.join(WAIT_S)
+    mailbox.close()
+    lines = [line.split(" s  ", 1)[1] for line in terminal.text.splitlines()[1:]]
+    assert lines == ["armed     sd-1: 2 cards, Ann (a) vs Bob (b)", "cancelled sd-1",
+                     "armed     sd-2: 1 card, A (a) vs B (b)"]
 
-    def attach(unit, stop):
-        calls.append(("started", unit.status()["state"]))
-        stop.request()
-        return lambda: calls.append(("closed", unit.is_open))
 
-    assert serve(config, pin_factory=MockFactory(pin_class=InjectableMockPin),
-                 attach=[attach]) == 0
-    assert calls == [("started", "idle"), ("closed", True)]
-
-
-def test_a_stop_signal_wakes_a_waiter():
-    stop = StopSignal()
-    assert stop.wait(0) is False
-    stop.request()
-    assert stop.wait(0) is True and stop.requested
-    stop.close()
+def test_the_ui_shows_events_it_takes_from_its_mailbox():
+    config = load_config(None).replace(backend="mock")
+    with Unit(config, pin_factory=MockFactory(pin_class=InjectableMockPin)) as unit:
+        out = StringIO()
+        ui = TerminalUI(unit, out=out)
+        ui.show(UnitEvent("state", {"state": "countdown", "previous": "armed"}))
+        ui.show(UnitEvent("go", {"showdown_id": "x", "ticks": 1.0}))
+    text = out.getvalue()
+    assert "| countdown" in text and "GO\n" in text
 
 
 def test_describe_gives_one_line_per_event():
