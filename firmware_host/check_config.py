@@ -3,23 +3,19 @@
 from __future__ import annotations
 
 import dataclasses
-import sys
 
-from firmware_host.config import ConfigError, load_config
+from firmware_host.config import add_config_argument, load_for_command
 
 __all__ = ["add_arguments", "command", "render"]
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("--config", metavar="FILE",
-                        help="config file (default: /etc/uno-showdown/unit.toml if present)")
+    add_config_argument(parser)
 
 
 def command(args) -> int:
-    try:
-        config = load_config(args.config, system=True)
-    except ConfigError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+    config = load_for_command(args.config)
+    if config is None:
         return 1
     print(render(config), end="")
     return 0

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import sys
 import tomllib
 from dataclasses import dataclass, field
 from importlib import resources
@@ -24,7 +25,7 @@ from hw.pinmap import OPTIONAL_DEVICES, PinConflictError, PinMap
 __all__ = [
     "ConfigError", "TimingConfig", "LauncherConfig", "ShowdownConfig",
     "ServerConfig", "JournalConfig", "UnitConfig", "load_config",
-    "SYSTEM_CONFIG", "BACKENDS", "TIE_POLICIES",
+    "add_config_argument", "load_for_command", "SYSTEM_CONFIG", "BACKENDS", "TIE_POLICIES",
 ]
 
 SYSTEM_CONFIG = Path("/etc/uno-showdown/unit.toml")
@@ -135,6 +136,23 @@ def load_config(path: str | os.PathLike | None = None, *,
             sources[key] = str(path)
         _merge(merged, user, str(path))
     return _build(merged, sources)
+
+
+def add_config_argument(parser) -> None:
+    """The ``--config FILE`` option of every subcommand that reads the config."""
+    parser.add_argument("--config", metavar="FILE",
+                        help=f"config file (default: {SYSTEM_CONFIG} if present)")
+
+
+def load_for_command(path: str | os.PathLike | None) -> UnitConfig | None:
+    """``load_config(path, system=True)`` for a subcommand: a bad config is
+    printed as its one line, ``error: <file>: <key>: <problem>``, on stderr,
+    and None returned (the command exits 1; ``run`` has its own, 78)."""
+    try:
+        return load_config(path, system=True)
+    except ConfigError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return None
 
 
 def _parse(text: str, name: str) -> dict:

@@ -15,7 +15,7 @@ import sys
 from datetime import datetime
 from pathlib import Path
 
-from firmware_host.config import ConfigError, load_config
+from firmware_host.config import add_config_argument, load_for_command
 from firmware_host.journal import Journal, JournalError, default_journal_path
 
 __all__ = ["add_arguments", "command", "render_text"]
@@ -38,17 +38,14 @@ def add_arguments(parser) -> None:
                         help="how many results to show (default: journal.history_limit)")
     parser.add_argument("--json", action="store_true",
                         help='print {"results": [...], "players": {...}} as JSON')
-    parser.add_argument("--config", metavar="FILE",
-                        help="config file (default: /etc/uno-showdown/unit.toml if present)")
+    add_config_argument(parser)
     parser.add_argument("--journal", metavar="PATH",
                         help="the journal file (default: where the daemon keeps it)")
 
 
 def command(args) -> int:
-    try:
-        config = load_config(args.config, system=True)
-    except ConfigError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+    config = load_for_command(args.config)
+    if config is None:
         return 1
     limit = args.limit or config.journal.history_limit
     if args.journal:

@@ -28,7 +28,7 @@ import tty
 from hw.pins import PinBackendError
 
 from firmware_host.bench import pin_states
-from firmware_host.config import ConfigError, load_config
+from firmware_host.config import ConfigError, add_config_argument, load_config
 from firmware_host.errors import UnitError
 from firmware_host.journal import JournalError
 from firmware_host.mailbox import Mailbox
@@ -206,8 +206,7 @@ def print_events(unit: Unit, mailbox: Mailbox, out=None) -> None:
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("--config", metavar="FILE",
-                        help="config file (default: /etc/uno-showdown/unit.toml if present)")
+    add_config_argument(parser)
     parser.add_argument("--mock", action="store_true",
                         help="mock pins instead of GPIO; on a terminal the keyboard plays the table")
     parser.add_argument("--listen", metavar="HOST:PORT",

@@ -9,7 +9,7 @@ import time
 
 from gpiozero import GPIOZeroError
 
-from firmware_host.config import ConfigError, load_config
+from firmware_host.config import add_config_argument, load_for_command
 from hw.board import Board
 from hw.pins import make_pin_factory
 from hw.selftest import run_selftest
@@ -23,17 +23,18 @@ SLEEP = time.sleep
 def add_arguments(parser) -> None:
     parser.add_argument("--mock", action="store_true",
                         help="use mock pins instead of the configured backend")
-    parser.add_argument("--config", metavar="FILE",
-                        help="config file (default: /etc/uno-showdown/unit.toml if present)")
+    add_config_argument(parser)
     parser.add_argument("--json", action="store_true",
                         help='print {"ok": ..., "devices": [...]} instead of lines')
 
 
 def command(args) -> int:
+    config = load_for_command(args.config)
+    if config is None:
+        return 1
     try:
-        config = load_config(args.config, system=True)
         factory = make_pin_factory("mock" if args.mock else config.backend)
-    except (ConfigError, GPIOZeroError) as exc:   # PinBackendError is a GPIOZeroError
+    except GPIOZeroError as exc:        # PinBackendError is a GPIOZeroError
         print(f"error: {exc}", file=sys.stderr)
         return 1
     try:

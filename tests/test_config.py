@@ -83,3 +83,10 @@ def test_check_config_prints_effective_config(write, capsys):
     out = capsys.readouterr().out
     assert 'unit_name = "table 3"' in out
     assert "paddle_a = 17" in out
+
+
+@pytest.mark.parametrize("subcommand", [["check-config"], ["history"], ["selftest", "--mock"]])
+def test_every_subcommand_reports_a_bad_config_in_the_same_one_line(write, capsys, subcommand):
+    path = write("[timing]\nsettle_s = -1\n")
+    assert main([*subcommand, "--config", str(path)]) == 1
+    assert capsys.readouterr().err == f"error: {path}: timing.settle_s: must be >= 0.0, not -1.0\n"

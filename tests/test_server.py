@@ -284,17 +284,19 @@ def test_a_known_showdown_id_is_answered_from_the_journal_or_the_live_state(fake
     assert unit.calls[-1] == ("arm", ("new-1", 2, PLAYERS), {})
 
 
+class HeldRunner(list):
+    """A command runner that keeps the jobs until the test runs them."""
+
+    def submit(self, job):
+        self.append(job)
+
+    def close(self):
+        pass
+
+
 def test_commands_in_flight_pause_reading_and_count_down_on_reply(tmp_path):
-    held = []
-
-    class Held:
-        def submit(self, job):
-            held.append(job)
-
-        def close(self):
-            pass
-
-    server = Server(FakeUnit(), tmp_path / "r.sqlite3", settings=settings(), runner=Held())
+    held = HeldRunner()
+    server = Server(FakeUnit(), tmp_path / "r.sqlite3", settings=settings(), runner=held)
     session = ready_session(server)
     for n in range(MAX_IN_FLIGHT):
         server.receive(session, b'{"id": %d, "cmd": "status"}\n' % n)
@@ -306,16 +308,8 @@ def test_commands_in_flight_pause_reading_and_count_down_on_reply(tmp_path):
 
 
 def test_a_reply_for_a_session_that_left_is_dropped(tmp_path):
-    held = []
-
-    class Held:
-        def submit(self, job):
-            held.append(job)
-
-        def close(self):
-            pass
-
-    server = Server(FakeUnit(), tmp_path / "r.sqlite3", settings=settings(), runner=Held())
+    held = HeldRunner()
+    server = Server(FakeUnit(), tmp_path / "r.sqlite3", settings=settings(), runner=held)
     session = ready_session(server)
     server.receive(session, b'{"id": 1, "cmd": "status"}\n')
     server.receive_eof(session)
