@@ -3,6 +3,8 @@
 The diagram is drawn by transitions' own Mermaid backend (no graphviz needed)
 from the very table the unit runs, :data:`firmware_host.machine.TRANSITIONS`,
 so it cannot drift from the code. Guards show in brackets, ``!`` for "unless".
+The backend's styling lines (``classDef``, ``Class``: colours for the current
+state) are left out: the diagram is read in the docs, where no state is current.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from firmware_host.machine import STATES, TRANSITIONS
 __all__ = ["mermaid", "add_arguments", "command"]
 
 TITLE = "Showdown unit state machine"
+_STYLING = ("classDef ", "Class ")
 
 
 class _Model:
@@ -30,12 +33,16 @@ def mermaid() -> str:
     ['---', 'title: Showdown unit state machine', '---', 'stateDiagram-v2']
     >>> "go --> false_start: paddle_pressed [press_is_early]" in text
     True
+    >>> "classDef" in text or "Class " in text
+    False
     """
     model = _Model()
     GraphMachine(model=model, states=list(STATES), transitions=TRANSITIONS, initial="idle",
                  auto_transitions=False, graph_engine="mermaid", show_conditions=True,
                  title=f"title: {TITLE}")
-    return model.get_graph().draw(None).rstrip() + "\n"
+    lines = model.get_graph().draw(None).splitlines()
+    return "".join(f"{line}\n" for line in lines
+                   if line.strip() and not line.lstrip().startswith(_STYLING))
 
 
 def add_arguments(parser) -> None:

@@ -59,3 +59,10 @@ def test_the_diagram_comes_from_the_table():
 def test_docs_timing_shows_the_current_diagram():
     doc = Path(__file__).parent.parent / "docs" / "timing.md"
     assert f"```mermaid\n{mermaid()}```" in doc.read_text(encoding="utf-8")
+
+
+def test_the_diagram_has_no_styling_lines():
+    lines = mermaid().splitlines()
+    assert not [line for line in lines if line.lstrip().startswith(("classDef", "Class "))]
+    assert all(line.strip() for line in lines)              # no blank lines either
+    assert lines[-1] == "  [*] --> idle"
