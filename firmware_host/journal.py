@@ -153,7 +153,11 @@ class Journal:
             wal = self.path.with_name(self.path.name + "-wal")
             mode = "mode=ro" if wal.exists() else "mode=ro&immutable=1"
             return sqlite3.connect(f"{self.path.resolve().as_uri()}?{mode}", uri=True)
-        self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        except OSError as exc:
+            raise JournalError(f"{self.path}: cannot create its folder: "
+                               f"{exc.strerror or exc}") from None
         db = sqlite3.connect(self.path)
         mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
         if mode != "wal":

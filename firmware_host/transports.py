@@ -80,8 +80,14 @@ class _SerialLink:
 
     def open(self) -> None:
         # timeout=0: read() returns what is there; the selector says when.
-        self.port = serial.Serial(self.device, self.baud, timeout=0, write_timeout=0,
-                                  exclusive=True)
+        try:
+            self.port = serial.Serial(self.device, self.baud, timeout=0, write_timeout=0,
+                                      exclusive=True)
+        except (OSError, serial.SerialException) as exc:
+            # pyserial names the device only in some of its messages.
+            text = str(exc)
+            raise serial.SerialException(
+                text if self.device in text else f"serial {self.device}: {text}") from None
 
     def close(self) -> None:
         port, self.port = self.port, None

@@ -139,3 +139,21 @@ def test_the_auth_flow_on_a_remote_listener(tmp_path):
 def test_the_service_does_not_restart_a_daemon_that_refused_its_config():
     unit = Path(__file__).resolve().parent.parent / "systemd" / "uno-showdown-unit.service"
     assert f"\nRestartPreventExitStatus={EX_CONFIG}\n" in unit.read_text()
+
+
+def test_run_names_the_journal_and_the_serial_device_it_cannot_open(tmp_path, capsys):
+    """Regression: a journal folder that could not be made was a bare
+    '[Errno 20] ...' line, and a serial 'device' that is no tty said only
+    'Could not configure port', naming neither."""
+    (tmp_path / "file").write_text("")
+    journal = tmp_path / "file" / "sub" / "results.sqlite3"
+    assert main(["run", "--mock", "--listen", "", "--journal", str(journal)]) == 1
+    assert capsys.readouterr().err == (
+        f"error: {journal}: cannot create its folder: Not a directory\n")
+    not_a_tty = tmp_path / "not-a-tty"
+    not_a_tty.write_text("")
+    assert main(["run", "--mock", "--listen", "", "--journal", str(tmp_path / "r.sqlite3"),
+                 "--serial", str(not_a_tty)]) == 1
+    assert capsys.readouterr().err == (
+        f"error: serial {not_a_tty}: Could not configure port: "
+        "(25, 'Inappropriate ioctl for device')\n")

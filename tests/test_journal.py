@@ -275,3 +275,10 @@ def test_default_paths(tmp_path, monkeypatch):
     assert str(default_journal_path("", mock=False, environ={
         "HOME": "/home/pi", "XDG_STATE_HOME": "/srv/state"})) == (
         "/srv/state/uno-showdown/results.sqlite3")
+
+
+def test_a_journal_whose_folder_cannot_be_made_is_a_journal_error(tmp_path):
+    (tmp_path / "file").write_text("")
+    path = tmp_path / "file" / "sub" / "results.sqlite3"
+    with pytest.raises(JournalError, match=f"^{path}: cannot create its folder: Not a directory$"):
+        Journal(path)
