@@ -37,6 +37,7 @@ class EventLoop:
         self.name = name
         self._thread: threading.Thread | None = None
         self._stopping = False
+        self._finished = False          # the thread is past its last inbox read
 
     @property
     def running(self) -> bool:
@@ -58,6 +59,10 @@ class EventLoop:
             raise UnitClosedError("the unit is not open")
         future: Future = Future()
         self.core.inbox.put(InputEvent("call", (fn, args, kwargs, future)))
+        if self._finished:
+            # The loop ended between the check above and the put, after it
+            # refused what was waiting: refuse this one now, not after timeout.
+            self._refuse_waiting_commands()
         try:
             return future.result(timeout)
         except FutureTimeout:
@@ -94,6 +99,7 @@ class EventLoop:
                 core.shutdown()
             except Exception:
                 log.exception("making the outputs safe on stop failed")
+            self._finished = True       # before the refusal: see call()
             self._refuse_waiting_commands()
 
     def _wait(self) -> InputEvent | None:

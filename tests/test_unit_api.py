@@ -190,3 +190,30 @@ def test_close_makes_the_outputs_safe_and_is_idempotent():
     with pytest.raises(UnitClosedError) as caught:
         unit.status()
     assert caught.value.code == "closed"
+
+
+def test_a_command_sent_as_the_loop_stops_is_refused_at_once_not_after_the_timeout():
+    """Regression: a command whose put came after the stopping loop had
+    refused the waiting ones was left unanswered, and its caller (the
+    server's command worker, during a shutdown) waited out the full command
+    timeout."""
+    unit = Unit(short_config(), pin_factory=MockFactory(pin_class=InjectableMockPin)).open()
+    loop, inbox = unit._loop, unit._core.inbox
+
+    class LateInbox:
+        """The loop stops between call()'s is-it-running check and its put."""
+
+        def put(self, event):
+            if event.kind == "call":
+                loop.stop()             # returns once the loop thread has ended
+            inbox.put(event)
+
+        def __getattr__(self, name):
+            return getattr(inbox, name)
+
+    unit._core.inbox = LateInbox()
+    try:
+        with pytest.raises(UnitClosedError, match="the unit closed before answering"):
+            loop.call(lambda: "answered", timeout=WAIT_S)
+    finally:
+        unit.close()
