@@ -172,7 +172,9 @@ class Unit:
 
     def subscribe(self, fn: Callable[[UnitEvent], None]) -> Callable[[], None]:
         """Call ``fn(event)`` on the loop thread for every UnitEvent; returns
-        the function that unsubscribes. A subscriber that raises is logged."""
+        the function that unsubscribes. ``fn`` must not block (it holds up
+        every decision and the motor's cut-off): enqueue and return, for
+        example ``Mailbox.put``. A subscriber that raises is logged."""
         self._subscribers = (*self._subscribers, fn)
 
         def unsubscribe() -> None:

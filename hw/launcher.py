@@ -42,8 +42,10 @@ class Launcher(CompositeDevice):
     def __init__(self, motor_a=None, motor_b=None, motor_enable=None, *,
                  pwm_frequency: float = PWM_FREQUENCY_HZ, pin_factory=None):
         # launch_toward() and stop() are each one step as seen from other
-        # threads: a stop from a signal handler cannot land mid-launch and be
-        # undone by the launch's last line.
+        # threads: a stop from another thread (a close while the loop still
+        # runs) cannot land mid-launch and be undone by the launch's last line.
+        # A signal handler must not call stop(): the lock is re-entrant, so a
+        # handler running inside launch_toward() on the same thread would get in.
         self._motor_lock = threading.RLock()
         devices = {}
         try:

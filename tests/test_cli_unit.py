@@ -24,8 +24,14 @@ from firmware_host.unit import Unit
 from hw.mock import InjectableMockPin
 
 WAIT_S = 30.0       # a safety net for a hung child, not a timing assertion
-# Port 0: a free port, so these runs never clash with a daemon on 7700.
-RUN = [sys.executable, "-m", "firmware_host.cli", "run", "--mock", "--listen", "127.0.0.1:0"]
+
+
+@pytest.fixture
+def run_args(tmp_path):
+    """``run --mock`` on a free port (never clashing with a daemon on 7700)
+    with its own journal (not the mock journal other runs share)."""
+    return [sys.executable, "-m", "firmware_host.cli", "run", "--mock", "--listen",
+            "127.0.0.1:0", "--journal", str(tmp_path / "results.sqlite3")]
 
 
 def read_until(fd, text, buffer=b""):
@@ -51,8 +57,8 @@ def test_diagram_prints_the_machines_mermaid_text(capsys, tmp_path):
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
-def test_run_headless_stops_cleanly_on_a_signal(signum):
-    child = subprocess.Popen(RUN, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+def test_run_headless_stops_cleanly_on_a_signal(signum, run_args):
+    child = subprocess.Popen(run_args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                              stderr=subprocess.STDOUT)
     try:
         read_until(child.stdout.fileno(), "SIGTERM or Ctrl-C stops it")
@@ -72,9 +78,9 @@ def test_run_with_a_bad_config_is_one_line_and_exit_78(tmp_path, capsys):
         f"error: {bad}: timing.settle_s: must be >= 0.0, not -1.0\n")
 
 
-def test_run_on_a_terminal_plays_the_table_from_the_keyboard():
+def test_run_on_a_terminal_plays_the_table_from_the_keyboard(run_args):
     master, slave = pty.openpty()
-    child = subprocess.Popen(RUN, stdin=slave, stdout=slave, stderr=slave, close_fds=True)
+    child = subprocess.Popen(run_args, stdin=slave, stdout=slave, stderr=slave, close_fds=True)
     os.close(slave)
     try:
         seen = read_until(master, "q quit")
