@@ -16,8 +16,6 @@ the rules.
 
 from __future__ import annotations
 
-import heapq
-import itertools
 import logging
 import queue
 import random
@@ -31,6 +29,7 @@ from typing import Any
 from transitions import Machine
 
 from firmware_host.clock import Clock, monotonic
+from firmware_host.deadlines import Deadlines
 from firmware_host.decide import Decision, decide, is_early, measure
 from firmware_host.errors import (
     BusyError, InvalidArgumentError, InvalidCardsError, NotArmedError,
@@ -189,11 +188,7 @@ class ShowdownCore:
         self.last_decision_latency_us: float | None = None
         self._launch: _Launch | None = None
         self._edge: tuple[str, float] | None = None
-        # Deadlines: the live entry per name, and a heap of entries (an entry
-        # that is no longer the live one for its name is skipped when it surfaces).
-        self._deadlines: dict[str, tuple[float, int, str, Callable[[], None]]] = {}
-        self._heap: list[tuple[float, int, str, Callable[[], None]]] = []
-        self._seq = itertools.count()
+        self._deadlines = Deadlines()
         self._arrived = time.perf_counter()
         self._shown_state = "idle"
         self.state = "idle"
@@ -239,14 +234,7 @@ class ShowdownCore:
 
     def next_deadline(self) -> float | None:
         """Clock time of the earliest deadline, or None when nothing is due ever."""
-        entry = self._earliest()
-        return None if entry is None else entry[0]
-
-    def _earliest(self):
-        heap = self._heap
-        while heap and self._deadlines.get(heap[0][2]) is not heap[0]:
-            heapq.heappop(heap)
-        return heap[0] if heap else None
+        return self._deadlines.next()
 
     def run_due(self) -> int:
         """Fire every deadline due at ``clock()``, earliest first; returns how many."""
@@ -269,24 +257,19 @@ class ShowdownCore:
 
     def schedule(self, name: str, when: float, action: Callable[[], None]) -> None:
         """Call ``action`` once the clock reaches ``when`` (replaces ``name``)."""
-        entry = (when, next(self._seq), name, action)
-        self._deadlines[name] = entry
-        heapq.heappush(self._heap, entry)
+        self._deadlines.schedule(name, when, action)
 
     def has_deadline(self, name: str) -> bool:
         return name in self._deadlines
 
     def unschedule(self, *names: str) -> None:
-        for name in names:
-            self._deadlines.pop(name, None)
+        self._deadlines.cancel(*names)
 
     def _fire_one_due(self) -> bool:
-        entry = self._earliest()
-        if entry is None or entry[0] > self.clock():
+        due = self._deadlines.pop_due(self.clock())
+        if due is None:
             return False
-        heapq.heappop(self._heap)
-        when, _, name, action = entry
-        del self._deadlines[name]
+        name, action = due
         self._arrived = time.perf_counter()
         with self._fault_guard(f"deadline {name!r}"):
             action()
@@ -438,7 +421,6 @@ class ShowdownCore:
             with self._fault_guard("shutdown"):
                 self._fire("cancelled")
         self._deadlines.clear()
-        self._heap.clear()
         self.board.safe()
 
     # -- inputs ------------------------------------------------------------------
