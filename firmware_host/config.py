@@ -131,6 +131,9 @@ def load_config(path: str | os.PathLike | None = None, *,
             text = path.read_text(encoding="utf-8")
         except OSError as exc:
             raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from None
+        except UnicodeDecodeError as exc:
+            raise ConfigError(f"{path}: not UTF-8 text (byte {exc.start}: "
+                              f"{exc.object[exc.start]:#04x})") from None
         user = _parse(text, str(path))
         for key in _keys(user):
             sources[key] = str(path)

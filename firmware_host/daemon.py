@@ -341,6 +341,8 @@ class Daemon:
             new = self._load()
         except ConfigError as exc:
             log.error("reload failed, keeping the running config: %s", exc)
+        except Exception:               # a bug in loading must not end the service
+            log.exception("reload failed, keeping the running config")
         else:
             for key in restart_keys(self.config, new):
                 log.warning("reload: %s changed; it takes effect after a restart", key)

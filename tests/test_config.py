@@ -90,3 +90,14 @@ def test_every_subcommand_reports_a_bad_config_in_the_same_one_line(write, capsy
     path = write("[timing]\nsettle_s = -1\n")
     assert main([*subcommand, "--config", str(path)]) == 1
     assert capsys.readouterr().err == f"error: {path}: timing.settle_s: must be >= 0.0, not -1.0\n"
+
+
+def test_a_config_file_that_is_not_utf8_is_one_error_line(tmp_path, capsys):
+    """Regression: a config file in another encoding raised UnicodeDecodeError
+    with a traceback (from check-config, run, and a SIGHUP reload)."""
+    path = tmp_path / "unit.toml"
+    path.write_bytes(b"unit_name = \"caf\xe9\"\n")
+    with pytest.raises(ConfigError, match=f"^{path}: not UTF-8 text \\(byte 16: 0xe9\\)$"):
+        load_config(path)
+    assert main(["check-config", "--config", str(path)]) == 1
+    assert capsys.readouterr().err == f"error: {path}: not UTF-8 text (byte 16: 0xe9)\n"

@@ -1,6 +1,7 @@
 """Starting the daemon: flags over config, refusals with one clear line and
 exit 78 (EX_CONFIG), tokens, and the auth flow on a real process."""
 
+import logging
 import signal
 import subprocess
 import sys
@@ -10,9 +11,10 @@ from types import SimpleNamespace
 import pytest
 
 from firmware_host.cli import main
-from firmware_host.config import ConfigError, load_config
+from firmware_host.config import ConfigError, JournalConfig, load_config
 from firmware_host.daemon import (
-    COMMAND_LINE, EX_CONFIG, Links, apply_flags, check_links, read_token, restart_keys)
+    COMMAND_LINE, EX_CONFIG, Daemon, Links, apply_flags, check_links, read_token, restart_keys)
+from firmware_host.sdnotify import Notifier
 from tests.daemon_helpers import WAIT_S, Client, running_daemon
 
 
@@ -157,3 +159,21 @@ def test_run_names_the_journal_and_the_serial_device_it_cannot_open(tmp_path, ca
     assert capsys.readouterr().err == (
         f"error: serial {not_a_tty}: Could not configure port: "
         "(25, 'Inappropriate ioctl for device')\n")
+
+
+def test_a_reload_that_fails_unexpectedly_keeps_the_daemon_running(tmp_path, caplog):
+    """Regression: only ConfigError was caught around a SIGHUP reload, so any
+    other error (a non-UTF-8 file raised UnicodeDecodeError) ended the daemon."""
+    def load():
+        raise RuntimeError("a bug while loading")
+
+    config = load_config(None).replace(
+        backend="mock", journal=JournalConfig(path=str(tmp_path / "results.sqlite3")))
+    daemon = Daemon(config, Links(None, None, None, 115200), load=load, notifier=Notifier(None))
+    daemon.request_reload()
+    daemon.request_stop()
+    caplog.set_level(logging.INFO, logger="firmware_host")
+    assert daemon.run() == 0
+    messages = caplog.messages
+    assert messages.index("reload failed, keeping the running config") < messages.index(
+        "stopping (request)")
