@@ -56,6 +56,10 @@ log = logging.getLogger(__name__)
 EX_CONFIG = 78
 COMMAND_LINE = "<command line>"
 
+# What each signal the daemon handles asks the main thread to do.
+_SIGNAL_ITEMS = {signal.SIGTERM: ("stop", signal.SIGTERM), signal.SIGINT: ("stop", signal.SIGINT),
+                 signal.SIGHUP: ("reload",)}
+
 # flag attribute -> [server] key it overrides
 _SERVER_FLAGS = {"listen": "listen", "allow_remote": "allow_remote", "token_file": "token_file",
                  "serial": "serial", "baud": "baud"}
@@ -288,7 +292,9 @@ class Daemon:
             self._control.wait()
             for item in self._control.take():
                 if isinstance(item, int):           # a signal, noted on the pipe
-                    item = ("reload",) if item == signal.SIGHUP else ("stop", item)
+                    if item not in _SIGNAL_ITEMS:
+                        continue                    # another handler's signal: not ours
+                    item = _SIGNAL_ITEMS[item]
                 kind = item[0]
                 if kind == "stop":
                     name = signal.Signals(item[1]).name if item[1] else "request"
@@ -375,7 +381,7 @@ class Daemon:
         # The interpreter writes each signal's number to the control pipe the
         # moment it arrives; the Python-level handler has nothing left to do.
         self._previous_wakeup_fd = signal.set_wakeup_fd(self._control.wakeup_fd)
-        for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        for signum in _SIGNAL_ITEMS:
             self._previous_handlers[signum] = signal.signal(signum, _noted_on_the_pipe)
 
     def _restore_signals(self) -> None:

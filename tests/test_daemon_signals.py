@@ -210,3 +210,26 @@ def test_ctrl_c_before_the_daemon_takes_charge_is_one_line_and_exit_130(monkeypa
     monkeypatch.setattr(cli, "build_parser", interrupted)
     assert cli.main(["run", "--mock"]) == 130
     assert capsys.readouterr().err == "interrupted\n"
+
+
+def test_a_signal_someone_else_handles_does_not_stop_the_daemon(tmp_path, caplog):
+    """The wakeup fd carries every signal that has a Python handler; only
+    SIGTERM, SIGINT and SIGHUP mean something to the daemon."""
+    config = load_config(None).replace(
+        backend="mock", journal=JournalConfig(path=str(tmp_path / "results.sqlite3")))
+    seen = []
+    previous = signal.signal(signal.SIGUSR1, lambda signum, frame: seen.append(signum))
+
+    def ui(unit, inbox):
+        wait_until_the_main_thread_blocks_in(Daemon._serve)
+        signal.pthread_kill(threading.main_thread().ident, signal.SIGUSR1)
+        wait_until_the_main_thread_blocks_in(Daemon._serve)     # it went back to waiting
+
+    daemon = Daemon(config, Links(None, None, None, 115200), ui=ui, notifier=Notifier(None))
+    caplog.set_level(logging.INFO, logger="firmware_host")
+    try:
+        assert daemon.run() == 0
+    finally:
+        signal.signal(signal.SIGUSR1, previous)
+    assert seen == [signal.SIGUSR1]
+    assert "stopping (the user quit)" in caplog.messages       # not by SIGUSR1
