@@ -295,9 +295,14 @@ def describe(event: MatchEvent, names: Sequence[str]) -> str:
             text += f", naming {_COLOUR_NAMES[d['colour']]}"
         if d["uno"]:
             text += " and calls UNO!"
+        # The count is the player's own, so it comes before what the others draw.
+        if d["cards_left"] == 0:
+            text += ", going out"
+        elif d["cards_left"] <= 2:
+            text += f" ({d['cards_left']} left)"
         for p, n in d["draws"].items():
             text += f"; {names[p]} draws {n}"
-        return text + (f" ({d['cards_left']} left)." if d["cards_left"] <= 2 else ".")
+        return text + "."
     if kind == "draw":
         return f"{who} draws {_cards(d['cards'])}." if d["cards"] != 1 else f"{who} draws a card."
     if kind == "keep":

@@ -273,3 +273,14 @@ def test_the_engine_guide_examples_run():
     failures, tried = doctest.testfile(str(guide), module_relative=False,
                                        optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
     assert tried >= 15 and failures == 0
+
+
+def test_regression_play_line_gives_the_players_own_count_before_the_others_draws():
+    names = ["Ann", "Bob"]
+    last = MatchEvent("play", 1, {"player": 1, "action": "Y+2", "card": "Y+2", "colour": 1,
+                                  "uno": False, "cards_left": 0, "draws": {0: 2}})
+    assert describe(last, names) == "Bob plays Y+2, going out; Ann draws 2."
+    second_last = MatchEvent("play", 1, {"player": 0, "action": "B3", "card": "B3",
+                                         "colour": 3, "uno": True, "cards_left": 1,
+                                         "draws": {}})
+    assert describe(second_last, names) == "Ann plays B3 and calls UNO! (1 left)."
