@@ -42,8 +42,8 @@ from engine.cards import CARD, COLOURS, Card, Colour, WILD_COLOUR
 from engine.errors import IllegalActionError, InvariantError, NotationError, StateError
 from engine.notation import Position
 from engine.rules import HouseRules, Variant
-from engine.tables import (CATCHES, COLOUR_CHOICES, PLAIN_PLAYS, PLAYABLE, POINTS, RESULTS,
-                           UNO_PLAYS)
+from engine.tables import (CATCHES, COLOUR_CHOICES, DRAW_AND_CATCH, DRAW_ONLY, PLAIN_PLAYS,
+                           PLAYABLE, POINTS, RESULTS, UNO_PLAYS)
 from engine.tables import ACCEPT as ACCEPT_ACTION
 from engine.tables import CHALLENGE as CHALLENGE_ACTION
 from engine.tables import DRAW as DRAW_ACTION
@@ -394,10 +394,14 @@ class Game:
             if playable[card] and card not in seen:
                 seen.append(card)
                 actions += plays[card]
-        actions.append(DRAW_ACTION)
         target = self._catchable
         if target >= 0 and target != p and len(self._hands[target]) == 1:
-            actions.append(CATCHES[target])
+            actions += DRAW_AND_CATCH[target]
+        elif not actions:
+            self._legal = DRAW_ONLY  # nothing to play: the forced draw
+            return DRAW_ONLY
+        else:
+            actions.append(DRAW_ACTION)
         legal = self._legal = tuple(actions)
         return legal
 
@@ -566,19 +570,32 @@ class Game:
 
     def _draw_instead(self) -> None:
         p = self.current
-        hand = self._hands[p]
-        playable = PLAYABLE[self._top]
         draw = self._draw
-        tries = HouseRules.DRAW_UNTIL_MAX if self._house.draw_until_playable else 1
-        for _ in range(tries):
-            if not draw and not self._reshuffle():
-                break  # nothing left to draw at all: the draw is skipped
+        if self._house.draw_until_playable:
+            if self._draw_until_playable():
+                self._phase = _DRAWN
+                return
+        elif draw or self._reshuffle():  # with nothing to draw the draw is skipped
             card = draw.pop()
-            hand.append(card)
-            if playable[card]:
+            self._hands[p].append(card)
+            if PLAYABLE[self._top][card]:
                 self._phase = _DRAWN
                 return
         self.current = (p + self._direction) % self._n
+
+    def _draw_until_playable(self) -> bool:
+        """The house rule's draw; True if it ended with a playable card."""
+        hand = self._hands[self.current]
+        playable = PLAYABLE[self._top]
+        draw = self._draw
+        for _ in range(HouseRules.DRAW_UNTIL_MAX):
+            if not draw and not self._reshuffle():
+                return False
+            card = draw.pop()
+            hand.append(card)
+            if playable[card]:
+                return True
+        return False
 
     def _accept(self) -> None:
         p = self.current

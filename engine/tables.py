@@ -19,7 +19,7 @@ from engine.actions import _PLAYS, Action
 from engine.cards import CARD, COLOURS, POINTS_BY_CODE, WILD_COLOUR
 
 __all__ = ["PLAIN_PLAYS", "UNO_PLAYS", "PLAYABLE", "POINTS", "DRAW", "KEEP", "CHALLENGE",
-           "ACCEPT", "CATCHES", "RESULTS", "COLOUR_CHOICES"]
+           "ACCEPT", "CATCHES", "DRAW_ONLY", "DRAW_AND_CATCH", "RESULTS", "COLOUR_CHOICES"]
 
 
 def _build_play_tables():
@@ -56,5 +56,8 @@ POINTS = POINTS_BY_CODE
 DRAW, KEEP = Action.draw(), Action.keep()
 CHALLENGE, ACCEPT = Action.challenge(), Action.accept()
 CATCHES = tuple(Action.catch(p) for p in range(32))
+#: The tails of a turn's legal actions: ``draw`` alone, or ``draw, catch P``.
+DRAW_ONLY = (DRAW,)
+DRAW_AND_CATCH = tuple((DRAW, catch) for catch in CATCHES)
 RESULTS = tuple(Action.showdown_result(p) for p in range(32))
 COLOUR_CHOICES = tuple(Action.choose_colour(c) for c in COLOURS)
