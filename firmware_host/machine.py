@@ -354,8 +354,15 @@ class ShowdownCore:
         raise BusyError(f"the unit is busy: state is {self.state!r}")
 
     def arm(self, showdown_id: str, cards: int, players: dict[str, str] | None = None) -> dict:
-        """Arm a showdown (in idle, or replacing the armed one)."""
+        """Arm a showdown in idle. The armed showdown's own id again is answered
+        with the status; another id while one is armed is busy (cancel it first),
+        so two engines can never swap each other's showdown."""
         self._refuse_unless("idle", "armed")
+        if self.state == "armed":
+            armed = self.showdown.showdown_id
+            if showdown_id == armed:
+                return self.status()
+            raise BusyError(f"showdown {armed!r} is armed: cancel it before arming another")
         if not isinstance(showdown_id, str) or not showdown_id.strip() or len(showdown_id) > 64:
             raise InvalidArgumentError(
                 f"showdown_id must be a non-empty string of at most 64 characters, not {showdown_id!r}")

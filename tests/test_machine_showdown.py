@@ -91,11 +91,28 @@ def test_arm_moves_idle_to_armed_and_reports_the_showdown(rig):
     assert rig.pins() == OFF
 
 
-def test_arm_again_while_armed_replaces_the_armed_showdown(rig):
+def test_arm_another_id_while_armed_is_busy_and_keeps_the_armed_showdown(rig):
     rig.core.arm("sd-1", 3, PLAYERS)
+    with pytest.raises(BusyError) as caught:
+        rig.core.arm("sd-2", 1, None)
+    assert caught.value.code == "busy"
+    assert str(caught.value) == "showdown 'sd-1' is armed: cancel it before arming another"
+    assert rig.core.status()["showdown"] == {"showdown_id": "sd-1", "cards": 3,
+                                             "players": PLAYERS, "tie_reruns": 0}
+
+
+def test_arm_the_armed_id_again_answers_the_status_without_a_second_armed_event(rig):
+    rig.core.arm("sd-1", 3, PLAYERS)
+    status = rig.core.arm("sd-1", 3, PLAYERS)
+    assert status["state"] == "armed"
+    assert [e.name for e in rig.events].count("armed") == 1
+
+
+def test_arm_after_cancel_takes_the_new_showdown(rig):
+    rig.core.arm("sd-1", 3, PLAYERS)
+    rig.core.cancel()
     rig.core.arm("sd-2", 1, None)
-    assert rig.core.status()["showdown"] == {"showdown_id": "sd-2", "cards": 1,
-                                             "players": {"a": "A", "b": "B"}, "tie_reruns": 0}
+    assert rig.core.status()["showdown"]["showdown_id"] == "sd-2"
 
 
 @pytest.mark.parametrize("cards", [0, 11, -1, True, 2.0, "2", None])
@@ -697,7 +714,9 @@ def test_every_event_carries_exactly_its_documented_keys():
             rig.core.start()
         rig.bench.release("a")
         rig.advance(2)
-        go = to_go(rig)                                   # a tie, then a win with a jam
+        rig.core.start()                                  # sd-0: a tie, then a win with a jam
+        go = rig.core.round.planned_go
+        rig.run_until(go)
         rig.bench.press("a", offset_s=0.2)
         rig.bench.press("b", offset_s=0.2)
         rig.bench.release("a", offset_s=0.5)

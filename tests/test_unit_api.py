@@ -146,6 +146,7 @@ def test_unsubscribe_stops_the_events_and_a_failing_subscriber_hurts_no_one(unit
     unit.subscribe(second)
     unit.arm("sd-1", 2, PLAYERS)
     unsubscribe()
+    unit.cancel()
     unit.arm("sd-2", 2, PLAYERS)
     second.wait_for("armed", count=2)
     assert [e.data["showdown_id"] for e in first.events if e.name == "armed"] == ["sd-1"]
