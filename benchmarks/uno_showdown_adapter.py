@@ -29,38 +29,31 @@ class UnoShowdownAdapter:
         self.players = num_players
         self.rng = random.Random(seed)  # one seeded stream for every game dealt
         self.game = None
-        self._turns = 0
-        self._current = None
         # Same as ``action.is_passive``, as a C-level call (actions are shared
         # values hashed by identity): the benchmark asks it of every legal action
         # under --policy prefer-play.
         self.is_passive = frozenset((Action.draw(), Action.keep())).__contains__
 
     def new_game(self):
-        self.game = Game.new(self.players, self.variant, rng=self.rng)
-        self._turns = 0
-        self._current = self.game.current
-        # The benchmark calls these once per decision: C-level callables on the
-        # game itself, rather than a method of ours that calls the game.
-        self.legal_actions = self.game.legal_actions
-        self.is_over = functools.partial(getattr, self.game, "round_over")
+        game = self.game = Game.new(self.players, self.variant, rng=self.rng)
+        # The benchmark calls these once per decision: hand it the game's own
+        # callables rather than methods of ours that call the game. The game
+        # counts turns as the benchmark defines them (Game.turns).
+        self.legal_actions = game.legal_actions
+        self.step = game.apply
+        self.is_over = functools.partial(getattr, game, "round_over")
 
-    def is_over(self):
+    def is_over(self):  # replaced per game in new_game
         return self.game.round_over
 
-    def legal_actions(self):
+    def legal_actions(self):  # replaced per game in new_game
         return self.game.legal_actions()
 
-    def step(self, action):
-        game = self.game
-        game.apply(action)
-        # A turn ends when the player whose turn it is changes, or the round ends.
-        if game.current != self._current or game.round_over:
-            self._turns += 1
-            self._current = game.current
+    def step(self, action):  # replaced per game in new_game
+        self.game.apply(action)
 
     def turns(self):
-        return self._turns
+        return self.game.turns
 
     def winner(self):
         outcome = self.game.outcome

@@ -50,7 +50,6 @@ def run(*, games: int | None = None, seconds: float | None = None, players: int 
     deadline = None if seconds is None else start + seconds
     while played != games and (deadline is None or clock() < deadline):
         game = Game.new(players, variant, rng=rng)
-        current = game.current
         while not game.round_over:
             actions = game.legal_actions()
             if prefer_play and len(actions) > 1:
@@ -59,9 +58,7 @@ def run(*, games: int | None = None, seconds: float | None = None, players: int 
                     actions = active
             game.apply(actions[randrange(len(actions))])
             decisions += 1
-            if game.current != current or game.round_over:
-                turns += 1
-                current = game.current
+        turns += game.turns
         played += 1
     elapsed = clock() - start
     return {

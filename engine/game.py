@@ -106,18 +106,21 @@ _NO_HOUSE_RULES = HouseRules()
 class Game:
     """A match of UNO rounds. Build it with ``Game.new`` or ``Game.from_notation``.
 
-    Two plain attributes, read on every decision and so not properties (treat
-    them as read-only):
+    Plain attributes, read on every decision and so not properties (treat them
+    as read-only):
 
     current     whose turn it is (during a showdown: whose turn follows it; when
                 the round is over: the round's winner)
     round_over  True once the round has ended (see ``outcome``)
+    turns       turns taken this round: one each time ``current`` changes, plus
+                the round's last decision (a statistic, not part of the position:
+                a game read from notation counts from 0)
     """
 
-    __slots__ = ("_variant", "_house", "_n", "_hands", "_draw", "_discard", "_top",
-                 "_direction", "current", "round_over", "_phase", "_pending", "_wd4_legal", "_catchable",
-                 "_showdown", "_scores", "_dealer", "_round", "_target", "_seed", "_shuffles",
-                 "_legal", "_deck")
+    __slots__ = ("current", "round_over", "turns", "_variant", "_house", "_n", "_hands", "_draw",
+                 "_discard", "_top", "_direction", "_phase", "_pending", "_wd4_legal",
+                 "_catchable", "_showdown", "_scores", "_dealer", "_round", "_target", "_seed",
+                 "_shuffles", "_legal", "_deck")
 
     # State: hands, draw pile (top last) and discard pile (top last) are lists of
     # plain int card codes; _top is what the next card must match, as
@@ -207,6 +210,7 @@ class Game:
         self._showdown = None
         self._legal = None
         self.round_over = False
+        self.turns = 0
         self._turn_first_card(first)
 
     def _turn_first_card(self, first: int) -> None:
@@ -472,6 +476,7 @@ class Game:
             return self.apply(Action.parse(action))
         self._legal = None
         kind = action.kind
+        before = self.current
         target = self._catchable
         # "Before the next player begins a turn": any decision after the play
         # closes the UNO window, except the player's own Wild Showdown choice.
@@ -490,8 +495,9 @@ class Game:
                 self._top = card & 0xFF
                 self.current = (p + self._direction) % self._n
                 self._phase = _PLAY
-            else:
-                self._play(action)
+                self.turns += 1
+                return
+            self._play(action)
         elif kind is DRAW:
             self._draw_instead()
         elif kind is KEEP:
@@ -511,6 +517,8 @@ class Game:
             self._phase = _PLAY
         else:
             self._face(action.player, action.count)
+        if self.current != before or self.round_over:
+            self.turns += 1
 
     def _illegal(self, action) -> IllegalActionError:
         legal = " ".join(map(str, self.legal_actions())) or "none, the round is over"
@@ -756,6 +764,7 @@ class Game:
         game.current = position.player
         game._phase = _PHASE_WORDS.index(position.phase)
         game.round_over = position.phase == "over"
+        game.turns = 0
         game._pending = position.pending
         game._wd4_legal = position.wd4_legal
         game._catchable = -1 if position.catchable is None else position.catchable

@@ -187,3 +187,18 @@ def test_actions_are_shared_immutable_values():
     assert copy.deepcopy(action) is action
     with pytest.raises(AttributeError, match="an Action is immutable"):
         action.uno = False
+
+
+def test_turns_count_each_change_of_player_plus_the_last_decision():
+    game = Game.from_notation("classic RS,R5,B1/G3,Y9 Y3,G4,Y7 R1 R + 0 play - - 0,0 1 1 500 - 1:0")
+    game.apply("RS")  # two players: a Skip gives player 0 another go, no new turn
+    assert (game.current, game.turns) == (0, 0)
+    game.apply("R5")  # down to one card without calling UNO
+    assert (game.current, game.turns) == (1, 1)
+    game.apply("catch 0")  # a catch passes no turn
+    assert (game.current, game.turns, game.hand_sizes) == (1, 1, (3, 2))
+    game.apply("draw")
+    assert (game.current, game.turns) == (0, 2)
+    game = Game.from_notation("classic R5/G3,Y9 Y3 R1 R + 0 play - - 0,0 1 1 500 - 1:0")
+    game.apply("R5")  # the round's last decision counts though the player is unchanged
+    assert (game.round_over, game.current, game.turns) == (True, 0, 1)
