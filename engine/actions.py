@@ -147,27 +147,33 @@ class Action:
     @classmethod
     def parse(cls, text: str) -> Action:
         """The action written as ``text``; see the module docstring for the forms."""
-        words = text.split(" ") if isinstance(text, str) else []
         try:
-            if len(words) == 1 and words[0] in _BY_WORD:
-                return _SIMPLE[_BY_WORD[words[0]]]
-            if words[0] == "catch" and len(words) == 2:
-                return cls.catch(_number(words[1]))
-            if words[0] == "loser" and len(words) == 2:
-                return cls.showdown_result(_number(words[1]))
-            if words[0] == "colour" and len(words) == 2:
-                return cls.choose_colour(Colour.parse(words[1]))
-            if words[0] == "face" and len(words) == 3 and words[2][:1] == "x":
-                return cls.face(_number(words[1]), _number(words[2][1:]))
-            if len(words) in (1, 2) and (len(words) == 1 or words[1] == "uno"):
-                card, _, colour = words[0].partition("=")
-                return cls.play(Card.parse(card), Colour.parse(colour) if colour else None,
-                                uno=len(words) == 2)
+            action = cls._parse_words(text.split(" ") if isinstance(text, str) else [])
         except (NotationError, IndexError):
-            pass
-        raise NotationError(
-            f"invalid action {text!r}: expected e.g. R5, W=G, R5 uno, draw, keep, challenge, "
-            "accept, catch 1, colour R, face 1 x2, loser 0")
+            action = None
+        if action is None:
+            raise NotationError(
+                f"invalid action {text!r}: expected e.g. R5, W=G, R5 uno, draw, keep, challenge, "
+                "accept, catch 1, colour R, face 1 x2, loser 0")
+        return action
+
+    @classmethod
+    def _parse_words(cls, words: list[str]) -> Action | None:
+        if len(words) == 1 and words[0] in _BY_WORD:
+            return _SIMPLE[_BY_WORD[words[0]]]
+        if words[0] == "catch" and len(words) == 2:
+            return cls.catch(_number(words[1]))
+        if words[0] == "loser" and len(words) == 2:
+            return cls.showdown_result(_number(words[1]))
+        if words[0] == "colour" and len(words) == 2:
+            return cls.choose_colour(Colour.parse(words[1]))
+        if words[0] == "face" and len(words) == 3 and words[2][:1] == "x":
+            return cls.face(_number(words[1]), _number(words[2][1:]))
+        if len(words) in (1, 2) and (len(words) == 1 or words[1] == "uno"):
+            card, _, colour = words[0].partition("=")
+            return cls.play(Card.parse(card), Colour.parse(colour) if colour else None,
+                            uno=len(words) == 2)
+        return None
 
     @property
     def is_passive(self) -> bool:
