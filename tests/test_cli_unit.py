@@ -8,6 +8,7 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 from io import StringIO
 
 import pytest
@@ -198,3 +199,8 @@ def test_demo_command_ends_with_a_simulation_and_exit_0(capsys):
     out = capsys.readouterr().out
     assert "== simulate --showdowns 30 --seed 1" in out
     assert out.endswith("every decision right\n")
+
+
+def test_the_readme_shows_the_diagram_the_machine_prints():
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    assert f"```mermaid\n{mermaid()}```\n" in readme
