@@ -15,7 +15,7 @@ import sys
 from engine.play import UNITS, parse_players, play_game
 from engine.remote import is_unit_url
 
-__all__ = ["add_arguments", "command"]
+__all__ = ["add_arguments", "command", "read_token"]
 
 
 def _players(text: str) -> list[str]:
@@ -51,6 +51,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="showdowns simulated (sim, the default), reported by hand "
                              "(manual), or fought on the unit at URL (socket://HOST:PORT, "
                              "or a serial device such as /dev/ttyUSB0)")
+    parser.add_argument("--token-file", metavar="FILE", default=None,
+                        help="the unit's shared token, for a unit that listens beyond "
+                             "loopback (the file the daemon's --token-file names)")
+    parser.add_argument("--baud", type=_whole(50), default=115200,
+                        help="serial speed for a unit on a serial device (default: 115200)")
     parser.add_argument("--seed", type=_whole(0), default=None,
                         help="shuffle and bot seed, to replay a game (default: random)")
     parser.add_argument("--target", type=_whole(1), default=500,
@@ -62,7 +67,32 @@ def _clear() -> None:
     sys.stdout.flush()
 
 
+def read_token(path: str) -> str:
+    """The first line of the token file, or a clear error naming the file."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            token = file.readline().strip()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ValueError(f"cannot read the token file {path}: {exc}") from None
+    if not token:
+        raise ValueError(f"the token file {path} is empty")
+    return token
+
+
 def command(args: argparse.Namespace) -> int:
+    options = None
+    if args.unit not in UNITS:
+        options = {"baudrate": args.baud}
+        if args.token_file is not None:
+            try:
+                options["token"] = read_token(args.token_file)
+            except ValueError as exc:
+                print(f"showdown play: {exc}", file=sys.stderr)
+                return 2
+    elif args.token_file is not None:
+        print("showdown play: --token-file is for a unit at a URL (--unit socket://...)",
+              file=sys.stderr)
+        return 2
     return play_game(args.players, variant=args.variant, unit=args.unit, seed=args.seed,
                      target=args.target, input_fn=input, print_fn=print,
-                     clear_fn=_clear if sys.stdout.isatty() else None)
+                     clear_fn=_clear if sys.stdout.isatty() else None, unit_options=options)

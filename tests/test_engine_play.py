@@ -305,3 +305,35 @@ def test_showdown_play_is_a_subcommand_of_the_engine_cli(capsys):
     assert "use sim, manual, or the unit's URL" in capsys.readouterr().err
     assert cli.main(["play", "--players", "bot,random", "--seed", "2", "--target", "50"]) == 0
     assert "wins the match" in capsys.readouterr().out
+
+
+def test_play_passes_the_token_file_and_baud_to_the_remote_unit(monkeypatch, tmp_path):
+    token = tmp_path / "token"
+    token.write_text("s3cret\n")
+    seen = {}
+    monkeypatch.setattr(play_cmd, "play_game",
+                        lambda players, **kwargs: seen.update(kwargs) or 0)
+    args = parse("--players", "Ann,Bob", "--unit", "socket://127.0.0.1:7700",
+                 "--token-file", str(token), "--baud", "9600")
+    assert play_cmd.command(args) == 0
+    assert seen["unit"] == "socket://127.0.0.1:7700"
+    assert seen["unit_options"] == {"baudrate": 9600, "token": "s3cret"}
+
+
+@pytest.mark.parametrize("content, message", [
+    (None, "showdown play: cannot read the token file {path}: "),
+    ("\n", "showdown play: the token file {path} is empty\n"),
+])
+def test_play_refuses_a_missing_or_empty_token_file(tmp_path, capsys, content, message):
+    path = tmp_path / "token"
+    if content is not None:
+        path.write_text(content)
+    args = parse("--unit", "socket://127.0.0.1:7700", "--token-file", str(path))
+    assert play_cmd.command(args) == 2
+    assert capsys.readouterr().err.startswith(message.format(path=path))
+
+
+def test_play_refuses_a_token_file_without_a_unit_url(tmp_path, capsys):
+    assert play_cmd.command(parse("--token-file", str(tmp_path / "t"))) == 2
+    assert capsys.readouterr().err == (
+        "showdown play: --token-file is for a unit at a URL (--unit socket://...)\n")
