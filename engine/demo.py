@@ -79,8 +79,8 @@ class SimulatedTable:
 
     A press the unit would no longer see (later than the first press plus the
     settle window and the launch, ``settle_s + spin_up_s + per_card_s *
-    cards``) is not sent: a bench edge still pending when the showdown ends
-    would hold that paddle down at the next start. And a false start comes at
+    cards``) is not sent: the unit drops a bench press still pending when the
+    showdown ends, so it would change nothing. And a false start comes at
     most ``countdown_s + hold_min_s - lockout_s`` (less 5 ms) before GO: a
     paddle ignores its edges for ``lockout_s`` after the release that ended
     the last showdown, so an earlier press would go unseen.

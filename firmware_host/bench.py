@@ -7,7 +7,9 @@ backend does. Edges are deadlines in the core's loop, so they interleave with
 the machine's own timers exactly. A press can be placed relative to GO
 (``offset_s``, negative for a false start): the core decides the hold length
 when the countdown starts, so GO's time is known from the first step; once GO
-happens, edges not yet delivered are placed on the real GO tick.
+happens, edges not yet delivered are placed on the real GO tick. When the
+showdown ends, presses timed from its GO that have not come yet are dropped
+(releases still come), so no paddle is left held for the next start.
 
 On mock pins the pin ticks and the core's clock are the same clock, which is
 what lets the bench turn a tick into a delivery time.
@@ -79,6 +81,7 @@ class Bench:
         self.pins = pins if all(isinstance(p, InjectableMockPin) for p in pins.values()) else None
         self._waiting: list[_Edge] = []        # offset edges waiting for a countdown
         self._anchored: dict[str, _Edge] = {}  # offset edges placed on a planned GO
+        self._of_round: dict[str, _Edge] = {}  # every offset edge not yet delivered
         self._names = itertools.count()
         core.listeners = (*core.listeners, self._on_event)
 
@@ -155,8 +158,10 @@ class Bench:
             base_tick = base_time = rnd.planned_go
         placed = self._deliver(edge, base_tick + edge.offset_s,
                                base_time + edge.offset_s + edge.delay_s, name)
-        if rnd.go_tick is None and "deadline" in placed:
-            self._anchored[placed["deadline"]] = edge
+        if "deadline" in placed:
+            self._of_round[placed["deadline"]] = edge
+            if rnd.go_tick is None:
+                self._anchored[placed["deadline"]] = edge
         return placed
 
     def _deliver(self, edge: _Edge, tick: float, when: float, name: str | None = None) -> dict:
@@ -170,6 +175,7 @@ class Bench:
 
     def _drive(self, edge: _Edge, tick: float) -> None:
         self._anchored = {name: e for name, e in self._anchored.items() if e is not edge}
+        self._of_round = {name: e for name, e in self._of_round.items() if e is not edge}
         pin = self.pins[edge.target]
         if edge.target == "timer":
             pin.drive_low(ticks=tick)
@@ -180,7 +186,14 @@ class Bench:
             pin.drive_high(ticks=tick)
 
     def _on_event(self, event) -> None:
-        if event.name == "countdown" and event.data["step"] == 1:
+        if event.name == "state" and event.data["state"] == "idle":
+            # The showdown is over: a press timed from its GO that has not come
+            # yet never will (it would hold the paddle at the next start);
+            # releases still come, so the paddles end up at rest.
+            late = [name for name, edge in self._of_round.items() if edge.pressed]
+            self.core.unschedule(*late)
+            self._of_round, self._anchored = {}, {}
+        elif event.name == "countdown" and event.data["step"] == 1:
             waiting, self._waiting = self._waiting, []
             for edge in waiting:
                 self._anchor(edge)

@@ -743,3 +743,22 @@ def test_every_event_carries_exactly_its_documented_keys():
         for event in rig.events:
             assert tuple(event.data) == EVENT_NAMES[event.name], event
         del rig.board.show_countdown
+
+
+def test_regression_a_bench_press_still_pending_when_the_showdown_ends_is_dropped(rig):
+    go = to_go(rig)
+    rig.bench.press("a", offset_s=0.2)
+    rig.bench.release("a", offset_s=0.4)
+    rig.bench.press("b", offset_s=30.0)       # long after the cards have flown
+    rig.bench.release("b", offset_s=60.0)
+    rig.run_until(go + 10.0)
+    assert rig.state == "idle"
+    [result] = results(rig)
+    assert (result.winner, result.loser) == ("a", "b")
+    rig.run_until(go + 40.0)
+    assert rig.board.paddle_is_pressed("a") is False
+    assert rig.board.paddle_is_pressed("b") is False      # b's late press never came
+    rig.core.arm("sd-2", 2, PLAYERS)
+    assert rig.core.start()["state"] == "countdown"       # no paddle held at the start
+    rig.run_until(go + 70.0)
+    assert rig.board.paddle_is_pressed("b") is False      # its release still came
