@@ -27,6 +27,7 @@ Request(id=1, cmd='hello', args={'version': 1})
 
 from __future__ import annotations
 
+import abc
 import enum
 import hmac
 import json
@@ -525,7 +526,7 @@ class ConnectionState(enum.Enum):
     CLOSED = "closed"
 
 
-class _Connection:
+class _Connection(abc.ABC):
     def __init__(self, max_line_bytes: int):
         self._lines = _LineBuffer(max_line_bytes)
         self._closed = False
@@ -558,8 +559,9 @@ class _Connection:
 
     close = receive_eof
 
+    @abc.abstractmethod
     def _line(self, line: bytes) -> list:
-        raise NotImplementedError
+        """What one complete line yields at this end of the link."""
 
 
 class ServerConnection(_Connection):
