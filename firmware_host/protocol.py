@@ -33,7 +33,9 @@ import hmac
 import json
 import math
 import re
+import unicodedata
 from collections.abc import Callable, Mapping
+from itertools import accumulate
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -43,7 +45,9 @@ __all__ = [
     "BENCH_COMMANDS", "EVENTS", "ProtocolError", "Request", "Reply", "ErrorReply",
     "Event", "EventGap", "EventSequencer", "ConnectionState", "ServerConnection",
     "ClientConnection", "encode", "decode_request", "check_arguments",
-    "negotiate_version",
+    "negotiate_version", "MAX_DEPTH", "MAX_NAME_CHARS", "MAX_TOKEN_CHARS",
+    "MAX_AUTH_FAILURES", "clean_name", "clean_players", "clean_showdown_id",
+    "token_from_text", "auth_line_bytes",
 ]
 
 #: The highest protocol version this module speaks, and the lowest.
@@ -53,6 +57,14 @@ MIN_PROTOCOL_VERSION = 1
 DEFAULT_MAX_LINE_BYTES = 4096
 #: The client's limit on one incoming line: a ``history`` reply is long.
 CLIENT_MAX_LINE_BYTES = 1_048_576
+#: The deepest nesting of arrays and objects either end reads (a request needs 2).
+MAX_DEPTH = 32
+#: The longest player name, in characters once normalised.
+MAX_NAME_CHARS = 40
+#: The longest token a token file may hold.
+MAX_TOKEN_CHARS = 256
+#: Wrong tokens one connection may send; the last one closes it.
+MAX_AUTH_FAILURES = 3
 
 #: Error codes sent on the wire, with what they mean.
 ERROR_CODES = {
@@ -72,6 +84,8 @@ ERROR_CODES = {
     "not_mock": "bench commands need a unit on mock pins",
     "closed": "the unit is shutting down",
     "fault": "the unit is in its fault state, or failed doing the command",
+    "http_refused": "the line looks like HTTP: this port speaks JSON lines; the unit closes the link",
+    "hello_timeout": "auth and hello did not come in time; the unit closes the link",
 }
 #: Codes a connection reports to its own side only: nothing is sent for them.
 LOCAL_ERROR_CODES = {
@@ -86,8 +100,6 @@ EVENTS = ("state", "armed", "countdown", "go", "false_start", "tie", "paddle_hel
 
 _CONNECTION_COMMANDS = ("auth", "hello")
 _SHOWDOWN_ID = re.compile(r"[A-Za-z0-9._:-]{1,64}")
-_NOT_PRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
-_MAX_NAME = 40
 _CODE = re.compile(r"[a-z][a-z0-9_]*")
 
 
@@ -100,9 +112,13 @@ class ProtocolError(ValueError):
     one for bad arguments, with the message the unit would have sent.
     """
 
-    def __init__(self, code: str, message: str, request_id: Any = None):
+    def __init__(self, code: str, message: str, request_id: Any = None, *,
+                 close: bool = False):
         super().__init__(f"{code}: {message}")
         self.code, self.message, self.request_id = code, message, request_id
+        #: The server answers this line, then closes the link; nothing after
+        #: it on the link is read.
+        self.close = close
 
     def to_reply(self) -> "ErrorReply":
         """The error reply a server sends for this line."""
@@ -118,7 +134,9 @@ class ProtocolError(ValueError):
         return hash(self._key())
 
     def __repr__(self):
-        return f"ProtocolError({self.code!r}, {self.message!r}, request_id={self.request_id!r})"
+        close = ", close=True" if self.close else ""
+        return (f"ProtocolError({self.code!r}, {self.message!r}, "
+                f"request_id={self.request_id!r}{close})")
 
 
 @dataclass(frozen=True)
@@ -250,6 +268,117 @@ def negotiate_version(client_version: int) -> int:
     return min(client_version, PROTOCOL_VERSION)
 
 
+# --- Names, ids and tokens: one check for every end ---------------------------
+
+# Control, format (bidi overrides, zero-width), surrogate, private-use and
+# unassigned characters, and line and paragraph separators: what lets one
+# name pose as another, or breaks a line on a terminal.
+_REFUSED_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
+
+
+def _refused_character(text: str) -> str | None:
+    for char in text:
+        if unicodedata.category(char) in _REFUSED_CATEGORIES:
+            return f"U+{ord(char):04X} ({unicodedata.category(char)})"
+    return None
+
+
+def clean_name(value: Any, field: str = "name") -> str:
+    """A player name as the unit and the engine keep it: NFC-normalised, runs
+    of white space made one space and none at the ends, 1 to MAX_NAME_CHARS
+    characters, no control, format, private-use or unassigned character and
+    no line or paragraph separator. ValueError naming ``field`` otherwise.
+
+    >>> clean_name("  Zoe\\u0308   Smith ")
+    'Zoë Smith'
+    >>> clean_name("Ann\\u202eB", "players.a")
+    Traceback (most recent call last):
+    ...
+    ValueError: field 'players.a' must be a name of 1 to 40 printable characters, not "Ann\\u202eB" (it holds U+202E (Cf))
+    """
+    rule = f"field '{field}' must be a name of 1 to {MAX_NAME_CHARS} printable characters"
+    if not isinstance(value, str):
+        raise ValueError(f"{rule}, not {_show(value)}")
+    name = unicodedata.normalize("NFC", value)
+    bad = _refused_character(name)
+    if bad is not None:
+        raise ValueError(f"{rule}, not {_show(value)} (it holds {bad})")
+    name = " ".join(name.split())
+    if not 1 <= len(name) <= MAX_NAME_CHARS:
+        raise ValueError(f"{rule}, not {_show(value)}")
+    return name
+
+
+def clean_players(value: Any, field: str = "players") -> dict[str, str]:
+    """``{"a": name, "b": name}`` with both names cleaned by :func:`clean_name`;
+    the two must differ (ignoring case). ValueError otherwise.
+
+    >>> clean_players({"a": "Ann", "b": " Bob"})
+    {'a': 'Ann', 'b': 'Bob'}
+    >>> clean_players({"a": "Ann", "b": "ANN"})
+    Traceback (most recent call last):
+    ...
+    ValueError: field 'players' must name two different players, not "Ann" twice
+    """
+    if not isinstance(value, Mapping):
+        raise ValueError(f"field '{field}' must be an object {{\"a\": name, \"b\": name}}, "
+                         f"not {_show(value)}")
+    for key in value:
+        if key not in ("a", "b"):
+            raise ValueError(f"unknown field '{field}.{key}'")
+    players = {}
+    for side in ("a", "b"):
+        if side not in value:
+            raise ValueError(f"missing field '{field}.{side}'")
+        players[side] = clean_name(value[side], f"{field}.{side}")
+    if players["a"].casefold() == players["b"].casefold():
+        raise ValueError(f"field '{field}' must name two different players, not "
+                         f"{_show(players['a'])} twice")
+    return players
+
+
+def clean_showdown_id(value: Any, field: str = "showdown_id") -> str:
+    """A showdown id: 1 to 64 characters of ``A-Z a-z 0-9 . _ : -``; ValueError otherwise."""
+    if not isinstance(value, str) or not _SHOWDOWN_ID.fullmatch(value):
+        raise ValueError(f"field '{field}' must be 1 to 64 characters of A-Z a-z 0-9 . _ : -, "
+                         f"not {_show(value)}")
+    return value
+
+
+def token_from_text(text: str, source: str) -> str:
+    """The token a token file holds, read the same way at both ends: one
+    line, surrounding white space dropped, 1 to MAX_TOKEN_CHARS printable
+    characters. ValueError naming ``source`` (the file) otherwise.
+
+    >>> token_from_text("s3cret\\n", "token")
+    's3cret'
+    >>> token_from_text("one\\ntwo\\n", "/etc/uno-showdown/token")
+    Traceback (most recent call last):
+    ...
+    ValueError: /etc/uno-showdown/token: holds 2 lines; a token file holds the token on one line
+    """
+    token = text.strip()
+    if not token:
+        raise ValueError(f"{source}: the file is empty")
+    lines = token.splitlines()
+    if len(lines) > 1:
+        raise ValueError(f"{source}: holds {len(lines)} lines; a token file holds the token "
+                         "on one line")
+    if len(token) > MAX_TOKEN_CHARS:
+        raise ValueError(f"{source}: the token is {len(token)} characters; at most "
+                         f"{MAX_TOKEN_CHARS}")
+    bad = _refused_character(token)
+    if bad is not None:
+        raise ValueError(f"{source}: the token holds {bad}; use printable characters")
+    return token
+
+
+def auth_line_bytes(token: str) -> int:
+    """The length of the ``auth`` line that carries ``token`` (without its
+    newline): the unit refuses at start a token its line limit cannot carry."""
+    return len(encode(Request(1, "auth", {"token": token}))) - 1
+
+
 # --- Argument schemas -------------------------------------------------------
 
 class _Invalid(Exception):
@@ -257,7 +386,10 @@ class _Invalid(Exception):
 
 
 def _show(value: Any) -> str:
-    text = json.dumps(value, ensure_ascii=False, default=repr)
+    try:
+        text = json.dumps(value, ensure_ascii=False, default=repr)
+    except (RecursionError, ValueError):     # nothing decoded here is this deep
+        text = f"<{type(value).__name__}>"
     return text if len(text) <= 40 else text[:39] + "…"
 
 
@@ -285,19 +417,25 @@ def _token(name, value):
     return value
 
 
-def _name(name, value):
-    if (not isinstance(value, str) or not value.strip() or len(value) > _MAX_NAME
-            or _NOT_PRINTABLE.search(value)):
-        raise _Invalid(f"field '{name}' must be a name of 1 to {_MAX_NAME} printable "
-                       f"characters, not {_show(value)}")
+def _flag(name, value):
+    if not isinstance(value, bool):
+        raise _Invalid(f"field '{name}' must be true or false, not {_show(value)}")
     return value
 
 
-def _showdown_id(name, value):
-    if not isinstance(value, str) or not _SHOWDOWN_ID.fullmatch(value):
-        raise _Invalid(f"field '{name}' must be 1 to 64 characters of A-Z a-z 0-9 . _ : -, "
-                       f"not {_show(value)}")
-    return value
+def _checked_by(clean):
+    """A schema check from a ``clean_*`` function (ValueError -> _Invalid)."""
+    def check(name, value):
+        try:
+            return clean(value, name)
+        except ValueError as exc:
+            raise _Invalid(str(exc)) from None
+    return check
+
+
+_name = _checked_by(clean_name)
+_showdown_id = _checked_by(clean_showdown_id)
+_players = _checked_by(clean_players)
 
 
 def _side(name, value):
@@ -306,21 +444,10 @@ def _side(name, value):
     return value
 
 
-def _players(name, value):
-    if not isinstance(value, dict):
-        raise _Invalid(f"field '{name}' must be an object {{\"a\": name, \"b\": name}}, "
-                       f"not {_show(value)}")
-    return _check_fields(value, {"a": _name, "b": _name}, set(), prefix=f"{name}.")
-
-
-def _one_timing(required: bool):
-    """bench_press needs exactly one of offset_ms and at_tick; release at most one."""
-    def check(args):
-        given = [key for key in ("offset_ms", "at_tick") if args[key] is not None]
-        if len(given) > 1 or (required and not given):
-            raise _Invalid("give exactly one of fields 'offset_ms' and 'at_tick'" if required
-                           else "give at most one of fields 'offset_ms' and 'at_tick'")
-    return check
+def _one_timing(args):
+    """A bench edge is timed by at most one of offset_ms and at_tick (neither: now)."""
+    if args["offset_ms"] is not None and args["at_tick"] is not None:
+        raise _Invalid("give at most one of fields 'offset_ms' and 'at_tick'")
 
 
 _Check = Callable[[str, Any], Any]
@@ -333,6 +460,9 @@ def _not_negative(name, value):
 # delay_ms: the edge's callback arrives this long after its tick (a busy pin backend).
 _TIMING = {"side": _side, "offset_ms": _number, "at_tick": _number, "delay_ms": _not_negative}
 _TIMING_OPTIONAL = {"offset_ms", "at_tick", "delay_ms"}
+# hold: a press stays down (else it lets go by itself after a short hold).
+_PRESS = {**_TIMING, "hold": _flag}
+_PRESS_OPTIONAL = {*_TIMING_OPTIONAL, "hold"}
 
 # command -> (argument checks, optional argument names, whole-request check)
 _SCHEMAS: dict[str, tuple[dict[str, _Check], set[str], Callable | None]] = {
@@ -347,8 +477,8 @@ _SCHEMAS: dict[str, tuple[dict[str, _Check], set[str], Callable | None]] = {
     "result": ({"showdown_id": _showdown_id}, set(), None),
     "history": ({"limit": _whole(1, 1000), "player": _name}, {"limit", "player"}, None),
     "selftest": ({}, set(), None),
-    "bench_press": (_TIMING, _TIMING_OPTIONAL, _one_timing(True)),
-    "bench_release": (_TIMING, _TIMING_OPTIONAL, _one_timing(False)),
+    "bench_press": (_PRESS, _PRESS_OPTIONAL, _one_timing),
+    "bench_release": (_TIMING, _TIMING_OPTIONAL, _one_timing),
     "bench_timer": ({}, set(), None),
 }
 #: Every command, in the order docs/protocol.md lists them.
@@ -448,6 +578,34 @@ class _LineBuffer:
         return left
 
 
+_JSON_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
+_NOT_BRACKETS = bytes(sorted(set(range(256)) - set(b"[]{}")))
+
+
+def _depth(line: bytes) -> int:
+    """How deep the line's arrays and objects nest (brackets inside strings
+    do not count). Cheap for ordinary lines: they have few brackets at all."""
+    if line.count(b"[") + line.count(b"{") <= MAX_DEPTH:
+        return 0
+    brackets = _JSON_STRING.sub(b"", line).translate(None, _NOT_BRACKETS)
+    return max(accumulate(1 if byte in b"[{" else -1 for byte in brackets), default=0)
+
+
+class _DuplicateKey(ValueError):
+    pass
+
+
+def _object(pairs: list) -> dict:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _DuplicateKey(key)
+            seen.add(key)
+    return obj
+
+
 def _decode_object(line: bytes, what: str) -> dict:
     """One line as a JSON object; ProtocolError with code bad_json or bad_request."""
     try:
@@ -455,10 +613,13 @@ def _decode_object(line: bytes, what: str) -> dict:
     except UnicodeDecodeError as exc:
         raise ProtocolError("bad_json", f"line is not valid UTF-8 (byte 0x{line[exc.start]:02x} "
                                         f"at offset {exc.start})") from None
+    if _depth(line) > MAX_DEPTH:
+        raise ProtocolError("bad_json", f"line is not valid JSON here: arrays and objects "
+                                        f"nested deeper than {MAX_DEPTH}")
     try:
         value = _DECODER.decode(text)
-    except RecursionError:
-        raise ProtocolError("bad_json", "line is not valid JSON: nested too deeply") from None
+    except _DuplicateKey as exc:
+        raise ProtocolError("bad_request", f"field {_show(exc.args[0])} is given twice") from None
     except ValueError as exc:
         reason = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)
         where = f" at column {exc.colno}" if isinstance(exc, json.JSONDecodeError) else ""
@@ -473,7 +634,7 @@ def _reject_constant(name: str):
 
 
 # One decoder for every line: json.loads would build a new one per call.
-_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant, object_pairs_hook=_object)
 
 
 def _kind(value: Any) -> str:
@@ -517,6 +678,16 @@ def decode_request(line: bytes) -> Request:
 
 # --- The two ends -----------------------------------------------------------
 
+# An HTTP request line ("POST / HTTP/1.1") or header line ("Host: ..."): a
+# browser page or any HTTP client aimed at the unit's port.
+_HTTP_REQUEST_LINE = re.compile(rb"[A-Z]{3,16} \S+ HTTP/\d")
+_HTTP_HEADER = re.compile(rb"[A-Za-z0-9!#$%&'*+.^_`|~-]+:")
+
+
+def _looks_like_http(line: bytes) -> bool:
+    return bool(_HTTP_REQUEST_LINE.match(line) or _HTTP_HEADER.match(line))
+
+
 class ConnectionState(enum.Enum):
     """Where a server connection is: waiting for auth, for hello, or ready."""
 
@@ -544,7 +715,13 @@ class _Connection(abc.ABC):
                     "discarded up to the next newline")))
             elif line.strip(b" \t\r"):
                 items.extend(self._line(line))
+                if items and getattr(items[-1], "close", False):
+                    self._closing(items[-1])
+                    break
         return items
+
+    def _closing(self, error: ProtocolError) -> None:
+        """A line that ends the link was read (only the server has such lines)."""
 
     def receive_eof(self) -> list[ProtocolError]:
         """The link closed: report an unfinished line, if there was one."""
@@ -582,6 +759,7 @@ class ServerConnection(_Connection):
         self._token = token.encode("utf-8") if token else None
         self.state = ConnectionState.AUTH if self._token else ConnectionState.HELLO
         self.version: int | None = None
+        self.auth_failures = 0
 
     @property
     def ready(self) -> bool:
@@ -613,7 +791,16 @@ class ServerConnection(_Connection):
         except ProtocolError as error:
             return [error]
 
+    def _closing(self, error: ProtocolError) -> None:
+        # Nothing after this line is read: not the rest of this chunk, not later data.
+        self.state = ConnectionState.CLOSED
+        self._closed = True
+        self._lines.eof()
+
     def _request(self, line: bytes) -> Request:
+        if not line.lstrip(b" \t").startswith(b"{") and _looks_like_http(line):
+            raise ProtocolError("http_refused", "this port speaks JSON lines, not HTTP: "
+                                                "closing the link", close=True)
         request_id, cmd, given = _envelope(line)
         if self.state is ConnectionState.AUTH and cmd != "auth":
             raise ProtocolError("unauthorized", f"send auth with the unit's token before "
@@ -637,6 +824,10 @@ class ServerConnection(_Connection):
             return  # no token configured: auth is accepted and changes nothing
         given = token.encode("utf-8", "surrogatepass")
         if not hmac.compare_digest(given, self._token):
+            self.auth_failures += 1
+            if self.auth_failures >= MAX_AUTH_FAILURES:
+                raise ProtocolError("unauthorized", f"wrong token ({self.auth_failures} tries): "
+                                                    "closing the link", request_id, close=True)
             raise ProtocolError("unauthorized", "wrong token", request_id)
         if self.state is ConnectionState.AUTH:
             self.state = ConnectionState.HELLO

@@ -25,8 +25,12 @@ SIDES = ("a", "b")
 REASONS = ("faster", "false_start", "timeout", "tie_void")
 #: What the launcher did: ran its time (or counted every card), a jam (the card
 #: sensor did not count them all by launcher.max_run_s), cancelled mid-launch,
-#: no launch (timeout, void tie), or a fault stopped it.
-LAUNCH_OUTCOMES = ("launched", "jam", "cancelled", "none", "fault")
+#: no launch (timeout, void tie), or a fault stopped it. Two more come only
+#: from the journal: "pending" (decided and recorded, the cards are flying
+#: now) and "interrupted" (the unit stopped, crashed or lost power after the
+#: decision was recorded and before the launch ended: some or all of the cards
+#: are still in the unit; ``cards_counted`` says how many the sensor saw leave).
+LAUNCH_OUTCOMES = ("launched", "jam", "cancelled", "none", "fault", "pending", "interrupted")
 
 #: The keys of Result.to_dict(), in order.
 RESULT_KEYS = ("showdown_id", "players", "winner", "loser", "reason", "tie_reruns",
@@ -120,6 +124,11 @@ class Result:
         if self.launch == "none":
             return f"{self.showdown_id}: {text}; no launch"
         cards = f"{self.cards} card{'' if self.cards == 1 else 's'}"
+        if self.launch == "pending":
+            return f"{self.showdown_id}: {text}; {cards} launching"
+        if self.launch == "interrupted":
+            counted = "" if self.cards_counted is None else f", {self.cards_counted} counted out"
+            return f"{self.showdown_id}: {text}; launch of {cards} interrupted{counted}"
         return f"{self.showdown_id}: {text}; {cards} {self.launch}"
 
 
