@@ -20,6 +20,7 @@ COMMANDS = [
     ("check-config", "firmware_host.check_config", "print the effective config, or the one thing wrong with it"),
     ("selftest", "firmware_host.selftest_cmd", "light, sound and spin every device once and check the inputs read idle"),
     ("history", "firmware_host.history_cmd", "recent showdown results and each player's reaction times"),
+    ("journal", "firmware_host.journal_cmd", "look after the results journal: 'journal check' reports any damage"),
     ("diagram", "firmware_host.diagram", "print the showdown state machine as a Mermaid diagram"),
     ("simulate", "firmware_host.simulate", "play many showdowns on mock pins and virtual time, check every decision"),
     ("run", "firmware_host.run_cmd", "run the unit standalone on its pins (--mock: on the keyboard)"),

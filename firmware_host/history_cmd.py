@@ -4,7 +4,11 @@ Reads the journal read-only, so it is safe while the daemon runs. With no
 ``--journal`` it looks where the daemon writes (``journal.path`` in the
 config, else the default place); if there is no file there yet it says "no
 results yet" and exits 0. A ``--journal`` file that does not exist is an error
-(exit 1): the user named a file, and it is not there.
+(exit 1): the user named a file, and it is not there. Rows that are damaged
+are skipped, and a last line says which and how to learn more.
+
+``showdown-unit journal check`` finds the journal the same way
+(:func:`add_journal_arguments`, :func:`journal_location`).
 """
 
 from __future__ import annotations
@@ -18,7 +22,8 @@ from pathlib import Path
 from firmware_host.config import add_config_argument, load_for_command
 from firmware_host.journal import Journal, JournalError, default_journal_path
 
-__all__ = ["add_arguments", "command", "render_text"]
+__all__ = ["add_arguments", "command", "render_text", "add_journal_arguments",
+           "journal_location"]
 
 
 def _positive(text: str) -> int:
@@ -37,10 +42,24 @@ def add_arguments(parser) -> None:
     parser.add_argument("--limit", type=_positive, metavar="N",
                         help="how many results to show (default: journal.history_limit)")
     parser.add_argument("--json", action="store_true",
-                        help='print {"results": [...], "players": {...}} as JSON')
+                        help='print {"results": [...], "players": {...}, "damaged": [...]} '
+                             'as JSON')
+    add_journal_arguments(parser)
+
+
+def add_journal_arguments(parser) -> None:
+    """``--config`` and ``--journal``, for every command that reads the journal."""
     add_config_argument(parser)
     parser.add_argument("--journal", metavar="PATH",
                         help="the journal file (default: where the daemon keeps it)")
+
+
+def journal_location(args, config) -> Path:
+    """The journal a reading command looks at: ``--journal``, else where the
+    daemon keeps it (``journal.path``, else the default place)."""
+    if args.journal:
+        return Path(args.journal)
+    return default_journal_path(config.journal.path, mock=config.backend == "mock")
 
 
 def command(args) -> int:
@@ -48,15 +67,12 @@ def command(args) -> int:
     if config is None:
         return 1
     limit = args.limit or config.journal.history_limit
-    if args.journal:
-        path = Path(args.journal)
-        if not path.exists():
-            print(f"error: {path}: no such journal file", file=sys.stderr)
-            return 1
-    else:
-        path = default_journal_path(config.journal.path, mock=config.backend == "mock")
+    path = journal_location(args, config)
+    if args.journal and not path.exists():
+        print(f"error: {path}: no such journal file", file=sys.stderr)
+        return 1
     if not path.exists():
-        history = {"results": [], "players": {}}
+        history = {"results": [], "players": {}, "damaged": []}
         if not args.json:
             print(f"no results yet ({path} does not exist)")
             return 0
@@ -76,10 +92,11 @@ def command(args) -> int:
 
 def render_text(history: dict, path: Path | str) -> str:
     """The history document as lines for people: one per result, then a table
-    of per-player figures. Times are shown in local time."""
+    of per-player figures, then a line for any damaged rows that were skipped.
+    Times are shown in local time."""
     results, players = history["results"], history["players"]
     if not results:
-        return f"no results yet in {path}\n"
+        return f"no results yet in {path}\n" + _damaged_line(history, path)
     lines = [f"Recent results, newest first ({path}):"]
     lines += [_result_line(result) for result in results]
     lines += ["", "Reaction times (all recorded showdowns):"]
@@ -91,7 +108,17 @@ def render_text(history: dict, path: Path | str) -> str:
     for row in [header, *rows]:
         cells = [row[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(row[1:], widths[1:])]
         lines.append("  ".join(cells).rstrip())
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines) + "\n" + _damaged_line(history, path)
+
+
+def _damaged_line(history: dict, path) -> str:
+    damaged = history.get("damaged") or []
+    if not damaged:
+        return ""
+    rows = "row" if len(damaged) == 1 else "rows"
+    entries = "entry" if len(damaged) == 1 else "entries"
+    return (f"{len(damaged)} damaged {rows} skipped ({entries} {', '.join(map(str, damaged))}): "
+            f"run showdown-unit journal check --journal {path}\n")
 
 
 def _result_line(result: dict) -> str:
@@ -109,7 +136,7 @@ def _result_line(result: dict) -> str:
     reaction = result.get("reaction_us") or {}
     launch = result.get("launch")
     cards = result.get("cards")
-    launched = "no launch" if launch in (None, "none") else f"{cards} cards {launch}"
+    launched = _launch_text(launch, cards, result.get("cards_counted"))
     return "  ".join([
         _local_time(result.get("recorded_at")),
         str(result.get("showdown_id")),
@@ -120,6 +147,17 @@ def _result_line(result: dict) -> str:
         f"margin {_ms(result.get('margin_us'))}",
         launched,
     ])
+
+
+def _launch_text(launch, cards, counted) -> str:
+    if launch in (None, "none"):
+        return "no launch"
+    if launch == "pending":
+        return f"{cards} cards launching"
+    if launch == "interrupted":
+        return (f"launch of {cards} cards interrupted"
+                + ("" if counted is None else f", {counted} counted out"))
+    return f"{cards} cards {launch}"
 
 
 def _ms(microseconds) -> str:

@@ -1,6 +1,7 @@
 """``showdown-unit history``: text and JSON output, and the missing-journal cases."""
 
 import json
+import sqlite3
 import time
 
 import pytest
@@ -79,6 +80,7 @@ def test_json_output_with_player_and_limit(capsys, journal_path):
         "players": {"Ann": {"showdowns": 2, "median_reaction_us": 263_000,
                             "best_reaction_us": 263_000, "false_starts": 1, "wins": 0,
                             "losses": 2}},
+        "damaged": [],
     }
 
 
@@ -97,7 +99,7 @@ def test_a_missing_default_journal_means_no_results_yet(capsys, tmp_path):
     assert run(capsys, "--config", str(config)) == (
         0, f"no results yet ({missing} does not exist)\n", "")
     code, out, _ = run(capsys, "--config", str(config), "--json")
-    assert (code, json.loads(out)) == (0, {"results": [], "players": {}})
+    assert (code, json.loads(out)) == (0, {"results": [], "players": {}, "damaged": []})
     assert not missing.exists() and not missing.parent.exists()
 
 
@@ -125,7 +127,8 @@ def test_a_file_that_is_not_a_journal(capsys, tmp_path):
     path = tmp_path / "x.sqlite3"
     path.write_text("not sqlite " * 20)
     assert run(capsys, "--journal", str(path)) == (
-        1, "", f"error: {path}: cannot open the journal: file is not a database\n")
+        1, "", f"error: {path}: cannot open the journal: file is not a database "
+               f"(run: showdown-unit journal check --journal {path})\n")
 
 
 def test_a_bad_config_is_one_line(capsys, tmp_path):
@@ -140,3 +143,50 @@ def test_a_bad_limit(capsys):
         main(["history", "--limit", "0"])
     assert exited.value.code == 2
     assert "argument --limit: must be a whole number >= 1, not '0'" in capsys.readouterr().err
+
+
+def damage(path, *entries):
+    db = sqlite3.connect(path)
+    db.executemany("UPDATE results SET body = '{' WHERE entry = ?", [(e,) for e in entries])
+    db.commit()
+    db.close()
+
+
+def test_damaged_rows_are_skipped_and_named(capsys, journal_path):
+    damage(journal_path, 2)
+    code, out, err = run(capsys, "--journal", str(journal_path))
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    assert [line.split("  ")[1] for line in lines[1:3]] == ["g1-r3", "g1-r1"]
+    assert lines[-1] == ("1 damaged row skipped (entry 2): "
+                         f"run showdown-unit journal check --journal {journal_path}")
+    code, out, _ = run(capsys, "--journal", str(journal_path), "--json")
+    assert (code, json.loads(out)["damaged"]) == (0, [2])
+
+
+def test_only_damaged_rows(capsys, journal_path):
+    damage(journal_path, 1, 2, 3)
+    assert run(capsys, "--journal", str(journal_path)) == (0, (
+        f"no results yet in {journal_path}\n"
+        "3 damaged rows skipped (entries 1, 2, 3): "
+        f"run showdown-unit journal check --journal {journal_path}\n"), "")
+
+
+def test_a_launch_pending_or_interrupted(capsys, tmp_path):
+    path = tmp_path / FILENAME
+    clock = iter(T0 + 60 * n for n in range(10))
+    with Journal(path, clock=lambda: next(clock)) as journal:
+        for showdown_id in ("g2-r1", "g2-r2"):
+            pending = result(showdown_id, "Ann", "Bob", "b", "faster", (263_000, 241_000), 22_000,
+                             launch="pending")
+            journal.record_decision(pending)
+        journal.record_cards("g2-r1", 1)
+        journal.recover()
+        journal.record_decision({**pending, "showdown_id": "g2-r3"})
+    code, out, _ = run(capsys, "--journal", str(path), "--limit", "3")
+    assert code == 0
+    assert [line.rsplit("  ", 1)[1] for line in out.splitlines()[1:4]] == [
+        "2 cards launching",
+        "launch of 2 cards interrupted",
+        "launch of 2 cards interrupted, 1 counted out",
+    ]

@@ -1,4 +1,8 @@
-"""The results journal: idempotent records, history, per-player figures, files."""
+"""The results journal: idempotent records, history, per-player figures, files.
+
+Decisions and launch outcomes: test_journal_launch.py; damage: test_journal_damage.py;
+the version 1 journal: test_journal_migration.py; the lock: test_journal_lock.py.
+"""
 
 import os
 import re
@@ -17,15 +21,21 @@ T0 = 1_764_525_851.0     # 2025-11-30T18:04:11Z
 
 
 def result(showdown_id, a="Ann", b="Bob", winner="a", reason="faster",
-           reaction=(200_000, 250_000), cards=2):
-    """A dict shaped like Result.to_dict()."""
+           reaction=(200_000, 250_000), cards=2, launch=None, cards_counted=None):
+    """A dict shaped like Result.to_dict(); launch "launched" if someone lost, else "none"."""
     loser = {"a": "b", "b": "a", None: None}[winner]
     reaction_us = dict(zip("ab", reaction))
     both = None not in reaction
     return {"showdown_id": showdown_id, "players": {"a": a, "b": b}, "winner": winner,
             "loser": loser, "reason": reason, "tie_reruns": 0, "reaction_us": reaction_us,
             "margin_us": abs(reaction[0] - reaction[1]) if both else None, "cards": cards,
-            "launch": "launched" if loser else "none", "cards_counted": None}
+            "launch": launch or ("launched" if loser else "none"),
+            "cards_counted": cards_counted}
+
+
+def decision(showdown_id, **kwargs):
+    """A decision: a result whose launch is still to come."""
+    return result(showdown_id, launch="pending", **kwargs)
 
 
 class Clock:
@@ -48,10 +58,14 @@ def test_a_new_file_gets_the_schema_in_wal_mode(tmp_path):
     with Journal(path):
         pass
     db = sqlite3.connect(path)
-    assert db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
+    assert SCHEMA_VERSION == 2
+    assert db.execute("PRAGMA user_version").fetchone() == (2,)
     assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
     assert [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")] == [
         "results"]
+    assert [r[1] for r in db.execute("PRAGMA table_info(results)")] == [
+        "entry", "showdown_id", "recorded_at", "player_a", "player_b", "body", "launch",
+        "cards_counted", "outcome_at"]
     db.close()
     assert (path.parent.stat().st_mode & 0o777) == 0o700
 
@@ -83,6 +97,15 @@ def test_a_different_result_under_a_known_id_is_refused(journal):
     ({"showdown_id": "", "players": {}}, "a result needs a showdown_id string, not ''"),
     ({"showdown_id": "s", "players": {"a": "A"}},
      "a result needs players {'a': name, 'b': name}, not {'a': 'A'}"),
+    ({"showdown_id": "s", "players": {"a": "A", "b": "B"}, "reason": "timeout"},
+     "not a valid result: result keys wrong: missing ['cards', 'cards_counted', 'launch', "
+     "'loser', 'margin_us', 'reaction_us', 'tie_reruns', 'winner'], unknown []"),
+    ({**result("s"), "reason": "slower"},
+     "not a valid result: reason must be one of faster, false_start, timeout, tie_void, "
+     "not 'slower'"),
+    ({**result("s"), "margin_us": float("nan")},
+     "not a valid result: Out of range float values are not JSON compliant"),
+    (result("s", cards_counted=-1), "cards_counted must be a whole number >= 0 or None, not -1"),
 ])
 def test_a_result_without_id_or_players_is_refused(journal, bad, message):
     with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
@@ -163,6 +186,7 @@ def test_history_document(journal):
         "players": {"Bob": {"showdowns": 1, "median_reaction_us": 250_000,
                             "best_reaction_us": 250_000, "false_starts": 0, "wins": 0,
                             "losses": 1}},
+        "damaged": [],
     }
 
 
@@ -184,7 +208,8 @@ def test_read_only_reads_and_creates_nothing(tmp_path):
     assert before == [FILENAME]
     with Journal(path, readonly=True) as reader:
         assert reader.get("sd-1") == result("sd-1")
-        with pytest.raises(JournalError, match=r"cannot record 'sd-2': attempt to write a readonly"):
+        with pytest.raises(JournalError, match=f"^{path}: cannot record 'sd-2': "
+                                               "the journal is open read-only$"):
             reader.record(result("sd-2"))
     assert sorted(p.name for p in tmp_path.iterdir()) == before
 
@@ -209,8 +234,11 @@ def test_a_file_that_is_not_a_database(tmp_path):
     path = tmp_path / "notes.txt"
     path.write_text("hello, this is not SQLite at all. " * 10)
     with pytest.raises(JournalError, match=f"^{path}: cannot open the journal: "
-                                           "file is not a database$"):
+                                           r"file is not a database \(run: showdown-unit "
+                                           f"journal check --journal {path}\\)$"):
         Journal(path)
+    with pytest.raises(JournalError, match="file is not a database"):
+        Journal(path, readonly=True)
 
 
 def test_a_database_of_something_else(tmp_path):
@@ -230,7 +258,7 @@ def test_a_newer_schema_is_refused(tmp_path):
     db.execute("PRAGMA user_version = 7")
     db.close()
     with pytest.raises(JournalError, match="journal schema version 7 is newer than this "
-                                           r"software understands \(1\)$"):
+                                           r"software understands \(2\)$"):
         Journal(path)
 
 
