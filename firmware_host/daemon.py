@@ -12,9 +12,10 @@ Threads, and the one job of each:
   ui thread put their items there too. The main thread does the reloads,
   the ``STATUS=`` updates and the shutdown.
 - **showdown-loop**: the :class:`~firmware_host.unit.Unit`'s event loop. It
-  runs the state machine, writes each result to the journal (the
-  ``on_result`` hook, before the result is published) and paces the systemd
-  watchdog, so a hung loop stops the pings. Its subscribers only enqueue.
+  runs the state machine, writes each decision to the journal before anything
+  moves and each launch outcome after (the :class:`JournalWriter` recorder),
+  and paces the systemd watchdog, so a hung loop stops the pings. Its
+  subscribers only enqueue.
 - **server-io** and **server-commands**: the protocol server
   (:mod:`firmware_host.transports`, :mod:`firmware_host.server`).
 - **ui** (``--mock`` only): the keyboard table or the headless event printer.
@@ -26,6 +27,7 @@ off first; a launch cut short is journaled as cancelled), close the unit
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import logging
 import signal
@@ -40,8 +42,11 @@ from hw.pins import make_pin_factory
 
 from firmware_host.config import SYSTEM_CONFIG, ConfigError, UnitConfig, load_config
 from firmware_host.errors import BusyError, UnitError
-from firmware_host.journal import Journal, default_journal_path
+from firmware_host.journal import (
+    Journal, JournalError, JournalLock, default_journal_path)
+from firmware_host.machine import RecordFailed
 from firmware_host.mailbox import Mailbox
+from firmware_host.protocol import DEFAULT_MAX_LINE_BYTES, auth_line_bytes, token_from_text
 from firmware_host.sdnotify import Notifier, WatchdogPacer
 from firmware_host.server import Server
 from firmware_host.transports import Reactor, is_loopback, parse_address
@@ -111,8 +116,8 @@ def check_links(config: UnitConfig, *, sources: dict[str, str] | None = None,
                 default_source: str = "<config>") -> Links:
     """The links ``config.server`` asks for, or a ConfigError: an address
     that is not loopback without ``allow_remote`` and a token, a token file
-    that is missing, empty or readable by group or others. ``sources`` maps
-    ``server.<key>`` to where it was set, for the error message."""
+    that :func:`read_token` refuses. ``sources`` maps ``server.<key>`` to
+    where it was set, for the error message."""
     sources = sources or {}
 
     def fail(key: str, message: str):
@@ -132,33 +137,44 @@ def check_links(config: UnitConfig, *, sources: dict[str, str] | None = None,
                            "(server.token_file)")
     if server.token_file:
         try:
-            token = read_token(server.token_file)
+            token = read_token(server.token_file, max_line_bytes=server.max_line_bytes)
         except ValueError as exc:
             fail("token_file", str(exc))
     if listen is not None and not is_loopback(listen[0]) and token is None:
         fail("listen", f"{server.listen} is not loopback, so clients must authenticate: "
-                       "give --token-file FILE (server.token_file), readable only by the "
-                       "service user")
+                       "give --token-file FILE (server.token_file), which others may not read")
     return Links(listen, token, server.serial or None, server.baud)
 
 
-def read_token(path) -> str:
-    """The shared secret in ``path`` (surrounding whitespace dropped).
-    ValueError if the file is missing, empty, or group/other may read it."""
+def read_token(path, *, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES) -> str:
+    """The token in ``path``, read as the engine reads it
+    (:func:`~firmware_host.protocol.token_from_text`: one line, surrounding
+    white space dropped). ValueError if the file is missing, not UTF-8, not
+    one line of a token, readable or writable by others (its group may read
+    it: that is how the Pi install lets people command the unit), or too long
+    for an ``auth`` line within ``max_line_bytes``."""
     path = Path(path)
     try:
         mode = path.stat().st_mode
-        text = path.read_text(encoding="utf-8").strip()
+        data = path.read_bytes()
     except FileNotFoundError:
         raise ValueError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ValueError(f"{path}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
-    if mode & (stat.S_IRWXG | stat.S_IRWXO):
-        raise ValueError(f"{path}: mode {stat.S_IMODE(mode):04o} lets group or others read it; "
-                         f"chmod 600 {path}")
-    if not text:
-        raise ValueError(f"{path}: the file is empty")
-    return text
+    except OSError as exc:
+        raise ValueError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    if mode & stat.S_IRWXO:
+        raise ValueError(f"{path}: mode {stat.S_IMODE(mode):04o} lets others use it; "
+                         f"chmod o-rwx {path}")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{path}: not UTF-8 text (byte {exc.start}: "
+                         f"{data[exc.start]:#04x})") from None
+    token = token_from_text(text, str(path))
+    if auth_line_bytes(token) > max_line_bytes:
+        raise ValueError(f"{path}: the token is too long: its auth line would be "
+                         f"{auth_line_bytes(token)} bytes, more than server.max_line_bytes "
+                         f"({max_line_bytes})")
+    return token
 
 
 def journal_path(config: UnitConfig) -> Path:
@@ -177,26 +193,73 @@ def restart_keys(old: UnitConfig, new: UnitConfig) -> list[str]:
 
 
 class JournalWriter:
-    """The unit's ``on_result`` hook: records each result in the journal.
-    Open, call and close it on the unit's loop thread (``unit.call``)."""
+    """The unit's recorder (:class:`~firmware_host.machine.Recorder`): each
+    decision, card count and final result into the journal. Open, call and
+    close it on the unit's loop thread (``unit.call``). ``lock``: the
+    daemon's :class:`JournalLock`; a decision is only recorded while it
+    still holds, so two daemons can never both launch on one journal."""
 
-    def __init__(self, path):
+    def __init__(self, path, lock: JournalLock | None = None):
         self.path = path
+        self.lock = lock
         self._journal: Journal | None = None
+        self._decided: set[str] = set()     # decisions of this run awaiting their outcome
 
     def open(self) -> None:
-        if self._journal is None:
-            self._journal = Journal(self.path)
+        """Open the journal; a decision a crash left without its launch
+        outcome is recorded as "interrupted" (and logged) before anything runs."""
+        if self._journal is not None:
+            return
+        self._journal = Journal(self.path)
+        for result in self._journal.recover():
+            loser = result["loser"]
+            log.warning("showdown %s was decided (%s loses) but the unit stopped before its "
+                        "launch ended: recorded as interrupted", result["showdown_id"],
+                        result["players"][loser] if loser else "nobody")
 
-    def __call__(self, result) -> None:
+    def _open_journal(self) -> Journal:
         if self._journal is None:
-            raise RuntimeError(f"the journal {self.path} is not open")
-        self._journal.record(result.to_dict())
+            raise JournalError(f"{self.path}: the journal is not open")
+        return self._journal
+
+    def decided(self, result) -> None:
+        with _said_as_a_fault():
+            journal = self._open_journal()
+            if self.lock is not None and not self.lock.held():
+                raise JournalError(
+                    f"{self.path}: cannot record the decision of {result.showdown_id!r}: the "
+                    "journal's lock file was removed or replaced (another daemon may use it)")
+            journal.record_decision(result.to_dict())
+        self._decided.add(result.showdown_id)
+
+    def cards_counted(self, showdown_id: str, counted: int) -> None:
+        self._open_journal().record_cards(showdown_id, counted)
+
+    def finished(self, result) -> None:
+        with _said_as_a_fault():
+            journal = self._open_journal()
+            if result.showdown_id in self._decided:
+                journal.record_outcome(result.showdown_id, result.launch, result.cards_counted,
+                                       reaction_us=result.reaction_us,
+                                       margin_us=result.margin_us)
+                self._decided.discard(result.showdown_id)
+            else:
+                journal.record(result.to_dict())
 
     def close(self) -> None:
         journal, self._journal = self._journal, None
         if journal is not None:
             journal.close()
+
+
+@contextlib.contextmanager
+def _said_as_a_fault():
+    """A journal error, whose one line names the file and the showdown, is
+    the unit's fault reason as it stands."""
+    try:
+        yield
+    except JournalError as exc:
+        raise RecordFailed(str(exc)) from exc
 
 
 class Daemon:
@@ -230,6 +293,7 @@ class Daemon:
         self.server: Server | None = None
         self.reactor: Reactor | None = None
         self._writer: JournalWriter | None = None
+        self._lock: JournalLock | None = None
         self._ui_thread: threading.Thread | None = None
         self._ui_mailbox: Mailbox | None = None
 
@@ -270,9 +334,11 @@ class Daemon:
         path = journal_path(config)
         log.info("results journal: %s", path)
         Journal(path).close()       # a journal that cannot be opened fails here, plainly
-        self._writer = JournalWriter(path)
+        self._lock = JournalLock(path)
+        self._lock.acquire()        # one daemon per journal: a second one stops here
+        self._writer = JournalWriter(path, self._lock)
         pacer = WatchdogPacer(self._notifier, time.monotonic)
-        self.unit = Unit(config, pin_factory=self._pin_factory, on_result=self._writer,
+        self.unit = Unit(config, pin_factory=self._pin_factory, recorder=self._writer,
                          pacers=[pacer]).open()
         self.unit.call(self._writer.open)
         self.unit.subscribe(self._on_unit_event)
@@ -420,6 +486,8 @@ class Daemon:
         if self._owns_factory and self._pin_factory is not None:
             self._pin_factory.close()
             self._pin_factory = None
+        if self._lock is not None:
+            self._lock.release()        # last: nothing writes the journal any more
         self._notifier.close()
         log.info("stopped")
 

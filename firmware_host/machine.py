@@ -22,9 +22,10 @@ import random
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from concurrent.futures import Future
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from transitions import Machine
 
@@ -35,13 +36,15 @@ from firmware_host.errors import (
     BusyError, InvalidArgumentError, InvalidCardsError, NotArmedError,
     PaddleHeldError, UnitError, UnitFaultError)
 from firmware_host.result import SIDES, Result, UnitEvent
+from hw.selftest import DeviceCheck, selftest_steps
 
-__all__ = ["STATES", "RUNNING", "TRANSITIONS", "IGNORED", "InputEvent", "Showdown", "ShowdownCore"]
+__all__ = ["STATES", "RUNNING", "TRANSITIONS", "IGNORED", "InputEvent", "Showdown", "ShowdownCore",
+           "Recorder", "RecordFailed"]
 
 log = logging.getLogger(__name__)
 
 STATES = ("idle", "armed", "countdown", "hold", "go", "false_start",
-          "resolved", "launching", "timeout", "fault")
+          "resolved", "launching", "timeout", "selftest", "fault")
 #: States in which a showdown is under way: arm and start are refused.
 RUNNING = ("countdown", "hold", "go", "false_start", "resolved", "launching", "timeout")
 _NOT_FAULT = [state for state in STATES if state != "fault"]
@@ -81,6 +84,8 @@ TRANSITIONS = [
     dict(trigger="card_passed", source="launching", dest=None, after="_count_card"),
     dict(trigger="cards_out", source="launching", dest="idle", before="_finish_launch"),
     dict(trigger="launch_elapsed", source="launching", dest="idle", before="_finish_launch"),
+    dict(trigger="selftest_requested", source="idle", dest="selftest"),
+    dict(trigger="selftest_done", source="selftest", dest="idle"),
     dict(trigger="cancelled", source=_NOT_FAULT, dest="idle", before="_cancel_showdown"),
     dict(trigger="cancelled", source="fault", dest="idle", conditions="board_answers"),
     dict(trigger="failed", source=_NOT_FAULT, dest="fault"),
@@ -99,15 +104,39 @@ IGNORED = {
     "resolved": {"paddle_pressed", "timer_pressed", "card_passed"},
     "launching": {"paddle_pressed", "timer_pressed"},
     "timeout": {"paddle_pressed", "timer_pressed", "card_passed"},
+    "selftest": {"paddle_pressed", "timer_pressed", "card_passed"},
     "fault": {"paddle_pressed", "card_passed"},
 }
 
 # Deadlines owned by the machine (the bench adds its own, under other names).
 _MACHINE_DEADLINES = ("step", "flash", "hold", "response", "settle", "launch",
-                      "buzzer", "blink", "warning")
+                      "buzzer", "blink", "warning", "selftest")
 
 #: Results kept in memory for unit.result(); the journal keeps them for good.
 RESULTS_KEPT = 1000
+
+
+# -- where verdicts go ----------------------------------------------------------
+
+class Recorder(Protocol):
+    """Where the core writes each verdict before anything moves (the daemon:
+    the results journal). Called on the core's thread; each call returns once
+    what it was given is safe, or raises."""
+
+    def decided(self, result: Result) -> None:
+        """A decision with a loser, ``launch == "pending"``: it must be durable
+        before this returns, because the arrow, the buzzer and the motor follow."""
+
+    def cards_counted(self, showdown_id: str, counted: int) -> None:
+        """The card sensor counted ``counted`` cards out so far (best effort)."""
+
+    def finished(self, result: Result) -> None:
+        """The final result: a decided showdown's launch outcome, or a whole
+        showdown that launched nothing (a timeout, a void tie)."""
+
+
+class RecordFailed(RuntimeError):
+    """The recorder could not keep a verdict; the message is the fault reason."""
 
 
 # -- what the core works on ----------------------------------------------------
@@ -164,19 +193,20 @@ class ShowdownCore:
     ``board`` is an :class:`hw.board.Board`; ``clock`` returns seconds and
     must be the clock of the board's ticks when the bench is used (it is,
     on mock pins); ``rng`` draws the hold length and standalone showdown ids;
-    ``on_result(result)`` runs before a result is published (the journal
-    writes it there). Call everything on one thread.
+    ``recorder`` (a :class:`Recorder`, the journal) gets each decision before
+    the arrow, the buzzer or the motor move, and each final result before it
+    is published. If it cannot keep a decision, nothing launches: the unit
+    faults. Call everything on one thread.
     """
 
     def __init__(self, board, config, *, clock: Clock = monotonic,
-                 rng: random.Random | None = None,
-                 on_result: Callable[[Result], None] | None = None):
+                 rng: random.Random | None = None, recorder: Recorder | None = None):
         self.board = board
         self.config = config
         self.timing = config.timing
         self.clock = clock
         self.rng = rng if rng is not None else random.Random()
-        self.on_result = on_result
+        self.recorder = recorder
         self.inbox: queue.SimpleQueue[InputEvent] = queue.SimpleQueue()
         self.listeners: tuple[Callable[[UnitEvent], None], ...] = ()
         self.showdown: Showdown | None = None
@@ -186,7 +216,9 @@ class ShowdownCore:
         self.last_result: Result | None = None
         self.fault_reason: str | None = None
         self.last_decision_latency_us: float | None = None
+        self._recorded = False          # the decision is with the recorder
         self._launch: _Launch | None = None
+        self._selftest: tuple | None = None   # (steps, future) while one runs
         self._edge: tuple[str, float] | None = None
         self._deadlines = Deadlines()
         self._arrived = time.perf_counter()
@@ -299,7 +331,7 @@ class ShowdownCore:
             yield
         except Exception as exc:
             log.debug("exception in %s", what, exc_info=True)
-            self.enter_fault(f"{what}: {type(exc).__name__}: {exc}")
+            self.enter_fault(_fault_reason(what, exc))
 
     def enter_fault(self, reason: str) -> None:
         """Outputs safe (motor first), machine deadlines dropped, a decided
@@ -311,7 +343,8 @@ class ShowdownCore:
         except Exception:
             log.exception("making the outputs safe failed")
         self.unschedule(*_MACHINE_DEADLINES)
-        if self.decision is not None and self.showdown is not None and not self.showdown.finished:
+        if self._recorded and self.showdown is not None and not self.showdown.finished:
+            # The decision is recorded: its launch ended in this fault.
             try:
                 self._publish(self._build_result("fault"))
             except Exception:
@@ -337,7 +370,7 @@ class ShowdownCore:
             future.set_exception(exc)
         except Exception as exc:
             log.debug("exception in a command", exc_info=True)
-            self.enter_fault(f"command {getattr(fn, '__name__', fn)}: {type(exc).__name__}: {exc}")
+            self.enter_fault(_fault_reason(f"command {getattr(fn, '__name__', fn)}", exc))
             error = UnitFaultError(self.fault_reason)
             error.__cause__ = exc
             future.set_exception(error)
@@ -351,6 +384,8 @@ class ShowdownCore:
             raise UnitFaultError(f"the unit is in fault ({self.fault_reason}); cancel resets it")
         if self.state == "idle":
             raise NotArmedError("no showdown is armed: arm one first")
+        if self.state == "selftest":
+            raise BusyError("the unit is busy: a selftest is running (about 2.5 s)")
         raise BusyError(f"the unit is busy: state is {self.state!r}")
 
     def arm(self, showdown_id: str, cards: int, players: dict[str, str] | None = None) -> dict:
@@ -395,6 +430,20 @@ class ShowdownCore:
         if self.state == "fault":
             raise UnitFaultError(f"the unit stays in fault: the board does not answer ({self.fault_reason})")
         return self.status()
+
+    def start_selftest(self) -> "Future[list[DeviceCheck]]":
+        """Light, sound and spin every device (:func:`hw.selftest.selftest_steps`)
+        in the ``selftest`` state, each wait a deadline of the loop, so the
+        unit keeps answering meanwhile. Only in idle, else BusyError (another
+        selftest included). The future gets the checks; ``cancel`` (or a
+        fault) ends it early with UnitError, outputs safe."""
+        if self.state != "idle":
+            self._refuse_unless()
+        future: Future = Future()
+        future.set_running_or_notify_cancel()
+        self._selftest = (selftest_steps(self.board), future)
+        self._fire("selftest_requested")
+        return future
 
     def status(self) -> dict:
         """A JSON-safe snapshot: state, paddles, showdown, last result, fault."""
@@ -455,23 +504,10 @@ class ShowdownCore:
         first = presses["a"] is None and presses["b"] is None
         presses[side] = ticks
         self.unschedule("response")
-        if self.state == "false_start" or self._is_early(ticks):
-            self._show_offender()
         if presses["a"] is not None and presses["b"] is not None:
             self._settle()
         elif first:
             self.schedule("settle", self.clock() + self.timing.settle_s, self._settle)
-
-    def _show_offender(self) -> None:
-        early = [(tick, side) for side, tick in self.round.presses.items()
-                 if tick is not None and self._is_early(tick)]
-        if early:
-            # min() of (tick, side) would not use ticks_diff: compare explicitly.
-            first = early[0]
-            for candidate in early[1:]:
-                if self.board.ticks_diff(candidate[0], first[0]) < 0:
-                    first = candidate
-            self.board.set_arrow(first[1])
 
     def _settle(self) -> None:
         self.unschedule("settle")
@@ -480,11 +516,26 @@ class ShowdownCore:
             tie_threshold_us=self.timing.tie_threshold_us,
             min_reaction_ms=self.timing.min_reaction_ms)
         self.last_decision_latency_us = (time.perf_counter() - self._arrived) * 1e6
+        if self.decision.loser is not None:
+            # On disk before anything moves: a crash from here on cannot lose
+            # the verdict, and a failure here launches nothing.
+            self._record_decision()
         if self.decision.outcome == "false_start":
             self.board.set_arrow(self.decision.loser)
+            self._sound(self.timing.go_tone_s)
             self.emit("false_start", showdown_id=self.showdown.showdown_id,
                       side=self.decision.loser)
         self.settled()
+
+    def _record_decision(self) -> None:
+        result = self._build_result("pending")
+        if self.recorder is not None:
+            try:
+                self.recorder.decided(result)
+            except Exception as exc:
+                raise RecordFailed(_record_failure(exc, "the decision", result) +
+                                   ": nothing was launched") from exc
+        self._recorded = True
 
     # -- guards ------------------------------------------------------------------
 
@@ -557,6 +608,7 @@ class ShowdownCore:
     def on_enter_countdown(self) -> None:
         self.unschedule("settle", "response")
         self.decision = None
+        self._recorded = False
         self.board.set_go(False)
         self.board.set_arrow(None)
         now, steps = self.clock(), self.board.countdown_length
@@ -615,9 +667,9 @@ class ShowdownCore:
         self.board.set_go(False)
 
     def on_enter_false_start(self) -> None:
+        # The countdown stops at once; the arrow and the tone wait for the
+        # decision (the settle window), which the journal holds first.
         self.board.show_countdown(0)
-        self._show_offender()
-        self._sound(self.timing.go_tone_s)
 
     def _sound(self, seconds: float) -> None:
         if seconds <= 0:
@@ -658,6 +710,12 @@ class ShowdownCore:
 
     def _count_card(self) -> None:
         self._launch.counted += 1
+        if self.recorder is not None:
+            try:
+                self.recorder.cards_counted(self.showdown.showdown_id, self._launch.counted)
+            except Exception as exc:        # the final record says it again
+                log.warning("cannot record the card count of %s: %s",
+                            self.showdown.showdown_id, exc)
         if self._launch.counted >= self._launch.cards:
             self.cards_out()
 
@@ -689,10 +747,35 @@ class ShowdownCore:
         if self.showdown is not None:
             self.emit("cancelled", showdown_id=self.showdown.showdown_id)
 
+    # -- selftest -----------------------------------------------------------------------
+
+    def on_enter_selftest(self) -> None:
+        self._selftest_step()
+
+    def _selftest_step(self) -> None:
+        steps, future = self._selftest
+        try:
+            wait = next(steps)
+        except StopIteration as done:
+            self._selftest = None
+            future.set_result(done.value)
+            self.selftest_done()
+            return
+        self.schedule("selftest", self.clock() + wait, self._selftest_step)
+
+    def on_exit_selftest(self) -> None:
+        self.unschedule("selftest")
+        if self._selftest is not None:         # cut short: cancel, fault or shutdown
+            steps, future = self._selftest
+            self._selftest = None
+            steps.close()                       # its finally makes the outputs safe
+            future.set_exception(UnitError("the selftest was stopped before it ended"))
+
     def on_enter_idle(self) -> None:
         self.unschedule(*_MACHINE_DEADLINES)
         self.board.safe()
         self.showdown = self.round = self.decision = self._launch = None
+        self._recorded = False
         self.fault_reason = None
 
     def _build_result(self, launch: str) -> Result:
@@ -710,8 +793,19 @@ class ShowdownCore:
 
     def _publish(self, result: Result) -> None:
         self.showdown.finished = True
-        if self.on_result is not None:
-            self.on_result(result)      # the journal writes it before anyone hears of it
+        if self.recorder is not None:
+            try:
+                self.recorder.finished(result)      # before anyone hears of it
+            except Exception as exc:
+                if not self._recorded:
+                    raise RecordFailed(_record_failure(exc, "the result", result)) from exc
+                # The verdict is on disk already: tell it, then fault.
+                self._remember(result)
+                raise RecordFailed(_record_failure(exc, "the launch outcome", result) +
+                                   "; the verdict is recorded") from exc
+        self._remember(result)
+
+    def _remember(self, result: Result) -> None:
         self.results[result.showdown_id] = result
         while len(self.results) > RESULTS_KEPT:
             self.results.popitem(last=False)
@@ -723,3 +817,22 @@ class ShowdownCore:
             previous, self._shown_state = self._shown_state, self.state
             log.info("state %s -> %s", previous, self.state)
             self.emit("state", state=self.state, previous=previous)
+
+
+def _text(exc: Exception) -> str:
+    return str(exc) or type(exc).__name__
+
+
+def _record_failure(exc: Exception, what: str, result: Result) -> str:
+    """A recorder's failure in one line: its own words if it raised
+    RecordFailed (they name the file), else what could not be recorded."""
+    if isinstance(exc, RecordFailed):
+        return str(exc)
+    return f"cannot record {what} of {result.showdown_id!r} ({_text(exc)})"
+
+
+def _fault_reason(what: str, exc: Exception) -> str:
+    """A fault's one line: a recorder's own words, else where and what was raised."""
+    if isinstance(exc, RecordFailed):
+        return str(exc)
+    return f"{what}: {type(exc).__name__}: {exc}"

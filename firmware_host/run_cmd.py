@@ -30,7 +30,7 @@ from hw.pins import PinBackendError
 from firmware_host.bench import pin_states
 from firmware_host.config import ConfigError, add_config_argument, load_config
 from firmware_host.errors import UnitError
-from firmware_host.journal import JournalError
+from firmware_host.journal import JournalError, JournalLockedError
 from firmware_host.mailbox import Mailbox
 from firmware_host.result import Result
 from firmware_host.unit import Unit
@@ -215,8 +215,8 @@ def add_arguments(parser) -> None:
     parser.add_argument("--allow-remote", action="store_true", default=None,
                         help="allow a --listen address that is not loopback (needs --token-file)")
     parser.add_argument("--token-file", metavar="FILE",
-                        help="file with the token TCP clients must send with auth "
-                             "(mode 600: readable only by the service user)")
+                        help="file with the token TCP clients must send with auth, on one "
+                             "line (others may not read it; its group may)")
     parser.add_argument("--serial", metavar="DEVICE",
                         help="also serve the protocol on this serial device (pyserial)")
     parser.add_argument("--baud", type=int, metavar="N", help="serial speed (default: server.baud)")
@@ -246,6 +246,9 @@ def command(args) -> int:
         ui = TerminalUI() if sys.stdin.isatty() else print_events
     try:
         status = daemon.Daemon(config, links, load=load, ui=ui).run()
+    except JournalLockedError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return daemon.EX_CONFIG         # another daemon serves this journal: no restart helps
     except (PinBackendError, OSError, JournalError, UnitError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

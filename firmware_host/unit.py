@@ -12,22 +12,27 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Callable
+from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
 
 from hw.board import Board
 from hw.pins import make_pin_factory
 
-from hw.selftest import DeviceCheck, run_selftest
+from hw.selftest import DeviceCheck
 
 from firmware_host.bench import Bench, pin_states
 from firmware_host.clock import Clock, monotonic
-from firmware_host.errors import BusyError, UnitClosedError
+from firmware_host.errors import BusyError, UnitClosedError, UnitError
 from firmware_host.loop import EventLoop
-from firmware_host.machine import RUNNING, ShowdownCore
+from firmware_host.machine import RUNNING, Recorder, ShowdownCore
 from firmware_host.result import Result, UnitEvent
 
 __all__ = ["Unit", "UnitBench"]
 
 log = logging.getLogger(__name__)
+
+#: The selftest takes about 2.5 s; a caller waits at most this long.
+SELFTEST_TIMEOUT_S = 30.0
 
 
 class Unit:
@@ -36,21 +41,23 @@ class Unit:
     ``pin_factory``: a gpiozero pin factory (default: the one ``config.backend``
     names; the unit then closes it). ``clock``: a real clock in seconds, the
     one the pin ticks use (default :func:`time.monotonic`). ``rng``: draws the
-    hold length and standalone ids. ``on_result(result)`` runs on the loop
-    thread before a result is published (the journal stores it there; if it
-    raises, the unit faults and the result is not published). ``pacers``:
-    objects with ``next_deadline()``/``poll()`` run by the loop (the watchdog).
+    hold length and standalone ids. ``recorder``: a
+    :class:`~firmware_host.machine.Recorder` (the journal), called on the loop
+    thread with each decision before anything moves and each final result
+    before it is published; if it cannot keep a decision, nothing launches and
+    the unit faults. ``pacers``: objects with ``next_deadline()``/``poll()``
+    run by the loop (the watchdog).
     """
 
     def __init__(self, config, *, pin_factory=None, clock: Clock | None = None,
-                 rng: random.Random | None = None,
-                 on_result: Callable[[Result], None] | None = None, pacers=()):
+                 rng: random.Random | None = None, recorder: Recorder | None = None,
+                 pacers=()):
         self.config = config
         self._pin_factory = pin_factory
         self._owns_factory = pin_factory is None
         self._clock = clock or monotonic
         self._rng = rng
-        self._on_result = on_result
+        self._recorder = recorder
         self._pacers = tuple(pacers)
         self._subscribers: tuple[Callable[[UnitEvent], None], ...] = ()
         self.board: Board | None = None
@@ -70,7 +77,7 @@ class Unit:
             self.board = Board(self.config.pins, pin_factory=self._pin_factory,
                                lockout_s=self.config.timing.press_lockout_s)
             self._core = ShowdownCore(self.board, self.config, clock=self._clock,
-                                      rng=self._rng, on_result=self._on_result)
+                                      rng=self._rng, recorder=self._recorder)
             self._bench = Bench(self._core)
             self._core.listeners = (*self._core.listeners, self._publish)
             self._loop = EventLoop(self._core, pacers=self._pacers)
@@ -152,23 +159,26 @@ class Unit:
 
     def _reconfigure(self, config) -> None:
         core = self._core
-        if core.state in RUNNING or core.state == "armed":
+        if core.state in RUNNING or core.state in ("armed", "selftest"):
             raise BusyError(f"a showdown is under way: state is {core.state!r}")
         core.config, core.timing = config, config.timing
         for device in (self.board.paddle_a, self.board.paddle_b, self.board.timer_button):
             device.lockout_s = config.timing.press_lockout_s
         self.config = config
 
-    def selftest(self, sleep: Callable[[float], None] | None = None) -> list[DeviceCheck]:
-        """Light, sound and spin every device (:func:`hw.selftest.run_selftest`)
-        on the loop thread, so nothing else drives the outputs meanwhile; the
-        loop is busy for its length (about 2.5 s). Only in idle, else BusyError."""
-        return self._call(self._selftest, sleep)
+    def start_selftest(self) -> "Future[list[DeviceCheck]]":
+        """Begin the selftest (every light, the buzzer, the motor each way) and
+        return at once with a future for its checks. The unit is in state
+        ``selftest`` for about 2.5 s and keeps answering meanwhile; only in
+        idle, else BusyError (a second selftest too)."""
+        return self._call(self._core.start_selftest)
 
-    def _selftest(self, sleep) -> list[DeviceCheck]:
-        if self._core.state != "idle":
-            raise BusyError(f"selftest needs an idle unit: state is {self._core.state!r}")
-        return run_selftest(self.board) if sleep is None else run_selftest(self.board, sleep)
+    def selftest(self, timeout: float = SELFTEST_TIMEOUT_S) -> list[DeviceCheck]:
+        """:meth:`start_selftest` and wait for its checks."""
+        try:
+            return self.start_selftest().result(timeout)
+        except FutureTimeout:
+            raise UnitError(f"the selftest did not finish within {timeout} s") from None
 
     def subscribe(self, fn: Callable[[UnitEvent], None]) -> Callable[[], None]:
         """Call ``fn(event)`` on the loop thread for every UnitEvent; returns
@@ -189,14 +199,14 @@ class Unit:
                 log.exception("subscriber %r failed on %s", subscriber, event.name)
 
     @property
-    def on_result(self) -> Callable[[Result], None] | None:
-        return self._on_result
+    def recorder(self) -> Recorder | None:
+        return self._recorder
 
-    @on_result.setter
-    def on_result(self, fn: Callable[[Result], None] | None) -> None:
-        self._on_result = fn
+    @recorder.setter
+    def recorder(self, recorder: Recorder | None) -> None:
+        self._recorder = recorder
         if self._core is not None:
-            self._call(setattr, self._core, "on_result", fn)
+            self._call(setattr, self._core, "recorder", recorder)
 
     @property
     def bench(self) -> "UnitBench":
@@ -218,7 +228,8 @@ def _outputs_text(board) -> str:
 
 class UnitBench:
     """The bench through the unit's loop: each call returns once the loop
-    has placed the edge (delivered now, or scheduled)."""
+    has placed the edge (delivered now, or scheduled), with what
+    :class:`~firmware_host.bench.Bench` says it placed."""
 
     def __init__(self, unit: Unit):
         self._unit = unit
@@ -229,20 +240,26 @@ class UnitBench:
         return self._unit._bench
 
     def press(self, side: str, *, offset_s: float | None = None, tick: float | None = None,
-              delay_s: float = 0.0) -> dict:
-        """Press paddle ``side`` now, at ``offset_s`` from GO (negative: before
-        GO; waits for the next countdown if none runs) or at ``tick``; the
-        callback comes ``delay_s`` after the tick."""
+              delay_s: float = 0.0, hold: bool = False) -> dict:
+        """Press paddle ``side`` now, at ``offset_s`` from GO (measured from the
+        real GO tick; negative: before GO; waits for the next countdown if
+        none runs) or at ``tick``; the callback comes ``delay_s`` after the
+        tick. It lets go by itself after :data:`~firmware_host.bench.PRESS_HOLD_S`
+        unless ``hold``. A time out of bounds is InvalidArgumentError."""
         return self._unit._call(self._bench().press, side, offset_s=offset_s, tick=tick,
-                                delay_s=delay_s)
+                                delay_s=delay_s, hold=hold)
 
     def release(self, side: str, *, offset_s: float | None = None, tick: float | None = None,
                 delay_s: float = 0.0) -> dict:
+        """Let go of paddle ``side``; times as for :meth:`press`."""
         return self._unit._call(self._bench().release, side, offset_s=offset_s, tick=tick,
                                 delay_s=delay_s)
 
-    def tap(self, side: str, hold_s: float = 0.15) -> dict:
-        """Press now and release ``hold_s`` later."""
+    def tap(self, side: str, hold_s: float | None = None) -> dict:
+        """Press now and let go ``hold_s`` later (default
+        :data:`~firmware_host.bench.PRESS_HOLD_S`)."""
+        if hold_s is None:
+            return self._unit._call(self._bench().tap, side)
         return self._unit._call(self._bench().tap, side, hold_s)
 
     def press_timer(self) -> dict:

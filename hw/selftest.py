@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
 
 from gpiozero.pins.mock import MockPin
@@ -29,7 +29,7 @@ from hw.card_sensor import CardSensor
 from hw.launcher import Launcher
 from hw.paddle import Paddle
 
-__all__ = ["DeviceCheck", "run_selftest", "LIGHT_S", "MOTOR_SPEED", "MOTOR_S"]
+__all__ = ["DeviceCheck", "run_selftest", "selftest_steps", "LIGHT_S", "MOTOR_SPEED", "MOTOR_S"]
 
 LIGHT_S = 0.25      # each light and the buzzer stay on this long, to be seen
 MOTOR_SPEED = 0.3   # slow enough that a loaded launcher does not throw far
@@ -49,15 +49,39 @@ class DeviceCheck:
         return {"name": self.name, "ok": self.ok, "detail": self.detail}
 
 
+#: What a selftest is, step by step: it yields how long to wait (seconds)
+#: with something switched on, and returns the checks.
+Steps = Generator[float, None, list[DeviceCheck]]
+
+
 def run_selftest(board, sleep: Callable[[float], None] = time.sleep) -> list[DeviceCheck]:
     """Check every device of ``board`` in PinMap order, one entry each; absent
-    optional devices are listed as not fitted. The outputs end safe."""
+    optional devices are listed as not fitted. The outputs end safe. An
+    exception from ``sleep`` lands in the device being checked."""
+    steps = selftest_steps(board)
+    try:
+        wait = next(steps)
+        while True:
+            try:
+                sleep(wait)
+            except BaseException as exc:
+                wait = steps.throw(exc)
+            else:
+                wait = steps.send(None)
+    except StopIteration as done:
+        return done.value
+
+
+def selftest_steps(board) -> Steps:
+    """:func:`run_selftest` as a generator, for a caller that waits in its
+    own way (the unit's event loop waits on deadlines, so it keeps answering).
+    Closing the generator part-way leaves the outputs safe."""
     checks = []
     try:
         board.safe()
         for name, device in board.devices():
             try:
-                checks.append(_check(name, device, sleep))
+                checks.append((yield from _check(name, device)))
             except Exception as exc:
                 checks.append(DeviceCheck(name, False, f"error: {exc}"))
     finally:
@@ -68,14 +92,14 @@ def run_selftest(board, sleep: Callable[[float], None] = time.sleep) -> list[Dev
     return checks
 
 
-def _check(name: str, device, sleep) -> DeviceCheck:
+def _check(name: str, device) -> Steps:
     if isinstance(device, Paddle):
         return _check_switch(name, device)
     if isinstance(device, CardSensor):
         return _check_beam(name, device)
     if isinstance(device, Launcher):
-        return _check_launcher(name, device, sleep)
-    return _check_output(name, device, sleep)
+        return (yield from _check_launcher(name, device))
+    return (yield from _check_output(name, device))
 
 
 def _note(pin) -> str:
@@ -100,11 +124,11 @@ def _check_beam(name: str, sensor: CardSensor) -> DeviceCheck:
     return DeviceCheck(name, True, f"{sensor.pin!r} beam whole (high)")
 
 
-def _check_output(name: str, device, sleep) -> DeviceCheck:
+def _check_output(name: str, device) -> Steps:
     pin = device.pin
     device.on()
     try:
-        sleep(LIGHT_S)
+        yield LIGHT_S
         on_state = pin.state
     finally:
         device.off()
@@ -114,13 +138,13 @@ def _check_output(name: str, device, sleep) -> DeviceCheck:
                                  f"{_level(off_state)} after{_note(pin)}")
 
 
-def _check_launcher(name: str, launcher: Launcher, sleep) -> DeviceCheck:
+def _check_launcher(name: str, launcher: Launcher) -> Steps:
     pins = (launcher.toward_a.pin, launcher.toward_b.pin, launcher.enable.pin)
     parts, ok = [], True
     try:
         for side, expected in (("a", (1, 0)), ("b", (0, 1))):
             launcher.launch_toward(side, MOTOR_SPEED)
-            sleep(MOTOR_S)
+            yield MOTOR_S
             a, b, duty = (pin.state for pin in pins)
             good = (bool(a), bool(b)) == tuple(map(bool, expected)) and math.isclose(
                 duty, MOTOR_SPEED, abs_tol=0.01)

@@ -292,6 +292,16 @@ class Client:
                     return event
             self._read(deadline)
 
+    def wait_for_event_of(self, names, timeout: float = WAIT_S) -> dict:
+        """The next unread event whose name is one of ``names``."""
+        deadline = time.monotonic() + timeout
+        while True:
+            for index, event in enumerate(self.unread_events):
+                if event["event"] in names:
+                    del self.unread_events[:index + 1]
+                    return event
+            self._read(deadline)
+
     def read_message(self, timeout: float = WAIT_S) -> dict:
         """The next line, parsed (whatever it is); also filed as usual."""
         deadline = time.monotonic() + timeout

@@ -58,8 +58,7 @@ def test_loopback_needs_no_token_and_any_other_address_needs_both(tmp_path):
         check_links(allowed, sources=sources)
     assert str(refused.value) == (
         "<command line>: server.listen: 0.0.0.0:7700 is not loopback, so clients must "
-        "authenticate: give --token-file FILE (server.token_file), readable only by the "
-        "service user")
+        "authenticate: give --token-file FILE (server.token_file), which others may not read")
     secret = token_file(tmp_path)
     links = check_links(apply_flags(allowed, flags(token_file=str(secret))))
     assert links == Links(("0.0.0.0", 7700), "correct horse", None, 115200)
@@ -71,10 +70,14 @@ def test_loopback_needs_no_token_and_any_other_address_needs_both(tmp_path):
 @pytest.mark.parametrize("text, mode, message", [
     (None, 0o600, "{path}: no such file"),
     ("  \n", 0o600, "{path}: the file is empty"),
-    ("s3cret", 0o640, "{path}: mode 0640 lets group or others read it; chmod 600 {path}"),
-    ("s3cret", 0o604, "{path}: mode 0604 lets group or others read it; chmod 600 {path}"),
+    ("s3cret", 0o604, "{path}: mode 0604 lets others use it; chmod o-rwx {path}"),
+    ("s3cret", 0o602, "{path}: mode 0602 lets others use it; chmod o-rwx {path}"),
+    ("one\ntwo\n", 0o600, "{path}: holds 2 lines; a token file holds the token on one line"),
+    ("x" * 257, 0o600, "{path}: the token is 257 characters; at most 256"),
+    ("s3\x1bcret", 0o600, "{path}: the token holds U+001B (Cc); use printable characters"),
 ])
-def test_a_token_file_must_exist_hold_a_token_and_be_private(tmp_path, text, mode, message):
+def test_a_token_file_must_exist_hold_one_token_and_be_closed_to_others(tmp_path, text, mode,
+                                                                         message):
     path = tmp_path / "token"
     if text is not None:
         token_file(tmp_path, text, mode)
@@ -83,18 +86,30 @@ def test_a_token_file_must_exist_hold_a_token_and_be_private(tmp_path, text, mod
     assert str(refused.value) == message.format(path=path)
 
 
+def test_a_token_file_the_group_may_read_is_the_pi_install_s_and_is_taken(tmp_path):
+    assert read_token(token_file(tmp_path, "  s3cret \n\n", mode=0o640)) == "s3cret"
+
+
+def test_a_token_too_long_for_an_auth_line_is_refused_at_start(tmp_path):
+    path = token_file(tmp_path, "é" * 200)
+    with pytest.raises(ValueError) as refused:
+        read_token(path, max_line_bytes=256)
+    assert str(refused.value) == (f"{path}: the token is too long: its auth line would be 432 "
+                                  "bytes, more than server.max_line_bytes (256)")
+    assert read_token(path) == "é" * 200
+
+
 def test_run_refuses_a_remote_address_without_a_token_in_one_line(tmp_path, capsys):
     assert main(["run", "--mock", "--listen", "0.0.0.0:0", "--allow-remote"]) == 78
     assert capsys.readouterr().err == (
         "error: <command line>: server.listen: 0.0.0.0:0 is not loopback, so clients must "
-        "authenticate: give --token-file FILE (server.token_file), readable only by the "
-        "service user\n")
+        "authenticate: give --token-file FILE (server.token_file), which others may not read\n")
     loose = token_file(tmp_path, mode=0o644)
     assert main(["run", "--mock", "--listen", "0.0.0.0:0", "--allow-remote",
                  "--token-file", str(loose)]) == 78
     assert capsys.readouterr().err == (
-        f"error: <command line>: server.token_file: {loose}: mode 0644 lets group or others "
-        f"read it; chmod 600 {loose}\n")
+        f"error: <command line>: server.token_file: {loose}: mode 0644 lets others use it; "
+        f"chmod o-rwx {loose}\n")
     config = tmp_path / "unit.toml"
     config.write_text('[server]\nlisten = "192.0.2.1:7700"\n')
     assert main(["run", "--mock", "--config", str(config)]) == 78

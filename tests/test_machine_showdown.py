@@ -15,7 +15,7 @@ from firmware_host.bench import VirtualRig
 from firmware_host.config import LauncherConfig, ShowdownConfig, TimingConfig, UnitConfig
 from firmware_host.errors import (
     BusyError, InvalidArgumentError, InvalidCardsError, NotArmedError, PaddleHeldError,
-    UnitFaultError)
+    UnitError, UnitFaultError)
 from firmware_host.result import Result
 from hw.mock import CardFeeder
 from hw.pinmap import PinMap
@@ -268,11 +268,11 @@ def test_a_press_in_the_countdown_stops_it_and_points_the_arrow_at_the_offender(
     rig.bench.press("a")
     rig.core.pump()
     assert rig.state == "false_start"
-    assert rig.pins() == outputs(arrow_a=1, buzzer=1)
-    rig.run_until(t0 + 1.3 + 0.005)
+    assert rig.pins() == OFF            # the countdown stops; the arrow waits for the decision
+    rig.run_until(t0 + 1.3 + 0.005)     # the settle window: decided, recorded, then shown
     assert rig.state == "launching"
     assert rig.pins() == outputs(arrow_a=1, motor_a=1, duty=0.8, buzzer=1)
-    rig.run_until(t0 + 1.3 + 0.4)
+    rig.run_until(t0 + 1.3 + 0.005 + 0.4)                # the tone is over
     assert rig.pins() == outputs(arrow_a=1, motor_a=1, duty=0.8)
     rig.advance(5)
     assert [e.data["step"] for e in rig.events if e.name == "countdown"] == [1, 2]
@@ -288,7 +288,10 @@ def test_a_press_in_the_hold_is_a_false_start(rig):
     go = start(rig)
     rig.bench.press("b", offset_s=-0.3)
     rig.run_until(go - 0.3)
-    assert (rig.state, rig.pins()) == ("false_start", outputs(arrow_b=1, buzzer=1))
+    assert (rig.state, rig.pins()) == ("false_start", OFF)
+    rig.run_until(go - 0.3 + 0.005)
+    assert (rig.state, rig.pins()) == ("launching", outputs(arrow_b=1, buzzer=1, motor_b=1,
+                                                           duty=0.8))
     rig.advance(5)
     assert (results(rig)[0].loser, results(rig)[0].reason) == ("b", "false_start")
 
@@ -300,7 +303,7 @@ def test_both_jump_early_and_the_earlier_tick_delivered_second_is_the_offender(r
     rig.bench.press("a")                                        # a's edge arrives first ...
     rig.bench.press("b", tick=t0 + 0.499, delay_s=0.003)        # ... b pressed 1 ms earlier
     rig.core.pump()
-    assert rig.pins()["arrow_a"] == 1
+    assert rig.pins()["arrow_a"] == rig.pins()["arrow_b"] == 0   # no arrow before the decision
     rig.run_until(t0 + 0.5025)
     assert rig.state == "launching"
     assert rig.pins() == outputs(arrow_b=1, motor_b=1, duty=0.8, buzzer=1)
@@ -317,7 +320,9 @@ def test_a_false_start_whose_callback_arrives_after_go_is_still_a_false_start(ri
     assert (rig.state, rig.pins()) == ("go", outputs(go=1, buzzer=1))
     rig.run_until(go + 0.007)
     assert rig.state == "false_start"
-    assert rig.pins() == outputs(arrow_b=1, buzzer=1)
+    assert rig.pins() == outputs(buzzer=1)                   # the GO tone; no arrow yet
+    rig.run_until(go + 0.012)
+    assert rig.pins() == outputs(arrow_b=1, buzzer=1, motor_b=1, duty=0.8)
     rig.advance(5)
     result = results(rig)[0]
     assert (result.reason, result.loser, result.winner) == ("false_start", "b", "a")
@@ -353,7 +358,9 @@ def test_min_reaction_turns_a_too_fast_press_into_a_false_start():
         rig.bench.press("a", offset_s=0.05)
         rig.bench.press("b", offset_s=0.2)
         rig.run_until(go + 0.05)
-        assert (rig.state, rig.pins()) == ("false_start", outputs(arrow_a=1, buzzer=1))
+        assert (rig.state, rig.pins()) == ("false_start", outputs(buzzer=1))
+        rig.run_until(go + 0.055)
+        assert rig.pins() == outputs(arrow_a=1, buzzer=1, motor_a=1, duty=0.8)
         rig.advance(5)
         result = results(rig)[0]
         assert (result.reason, result.loser, result.reaction_us["a"]) == ("false_start", "a", 50000)
@@ -489,7 +496,7 @@ def test_the_timer_button_with_a_paddle_held_warns_instead_of_starting(rig):
 
 # -- the launcher --------------------------------------------------------------------------
 
-def win_for_a(rig, cards):
+def win_for_a(rig, cards=2):
     go = to_go(rig, cards)
     rig.bench.press("a", offset_s=0.2)
     rig.run_until(go + 0.205)
@@ -654,25 +661,104 @@ def test_the_timer_button_clears_a_fault_when_the_board_answers(rig):
     assert rig.state == "idle"
 
 
-def test_on_result_runs_before_the_result_event_and_a_failure_there_is_a_fault():
-    order = []
-    with make_rig() as rig:
-        rig.core.on_result = lambda result: order.append(("journal", result.showdown_id))
-        rig.core.listeners += (lambda e: order.append(("event", e.name)) if e.name == "result" else None,)
-        to_go(rig)
-        rig.bench.press("a", offset_s=0.2)
-        rig.advance(5)
-        assert order == [("journal", "sd-1"), ("event", "result")]
-    with make_rig() as rig:
-        def full(result):
+class Journal:
+    """A recorder that keeps what it is given and what the pins were doing
+    then; ``fail`` names the calls that raise OSError("disk full")."""
+
+    def __init__(self, rig, fail=()):
+        self.rig, self.fail, self.calls = rig, set(fail), []
+
+    def _note(self, call, *what):
+        self.calls.append((call, *what, self.rig.pins()["motor_a"] or self.rig.pins()["motor_b"]))
+        if call in self.fail:
             raise OSError("disk full")
-        rig.core.on_result = full
-        to_go(rig)
-        rig.bench.press("a", offset_s=0.2)
+
+    def decided(self, result):
+        self._note("decided", result.showdown_id, result.loser, result.launch)
+
+    def cards_counted(self, showdown_id, counted):
+        self._note("cards_counted", showdown_id, counted)
+
+    def finished(self, result):
+        self._note("finished", result.showdown_id, result.loser, result.launch)
+
+
+def test_the_decision_is_recorded_before_the_motor_and_the_outcome_after():
+    with make_rig(card_sensor=True) as rig:
+        rig.core.recorder = journal = Journal(rig)
+        rig.core.listeners += (lambda e: journal.calls.append(("event",)) if e.name == "result"
+                               else None,)
+        began = win_for_a(rig, cards=2)
+        CardFeeder(rig.board).feed([began + 0.1, began + 0.2])
+        rig.advance(5)
+        assert journal.calls == [
+            ("decided", "sd-1", "b", "pending", 0),         # the motor is still off
+            ("cards_counted", "sd-1", 1, 1),
+            ("cards_counted", "sd-1", 2, 1),
+            ("finished", "sd-1", "b", "launched", 0),       # the motor stopped
+            ("event",)]
+
+
+def test_a_false_start_is_recorded_before_the_arrow_lights():
+    with make_rig() as rig:
+        arrows = []
+        rig.core.recorder = Journal(rig)
+        rig.core.recorder.decided = lambda result: arrows.append(rig.pins()["arrow_a"])
+        go = start(rig)
+        rig.bench.press("a", offset_s=-0.3)
+        rig.run_until(go + 5)
+        assert arrows == [0] and results(rig)[0].reason == "false_start"
+
+
+@pytest.mark.parametrize("how", ["faster", "false_start"])
+def test_a_decision_that_cannot_be_recorded_launches_nothing_and_faults(how):
+    with make_rig() as rig:
+        rig.core.recorder = journal = Journal(rig, fail={"decided"})
+        go = to_go(rig) if how == "faster" else start(rig)
+        rig.bench.press("a", offset_s=0.2 if how == "faster" else -0.3)
         rig.advance(5)
         assert rig.state == "fault" and rig.pins() == OFF
-        assert "result" not in rig.names()
-        assert rig.core.status()["fault"] == "deadline 'launch': OSError: disk full"
+        assert [c[0] for c in journal.calls] == ["decided"]
+        assert "result" not in rig.names() and "launched" not in rig.names()
+        assert "false_start" not in rig.names()
+        assert rig.core.status()["fault"] == (
+            "cannot record the decision of 'sd-1' (disk full): nothing was launched")
+        assert [e.data for e in rig.events if e.name == "fault"] == [
+            {"reason": "cannot record the decision of 'sd-1' (disk full): nothing was launched"}]
+
+
+def test_a_launch_outcome_that_cannot_be_recorded_is_still_told_then_faults():
+    with make_rig() as rig:
+        rig.core.recorder = journal = Journal(rig, fail={"finished"})
+        win_for_a(rig)
+        rig.advance(5)
+        assert [c[:4] for c in journal.calls] == [("decided", "sd-1", "b", "pending"),
+                                                  ("finished", "sd-1", "b", "launched")]
+        assert (rig.state, rig.pins()) == ("fault", OFF)
+        assert [(r.loser, r.launch) for r in results(rig)] == [("b", "launched")]
+        assert rig.names()[-2:] == ["result", "fault"]
+        assert rig.core.status()["fault"] == (
+            "cannot record the launch outcome of 'sd-1' (disk full); the verdict is recorded")
+
+
+def test_a_timeout_that_cannot_be_recorded_faults_without_a_result():
+    with make_rig() as rig:
+        rig.core.recorder = journal = Journal(rig, fail={"finished"})
+        to_go(rig)
+        rig.advance(5)
+        assert [c[0] for c in journal.calls] == ["finished"]
+        assert rig.state == "fault" and "result" not in rig.names()
+        assert rig.core.status()["fault"] == "cannot record the result of 'sd-1' (disk full)"
+
+
+def test_a_failing_card_count_record_does_not_stop_the_launch(caplog):
+    with make_rig(card_sensor=True) as rig:
+        rig.core.recorder = Journal(rig, fail={"cards_counted"})
+        began = win_for_a(rig, cards=1)
+        CardFeeder(rig.board).feed([began + 0.1])
+        rig.advance(5)
+        assert [(r.launch, r.cards_counted) for r in results(rig)] == [("launched", 1)]
+        assert "cannot record the card count of sd-1: disk full" in caplog.text
 
 
 def test_a_failing_listener_is_logged_and_does_not_stop_the_showdown(rig, caplog):
@@ -762,3 +848,39 @@ def test_regression_a_bench_press_still_pending_when_the_showdown_ends_is_droppe
     assert rig.core.start()["state"] == "countdown"       # no paddle held at the start
     rig.run_until(go + 70.0)
     assert rig.board.paddle_is_pressed("b") is False      # its release still came
+
+
+# -- selftest ----------------------------------------------------------------------------
+
+def test_the_selftest_lights_each_output_on_the_loop_s_deadlines(rig):
+    running = rig.core.start_selftest()
+    assert rig.state == "selftest" and not running.done()
+    seen = []
+    while rig.state == "selftest":
+        seen.append(rig.pins())
+        rig.advance(rig.core.next_deadline() - rig.clock())
+    assert outputs(bar=(1, 0, 0)) in seen and outputs(go=1) in seen
+    assert outputs(motor_a=1, duty=0.3) in seen and outputs(motor_b=1, duty=0.3) in seen
+    assert all(check.ok for check in running.result(0))
+    assert (rig.state, rig.pins()) == ("idle", OFF)
+    assert states(rig) == ["selftest", "idle"]
+
+
+def test_the_timer_button_and_paddles_are_ignored_during_a_selftest(rig):
+    rig.core.start_selftest()
+    rig.bench.press_timer()
+    rig.core.pump()
+    assert rig.state == "selftest"
+    with pytest.raises(BusyError, match=r"^the unit is busy: a selftest is running"):
+        rig.core.start_selftest()
+    rig.core.cancel()
+
+
+def test_cancel_stops_a_selftest_with_the_outputs_safe(rig):
+    running = rig.core.start_selftest()
+    rig.advance(1.6)                                    # somewhere in the lights
+    assert rig.pins() != OFF
+    assert rig.core.cancel()["state"] == "idle"
+    assert rig.pins() == OFF and rig.core.next_deadline() is None
+    with pytest.raises(UnitError, match=r"^the selftest was stopped before it ended$"):
+        running.result(0)

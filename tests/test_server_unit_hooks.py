@@ -47,13 +47,20 @@ def test_reconfigure_applies_in_idle_and_is_refused_while_armed(unit):
         unit.arm("sd-2", 4, PLAYERS)
 
 
-def test_selftest_checks_every_device_only_in_idle(unit):
-    checks = unit.selftest(sleep=lambda seconds: None)
+def test_selftest_runs_in_its_own_state_and_the_unit_keeps_answering(unit):
+    running = unit.start_selftest()
+    assert unit.status()["state"] == "selftest"          # answered while the lights are on
+    with pytest.raises(BusyError, match=r"^the unit is busy: a selftest is running"):
+        unit.start_selftest()
+    with pytest.raises(BusyError, match=r"^the unit is busy: a selftest is running"):
+        unit.arm("sd-1", 2, PLAYERS)
+    checks = running.result(timeout=30)
     assert [check.name for check in checks][:3] == ["paddle_a", "paddle_b", "timer_button"]
     assert all(check.ok for check in checks)
+    assert unit.status()["state"] == "idle"
     unit.arm("sd-1", 2, PLAYERS)
-    with pytest.raises(BusyError, match="selftest needs an idle unit: state is 'armed'"):
-        unit.selftest(sleep=lambda seconds: None)
+    with pytest.raises(BusyError, match=r"^the unit is busy: state is 'armed'$"):
+        unit.selftest()
 
 
 def test_close_logs_the_outputs_it_leaves(caplog):

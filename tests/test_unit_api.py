@@ -53,6 +53,22 @@ class Recorder:
         return [e.name for e in self.events if e.name != "state"]
 
 
+class JournalSpy:
+    """A unit recorder that hands every decision and final result to ``note(call, result)``."""
+
+    def __init__(self, note):
+        self.note = note
+
+    def decided(self, result):
+        self.note("decided", result)
+
+    def cards_counted(self, showdown_id, counted):
+        pass
+
+    def finished(self, result):
+        self.note("finished", result)
+
+
 @pytest.fixture
 def unit():
     with Unit(short_config(), pin_factory=MockFactory(pin_class=InjectableMockPin)) as unit:
@@ -67,7 +83,8 @@ def test_a_showdown_through_the_api_reports_events_and_the_result(unit):
     recorder = Recorder()
     unit.subscribe(recorder)
     journal = []
-    unit.on_result = lambda result: journal.append(("journal", result.showdown_id, len(recorder.events)))
+    unit.recorder = JournalSpy(lambda call, result: journal.append(
+        (call, result.showdown_id, result.launch, len(recorder.events))))
     assert unit.arm("sd-1", 2, PLAYERS)["state"] == "armed"
     unit.bench.press("a", offset_s=0.05)
     unit.bench.press("b", offset_s=0.08)
@@ -81,9 +98,13 @@ def test_a_showdown_through_the_api_reports_events_and_the_result(unit):
     recorder.wait_for("state", count=7)
     assert recorder.names() == ["armed", "countdown", "countdown", "countdown", "go",
                                 "launched", "result"]
-    # The journal hook ran before the result event was published.
-    results_at = recorder.events.index(event)
-    assert journal == [("journal", "sd-1", results_at)]
+    # The decision was recorded before the motor ran (no "launched" event yet),
+    # and the outcome before the result event was published.
+    launched_at = [e.name for e in recorder.events].index("launched")
+    go_at = [e.name for e in recorder.events].index("go")
+    [decided, finished] = journal
+    assert decided[:3] == ("decided", "sd-1", "pending") and go_at < decided[3] <= launched_at
+    assert finished == ("finished", "sd-1", "launched", recorder.events.index(event))
     status = unit.status()
     assert status["state"] == "idle" and status["last_result"] == result.to_dict()
 
@@ -97,7 +118,7 @@ def test_command_errors_carry_their_protocol_codes(unit):
     assert (caught.value.code, str(caught.value)) == (
         "invalid_cards", "cards must be a whole number from 1 to 10, not 11")
     unit.arm("sd-1", 2, PLAYERS)
-    unit.bench.press("a")
+    unit.bench.press("a", hold=True)
     with pytest.raises(PaddleHeldError) as caught:
         unit.start()
     assert (caught.value.code, caught.value.sides) == ("paddle_held", ("a",))
@@ -120,16 +141,18 @@ def test_a_fault_keeps_the_loop_answering_and_cancel_clears_it(unit):
     recorder = Recorder()
     unit.subscribe(recorder)
 
-    def journal_down(result):
+    def journal_down(call, result):
         raise OSError("journal unavailable")
-    unit.on_result = journal_down
+    unit.recorder = JournalSpy(journal_down)
     unit.arm("sd-1", 1, PLAYERS)
     unit.bench.press("b", offset_s=0.02)
     unit.start()
     recorder.wait_for("fault")
     status = unit.status()
     assert status["state"] == "fault"
-    assert status["fault"] == "deadline 'launch': OSError: journal unavailable"
+    assert status["fault"] == ("cannot record the decision of 'sd-1' (journal unavailable): "
+                               "nothing was launched")
+    assert "launched" not in recorder.names()
     with pytest.raises(UnitFaultError) as caught:
         unit.arm("sd-2", 1, PLAYERS)
     assert caught.value.code == "fault"
