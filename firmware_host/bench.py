@@ -4,12 +4,28 @@ On mock pins (:class:`hw.mock.InjectableMockPin`) the bench plays the players:
 it drives a paddle's pin low (pressed) or high (released) with a chosen tick,
 and can deliver that edge's callback later than its tick, as a busy pin
 backend does. Edges are deadlines in the core's loop, so they interleave with
-the machine's own timers exactly. A press can be placed relative to GO
-(``offset_s``, negative for a false start): the core decides the hold length
-when the countdown starts, so GO's time is known from the first step; once GO
-happens, edges not yet delivered are placed on the real GO tick. When the
-showdown ends, presses timed from its GO that have not come yet are dropped
-(releases still come), so no paddle is left held for the next start.
+the machine's own timers exactly.
+
+An edge comes now, at an absolute pin ``tick``, or at ``offset_s`` from GO.
+From GO means from the real GO tick: an edge at or after GO (offset >= 0)
+waits for the "go" event and is placed on the GO tick then, so a press at
+offset 0 is a valid press on the GO tick, never a false start. An edge before
+GO (offset < 0) is placed on the planned GO, which the core draws when the
+countdown starts; if GO then comes off plan (real time), what has not been
+delivered yet moves onto the real GO tick. A round that ends in a false start
+never has a GO: what waits for it is placed on its planned GO.
+
+Edges timed from GO belong to the showdown they were placed for (one placed
+while idle or armed, to the next countdown's). When that showdown ends,
+cancelled in any state or finished, those still to come are dropped, and a
+paddle that one of its presses left down is let go, so nothing of it reaches
+the next showdown.
+
+A press lets go by itself :data:`PRESS_HOLD_S` after its tick unless it asks
+to be held (``hold=True``); a later edge on the same paddle replaces that
+release. Bench times are bounded (:data:`BENCH_HORIZON_S`,
+:data:`MAX_DELAY_S`): a time beyond them, or not finite, is an
+:class:`~firmware_host.errors.InvalidArgumentError` and places nothing.
 
 On mock pins the pin ticks and the core's clock are the same clock, which is
 what lets the bench turn a tick into a delivery time.
@@ -31,12 +47,21 @@ from hw.mock import InjectableMockPin, VirtualMockFactory
 
 from firmware_host.clock import VirtualClock
 from firmware_host.errors import InvalidArgumentError, NotMockError
-from firmware_host.machine import ShowdownCore
+from firmware_host.machine import RUNNING, ShowdownCore
 
-__all__ = ["Bench", "VirtualRig", "advance", "run_until", "pin_states"]
+__all__ = ["Bench", "VirtualRig", "advance", "run_until", "pin_states",
+           "BENCH_HORIZON_S", "MAX_DELAY_S", "PRESS_HOLD_S"]
 
-#: States in which a round (and so a planned or real GO) exists.
-_ROUND_STATES = ("countdown", "hold", "go", "false_start")
+#: How far a bench time may lie from GO (``offset_s``) or from now (``tick``),
+#: either way, in seconds.
+BENCH_HORIZON_S = 600.0
+#: The longest an edge's callback may come after its tick (``delay_s``).
+MAX_DELAY_S = 10.0
+#: How long a press holds its paddle down before it lets go by itself.
+PRESS_HOLD_S = 0.15
+
+#: States a showdown ends from when the core goes back to idle.
+_SHOWDOWN_STATES = ("armed", *RUNNING, "fault")
 
 
 def run_until(core, clock, when: float) -> None:
@@ -57,13 +82,18 @@ def advance(core, clock, seconds: float) -> None:
     run_until(core, clock, clock() + seconds)
 
 
-@dataclass
+@dataclass(eq=False)
 class _Edge:
-    target: str             # "a", "b" or "timer"
+    target: str               # "a", "b" or "timer"
     pressed: bool
-    offset_s: float | None  # relative to GO, or None
-    tick: float | None      # absolute tick, or None (now / from offset_s)
-    delay_s: float          # delivery comes this long after the tick
+    offset_s: float | None    # from GO (the edge then belongs to a showdown), or None
+    tick: float | None        # an absolute tick, or None (now / from offset_s)
+    delay_s: float            # delivery comes this long after the tick
+    hold_s: float | None = None     # a press lets go this long after; None: held
+
+    @property
+    def of_showdown(self) -> bool:
+        return self.offset_s is not None
 
 
 class Bench:
@@ -79,9 +109,12 @@ class Bench:
         pins = {"a": board.paddle_a.pin, "b": board.paddle_b.pin,
                 "timer": board.timer_button.pin}
         self.pins = pins if all(isinstance(p, InjectableMockPin) for p in pins.values()) else None
-        self._waiting: list[_Edge] = []        # offset edges waiting for a countdown
-        self._anchored: dict[str, _Edge] = {}  # offset edges placed on a planned GO
-        self._of_round: dict[str, _Edge] = {}  # every offset edge not yet delivered
+        self._for_countdown: list[_Edge] = []  # from GO, placed before any countdown
+        self._for_go: list[_Edge] = []         # offset >= 0, waiting for this round's GO
+        self._anchored: dict[str, _Edge] = {}  # placed on a planned GO, not delivered yet
+        self._of_showdown: set[str] = set()    # deadlines of the showdown's edges
+        self._let_go: dict[str, str] = {}      # paddle -> deadline of its automatic release
+        self._left_down: set[str] = set()      # paddles a showdown's press holds down
         self._names = itertools.count()
         core.listeners = (*core.listeners, self._on_event)
 
@@ -90,28 +123,39 @@ class Bench:
         return self.pins is not None
 
     def press(self, side: str, *, offset_s: float | None = None, tick: float | None = None,
-              delay_s: float = 0.0) -> dict:
+              delay_s: float = 0.0, hold: bool = False) -> dict:
         """Press paddle ``side``: now, at ``offset_s`` from GO, or at ``tick``;
-        the callback is delivered ``delay_s`` after the tick."""
-        return self._add(_Edge(self._side(side), True, *self._when(offset_s, tick, delay_s)))
+        the callback is delivered ``delay_s`` after the tick. It lets go
+        :data:`PRESS_HOLD_S` later unless ``hold`` is true.
+
+        Returns what was placed: target, pressed, tick, and deadline and
+        deliver_at when it comes later, release_tick when it lets go by
+        itself; or ``waiting_for`` ("countdown" or "go") and
+        ``release_after_s`` when its tick is not known yet."""
+        side = self._side(side)
+        if not isinstance(hold, bool):
+            raise InvalidArgumentError(f"hold must be True or False, not {hold!r}")
+        when = self._when(offset_s, tick, delay_s)
+        return self._add(_Edge(side, True, *when, None if hold else PRESS_HOLD_S))
 
     def release(self, side: str, *, offset_s: float | None = None, tick: float | None = None,
                 delay_s: float = 0.0) -> dict:
         """Release paddle ``side``; times as for :meth:`press`."""
-        return self._add(_Edge(self._side(side), False, *self._when(offset_s, tick, delay_s)))
+        side = self._side(side)
+        return self._add(_Edge(side, False, *self._when(offset_s, tick, delay_s)))
 
-    def tap(self, side: str, hold_s: float = 0.15) -> dict:
-        """Press paddle ``side`` now and release it ``hold_s`` later."""
-        placed = self.press(side)
-        self.release(side, tick=placed["tick"] + self._number("hold_s", hold_s, minimum=0.0))
-        return placed
+    def tap(self, side: str, hold_s: float = PRESS_HOLD_S) -> dict:
+        """Press paddle ``side`` now and let go ``hold_s`` later."""
+        side = self._side(side)
+        hold_s = self._seconds("hold_s", hold_s, 0.0, BENCH_HORIZON_S)
+        return self._add(_Edge(side, True, None, None, 0.0, hold_s))
 
     def press_timer(self) -> dict:
         """Press (and let go of) the timer button now."""
         self._check_mock()
         return self._add(_Edge("timer", True, None, None, 0.0))
 
-    # -- placing edges ---------------------------------------------------------
+    # -- checking times ----------------------------------------------------------
 
     def _check_mock(self) -> None:
         if self.pins is None:
@@ -124,87 +168,158 @@ class Bench:
         return side
 
     @staticmethod
-    def _number(name: str, value, *, minimum: float | None = None) -> float:
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-            raise InvalidArgumentError(f"{name} must be a number of seconds, not {value!r}")
-        if minimum is not None and value < minimum:
-            raise InvalidArgumentError(f"{name} must be >= {minimum}, not {value!r}")
+    def _is_seconds(value) -> bool:
+        return (not isinstance(value, bool) and isinstance(value, (int, float))
+                and math.isfinite(value))
+
+    @classmethod
+    def _seconds(cls, name: str, value, lo: float, hi: float) -> float:
+        if not (cls._is_seconds(value) and lo <= value <= hi):
+            raise InvalidArgumentError(
+                f"{name} must be a number of seconds from {lo:g} to {hi:g}, not {value!r}")
         return float(value)
 
     def _when(self, offset_s, tick, delay_s) -> tuple:
         if offset_s is not None and tick is not None:
             raise InvalidArgumentError("give offset_s or tick, not both")
         if offset_s is not None:
-            offset_s = self._number("offset_s", offset_s)
+            offset_s = self._seconds("offset_s", offset_s, -BENCH_HORIZON_S, BENCH_HORIZON_S)
         if tick is not None:
-            tick = self._number("tick", tick)
-        return offset_s, tick, self._number("delay_s", delay_s, minimum=0.0)
+            now = self.core.board.ticks()
+            if not (self._is_seconds(tick)
+                    and abs(self.core.board.ticks_diff(tick, now)) <= BENCH_HORIZON_S):
+                raise InvalidArgumentError(
+                    f"tick must be a pin tick within {BENCH_HORIZON_S:g} s of now, not {tick!r}")
+            tick = float(tick)
+        return offset_s, tick, self._seconds("delay_s", delay_s, 0.0, MAX_DELAY_S)
+
+    # -- placing edges -------------------------------------------------------------
 
     def _add(self, edge: _Edge) -> dict:
         core = self.core
-        if edge.offset_s is None:
+        if not edge.of_showdown:
             tick = core.board.ticks() if edge.tick is None else edge.tick
             return self._deliver(edge, tick, tick + edge.delay_s)
-        if core.round is not None and core.state in _ROUND_STATES:
-            return self._anchor(edge)
-        self._waiting.append(edge)
-        return {"target": edge.target, "pressed": edge.pressed, "waiting_for": "countdown"}
-
-    def _anchor(self, edge: _Edge, name: str | None = None) -> dict:
-        rnd = self.core.round
+        rnd = core.round
+        if rnd is None:
+            self._for_countdown.append(edge)
+            return self._waiting(edge, "countdown")
         if rnd.go_tick is not None:
-            base_tick, base_time = rnd.go_tick, rnd.go_time
-        else:
-            base_tick = base_time = rnd.planned_go
-        placed = self._deliver(edge, base_tick + edge.offset_s,
-                               base_time + edge.offset_s + edge.delay_s, name)
+            return self._deliver(edge, *self._on(edge, rnd.go_tick, rnd.go_time))
+        if edge.offset_s >= 0 and core.state in ("countdown", "hold"):
+            self._for_go.append(edge)
+            return self._waiting(edge, "go")
+        return self._on_planned_go(edge)
+
+    @staticmethod
+    def _waiting(edge: _Edge, event: str) -> dict:
+        placed = {"target": edge.target, "pressed": edge.pressed, "waiting_for": event}
+        if edge.pressed and edge.hold_s is not None:
+            placed["release_after_s"] = edge.hold_s
+        return placed
+
+    @staticmethod
+    def _on(edge: _Edge, base_tick: float, base_time: float) -> tuple[float, float]:
+        """The edge's tick and delivery time with GO at ``base_tick`` / ``base_time``."""
+        return base_tick + edge.offset_s, base_time + edge.offset_s + edge.delay_s
+
+    def _on_planned_go(self, edge: _Edge, name: str | None = None) -> dict:
+        planned = self.core.round.planned_go
+        placed = self._deliver(edge, *self._on(edge, planned, planned), name)
         if "deadline" in placed:
-            self._of_round[placed["deadline"]] = edge
-            if rnd.go_tick is None:
-                self._anchored[placed["deadline"]] = edge
+            self._anchored[placed["deadline"]] = edge
         return placed
 
     def _deliver(self, edge: _Edge, tick: float, when: float, name: str | None = None) -> dict:
         placed = {"target": edge.target, "pressed": edge.pressed, "tick": tick}
+        if edge.target != "timer" and edge.pressed and edge.hold_s is not None:
+            placed["release_tick"] = tick + edge.hold_s
         if when <= self.core.clock():
-            self._drive(edge, tick)
+            self._drive(edge, tick, when)
             return placed
         name = name or f"bench:{next(self._names)}"
-        self.core.schedule(name, when, lambda: self._drive(edge, tick))
+        self.core.schedule(name, when, lambda: self._drive(edge, tick, when, name))
+        if edge.of_showdown:
+            self._of_showdown.add(name)
         return {**placed, "deadline": name, "deliver_at": when}
 
-    def _drive(self, edge: _Edge, tick: float) -> None:
-        self._anchored = {name: e for name, e in self._anchored.items() if e is not edge}
-        self._of_round = {name: e for name, e in self._of_round.items() if e is not edge}
+    def _drive(self, edge: _Edge, tick: float, when: float, name: str | None = None) -> None:
+        self._anchored.pop(name, None)
+        self._of_showdown.discard(name)
         pin = self.pins[edge.target]
         if edge.target == "timer":
             pin.drive_low(ticks=tick)
             pin.drive_high(ticks=tick)     # let go at once; the button's lockout drops it
-        elif edge.pressed:
+            return
+        # This edge replaces the paddle's pending automatic release.
+        replaced = self._let_go.pop(edge.target, None)
+        if replaced is not None and replaced != name:
+            self.core.unschedule(replaced)
+            self._of_showdown.discard(replaced)
+        if edge.pressed:
             pin.drive_low(ticks=tick)
+            if edge.of_showdown:
+                self._left_down.add(edge.target)
+            else:
+                self._left_down.discard(edge.target)
+            if edge.hold_s is not None:
+                self._let_go_later(edge, tick, when)
         else:
             pin.drive_high(ticks=tick)
+            self._left_down.discard(edge.target)
+
+    def _let_go_later(self, press: _Edge, tick: float, when: float) -> None:
+        # The release keeps the press's delivery delay, and its showdown.
+        release = _Edge(press.target, False, press.offset_s, None, 0.0)
+        delivered = max(when, self.core.clock())
+        placed = self._deliver(release, tick + press.hold_s, delivered + press.hold_s)
+        if "deadline" in placed:
+            self._let_go[press.target] = placed["deadline"]
+
+    # -- following the showdown ---------------------------------------------------------
 
     def _on_event(self, event) -> None:
-        if event.name == "state" and event.data["state"] == "idle":
-            # The showdown is over: a press timed from its GO that has not come
-            # yet never will (it would hold the paddle at the next start);
-            # releases still come, so the paddles end up at rest.
-            late = [name for name, edge in self._of_round.items() if edge.pressed]
-            self.core.unschedule(*late)
-            self._of_round, self._anchored = {}, {}
+        if event.name == "state":
+            state = event.data["state"]
+            if state == "idle" and event.data["previous"] in _SHOWDOWN_STATES:
+                self._end_showdown()
+            elif state == "false_start" and self.core.round.go_tick is None:
+                # No GO this round: what waits for it goes on its planned GO.
+                waiting, self._for_go = self._for_go, []
+                for edge in waiting:
+                    self._on_planned_go(edge)
         elif event.name == "countdown" and event.data["step"] == 1:
-            waiting, self._waiting = self._waiting, []
+            # A new round: edges placed before it are timed from its GO.
+            self._anchored = {}
+            waiting, self._for_countdown = self._for_countdown, []
             for edge in waiting:
-                self._anchor(edge)
+                self._add(edge)
         elif event.name == "go":
             rnd = self.core.round
             anchored, self._anchored = self._anchored, {}
-            if rnd.go_tick == rnd.planned_go and rnd.go_time == rnd.planned_go:
-                return                      # virtual time: GO came exactly as planned
-            for name, edge in anchored.items():
-                if self.core.has_deadline(name):
-                    self._anchor(edge, name)
+            if not (rnd.go_tick == rnd.planned_go and rnd.go_time == rnd.planned_go):
+                # GO came off plan (real time): what is still to come moves onto it.
+                for name, edge in anchored.items():
+                    if self.core.has_deadline(name):
+                        self.core.unschedule(name)
+                        self._of_showdown.discard(name)
+                        self._deliver(edge, *self._on(edge, rnd.go_tick, rnd.go_time), name)
+            waiting, self._for_go = self._for_go, []
+            for edge in waiting:
+                self._deliver(edge, *self._on(edge, rnd.go_tick, rnd.go_time))
+
+    def _end_showdown(self) -> None:
+        """The showdown is over (finished or cancelled): its edges still to
+        come are dropped and the paddles its presses hold down let go."""
+        self.core.unschedule(*self._of_showdown)
+        self._let_go = {side: name for side, name in self._let_go.items()
+                        if name not in self._of_showdown}
+        self._of_showdown = set()
+        self._for_countdown, self._for_go, self._anchored = [], [], {}
+        left_down, self._left_down = sorted(self._left_down), set()
+        for side in left_down:
+            self._drive(_Edge(side, False, None, None, 0.0), self.core.board.ticks(),
+                        self.core.clock())
 
 
 def pin_states(board) -> dict:
@@ -231,7 +346,7 @@ class VirtualRig:
     what the tests, ``simulate`` and ``demo`` drive. ``events`` collects
     every UnitEvent. Close it (or use ``with``) to release the pins."""
 
-    def __init__(self, config, *, seed: int = 0, start: float = 1000.0, on_result=None):
+    def __init__(self, config, *, seed: int = 0, start: float = 1000.0, recorder=None):
         self.config = config
         self.clock = VirtualClock(start)
         self.factory = VirtualMockFactory(self.clock)
@@ -240,7 +355,7 @@ class VirtualRig:
             self.board = Board(config.pins, pin_factory=self.factory,
                                lockout_s=config.timing.press_lockout_s)
             self.core = ShowdownCore(self.board, config, clock=self.clock,
-                                     rng=random.Random(seed), on_result=on_result)
+                                     rng=random.Random(seed), recorder=recorder)
         except BaseException:
             self.close()
             raise
