@@ -12,6 +12,7 @@ names the file and the key, so ``check-config`` and the daemon can print it as i
 from __future__ import annotations
 
 import dataclasses
+import logging
 import os
 import sys
 import tomllib
@@ -27,6 +28,8 @@ __all__ = [
     "ServerConfig", "JournalConfig", "UnitConfig", "load_config",
     "add_config_argument", "load_for_command", "SYSTEM_CONFIG", "BACKENDS", "TIE_POLICIES",
 ]
+
+log = logging.getLogger(__name__)
 
 SYSTEM_CONFIG = Path("/etc/uno-showdown/unit.toml")
 BACKENDS = ("auto", "mock", "lgpio", "rpigpio")
@@ -85,7 +88,9 @@ class ServerConfig:
     baud: int = _spec(115200, lo=50, hi=4_000_000)
     max_clients: int = _spec(8, lo=1, hi=1000)
     max_line_bytes: int = _spec(4096, lo=256, hi=1_048_576)
-    send_queue_lines: int = _spec(256, lo=1, hi=100_000)
+    send_buffer_bytes: int = _spec(1_048_576, lo=65_536, hi=67_108_864)
+    send_stall_s: float = _spec(30.0, lo=1.0, hi=3600.0)
+    hello_timeout_s: float = _spec(10.0, lo=0.0, hi=600.0, lo_open=True)
 
 
 @dataclass(frozen=True)
@@ -208,10 +213,21 @@ def _build(merged: dict, sources: dict[str, str]) -> UnitConfig:
     return UnitConfig(**values)
 
 
+# Keys that older versions wrote into every installed config: read and ignored.
+_RETIRED = {
+    "server.send_queue_lines": "a client is now dropped by bytes it does not read "
+                               "(server.send_buffer_bytes, server.send_stall_s)",
+}
+
+
 def _check_fields(cls, table: dict, prefix: str, fail, skip=()) -> dict:
     known = {f.name: f for f in dataclasses.fields(cls) if f.name not in skip}
     values = {}
     for key, value in table.items():
+        if prefix + key in _RETIRED:
+            log.warning("config key %s%s is no longer used and is ignored: %s", prefix, key,
+                        _RETIRED[prefix + key])
+            continue
         if key not in known:
             fail(prefix + key, f"unknown key (known: {', '.join(sorted(known))})")
         values[key] = _check_value(known[key], value, prefix + key, fail)

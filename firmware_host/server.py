@@ -12,17 +12,24 @@ bytes the session has queued. Three threads meet here, each with one job:
   ``ping``), numbers the unit's events and queues them to every ready session;
 - the **command worker** runs every other command, one at a time in arrival
   order: it calls the unit (which waits for the unit's loop) and reads the
-  journal through its own SQLite connection. A long command (``selftest``,
-  about 2.5 s) holds up later commands, never the I/O thread: pings, events
-  and other clients' lines keep flowing;
+  journal through its own SQLite connection. Every command is quick: a
+  ``selftest`` (about 2.5 s) runs in the unit's ``selftest`` state, on the
+  loop's deadlines, and is answered when it ends, so ``status``, ``result``
+  and other clients' commands are never queued behind it, and a second
+  ``selftest`` meanwhile is ``busy`` at once;
 - the unit's **loop thread** only calls the subscriber, which puts the event
   on the outbox and wakes the I/O thread. No socket or journal I/O there.
 
-Everything is bounded: a line by ``server.max_line_bytes`` (the protocol
-module), a session's unsent lines by ``server.send_queue_lines`` (beyond it the
-session is marked to be dropped: a client that stops reading never stalls the
-unit), commands waiting per session by :data:`MAX_IN_FLIGHT` (the transport
-stops reading that link meanwhile) and TCP clients by ``server.max_clients``.
+Everything is bounded, and back-pressure is counted in bytes the kernel would
+not take, never in lines made in one burst: a line by
+``server.max_line_bytes`` (the protocol module); a session's unsent bytes by
+``server.send_buffer_bytes`` (past :data:`READ_PAUSE_BYTES` the transport
+stops reading that link until the client takes its replies, so a client that
+pipelines thousands of requests gets every reply, in order); commands waiting
+per session by :data:`MAX_IN_FLIGHT` (reading pauses too); TCP clients by
+``server.max_clients``. A client is dropped only when it really stalls: the
+transport drops one that takes none of its waiting bytes for
+``server.send_stall_s``, and says so with the bytes and the seconds.
 """
 
 from __future__ import annotations
@@ -32,21 +39,28 @@ import queue
 import threading
 from collections import deque
 from collections.abc import Callable
+from concurrent.futures import Future
+from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
-from firmware_host.errors import UnitError, UnknownShowdownError
+from firmware_host.bench import BENCH_HORIZON_S, MAX_DELAY_S
+from firmware_host.errors import InvalidArgumentError, UnitError, UnknownShowdownError
 from firmware_host.journal import Journal
 from firmware_host.protocol import (
-    ErrorReply, EventSequencer, ProtocolError, Reply, Request, ServerConnection, encode)
+    MAX_AUTH_FAILURES, ErrorReply, EventSequencer, ProtocolError, Reply, Request,
+    ServerConnection, encode)
 
-__all__ = ["Server", "Session", "CommandWorker", "MAX_IN_FLIGHT", "software_version"]
+__all__ = ["Server", "Session", "CommandWorker", "MAX_IN_FLIGHT", "READ_PAUSE_BYTES",
+           "software_version"]
 
 log = logging.getLogger(__name__)
 
 #: Commands of one session the worker may hold before the transport pauses
 #: reading that session's link.
 MAX_IN_FLIGHT = 16
+#: Unsent bytes of one session past which the transport pauses reading it.
+READ_PAUSE_BYTES = 65536
 #: At most this many bytes are handed to the OS in one write.
 CHUNK_BYTES = 65536
 
@@ -62,32 +76,67 @@ def software_version() -> str:
 
 
 class Session:
-    """One client link: its :class:`ServerConnection` and the lines waiting
-    to be written to it (at most ``send_queue_lines``; one more marks the
-    session to be dropped, with the reason in :attr:`closing`)."""
+    """One client link: its :class:`ServerConnection` and the bytes waiting
+    to be written to it (at most ``send_buffer_bytes``; more marks the session
+    to be dropped).
 
-    def __init__(self, name: str, connection: ServerConnection, *, send_queue_lines: int,
-                 counted: bool = True):
+    A session ends in one of three ways. :meth:`drop` (the client broke the
+    rules of the link: it does not read) closes it at once, losing what was
+    queued. :meth:`close_after_flush` (an HTTP line, too many wrong tokens, no
+    hello in time) reads nothing more, sends what is queued, then closes. And
+    when the client half-closes (:attr:`peer_closed`), the replies to what it
+    sent are still delivered before the link is closed. :attr:`closing` holds
+    the reason once one of the first two is decided.
+    """
+
+    def __init__(self, name: str, connection: ServerConnection, *, send_buffer_bytes: int,
+                 counted: bool = True, hello_deadline: float | None = None):
         self.name = name
         self.connection = connection
         self.counted = counted          # counts against server.max_clients (TCP)
         self.in_flight = 0              # commands given to the worker, not answered yet
         self.closing: str | None = None
+        self.flush_first = False        # closing: send what is queued first
+        self.peer_closed = False        # the client sent EOF; it may still read
         self.closed = False
-        self._limit = send_queue_lines
+        #: Clock time by which auth and hello must be done (None: no deadline).
+        self.hello_deadline = hello_deadline
+        #: Clock time since which queued bytes have waited with none taken.
+        self.stalled_since: float | None = None
+        self.pending_bytes = 0
+        self._limit = send_buffer_bytes
         self._lines: deque[bytes] = deque()
         self._chunk = b""
 
     def queue(self, data: bytes) -> None:
-        """Queue one encoded line; past the limit the session is to be dropped."""
+        """Queue one encoded line; past the byte limit the session is dropped."""
         if self.closing is not None or self.closed:
             return
         self._lines.append(data)
-        if len(self._lines) > self._limit:
-            self._lines.clear()
-            self._chunk = b""
-            self.closing = (f"more than {self._limit} lines waiting to be sent: "
-                            "the client is not reading")
+        self.pending_bytes += len(data)
+        if self.pending_bytes > self._limit:
+            self.drop(f"{self.pending_bytes} bytes waiting to be sent, more than "
+                      f"server.send_buffer_bytes ({self._limit}): the client is not reading")
+
+    def drop(self, reason: str) -> None:
+        """Close at once; what was queued is lost."""
+        if self.closing is None or self.flush_first:
+            self.closing, self.flush_first = reason, False
+        self._lines.clear()
+        self._chunk = b""
+        self.pending_bytes = 0
+
+    def close_after_flush(self, reason: str) -> None:
+        """Read nothing more; close once what is queued has been sent."""
+        if self.closing is None:
+            self.closing, self.flush_first = reason, True
+
+    @property
+    def finished(self) -> bool:
+        """Nothing left to do on this link: close it now."""
+        if self.closing is not None:
+            return not (self.flush_first and self.wants_write)
+        return self.peer_closed and self.in_flight == 0 and not self.wants_write
 
     @property
     def queued_lines(self) -> int:
@@ -99,7 +148,8 @@ class Session:
 
     @property
     def reading_paused(self) -> bool:
-        return self.in_flight >= MAX_IN_FLIGHT
+        return (self.in_flight >= MAX_IN_FLIGHT or self.pending_bytes >= READ_PAUSE_BYTES
+                or self.peer_closed or self.closing is not None)
 
     def outgoing(self) -> bytes:
         """The bytes to write next (up to CHUNK_BYTES of whole lines, or what
@@ -115,6 +165,7 @@ class Session:
 
     def sent(self, count: int) -> None:
         self._chunk = self._chunk[count:]
+        self.pending_bytes -= count
 
     def take_all(self) -> bytes:
         """Everything queued, at once (for in-memory peers and tests)."""
@@ -153,6 +204,16 @@ class CommandWorker:
                 log.exception("command worker job failed")
 
 
+@dataclass(frozen=True)
+class _Later:
+    """A command the unit finishes later: ``finish()`` makes the reply once
+    ``future`` is done."""
+
+    request: Request
+    future: Future
+    finish: Callable[[], Reply]
+
+
 class Server:
     """Protocol sessions on one :class:`~firmware_host.unit.Unit`.
 
@@ -189,19 +250,20 @@ class Server:
     def client_count(self) -> int:
         return sum(session.counted for session in self.sessions)
 
-    def open_session(self, name: str, *, token: str | None = None,
-                     counted: bool = True) -> Session | None:
+    def open_session(self, name: str, *, token: str | None = None, counted: bool = True,
+                     hello_deadline: float | None = None) -> Session | None:
         """A new session, or None when ``counted`` and max_clients are
-        already connected (send :meth:`refusal` and close the link)."""
+        already connected (send :meth:`refusal` and close the link).
+        ``hello_deadline``: clock time by which auth and hello must be done."""
         if counted and self.client_count >= self.settings.max_clients:
             log.warning("refused %s: already %d clients (server.max_clients)", name,
                         self.client_count)
             return None
         connection = ServerConnection(token=token, max_line_bytes=self.settings.max_line_bytes)
-        session = Session(name, connection, send_queue_lines=self.settings.send_queue_lines,
-                          counted=counted)
+        session = Session(name, connection, send_buffer_bytes=self.settings.send_buffer_bytes,
+                          counted=counted, hello_deadline=hello_deadline)
         self.sessions.append(session)
-        log.info("client %s connected", name)
+        log.debug("client %s connected", name)
         return session
 
     def refusal(self) -> bytes:
@@ -213,34 +275,62 @@ class Server:
         if session.closed:
             return
         session.closed = True
+        said_hello = session.connection.ready or session.connection.version is not None
         session.connection.close()
         self.sessions = [s for s in self.sessions if s is not session]
-        log.info("client %s gone: %s", session.name, reason)
+        # A storm of connections that never said hello must not flood the log.
+        log.log(logging.INFO if said_hello else logging.DEBUG, "client %s gone: %s",
+                session.name, reason)
 
     def receive(self, session: Session, data: bytes) -> None:
         """Bytes read from ``session``'s link: answer what can be answered now,
         give the rest to the worker."""
+        if session.closing is not None or session.closed:
+            return                      # it is being closed: nothing more is read
         try:
             items = session.connection.receive_data(data)
         except Exception:
             log.exception("client %s: cannot read its data", session.name)
-            session.closing = "internal error reading its data"
+            session.drop("internal error reading its data")
             return
         for item in items:
             self._answer(session, item)
 
     def receive_eof(self, session: Session) -> None:
-        """``session``'s link closed."""
+        """``session``'s link closed both ways."""
+        self.peer_closed(session)
+        self.close_session(session, "disconnected")
+
+    def peer_closed(self, session: Session) -> None:
+        """The client closed its sending side: nothing more comes, but the
+        replies to what it sent are still delivered (see Session.finished)."""
+        if session.peer_closed or session.closed:
+            return
+        session.peer_closed = True
         for error in session.connection.receive_eof():
             log.debug("client %s: %s", session.name, error)
-        self.close_session(session, "disconnected")
+
+    def expire_hello(self, session: Session, waited_s: float) -> None:
+        """``session`` did not finish auth and hello in time: tell it, close it."""
+        session.hello_deadline = None
+        log.warning("client %s: no auth and hello within %g s: closing the link",
+                    session.name, waited_s)
+        session.queue(encode(ErrorReply(None, "hello_timeout", (
+            f"auth and hello did not come within {waited_s:g} s of connecting: "
+            "closing the link"))))
+        session.close_after_flush(f"no auth and hello within {waited_s:g} s")
 
     def _answer(self, session: Session, item) -> None:
         connection = session.connection
         if isinstance(item, ProtocolError):
-            log.debug("client %s: %s", session.name, item)
-            session.queue(connection.send(item.to_reply()))
+            self._log_refusal(session, item)
+            if session.closing is None:
+                session.queue(connection.send(item.to_reply()))
+            if item.close:
+                session.close_after_flush(item.message)
             return
+        if connection.ready:
+            session.hello_deadline = None
         if item.cmd not in _AT_ONCE:
             session.in_flight += 1
             self._runner.submit(lambda: self._run_command(session, item))
@@ -255,6 +345,16 @@ class Server:
         except Exception as exc:
             reply = self._fault_reply(item, exc)
         session.queue(connection.send(reply))
+
+    @staticmethod
+    def _log_refusal(session: Session, error: ProtocolError) -> None:
+        if error.code == "http_refused":
+            log.warning("client %s sent an HTTP request: closing the link", session.name)
+        elif error.code == "unauthorized" and error.message.startswith("wrong token"):
+            log.warning("client %s: wrong token (%d of %d tries)", session.name,
+                        session.connection.auth_failures, MAX_AUTH_FAILURES)
+        else:
+            log.debug("client %s: %s", session.name, error)
 
     def identity(self) -> dict:
         config = self.unit.config       # reconfigure() swaps it whole
@@ -307,16 +407,30 @@ class Server:
 
     def _run_command(self, session: Session, request: Request) -> None:
         reply = self.execute(request)
+        if isinstance(reply, _Later):
+            # The unit works on it (a selftest): answer when it is done, and
+            # run the next command now.
+            reply.future.add_done_callback(lambda future: self._reply_later(session, reply))
+            return
         self._outbox.put((session, reply))
         self.wake()
 
-    def execute(self, request: Request) -> Reply | ErrorReply:
-        """Carry out one command; every error becomes an error reply."""
+    def _reply_later(self, session: Session, later: "_Later") -> None:
+        self._outbox.put((session, self._guarded(later.request, later.finish)))
+        self.wake()
+
+    def execute(self, request: Request) -> "Reply | ErrorReply | _Later":
+        """Carry out one command; every error becomes an error reply. A
+        command the unit finishes later (a selftest) gives a :class:`_Later`."""
         handler = getattr(self, f"_cmd_{request.cmd}", None)
+        if handler is None:
+            return self._fault_reply(request, NotImplementedError(
+                f"the server has no handler for {request.cmd!r}"))
+        return self._guarded(request, lambda: handler(request))
+
+    def _guarded(self, request: Request, work):
         try:
-            if handler is None:
-                raise NotImplementedError(f"the server has no handler for {request.cmd!r}")
-            return handler(request)
+            return work()
         except UnitError as exc:
             return request.fail(exc.code, str(exc))
         except Exception as exc:
@@ -369,18 +483,30 @@ class Server:
         return request.reply(**self.journal().history(limit, request.args["player"]))
 
     def _cmd_selftest(self, request):
-        checks = self.unit.selftest()
-        return request.reply(passed=all(check.ok for check in checks),
-                             devices=[check.to_dict() for check in checks])
+        running = self.unit.start_selftest()        # BusyError at once if one runs
+
+        def finish():
+            checks = running.result()
+            return request.reply(passed=all(check.ok for check in checks),
+                                 devices=[check.to_dict() for check in checks])
+        return _Later(request, running, finish)
 
     @staticmethod
     def _bench_times(args) -> dict:
+        """The bench's times in seconds, bounded in the protocol's own words."""
+        limits = {"offset_ms": (-BENCH_HORIZON_S * 1000, BENCH_HORIZON_S * 1000),
+                  "delay_ms": (0, MAX_DELAY_S * 1000)}
+        for field, (lo, hi) in limits.items():
+            value = args[field]
+            if value is not None and not lo <= value <= hi:
+                raise InvalidArgumentError(f"{field} must be {lo:g} to {hi:g} ms, not {value:g}")
         return {"offset_s": None if args["offset_ms"] is None else args["offset_ms"] / 1000,
                 "tick": args["at_tick"],
                 "delay_s": (args["delay_ms"] or 0) / 1000}
 
     def _cmd_bench_press(self, request):
-        self.unit.bench.press(request.args["side"], **self._bench_times(request.args))
+        self.unit.bench.press(request.args["side"], hold=bool(request.args["hold"]),
+                              **self._bench_times(request.args))
         return request.reply()
 
     def _cmd_bench_release(self, request):

@@ -6,7 +6,11 @@
 port's file descriptor and a socketpair that the unit's loop thread and the
 command worker write a byte to when they put something on the server's
 outbox. Nothing in it blocks: sockets and the serial fd are non-blocking, and
-the only timer is the deadline to reopen a lost serial device.
+the only timers are the deadline to reopen a lost serial device, each new
+client's deadline for auth and hello (``server.hello_timeout_s``) and each
+stalled client's deadline to take its waiting bytes (``server.send_stall_s``).
+TCP clients get keepalive probes, so a peer that vanished without a word
+frees its slot too.
 
 A serial link is one client. If the device goes away (a USB adapter
 unplugged) the error is logged, the unit carries on, and the port is reopened
@@ -19,6 +23,7 @@ from __future__ import annotations
 import ipaddress
 import logging
 import os
+import select
 import selectors
 import socket
 import threading
@@ -34,6 +39,11 @@ log = logging.getLogger(__name__)
 
 #: How long to wait before trying to reopen a serial device that went away.
 SERIAL_RETRY_S = 2.0
+#: Connections the kernel may queue before the I/O thread accepts them.
+LISTEN_BACKLOG = max(128, socket.SOMAXCONN)
+#: TCP keepalive: first probe after this many idle seconds, then every
+#: KEEPALIVE_INTERVAL_S, and the link is dead after KEEPALIVE_PROBES unanswered.
+KEEPALIVE_IDLE_S, KEEPALIVE_INTERVAL_S, KEEPALIVE_PROBES = 30, 10, 3
 _READ_BYTES = 65536
 
 
@@ -152,7 +162,7 @@ class Reactor:
         try:
             listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             listener.bind((host, port))
-            listener.listen(16)
+            listener.listen(LISTEN_BACKLOG)
             listener.setblocking(False)
         except OSError as exc:
             listener.close()
@@ -245,12 +255,36 @@ class Reactor:
             self._close_listener()
         self.server.pump()
         self._retry_serial()
+        self._expire()
         self._sync()
 
     def _timeout(self) -> float | None:
-        if self._serial is None or self._serial.retry_at is None:
+        deadlines = [when for when in self._deadlines() if when is not None]
+        if not deadlines:
             return None
-        return max(0.0, self._serial.retry_at - self._clock())
+        return max(0.0, min(deadlines) - self._clock())
+
+    def _deadlines(self):
+        if self._serial is not None:
+            yield self._serial.retry_at
+        stall_s = self.server.settings.send_stall_s
+        for session in self._sockets:
+            yield session.hello_deadline
+            if session.stalled_since is not None:
+                yield session.stalled_since + stall_s
+
+    def _expire(self) -> None:
+        """Close the clients whose deadline passed: no hello in time, or
+        waiting bytes that none were taken of for send_stall_s."""
+        now = self._clock()
+        settings = self.server.settings
+        for session in list(self._sockets):
+            if session.hello_deadline is not None and now >= session.hello_deadline:
+                self.server.expire_hello(session, settings.hello_timeout_s)
+            if (session.stalled_since is not None
+                    and now - session.stalled_since >= settings.send_stall_s):
+                session.drop(f"{session.pending_bytes} bytes waiting to be sent and none taken "
+                             f"for {now - session.stalled_since:.0f} s: the client stopped reading")
 
     def _drain_wake(self) -> None:
         try:
@@ -260,21 +294,25 @@ class Reactor:
             pass
 
     def _sync(self) -> None:
-        """Write what can be written now, drop sessions marked to be dropped,
+        """Write what can be written now, close the sessions that are done,
         and watch each link for what it needs next."""
         for session, sock in list(self._sockets.items()):
-            if session.closing is None and session.wants_write:
+            if session.wants_write:
                 self._flush(session)
-            if session.closing is not None:
-                self._drop(session, session.closing)
-            elif not session.closed:
+            if session.closed:
+                continue
+            if session.finished:
+                self._drop(session, session.closing or "disconnected")
+            else:
                 self._watch(sock, ("client", session), self._mask(session))
         link = self._serial
         if link is not None and link.session is not None:
             session = link.session
-            if session.closing is None and session.wants_write:
+            if session.wants_write:
                 self._flush(session)
-            if session.closing is not None:
+            if link.session is not session:
+                return                  # the write failed: the link was reset
+            if session.finished:
                 self._serial_lost(f"reset: {session.closing}")
             elif link.port is not None:
                 self._watch(link.port, ("serial", session), self._mask(session))
@@ -325,15 +363,39 @@ class Reactor:
                 log.error("accept failed: %s", exc)
                 return
             sock.setblocking(False)
-            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            _tune(sock)
+            if self.server.client_count >= self.server.settings.max_clients:
+                self._free_slots()
             name = f"tcp {address[0]}:{address[1]}"
-            session = self.server.open_session(name, token=self._token)
+            deadline = self._clock() + self.server.settings.hello_timeout_s
+            session = self.server.open_session(name, token=self._token, hello_deadline=deadline)
             if session is None:
                 self._refuse(sock)
                 continue
             self._sockets[session] = sock
 
+    def _free_slots(self) -> None:
+        """Close the clients that are gone but not yet read as gone: a peer
+        that closed while its link was not being read (reading paused), or
+        one whose close is still in this turn's events."""
+        poll = select.poll()
+        by_fd = {}
+        for session, sock in self._sockets.items():
+            by_fd[sock.fileno()] = session
+            poll.register(sock, select.POLLIN | _POLLRDHUP)
+        for fd, events in poll.poll(0):
+            session = by_fd[fd]
+            if events & (select.POLLHUP | select.POLLERR):
+                self.server.receive_eof(session)
+                self._drop(session, "disconnected")
+            elif events & _POLLRDHUP:
+                self.server.peer_closed(session)
+                if session.finished:
+                    self._drop(session, "disconnected")
+
     def _refuse(self, sock: socket.socket) -> None:
+        # Non-blocking all through: a client that sends nothing must not
+        # stall the I/O thread.
         try:
             sock.send(self.server.refusal())
             sock.shutdown(socket.SHUT_WR)
@@ -352,15 +414,18 @@ class Reactor:
             self._drop(session, f"read failed: {exc}")
             return
         if not data:
-            self.server.receive_eof(session)
-            self._drop(session, "disconnected")
+            # A half-close: the client may still be reading the replies to
+            # what it sent; the session closes once they are out.
+            self.server.peer_closed(session)
             return
         self.server.receive(session, data)
 
     def _flush(self, session: Session) -> None:
-        """Write as much of ``session``'s queue as the OS takes now."""
+        """Write as much of ``session``'s queue as the OS takes now, and
+        note when its waiting bytes last moved (for send_stall_s)."""
         link = self._serial
         is_serial = link is not None and link.session is session
+        moved = False
         while data := session.outgoing():
             try:
                 if is_serial:
@@ -370,7 +435,7 @@ class Reactor:
                 else:
                     count = self._sockets[session].send(data)
             except (BlockingIOError, InterruptedError):
-                return
+                break
             except OSError as exc:
                 if is_serial:
                     self._serial_lost(f"write failed: {exc}")
@@ -378,10 +443,15 @@ class Reactor:
                     self._drop(session, f"write failed: {exc}")
                 return
             session.sent(count)
+            moved = True
+        if not session.wants_write:
+            session.stalled_since = None
+        elif moved or session.stalled_since is None:
+            session.stalled_since = self._clock()
 
     def _drop(self, session: Session, reason: str) -> None:
         sock = self._sockets.pop(session, None)
-        if session.closing is not None and not session.closed:
+        if session.closing is not None and not session.closed and not session.flush_first:
             log.warning("dropping client %s: %s", session.name, reason)
         self.server.close_session(session, reason)
         if sock is not None:
@@ -438,3 +508,18 @@ class Reactor:
             return
         self._serial_opened()
 
+
+
+# Linux reports a peer's half-close as POLLRDHUP; elsewhere only a read sees it.
+_POLLRDHUP = getattr(select, "POLLRDHUP", 0)
+
+
+def _tune(sock: socket.socket) -> None:
+    """No Nagle delay; keepalive probes, so a peer that vanished is found."""
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+    for option, value in (("TCP_KEEPIDLE", KEEPALIVE_IDLE_S),
+                          ("TCP_KEEPINTVL", KEEPALIVE_INTERVAL_S),
+                          ("TCP_KEEPCNT", KEEPALIVE_PROBES)):
+        if hasattr(socket, option):
+            sock.setsockopt(socket.IPPROTO_TCP, getattr(socket, option), value)

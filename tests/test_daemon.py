@@ -1,5 +1,6 @@
 """A real daemon process over TCP: full showdowns, floods of bad lines,
-reconnecting clients, repeated ids, client limits and slow clients.
+reconnecting clients, repeated ids and client limits (slow clients, bursts
+and bad clients: tests/test_link.py).
 
 Nothing here sleeps for a timer: every wait is for an event or reply on the
 socket, with a generous overall timeout (daemon_helpers.WAIT_S).
@@ -7,8 +8,6 @@ socket, with a generous overall timeout (daemon_helpers.WAIT_S).
 
 import json
 import random
-import socket
-import threading
 
 import pytest
 
@@ -90,7 +89,7 @@ def malformed_line(rng: random.Random, max_line: int) -> bytes:
             {"id": 1, "cmd": "showdown", "showdown_id": "x", "cards": "two", "players": PLAYERS},
             {"id": 2, "cmd": "showdown", "showdown_id": "bad id!", "cards": 2, "players": PLAYERS},
             {"id": 3, "cmd": "bench_press", "side": "c", "offset_ms": 10},
-            {"id": 4, "cmd": "bench_press", "side": "a"},
+            {"id": 4, "cmd": "bench_press", "side": "a", "hold": "yes"},
             {"id": 5, "cmd": "history", "limit": 0},
             {"id": 6, "cmd": "result"},
             {"id": 7, "cmd": "ping", "extra": True},
@@ -193,45 +192,14 @@ def test_max_clients_turns_the_next_one_away(tmp_path):
             assert one.request("ping")["ok"] and two.request("ping")["ok"]
 
 
-def test_a_client_that_never_reads_is_dropped_and_the_others_get_their_result(tmp_path):
-    config = FAST_CONFIG + "\n[server]\nsend_queue_lines = 64\n"
-    with running_daemon(tmp_path, config_text=config) as daemon:
-        slow = socket.socket()
-        slow.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)   # fills sooner
-        slow.connect(("127.0.0.1", daemon.port))
-        slow.sendall(b'{"id": 0, "cmd": "hello", "version": 1}\n')
-        dropped = threading.Event()
-
-        def flood():
-            try:
-                for n in range(200_000):          # never reads a reply
-                    slow.sendall(b'{"id": %d, "cmd": "ping"}\n' % n)
-            except OSError:
-                dropped.set()
-        flooder = threading.Thread(target=flood)
-        with Client.tcp(daemon.port) as player:
-            player.hello()
-            arm(player, "slow-1")
-            press(player, "a", 150)
-            press(player, "b", 100)
-            flooder.start()
-            player.request("start")
-            result = player.wait_for_event("result", showdown_id="slow-1")
-            assert (result["winner"], result["reason"]) == ("b", "faster")
-            flooder.join(60)
-            assert dropped.is_set()
-            assert player.request("ping")["ok"]
-        slow.close()
-        log = daemon.log_text()
-        assert ("more than 64 lines waiting to be sent: the client is not reading") in log
-
-
 def test_selftest_runs_off_the_io_thread_so_pings_overtake_it(daemon):
     with Client.tcp(daemon.port) as client:
         client.hello()
         selftest = client.send("selftest")
         ping = client.send("ping")
         first = client.read_message()
+        while "event" in first:                               # the unit's state events
+            first = client.read_message()
         assert first == {"id": ping, "ok": True}              # not held up ~2.5 s
         report = client.reply(selftest)
         assert report["passed"] is True

@@ -3,6 +3,7 @@ no sockets, no threads of its own (commands run inline)."""
 
 import json
 import logging
+from concurrent.futures import Future
 from dataclasses import replace
 
 import pytest
@@ -10,6 +11,7 @@ from gpiozero.pins.mock import MockFactory
 
 from firmware_host import BusyError, NotMockError, Unit
 from firmware_host.config import ServerConfig, load_config
+from firmware_host.daemon import JournalWriter
 from firmware_host.journal import Journal
 from firmware_host.result import UnitEvent
 from firmware_host.server import MAX_IN_FLIGHT, Server, Session
@@ -42,6 +44,7 @@ class FakeUnit:
         self.state = {"state": "idle", "paddles": {"a": False, "b": False}, "showdown": None,
                       "last_result": None, "fault": None}
         self.bench = self
+        self.hold_selftest = False
 
     def subscribe(self, fn):
         self.subscribers.append(fn)
@@ -65,9 +68,16 @@ class FakeUnit:
     def cancel(self):
         return self._do("cancel")
 
-    def selftest(self):
+    def start_selftest(self):
         self._do("selftest")
-        return [DeviceCheck("paddle_a", True, "idle"), DeviceCheck("go_led", False, "stuck")]
+        self.selftest_running = Future()
+        if not self.hold_selftest:
+            self.finish_selftest()
+        return self.selftest_running
+
+    def finish_selftest(self):
+        self.selftest_running.set_result(
+            [DeviceCheck("paddle_a", True, "idle"), DeviceCheck("go_led", False, "stuck")])
 
     def press(self, side, **times):
         return self._do("press", side, **times)
@@ -172,9 +182,9 @@ def test_events_are_numbered_once_and_go_to_ready_sessions_only(fake):
     assert hello["seq"] == 2                          # the next event it sees is 3
 
 
-def test_a_session_that_stops_reading_is_marked_to_drop_and_others_carry_on(tmp_path):
+def test_a_session_past_its_byte_limit_is_dropped_and_others_carry_on(tmp_path):
     unit = FakeUnit()
-    server = Server(unit, tmp_path / "r.sqlite3", settings=settings(send_queue_lines=3),
+    server = Server(unit, tmp_path / "r.sqlite3", settings=settings(send_buffer_bytes=200),
                     runner=Inline())
     slow, fast = ready_session(server, "slow"), ready_session(server, "fast")
     for step in range(4):
@@ -182,20 +192,82 @@ def test_a_session_that_stops_reading_is_marked_to_drop_and_others_carry_on(tmp_
                                                     "steps": 4, "rerun": 0}))
         server.pump()
         fast.take_all()                                  # fast reads as it goes
-    assert slow.closing == "more than 3 lines waiting to be sent: the client is not reading"
-    assert slow.take_all() == b"" and fast.closing is None
+    assert slow.closing == ("231 bytes waiting to be sent, more than server.send_buffer_bytes "
+                            "(200): the client is not reading")
+    assert slow.take_all() == b"" and fast.closing is None and slow.finished
 
 
-def test_session_writes_whole_lines_in_chunks_and_keeps_the_rest():
+def test_session_writes_whole_lines_in_chunks_and_counts_the_bytes_left():
     from firmware_host.protocol import ServerConnection
-    session = Session("peer", ServerConnection(), send_queue_lines=10)
+    session = Session("peer", ServerConnection(), send_buffer_bytes=100)
     session.queue(b"one\n")
     session.queue(b"two\n")
     assert session.outgoing() == b"one\ntwo\n" and session.queued_lines == 0
     session.sent(5)
-    assert session.outgoing() == b"wo\n" and session.wants_write
+    assert session.outgoing() == b"wo\n" and session.wants_write and session.pending_bytes == 3
     session.sent(3)
-    assert not session.wants_write
+    assert not session.wants_write and session.pending_bytes == 0
+
+
+def test_many_unread_replies_pause_reading_instead_of_dropping_the_client(fake):
+    server, _ = fake
+    session = ready_session(server)
+    replies = 0
+    while not session.reading_paused:
+        server.receive(session, b'{"id":1,"cmd":"ping"}\n' * 100)
+        replies += 100
+    assert session.closing is None and session.pending_bytes >= 65536
+    assert session.take_all().count(b"\n") == replies and not session.reading_paused
+
+
+def test_a_half_closed_client_is_closed_only_once_its_replies_are_out(fake):
+    server, unit = fake
+    server._runner = held = HeldRunner()
+    session = ready_session(server)
+    server.receive(session, b'{"id":1,"cmd":"status"}\n{"id":2,"cmd":"ping"}\n')
+    server.peer_closed(session)
+    assert not session.finished                       # status is still with the worker
+    held.pop(0)()
+    server.pump()
+    assert not session.finished                       # its reply waits to be sent
+    assert [json.loads(line)["id"] for line in session.take_all().splitlines()] == [2, 1]
+    assert session.finished
+
+
+def test_an_http_request_closes_the_link_before_any_later_line_is_read(fake, caplog):
+    server, unit = fake
+    session = server.open_session("tcp 127.0.0.1:5000")
+    body = b'{"id":1,"cmd":"hello","version":1}\n{"id":2,"cmd":"selftest"}\n'
+    talk_lines = talk(server, session, b"POST / HTTP/1.1\r\nHost: 127.0.0.1:7700\r\n"
+                      b"Content-Type: text/plain\r\n\r\n" + body)
+    assert talk_lines == [{"id": None, "ok": False, "error": {
+        "code": "http_refused",
+        "message": "this port speaks JSON lines, not HTTP: closing the link"}}]
+    assert session.finished and unit.calls == []
+    server.receive(session, body)                     # nothing more is read
+    assert unit.calls == [] and session.take_all() == b""
+    assert "client tcp 127.0.0.1:5000 sent an HTTP request: closing the link" in caplog.text
+
+
+def test_three_wrong_tokens_close_the_link_and_each_is_logged(tmp_path, caplog):
+    server = Server(FakeUnit(), tmp_path / "r.sqlite3", settings=settings(), runner=Inline())
+    session = server.open_session("tcp 192.0.2.7:4000", token="s3cret")
+    wrong = [{"id": n, "cmd": "auth", "token": "guess"} for n in (1, 2, 3, 4)]
+    replies = talk(server, session, *wrong)
+    assert [r["error"]["message"] for r in replies] == [
+        "wrong token", "wrong token", "wrong token (3 tries): closing the link"]
+    assert session.finished
+    assert caplog.text.count("client tcp 192.0.2.7:4000: wrong token") == 3
+
+
+def test_a_late_hello_is_told_and_closed(fake):
+    server, _ = fake
+    session = server.open_session("peer", hello_deadline=10.0)
+    server.expire_hello(session, 10.0)
+    assert talk(server, session) == [{"id": None, "ok": False, "error": {
+        "code": "hello_timeout",
+        "message": "auth and hello did not come within 10 s of connecting: closing the link"}}]
+    assert session.finished
 
 
 # -- commands (worker side) -------------------------------------------------------------------
@@ -228,12 +300,26 @@ def test_bench_commands_take_milliseconds_and_answer_not_mock_without_mock_pins(
                    {"id": 2, "cmd": "bench_release", "side": "b", "at_tick": 12.5, "delay_ms": 3},
                    {"id": 3, "cmd": "bench_timer"})
     assert [r["ok"] for r in replies] == [True, True, True]
-    assert unit.calls == [("press", ("a",), {"offset_s": -0.25, "tick": None, "delay_s": 0.0}),
+    assert unit.calls == [("press", ("a",), {"hold": False, "offset_s": -0.25, "tick": None,
+                                             "delay_s": 0.0}),
                           ("release", ("b",), {"offset_s": None, "tick": 12.5, "delay_s": 0.003}),
                           ("press_timer", (), {})]
     unit.raises = {"press_timer": NotMockError('the bench needs mock pins (backend "mock" or --mock)')}
     assert talk(server, session, {"id": 4, "cmd": "bench_timer"}) == [{"id": 4, "ok": False, "error": {
         "code": "not_mock", "message": 'the bench needs mock pins (backend "mock" or --mock)'}}]
+
+
+@pytest.mark.parametrize("args, message", [
+    ({"offset_ms": 1e308}, "offset_ms must be -600000 to 600000 ms, not 1e+308"),
+    ({"offset_ms": 0, "delay_ms": 1e13}, "delay_ms must be 0 to 10000 ms, not 1e+13"),
+])
+def test_bench_times_beyond_the_horizon_are_refused_in_the_protocol_s_words(fake, args,
+                                                                           message):
+    server, unit = fake
+    session = ready_session(server)
+    [reply] = talk(server, session, {"id": 1, "cmd": "bench_press", "side": "a", **args})
+    assert reply["error"] == {"code": "invalid_argument", "message": message}
+    assert unit.calls == []
 
 
 def test_selftest_reports_every_check(fake):
@@ -243,6 +329,20 @@ def test_selftest_reports_every_check(fake):
         "id": 1, "ok": True, "passed": False,
         "devices": [{"name": "paddle_a", "ok": True, "detail": "idle"},
                     {"name": "go_led", "ok": False, "detail": "stuck"}]}]
+
+
+def test_a_selftest_never_holds_up_status_and_a_second_one_is_busy(fake):
+    server, unit = fake
+    unit.hold_selftest = True
+    session = ready_session(server)
+    assert talk(server, session, {"id": 1, "cmd": "selftest"}) == []
+    unit.raises["selftest"] = BusyError("the unit is busy: a selftest is running (about 2.5 s)")
+    replies = talk(server, session, {"id": 2, "cmd": "selftest"}, {"id": 3, "cmd": "status"})
+    assert [(r["id"], r["ok"]) for r in replies] == [(2, False), (3, True)]
+    assert replies[0]["error"]["code"] == "busy"
+    unit.finish_selftest()
+    [done] = talk(server, session)
+    assert (done["id"], done["passed"]) == (1, False)
 
 
 def test_result_and_history_read_the_journal(fake, tmp_path):
@@ -265,15 +365,15 @@ def test_result_and_history_read_the_journal(fake, tmp_path):
 
 def test_a_known_showdown_id_is_answered_from_the_journal_or_the_live_state(fake, tmp_path):
     server, unit = fake
+    timeout = {"showdown_id": "done-1", "players": PLAYERS, "winner": None, "loser": None,
+               "reason": "timeout", "tie_reruns": 0, "reaction_us": {"a": None, "b": None},
+               "margin_us": None, "cards": 2, "launch": "none", "cards_counted": None}
     with Journal(tmp_path / "results.sqlite3") as journal:
-        journal.record({"showdown_id": "done-1", "players": PLAYERS, "winner": None,
-                        "loser": None, "reason": "timeout"})
+        journal.record(timeout)
     session = ready_session(server)
     arm = {"cmd": "showdown", "cards": 2, "players": PLAYERS}
     [done] = talk(server, session, {"id": 1, "showdown_id": "done-1", **arm})
-    assert done == {"id": 1, "ok": True, "state": "done", "result": {
-        "showdown_id": "done-1", "players": PLAYERS, "winner": None, "loser": None,
-        "reason": "timeout"}}
+    assert done == {"id": 1, "ok": True, "state": "done", "result": timeout}
     unit.state = {**unit.state, "state": "countdown",
                   "showdown": {"showdown_id": "live-1", "cards": 2, "players": PLAYERS,
                                "tie_reruns": 0}}
@@ -329,15 +429,10 @@ def fast_config():
 
 def test_a_whole_showdown_through_the_server_on_a_real_unit(tmp_path):
     path = tmp_path / "results.sqlite3"
-    journal_rows = []
-
-    def record(result):
-        journal_rows.append(result.showdown_id)
-        with Journal(path) as journal:
-            journal.record(result.to_dict())
-
+    writer = JournalWriter(path)
     with Unit(fast_config(), pin_factory=MockFactory(pin_class=InjectableMockPin),
-              on_result=record) as unit:
+              recorder=writer) as unit:
+        unit.call(writer.open)
         server = Server(unit, path, settings=settings(), runner=Inline(), mock=True)
         try:
             session = ready_session(server)
@@ -356,8 +451,8 @@ def test_a_whole_showdown_through_the_server_on_a_real_unit(tmp_path):
             result = next(e for e in events if e["event"] == "result")
             assert (result["winner"], result["reason"], result["reaction_us"]) == (
                 "b", "faster", {"a": 65500, "b": 40000})
-            assert journal_rows == ["sd-1"]
             [again] = talk(server, session, {"id": 5, "cmd": "result", "showdown_id": "sd-1"})
             assert again["result"] == {k: v for k, v in result.items() if k not in ("event", "seq")}
         finally:
             server.close()
+            unit.call(writer.close)
