@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
-from engine.play import UNITS, parse_players, play_game
-from engine.remote import is_unit_url
+from firmware_host.protocol import token_from_text
+
+from engine.play import BOT_KINDS, UNITS, parse_players, play_game
+from engine.remote import is_unit_url, names_for_unit
 
 __all__ = ["add_arguments", "command", "read_token"]
 
@@ -67,21 +70,38 @@ def _clear() -> None:
     sys.stdout.flush()
 
 
-def read_token(path: str) -> str:
-    """The first line of the token file, or a clear error naming the file."""
+def read_token(path) -> str:
+    """The token in the file at ``path``, read as the daemon reads its own
+    (``token_from_text``: one line of printable UTF-8, surrounding white space
+    dropped). ValueError naming the file otherwise, in the daemon's words."""
+    path = Path(path)
     try:
-        with open(path, encoding="utf-8") as file:
-            token = file.readline().strip()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ValueError(f"cannot read the token file {path}: {exc}") from None
-    if not token:
-        raise ValueError(f"the token file {path} is empty")
-    return token
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise ValueError(f"{path}: no such file") from None
+    except OSError as exc:
+        raise ValueError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{path}: not UTF-8 text (byte {exc.start}: "
+                         f"{data[exc.start]:#04x})") from None
+    return token_from_text(text, str(path))
+
+
+def _seat_names(players: list[str]) -> list[str]:
+    """The names the game gives the seats (``play_game``'s): bots get their seat number."""
+    return [f"{p}{seat}" if p in BOT_KINDS else p for seat, p in enumerate(players)]
 
 
 def command(args: argparse.Namespace) -> int:
     options = None
     if args.unit not in UNITS:
+        try:
+            names_for_unit(_seat_names(args.players))
+        except ValueError as exc:
+            print(f"showdown play: {exc}", file=sys.stderr)
+            return 2
         options = {"baudrate": args.baud}
         if args.token_file is not None:
             try:

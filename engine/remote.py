@@ -26,6 +26,18 @@ player who takes the cards; the driver feeds that back to the game.
   the showdown is still running, or arms it afresh if it never ran (a restarted
   unit). While waiting, a quiet link is checked every ``heartbeat_s`` with
   ``status``, so a lost event cannot strand the game.
+- The unit records its decision before the cards fly. A result whose launch is
+  ``"pending"`` (decided, the cards flying now) is not the end: the port waits
+  for the ``result`` event. One that is ``"interrupted"`` (the unit stopped
+  mid-launch) stands: the port returns it and tells the table to hand the
+  loser the cards the unit did not throw.
+- A unit that floods the link or answers out of shape is a lost link
+  (:class:`~engine.unit_link.UnitFlooding`,
+  :class:`~engine.unit_link.ProtocolViolation`): the port reconnects, and
+  names the problem if it gives up.
+- Player names are sent and compared as the unit keeps them
+  (``clean_players``: NFC, white space collapsed); :func:`names_for_unit`
+  checks a match's names before it starts.
 - What the table must sort out is raised as a :class:`UnitProblem` with the
   URL, what happened and what to do: :class:`UnitUnreachable`,
   :class:`UnitBusy`, :class:`UnitVersionError`, :class:`UnitFault`,
@@ -43,21 +55,23 @@ people at the table (``showdown play`` prints them).
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 import secrets
 import time
 from typing import Callable, Protocol
 
-from firmware_host.protocol import Event, EventGap
+from firmware_host.protocol import Event, EventGap, clean_name, clean_players
 
 from engine.errors import EngineError
 from engine.unit_link import AuthFailed, CommandRefused, LinkLost, UnitLink, VersionMismatch
+from engine.unit_replies import RUNNING_STATES
 from engine.units import ShowdownOutcome, ShowdownRequest
 
 __all__ = ["RemoteUnit", "Table", "PauseOnProblem", "is_unit_url", "verdict_text",
-           "UnitProblem", "UnitUnreachable", "UnitBusy", "UnitVersionError", "UnitFault",
-           "UnitJam"]
+           "names_for_unit", "UnitProblem", "UnitUnreachable", "UnitBusy", "UnitVersionError",
+           "UnitFault", "UnitJam"]
 
 log = logging.getLogger(__name__)
 
@@ -107,6 +121,37 @@ def is_unit_url(text: str) -> bool:
     return "://" in text or text.startswith("/dev/")
 
 
+def names_for_unit(names) -> list[str]:
+    """The players' names as a unit keeps them (``clean_name``: NFC, runs of
+    white space made one space). ValueError, naming the player by seat (from
+    1), for a name the unit would refuse or two it would take for one person.
+
+    >>> names_for_unit([" Zoe\\u0308  Smith", "Ann"])
+    ['Zoë Smith', 'Ann']
+    >>> names_for_unit(["Ann", "ANN"])
+    Traceback (most recent call last):
+    ...
+    ValueError: the unit would take players 1 and 2 for the same person: "Ann" and "ANN" are one name to it (it ignores case, runs of spaces and Unicode forms)
+    """
+    cleaned = []
+    for seat, name in enumerate(names, 1):
+        try:
+            cleaned.append(clean_name(name, "name"))
+        except ValueError as exc:
+            reason = str(exc).removeprefix("field 'name' ")
+            raise ValueError(f"the unit would refuse player {seat}'s name: it {reason}") from None
+    seen: dict[str, int] = {}
+    for seat, name in enumerate(cleaned, 1):
+        first = seen.setdefault(name.casefold(), seat)
+        if first != seat:
+            raise ValueError(
+                f"the unit would take players {first} and {seat} for the same person: "
+                f"{json.dumps(names[first - 1], ensure_ascii=False)} and "
+                f"{json.dumps(names[seat - 1], ensure_ascii=False)} are one name to "
+                "it (it ignores case, runs of spaces and Unicode forms)")
+    return cleaned
+
+
 class Table(Protocol):
     """A hook for the people (or the simulation) at the unit."""
 
@@ -149,6 +194,22 @@ def verdict_text(result: dict) -> str:
     if result["margin_us"] is None:
         return f"{names[winner]} wins: {reactions} ({names[loser]} pressed too late to time)"
     return f"{names[winner]} wins: {reactions}, margin {_ms(result['margin_us'])}"
+
+
+def _interrupted_text(name: str, cards: int, counted: int | None) -> str:
+    """What the table does after the unit stopped mid-launch.
+
+    >>> _interrupted_text("Bob", 3, None)
+    'The unit stopped before the launch ended: Bob takes 3 cards by hand.'
+    >>> _interrupted_text("Bob", 3, 1)
+    'The unit stopped before the launch ended: Bob takes 3 cards (1 of 3 counted out: hand Bob the other 2).'
+    """
+    said = f"The unit stopped before the launch ended: {name} takes {_cards(cards)}"
+    if counted is None:
+        return f"{said} by hand."
+    if counted >= cards:
+        return f"{said} ({counted} of {cards} counted out)."
+    return f"{said} ({counted} of {cards} counted out: hand {name} the other {cards - counted})."
 
 
 class RemoteUnit:
@@ -275,6 +336,8 @@ class RemoteUnit:
                 self._tell(f"{verdict_text(result)}." + (
                     f" {result['players'][result['loser']]} takes {_cards(result['cards'])}."
                     if result["loser"] else " The showdown is armed again."))
+            elif result["launch"] == "interrupted":     # the table never heard the verdict
+                self._tell(f"{verdict_text(result)}.")
             if result["loser"] is None:         # timeout or void tie: the game needs a loser
                 log.info("showdown %s: %s; arming it again", unit_id, result["reason"])
                 voided.append(result)
@@ -305,9 +368,17 @@ class RemoteUnit:
                 self.sleep(backoff)
                 backoff = min(backoff * 2, self.max_backoff_s)
 
+    def _players(self, request: ShowdownRequest) -> dict[str, str]:
+        """The two names as the unit keeps them (see :func:`names_for_unit`)."""
+        try:
+            return clean_players({"a": request.challenger_name, "b": request.opponent_name})
+        except ValueError as exc:
+            raise UnitProblem(f"the unit at {self.url} cannot take this showdown's names: {exc}",
+                              url=self.url, what_to_do="Decide this showdown by hand.") from None
+
     def _arm_and_wait(self, link: UnitLink, request: ShowdownRequest,
                       unit_id: str) -> tuple[dict, bool]:
-        players = {"a": request.challenger_name, "b": request.opponent_name}
+        players = self._players(request)
         while True:
             self.timeline = [("arm", self.clock())]
             try:
@@ -318,9 +389,13 @@ class RemoteUnit:
                 continue                        # the unit was reset: arm again
             self.timeline.append(("armed", self.clock()))
             if status["state"] == "done":
-                log.info("showdown %s: the unit already has its result", unit_id)
-                return self._same_showdown(request, unit_id, status["result"]), False
-            if status["state"] == "armed":
+                result = self._same_showdown(request, unit_id, status["result"])
+                if result["launch"] != "pending":
+                    log.info("showdown %s: the unit already has its result", unit_id)
+                    return result, False
+                log.info("showdown %s: decided, the cards are flying: waiting for the result",
+                         unit_id)
+            elif status["state"] == "armed":
                 self._begin(link, request, unit_id)
             result = self._wait_for_result(link, request, unit_id)
             if result is not None:
@@ -353,7 +428,7 @@ class RemoteUnit:
 
     def _same_showdown(self, request: ShowdownRequest, unit_id: str, result: dict) -> dict:
         """A journal answer must be this showdown, not an old one under the same id."""
-        players = {"a": request.challenger_name, "b": request.opponent_name}
+        players = self._players(request)
         if result["players"] != players or result["cards"] != request.cards:
             raise UnitProblem(
                 f"the unit's journal already holds a different showdown {unit_id!r} "
@@ -381,8 +456,9 @@ class RemoteUnit:
 
     def _wait_for_result(self, link: UnitLink, request: ShowdownRequest,
                          unit_id: str) -> dict | None:
-        """The result event (or the journal's answer after a gap); None if the
-        showdown vanished from the unit (re-arm it)."""
+        """The final result event (or the journal's answer after a gap); None if
+        the showdown vanished from the unit (re-arm it). A result whose launch
+        is still pending is not final: the wait goes on."""
         while True:
             item = link.next_event(self.heartbeat_s)
             if item is None or isinstance(item, EventGap):
@@ -404,14 +480,18 @@ class RemoteUnit:
             if self.table is not None:
                 self.table.event(link, item)
             if item.name == "result":
-                return dict(item.data)
+                if item.data["launch"] != "pending":
+                    return dict(item.data)
+                continue
             if item.name == "cancelled":
                 raise UnitProblem(f"showdown {unit_id} was cancelled on the unit", url=self.url,
                                   what_to_do="Retry to run it again, or decide by hand.")
             if item.name == "fault":
                 result = self._fetch(link, unit_id)
-                if result is not None:
+                if result is not None and result["launch"] != "pending":
                     return result
+                if result is not None:      # the unit's final word on the launch follows
+                    continue
                 self._fault_told = True
                 raise UnitFault(f"the unit at {self.url} reports a fault: "
                                 f"{item.data.get('reason')}", url=self.url, what_to_do=(
@@ -421,13 +501,19 @@ class RemoteUnit:
 
     def _check_in(self, link: UnitLink, unit_id: str) -> tuple[bool, dict | None]:
         """After silence or lost events: (True, result) if the unit has one,
-        (False, None) while the showdown is still on, (True, None) if it vanished."""
+        (False, None) while the showdown is still on, (True, None) if it vanished.
+
+        A pending result is still on while the unit runs a showdown: its
+        ``result`` event follows. A unit that is done running and still has it
+        pending never recorded how the launch ended: that is the answer."""
         status = link.call("status")
-        current = status.get("showdown")
+        current = status["showdown"]
         if current is not None and current["showdown_id"] == unit_id:
             return False, None
         result = self._fetch(link, unit_id)
         if result is not None:
+            if result["launch"] == "pending" and status["state"] in RUNNING_STATES:
+                return False, None
             return True, result
         if current is not None:
             raise UnitBusy(f"the unit at {self.url} is running showdown "
@@ -452,7 +538,9 @@ class RemoteUnit:
                               what_to_do="Retry, or decide by hand.") from None
 
     def _check_launch(self, request: ShowdownRequest, unit_id: str, result: dict) -> None:
-        """A decided showdown whose cards did not all fly: tell the table once."""
+        """A decided showdown whose cards did not all fly: tell the table once.
+        An interrupted launch stands (the unit is gone or back, not jammed): the
+        table hands over the rest. Anything else pauses the game (UnitJam)."""
         launch = result["launch"]
         if launch in ("launched", "none") or unit_id in self._accepted:
             return
@@ -460,9 +548,13 @@ class RemoteUnit:
         loser = request.challenger if result["loser"] == "a" else request.opponent
         name = request.name(loser)
         counted = result["cards_counted"]
+        if launch == "interrupted":
+            self._tell(_interrupted_text(name, result["cards"], counted))
+            return
         out = "" if counted is None else f" ({counted} of {result['cards']} counted)"
         what = {"jam": "The launcher jammed", "fault": "The unit faulted during the launch",
-                "cancelled": "The launch was cancelled on the unit"}.get(launch, launch)
+                "cancelled": "The launch was cancelled on the unit",
+                "pending": "The unit did not record how the launch ended"}.get(launch, launch)
         raise UnitJam(f"{what}{out}: {verdict_text(result)}; {name} takes "
                       f"{_cards(result['cards'])}", url=self.url, loser=loser, what_to_do=(
                           f"Clear the launcher and give {name} the cards still in the unit, "
@@ -477,6 +569,8 @@ class RemoteUnit:
         detail = f"{verdict_text(result)} (unit showdown {unit_id}"
         if voided:
             detail += ", after " + ", ".join(r["reason"] for r in voided)
+        if result["launch"] == "interrupted":
+            detail += ", launch interrupted"
         return ShowdownOutcome(
             loser=player[result["loser"]], winner=player[result["winner"]],
             reason=result["reason"],

@@ -9,11 +9,22 @@ a serial device (``/dev/ttyUSB0``, ``/dev/serial0``) or a unit on the network
     link.next_event(timeout_s) -> Event | EventGap | None
 
 Events that arrive while a call waits for its reply are kept for
-``next_event``. Lines the unit could not read (its ``"id": null`` errors) and
-lines this end cannot use are logged and passed over: they belong to nobody.
-Anything that breaks the link (the port fails, the unit closes it, a reply does
-not come within ``reply_timeout_s``) raises :class:`LinkLost`; the caller
-decides whether to reconnect. No threads: the port is opened non-blocking and
+``next_event``: at most MAX_QUEUED_EVENTS of them, read in at most
+MAX_QUEUED_EVENT_BYTES (a showdown makes about 20 small ones). More is a flood,
+:class:`UnitFlooding`. Each reply and event the engine uses is checked against
+what the unit sends (:mod:`engine.unit_replies`); one out of shape is a
+:class:`ProtocolViolation` naming the command or event and the field. Lines the
+unit could not read (its ``"id": null`` errors), replies to ids nobody waits for
+(a reply that came after its deadline included) and lines this end cannot use
+are passed over: they belong to nobody. The first NOISE_LINES_LOGGED are
+logged, then only their count, at most every NOISE_SUMMARY_EVERY_S seconds.
+
+Anything that breaks the link (the port fails, the unit closes it, floods it
+or breaks the protocol, a reply does not come within ``reply_timeout_s``)
+raises :class:`LinkLost`; the caller decides whether to reconnect. A flood or a
+violation also closes the link: nothing more from it is trusted.
+
+No threads: the port is opened non-blocking and
 the link waits for input with ``select`` on its file descriptor, at most
 ``poll_s`` at a time (a port without one is polled every ``poll_s``). pyserial's
 blocking reads would not do: a socket:// read waits for its whole size or the
@@ -33,14 +44,39 @@ from typing import Any, Callable
 from firmware_host.protocol import (ClientConnection, ErrorReply, Event, EventGap,
                                     ProtocolError, Reply)
 
-__all__ = ["UnitLink", "LinkLost", "CommandRefused", "VersionMismatch", "AuthFailed",
-           "open_serial_url"]
+from engine.unit_replies import Malformed, check_event, check_reply
+
+__all__ = ["UnitLink", "LinkLost", "UnitFlooding", "ProtocolViolation", "CommandRefused",
+           "VersionMismatch", "AuthFailed", "open_serial_url", "MAX_QUEUED_EVENTS",
+           "MAX_QUEUED_EVENT_BYTES"]
 
 log = logging.getLogger(__name__)
+
+#: Events a link keeps unread; one more is a flood (a showdown makes about 20).
+MAX_QUEUED_EVENTS = 1000
+#: Bytes of lines read while events wait unread; more is a flood.
+MAX_QUEUED_EVENT_BYTES = 1_048_576
+#: Lines the engine cannot use that are logged one by one; after that, their count,
+#: at most every NOISE_SUMMARY_EVERY_S seconds (and when the link closes).
+NOISE_LINES_LOGGED = 5
+NOISE_SUMMARY_EVERY_S = 5.0
 
 
 class LinkLost(ConnectionError):
     """The link to the unit broke or stopped answering; reconnecting may help."""
+
+
+class UnitFlooding(LinkLost):
+    """The unit sent more events than a link keeps unread."""
+
+
+class ProtocolViolation(LinkLost):
+    """A reply or event out of shape: ``what`` it was ("reply to status",
+    "result event") and the ``problem``, naming the field."""
+
+    def __init__(self, what: str, problem: str):
+        super().__init__(f"the unit's {what} is malformed: {problem}")
+        self.what, self.problem = what, problem
 
 
 class CommandRefused(RuntimeError):
@@ -68,6 +104,35 @@ def open_serial_url(url: str, *, baudrate: int, timeout: float, write_timeout: f
                                  write_timeout=write_timeout)
 
 
+class _NoiseLog:
+    """Logs the lines a link passes over: the first few, then only how many."""
+
+    def __init__(self, url: str, clock: Callable[[], float]):
+        self.url, self.clock = url, clock
+        self.seen = 0
+        self.unlogged = 0
+        self.since: float | None = None     # when the unlogged count started
+
+    def passed_over(self, text: str) -> None:
+        self.seen += 1
+        if self.seen <= NOISE_LINES_LOGGED:
+            log.warning("%s: %s", self.url, text)
+            return
+        self.unlogged += 1
+        now = self.clock()
+        if self.since is None:
+            self.since = now
+        elif now - self.since >= NOISE_SUMMARY_EVERY_S:
+            self.flush()
+            self.since = now
+
+    def flush(self) -> None:
+        if self.unlogged:
+            log.warning("%s: passed over %d more lines the engine cannot use", self.url,
+                        self.unlogged)
+            self.unlogged = 0
+
+
 class UnitLink:
     """A connection to the unit at ``url``; see the module docstring.
 
@@ -93,7 +158,9 @@ class UnitLink:
         self._fileno: int | None = None
         self._conn: ClientConnection | None = None
         self._events: collections.deque = collections.deque()
+        self._queued_bytes = 0     # bytes read since the event queue was last empty
         self._replies: dict[Any, Reply | ErrorReply | ProtocolError] = {}
+        self._noise = _NoiseLog(url, clock)
         #: The unit's hello reply: version, unit (name, software, ...), capabilities, seq.
         self.hello: dict | None = None
         #: When the event ``next_event`` returned last was read off the link (``clock``).
@@ -102,6 +169,11 @@ class UnitLink:
     @property
     def is_open(self) -> bool:
         return self._port is not None
+
+    @property
+    def queued_events(self) -> int:
+        """How many events (and gaps) wait for ``next_event``."""
+        return len(self._events)
 
     def open(self) -> dict:
         """Open the port, authenticate, agree the version; returns the hello
@@ -120,6 +192,7 @@ class UnitLink:
             self._fileno = None
         self._conn = ClientConnection()
         self._events.clear()
+        self._queued_bytes = 0
         self._replies.clear()
         try:
             if self.token is not None:
@@ -153,6 +226,15 @@ class UnitLink:
             for error in self._conn.receive_eof():
                 log.debug("%s: %s", self.url, error)
             self._conn = None
+        self._events.clear()
+        self._queued_bytes = 0
+        self._noise.flush()
+
+    def _broken(self, error: LinkLost) -> LinkLost:
+        """Close the link (a flood or a violation: nothing more from it is
+        trusted) and return ``error`` to raise."""
+        self.close()
+        return error
 
     # -- requests and events -------------------------------------------------------
 
@@ -174,11 +256,16 @@ class UnitLink:
         deadline = self.clock() + self.reply_timeout_s
         while request_id not in self._replies:
             if self.clock() >= deadline:
+                self._conn.pending.pop(request_id, None)    # a late reply is nobody's
                 raise LinkLost(f"no reply to {cmd} within {self.reply_timeout_s:g} s")
             self._pump()
         reply = self._replies.pop(request_id)
         if isinstance(reply, Reply):
-            return dict(reply.data)
+            try:
+                return check_reply(reply.cmd, reply.data)
+            except Malformed as exc:
+                raise self._broken(ProtocolViolation(f"reply to {reply.cmd}", str(exc))) \
+                    from None
         # An ErrorReply, or a ProtocolError for a hello reply with a version we lack.
         raise CommandRefused(cmd, reply.code, reply.message)
 
@@ -196,6 +283,8 @@ class UnitLink:
                 return None
             self._pump()
         self.last_arrival, item = self._events.popleft()
+        if not self._events:
+            self._queued_bytes = 0
         return item
 
     def _pump(self) -> None:
@@ -216,7 +305,7 @@ class UnitLink:
         for item in self._conn.receive_data(data):
             if isinstance(item, (Event, EventGap)):
                 log.debug("%s < %s", self.url, item)
-                self._events.append((self.clock(), item))
+                self._queue(item)
             elif isinstance(item, (Reply, ErrorReply)) and item.id is not None:
                 log.debug("%s < %s", self.url, item)
                 self._replies[item.id] = item
@@ -224,7 +313,25 @@ class UnitLink:
                 self._replies[item.request_id] = item
             elif isinstance(item, ErrorReply):
                 # The unit could not read some line (noise on the wire): nobody's reply.
-                log.warning("%s: the unit could not read a line: %s: %s", self.url,
-                            item.code, item.message)
+                self._noise.passed_over(f"the unit could not read a line: {item.code}: "
+                                        f"{item.message}")
             else:
-                log.warning("%s: passed over a line from the unit: %s", self.url, item)
+                self._noise.passed_over(f"passed over a line from the unit: {item}")
+        if self._events:
+            self._queued_bytes += len(data)
+            if self._queued_bytes > MAX_QUEUED_EVENT_BYTES:
+                raise self._broken(UnitFlooding(
+                    f"the unit is flooding the link: more than {MAX_QUEUED_EVENT_BYTES} bytes "
+                    "of events waiting to be read"))
+
+    def _queue(self, item: Event | EventGap) -> None:
+        if isinstance(item, Event):
+            try:
+                item = Event(item.name, item.seq, check_event(item.name, item.data))
+            except Malformed as exc:
+                raise self._broken(ProtocolViolation(f"{item.name} event", str(exc))) from None
+        if len(self._events) >= MAX_QUEUED_EVENTS:
+            raise self._broken(UnitFlooding(
+                f"the unit is flooding the link: more than {MAX_QUEUED_EVENTS} events waiting "
+                "to be read"))
+        self._events.append((self.clock(), item))

@@ -3,7 +3,10 @@
 ``FakeUnit`` answers the protocol through the real ``ServerConnection`` and
 keeps a journal, like the daemon, but decides showdowns from a script
 (``outcomes``: result fields per run) and can misbehave on cue: drop the link,
-forget a showdown (a restart), lose an event, send noise, fault, refuse.
+forget a showdown (a restart), lose an event, send noise, fault, refuse, answer
+with malformed data, flood. A scripted launch ``"pending"`` journals the
+decision and keeps launching until ``land()``; ``"interrupted"`` journals it
+and crashes (a restart) before the launch ends.
 ``unit.open_port`` is what ``RemoteUnit(open_port=...)`` calls; its ports have
 no file descriptor, so the link polls them and sleeps through ``unit.sleep``,
 which only moves the virtual clock.
@@ -13,7 +16,7 @@ from __future__ import annotations
 
 import collections
 
-from firmware_host.protocol import EventSequencer, ServerConnection, encode
+from firmware_host.protocol import Event, EventSequencer, ServerConnection, encode
 
 __all__ = ["FakeUnit", "FakePort", "decided", "timeout", "void", "false_start"]
 
@@ -95,10 +98,17 @@ class FakeUnit:
         self.log: list[tuple[str, dict]] = []
         self.runs: list[str] = []             # showdown ids run (countdown started)
         self.reachable = True
-        # Cues: (command name or event name) -> callable(unit, port)
+        # Cues, used once: command name -> callable(unit, port), run before the
+        # unit answers it (return "no reply" to send none) or after.
         self.before_reply: dict[str, object] = {}
+        self.after_reply: dict[str, object] = {}
         self.drop_event: set[str] = set()     # events never sent
+        # Persistent misbehaviour: command -> callable(unit, request) -> reply data
+        # sent instead of the real reply; event name -> callable(data) -> data sent.
+        self.replace_reply: dict[str, object] = {}
+        self.corrupt_event: dict[str, object] = {}
         self.busy_with: str | None = None
+        self.launching: dict | None = None    # the final result of a pending launch
 
     # -- the test's side ---------------------------------------------------------
 
@@ -137,6 +147,8 @@ class FakeUnit:
         event = self.events.event(name, **data)
         if name in self.drop_event:
             return
+        if name in self.corrupt_event:
+            event = Event(name, event.seq, self.corrupt_event[name](dict(data)))
         for port in self.ports:
             if port.server.ready:
                 port.push(encode(event))
@@ -158,10 +170,15 @@ class FakeUnit:
             return
         handler = getattr(self, f"_cmd_{request.cmd}", None)
         reply = handler(request) if handler else request.reply()
+        if request.cmd in self.replace_reply:
+            reply = request.reply(**self.replace_reply[request.cmd](self, request))
         if port.alive:
             port.push(port.server.send(reply))
         if request.cmd in ("start", "bench_timer") and self.state == "countdown":
             self._run()
+        after = self.after_reply.pop(request.cmd, None)
+        if after is not None:
+            after(self, port)
 
     def _cmd_hello(self, request):
         return request.reply(version=self.version, unit={"name": "fake"},
@@ -228,9 +245,27 @@ class FakeUnit:
         self.emit("go", showdown_id=showdown_id, ticks=self.now)
         result = {"showdown_id": showdown_id, "players": current["players"],
                   "cards": current["cards"], **script}
+        if result["launch"] == "pending":    # decided and journaled; the cards fly on
+            self.journal[showdown_id] = result
+            self.state, self.current = "launching", None
+            self.launching = {**result, "launch": "launched"}
+            return
+        if result["launch"] == "interrupted":   # journaled, then the unit died mid-launch
+            self.journal[showdown_id] = result
+            self.restart()
+            return
         if result["loser"] is not None:
             self.emit("launched", showdown_id=showdown_id, side=result["loser"],
                       cards=current["cards"], verified=False, outcome=result["launch"])
         self.journal[showdown_id] = result
         self.state, self.current = "idle", None
+        self.emit("result", **result)
+
+    def land(self) -> None:
+        """A pending launch ends: the final result is journaled and sent."""
+        result, self.launching = self.launching, None
+        self.emit("launched", showdown_id=result["showdown_id"], side=result["loser"],
+                  cards=result["cards"], verified=False, outcome=result["launch"])
+        self.journal[result["showdown_id"]] = result
+        self.state = "idle"
         self.emit("result", **result)

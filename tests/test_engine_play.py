@@ -321,8 +321,10 @@ def test_play_passes_the_token_file_and_baud_to_the_remote_unit(monkeypatch, tmp
 
 
 @pytest.mark.parametrize("content, message", [
-    (None, "showdown play: cannot read the token file {path}: "),
-    ("\n", "showdown play: the token file {path} is empty\n"),
+    (None, "showdown play: {path}: no such file\n"),
+    ("\n", "showdown play: {path}: the file is empty\n"),
+    ("one\ntwo\n", "showdown play: {path}: holds 2 lines; a token file holds the token on "
+                   "one line\n"),
 ])
 def test_play_refuses_a_missing_or_empty_token_file(tmp_path, capsys, content, message):
     path = tmp_path / "token"
@@ -330,7 +332,7 @@ def test_play_refuses_a_missing_or_empty_token_file(tmp_path, capsys, content, m
         path.write_text(content)
     args = parse("--unit", "socket://127.0.0.1:7700", "--token-file", str(path))
     assert play_cmd.command(args) == 2
-    assert capsys.readouterr().err.startswith(message.format(path=path))
+    assert capsys.readouterr().err == message.format(path=path)
 
 
 def test_play_refuses_a_token_file_without_a_unit_url(tmp_path, capsys):

@@ -273,3 +273,183 @@ def test_importing_the_remote_port_loads_no_serial_library():
     modules = json.loads(subprocess.run([sys.executable, "-c", code], check=True,
                                         capture_output=True, text=True).stdout)
     assert not [m for m in modules if m == "serial" or m.startswith("serial.")]
+
+
+# -- a unit that misbehaves: floods, malformed replies and events ---------------------
+
+STATES = ("idle, armed, countdown, hold, go, false_start, resolved, launching, timeout, "
+          "selftest, fault")
+
+
+def test_a_flooding_unit_is_a_lost_link_and_the_showdown_goes_on_after_reconnecting():
+    unit = FakeUnit([decided(winner="a")])
+
+    def flood(unit, port):
+        for _ in range(5000):
+            unit.emit("paddle_held", side="a")
+    unit.before_reply["showdown"] = flood
+    said = []
+    outcome = remote(unit, say=said.append).run_showdown(REQUEST)
+    assert outcome.loser == 0 and unit.runs == ["t-m1:r2:s3"]
+    assert ("Lost the link to the unit (the unit is flooding the link: more than 1000 events "
+            "waiting to be read): reconnecting...") in said
+
+
+def test_a_malformed_reply_is_a_lost_link_that_ends_as_unreachable_naming_it():
+    unit = FakeUnit([decided(winner="a")])
+    unit.replace_reply["showdown"] = lambda unit, request: {**unit.status(), "state": 5}
+    with pytest.raises(UnitUnreachable) as caught:
+        remote(unit, reconnect_s=1.0).run_showdown(REQUEST)
+    assert str(caught.value) == (
+        f"cannot reach the unit at {URL}: the unit's reply to showdown is malformed: field "
+        f"'state' must be one of done, {STATES}, not 5")
+    assert unit.sleeps == [0.05, 0.1, 0.2, 0.4, 0.8]
+    assert unit.runs == []
+
+
+def test_a_malformed_status_at_the_start_is_named():
+    unit = FakeUnit()
+    unit.replace_reply["status"] = lambda unit, request: {**unit.status(), "state": 5}
+    with pytest.raises(UnitUnreachable) as caught:
+        remote(unit).open()
+    assert str(caught.value) == (
+        f"cannot reach the unit at {URL}: the unit's reply to status is malformed: field "
+        f"'state' must be one of {STATES}, not 5")
+
+
+def test_a_malformed_result_event_is_a_lost_link_and_the_journal_answers_after_reconnecting():
+    unit = FakeUnit([decided(winner="a")])
+    unit.corrupt_event["result"] = lambda data: {**data, "launch": "boom"}
+    said = []
+    assert remote(unit, say=said.append).run_showdown(REQUEST).loser == 0
+    assert unit.runs == ["t-m1:r2:s3"]
+    assert said[1] == (
+        "Lost the link to the unit (the unit's result event is malformed: field 'launch' must "
+        "be one of launched, jam, cancelled, none, fault, pending, interrupted, not \"boom\"): "
+        "reconnecting...")
+
+
+def test_a_result_with_a_loser_but_no_winner_is_malformed():
+    unit = FakeUnit([decided(winner="a")])
+    unit.corrupt_event["result"] = lambda data: {**data, "winner": None}
+    said = []
+    assert remote(unit, say=said.append).run_showdown(REQUEST).loser == 0
+    assert said[1] == (
+        "Lost the link to the unit (the unit's result event is malformed: the result must name "
+        "a winner and a loser on different sides when its reason is \"faster\", not null and "
+        "\"b\"): reconnecting...")
+
+
+def test_a_result_journaled_malformed_ends_as_unreachable_naming_it():
+    unit = FakeUnit()
+    unit.journal["t-m1:r2:s3"] = {"showdown_id": "t-m1:r2:s3", "players": {"a": "Cat", "b": "Ann"},
+                                  "cards": "3", **decided(winner="a")}
+    with pytest.raises(UnitUnreachable) as caught:
+        remote(unit, reconnect_s=1.0).run_showdown(REQUEST)
+    assert str(caught.value) == (
+        f"cannot reach the unit at {URL}: the unit's reply to showdown is malformed: field "
+        "'result.cards' must be a whole number >= 1, not \"3\"")
+
+
+# -- launches the unit journaled before the cards flew --------------------------------
+
+def test_a_pending_result_is_waited_for_until_the_final_result_event():
+    unit = FakeUnit([decided(winner="b", launch="pending")])
+    unit.after_reply["result"] = lambda unit, port: unit.land()   # the heartbeat asks
+    said = []
+    outcome = remote(unit, heartbeat_s=1.0, say=said.append).run_showdown(REQUEST)
+    assert [cmd for cmd, _ in unit.log][-2:] == ["status", "result"]
+    assert outcome.loser == 2 and unit.runs == ["t-m1:r2:s3"]
+    assert said[-1] == "Ann wins: Cat 200.0 ms, Ann 230.0 ms, margin 30.0 ms. Cat takes 3 cards."
+
+
+def test_a_pending_answer_to_a_re_arm_is_not_the_end_of_the_showdown():
+    unit = FakeUnit([decided(winner="b", launch="pending")])
+    unit.before_reply["status"] = lambda unit, port: unit.drop_links()
+    arms = []
+
+    def land_after_the_re_arm(unit, port):
+        arms.append(unit.journal["t-m1:r2:s3"]["launch"])
+        unit.land()
+
+    def first_arm(unit, port):
+        unit.after_reply["showdown"] = land_after_the_re_arm
+    unit.after_reply["showdown"] = first_arm
+    outcome = remote(unit, heartbeat_s=1.0).run_showdown(REQUEST)
+    assert arms == ["pending"]                  # the re-arm was answered "done", pending
+    assert outcome.loser == 2 and unit.runs == ["t-m1:r2:s3"]
+    assert unit.journal["t-m1:r2:s3"]["launch"] == "launched"
+
+
+def test_an_interrupted_launch_applies_the_verdict_and_the_table_hands_over_the_cards():
+    unit = FakeUnit([decided(winner="b", launch="interrupted")])
+    said = []
+    outcome = remote(unit, say=said.append).run_showdown(REQUEST)
+    assert outcome == ShowdownOutcome(
+        loser=2, winner=0, reason="faster", reaction_us={2: 200_000, 0: 230_000},
+        margin_us=30_000, tie_reruns=0,
+        detail=("Ann wins: Cat 200.0 ms, Ann 230.0 ms, margin 30.0 ms (unit showdown "
+                "t-m1:r2:s3, launch interrupted)"))
+    assert said[-3:] == [
+        "Lost the link to the unit (read failed: socket disconnected): reconnecting...",
+        "Ann wins: Cat 200.0 ms, Ann 230.0 ms, margin 30.0 ms.",
+        "The unit stopped before the launch ended: Cat takes 3 cards by hand."]
+    assert unit.runs == ["t-m1:r2:s3"]
+
+
+def test_an_interrupted_launch_with_a_card_count_says_how_many_to_hand_over():
+    unit = FakeUnit([decided(winner="b", launch="interrupted", counted=1)])
+    said = []
+    port = PauseOnProblem(remote(unit, say=said.append),
+                          input_fn=lambda prompt: pytest.fail("the game paused"))
+    assert port.run_showdown(REQUEST).loser == 2
+    assert said[-1] == ("The unit stopped before the launch ended: Cat takes 3 cards (1 of 3 "
+                        "counted out: hand Cat the other 2).")
+
+
+def test_an_interrupted_launch_with_every_card_counted_out():
+    unit = FakeUnit()
+    unit.journal["t-m1:r2:s3"] = {"showdown_id": "t-m1:r2:s3", "players": {"a": "Cat", "b": "Ann"},
+                                  "cards": 3, **decided(winner="a", launch="interrupted",
+                                                        counted=3)}
+    said = []
+    assert remote(unit, say=said.append).run_showdown(REQUEST).loser == 0
+    assert said == ["Cat wins: Cat 200.0 ms, Ann 230.0 ms, margin 30.0 ms.",
+                    "The unit stopped before the launch ended: Ann takes 3 cards (3 of 3 "
+                    "counted out)."]
+
+
+# -- names as the unit keeps them ----------------------------------------------------
+
+def test_names_are_sent_and_compared_as_the_unit_keeps_them():
+    request = ShowdownRequest("m1:r2:s3", 2, 0, " Zoe\u0308   Smith ", "Ann", 3)
+    unit = FakeUnit()
+    unit.journal["t-m1:r2:s3"] = {"showdown_id": "t-m1:r2:s3",
+                                  "players": {"a": "Zo\u00eb Smith", "b": "Ann"}, "cards": 3,
+                                  **decided(winner="a")}
+    assert remote(unit).run_showdown(request).loser == 0      # the same showdown
+    [arm] = unit.commands("showdown")
+    assert arm["players"] == {"a": "Zo\u00eb Smith", "b": "Ann"}
+
+
+def test_names_the_unit_would_refuse_are_a_problem_for_the_table_not_a_traceback():
+    request = ShowdownRequest("m1:r2:s3", 2, 0, "Ann", "ANN", 3)
+    unit = FakeUnit([decided()])
+    with pytest.raises(UnitProblem) as caught:
+        remote(unit).run_showdown(request)
+    assert str(caught.value) == (f"the unit at {URL} cannot take this showdown's names: field "
+                                 "'players' must name two different players, not \"Ann\" twice")
+    assert caught.value.what_to_do == "Decide this showdown by hand."
+    assert unit.commands("showdown") == []
+
+
+def test_a_result_left_pending_by_a_unit_that_stopped_running_pauses_the_game_once():
+    unit = FakeUnit()        # the unit could not record how the launch ended
+    unit.journal["t-m1:r2:s3"] = {"showdown_id": "t-m1:r2:s3", "players": {"a": "Cat", "b": "Ann"},
+                                  "cards": 3, **decided(winner="b", launch="pending")}
+    port = remote(unit, heartbeat_s=1.0)
+    with pytest.raises(UnitJam) as caught:
+        port.run_showdown(REQUEST)
+    assert str(caught.value) == ("The unit did not record how the launch ended: Ann wins: Cat "
+                                 "200.0 ms, Ann 230.0 ms, margin 30.0 ms; Cat takes 3 cards")
+    assert port.run_showdown(REQUEST).loser == 2 and unit.runs == []
