@@ -9,8 +9,13 @@
 # `git pull` to upgrade: pip reinstalls the project and the service restarts if
 # the installed files changed). See docs/systemd.md.
 #
-# DESTDIR (for tests and staging) prefixes every file path; users, groups and
-# systemctl are still whatever is first on PATH.
+# The unit serves loopback and asks every TCP client for the token in
+# /etc/uno-showdown/token: root:uno-showdown, mode 0640, so the service reads it
+# through its group but cannot change it, and the people allowed to command the
+# unit are root and the members of group uno-showdown. See docs/security.md.
+#
+# DESTDIR (for tests and staging) prefixes every file path; users, groups,
+# owners (chown, stat) and systemctl are still whatever is first on PATH.
 set -euo pipefail
 
 readonly SERVICE=uno-showdown-unit
@@ -21,6 +26,8 @@ readonly MOTOR_SAFE=$PREFIX/motor-safe.sh
 readonly CONF_DIR=/etc/uno-showdown
 readonly CONFIG=$CONF_DIR/unit.toml
 readonly TOKEN=$CONF_DIR/token
+readonly TOKEN_OWNER=root:$SERVICE_USER     # useradd --user-group makes the group
+readonly TOKEN_MODE=640
 readonly STATE_DIR=/var/lib/uno-showdown
 readonly UNIT_FILE=/etc/systemd/system/$SERVICE.service
 readonly GROUPS_NEEDED=(gpio dialout)
@@ -32,7 +39,8 @@ usage: install.sh [--source DIR] [--allow-remote] [--dry-run]
        install.sh --uninstall [--purge] [--dry-run]
 
   --source DIR    project checkout to install (default: the one this script is in)
-  --allow-remote  a new config listens on all interfaces, with a token in $TOKEN
+  --allow-remote  a new config listens on all interfaces (LAN), not only loopback;
+                  clients need the token in $TOKEN either way
   --dry-run       print what would be done and change nothing
   --uninstall     stop and remove the service and $PREFIX; keep config and results
   --purge         with --uninstall: also remove $CONF_DIR, $STATE_DIR and the user
@@ -149,10 +157,9 @@ do_install() {
     [[ $(package_fingerprint) == "$before" ]] || changed=1
     install_file "$source_dir/systemd/motor-safe.sh" "$D$MOTOR_SAFE" 0755 && changed=1
 
+    write_token
+    (( ! token_made )) || changed=1     # the daemon reads its token at start
     write_config
-    if (( allow_remote )); then
-        write_token
-    fi
 
     if install_file "$source_dir/systemd/$SERVICE.service" "$D$UNIT_FILE" 0644; then
         changed=1
@@ -167,31 +174,35 @@ do_install() {
     command -v pinctrl >/dev/null \
         || say "warning: pinctrl not found (apt install raspi-utils): the service cannot force the motor pins low after a crash"
     say "done: journalctl -u $SERVICE -f   shows the log"
+    say "to let a user command the unit: sudo usermod -aG $SERVICE_USER USER  (USER then logs in again)"
+    say "  and gives the engine the token: showdown play --unit socket://127.0.0.1:7700 --token-file $TOKEN"
+    if (( allow_remote )); then
+        say "  an engine on another machine needs a private copy of $TOKEN (chmod 600) and --unit socket://THIS-PI:7700"
+    fi
 }
 
 write_config() {
     if [[ -e $D$CONFIG ]]; then
-        if (( allow_remote )) && ! grep -qE '^allow_remote *= *true' "$D$CONFIG"; then
-            say "note: $CONFIG exists and is kept; for remote engines set in [server]:"
-            say "      listen = \"0.0.0.0:7700\", allow_remote = true, token_file = \"$TOKEN\""
-        fi
+        note_config
         return 0
     fi
-    local new status=0
-    new=$(mktemp)
+    local new status=0 remote=()
     if (( allow_remote )); then
-        sed -e 's|^listen = "127.0.0.1:7700"|listen = "0.0.0.0:7700"  |' \
-            -e 's|^allow_remote = false|allow_remote = true|' \
-            -e "s|^token_file = \"\"|token_file = \"$TOKEN\"|" \
-            "$source_dir/firmware_host/default.toml" >"$new"
-    else
-        cp "$source_dir/firmware_host/default.toml" "$new"
+        remote=(-e 's|^listen = "127.0.0.1:7700"|listen = "0.0.0.0:7700"  |'
+                -e 's|^allow_remote = false|allow_remote = true|')
     fi
+    new=$(mktemp)
+    sed -e "s|^token_file = \"\" *#|token_file = \"$TOKEN\"  #|" \
+        -e "s|^token_file = \"\"\$|token_file = \"$TOKEN\"|" "${remote[@]}" \
+        "$source_dir/firmware_host/default.toml" >"$new"
     # Check before installing, so a bad file never lands in /etc.
     if [[ -x $D$VENV/bin/showdown-unit ]] \
             && ! "$D$VENV/bin/showdown-unit" check-config --config "$new" >/dev/null; then
         status=1
-    elif (( allow_remote )) && ! grep -q "^token_file = \"$TOKEN\"" "$new"; then
+    elif ! grep -q "^token_file = \"$TOKEN\"" "$new"; then
+        status=1
+    elif (( allow_remote )) && ! { grep -q '^listen = "0.0.0.0:7700"' "$new" \
+                                  && grep -q '^allow_remote = true' "$new"; }; then
         status=1
     fi
     (( status )) || run install -D -m 0644 "$new" "$D$CONFIG"
@@ -199,17 +210,52 @@ write_config() {
     (( ! status )) || die "could not make a valid $CONFIG from the packaged default"
 }
 
+# An existing config is the user's: say what it lacks, never edit it.
+note_config() {
+    local missing=()
+    grep -qE "^[[:space:]]*token_file[[:space:]]*=[[:space:]]*(\"[^\"]+\"|'[^']+')" "$D$CONFIG" \
+        || missing+=("token_file = \"$TOKEN\"")
+    if (( allow_remote )) && ! grep -qE '^[[:space:]]*allow_remote[[:space:]]*=[[:space:]]*true' "$D$CONFIG"; then
+        missing+=('listen = "0.0.0.0:7700"' 'allow_remote = true')
+    fi
+    (( ${#missing[@]} )) || return 0
+    say "note: $CONFIG exists and is kept; add to its [server] table:"
+    local line
+    for line in "${missing[@]}"; do
+        say "      $line"
+    done
+    if [[ ${missing[0]} == token_file* ]]; then
+        say "      (without a token_file any local process, of any user, can command the unit)"
+    fi
+    say "      then: sudo systemctl restart $SERVICE"
+}
+
+# The token: one line, root:uno-showdown, mode 0640. A new one is made (and
+# token_made set); an existing one keeps its text and gets its owner and mode
+# put right.
+token_made=0
 write_token() {
-    if [[ -e $D$TOKEN ]]; then
+    local dst=$D$TOKEN
+    if [[ -L $dst ]] || { [[ -e $dst ]] && [[ ! -f $dst ]]; }; then
+        die "$TOKEN is not a plain file; remove it and run install.sh again"
+    fi
+    if [[ ! -e $dst ]]; then
+        local new
+        new=$(mktemp)
+        python3 -c 'import secrets; print(secrets.token_urlsafe(32))' >"$new"
+        run install -D -m "0$TOKEN_MODE" "$new" "$dst"
+        rm -f "$new"
+        run chown "$TOKEN_OWNER" "$dst"
+        token_made=1
+        say "made a new token in $TOKEN"
         return 0
     fi
-    local new
-    new=$(mktemp)
-    python3 -c 'import secrets; print(secrets.token_urlsafe(32))' >"$new"
-    run install -D -m 0600 "$new" "$D$TOKEN"
-    rm -f "$new"
-    run chown "$SERVICE_USER:$SERVICE_USER" "$D$TOKEN"
-    say "the token for remote engines is in $TOKEN"
+    [[ $(stat -c %U:%G "$dst") == "$TOKEN_OWNER" ]] || run chown "$TOKEN_OWNER" "$dst"
+    # After chown, which may clear mode bits.
+    [[ $(stat -c %a "$dst") == "$TOKEN_MODE" ]] || run chmod "0$TOKEN_MODE" "$dst"
+    if ! grep -q '[^[:space:]]' "$dst"; then
+        say "warning: $TOKEN is empty, so the service will not start; delete it and run install.sh again"
+    fi
 }
 
 do_uninstall() {

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from firmware_host.config import load_config
+from firmware_host.protocol import token_from_text
 from firmware_host.sdnotify import Notifier
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -233,11 +235,22 @@ def test_motor_safe_tries_every_pin_and_fails_if_one_failed(motor_env, tmp_path)
 # --- install.sh ------------------------------------------------------------
 
 PIP = "pip install --quiet --disable-pip-version-check COPY[pi]"
-QUERIES = ("getent ", "id ", "systemctl is-enabled ", "systemctl is-active ", "python3 -c ")
+QUERIES = ("getent ", "id ", "stat ", "systemctl is-enabled ", "systemctl is-active ",
+           "python3 -c ")
+TOKEN = "etc/uno-showdown/token"
+TOKEN_HINT = [
+    "to let a user command the unit: sudo usermod -aG uno-showdown USER  (USER then logs in again)",
+    "  and gives the engine the token: showdown play --unit socket://127.0.0.1:7700 "
+    "--token-file /etc/uno-showdown/token",
+]
 
 
 class FakeSystem:
-    """A DESTDIR plus recording stubs for the commands that change the system."""
+    """A DESTDIR plus recording stubs for the commands that change the system.
+
+    chown records the owner it was asked for in $state, and stat -c %U:%G
+    reports it (else the real owner): the files in DESTDIR stay the tester's.
+    """
 
     def __init__(self, tmp_path: Path):
         self.root = tmp_path / "root"
@@ -258,6 +271,7 @@ class FakeSystem:
 
     def _write_stubs(self):
         real_id = shutil.which("id")
+        real_stat = shutil.which("stat")
         self._stub("getent", 'grep "^$2:" "$state/$1" || exit 2\n')
         self._stub("groupadd", 'echo "${!#}:x:" >> "$state/group"\n')
         self._stub("useradd", (
@@ -275,7 +289,12 @@ class FakeSystem:
             'if [[ $1 == -nG ]]; then cat "$state/groups-$2"; exit; fi\n'
             'if [[ $1 == -u && $# == 1 && -n ${FAKE_UID:-} ]]; then echo "$FAKE_UID"; exit; fi\n'
             f'exec {real_id} "$@"\n'))
-        self._stub("chown", "")
+        self._stub("chown", 'echo "$1" > "$state/owner${2//\\//%}"\n')
+        self._stub("stat", (
+            'if [[ $1 == -c && $2 == %U:%G && -e $state/owner${3//\\//%} ]]; then\n'
+            '  cat "$state/owner${3//\\//%}"; exit\n'
+            'fi\n'
+            f'exec {real_stat} "$@"\n'))
         self._stub("systemctl", (
             'unit=${!#}\n'
             'case "$1 $2" in\n'
@@ -321,6 +340,21 @@ class FakeSystem:
         return [re.sub(r" /\S+\[pi\]$", " COPY[pi]", c)
                 for c in self.calls if not c.startswith(QUERIES)]
 
+    def owner(self, path: str) -> str:
+        """user:group of a DESTDIR path, as the fake stat reports it."""
+        return subprocess.run(["stat", "-c", "%U:%G", str(self.root / path)], check=True,
+                              env={**os.environ, "PATH": f"{self.stubs}:{os.environ['PATH']}"},
+                              capture_output=True, text=True).stdout.strip()
+
+    def put_token(self, text: str, mode: int, owner: str) -> Path:
+        """A token file already there, as an earlier install may have left it."""
+        token = self.root / TOKEN
+        token.parent.mkdir(parents=True, exist_ok=True)
+        token.write_text(text)
+        token.chmod(mode)
+        (self.state / ("owner" + str(token).replace("/", "%"))).write_text(owner + "\n")
+        return token
+
     def snapshot(self) -> dict[str, tuple]:
         files = {}
         for path in sorted(self.root.rglob("*")):
@@ -343,6 +377,7 @@ def first_install_changes(system):
         "--shell /usr/sbin/nologin --comment UNO Showdown unit --groups gpio,dialout uno-showdown",
         f"python3 -m venv {system.root}/opt/uno-showdown/venv",
         PIP,
+        f"chown root:uno-showdown {system.root}/{TOKEN}",
         "systemctl daemon-reload",
         "systemctl enable --now uno-showdown-unit",
     ]
@@ -355,18 +390,43 @@ def test_install_creates_user_venv_config_and_unit_then_enables_it(system):
     root = system.root
     assert (root / "etc/systemd/system/uno-showdown-unit.service").read_bytes() == UNIT.read_bytes()
     assert (root / "opt/uno-showdown/motor-safe.sh").read_bytes() == MOTOR_SAFE.read_bytes()
-    assert (root / "etc/uno-showdown/unit.toml").read_bytes() == DEFAULT_TOML.read_bytes()
     modes = {path: mode for path, (mode, _) in system.snapshot().items()}
     assert modes["etc/systemd/system/uno-showdown-unit.service"] == 0o644
     assert modes["opt/uno-showdown/motor-safe.sh"] == 0o755
     assert modes["etc/uno-showdown/unit.toml"] == 0o644
-    assert not (root / "etc/uno-showdown/token").exists()
     assert (system.state / "groups-uno-showdown").read_text() == "uno-showdown gpio dialout\n"
     # pip installed from a copy of the checkout without build files or the venv.
     seen = (system.state / "pip-saw").read_text().split()
     assert {"pyproject.toml", "firmware_host", "systemd"} <= set(seen)
     assert not {".git", ".venv", "build", "uno_showdown.egg-info"} & set(seen)
-    assert done.stdout.splitlines()[-1] == "done: journalctl -u uno-showdown-unit -f   shows the log"
+    assert done.stdout.splitlines()[-3:] == [
+        "done: journalctl -u uno-showdown-unit -f   shows the log", *TOKEN_HINT]
+
+
+def test_a_fresh_install_makes_a_token_the_service_group_can_read_but_not_write(system):
+    done = system.run()
+    assert done.returncode == 0, done.stderr
+    token = system.root / TOKEN
+    assert re.fullmatch(r"[A-Za-z0-9_-]{43}\n", token.read_text())   # token_urlsafe(32)
+    assert token_from_text(token.read_text(), str(token)) == token.read_text().strip()
+    assert stat.S_IMODE(token.stat().st_mode) == 0o640
+    assert system.owner(TOKEN) == "root:uno-showdown"
+    assert "made a new token in /etc/uno-showdown/token" in done.stdout.splitlines()
+
+
+def test_a_fresh_config_serves_loopback_and_names_the_token(system):
+    assert system.run().returncode == 0
+    config = system.root / "etc/uno-showdown/unit.toml"
+    server = load_config(config).server
+    assert (server.listen, server.allow_remote, server.token_file) == (
+        "127.0.0.1:7700", False, "/etc/uno-showdown/token")
+    changed = [(old, new) for old, new in zip(DEFAULT_TOML.read_text().splitlines(),
+                                              config.read_text().splitlines()) if old != new]
+    [(old, new)] = changed
+    assert old.startswith('token_file = ""')
+    assert new.partition("#")[0] == 'token_file = "/etc/uno-showdown/token"  '
+    assert new.partition("#")[2] == old.partition("#")[2]      # the comment kept
+    assert len(config.read_text().splitlines()) == len(DEFAULT_TOML.read_text().splitlines())
 
 
 def test_install_twice_changes_nothing_the_second_time(system):
@@ -397,13 +457,16 @@ def test_dry_run_prints_every_step_and_changes_nothing(system):
         f"--disable-pip-version-check {ROOT}[pi]",
         f"would run: install -D -m 0755 {ROOT}/systemd/motor-safe.sh "
         f"{root}/opt/uno-showdown/motor-safe.sh",
-        f"would run: install -D -m 0644 {would[6].split()[6]} {root}/etc/uno-showdown/unit.toml",
+        f"would run: install -D -m 0640 {would[6].split()[6]} {root}/{TOKEN}",
+        f"would run: chown root:uno-showdown {root}/{TOKEN}",
+        f"would run: install -D -m 0644 {would[8].split()[6]} {root}/etc/uno-showdown/unit.toml",
         f"would run: install -D -m 0644 {ROOT}/systemd/uno-showdown-unit.service "
         f"{root}/etc/systemd/system/uno-showdown-unit.service",
         "would run: systemctl daemon-reload",
         "would run: systemctl enable --now uno-showdown-unit",
     ]
-    assert not Path(would[6].split()[6]).exists()    # the checked copy, removed
+    assert not Path(would[6].split()[6]).exists()    # the token's copy, removed
+    assert not Path(would[8].split()[6]).exists()    # the checked copy, removed
 
 
 def test_dry_run_after_install_has_only_pip_to_do(system):
@@ -459,36 +522,158 @@ def test_an_existing_user_only_gets_the_missing_group(system):
     assert not any(c.startswith(("useradd", "groupadd")) for c in system.changes)
 
 
-def test_allow_remote_writes_a_listening_config_and_a_private_token(system):
+def owner_and_mode_changes(done) -> list[str]:
+    return [line for line in done.stdout.splitlines() if line.startswith(("+ chown", "+ chmod"))]
+
+
+@pytest.mark.parametrize("mode, owner, fixes", [
+    (0o600, "uno-showdown:uno-showdown", ["chown", "chmod 0640"]),   # the old --allow-remote token
+    (0o644, "root:uno-showdown", ["chmod 0640"]),                    # others could read it
+    (0o660, "root:uno-showdown", ["chmod 0640"]),                    # the service could write it
+    (0o640, "root:root", ["chown"]),                                  # the service could not read it
+])
+def test_an_existing_token_gets_owner_and_mode_put_right_and_keeps_its_text(
+        system, mode, owner, fixes):
+    token = system.put_token("kept-token\n", mode, owner)
+    done = system.run()
+    assert done.returncode == 0, done.stderr
+    # chmod is the real one, so the fixes are read from what run printed.
+    expected = {"chown": f"+ chown root:uno-showdown {token}", "chmod 0640": f"+ chmod 0640 {token}"}
+    assert owner_and_mode_changes(done) == [expected[fix] for fix in fixes]
+    assert token.read_text() == "kept-token\n"
+    assert stat.S_IMODE(token.stat().st_mode) == 0o640
+    assert system.owner(TOKEN) == "root:uno-showdown"
+    assert "made a new token in /etc/uno-showdown/token" not in done.stdout
+
+    before = system.snapshot()
+    again = system.run()
+    assert again.returncode == 0
+    assert system.changes == [PIP]
+    assert owner_and_mode_changes(again) == []
+    assert system.snapshot() == before
+
+
+def test_a_right_token_is_left_alone(system):
+    token = system.put_token("kept-token\n", 0o640, "root:uno-showdown")
+    done = system.run()
+    assert done.returncode == 0, done.stderr
+    assert owner_and_mode_changes(done) == []
+    assert token.read_text() == "kept-token\n"
+    assert "made a new token in /etc/uno-showdown/token" not in done.stdout
+
+
+def test_a_removed_token_is_made_again_and_the_service_restarted_to_read_it(system):
+    system.run()
+    token = system.root / TOKEN
+    old = token.read_text()
+    token.unlink()
+    done = system.run()
+    assert done.returncode == 0, done.stderr
+    assert system.changes == [PIP, f"chown root:uno-showdown {token}",
+                              "systemctl restart uno-showdown-unit"]
+    assert token.read_text() != old
+    assert stat.S_IMODE(token.stat().st_mode) == 0o640
+
+
+def test_dry_run_shows_the_token_fixes_and_makes_none(system):
+    system.run()
+    token = system.put_token("kept-token\n", 0o600, "uno-showdown:uno-showdown")
+    done = system.run("--dry-run")
+    assert done.returncode == 0, done.stderr
+    assert system.changes == []
+    assert stat.S_IMODE(token.stat().st_mode) == 0o600
+    would = [line for line in done.stdout.splitlines() if line.startswith("would run: ")]
+    assert would[1:] == [f"would run: chown root:uno-showdown {token}",
+                         f"would run: chmod 0640 {token}"]
+
+
+def test_a_token_that_is_not_a_plain_file_is_refused(system, tmp_path):
+    token = system.root / TOKEN
+    token.parent.mkdir(parents=True)
+    token.symlink_to(tmp_path / "elsewhere")
+    done = system.run()
+    assert done.returncode == 1
+    assert done.stderr.splitlines()[-1] == (
+        "install.sh: /etc/uno-showdown/token is not a plain file; remove it and run "
+        "install.sh again")
+
+
+def test_an_empty_token_is_warned_about(system):
+    system.put_token(" \n", 0o640, "root:uno-showdown")
+    done = system.run()
+    assert done.returncode == 0, done.stderr
+    assert ("warning: /etc/uno-showdown/token is empty, so the service will not start; "
+            "delete it and run install.sh again") in done.stdout.splitlines()
+
+
+def test_allow_remote_writes_a_config_listening_on_the_lan_with_the_token(system):
     done = system.run("--allow-remote")
     assert done.returncode == 0, done.stderr
-    config = (system.root / "etc/uno-showdown/unit.toml").read_text()
-    expected = DEFAULT_TOML.read_text()
-    for old, new in [('listen = "127.0.0.1:7700"', 'listen = "0.0.0.0:7700"  '),
-                     ("allow_remote = false", "allow_remote = true"),
-                     ('token_file = ""', 'token_file = "/etc/uno-showdown/token"')]:
-        assert expected.count("\n" + old) == 1
-        expected = expected.replace("\n" + old, "\n" + new)
-    assert config == expected
-    token = system.root / "etc/uno-showdown/token"
-    assert re.fullmatch(r"[A-Za-z0-9_-]{43}\n", token.read_text())
-    assert stat.S_IMODE(token.stat().st_mode) == 0o600
-    assert f"chown uno-showdown:uno-showdown {token}" in system.changes
+    config = system.root / "etc/uno-showdown/unit.toml"
+    server = load_config(config).server
+    assert (server.listen, server.allow_remote, server.token_file) == (
+        "0.0.0.0:7700", True, "/etc/uno-showdown/token")
+    changed = [(old, new) for old, new in zip(DEFAULT_TOML.read_text().splitlines(),
+                                              config.read_text().splitlines()) if old != new]
+    assert [new.partition("#")[0].rstrip() for _, new in changed] == [
+        'listen = "0.0.0.0:7700"', "allow_remote = true", 'token_file = "/etc/uno-showdown/token"']
+    assert [new.partition("#")[2] for _, new in changed] == [
+        old.partition("#")[2] for old, _ in changed]               # the comments kept
+    token = system.root / TOKEN
+    assert stat.S_IMODE(token.stat().st_mode) == 0o640
+    assert system.owner(TOKEN) == "root:uno-showdown"
+    assert done.stdout.splitlines()[-3:] == [
+        *TOKEN_HINT,
+        "  an engine on another machine needs a private copy of /etc/uno-showdown/token "
+        "(chmod 600) and --unit socket://THIS-PI:7700"]
 
     before = system.snapshot()
     assert system.run("--allow-remote").returncode == 0
     assert system.snapshot() == before
-    assert not any(c.startswith("chown") for c in system.changes)
+    assert system.changes == [PIP]
+
+
+def test_an_existing_config_without_a_token_file_gets_a_note(system):
+    config = system.root / "etc/uno-showdown/unit.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text('[server]\nlisten = "127.0.0.1:7700"\n')
+    done = system.run()
+    assert done.returncode == 0, done.stderr
+    assert config.read_text() == '[server]\nlisten = "127.0.0.1:7700"\n'
+    lines = done.stdout.splitlines()
+    start = lines.index("note: /etc/uno-showdown/unit.toml exists and is kept; "
+                        "add to its [server] table:")
+    assert lines[start + 1:start + 4] == [
+        '      token_file = "/etc/uno-showdown/token"',
+        "      (without a token_file any local process, of any user, can command the unit)",
+        "      then: sudo systemctl restart uno-showdown-unit"]
+
+
+def test_an_existing_config_with_a_token_file_gets_no_note(system):
+    config = system.root / "etc/uno-showdown/unit.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text("[server]\ntoken_file = '/etc/uno-showdown/token'\n")
+    done = system.run()
+    assert done.returncode == 0, done.stderr
+    assert not any(line.startswith("note:") for line in done.stdout.splitlines())
 
 
 def test_allow_remote_with_an_existing_config_only_says_what_to_set(system):
-    system.run()
-    config_before = (system.root / "etc/uno-showdown/unit.toml").read_bytes()
+    config = system.root / "etc/uno-showdown/unit.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text('unit_name = "bench 2"\n')
     done = system.run("--allow-remote")
-    assert done.returncode == 0
-    assert (system.root / "etc/uno-showdown/unit.toml").read_bytes() == config_before
-    assert ("note: /etc/uno-showdown/unit.toml exists and is kept; for remote engines "
-            "set in [server]:") in done.stdout.splitlines()
+    assert done.returncode == 0, done.stderr
+    assert config.read_text() == 'unit_name = "bench 2"\n'
+    lines = done.stdout.splitlines()
+    start = lines.index("note: /etc/uno-showdown/unit.toml exists and is kept; "
+                        "add to its [server] table:")
+    assert lines[start + 1:start + 6] == [
+        '      token_file = "/etc/uno-showdown/token"',
+        '      listen = "0.0.0.0:7700"',
+        "      allow_remote = true",
+        "      (without a token_file any local process, of any user, can command the unit)",
+        "      then: sudo systemctl restart uno-showdown-unit"]
 
 
 def test_uninstall_removes_service_and_venv_but_keeps_config_and_results(system):
