@@ -35,6 +35,7 @@ from firmware_host.decide import Decision, decide, is_early, measure
 from firmware_host.errors import (
     BusyError, InvalidArgumentError, InvalidCardsError, NotArmedError,
     PaddleHeldError, UnitError, UnitFaultError)
+from firmware_host.protocol import clean_players, clean_showdown_id
 from firmware_host.result import SIDES, Result, UnitEvent
 from hw.selftest import DeviceCheck, selftest_steps
 
@@ -398,18 +399,16 @@ class ShowdownCore:
             if showdown_id == armed:
                 return self.status()
             raise BusyError(f"showdown {armed!r} is armed: cancel it before arming another")
-        if not isinstance(showdown_id, str) or not showdown_id.strip() or len(showdown_id) > 64:
-            raise InvalidArgumentError(
-                f"showdown_id must be a non-empty string of at most 64 characters, not {showdown_id!r}")
+        try:
+            # The protocol's own checks: what a client may send is what the unit keeps.
+            showdown_id = clean_showdown_id(showdown_id)
+            players = clean_players({"a": "A", "b": "B"} if players is None else players)
+        except ValueError as exc:
+            raise InvalidArgumentError(str(exc)) from None
         limit = self.config.showdown.max_cards
         if isinstance(cards, bool) or not isinstance(cards, int) or not 1 <= cards <= limit:
             raise InvalidCardsError(f"cards must be a whole number from 1 to {limit}, not {cards!r}")
-        players = {"a": "A", "b": "B"} if players is None else players
-        if (not isinstance(players, dict) or set(players) != set(SIDES)
-                or not all(isinstance(name, str) and name.strip() for name in players.values())):
-            raise InvalidArgumentError(
-                f"players must map 'a' and 'b' to non-empty names, not {players!r}")
-        self.showdown = Showdown(showdown_id, cards, {side: players[side] for side in SIDES})
+        self.showdown = Showdown(showdown_id, cards, players)
         self._fire("arm_received")
         return self.status()
 

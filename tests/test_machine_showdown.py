@@ -134,6 +134,25 @@ def test_arm_refuses_bad_ids_and_players(rig, showdown_id, players):
     assert rig.state == "idle"
 
 
+@pytest.mark.parametrize("players, message", [
+    ({"a": "Ann\u202e", "b": "Bob"}, "field 'players.a' must be a name of 1 to 40 printable "
+                                     "characters, not \"Ann\u202e\" (it holds U+202E (Cf))"),
+    ({"a": "Bob", "b": "\u200bBob"}, "field 'players.b' must be a name of 1 to 40 printable "
+                                     "characters, not \"\u200bBob\" (it holds U+200B (Cf))"),
+    ({"a": "Bob", "b": "BOB "}, "field 'players' must name two different players, not "
+                               "\"Bob\" twice"),
+])
+def test_arm_checks_names_as_the_protocol_does(rig, players, message):
+    with pytest.raises(InvalidArgumentError) as caught:
+        rig.core.arm("sd-1", 2, players)
+    assert str(caught.value) == message
+
+
+def test_arm_keeps_names_as_the_protocol_normalises_them(rig):
+    status = rig.core.arm("sd-1", 2, {"a": "  Zoe\u0308  Smith ", "b": "Bob"})
+    assert status["showdown"]["players"] == {"a": "Zo\u00eb Smith", "b": "Bob"}
+
+
 def test_start_without_an_armed_showdown_is_not_armed(rig):
     with pytest.raises(NotArmedError) as caught:
         rig.core.start()
