@@ -277,6 +277,8 @@ _REFUSED_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
 
 
 def _refused_character(text: str) -> str | None:
+    if text.isascii() and text.isprintable():
+        return None                     # the common case, at C speed
     for char in text:
         if unicodedata.category(char) in _REFUSED_CATEGORIES:
             return f"U+{ord(char):04X} ({unicodedata.category(char)})"
@@ -299,7 +301,7 @@ def clean_name(value: Any, field: str = "name") -> str:
     rule = f"field '{field}' must be a name of 1 to {MAX_NAME_CHARS} printable characters"
     if not isinstance(value, str):
         raise ValueError(f"{rule}, not {_show(value)}")
-    name = unicodedata.normalize("NFC", value)
+    name = value if value.isascii() else unicodedata.normalize("NFC", value)
     bad = _refused_character(name)
     if bad is not None:
         raise ValueError(f"{rule}, not {_show(value)} (it holds {bad})")
