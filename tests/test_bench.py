@@ -6,20 +6,20 @@ Unit on mock pins with a very short timing config, where they wait for events
 with a generous safety timeout but never assert how long anything took.
 """
 
-import threading
-from dataclasses import replace
 
 import pytest
 from gpiozero.pins.mock import MockFactory
 
 from firmware_host.bench import BENCH_HORIZON_S, MAX_DELAY_S, PRESS_HOLD_S, VirtualRig
 from firmware_host.config import (
-    LauncherConfig, ShowdownConfig, TimingConfig, UnitConfig, load_config)
+    LauncherConfig, ShowdownConfig, TimingConfig, UnitConfig)
 from firmware_host.errors import InvalidArgumentError, PaddleHeldError
 from firmware_host.result import Result
 from firmware_host.unit import Unit
 from hw.mock import InjectableMockPin
 from hw.pinmap import PinMap
+from tests import unit_helpers
+from tests.unit_helpers import Recorder
 
 PLAYERS = {"a": "Ann", "b": "Bob"}
 SEED = 7
@@ -28,7 +28,6 @@ TIMING = dict(countdown_step_s=1.0, flash_period_s=0.25, beep_s=0.1, go_tone_s=0
               tie_policy="rerun", max_tie_reruns=3, min_reaction_ms=0,
               press_lockout_s=0.05, response_timeout_s=3.0, paddle_warning_s=1.0)
 LAUNCHER = dict(speed=0.8, spin_up_s=0.3, per_card_s=0.25, max_run_s=3.0)
-WAIT_S = 10.0           # a safety net for a broken loop, not a timing assertion
 NOW = 1000.0            # a VirtualRig's clock and pin ticks start here
 
 
@@ -341,32 +340,8 @@ def test_presses_now_or_at_a_tick_are_not_tied_to_a_showdown(rig):
 # -- the bench through a real Unit on mock pins -------------------------------------------
 
 def short_config(**timing):
-    config = load_config(None)
-    fast = dict(countdown_step_s=0.01, flash_period_s=0.005, beep_s=0.002, go_tone_s=0.01,
-                hold_min_s=0.02, hold_max_s=0.03, response_timeout_s=0.5, paddle_warning_s=0.05,
-                min_reaction_ms=0)
-    return config.replace(
-        backend="mock", timing=replace(config.timing, **{**fast, **timing}),
-        launcher=replace(config.launcher, spin_up_s=0.01, per_card_s=0.01))
-
-
-class Recorder:
-    """Collects events; wait_for(name) blocks until one with that name came."""
-
-    def __init__(self):
-        self.events = []
-        self._changed = threading.Condition()
-
-    def __call__(self, event):
-        with self._changed:
-            self.events.append(event)
-            self._changed.notify_all()
-
-    def wait_for(self, name):
-        with self._changed:
-            ok = self._changed.wait_for(lambda: any(e.name == name for e in self.events), WAIT_S)
-        assert ok, f"no {name!r} event; got {[e.name for e in self.events]}"
-        return next(e for e in self.events if e.name == name)
+    return unit_helpers.short_config(**{"hold_min_s": 0.02, "hold_max_s": 0.03,
+                                        "min_reaction_ms": 0, **timing})
 
 
 @pytest.fixture

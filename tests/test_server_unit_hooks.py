@@ -9,17 +9,10 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from firmware_host import BusyError, Unit
-from firmware_host.config import load_config
 from hw.mock import InjectableMockPin
+from tests.unit_helpers import short_config
 
 PLAYERS = {"a": "Ann", "b": "Bob"}
-
-
-def short_config(**timing):
-    config = load_config(None)
-    fast = dict(countdown_step_s=0.01, flash_period_s=0.005, beep_s=0.002, go_tone_s=0.01,
-                hold_min_s=0.01, hold_max_s=0.02, response_timeout_s=0.5, paddle_warning_s=0.05)
-    return config.replace(backend="mock", timing=replace(config.timing, **{**fast, **timing}))
 
 
 @pytest.fixture
