@@ -5,7 +5,6 @@ Nothing sleeps for a timer: the waits are for events, replies and exits,
 with daemon_helpers' generous overall timeout as a safety net.
 """
 
-import json
 import os
 import resource
 import signal
