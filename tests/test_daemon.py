@@ -6,12 +6,12 @@ Nothing here sleeps for a timer: every wait is for an event or reply on the
 socket, with a generous overall timeout (daemon_helpers.WAIT_S).
 """
 
-import json
 import random
 
 import pytest
 
-from tests.daemon_helpers import FAST_CONFIG, PLAYERS, Client, LinkClosed, running_daemon
+from tests.daemon_helpers import (FAST_CONFIG, PLAYERS, Client, LinkClosed, malformed_line,
+                                  running_daemon)
 from firmware_host.journal import Journal
 
 
@@ -70,39 +70,6 @@ def test_a_full_showdown_through_the_protocol(daemon):
         assert fetched["result"] == {k: v for k, v in result.items() if k not in ("event", "seq")}
     with Journal(daemon.journal_path, readonly=True) as journal:
         assert journal.get("g1-r1")["winner"] == "b"
-
-
-def malformed_line(rng: random.Random, max_line: int) -> bytes:
-    """One line the unit must refuse with exactly one error reply."""
-    kind = rng.randrange(8)
-    if kind == 0:                            # garbage bytes, not blank, no newline
-        body = bytes(rng.choice([b for b in range(256) if b != 10]) for _ in range(rng.randint(1, 80)))
-        return b"\xff" + body.rstrip(b"\r")
-    if kind == 1:                            # broken JSON
-        text = json.dumps({"id": rng.randint(1, 10**6), "cmd": "status"})
-        return text[:rng.randint(1, len(text) - 1)].encode()
-    if kind == 2:                            # unknown command
-        return json.dumps({"id": rng.randint(1, 10**6),
-                           "cmd": rng.choice(["launch", "fire", "reset_all", "", "PING"])}).encode()
-    if kind == 3:                            # bad arguments
-        return json.dumps(rng.choice([
-            {"id": 1, "cmd": "showdown", "showdown_id": "x", "cards": "two", "players": PLAYERS},
-            {"id": 2, "cmd": "showdown", "showdown_id": "bad id!", "cards": 2, "players": PLAYERS},
-            {"id": 3, "cmd": "bench_press", "side": "c", "offset_ms": 10},
-            {"id": 4, "cmd": "bench_press", "side": "a", "hold": "yes"},
-            {"id": 5, "cmd": "history", "limit": 0},
-            {"id": 6, "cmd": "result"},
-            {"id": 7, "cmd": "ping", "extra": True},
-            {"id": 8, "cmd": "bench_release", "side": "a", "offset_ms": 1, "at_tick": 2},
-        ])).encode()
-    if kind == 4:                            # over the line limit
-        return b'{"id": 1, "cmd": "ping", "pad": "' + b"x" * (max_line + rng.randint(0, 3000)) + b'"}'
-    if kind == 5:                            # JSON, but not a request object
-        return rng.choice([b"[]", b'"status"', b"null", b"42", b'{"cmd": "ping"}',
-                           b'{"id": true, "cmd": "ping"}', b'{"id": 1, "cmd": 5}'])
-    if kind == 6:                            # not UTF-8
-        return b'{"id": 1, "cmd": "\xc3\x28"}'
-    return b'{"id": 1, "cmd": "hello", "version": 0}'     # no common version
 
 
 def test_ten_thousand_malformed_lines_during_a_showdown(daemon):
