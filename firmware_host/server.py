@@ -217,7 +217,7 @@ class _Later:
 class Server:
     """Protocol sessions on one :class:`~firmware_host.unit.Unit`.
 
-    ``journal_path``: the results journal the unit's ``on_result`` hook writes;
+    ``journal_path``: the results journal the unit's recorder writes;
     the server reads it (``result``, ``history``, a repeated ``showdown``)
     through its own connection on the worker thread. ``settings``: the
     config's ``[server]`` section. ``history_limit``: the default ``limit`` of
