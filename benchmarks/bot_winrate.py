@@ -26,9 +26,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.bots import HeuristicBot, RandomBot  # noqa: E402
-from engine.driver import play_match  # noqa: E402
-from engine.units import SimulatedUnit  # noqa: E402
+from engine.apps.driver import play_match  # noqa: E402
+from engine.players.bots import HeuristicBot, RandomBot  # noqa: E402
+from engine.units.ports import SimulatedUnit  # noqa: E402
 
 
 class PlayFirstBot(RandomBot):

@@ -3,7 +3,7 @@ and pestered, checked against its journal: every verdict exactly once.
 
     .venv/bin/python benchmarks/chaos.py [--showdowns 300] [--seed 1] [--json] [--workdir DIR]
 
-A client fights each showdown over TCP against ``python -m firmware_host.cli run
+A client fights each showdown over TCP against ``python -m firmware_host run
 --mock`` (a subprocess with its own config and journal in the work folder, fast
 timing, ``--listen 127.0.0.1:0``, readiness from ``READY=1`` on a
 ``NOTIFY_SOCKET``): ``showdown`` with a fresh id, ``bench_press`` timed from GO,
@@ -90,7 +90,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from firmware_host.journal import Journal  # noqa: E402
+from firmware_host.service.journal import Journal  # noqa: E402
 from tests.daemon_helpers import (  # noqa: E402
     WAIT_S, Client, LinkClosed, NotifyListener, malformed_line)
 
@@ -248,7 +248,7 @@ class Service:
         self._log = open(self.log_path, "ab")
 
     def _args(self) -> list[str]:
-        return [sys.executable, "-m", "firmware_host.cli", *(["-v"] if self.verbose else []),
+        return [sys.executable, "-m", "firmware_host", *(["-v"] if self.verbose else []),
                 "run", "--mock", "--config", str(self.config_path),
                 "--journal", str(self.journal_path), "--listen", "127.0.0.1:0"]
 

@@ -47,9 +47,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.demo import UnitDaemon  # noqa: E402
-from engine.remote import RemoteUnit  # noqa: E402
-from engine.units import ShowdownRequest  # noqa: E402
+from engine.apps.demo import UnitDaemon  # noqa: E402
+from engine.units.ports import ShowdownRequest  # noqa: E402
+from engine.units.remote import RemoteUnit  # noqa: E402
 
 TIMING = {"countdown_step_s": 0.01, "flash_period_s": 0.005, "beep_s": 0.002, "go_tone_s": 0.005,
           "hold_min_s": 0.01, "hold_max_s": 0.02, "settle_s": 0.005, "response_timeout_s": 2.0}

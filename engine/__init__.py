@@ -1,5 +1,11 @@
 """The UNO rules engine (classic and Showdown), bots and the unit protocol client.
 
+Subpackages: ``core`` (the rules: cards, actions, game, notation, variants),
+``players`` (bots), ``units`` (unit ports: simulated, manual, remote; the only
+part that imports ``firmware_host.protocol``) and ``apps`` (the match driver,
+the terminal game, the demo, the bench and the ``showdown`` command). The rules
+core is re-exported here; ``import engine`` loads nothing else.
+
 >>> from engine import Game, Action
 >>> game = Game.new(2, "classic", seed=1)
 >>> game.apply(game.legal_actions()[0])
@@ -7,12 +13,9 @@
 True
 """
 
-from engine.actions import Action, ActionKind
-from engine.cards import Card, Colour, Rank
-from engine.errors import (DeckError, EngineError, IllegalActionError, InvariantError,
-                           NotationError, StateError)
-from engine.game import Game, Outcome, PendingShowdown, Phase
-from engine.rules import HouseRules, Variant
+from engine.core import (Action, ActionKind, Card, Colour, DeckError, EngineError, Game,
+                         HouseRules, IllegalActionError, InvariantError, NotationError, Outcome,
+                         PendingShowdown, Phase, Rank, StateError, Variant)
 
 __all__ = [
     "Action",

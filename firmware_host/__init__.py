@@ -1,8 +1,13 @@
-"""The Showdown unit daemon: state machine, protocol server, config, journal.
+"""The Showdown unit daemon: its core, the service around it, the simulator, the commands.
 
-The public API is re-exported here, imported on first use so that importing
-``firmware_host.protocol`` (which the engine does) pulls in no hardware,
-threads or gpiozero.
+Subpackages: ``core`` (the state machine, decision, timers, loop and the Unit
+API), ``service`` (server, transports, journal, config, sd_notify, daemon),
+``sim`` (virtual time and the simulator), ``commands`` (``showdown-unit``) and
+``protocol`` (the wire protocol, which the engine imports too).
+
+The unit's public API is re-exported here from ``firmware_host.core``, imported
+on first use so that importing ``firmware_host.protocol`` (which the engine
+does) pulls in no hardware, threads or gpiozero.
 
 >>> from firmware_host import Unit, Result, BusyError
 >>> BusyError.code
@@ -18,14 +23,8 @@ __all__ = [
     "UnitClosedError",
 ]
 
-_HOMES = {
-    "Unit": "firmware_host.unit", "UnitBench": "firmware_host.unit",
-    "Result": "firmware_host.result", "UnitEvent": "firmware_host.result",
-}
-
 
 def __getattr__(name):
     if name in __all__:
-        module = importlib.import_module(_HOMES.get(name, "firmware_host.errors"))
-        return getattr(module, name)
+        return getattr(importlib.import_module("firmware_host.core"), name)
     raise AttributeError(f"module 'firmware_host' has no attribute {name!r}")

@@ -127,8 +127,8 @@ if (( ! dry_run )) && [[ -z $D ]] && [[ $(id -u) -ne 0 ]]; then
 fi
 
 do_install() {
-    [[ -f $source_dir/pyproject.toml && -f $source_dir/firmware_host/default.toml ]] \
-        || die "$source_dir is not an uno-showdown checkout (no pyproject.toml or firmware_host/default.toml)"
+    [[ -f $source_dir/pyproject.toml && -f $source_dir/firmware_host/service/default.toml ]] \
+        || die "$source_dir is not an uno-showdown checkout (no pyproject.toml or firmware_host/service/default.toml)"
     source_dir=$(cd "$source_dir" && pwd)
     python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
         || die "python3 is older than 3.11 (Raspberry Pi OS bookworm or later is needed)"
@@ -194,7 +194,7 @@ write_config() {
     new=$(mktemp)
     sed -e "s|^token_file = \"\" *#|token_file = \"$TOKEN\"  #|" \
         -e "s|^token_file = \"\"\$|token_file = \"$TOKEN\"|" "${remote[@]}" \
-        "$source_dir/firmware_host/default.toml" >"$new"
+        "$source_dir/firmware_host/service/default.toml" >"$new"
     # Check before installing, so a bad file never lands in /etc.
     if [[ -x $D$VENV/bin/showdown-unit ]] \
             && ! "$D$VENV/bin/showdown-unit" check-config --config "$new" >/dev/null; then

@@ -13,7 +13,7 @@ set -uo pipefail
 config=${1:-/etc/uno-showdown/unit.toml}
 showdown_unit=${SHOWDOWN_UNIT:-/opt/uno-showdown/venv/bin/showdown-unit}
 pinctrl=${PINCTRL:-pinctrl}
-default_pins=(23 24 12)   # motor_a motor_b motor_enable in firmware_host/default.toml
+default_pins=(23 24 12)   # motor_a motor_b motor_enable in firmware_host/service/default.toml
 
 say() { echo "motor-safe: $*" >&2; }
 

@@ -1,16 +1,52 @@
-"""Shared fixtures: virtual time and gpiozero mock pins on it.
+"""Shared fixtures, the two test tiers, and the Hypothesis profiles.
 
-Every hardware test runs on a :class:`hw.mock.VirtualMockFactory`, so pin
-edges carry ticks from ``virtual_clock`` and nothing waits for real time.
+Fixtures: virtual time and gpiozero mock pins on it. Every hardware test runs
+on a :class:`hw.mock.VirtualMockFactory`, so pin edges carry ticks from
+``virtual_clock`` and nothing waits for real time.
+
+Tiers: a test is ``slow`` when it starts a process or runs on the real clock;
+the lists below say which and why. ``make check`` runs ``pytest -m "not slow"``
+(the fast inner loop, doctests included); ``make test`` runs everything. A test
+not marked slow that starts a process or waits on the real clock fails, in
+either tier, with a message saying where to list it (:class:`FastTierGuard`).
+
+Hypothesis: profile "ci" (derandomized, no deadline, no example database) when
+``$CI`` is set or with ``--hypothesis-profile=ci`` (``make test``); "dev", the
+defaults, otherwise.
 """
+
+from __future__ import annotations
+
+import functools
+import os
+import subprocess
+import threading
+import time
 
 import pytest
 from gpiozero import Device
+from hypothesis import HealthCheck, settings
 
 from hw.board import Board
 from hw.mock import VirtualMockFactory
 from hw.pinmap import PinMap
 
+# -- Hypothesis profiles -----------------------------------------------------------------
+
+# "ci": the same examples on every run, so a red CI run is the code's doing and can
+# be repeated; no deadline and no too_slow health check, because a loaded runner's
+# timing is not the code's; no example database, so nothing depends on a .hypothesis
+# folder left from an earlier run; a failure prints the blob that reproduces it.
+settings.register_profile(
+    "ci", settings.get_profile("default"), derandomize=True, deadline=None, database=None,
+    print_blob=True, suppress_health_check=[HealthCheck.too_slow])
+# No deadline in either: a per-example time limit is a timing assertion, and these
+# machines are shared and noisy.
+settings.register_profile("dev", settings.get_profile("default"), deadline=None)
+settings.load_profile("ci" if "CI" in os.environ else "dev")
+
+
+# -- fixtures ------------------------------------------------------------------------------
 
 class VirtualClock:
     """Seconds that only move when a test says so."""
@@ -58,3 +94,213 @@ def board(mock_factory):
     """A Board on the default PinMap plus a card sensor on GPIO16."""
     with Board(PinMap(card_sensor=16), pin_factory=mock_factory) as board:
         yield board
+
+
+# -- the slow tier ------------------------------------------------------------------------
+# Slow: the test starts a process (the daemon, install.sh, a fresh interpreter) or
+# runs on the real clock (a Unit whose event loop thread keeps real-time deadlines).
+
+#: Test files whose every test is slow.
+SLOW_FILES = {
+    # A real daemon process (tests/daemon_helpers.running_daemon), talked to over TCP.
+    "test_daemon.py", "test_daemon_serial.py", "test_daemon_signals.py", "test_link.py",
+    "test_exactly_once.py",
+    # Whole matches against a daemon process (tests/e2e_helpers), faults injected.
+    "test_e2e.py", "test_e2e_faults.py",
+    # benchmarks/chaos.py as a smoke test: daemons SIGKILLed at every state.
+    "test_chaos.py",
+    # A Unit or its EventLoop on the real clock, waited for with safety timeouts.
+    "test_unit_api.py", "test_server_unit_hooks.py", "test_loop.py",
+}
+
+#: Slow tests in files that are otherwise fast, by function name.
+SLOW_TESTS = {
+    # test_bench.py: its ``unit`` fixture is a real Unit on the real clock.
+    "test_on_real_time_a_press_at_or_after_go_is_measured_from_the_real_go_tick",
+    "test_on_real_time_a_press_before_go_is_a_false_start",
+    "test_regression_a_bench_time_beyond_the_horizon_is_refused_and_the_loop_answers",
+    "test_unit_bench_press_with_hold_keeps_the_paddle_down_for_start",
+    # test_server.py: a whole showdown on a real Unit.
+    "test_a_whole_showdown_through_the_server_on_a_real_unit",
+    # test_cli_unit.py: `run` as a process; the keyboard UI on a real Unit.
+    "test_run_headless_stops_cleanly_on_a_signal",
+    "test_run_on_a_terminal_plays_the_table_from_the_keyboard",
+    "test_the_keys_press_the_mock_pins_through_the_bench",
+    "test_the_ui_prints_errors_with_their_codes",
+    "test_printing_on_the_loop_thread_a_blocked_terminal_never_holds_up_the_unit",
+    "test_the_ui_shows_events_it_takes_from_its_mailbox",
+    # test_daemon_config.py: a daemon process; the Daemon run in-process, unit and threads.
+    "test_a_port_in_use_is_one_line_and_exit_1",
+    "test_the_auth_flow_on_a_remote_listener",
+    "test_run_names_the_journal_and_the_serial_device_it_cannot_open",
+    "test_a_reload_that_fails_unexpectedly_keeps_the_daemon_running",
+    # A fresh interpreter: what an import pulls in, what `python -m` runs
+    # (test_layout.py, test_engine_remote.py, test_protocol.py).
+    "test_importing_a_package_loads_only_what_it_may_import",
+    "test_engine_imports_no_hardware_and_nothing_of_the_daemon",
+    "test_hw_imports_neither_daemon_nor_engine",
+    "test_the_protocol_loads_nothing_else_of_the_project",
+    "test_python_dash_m_runs_each_command",
+    "test_importing_the_remote_port_loads_no_serial_library",
+    "test_the_protocol_module_pulls_in_only_the_standard_library",
+    # A second process: it crashes mid-launch, or holds or inherits the journal's lock
+    # (test_journal_launch.py, test_journal_lock.py).
+    "test_card_counts_survive_a_crash_of_the_process",
+    "test_a_lock_held_by_another_process_names_that_process",
+    "test_a_child_process_does_not_inherit_the_lock",
+    # test_systemd_files.py: bash -n on the scripts; systemd-analyze on the unit.
+    "test_installer_and_motor_safe_are_valid_bash_and_executable",
+    "test_systemd_analyze_rates_the_unit_no_more_exposed_than_today",
+}
+
+#: Fixtures that run a script, so every test using one is slow (test_systemd_files.py).
+SLOW_FIXTURES = {
+    "system",       # install.sh against a fake root
+    "motor_env",    # motor-safe.sh with a recording pinctrl
+}
+
+
+def is_slow(item: pytest.Item) -> bool:
+    return (item.path.name in SLOW_FILES
+            or getattr(item, "originalname", item.name) in SLOW_TESTS
+            or not SLOW_FIXTURES.isdisjoint(getattr(item, "fixturenames", ())))
+
+
+def pytest_configure(config):
+    # A plugin rather than this conftest's own hooks, so that it also watches the
+    # doctests in hw/, firmware_host/ and engine/.
+    guard = FastTierGuard()
+    config.pluginmanager.register(guard, "fast-tier-guard")
+    config.add_cleanup(guard.uninstall)
+    guard.install()
+
+
+@pytest.hookimpl(tryfirst=True)       # before -m "not slow" deselects
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if is_slow(item):
+            item.add_marker(pytest.mark.slow)
+
+
+class FastTierGuard:
+    """Fails a test that is not marked slow but does what makes a test slow:
+    it starts a process, sleeps, waits out a timeout, or starts a timer thread
+    or the unit's event loop (whose deadlines are real time).
+
+    It watches the test's own thread and the threads started during the test,
+    never what an earlier test left running. A process or a sleep in the test's
+    own thread raises at once; anything else is noted, and the test fails when
+    its phase (setup, call, teardown) ends. Waits it cannot see (select, a
+    socket's or a SimpleQueue's timeout) are the lists' job.
+    """
+
+    def __init__(self):
+        self._item: pytest.Item | None = None   # the fast test running, if any
+        self._threads: set[int] = set()         # idents of its threads
+        self._seen: list[str] = []
+        self._undo: list = []
+
+    def install(self) -> None:
+        self._before(subprocess.Popen, "__init__",
+                     lambda popen, args, *_, **__: f"starts a process: {_argv(args)}")
+        for name in ("fork", "forkpty", "posix_spawn", "posix_spawnp", "system"):
+            if hasattr(os, name):
+                self._before(os, name, lambda *_, name=name, **__: f"calls os.{name}()")
+        self._before(time, "sleep", lambda seconds: (
+            f"sleeps {seconds:g} s on the real clock" if seconds > 0 else None))
+        self._before(threading.Thread, "start", self._thread_starting, at_once=False)
+        wait = threading.Condition.wait
+
+        @functools.wraps(wait)
+        def wait_watched(condition, timeout=None):
+            woken = wait(condition, timeout)
+            if not woken and timeout and self._watching():
+                self._seen.append(f"waits out a {timeout:g} s timeout on the real clock")
+            return woken
+
+        self._replace(threading.Condition, "wait", wait_watched)
+
+    def uninstall(self) -> None:
+        while self._undo:
+            self._undo.pop()()
+
+    # -- the test's life --------------------------------------------------------
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_setup(self, item):
+        self._item = None if item.get_closest_marker("slow") else item
+        self._threads = {threading.get_ident()}
+        self._seen = []
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_runtest_call(self, item):
+        self._report()
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_runtest_teardown(self, item):
+        try:
+            self._report()
+        finally:
+            self._item = None
+
+    def _report(self) -> None:
+        seen, self._seen = self._seen, []
+        if seen and self._item is not None:
+            raise _failure(self._item, seen[0])
+
+    # -- the watched calls ------------------------------------------------------
+
+    def _watching(self) -> bool:
+        return self._item is not None and threading.get_ident() in self._threads
+
+    def _replace(self, owner, name: str, replacement) -> None:
+        original = getattr(owner, name)
+        setattr(owner, name, replacement)
+        self._undo.append(lambda: setattr(owner, name, original))
+
+    def _before(self, owner, name: str, describe, at_once: bool = True) -> None:
+        """Watch ``owner.name``: ``describe(*args)`` says what the call does that
+        a fast test must not (None: nothing). ``at_once``: raise in the test's
+        own thread rather than note it (a thread that never started would only
+        confuse the code that started it)."""
+        original = getattr(owner, name)
+
+        @functools.wraps(original)
+        def watched(*args, **kwargs):
+            if self._watching():
+                what = describe(*args, **kwargs)
+                if what is not None:
+                    if at_once and threading.current_thread() is threading.main_thread():
+                        raise _failure(self._item, what)
+                    self._seen.append(what)
+            return original(*args, **kwargs)
+
+        self._replace(owner, name, watched)
+
+    def _thread_starting(self, thread: threading.Thread) -> str | None:
+        target = getattr(thread, "_target", None)
+        if type(getattr(target, "__self__", None)).__name__ == "EventLoop":
+            return f"starts the unit's event loop on the real clock (thread {thread.name!r})"
+        if isinstance(thread, threading.Timer):
+            return f"starts a {thread.interval:g} s threading.Timer on the real clock"
+        run = thread.run
+
+        def run_watched():
+            self._threads.add(threading.get_ident())
+            run()
+
+        thread.run = run_watched        # the new thread is watched too
+        return None
+
+
+def _failure(item: pytest.Item, what: str) -> BaseException:
+    name = getattr(item, "originalname", None) or item.name
+    return pytest.fail.Exception(
+        f"{item.nodeid} {what} but is not marked slow; the fast tier (make check) "
+        f"runs no processes and nothing on the real clock. Pass the time in "
+        f"(virtual_clock), or list {item.path.name!r} in SLOW_FILES or {name!r} in "
+        f"SLOW_TESTS in tests/conftest.py.", pytrace=False)
+
+
+def _argv(args) -> str:
+    return " ".join(map(str, args)) if isinstance(args, (list, tuple)) else str(args)

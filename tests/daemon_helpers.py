@@ -161,7 +161,7 @@ class Daemon:
 def running_daemon(tmp_path, extra_args=(), config_text: str = FAST_CONFIG, *,
                    listen: str | None = "127.0.0.1:0", env: dict | None = None,
                    wait_ready: bool = True):
-    """Start ``python -m firmware_host.cli -v run --mock`` with ``config_text``
+    """Start ``python -m firmware_host -v run --mock`` with ``config_text``
     and ``extra_args``; yield a :class:`Daemon` once it sent ``READY=1``.
     On the way out it is stopped (SIGTERM, then SIGKILL) if still running.
     ``listen=None`` leaves TCP off."""
@@ -171,7 +171,7 @@ def running_daemon(tmp_path, extra_args=(), config_text: str = FAST_CONFIG, *,
     journal_path = tmp_path / "results.sqlite3"
     log_path = tmp_path / "daemon.log"
     notify = NotifyListener(tmp_path / "notify.sock")
-    args = [sys.executable, "-m", "firmware_host.cli", "-v", "run", "--mock",
+    args = [sys.executable, "-m", "firmware_host", "-v", "run", "--mock",
             "--config", str(config_path), "--journal", str(journal_path)]
     args += ["--listen", listen if listen is not None else ""]
     args += list(extra_args)

@@ -13,11 +13,11 @@ import socket
 import threading
 import tty
 
-from engine.bots import HeuristicBot
-from engine.demo import SimulatedTable
-from engine.driver import Match
-from engine.game import Game
-from firmware_host.journal import Journal
+from engine.apps.demo import SimulatedTable
+from engine.apps.driver import Match
+from engine.core.game import Game
+from engine.players.bots import HeuristicBot
+from firmware_host.service.journal import Journal
 
 __all__ = ["E2E_CONFIG", "NAMES", "fast_table", "play", "check_against_journal",
            "PtyBridge", "NoisyProxy"]

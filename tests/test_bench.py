@@ -10,12 +10,13 @@ with a generous safety timeout but never assert how long anything took.
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from firmware_host.bench import BENCH_HORIZON_S, MAX_DELAY_S, PRESS_HOLD_S, VirtualRig
-from firmware_host.config import (
+from firmware_host.core.bench import BENCH_HORIZON_S, MAX_DELAY_S, PRESS_HOLD_S
+from firmware_host.core.errors import InvalidArgumentError, PaddleHeldError
+from firmware_host.core.result import Result
+from firmware_host.core.unit import Unit
+from firmware_host.service.config import (
     LauncherConfig, ShowdownConfig, TimingConfig, UnitConfig)
-from firmware_host.errors import InvalidArgumentError, PaddleHeldError
-from firmware_host.result import Result
-from firmware_host.unit import Unit
+from firmware_host.sim.rig import VirtualRig
 from hw.mock import InjectableMockPin
 from hw.pinmap import PinMap
 from tests import unit_helpers

@@ -14,14 +14,14 @@ from io import StringIO
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from firmware_host.cli import main
-from firmware_host.config import load_config
-from firmware_host.demo_cmd import play_demo
-from firmware_host.diagram import mermaid
-from firmware_host.mailbox import Mailbox
-from firmware_host.run_cmd import TerminalUI, describe, print_events
-from firmware_host.result import UnitEvent
-from firmware_host.unit import Unit
+from firmware_host.commands.cli import main
+from firmware_host.commands.demo_cmd import play_demo
+from firmware_host.commands.diagram import mermaid
+from firmware_host.commands.run_cmd import TerminalUI, describe, print_events
+from firmware_host.core.mailbox import Mailbox
+from firmware_host.core.result import UnitEvent
+from firmware_host.core.unit import Unit
+from firmware_host.service.config import load_config
 from hw.mock import InjectableMockPin
 
 WAIT_S = 30.0       # a safety net for a hung child, not a timing assertion
@@ -31,7 +31,7 @@ WAIT_S = 30.0       # a safety net for a hung child, not a timing assertion
 def run_args(tmp_path):
     """``run --mock`` on a free port (never clashing with a daemon on 7700)
     with its own journal (not the mock journal other runs share)."""
-    return [sys.executable, "-m", "firmware_host.cli", "run", "--mock", "--listen",
+    return [sys.executable, "-m", "firmware_host", "run", "--mock", "--listen",
             "127.0.0.1:0", "--journal", str(tmp_path / "results.sqlite3")]
 
 

@@ -1,8 +1,8 @@
 import pytest
 
-from firmware_host.check_config import render
-from firmware_host.config import ConfigError, load_config
-from firmware_host.cli import main
+from firmware_host.commands.check_config import render
+from firmware_host.commands.cli import main
+from firmware_host.service.config import ConfigError, load_config
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ import pytest
 
 from tests.daemon_helpers import (FAST_CONFIG, PLAYERS, Client, LinkClosed, malformed_line,
                                   running_daemon)
-from firmware_host.journal import Journal
+from firmware_host.service.journal import Journal
 
 
 def arm(client, showdown_id, cards=2, players=PLAYERS):

@@ -10,11 +10,11 @@ from types import SimpleNamespace
 
 import pytest
 
-from firmware_host.cli import main
-from firmware_host.config import ConfigError, JournalConfig, load_config
-from firmware_host.daemon import (
+from firmware_host.commands.cli import main
+from firmware_host.service.config import ConfigError, JournalConfig, load_config
+from firmware_host.service.daemon import (
     COMMAND_LINE, EX_CONFIG, Daemon, Links, apply_flags, check_links, read_token, restart_keys)
-from firmware_host.sdnotify import Notifier
+from firmware_host.service.sdnotify import Notifier
 from tests.daemon_helpers import WAIT_S, Client, running_daemon
 
 
@@ -120,7 +120,7 @@ def test_run_refuses_a_remote_address_without_a_token_in_one_line(tmp_path, caps
 def test_a_port_in_use_is_one_line_and_exit_1(tmp_path):
     with running_daemon(tmp_path) as daemon:
         child = subprocess.run(
-            [sys.executable, "-m", "firmware_host.cli", "run", "--mock", "--journal",
+            [sys.executable, "-m", "firmware_host", "run", "--mock", "--journal",
              str(tmp_path / "other.sqlite3"), "--listen", f"127.0.0.1:{daemon.port}"],
             stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=WAIT_S)
     assert child.returncode == 1

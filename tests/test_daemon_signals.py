@@ -11,10 +11,10 @@ import time
 
 import pytest
 
-from firmware_host.config import JournalConfig, load_config
-from firmware_host.daemon import Daemon, Links
-from firmware_host.journal import Journal
-from firmware_host.sdnotify import Notifier
+from firmware_host.service.config import JournalConfig, load_config
+from firmware_host.service.daemon import Daemon, Links
+from firmware_host.service.journal import Journal
+from firmware_host.service.sdnotify import Notifier
 from tests.daemon_helpers import FAST_CONFIG, PLAYERS, ROOT, WAIT_S, Client, running_daemon
 
 OUTPUTS_SAFE = "outputs at exit: motor_a=0 motor_b=0 motor_enable=0.0"
@@ -193,7 +193,7 @@ def test_sigterm_at_any_moment_of_start_up_exits_0_with_the_outputs_safe(tmp_pat
 
 def test_sigterm_before_the_handlers_are_in_place_is_a_plain_exit():
     # Still importing: nothing claimed yet, so the default action is right.
-    child = subprocess.Popen([sys.executable, "-m", "firmware_host.cli", "run", "--mock",
+    child = subprocess.Popen([sys.executable, "-m", "firmware_host", "run", "--mock",
                               "--listen", ""], cwd=ROOT, stdin=subprocess.DEVNULL,
                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     child.send_signal(signal.SIGTERM)
@@ -203,7 +203,7 @@ def test_sigterm_before_the_handlers_are_in_place_is_a_plain_exit():
 
 
 def test_ctrl_c_before_the_daemon_takes_charge_is_one_line_and_exit_130(monkeypatch, capsys):
-    from firmware_host import cli
+    from firmware_host.commands import cli
 
     def interrupted():
         raise KeyboardInterrupt

@@ -13,8 +13,8 @@ import re
 import subprocess
 import sys
 
-from engine.demo import run_demo
-from engine.remote import RemoteUnit
+from engine.apps.demo import run_demo
+from engine.units.remote import RemoteUnit
 from tests.daemon_helpers import running_daemon
 from tests.e2e_helpers import E2E_CONFIG, PtyBridge, check_against_journal, fast_table, play
 
@@ -51,7 +51,7 @@ def test_showdown_demo_plays_to_the_scoreboard_and_stops_the_daemon():
     assert run_demo(seed=1, players=2, target=20, out=out) == 0
     text = out.getvalue()
     lines = text.splitlines()
-    assert lines[0].startswith("Starting the unit daemon on mock pins: -m firmware_host.cli -v "
+    assert lines[0].startswith("Starting the unit daemon on mock pins: -m firmware_host -v "
                                "run --mock --listen 127.0.0.1:0 --journal ")
     assert re.fullmatch(r"The unit listens on socket://127\.0\.0\.1:\d+; its journal is .*",
                         lines[1])
@@ -83,7 +83,7 @@ def test_on_a_terminal_the_demo_keeps_a_progress_line_under_the_log():
 
 
 def test_the_demo_command_line():
-    done = subprocess.run([sys.executable, "-m", "engine.cli", "demo", "--seed", "6",
+    done = subprocess.run([sys.executable, "-m", "engine", "demo", "--seed", "6",
                            "--players", "2", "--target", "20"],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr

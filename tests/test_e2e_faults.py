@@ -9,10 +9,10 @@ import socket
 
 import pytest
 
-from engine.demo import UnitDaemon
-from engine.play import play_game
-from engine.remote import PauseOnProblem, RemoteUnit, UnitBusy, UnitJam, UnitUnreachable
-from engine.units import ShowdownRequest
+from engine.apps.demo import UnitDaemon
+from engine.apps.play import play_game
+from engine.units.ports import ShowdownRequest
+from engine.units.remote import PauseOnProblem, RemoteUnit, UnitBusy, UnitJam, UnitUnreachable
 from tests.daemon_helpers import Client, running_daemon
 from tests.e2e_helpers import E2E_CONFIG, NoisyProxy, check_against_journal, fast_table, play
 

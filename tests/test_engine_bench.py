@@ -5,8 +5,8 @@ import json
 
 import pytest
 
-from engine.bench import run
-from engine.cli import main
+from engine.apps.bench import run
+from engine.apps.cli import main
 
 
 def test_bench_counts_games_decisions_and_turns():

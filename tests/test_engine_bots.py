@@ -11,7 +11,7 @@ from collections import Counter
 from hypothesis import given, settings, strategies as st
 
 from engine import Action, Card, Colour, Game, HouseRules
-from engine.bots import HeuristicBot, PlayerView, RandomBot
+from engine.players.bots import HeuristicBot, PlayerView, RandomBot
 
 
 def position(hands, discard="R1", colour="R", player=0, phase="play", uno="-", draw="G1,B2",

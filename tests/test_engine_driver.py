@@ -6,9 +6,9 @@ from collections import Counter
 import pytest
 
 from engine import Action, Game, IllegalActionError, InvariantError, StateError
-from engine.bots import HeuristicBot, RandomBot
-from engine.driver import EVENT_KINDS, Match, MatchEvent, describe, play_match
-from engine.units import ShowdownOutcome, SimulatedUnit
+from engine.apps.driver import EVENT_KINDS, Match, MatchEvent, describe, play_match
+from engine.players.bots import HeuristicBot, RandomBot
+from engine.units.ports import ShowdownOutcome, SimulatedUnit
 
 
 def bots(seed, players=4):

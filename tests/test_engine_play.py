@@ -6,8 +6,8 @@ import re
 import pytest
 
 from engine import Game
-from engine.play import Person, Table, parse_players, play_game
-from engine import play_cmd
+from engine.apps import play_cmd
+from engine.apps.play import Person, Table, parse_players, play_game
 
 
 class Script:
@@ -298,7 +298,7 @@ def test_the_command_plays_through_input_and_print(monkeypatch, capsys):
 
 
 def test_showdown_play_is_a_subcommand_of_the_engine_cli(capsys):
-    from engine import cli
+    from engine.apps import cli
     with pytest.raises(SystemExit) as exit_:
         cli.main(["play", "--unit", "pi:7700"])
     assert exit_.value.code == 2

@@ -55,17 +55,21 @@ def test_every_step_conserves_cards_offers_only_legal_actions_and_round_trips(ga
 
 @settings(max_examples=20, deadline=None)
 @given(game=st.builds(new_game, players, variants, seeds), decisions=st.integers(0, 2**32))
-def test_uniform_random_rounds_always_end(game, decisions):
-    # Uniform over every legal action, voluntary draws included. (Under some house
-    # rule mixes, e.g. draw-until-playable with stacking, a uniform agent's hands grow
-    # faster than it plays them down; the next test covers house rules.)
+def test_uniform_random_play_keeps_the_invariants_and_scores_an_ended_round(game, decisions):
+    # Uniform over every legal action, voluntary draws included. Such a player need not
+    # end a round in any bound: with two players who draw at will and name many cards
+    # in showdowns, hands of 50-80 cards wander for millions of moves (regression:
+    # new_game(2, "showdown", 26360659), decisions 518). That rounds end is the next
+    # test's property, for players that prefer to play.
     rng = random.Random(decisions)
-    for _ in range(1_000_000):
+    for _ in range(20_000):
         if game.round_over:
             break
         game.apply(rng.choice(game.legal_actions()))
-    assert game.round_over
     game.check_invariants()
+    if not game.round_over:
+        assert game.legal_actions()              # never stuck: someone can always act
+        return
     outcome = game.outcome
     assert game.hand_sizes[outcome.winner] == 0
     assert outcome.points == sum(c.points for p, hand in enumerate(game.hands) for c in hand)

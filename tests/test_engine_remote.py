@@ -8,9 +8,9 @@ import sys
 
 import pytest
 
-from engine.remote import (PauseOnProblem, RemoteUnit, UnitBusy, UnitFault, UnitJam,
-                           UnitProblem, UnitUnreachable, UnitVersionError)
-from engine.units import ShowdownOutcome, ShowdownRequest
+from engine.units.ports import ShowdownOutcome, ShowdownRequest
+from engine.units.remote import (PauseOnProblem, RemoteUnit, UnitBusy, UnitFault, UnitJam,
+                                 UnitProblem, UnitUnreachable, UnitVersionError)
 from tests.fake_unit import FakeUnit, decided, false_start, timeout, void
 
 URL = "socket://unit.test:7700"
@@ -269,7 +269,7 @@ def test_pause_on_problem_retries_on_r_and_takes_a_loser_by_hand():
 
 
 def test_importing_the_remote_port_loads_no_serial_library():
-    code = "import json, sys, engine.remote; print(json.dumps(sorted(sys.modules)))"
+    code = "import json, sys, engine.units.remote; print(json.dumps(sorted(sys.modules)))"
     modules = json.loads(subprocess.run([sys.executable, "-c", code], check=True,
                                         capture_output=True, text=True).stdout)
     assert not [m for m in modules if m == "serial" or m.startswith("serial.")]

@@ -5,7 +5,7 @@ import statistics
 
 import pytest
 
-from engine.units import ManualUnit, ShowdownOutcome, ShowdownRequest, SimulatedUnit
+from engine.units.ports import ManualUnit, ShowdownOutcome, ShowdownRequest, SimulatedUnit
 
 REQUEST = ShowdownRequest("m1:r1:s1", 0, 2, "Ann", "Bob", 2)
 

@@ -13,10 +13,10 @@ import sys
 
 import pytest
 
-from firmware_host.daemon import JournalWriter
-from firmware_host.journal import Journal, JournalLock
-from firmware_host.machine import RecordFailed
-from firmware_host.result import Result
+from firmware_host.core.machine import RecordFailed
+from firmware_host.core.result import Result
+from firmware_host.service.daemon import JournalWriter
+from firmware_host.service.journal import Journal, JournalLock
 from tests.daemon_helpers import (FAST_CONFIG, PLAYERS, ROOT, WAIT_S, Client, NotifyListener,
                                   running_daemon)
 
@@ -70,7 +70,7 @@ def test_the_losers_press_during_the_launch_is_kept_with_the_outcome(tmp_path):
 def test_a_second_daemon_on_the_same_journal_exits_78_naming_the_first(tmp_path):
     with running_daemon(tmp_path) as first:
         second = subprocess.run(
-            [sys.executable, "-m", "firmware_host.cli", "run", "--mock", "--listen", "",
+            [sys.executable, "-m", "firmware_host", "run", "--mock", "--listen", "",
              "--journal", str(first.journal_path), "--config", str(first.config_path)],
             cwd=ROOT, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=WAIT_S)
         assert second.returncode == 78
@@ -92,7 +92,7 @@ def test_when_the_disk_fills_the_decision_it_cannot_record_launches_nothing(tmp_
         resource.setrlimit(resource.RLIMIT_FSIZE, (32768, 32768))   # Python ignores SIGXFSZ
 
     process = subprocess.Popen(
-        [sys.executable, "-m", "firmware_host.cli", "run", "--mock", "--listen",
+        [sys.executable, "-m", "firmware_host", "run", "--mock", "--listen",
          "127.0.0.1:0", "--journal", str(journal), "--config", str(tmp_path / "unit.toml")],
         cwd=ROOT, env={**os.environ, "NOTIFY_SOCKET": notify.path}, stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, preexec_fn=small_files)

@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from firmware_host.cli import main
-from firmware_host.journal import FILENAME, Journal
+from firmware_host.commands.cli import main
+from firmware_host.service.journal import FILENAME, Journal
 
 T0 = 1_764_525_851.0     # 2025-11-30T18:04:11Z
 

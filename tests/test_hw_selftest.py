@@ -5,9 +5,9 @@ import json
 import pytest
 from gpiozero import BadPinFactory, Device
 
-import firmware_host.selftest_cmd as selftest_cmd
+import firmware_host.commands.selftest_cmd as selftest_cmd
 import hw.selftest
-from firmware_host.cli import main
+from firmware_host.commands.cli import main
 from hw.board import Board
 from hw.mock import InjectableMockPin
 from hw.pinmap import PinMap

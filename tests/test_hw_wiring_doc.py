@@ -5,7 +5,7 @@ from pathlib import Path
 
 from gpiozero.pins.mock import MockFactory
 
-from firmware_host.config import load_config
+from firmware_host.service.config import load_config
 from hw.pinmap import PinMap
 
 WIRING = Path(__file__).resolve().parents[1] / "docs" / "wiring.md"

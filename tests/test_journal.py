@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_host.journal import (
+from firmware_host.service.journal import (
     FILENAME, SCHEMA_VERSION, Journal, JournalConflictError, JournalEntry, JournalError,
     default_journal_path,
 )

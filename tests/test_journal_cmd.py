@@ -5,8 +5,8 @@ import sqlite3
 
 import pytest
 
-from firmware_host.cli import main
-from firmware_host.journal import FILENAME, Journal
+from firmware_host.commands.cli import main
+from firmware_host.service.journal import FILENAME, Journal
 from tests.test_journal import Clock, decision, result
 
 

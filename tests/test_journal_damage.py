@@ -6,7 +6,7 @@ import sqlite3
 
 import pytest
 
-from firmware_host.journal import (
+from firmware_host.service.journal import (
     FILENAME, Journal, JournalDamagedError, JournalError, JournalReport,
 )
 from tests.test_journal import Clock, decision, result
@@ -45,7 +45,7 @@ def damage_last_page(path):
 
 def journal_warnings(caplog):
     return [(r.levelname, r.getMessage()) for r in caplog.records
-            if r.name == "firmware_host.journal"]
+            if r.name == "firmware_host.service.journal"]
 
 
 # --- A full disk ------------------------------------------------------------

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_host.journal import FILENAME, Journal, JournalConflictError, JournalError
+from firmware_host.service.journal import FILENAME, Journal, JournalConflictError, JournalError
 from tests.test_journal import T0, Clock, decision, result
 
 REPO = Path(__file__).resolve().parent.parent
@@ -242,7 +242,7 @@ def test_recovery_is_on_disk(path):
 
 CRASH = """
 import json, os, signal, sys
-from firmware_host.journal import Journal
+from firmware_host.service.journal import Journal
 journal = Journal(sys.argv[1])
 journal.record_decision(json.loads(sys.argv[2]))
 journal.record_cards("sd-1", 1)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_host.journal import (
+from firmware_host.service.journal import (
     FILENAME, Journal, JournalError, JournalLock, JournalLockedError,
 )
 
@@ -65,7 +65,7 @@ def test_an_unreadable_pid(path):
 
 HOLDER = """
 import sys
-from firmware_host.journal import JournalLock
+from firmware_host.service.journal import JournalLock
 lock = JournalLock(sys.argv[1]).acquire()
 print("locked", flush=True)
 sys.stdin.read()            # hold it until the test closes our stdin

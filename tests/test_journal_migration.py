@@ -6,8 +6,8 @@ import sqlite3
 
 import pytest
 
-import firmware_host.journal
-from firmware_host.journal import FILENAME, Journal, JournalEntry, JournalError
+from firmware_host.service.journal import FILENAME, Journal, JournalEntry, JournalError
+import firmware_host.service.journal
 from tests.test_journal import T0, result
 
 #: The schema of version 1, as the unit created it.
@@ -97,8 +97,8 @@ def test_read_only_reads_version_1_and_changes_nothing(v1_path):
 
 
 def test_the_upgrade_is_one_transaction(v1_path, monkeypatch):
-    monkeypatch.setattr(firmware_host.journal, "_V1_TO_V2",
-                        [*firmware_host.journal._V1_TO_V2, "SELECT no_such_function()"])
+    monkeypatch.setattr(firmware_host.service.journal, "_V1_TO_V2",
+                        [*firmware_host.service.journal._V1_TO_V2, "SELECT no_such_function()"])
     with pytest.raises(JournalError, match=re.escape(
             f"{v1_path}: cannot open the journal: no such function: no_such_function")):
         Journal(v1_path)

@@ -1,25 +1,172 @@
-"""The package layout and the one-way import rule from the design brief."""
+"""The package layout and the one-way import rule (docs/architecture.md draws it).
 
+Two checks of the same table: every import statement in the source, read with
+``ast`` (an import inside a function counts too), and what importing each
+package in a fresh interpreter really loads.
+"""
+
+import ast
+import importlib
 import json
 import subprocess
 import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PROJECT = ("hw", "firmware_host", "engine")
+
+#: package -> what it may import of the project besides itself. An entry names
+#: a package or one module (the simulator reads the config, nothing else of the
+#: service). ``firmware_host`` and ``engine`` are their ``__init__`` modules alone;
+#: ``__main__`` is ``python -m``.
+MAY_IMPORT = {
+    "hw": set(),
+    "firmware_host": set(),            # re-exports the core lazily, by name
+    "firmware_host.__main__": {"firmware_host.commands"},
+    "firmware_host.protocol": set(),
+    "firmware_host.core": {"hw", "firmware_host.protocol"},
+    "firmware_host.service": {"hw", "firmware_host.protocol", "firmware_host.core"},
+    "firmware_host.sim": {"hw", "firmware_host.core", "firmware_host.service.config"},
+    "firmware_host.commands": {"hw", "firmware_host.protocol", "firmware_host.core",
+                               "firmware_host.service", "firmware_host.sim"},
+    "engine": {"engine.core"},
+    "engine.__main__": {"engine.apps"},
+    "engine.core": set(),
+    "engine.players": {"engine.core"},
+    "engine.units": {"engine.core", "firmware_host.protocol"},
+    "engine.apps": {"engine.core", "engine.players", "engine.units"},
+}
+SUBPACKAGES = [name for name in MAY_IMPORT if "." in name and not name.endswith("__main__")]
 
 
-def imported_modules(package: str) -> set[str]:
+def owner(module: str) -> str:
+    """The entry of MAY_IMPORT a module belongs to: the longest that contains it."""
+    return max((name for name in MAY_IMPORT
+                if module == name or module.startswith(name + ".")), key=len)
+
+
+def may_import(importer: str, target: str) -> bool:
+    home = owner(importer)
+    if owner(target) == home:
+        return True
+    return any(target == allowed or target.startswith(allowed + ".")
+               for allowed in MAY_IMPORT[home])
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def is_module(name: str) -> bool:
+    path = ROOT.joinpath(*name.split("."))
+    return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
+
+
+def project_imports(path: Path):
+    """(line, module) for every import of the project in one source file; for
+    ``from package import name`` the module is ``package.name`` when that is a module."""
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            assert node.level == 0, f"{path}:{node.lineno}: a relative import"
+            targets = [f"{node.module}.{alias.name}" if is_module(f"{node.module}.{alias.name}")
+                       else node.module for alias in node.names]
+        else:
+            continue
+        for target in targets:
+            if target.split(".")[0] in PROJECT:
+                yield node.lineno, target
+
+
+def source_files():
+    for package in PROJECT:
+        yield from sorted((ROOT / package).rglob("*.py"))
+
+
+def test_every_import_points_the_allowed_way():
+    wrong = [f"{path.relative_to(ROOT)}:{line}: {module_name(path)} imports {target}"
+             for path in source_files()
+             for line, target in project_imports(path)
+             if not may_import(module_name(path), target)]
+    assert wrong == []
+
+
+def test_the_table_knows_every_module():
+    # A new package must be given its place in the table (and the diagram).
+    placed = {module_name(path): owner(module_name(path)) for path in source_files()}
+    assert set(placed.values()) == set(MAY_IMPORT)
+
+
+def loaded_modules(package: str) -> set[str]:
     code = f"import json, sys, {package}; print(json.dumps(sorted(sys.modules)))"
-    out = subprocess.run([sys.executable, "-c", code], check=True,
+    out = subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT,
                          capture_output=True, text=True).stdout
     return set(json.loads(out))
 
 
-def test_engine_imports_no_hardware_and_at_most_the_protocol_module():
-    modules = imported_modules("engine")
-    assert not {m for m in modules if m == "hw" or m.startswith("hw.")}
-    assert not {m for m in modules if m.startswith("gpiozero")}
-    daemon = {m for m in modules if m.startswith("firmware_host")}
-    assert daemon <= {"firmware_host", "firmware_host.protocol"}
+def reachable(package: str) -> set[str]:
+    """What a package may load: what it may import, what those may import, and so on."""
+    seen, todo = {package}, [package]
+    while todo:
+        for allowed in MAY_IMPORT[owner(todo.pop())]:
+            if allowed not in seen:
+                seen.add(allowed)
+                todo.append(allowed)
+    return seen
+
+
+@pytest.mark.parametrize("package", ["hw", *SUBPACKAGES])
+def test_importing_a_package_loads_only_what_it_may_import(package):
+    allowed = reachable(package)
+    # A module's parent packages load with it (their __init__ stays light).
+    parents = {name.rsplit(".", n)[0] for name in allowed for n in range(1, name.count(".") + 1)}
+    ours = {m for m in loaded_modules(package) if m.split(".")[0] in PROJECT}
+    stray = {m for m in ours if m not in parents and not any(
+        m == a or m.startswith(a + ".") for a in allowed)}
+    assert stray == set()
+
+
+def test_engine_imports_no_hardware_and_nothing_of_the_daemon():
+    # The unit ports (engine.units) import the protocol when they are imported;
+    # ``import engine`` is the rules core alone.
+    modules = loaded_modules("engine")
+    assert {m.split(".")[0] for m in modules} & {"hw", "gpiozero", "firmware_host",
+                                                 "serial", "transitions"} == set()
+    assert {m for m in modules if m.startswith("engine")} == {
+        "engine", "engine.core", *(f"engine.core.{name}" for name in (
+            "actions", "cards", "errors", "game", "notation", "rules", "tables"))}
 
 
 def test_hw_imports_neither_daemon_nor_engine():
-    modules = imported_modules("hw")
+    modules = loaded_modules("hw")
     assert not {m for m in modules if m.startswith(("firmware_host", "engine"))}
+
+
+def test_the_protocol_loads_nothing_else_of_the_project():
+    ours = {m for m in loaded_modules("firmware_host.protocol") if m.split(".")[0] in PROJECT}
+    assert ours == {"firmware_host", "firmware_host.protocol", *(
+        f"firmware_host.protocol.{name}" for name in
+        ("_connection", "_errors", "_framing", "_messages", "_names", "_schemas"))}
+
+
+@pytest.mark.parametrize("package", ["firmware_host", "engine", *SUBPACKAGES])
+def test_each_package_says_what_it_is_and_exports_its_names(package):
+    module = importlib.import_module(package)
+    assert module.__doc__ and module.__doc__.strip()
+    assert module.__all__ and len(set(module.__all__)) == len(module.__all__)
+    missing = [name for name in module.__all__ if not hasattr(module, name)]
+    assert missing == []
+    # A re-exported name never hides a module of the package.
+    hidden = [name for name in module.__all__ if is_module(f"{package}.{name}")]
+    assert hidden == []
+
+
+def test_python_dash_m_runs_each_command():
+    for package, prog in (("firmware_host", "showdown-unit"), ("engine", "showdown")):
+        out = subprocess.run([sys.executable, "-m", package, "--help"], check=True, cwd=ROOT,
+                             capture_output=True, text=True).stdout
+        assert out.startswith(f"usage: {prog} ")

@@ -14,9 +14,9 @@ import threading
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from firmware_host.config import load_config
-from firmware_host.loop import MAX_WAIT_S, RETRY_S, EventLoop
-from firmware_host.machine import ShowdownCore
+from firmware_host.core.loop import MAX_WAIT_S, RETRY_S, EventLoop
+from firmware_host.core.machine import ShowdownCore
+from firmware_host.service.config import load_config
 from hw.board import Board
 from hw.mock import InjectableMockPin
 
@@ -101,7 +101,7 @@ def make_loop():
 
 def loop_errors(caplog):
     return [(record.levelname, record.getMessage(), record.exc_info is not None)
-            for record in caplog.records if record.name == "firmware_host.loop"]
+            for record in caplog.records if record.name == "firmware_host.core.loop"]
 
 
 def test_the_wait_bound_is_below_what_a_queue_accepts():

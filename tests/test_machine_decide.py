@@ -3,7 +3,7 @@
 import pytest
 from hypothesis import given, strategies as st
 
-from firmware_host.decide import Decision, decide, measure
+from firmware_host.core.decide import Decision, decide, measure
 
 
 def diff(later, earlier):

@@ -11,12 +11,12 @@ from dataclasses import replace
 
 import pytest
 
-from firmware_host.bench import VirtualRig
-from firmware_host.config import LauncherConfig, ShowdownConfig, TimingConfig, UnitConfig
-from firmware_host.errors import (
+from firmware_host.core.errors import (
     BusyError, InvalidArgumentError, InvalidCardsError, NotArmedError, PaddleHeldError,
     UnitError, UnitFaultError)
-from firmware_host.result import Result
+from firmware_host.core.result import Result
+from firmware_host.service.config import LauncherConfig, ShowdownConfig, TimingConfig, UnitConfig
+from firmware_host.sim.rig import VirtualRig
 from hw.mock import CardFeeder
 from hw.pinmap import PinMap
 
@@ -811,7 +811,7 @@ def test_shutdown_mid_launch_stops_the_motor_and_reports_the_launch_cancelled(ri
 
 
 def test_every_event_carries_exactly_its_documented_keys():
-    from firmware_host.result import EVENT_NAMES
+    from firmware_host.core.result import EVENT_NAMES
     with make_rig(card_sensor=True) as rig:
         rig.bench.press("a")
         rig.core.arm("sd-0", 2, PLAYERS)

@@ -4,10 +4,10 @@ from pathlib import Path
 
 import pytest
 
-from firmware_host.bench import VirtualRig
-from firmware_host.config import UnitConfig
-from firmware_host.diagram import mermaid
-from firmware_host.machine import IGNORED, STATES, TRANSITIONS
+from firmware_host.commands.diagram import mermaid
+from firmware_host.core.machine import IGNORED, STATES, TRANSITIONS
+from firmware_host.service.config import UnitConfig
+from firmware_host.sim.rig import VirtualRig
 
 INPUT_TRIGGERS = ("paddle_pressed", "timer_pressed", "card_passed")
 

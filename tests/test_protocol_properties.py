@@ -12,8 +12,6 @@ from firmware_host.protocol import (
 )
 
 LIMIT = 256
-settings.register_profile("protocol", deadline=None)
-settings.load_profile("protocol")
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
@@ -48,8 +46,10 @@ def expected_items(stream: bytes) -> int:
     return count
 
 
-def ready_server():
-    server = ServerConnection(max_line_bytes=LIMIT)
+def ready_server(refuse_http=False):
+    """A server past hello. Framing is what these properties are about, so an
+    HTTP-looking line is an ordinary bad line here unless ``refuse_http``."""
+    server = ServerConnection(max_line_bytes=LIMIT, refuse_http=refuse_http)
     server.receive_data(b'{"id": 0, "cmd": "hello", "version": 1}\n')
     return server
 
@@ -91,6 +91,26 @@ def test_random_bytes_never_raise_and_each_line_gives_one_item(stream, cuts):
     client = ClientConnection(max_line_bytes=LIMIT)
     assert len(feed_in_chunks(client, stream, cuts)) >= expected_items(stream)
     client.receive_eof()
+
+
+http_lines = st.sampled_from([b"POST / HTTP/1.1", b"GET /x?y=1 HTTP/1.0", b"Host: 127.0.0.1",
+                              b"Content-Type: text/plain", b"Upgrade: websocket"])
+
+
+@given(st.lists(request_like, max_size=3), http_lines, st.lists(request_like, max_size=3),
+       st.lists(st.integers(min_value=0), max_size=8))
+def test_an_http_line_is_the_last_thing_read(before, http_line, after, cuts):
+    lines = [json.dumps(v).encode() for v in before]
+    stream = b"\n".join([*lines, http_line, *(json.dumps(v).encode() for v in after)]) + b"\n"
+    server, items, start = ready_server(refuse_http=True), [], 0
+    for cut in sorted(set(c % (len(stream) + 1) for c in cuts)) + [len(stream)]:
+        items += server.receive_data(stream[start:cut])
+        start = cut
+        if items and getattr(items[-1], "close", False):
+            break                               # the server stops feeding a closed link
+    *answered, last = items
+    assert len(answered) == len(lines)              # one item each, read before it
+    assert (last.code, last.close) == ("http_refused", True)
 
 
 @given(st.lists(json_values | request_like, min_size=1, max_size=5),

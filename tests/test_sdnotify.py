@@ -8,7 +8,7 @@ import uuid
 
 import pytest
 
-from firmware_host.sdnotify import Notifier, WatchdogPacer
+from firmware_host.service.sdnotify import Notifier, WatchdogPacer
 
 
 @pytest.fixture
@@ -125,7 +125,7 @@ def test_not_under_systemd_every_call_is_a_quiet_no_op(environ, caplog):
 
 
 def test_a_relative_or_vsock_address_is_refused_with_one_warning(caplog):
-    with caplog.at_level(logging.WARNING, logger="firmware_host.sdnotify"):
+    with caplog.at_level(logging.WARNING, logger="firmware_host.service.sdnotify"):
         notifier = Notifier.from_environ({"NOTIFY_SOCKET": "vsock:2:1234"})
         assert notifier.ready() is False
     assert notifier.enabled is False
@@ -151,7 +151,7 @@ def test_watchdog_interval_is_half_of_watchdog_usec_for_this_process(environ, in
 def test_socket_is_non_blocking_and_a_full_queue_is_logged_once(listener, caplog):
     sock, path = listener            # never reads, so its queue fills up
     notifier = Notifier(path)
-    with caplog.at_level(logging.DEBUG, logger="firmware_host.sdnotify"):
+    with caplog.at_level(logging.DEBUG, logger="firmware_host.service.sdnotify"):
         results = [notifier.watchdog() for _ in range(5000)]
     assert notifier._sock.getblocking() is False
     assert results[0] is True
@@ -168,7 +168,7 @@ def test_socket_is_non_blocking_and_a_full_queue_is_logged_once(listener, caplog
 
 def test_a_vanished_socket_never_raises_into_the_caller(tmp_path, caplog):
     notifier = Notifier(str(tmp_path / "gone"))
-    with caplog.at_level(logging.WARNING, logger="firmware_host.sdnotify"):
+    with caplog.at_level(logging.WARNING, logger="firmware_host.service.sdnotify"):
         assert notifier.ready() is False
         assert notifier.watchdog() is False
         assert notifier.stopping() is False

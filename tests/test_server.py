@@ -10,11 +10,11 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from firmware_host import BusyError, NotMockError, Unit
-from firmware_host.config import ServerConfig, load_config
-from firmware_host.daemon import JournalWriter
-from firmware_host.journal import Journal
-from firmware_host.result import UnitEvent
-from firmware_host.server import MAX_IN_FLIGHT, Server, Session
+from firmware_host.core.result import UnitEvent
+from firmware_host.service.config import ServerConfig, load_config
+from firmware_host.service.daemon import JournalWriter
+from firmware_host.service.journal import Journal
+from firmware_host.service.server import MAX_IN_FLIGHT, Server, Session
 from hw.mock import InjectableMockPin
 from hw.selftest import DeviceCheck
 
@@ -249,6 +249,15 @@ def test_an_http_request_closes_the_link_before_any_later_line_is_read(fake, cap
     assert "client tcp 127.0.0.1:5000 sent an HTTP request: closing the link" in caplog.text
 
 
+def test_a_serial_link_takes_a_header_like_line_as_noise_not_as_http(fake):
+    server, unit = fake
+    session = server.open_session("serial /dev/ttyUSB0", counted=False)
+    replies = talk(server, session, b"Host: noise on the line\n",
+                   {"id": 1, "cmd": "hello", "version": 1})
+    assert [r["error"]["code"] if not r["ok"] else "ok" for r in replies] == ["bad_json", "ok"]
+    assert not session.finished
+
+
 def test_three_wrong_tokens_close_the_link_and_each_is_logged(tmp_path, caplog):
     server = Server(FakeUnit(), tmp_path / "r.sqlite3", settings=settings(), runner=Inline())
     session = server.open_session("tcp 192.0.2.7:4000", token="s3cret")
@@ -277,7 +286,7 @@ def test_unit_errors_become_their_codes_and_other_exceptions_fault(fake, caplog)
     session = ready_session(server)
     unit.raises = {"start": BusyError("the unit is busy: state is 'countdown'"),
                    "cancel": ZeroDivisionError("division by zero")}
-    with caplog.at_level(logging.ERROR, logger="firmware_host.server"):
+    with caplog.at_level(logging.ERROR, logger="firmware_host.service.server"):
         replies = talk(server, session, {"id": 1, "cmd": "start"}, {"id": 2, "cmd": "cancel"},
                        {"id": 3, "cmd": "ping"})
     # The ping is answered on the I/O thread at once, ahead of the worker's replies.

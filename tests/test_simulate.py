@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-import firmware_host.machine as machine
-from firmware_host.cli import main
-from firmware_host.simulate import Plan, plan_round, simulate, truth
+from firmware_host.commands.cli import main
+import firmware_host.core.machine as machine
+from firmware_host.sim.simulate import Plan, plan_round, simulate, truth
 
 KEYS = ["showdowns", "correct", "wrong", "false_starts_injected", "false_starts_caught", "ties",
         "timeouts", "decision_latency_us", "cpu_us_per_showdown"]

@@ -11,10 +11,10 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.remote import RemoteUnit, UnitProblem
-from engine.unit_link import (MAX_QUEUED_EVENTS, AuthFailed, CommandRefused, LinkLost,
-                              UnitLink, VersionMismatch)
-from engine.units import ShowdownOutcome, ShowdownRequest
+from engine.units.ports import ShowdownOutcome, ShowdownRequest
+from engine.units.remote import RemoteUnit, UnitProblem
+from engine.units.unit_link import (MAX_QUEUED_EVENTS, AuthFailed, CommandRefused, LinkLost,
+                                    UnitLink, VersionMismatch)
 from firmware_host.protocol import EVENTS as UNIT_EVENTS
 from tests.fake_unit import FakeUnit, decided
 

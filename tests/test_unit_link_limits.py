@@ -5,8 +5,8 @@ import logging
 
 import pytest
 
-from engine.unit_link import (MAX_QUEUED_EVENT_BYTES, MAX_QUEUED_EVENTS, LinkLost,
-                              ProtocolViolation, UnitFlooding, UnitLink)
+from engine.units.unit_link import (MAX_QUEUED_EVENT_BYTES, MAX_QUEUED_EVENTS, LinkLost,
+                                    ProtocolViolation, UnitFlooding, UnitLink)
 from tests.fake_unit import FakeUnit
 
 URL = "socket://unit.test:7700"
@@ -72,7 +72,7 @@ def test_reading_the_events_makes_room_again():
 
 
 def test_lines_the_engine_cannot_use_are_logged_a_few_then_counted(caplog):
-    caplog.set_level(logging.WARNING, logger="engine.unit_link")
+    caplog.set_level(logging.WARNING, logger="engine.units.unit_link")
     unit = FakeUnit()
     link = open_link(unit)
     unit.ports[0].push(b"[1, 2]\n" * 10_000)
@@ -97,7 +97,7 @@ def test_lines_the_engine_cannot_use_are_logged_a_few_then_counted(caplog):
 
 
 def test_replies_to_unknown_or_abandoned_ids_are_not_kept(caplog):
-    caplog.set_level(logging.WARNING, logger="engine.unit_link")
+    caplog.set_level(logging.WARNING, logger="engine.units.unit_link")
     unit = FakeUnit()
     link = open_link(unit, reply_timeout_s=1.0)
     unit.before_reply["ping"] = lambda unit, port: "no reply"

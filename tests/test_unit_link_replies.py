@@ -3,9 +3,9 @@ values the unit sends pass, anything else is named field by field."""
 
 import pytest
 
-from engine.unit_replies import (LAUNCH_OUTCOMES, REASONS, RUNNING_STATES, SIDES, UNIT_STATES,
-                                 Malformed, check_event, check_reply)
-from firmware_host import machine, result as unit_result
+from engine.units.unit_replies import (LAUNCH_OUTCOMES, REASONS, RUNNING_STATES, SIDES,
+                                       UNIT_STATES, Malformed, check_event, check_reply)
+from firmware_host.core import machine, result as unit_result
 from firmware_host.protocol import EVENTS
 
 RESULT = unit_result.Result(

@@ -5,8 +5,8 @@ import argparse
 
 import pytest
 
-from engine import play_cmd
-from engine.remote import names_for_unit
+from engine.apps import play_cmd
+from engine.units.remote import names_for_unit
 from firmware_host.protocol import token_from_text
 
 UNIT = "socket://127.0.0.1:7700"

@@ -7,7 +7,7 @@ from __future__ import annotations
 import threading
 from dataclasses import replace
 
-from firmware_host.config import load_config
+from firmware_host.service.config import load_config
 
 __all__ = ["WAIT_S", "short_config", "Recorder"]
 

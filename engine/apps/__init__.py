@@ -1,0 +1,11 @@
+"""The applications on the engine: the match driver, the terminal game, the demo, the
+throughput bench, and the ``showdown`` command that runs them.
+"""
+
+from engine.apps.cli import COMMANDS, main
+from engine.apps.demo import UnitDaemon, run_demo
+from engine.apps.driver import EVENT_KINDS, Match, MatchEvent, MatchResult, describe, play_match
+from engine.apps.play import parse_players, play_game
+
+__all__ = ["main", "COMMANDS", "Match", "MatchEvent", "MatchResult", "play_match", "describe",
+           "EVENT_KINDS", "play_game", "parse_players", "run_demo", "UnitDaemon"]

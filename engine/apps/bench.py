@@ -1,0 +1,117 @@
+"""``showdown bench``: how many rounds per second random agents play.
+
+Every decision is drawn at random (Python's ``random.Random``, seeded) from
+``legal_actions()``; a pending showdown's result is one of its two ``loser``
+actions, so it is decided 50/50 by the same generator. A *game* is one round
+(a hand until someone goes out), as in the peer benchmark
+(/work/shared/peers/bench_uno.py), and the counts mean the same:
+
+decision  one ``apply()``
+turn      counted each time the player whose turn it is changes, plus the final move
+
+Policies: ``uniform`` chooses among all legal actions; ``prefer-play`` among
+those that are not ``draw``/``keep`` when there are any (comparable with engines
+that offer no voluntary draw).
+
+>>> result = run(games=20, players=2, policy="prefer-play", seed=1, variant="classic")
+>>> sorted(result)
+['decisions_per_game', 'games', 'games_per_s', 'seconds', 'turns_per_game']
+>>> result["games"]
+20
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+
+from engine.core.game import Game
+
+__all__ = ["add_arguments", "command", "run"]
+
+POLICIES = ("uniform", "prefer-play")
+
+
+def run(*, games: int | None = None, seconds: float | None = None, players: int = 2,
+        policy: str = "uniform", seed: int = 0, variant: str = "showdown",
+        clock=time.perf_counter) -> dict:
+    """Play rounds until ``games`` are done or ``seconds`` have passed on ``clock``."""
+    if (games is None) == (seconds is None):
+        raise ValueError("give games or seconds")
+    if policy not in POLICIES:
+        raise ValueError(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
+    prefer_play = policy == "prefer-play"
+    rng = random.Random(seed)
+    randrange = rng.randrange
+    played = decisions = turns = 0
+    start = clock()
+    deadline = None if seconds is None else start + seconds
+    while played != games and (deadline is None or clock() < deadline):
+        game = Game.new(players, variant, rng=rng)
+        while not game.round_over:
+            actions = game.legal_actions()
+            if prefer_play and len(actions) > 1:
+                active = [a for a in actions if not a.is_passive]
+                if active:
+                    actions = active
+            game.apply(actions[randrange(len(actions))])
+            decisions += 1
+        turns += game.turns
+        played += 1
+    elapsed = clock() - start
+    return {
+        "games": played,
+        "seconds": elapsed,
+        "games_per_s": played / elapsed if elapsed > 0 else 0.0,
+        "decisions_per_game": decisions / played if played else 0.0,
+        "turns_per_game": turns / played if played else 0.0,
+    }
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    amount = parser.add_mutually_exclusive_group()
+    amount.add_argument("--games", type=_positive_int, metavar="N", help="play N rounds")
+    amount.add_argument("--seconds", type=_positive_float, metavar="S",
+                        help="play for S seconds (default 10)")
+    parser.add_argument("--players", type=int, default=2, choices=range(2, 11), metavar="P",
+                        help="players per game, 2-10 (default 2)")
+    # prefer-play by default: uniform agents take voluntary draws and, in the
+    # Showdown variant, play rounds of tens of thousands of decisions.
+    parser.add_argument("--policy", choices=POLICIES, default="prefer-play",
+                        help="how the random agents choose (default prefer-play)")
+    parser.add_argument("--variant", choices=("showdown", "classic"), default="showdown",
+                        help="rules to play (default showdown)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the agents and deals")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def command(args) -> int:
+    seconds = args.seconds if args.games is None and args.seconds is not None else None
+    if args.games is None and seconds is None:
+        seconds = 10.0
+    result = run(games=args.games, seconds=seconds, players=args.players, policy=args.policy,
+                 seed=args.seed, variant=args.variant)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(f"{args.variant}, {args.players} players, {args.policy}: "
+              f"{result['games_per_s']:.0f} games/s ({result['games']} games in "
+              f"{result['seconds']:.2f} s), {result['decisions_per_game']:.1f} decisions/game, "
+              f"{result['turns_per_game']:.1f} turns/game")
+    return 0
+
+
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    value = float(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0, not {text}")
+    return value

@@ -1,0 +1,116 @@
+"""``showdown play``: a match at the terminal for people sharing one screen, with bots.
+
+``--players`` lists the seats in order: a name is a person, ``bot`` the
+heuristic bot, ``random`` the random bot. Showdowns run on the simulated unit
+(``--unit sim``), are reported by hand (``--unit manual``: type who won), or
+are fought on a real unit (``--unit socket://HOST:PORT`` or ``--unit
+/dev/ttyUSB0``: load the cards it names and press its timer button).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from engine.apps.play import BOT_KINDS, UNITS, parse_players, play_game
+from engine.units import is_unit_url, names_for_unit, token_from_text
+
+__all__ = ["add_arguments", "command", "read_token"]
+
+
+def _players(text: str) -> list[str]:
+    try:
+        return parse_players(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _unit(text: str) -> str:
+    if text in UNITS or is_unit_url(text):
+        return text
+    raise argparse.ArgumentTypeError(
+        f"{text!r}: use sim, manual, or the unit's URL (socket://HOST:PORT) or serial device "
+        "(/dev/...)")
+
+
+def _whole(low: int):
+    def parse(text: str) -> int:
+        if not text.isdigit() or int(text) < low:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number >= {low}")
+        return int(text)
+    return parse
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--players", type=_players, default=parse_players("You,bot,bot,bot"),
+                        help='seats in order: names of people, "bot" (heuristic) or "random" '
+                             '(default: "You,bot,bot,bot")')
+    parser.add_argument("--variant", choices=("showdown", "classic"), default="showdown",
+                        help="the rules (default: showdown)")
+    parser.add_argument("--unit", type=_unit, default="sim", metavar="sim|manual|URL",
+                        help="showdowns simulated (sim, the default), reported by hand "
+                             "(manual), or fought on the unit at URL (socket://HOST:PORT, "
+                             "or a serial device such as /dev/ttyUSB0)")
+    parser.add_argument("--token-file", metavar="FILE", default=None,
+                        help="the unit's shared token, for a unit that listens beyond "
+                             "loopback (the file the daemon's --token-file names)")
+    parser.add_argument("--baud", type=_whole(50), default=115200,
+                        help="serial speed for a unit on a serial device (default: 115200)")
+    parser.add_argument("--seed", type=_whole(0), default=None,
+                        help="shuffle and bot seed, to replay a game (default: random)")
+    parser.add_argument("--target", type=_whole(1), default=500,
+                        help="points that win the match (default: 500)")
+
+
+def _clear() -> None:
+    sys.stdout.write("\033[2J\033[H")  # clear the terminal: hide the last hand
+    sys.stdout.flush()
+
+
+def read_token(path) -> str:
+    """The token in the file at ``path``, read as the daemon reads its own
+    (``token_from_text``: one line of printable UTF-8, surrounding white space
+    dropped). ValueError naming the file otherwise, in the daemon's words."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise ValueError(f"{path}: no such file") from None
+    except OSError as exc:
+        raise ValueError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{path}: not UTF-8 text (byte {exc.start}: "
+                         f"{data[exc.start]:#04x})") from None
+    return token_from_text(text, str(path))
+
+
+def _seat_names(players: list[str]) -> list[str]:
+    """The names the game gives the seats (``play_game``'s): bots get their seat number."""
+    return [f"{p}{seat}" if p in BOT_KINDS else p for seat, p in enumerate(players)]
+
+
+def command(args: argparse.Namespace) -> int:
+    options = None
+    if args.unit not in UNITS:
+        try:
+            names_for_unit(_seat_names(args.players))
+        except ValueError as exc:
+            print(f"showdown play: {exc}", file=sys.stderr)
+            return 2
+        options = {"baudrate": args.baud}
+        if args.token_file is not None:
+            try:
+                options["token"] = read_token(args.token_file)
+            except ValueError as exc:
+                print(f"showdown play: {exc}", file=sys.stderr)
+                return 2
+    elif args.token_file is not None:
+        print("showdown play: --token-file is for a unit at a URL (--unit socket://...)",
+              file=sys.stderr)
+        return 2
+    return play_game(args.players, variant=args.variant, unit=args.unit, seed=args.seed,
+                     target=args.target, input_fn=input, print_fn=print,
+                     clear_fn=_clear if sys.stdout.isatty() else None, unit_options=options)

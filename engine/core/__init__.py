@@ -1,0 +1,23 @@
+"""The rules core: cards, actions, the game and its notation, variants and house rules.
+
+Plain values and rules, sans-IO: it imports nothing else of the project.
+"""
+
+from engine.core.actions import Action, ActionKind
+from engine.core.cards import CARD_COUNT, COLOURS, WILD_COLOUR, Card, Colour, Rank
+from engine.core.errors import (DeckError, EngineError, IllegalActionError, InvariantError,
+                                NotationError, StateError)
+from engine.core.game import HAND_SIZE, Game, Outcome, PendingShowdown, Phase
+from engine.core.notation import Position
+from engine.core.rules import (FIRST_CARD_RULES, HouseRules, Variant, classic_deck,
+                               load_showdown_deck)
+
+__all__ = [
+    "Action", "ActionKind",
+    "Card", "Colour", "Rank", "COLOURS", "WILD_COLOUR", "CARD_COUNT",
+    "EngineError", "IllegalActionError", "NotationError", "DeckError", "StateError",
+    "InvariantError",
+    "Game", "Outcome", "PendingShowdown", "Phase", "HAND_SIZE",
+    "Position",
+    "HouseRules", "Variant", "FIRST_CARD_RULES", "classic_deck", "load_showdown_deck",
+]

@@ -1,0 +1,869 @@
+"""The game: a match of rounds of UNO (classic or Showdown), sans-IO.
+
+Feed decisions in with ``apply()``; ask who decides with ``to_act`` and what
+they may do with ``legal_actions()``. Nothing here waits, prints or reads a
+clock; the only randomness is the game's own seeded shuffles, so the same seed
+and the same decisions always give the same game, and a game rebuilt from its
+notation continues exactly as the original would.
+
+>>> game = Game.new(2, "classic", seed=7)
+>>> game.to_act, game.top_card, game.colour
+(1, Card.parse('Y7'), <Colour.YELLOW: 1>)
+>>> [str(a) for a in game.legal_actions()]
+['W=R', 'W=Y', 'W=G', 'W=B', 'G7', 'Y9', 'draw']
+>>> game.apply(Action.parse("G7"))
+>>> game.hand_sizes, game.to_act
+((7, 6), 0)
+
+A showdown stops the game until its result is fed back:
+
+>>> game = Game.from_notation(
+...     "showdown R5!2,B1/G3,Y9 Y3,G7,B2 R1 R + 0 play - - 0,0 1 1 500 - 1:0")
+>>> game.apply("R5!2")
+>>> game.to_act is None, game.pending_showdown
+(True, PendingShowdown(challenger=0, opponent=1, cards=(Card.parse('Y3'), Card.parse('G7')), cause=Card.parse('R5!2')))
+>>> [str(a) for a in game.legal_actions()]
+['loser 0', 'loser 1']
+>>> game.apply(Action.showdown_result(loser=1))
+>>> game.hand(1)
+(Card.parse('G3'), Card.parse('Y9'), Card.parse('Y3'), Card.parse('G7'))
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import random
+import struct
+
+from engine.core.actions import (ACCEPT, CATCH, CHALLENGE, CHOOSE_COLOUR, CHOOSE_SHOWDOWN, DRAW,
+                                 KEEP, PLAY, SHOWDOWN_RESULT, Action)
+from engine.core.cards import CARD, COLOURS, Card, Colour, WILD_COLOUR
+from engine.core.errors import IllegalActionError, InvariantError, NotationError, StateError
+from engine.core.notation import Position
+from engine.core.rules import HouseRules, Variant
+from engine.core.tables import (CATCHES, COLOUR_CHOICES, DRAW_AND_CATCH, DRAW_ONLY, PLAIN_PLAYS,
+                                PLAYABLE, POINTS, RESULTS, UNO_PLAYS)
+from engine.core.tables import ACCEPT as ACCEPT_ACTION
+from engine.core.tables import CHALLENGE as CHALLENGE_ACTION
+from engine.core.tables import DRAW as DRAW_ACTION
+from engine.core.tables import KEEP as KEEP_ACTION
+
+__all__ = ["Game", "Outcome", "PendingShowdown", "Phase", "HAND_SIZE"]
+
+HAND_SIZE = 7
+
+# Ranks, as plain ints for the hot path (see engine.core.cards.Rank).
+_DRAW_TWO, _REVERSE, _SKIP, _WILD, _WILD_DRAW_FOUR, _WILD_SHOWDOWN = 10, 11, 12, 13, 14, 15
+
+
+class Phase(enum.Enum):
+    """What the game is waiting for."""
+
+    PLAY = "play"                        # the current player begins a turn
+    DRAWN = "drawn"                      # play the card just drawn, or keep it
+    PENALTY = "penalty"                  # accept a draw penalty (or challenge / stack)
+    CHOOSE_COLOUR = "colour"             # name the colour of a wild turned first
+    CHOOSE_SHOWDOWN = "face"             # a Wild Showdown: name opponent and cards
+    SHOWDOWN = "showdown"                # waiting for the unit's result
+    ROUND_OVER = "over"
+
+
+# Internal phase numbers (Phase members are for callers).
+_PLAY, _DRAWN, _PENALTY, _COLOUR, _FACE, _OVER = range(6)
+_PHASE_WORDS = ("play", "drawn", "penalty", "colour", "face", "over")
+_PHASES = (Phase.PLAY, Phase.DRAWN, Phase.PENALTY, Phase.CHOOSE_COLOUR,
+           Phase.CHOOSE_SHOWDOWN, Phase.ROUND_OVER)
+
+
+@dataclasses.dataclass(frozen=True)
+class PendingShowdown:
+    """A showdown the game waits for: who faces whom, for which cards, and why."""
+
+    challenger: int
+    opponent: int
+    cards: tuple[Card, ...]
+    cause: Card
+
+
+@dataclasses.dataclass(frozen=True)
+class Outcome:
+    """A finished round: the winner, the points it scored, the match so far."""
+
+    winner: int
+    points: int
+    scores: tuple[int, ...]
+    match_winner: int | None
+
+    @property
+    def match_over(self) -> bool:
+        return self.match_winner is not None
+
+
+_NO_HOUSE_RULES = HouseRules()
+
+
+class Game:
+    """A match of UNO rounds. Build it with ``Game.new`` or ``Game.from_notation``.
+
+    Plain attributes, read on every decision and so not properties (treat them
+    as read-only):
+
+    current     whose turn it is (during a showdown: whose turn follows it; when
+                the round is over: the round's winner)
+    round_over  True once the round has ended (see ``outcome``)
+    turns       turns taken this round: one each time ``current`` changes, plus
+                the round's last decision (a statistic, not part of the position:
+                a game read from notation counts from 0)
+    """
+
+    __slots__ = ("current", "round_over", "turns", "_variant", "_house", "_n", "_hands", "_draw",
+                 "_discard", "_top", "_direction", "_phase", "_pending", "_wd4_legal",
+                 "_catchable", "_showdown", "_scores", "_dealer", "_round", "_target", "_seed",
+                 "_shuffles", "_legal", "_deck")
+
+    # State: hands, draw pile (top last) and discard pile (top last) are lists of
+    # plain int card codes; _top is what the next card must match, as
+    # colour << 5 | rank (colour 4 while a first wild's colour is unnamed), which
+    # indexes PLAYABLE directly; _phase is one of _PLAY..._OVER; _catchable is the
+    # player who may be caught without UNO (-1: nobody); _showdown is
+    # (challenger, opponent, cards in the unit) or None; _legal caches
+    # legal_actions() until the next apply().
+
+    # -- construction -------------------------------------------------------------
+
+    @classmethod
+    def new(cls, players: int, variant: str | Variant = "showdown", *, seed: int | None = None,
+            rng: random.Random | None = None, house_rules: HouseRules | None = None,
+            target: int = 500, dealer: int = 0) -> Game:
+        """Deal the first round of a match.
+
+        ``players`` is the number of players (2-10); players are 0, 1, 2...
+        clockwise, and player ``dealer + 1`` starts. The game shuffles with
+        ``seed`` (an int >= 0), or with a seed drawn from ``rng``; with neither, a
+        seed is drawn from the OS. The seed is part of the notation.
+        """
+        variant = Variant.named(variant) if isinstance(variant, str) else variant
+        if not isinstance(players, int) or not (
+                variant.min_players <= players <= variant.max_players):
+            raise ValueError(f"{variant.name} takes {variant.min_players}-{variant.max_players} "
+                             f"players, not {players!r}")
+        if len(variant.deck) < HAND_SIZE * players + 1:
+            raise ValueError(f"a {len(variant.deck)}-card deck cannot deal {players} hands")
+        if not isinstance(dealer, int) or not 0 <= dealer < players:
+            raise ValueError(f"dealer must be a player 0-{players - 1}, not {dealer!r}")
+        if not isinstance(target, int) or target < 1:
+            raise ValueError(f"target must be a positive score, not {target!r}")
+        if seed is not None and rng is not None:
+            raise TypeError("give seed or rng, not both")
+        if rng is not None:
+            seed = rng.getrandbits(64)
+        elif seed is None:
+            seed = random.SystemRandom().getrandbits(64)
+        elif not isinstance(seed, int) or seed < 0:
+            raise ValueError(f"seed must be an int >= 0, not {seed!r}")
+        game = cls.__new__(cls)
+        game._variant = variant
+        game._house = house_rules if house_rules is not None else _NO_HOUSE_RULES
+        game._n = players
+        game._scores = [0] * players
+        game._dealer = dealer
+        game._round = 1
+        game._target = target
+        game._seed = seed
+        game._shuffles = 0
+        game._deal(list(variant.codes))
+        return game
+
+    def next_round(self) -> None:
+        """Deal the next round: all cards gathered and shuffled, the deal passes left."""
+        if self._phase != _OVER:
+            raise StateError(f"the round is not over: {self.notation()}")
+        if self.match_over:
+            raise StateError(f"the match is over (player {self.match_winner} won): "
+                             f"{self.notation()}")
+        cards = [c for hand in self._hands for c in hand] + self._draw + self._discard
+        cards.sort()
+        if len(cards) < HAND_SIZE * self._n + 1:
+            raise StateError(f"{len(cards)} cards cannot deal {self._n} hands of {HAND_SIZE}: "
+                             f"{self.notation()}")
+        self._dealer = (self._dealer + 1) % self._n
+        self._round += 1
+        self._deal(cards)
+
+    def _deal(self, cards: list) -> None:
+        self._deck = tuple(cards)  # what check_invariants() compares with
+        self._shuffle(cards)
+        n = self._n
+        first = (self._dealer + 1) % n
+        hands = [None] * n
+        for i in range(n):
+            hands[(first + i) % n] = cards[-HAND_SIZE:][::-1]
+            del cards[-HAND_SIZE:]
+        self._hands = hands
+        self._draw = cards
+        self._discard = [cards.pop()]
+        self._direction = 1
+        self._pending = 0
+        self._wd4_legal = None
+        self._catchable = -1
+        self._showdown = None
+        self._legal = None
+        self.round_over = False
+        self.turns = 0
+        self._turn_first_card(first)
+
+    def _turn_first_card(self, first: int) -> None:
+        rule = self._house.first_card or self._variant.first_card
+        draw, discard = self._draw, self._discard
+        while True:
+            rank = discard[-1] & 31
+            put_back = (rank >= _WILD if rule == "return"
+                        else rank == _WILD_DRAW_FOUR if rule == "choose" else False)
+            if put_back and any(c & 31 < _WILD for c in draw):
+                draw.append(discard.pop())
+                self._shuffle(draw)
+                discard.append(draw.pop())
+            elif rule == "flip" and rank >= _DRAW_TWO and draw:
+                discard.append(draw.pop())
+            else:
+                break
+        # A first card never starts a showdown; its other effects apply as if played.
+        self.current, self._phase = first, _PLAY
+        if rank >= _WILD:
+            self._top = WILD_COLOUR << 5 | rank  # no colour named yet
+            self._phase = _COLOUR
+            return
+        self._top = discard[-1] & 0xFF
+        if rank == _DRAW_TWO:
+            self._draw_cards(first, 2)
+            self.current = (first + 1) % self._n
+        elif rank == _SKIP:
+            self.current = (first + 1) % self._n
+        elif rank == _REVERSE:
+            # The dealer plays first; with two players the dealer is also the one
+            # after the skipped first player.
+            if self._n > 2:
+                self._direction = -1
+            self.current = self._dealer
+
+    # -- asking -------------------------------------------------------------------
+
+    @property
+    def players(self) -> int:
+        return self._n
+
+    @property
+    def variant(self) -> Variant:
+        return self._variant
+
+    @property
+    def house_rules(self) -> HouseRules:
+        return self._house
+
+    @property
+    def to_act(self) -> int | None:
+        """The player who must decide now; None while a showdown is pending
+        (see ``pending_showdown``) and when the round is over."""
+        if self._showdown is not None or self._phase == _OVER:
+            return None
+        return self.current
+
+    @property
+    def phase(self) -> Phase:
+        return Phase.SHOWDOWN if self._showdown is not None else _PHASES[self._phase]
+
+    def hand(self, player: int) -> tuple[Card, ...]:
+        return _cards(self._hands[player])
+
+    @property
+    def hands(self) -> tuple[tuple[Card, ...], ...]:
+        return tuple(map(_cards, self._hands))
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        return tuple(map(len, self._hands))
+
+    @property
+    def draw_pile(self) -> tuple[Card, ...]:
+        """The draw pile, the next card to be drawn first."""
+        return _cards(reversed(self._draw))
+
+    @property
+    def discard_pile(self) -> tuple[Card, ...]:
+        """The discard pile, bottom first; the last card is the top card."""
+        return _cards(self._discard)
+
+    @property
+    def top_card(self) -> Card:
+        return CARD[self._discard[-1]]
+
+    @property
+    def colour(self) -> Colour | None:
+        """The colour to match (a wild's named colour); None until a first wild's
+        colour is named."""
+        colour = self._top >> 5
+        return None if colour == WILD_COLOUR else COLOURS[colour]
+
+    @property
+    def direction(self) -> int:
+        """+1 clockwise (to higher player numbers), -1 after an odd number of Reverses."""
+        return self._direction
+
+    @property
+    def pending_draws(self) -> int:
+        """Cards the current player draws on ``accept`` (PENALTY phase), else 0."""
+        return self._pending if self._phase == _PENALTY else 0
+
+    @property
+    def drawn_card(self) -> Card | None:
+        """The card just drawn that may now be played (DRAWN phase), else None."""
+        return CARD[self._hands[self.current][-1]] if self._phase == _DRAWN else None
+
+    @property
+    def catchable(self) -> int | None:
+        """The player who holds one card without having called UNO, while they
+        can still be caught; else None."""
+        target = self._catchable
+        if target < 0 or len(self._hands[target]) != 1 or self._phase == _OVER:
+            return None
+        return target
+
+    @property
+    def pending_showdown(self) -> PendingShowdown | None:
+        if self._showdown is None:
+            return None
+        challenger, opponent, cards = self._showdown
+        return PendingShowdown(challenger, opponent, _cards(cards), CARD[self._discard[-1]])
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return tuple(self._scores)
+
+    @property
+    def dealer(self) -> int:
+        return self._dealer
+
+    @property
+    def round(self) -> int:
+        """The round number, 1 for the first round of the match."""
+        return self._round
+
+    @property
+    def target(self) -> int:
+        return self._target
+
+    @property
+    def match_winner(self) -> int | None:
+        best = max(range(self._n), key=self._scores.__getitem__)
+        return best if self._scores[best] >= self._target else None
+
+    @property
+    def match_over(self) -> bool:
+        return self.match_winner is not None
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """The finished round's outcome, or None while the round is in play."""
+        if self._phase != _OVER:
+            return None
+        winner = self.current
+        points = sum(POINTS[c] for p, hand in enumerate(self._hands) if p != winner
+                     for c in hand)
+        return Outcome(winner, points, tuple(self._scores), self.match_winner)
+
+    # -- legal actions ------------------------------------------------------------
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """Every legal decision now, each once (two copies of a card give one play).
+
+        The tuple is cached until the next ``apply()``; its actions are shared
+        instances, so building it allocates nothing else.
+        """
+        legal = self._legal
+        if legal is not None:
+            return legal
+        if self._phase != _PLAY or self._showdown is not None:
+            legal = self._legal = self._legal_other()
+            return legal
+        # The common case, written out here because it is the engine's hot path:
+        # the current player begins a turn.
+        p = self.current
+        hand = self._hands[p]
+        playable = PLAYABLE[self._top]
+        plays = UNO_PLAYS if len(hand) == 2 else PLAIN_PLAYS
+        actions = []
+        seen = []
+        for card in hand:
+            if playable[card] and card not in seen:
+                seen.append(card)
+                actions += plays[card]
+        target = self._catchable
+        if target >= 0 and target != p and len(self._hands[target]) == 1:
+            actions += DRAW_AND_CATCH[target]
+        elif not actions:
+            self._legal = DRAW_ONLY  # nothing to play: the forced draw
+            return DRAW_ONLY
+        else:
+            actions.append(DRAW_ACTION)
+        legal = self._legal = tuple(actions)
+        return legal
+
+    def is_legal(self, action: Action) -> bool:
+        return action in self.legal_actions()
+
+    def _legal_other(self) -> tuple:
+        if self._showdown is not None:
+            challenger, opponent, _ = self._showdown
+            return (RESULTS[challenger], RESULTS[opponent])
+        return self._LEGAL[self._phase](self)
+
+    def _legal_drawn(self) -> tuple:
+        hand = self._hands[self.current]
+        plays = UNO_PLAYS if len(hand) == 2 else PLAIN_PLAYS
+        return plays[hand[-1]] + (KEEP_ACTION,)
+
+    def _legal_penalty(self) -> tuple:
+        p = self.current
+        hand = self._hands[p]
+        rank = self._discard[-1] & 31
+        actions = []
+        offender = (p - self._direction) % self._n
+        if self._house.stacking and self._hands[offender]:
+            plays = UNO_PLAYS if len(hand) == 2 else PLAIN_PLAYS
+            seen = []
+            for card in hand:
+                if card & 31 == rank and card not in seen:
+                    seen.append(card)
+                    actions += plays[card]
+        if rank == _WILD_DRAW_FOUR and self._pending == 4:
+            actions.append(CHALLENGE_ACTION)
+        actions.append(ACCEPT_ACTION)
+        target = self._catchable
+        if target >= 0 and target != p and len(self._hands[target]) == 1:
+            actions.append(CATCHES[target])
+        return tuple(actions)
+
+    def _legal_colour(self) -> tuple:
+        return COLOUR_CHOICES
+
+    def _legal_face(self) -> tuple:
+        low, high = self._house.showdown_cards
+        p = self.current
+        return tuple(Action.face(o, k) for o in range(self._n) if o != p
+                     for k in range(low, high + 1))
+
+    def _legal_over(self) -> tuple:
+        return ()
+
+    _LEGAL = (None, _legal_drawn, _legal_penalty, _legal_colour, _legal_face,
+              _legal_over)
+
+    # -- applying -----------------------------------------------------------------
+
+    def apply(self, action: Action | str) -> None:
+        """Make a decision (an ``Action`` or its text). Raises IllegalActionError,
+        naming the action and the position, if it is not in ``legal_actions()``;
+        the game is then unchanged."""
+        legal = self._legal
+        if legal is None:
+            legal = self.legal_actions()
+        try:
+            legal.index(action)
+        except ValueError:
+            if type(action) is not str:
+                raise self._illegal(action) from None
+            return self.apply(Action.parse(action))
+        self._legal = None
+        kind = action.kind
+        before = self.current
+        target = self._catchable
+        # "Before the next player begins a turn": any decision after the play
+        # closes the UNO window, except the player's own Wild Showdown choice.
+        if target >= 0 and kind is not CATCH and kind is not SHOWDOWN_RESULT and (
+                self.current != target or self._phase != _FACE):
+            self._catchable = -1
+        if kind is PLAY:
+            p = self.current
+            hand = self._hands[p]
+            card = action.card
+            if card & 0x71F <= 9 and len(hand) > 2:
+                # The commonest decision, written out: a number card without a
+                # Showdown symbol, from a hand that keeps two cards or more.
+                hand.remove(card)
+                self._discard.append(card & 0xFF)  # a plain int, as in every pile
+                self._top = card & 0xFF
+                self.current = (p + self._direction) % self._n
+                self._phase = _PLAY
+                self.turns += 1
+                return
+            self._play(action)
+        elif kind is DRAW:
+            self._draw_instead()
+        elif kind is KEEP:
+            self.current = (self.current + self._direction) % self._n
+            self._phase = _PLAY
+        elif kind is SHOWDOWN_RESULT:
+            self._resolve_showdown(action.player)
+        elif kind is ACCEPT:
+            self._accept()
+        elif kind is CHALLENGE:
+            self._challenge()
+        elif kind is CATCH:
+            self._draw_cards(action.player, self._house.uno_penalty)
+            self._catchable = -1
+        elif kind is CHOOSE_COLOUR:
+            self._top = action.colour << 5 | self._top & 31
+            self._phase = _PLAY
+        else:
+            self._face(action.player, action.count)
+        if self.current != before or self.round_over:
+            self.turns += 1
+
+    def _illegal(self, action) -> IllegalActionError:
+        legal = " ".join(map(str, self.legal_actions())) or "none, the round is over"
+        return IllegalActionError(f"illegal action {str(action)!r} in {self.notation()!r} "
+                                  f"(legal: {legal})")
+
+    def _play(self, action: Action) -> None:
+        p = self.current
+        card = int(action.card)  # piles and hands hold plain ints: faster than Card
+        hand = self._hands[p]
+        hand.remove(card)
+        self._discard.append(card)
+        left = len(hand)
+        if left == 1 and not action.uno:
+            self._catchable = p
+        n, d = self._n, self._direction
+        rank = card & 31
+        victim = (p + d) % n  # the player the card points at
+        if rank <= 9:
+            self._top = card & 0xFF
+            self.current, self._phase = victim, _PLAY
+        elif rank >= _WILD:
+            old_colour = self._top >> 5
+            self._top = action.colour << 5 | rank
+            if rank == _WILD:
+                self.current, self._phase = victim, _PLAY
+            elif rank == _WILD_DRAW_FOUR:
+                self._wd4_legal = all(c >> 5 & 7 != old_colour for c in hand)
+                self._pending += 4
+                self.current, self._phase = victim, _PENALTY
+                return  # the round's end waits for the challenge
+            else:
+                self._phase = _FACE  # the same player names opponent and cards
+                return
+        else:
+            self._top = card & 0xFF
+            if rank == _SKIP:
+                self.current, self._phase = (victim + d) % n, _PLAY
+            elif rank == _REVERSE:
+                if n == 2:  # acts as a Skip
+                    self.current, self._phase = p, _PLAY
+                else:
+                    d = self._direction = -d
+                    victim = (p + d) % n
+                    self.current, self._phase = victim, _PLAY
+            elif self._house.stacking and left:
+                self._pending += 2
+                self.current, self._phase = victim, _PENALTY
+            else:
+                self._draw_cards(victim, self._pending + 2)
+                self._pending = 0
+                self.current, self._phase = (victim + d) % n, _PLAY
+        if card >> 8 and self._variant.showdowns and self._start_showdown(p, victim, card >> 8):
+            return
+        if not left:
+            self._end_round(p)
+
+    def _draw_instead(self) -> None:
+        p = self.current
+        draw = self._draw
+        if self._house.draw_until_playable:
+            if self._draw_until_playable():
+                self._phase = _DRAWN
+                return
+        elif draw or self._reshuffle():  # with nothing to draw the draw is skipped
+            card = draw.pop()
+            self._hands[p].append(card)
+            if PLAYABLE[self._top][card]:
+                self._phase = _DRAWN
+                return
+        self.current = (p + self._direction) % self._n
+
+    def _draw_until_playable(self) -> bool:
+        """The house rule's draw; True if it ended with a playable card."""
+        hand = self._hands[self.current]
+        playable = PLAYABLE[self._top]
+        draw = self._draw
+        for _ in range(HouseRules.DRAW_UNTIL_MAX):
+            if not draw and not self._reshuffle():
+                return False
+            card = draw.pop()
+            hand.append(card)
+            if playable[card]:
+                return True
+        return False
+
+    def _accept(self) -> None:
+        p = self.current
+        d = self._direction
+        self._draw_cards(p, self._pending)
+        self._pending = 0
+        self._wd4_legal = None
+        self.current, self._phase = (p + d) % self._n, _PLAY
+        offender = (p - d) % self._n
+        if not self._hands[offender]:
+            self._end_round(offender)
+
+    def _challenge(self) -> None:
+        p = self.current
+        d = self._direction
+        offender = (p - d) % self._n
+        legal, self._wd4_legal = self._wd4_legal, None
+        if not legal:
+            # The offender draws the four instead; the challenger plays normally.
+            self._draw_cards(offender, self._pending)
+            self._pending = 0
+            self._phase = _PLAY
+            return
+        self._draw_cards(p, self._pending + 2)
+        self._pending = 0
+        self.current, self._phase = (p + d) % self._n, _PLAY
+        if not self._hands[offender]:
+            self._end_round(offender)
+
+    def _face(self, opponent: int, count: int) -> None:
+        p = self.current
+        self.current, self._phase = (p + self._direction) % self._n, _PLAY
+        if not self._start_showdown(p, opponent, count) and not self._hands[p]:
+            self._end_round(p)
+
+    def _start_showdown(self, challenger: int, opponent: int, count: int) -> bool:
+        """Load up to ``count`` cards into the unit; False if there were none."""
+        unit = []
+        draw = self._draw
+        for _ in range(count):
+            if not draw and not self._reshuffle():
+                break
+            unit.append(draw.pop())
+        if not unit:
+            return False
+        self._showdown = (challenger, opponent, unit)
+        return True
+
+    def _resolve_showdown(self, loser: int) -> None:
+        challenger, _, unit = self._showdown
+        self._showdown = None
+        self._hands[loser] += unit
+        if not self._hands[challenger]:
+            self._end_round(challenger)  # a last card's showdown, won
+
+    def _end_round(self, winner: int) -> None:
+        self._scores[winner] += sum(POINTS[c] for p, hand in enumerate(self._hands)
+                                    if p != winner for c in hand)
+        self.current, self._phase = winner, _OVER
+        self.round_over = True
+        self._catchable = -1
+        self._pending = 0
+        self._wd4_legal = None
+
+    # -- the piles ----------------------------------------------------------------
+
+    def _take(self):
+        draw = self._draw
+        if not draw and not self._reshuffle():
+            return None
+        return draw.pop()
+
+    def _draw_cards(self, player: int, count: int) -> None:
+        hand, draw = self._hands[player], self._draw
+        for _ in range(count):
+            if not draw and not self._reshuffle():
+                return
+            hand.append(draw.pop())
+
+    def _reshuffle(self) -> bool:
+        """The top discard stays; the rest becomes the draw pile (in place)."""
+        discard = self._discard
+        if len(discard) < 2:
+            return False
+        rest = discard[:-1]
+        del discard[:-1]
+        self._shuffle(rest)
+        self._draw.extend(rest)
+        return True
+
+    def _shuffle(self, cards: list) -> None:
+        # One fresh generator per shuffle, seeded from (seed, count): the
+        # notation carries both, so a game read back shuffles the same way.
+        # A Fisher-Yates shuffle fed by one getrandbits() call: random.shuffle
+        # draws each number through Python code and takes twice as long.
+        count = len(cards)
+        bits = random.Random(self._seed << 32 | self._shuffles).getrandbits(32 * count)
+        keys = struct.unpack(f"<{count}I", bits.to_bytes(4 * count, "little"))
+        for i in range(count - 1, 0, -1):
+            j = keys[i] % (i + 1)  # bias below 1e-7 with 32-bit keys
+            cards[i], cards[j] = cards[j], cards[i]
+        self._shuffles += 1
+
+    # -- notation, copies, invariants -----------------------------------------------
+
+    def notation(self) -> str:
+        """The whole game as one line; ``Game.from_notation`` reads it back."""
+        return self._position().format()
+
+    def _position(self) -> Position:
+        phase = self._phase
+        penalty = phase == _PENALTY
+        showdown = None
+        if self._showdown is not None:
+            challenger, opponent, unit = self._showdown
+            showdown = (challenger, opponent, list(unit))
+        return Position(
+            variant=self._variant.name,
+            hands=self._hands,
+            draw=self._draw[::-1],
+            discard=self._discard,
+            colour=self.colour,
+            direction=self._direction,
+            player=self.current,
+            phase=_PHASE_WORDS[phase],
+            pending=self._pending if penalty else 0,
+            wd4_legal=self._wd4_legal if penalty else None,
+            catchable=None if self._catchable < 0 else self._catchable,
+            showdown=showdown,
+            scores=self._scores,
+            dealer=self._dealer,
+            round=self._round,
+            target=self._target,
+            house_rules=self._house,
+            seed=self._seed,
+            shuffles=self._shuffles,
+        )
+
+    @classmethod
+    def from_notation(cls, text: str, variant: Variant | None = None) -> Game:
+        """The game written as ``text``. ``variant`` supplies a custom deck for
+        later rounds' checks; by default the variant is looked up by name."""
+        position = Position.parse(text)
+        if variant is None:
+            variant = Variant.named(position.variant)
+        elif variant.name != position.variant:
+            raise NotationError(f"notation is for {position.variant}, not {variant.name}")
+        game = cls.__new__(cls)
+        game._variant = variant
+        game._house = position.house_rules
+        game._n = len(position.hands)
+        game._hands = [list(map(int, hand)) for hand in position.hands]
+        game._draw = list(map(int, reversed(position.draw)))
+        game._discard = list(map(int, position.discard))
+        colour = WILD_COLOUR if position.colour is None else int(position.colour)
+        game._top = colour << 5 | (position.discard[-1] & 31 if position.discard else 0)
+        game._direction = position.direction
+        game.current = position.player
+        game._phase = _PHASE_WORDS.index(position.phase)
+        game.round_over = position.phase == "over"
+        game.turns = 0
+        game._pending = position.pending
+        game._wd4_legal = position.wd4_legal
+        game._catchable = -1 if position.catchable is None else position.catchable
+        game._showdown = None
+        if position.showdown is not None:
+            challenger, opponent, unit = position.showdown
+            game._showdown = (challenger, opponent, list(map(int, unit)))
+        game._scores = list(position.scores)
+        game._dealer = position.dealer
+        game._round = position.round
+        game._target = position.target
+        game._seed = position.seed
+        game._shuffles = position.shuffles
+        game._legal = None
+        game._deck = tuple(game._all_cards())
+        if not variant.showdowns and any(c >> 8 or c & 31 == _WILD_SHOWDOWN for c in game._deck):
+            raise NotationError(f"Showdown cards in a classic game: {text!r}")
+        try:
+            game.check_invariants()
+        except InvariantError as exc:
+            raise NotationError(f"inconsistent notation: {exc}") from None
+        return game
+
+    def copy(self) -> Game:
+        """An independent copy (same position, same future shuffles)."""
+        game = Game.__new__(Game)
+        for name in Game.__slots__:
+            setattr(game, name, getattr(self, name))
+        game._hands = [hand[:] for hand in self._hands]
+        game._draw = self._draw[:]
+        game._discard = self._discard[:]
+        game._scores = self._scores[:]
+        if self._showdown is not None:
+            challenger, opponent, unit = self._showdown
+            game._showdown = (challenger, opponent, unit[:])
+        return game
+
+    def _all_cards(self) -> list:
+        cards = [c for hand in self._hands for c in hand] + self._draw + self._discard
+        if self._showdown is not None:
+            cards += self._showdown[2]
+        return cards
+
+    def check_invariants(self) -> None:
+        """Raise InvariantError unless the position is consistent: every card of
+        the deck in exactly one place (hands, draw pile, discard pile, unit), and
+        the phase, players and counters in range."""
+        problems = []
+        n = self._n
+        if sorted(self._all_cards()) != sorted(self._deck):
+            problems.append("the cards in play are not the deck's cards")
+        if not 2 <= n <= self._variant.max_players:
+            problems.append(f"{n} players")
+        if len(self._scores) != n:
+            problems.append(f"{len(self._scores)} scores for {n} players")
+        if not 0 <= self.current < n or not 0 <= self._dealer < n:
+            problems.append("player or dealer out of range")
+        if self._round < 1 or self._target < 1:
+            problems.append("round and target must be at least 1")
+        if not self._discard:
+            problems.append("the discard pile is empty")
+        if self._discard and self._top & 31 != self._discard[-1] & 31:
+            problems.append("the match key is not the top card's")
+        if (self._top >> 5 == WILD_COLOUR) != (self._phase == _COLOUR):
+            problems.append("the colour is unnamed outside the colour phase or named in it")
+        if self._phase == _COLOUR and self._discard and self._discard[-1] & 31 < _WILD:
+            problems.append("a colour is chosen only for a wild first card")
+        if self._phase == _PENALTY:
+            rank = self._discard[-1] & 31 if self._discard else -1
+            if rank not in (_DRAW_TWO, _WILD_DRAW_FOUR) or self._pending < 2:
+                problems.append("a penalty needs a Draw Two or Wild Draw Four on top")
+            elif (rank == _WILD_DRAW_FOUR) != (self._wd4_legal is not None):
+                problems.append("a Wild Draw Four penalty records its legality, a Draw Two none")
+            elif rank == _DRAW_TWO and not self._house.stacking:
+                problems.append("a Draw Two penalty waits for a decision only under stacking")
+        if self._phase == _DRAWN and not self._hands[self.current]:
+            problems.append("drawn phase with an empty hand")
+        if self._phase == _FACE and self._discard and self._discard[-1] & 31 != _WILD_SHOWDOWN:
+            problems.append("a showdown is named only after a Wild Showdown")
+        if self.round_over != (self._phase == _OVER):
+            problems.append("round_over disagrees with the phase")
+        if self._phase == _OVER and self._hands[self.current]:
+            problems.append("the round's winner still holds cards")
+        if self._catchable >= n:
+            problems.append("uno player out of range")
+        if self._showdown is not None:
+            challenger, opponent, unit = self._showdown
+            if challenger >= n or opponent >= n or challenger == opponent or not unit:
+                problems.append("the showdown needs two different players and cards")
+            if self._phase == _OVER:
+                problems.append("a showdown pending after the round ended")
+        if problems:
+            raise InvariantError("; ".join(problems) + f": {self._position().format()}")
+
+    def __repr__(self) -> str:
+        return f"Game.from_notation({self.notation()!r})"
+
+
+def _cards(codes) -> tuple[Card, ...]:
+    return tuple(map(CARD.__getitem__, codes))
+
+

@@ -1,0 +1,184 @@
+"""The one-line game notation: text <-> ``Position`` (plain values, no rules).
+
+``Game.notation()`` and ``Game.from_notation()`` build on this module; the
+rules-level checks live in ``engine.core.game``. The format is described, with
+examples, in docs/notation.md. Sixteen space-separated fields::
+
+    variant hands draw discard colour direction player phase uno showdown
+    scores dealer round target house-rules rng
+
+>>> text = ("classic R5,B+2/Y3,W G1,B9 Y7,R7 R + 0 play - - 0,0 1 1 500 - 2a:1")
+>>> position = Position.parse(text)
+>>> [str(card) for card in position.hands[1]], position.draw[0], position.phase
+(['Y3', 'W'], Card.parse('G1'), 'play')
+>>> position.format() == text
+True
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from engine.core.cards import TEXT, Card, Colour
+from engine.core.errors import NotationError
+from engine.core.rules import HouseRules
+
+__all__ = ["Position", "FIELDS", "PHASES"]
+
+FIELDS = ("variant", "hands", "draw", "discard", "colour", "direction", "player", "phase",
+          "uno", "showdown", "scores", "dealer", "round", "target", "house-rules", "rng")
+#: Phase words; ``penalty`` carries the pending draw count (and, under a Wild
+#: Draw Four, whether it was played legally): ``penalty:4:illegal``.
+PHASES = ("play", "drawn", "penalty", "colour", "face", "over")
+
+
+class Position(NamedTuple):
+    """Every field of a notation line as plain values (cards as ``Card``; ``format``
+    also takes plain card codes).
+
+    ``draw`` lists the draw pile next card first; ``discard`` bottom first (top
+    last); ``colour`` is None before a first wild's colour is named; ``phase``
+    is a word of PHASES and ``pending``/``wd4_legal`` belong to ``penalty``;
+    ``showdown`` is (challenger, opponent, cards in the unit) or None.
+    """
+
+    variant: str
+    hands: list
+    draw: list
+    discard: list
+    colour: Colour | None
+    direction: int
+    player: int
+    phase: str
+    pending: int
+    wd4_legal: bool | None
+    catchable: int | None
+    showdown: tuple | None
+    scores: list
+    dealer: int
+    round: int
+    target: int
+    house_rules: HouseRules
+    seed: int
+    shuffles: int
+
+    def format(self) -> str:
+        phase = self.phase
+        if phase == "penalty":
+            phase = f"penalty:{self.pending}"
+            if self.wd4_legal is not None:
+                phase += ":legal" if self.wd4_legal else ":illegal"
+        showdown = "-"
+        if self.showdown is not None:
+            challenger, opponent, cards = self.showdown
+            showdown = f"{challenger}v{opponent}:{_cards(cards)}"
+        return " ".join((
+            self.variant,
+            "/".join(",".join(map(TEXT.__getitem__, hand)) for hand in self.hands),
+            _cards(self.draw),
+            _cards(self.discard),
+            "-" if self.colour is None else str(self.colour),
+            "+" if self.direction == 1 else "-",
+            str(self.player),
+            phase,
+            "-" if self.catchable is None else str(self.catchable),
+            showdown,
+            ",".join(map(str, self.scores)),
+            str(self.dealer),
+            str(self.round),
+            str(self.target),
+            str(self.house_rules),
+            f"{self.seed:x}:{self.shuffles}",
+        ))
+
+    @classmethod
+    def parse(cls, text: str) -> Position:
+        """Split and type-check a notation line; raises NotationError naming the field."""
+        if not isinstance(text, str):
+            raise NotationError(f"notation must be a str, not {type(text).__name__}")
+        fields = text.split(" ")
+        if len(fields) != len(FIELDS):
+            raise NotationError(f"notation has {len(fields)} fields, expected {len(FIELDS)} "
+                                f"({' '.join(FIELDS)}): {text!r}")
+        (variant, hands, draw, discard, colour, direction, player, phase, uno, showdown,
+         scores, dealer, round_, target, house, rng) = fields
+        field = _Field(text)
+        hands = [field.cards("hands", part, empty="") for part in hands.split("/")]
+        pending, wd4_legal = 0, None
+        phase, *extra = phase.split(":")
+        if phase not in PHASES or (phase == "penalty") != bool(extra):
+            field.fail("phase", ":".join([phase, *extra]), "expected " + ", ".join(PHASES)
+                       + " (penalty:N or penalty:N:legal|illegal)")
+        if extra:
+            pending = field.number("phase", extra[0])
+            if len(extra) > 2 or (len(extra) == 2 and extra[1] not in ("legal", "illegal")):
+                field.fail("phase", ":".join(["penalty", *extra]), "expected penalty:N[:legal|:illegal]")
+            if len(extra) == 2:
+                wd4_legal = extra[1] == "legal"
+        if showdown == "-":
+            showdown = None
+        else:
+            players, _, cards = showdown.partition(":")
+            challenger, _, opponent = players.partition("v")
+            showdown = (field.number("showdown", challenger), field.number("showdown", opponent),
+                        field.cards("showdown", cards, empty=None))
+        if direction not in ("+", "-"):
+            field.fail("direction", direction, "expected + or -")
+        seed, _, shuffles = rng.partition(":")
+        try:
+            seed = int(seed, 16)
+        except ValueError:
+            field.fail("rng", rng, "expected SEED:COUNT, the seed in hex")
+        try:
+            house = HouseRules.parse(house)
+            colour = None if colour == "-" else Colour.parse(colour)
+        except NotationError as exc:
+            raise NotationError(f"{exc} in {text!r}") from None
+        return cls(
+            variant=variant,
+            hands=hands,
+            draw=field.cards("draw", draw),
+            discard=field.cards("discard", discard),
+            colour=colour,
+            direction=1 if direction == "+" else -1,
+            player=field.number("player", player),
+            phase=phase,
+            pending=pending,
+            wd4_legal=wd4_legal,
+            catchable=None if uno == "-" else field.number("uno", uno),
+            showdown=showdown,
+            scores=[field.number("scores", s) for s in scores.split(",")],
+            dealer=field.number("dealer", dealer),
+            round=field.number("round", round_),
+            target=field.number("target", target),
+            house_rules=house,
+            seed=seed,
+            shuffles=field.number("rng", shuffles),
+        )
+
+
+def _cards(cards) -> str:
+    return ",".join(map(TEXT.__getitem__, cards)) or "-"
+
+
+class _Field:
+    """Parses single fields, naming the field and the whole line on error."""
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def fail(self, name: str, value: str, expected: str):
+        raise NotationError(f"invalid {name} field {value!r}: {expected}, in {self.text!r}")
+
+    def number(self, name: str, value: str) -> int:
+        if not value.isdigit() or not value.isascii() or (len(value) > 1 and value[0] == "0"):
+            self.fail(name, value, "expected a whole number")
+        return int(value)
+
+    def cards(self, name: str, value: str, empty: str | None = "-") -> list:
+        if value == empty:
+            return []
+        try:
+            return [Card.parse(part) for part in value.split(",")]
+        except NotationError as exc:
+            self.fail(name, value, str(exc))

@@ -1,0 +1,222 @@
+"""Variants (deck, first-card rule, showdowns) and the optional house rules.
+
+>>> Variant.named("classic").deck_size, Variant.named("showdown").deck_size
+(108, 112)
+>>> house = HouseRules.parse("stack,uno=4")
+>>> house.stacking, house.uno_penalty, str(house)
+(True, 4, 'stack,uno=4')
+>>> str(HouseRules())
+'-'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import tomllib
+from collections import Counter
+from importlib import resources
+from pathlib import Path
+
+from engine.core.cards import COLOURS, Card, Rank
+from engine.core.errors import DeckError, NotationError
+
+__all__ = ["HouseRules", "Variant", "FIRST_CARD_RULES", "classic_deck", "load_showdown_deck"]
+
+#: How the first discard is handled:
+#: ``return``  a Wild, Wild Draw Four or Wild Showdown goes back into the pile, which
+#:             is reshuffled, and a new card is turned (classic UNO, seed 003);
+#: ``choose``  a Wild or Wild Showdown stays and the first player names the colour; a
+#:             Wild Draw Four goes back as above (the Showdown variant's default);
+#: ``flip``    any action or wild card is covered by the next card until a number card
+#:             shows (UNO Party's rule).
+#: In every rule a Draw Two, Skip or Reverse left showing acts as if played, and a first
+#: card never starts a showdown.
+FIRST_CARD_RULES = ("return", "choose", "flip")
+
+
+@dataclasses.dataclass(frozen=True)
+class HouseRules:
+    """Optional rules, all off unless chosen. The target score is ``Game.new(target=)``.
+
+    stacking             a Draw Two may be answered with a Draw Two, a Wild Draw Four
+                         with a Wild Draw Four; the last player who cannot (or will
+                         not) draws the total
+    draw_until_playable  a player who draws keeps drawing until a card is playable,
+                         at most 10 cards
+    uno_penalty          cards drawn by a player caught without calling UNO
+    first_card           one of FIRST_CARD_RULES; None keeps the variant's rule
+    showdown_cards       (lowest, highest) card count a Wild Showdown may name
+    """
+
+    stacking: bool = False
+    draw_until_playable: bool = False
+    uno_penalty: int = 2
+    first_card: str | None = None
+    showdown_cards: tuple[int, int] = (1, 3)
+
+    #: Most cards a player draws under ``draw_until_playable``.
+    DRAW_UNTIL_MAX = 10
+
+    def __post_init__(self):
+        if not isinstance(self.uno_penalty, int) or not 0 <= self.uno_penalty <= 20:
+            raise ValueError(f"uno_penalty must be 0-20, not {self.uno_penalty!r}")
+        if self.first_card is not None and self.first_card not in FIRST_CARD_RULES:
+            raise ValueError(f"first_card must be one of {', '.join(FIRST_CARD_RULES)}, "
+                             f"not {self.first_card!r}")
+        low, high = self.showdown_cards
+        if not 1 <= low <= high <= 7:
+            raise ValueError(f"showdown_cards must be (low, high) with 1 <= low <= high <= 7, "
+                             f"not {self.showdown_cards!r}")
+        object.__setattr__(self, "showdown_cards", (int(low), int(high)))
+
+    def __str__(self) -> str:
+        parts = []
+        if self.stacking:
+            parts.append("stack")
+        if self.draw_until_playable:
+            parts.append("until")
+        if self.uno_penalty != 2:
+            parts.append(f"uno={self.uno_penalty}")
+        if self.first_card is not None:
+            parts.append(f"first={self.first_card}")
+        if self.showdown_cards != (1, 3):
+            parts.append("ws={}-{}".format(*self.showdown_cards))
+        return ",".join(parts) or "-"
+
+    @classmethod
+    def parse(cls, text: str) -> HouseRules:
+        """The house rules written as ``str()`` writes them (``-`` for none)."""
+        if text == "-":
+            return cls()
+        options = {}
+        try:
+            for part in text.split(","):
+                name, _, value = part.partition("=")
+                if name in options:
+                    raise ValueError(f"{name} given twice")
+                if part == "stack":
+                    options["stacking"] = True
+                elif part == "until":
+                    options["draw_until_playable"] = True
+                elif name == "uno" and value.isdigit():
+                    options["uno_penalty"] = int(value)
+                elif name == "first" and value:
+                    options["first_card"] = value
+                elif name == "ws" and value.count("-") == 1:
+                    low, high = value.split("-")
+                    if not (low.isdigit() and high.isdigit()):
+                        raise ValueError(f"ws={value}")
+                    options["showdown_cards"] = (int(low), int(high))
+                else:
+                    raise ValueError(f"unknown option {part!r}")
+            return cls(**options)
+        except ValueError as exc:
+            raise NotationError(
+                f"invalid house rules {text!r}: {exc} (options: stack, until, uno=N, "
+                "first=return|choose|flip, ws=LOW-HIGH)") from None
+
+
+@dataclasses.dataclass(frozen=True)
+class Variant:
+    """A member of the UNO family: its deck and the rules that differ between members."""
+
+    name: str
+    deck: tuple[Card, ...]
+    first_card: str
+    showdowns: bool
+    min_players: int = 2
+    max_players: int = 10
+
+    @property
+    def deck_size(self) -> int:
+        return len(self.deck)
+
+    @functools.cached_property
+    def codes(self) -> tuple[int, ...]:
+        """The deck as plain card codes (what the game deals)."""
+        return tuple(map(int, self.deck))
+
+    @classmethod
+    def classic(cls) -> Variant:
+        """Classic UNO: 108 cards, wilds turned first go back (seed 003)."""
+        return cls("classic", classic_deck(), first_card="return", showdowns=False)
+
+    @classmethod
+    def showdown(cls, deck_file: str | Path | None = None) -> Variant:
+        """UNO Showdown: 112 cards; ``deck_file`` replaces the packaged symbol list."""
+        return cls("showdown", load_showdown_deck(deck_file), first_card="choose",
+                   showdowns=True)
+
+    @classmethod
+    def named(cls, name: str) -> Variant:
+        """The variant with its packaged deck: ``classic`` or ``showdown``."""
+        if name == "classic":
+            return _CLASSIC
+        if name == "showdown":
+            return _SHOWDOWN
+        raise NotationError(f"unknown variant {name!r}: expected classic or showdown")
+
+
+def classic_deck() -> tuple[Card, ...]:
+    """The 108 classic cards: per colour one 0, two each of 1-9, Draw Two,
+    Reverse and Skip; four Wild and four Wild Draw Four."""
+    cards = []
+    for colour in COLOURS:
+        cards.append(Card.of(colour, Rank.ZERO))
+        for rank in Rank:
+            if Rank.ONE <= rank <= Rank.SKIP:
+                cards += [Card.of(colour, rank)] * 2
+    cards += [Card.of(None, Rank.WILD)] * 4 + [Card.of(None, Rank.WILD_DRAW_FOUR)] * 4
+    return tuple(cards)
+
+
+def load_showdown_deck(path: str | Path | None = None) -> tuple[Card, ...]:
+    """The Showdown deck from a deck definition file (the packaged one by default).
+
+    Each symbol entry replaces one plain copy of that card in the classic deck;
+    ``wild_showdown`` Wild Showdown cards are added.
+    """
+    if path is None:
+        source = resources.files("engine") / "data" / "showdown_deck.toml"
+        name = "engine/data/showdown_deck.toml"
+    else:
+        source, name = Path(path), str(path)
+    try:
+        data = tomllib.loads(source.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DeckError(f"{name}: cannot read: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise DeckError(f"{name}: not valid TOML: {exc}") from None
+    unknown = set(data) - {"wild_showdown", "symbols"}
+    if unknown:
+        raise DeckError(f"{name}: unknown key {sorted(unknown)[0]!r} "
+                        "(expected wild_showdown, symbols)")
+    count = data.get("wild_showdown", 4)
+    if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= 20:
+        raise DeckError(f"{name}: wild_showdown: must be a whole number 0-20, not {count!r}")
+    symbols = data.get("symbols", [])
+    if not isinstance(symbols, list):
+        raise DeckError(f"{name}: symbols: must be a list of cards such as \"R7!2\"")
+    plain = Counter(classic_deck())
+    deck = list(classic_deck())
+    for index, text in enumerate(symbols):
+        where = f"{name}: symbols[{index}]"
+        try:
+            card = Card.parse(text)
+        except NotationError as exc:
+            raise DeckError(f"{where}: {exc}") from None
+        if not card.showdown:
+            raise DeckError(f"{where}: {text!r} has no Showdown number (write e.g. \"R7!2\")")
+        base = Card.of(card.colour, card.rank)
+        if plain[base] == 0:
+            raise DeckError(f"{where}: {text!r}: the deck has no plain {base} left to carry "
+                            "the symbol")
+        plain[base] -= 1
+        deck[deck.index(base)] = card
+    deck += [Card.of(None, Rank.WILD_SHOWDOWN)] * count
+    return tuple(deck)
+
+
+_CLASSIC = Variant.classic()
+_SHOWDOWN = Variant.showdown()

@@ -1,0 +1,272 @@
+"""Bots: agents that choose a legal action, seeing only what their player may see.
+
+Every agent (bot, person at a terminal, remote player) has one method::
+
+    agent.act(game, player) -> Action      # one of game.legal_actions()
+
+The driver calls it when ``game.to_act == player``. A bot is handed the live
+``Game`` for speed, but it must not cheat: it reads the game only through a
+``PlayerView``, which offers exactly what a player at the table can see (their
+own hand, everyone's hand sizes, the discard pile, the colour, the direction,
+the scores, the pending penalty...) and nothing of the other hands or the order
+of the draw pile.
+
+>>> from engine import Game
+>>> game = Game.from_notation(
+...     "showdown R5,W,G2/B1,Y1,Y2 G1,B2 R1 R + 0 play - - 0,0 1 1 500 - 1:0")
+>>> str(HeuristicBot().act(game, 0))        # a coloured card before the wild
+'R5'
+>>> str(RandomBot(random.Random(3)).act(game, 0)) in map(str, game.legal_actions())
+True
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from typing import Protocol
+
+from engine.core.actions import Action, ActionKind
+from engine.core.cards import COLOURS, Card, Colour, Rank
+
+__all__ = ["Agent", "PlayerView", "RandomBot", "HeuristicBot"]
+
+
+class Agent(Protocol):
+    """Anything that decides for a player: ``act`` returns one of ``game.legal_actions()``."""
+
+    def act(self, game, player: int) -> Action: ...
+
+
+class PlayerView:
+    """A read-only window on a game for one player: what they may see, nothing else.
+
+    >>> from engine import Game
+    >>> view = PlayerView(Game.from_notation(
+    ...     "classic R5,B5/G3,Y9,Y3 G7 R1 R + 0 play - - 0,0 1 1 500 - 1:0"), 0)
+    >>> [str(c) for c in view.hand], view.hand_sizes, str(view.top_card)
+    (['R5', 'B5'], (2, 3), 'R1')
+    >>> view.next_player(), view.opponents()
+    (1, [1])
+    """
+
+    __slots__ = ("_game", "player")
+
+    def __init__(self, game, player: int):
+        self._game = game
+        self.player = player
+
+    # What everyone at the table sees.
+    players = property(lambda self: self._game.players)
+    variant = property(lambda self: self._game.variant)
+    house_rules = property(lambda self: self._game.house_rules)
+    hand_sizes = property(lambda self: self._game.hand_sizes)
+    top_card = property(lambda self: self._game.top_card)
+    colour = property(lambda self: self._game.colour)
+    direction = property(lambda self: self._game.direction)
+    discard_pile = property(lambda self: self._game.discard_pile)
+    scores = property(lambda self: self._game.scores)
+    target = property(lambda self: self._game.target)
+    phase = property(lambda self: self._game.phase)
+    current = property(lambda self: self._game.current)
+    to_act = property(lambda self: self._game.to_act)
+    pending_draws = property(lambda self: self._game.pending_draws)
+    catchable = property(lambda self: self._game.catchable)
+    round = property(lambda self: self._game.round)
+
+    @property
+    def hand(self) -> tuple[Card, ...]:
+        """This player's own hand."""
+        return self._game.hand(self.player)
+
+    @property
+    def drawn_card(self) -> Card | None:
+        """The card this player just drew, if they are deciding whether to play it."""
+        return self._game.drawn_card if self._game.to_act == self.player else None
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """This player's legal actions (empty when it is not their decision)."""
+        return self._game.legal_actions() if self._game.to_act == self.player else ()
+
+    def next_player(self, steps: int = 1) -> int:
+        """The player ``steps`` turns after this one in the current direction."""
+        return (self.player + steps * self._game.direction) % self._game.players
+
+    def opponents(self) -> list[int]:
+        return [p for p in range(self._game.players) if p != self.player]
+
+    def unseen_cards(self) -> Counter:
+        """The deck's cards this player cannot see: not in their hand and not in
+        the discard pile (so in other hands or the draw pile)."""
+        unseen = Counter(self._game.variant.deck)
+        unseen.subtract(self.hand)
+        unseen.subtract(self._game.discard_pile)
+        return +unseen  # drops zero and negative counts
+
+
+class RandomBot:
+    """Chooses uniformly among the legal actions with its own seeded ``rng``."""
+
+    def __init__(self, rng: random.Random, name: str = "random"):
+        self.rng = rng
+        self.name = name
+
+    def act(self, game, player: int) -> Action:
+        return self.rng.choice(PlayerView(game, player).legal_actions())
+
+    def __repr__(self) -> str:
+        return f"RandomBot(name={self.name!r})"
+
+
+_ACTION_RANKS = (Rank.DRAW_TWO, Rank.SKIP, Rank.REVERSE)
+
+
+class HeuristicBot:
+    """A sensible player, deterministic, playing only from its ``PlayerView``.
+
+    - catches a player who did not call UNO whenever it may, and always calls UNO;
+    - plays rather than draws, coloured cards before wilds: a wild is played
+      when nothing else matches or when an opponent is about to go out; a
+      Wild Draw Four only when it is legal (no card of the current colour);
+    - against a next player with few cards it prefers Draw Two, Skip, Reverse
+      and Wild Draw Four; otherwise it keeps those and plays number cards of the
+      colour it holds most, highest points first;
+    - names the colour it holds most (ties: the colour worth more points);
+    - challenges a Wild Draw Four when the chance that the player held the
+      previous colour beats ``challenge_threshold`` (1/3 by default: accepting
+      costs 4 cards, a failed challenge 6, a good one 0, so challenging draws
+      fewer cards on average once that chance is over 1/3);
+    - a Wild Showdown faces the player nearest to going out (fewest cards, then
+      highest score), for the most cards when that player is close to winning
+      the round or the match, else for the fewest.
+    """
+
+    #: Hand size at which a player counts as "about to go out".
+    DANGER_CARDS = 2
+    #: Hand size or share of the target at which a Wild Showdown opponent gets the maximum count.
+    CLOSE_CARDS = 3
+    CLOSE_SCORE = 0.75
+
+    def __init__(self, name: str = "bot", *, challenge_threshold: float = 1 / 3):
+        self.name = name
+        self.challenge_threshold = challenge_threshold
+
+    def __repr__(self) -> str:
+        return f"HeuristicBot(name={self.name!r})"
+
+    def act(self, game, player: int) -> Action:
+        view = PlayerView(game, player)
+        legal = view.legal_actions()
+        if not legal:
+            raise ValueError(f"player {player} has no decision to make: {game.notation()}")
+        for action in legal:
+            if action.kind is ActionKind.CATCH:
+                return action
+        kind = legal[0].kind
+        if kind is ActionKind.CHOOSE_COLOUR:
+            return Action.choose_colour(self.best_colour(view.hand))
+        if kind is ActionKind.CHOOSE_SHOWDOWN:
+            return self.choose_showdown(view, legal)
+        if any(a.kind is ActionKind.ACCEPT for a in legal):
+            return self.answer_penalty(view, legal)
+        return self.choose_play(view, legal)
+
+    # -- turns --------------------------------------------------------------------
+
+    def choose_play(self, view: PlayerView, legal) -> Action:
+        """A turn (play or draw) or the drawn card (play or keep)."""
+        best = self._best_play(view, [a for a in legal if a.kind is ActionKind.PLAY])
+        if best is not None:
+            return best
+        return next(a for a in legal if a.kind is not ActionKind.PLAY)  # draw or keep
+
+    def _best_play(self, view: PlayerView, plays) -> Action | None:
+        if any(a.uno for a in plays):
+            plays = [a for a in plays if a.uno]  # always call UNO
+        hand = view.hand
+        colour = view.colour
+        if colour is not None and any(c.colour is colour for c in hand):
+            # Only honest Wild Draw Fours: holding the colour makes it challengeable.
+            plays = [a for a in plays if a.card.rank is not Rank.WILD_DRAW_FOUR]
+        danger = self._danger(view)
+        if view.drawn_card is not None and plays and plays[0].card.is_wild and not danger:
+            return None  # a drawn wild is kept for later
+        if not plays:
+            return None
+        best = max(plays, key=lambda a: self._play_score(view, a, danger))
+        if best.card.is_wild:
+            rest = list(hand)
+            rest.remove(best.card)
+            named = self.best_colour(rest)
+            return next(a for a in plays if a.card == best.card and a.colour is named)
+        return best
+
+    def _danger(self, view: PlayerView) -> bool:
+        sizes = view.hand_sizes
+        return any(sizes[p] <= self.DANGER_CARDS for p in view.opponents())
+
+    def _play_score(self, view: PlayerView, action: Action, danger: bool) -> float:
+        card = action.card
+        hand = view.hand
+        next_small = view.hand_sizes[view.next_player()] <= self.DANGER_CARDS
+        if card.is_wild:
+            if card.rank is Rank.WILD_DRAW_FOUR:
+                return 300 if next_small else (100 if danger else -100)
+            return 100 if danger else -100
+        held = sum(1 for c in hand if c.colour is card.colour)
+        score = 10 * held + card.points / 10
+        if card.rank in _ACTION_RANKS:
+            useful = card.rank is not Rank.REVERSE or view.players == 2
+            score += (200 if useful else 50) if next_small else -20
+        return score
+
+    @staticmethod
+    def best_colour(cards) -> Colour:
+        """The colour held most among ``cards`` (ties: most points, then R, Y, G, B)."""
+        count, points = Counter(), Counter()
+        for card in cards:
+            if card.colour is not None:
+                count[card.colour] += 1
+                points[card.colour] += card.points
+        return max(COLOURS, key=lambda c: (count[c], points[c], -c))
+
+    # -- penalties ----------------------------------------------------------------
+
+    def answer_penalty(self, view: PlayerView, legal) -> Action:
+        stacks = [a for a in legal if a.kind is ActionKind.PLAY]
+        stack = self._best_play(view, stacks)
+        if stack is not None:  # the stacking house rule: pass the penalty on
+            return stack
+        if any(a.kind is ActionKind.CHALLENGE for a in legal):
+            chance = self.held_colour_chance(view)
+            if chance is not None and chance > self.challenge_threshold:
+                return Action.challenge()
+        return Action.accept()
+
+    @staticmethod
+    def held_colour_chance(view: PlayerView) -> float | None:
+        """The chance that whoever just played a Wild Draw Four still holds a
+        card of the colour it covered, judged from what this player can see:
+        the offender's hand size and the unseen cards of that colour. None when
+        the covered colour cannot be seen (the card under it is a wild too)."""
+        pile = view.discard_pile
+        if len(pile) < 2 or pile[-2].colour is None:
+            return None
+        covered = pile[-2].colour
+        offender = view.next_player(-1)
+        unseen = view.unseen_cards()
+        total = sum(unseen.values())
+        of_colour = sum(n for card, n in unseen.items() if card.colour is covered)
+        held = min(view.hand_sizes[offender], total)
+        return 1 - math.comb(total - of_colour, held) / math.comb(total, held)
+
+    # -- Wild Showdown ------------------------------------------------------------
+
+    def choose_showdown(self, view: PlayerView, legal) -> Action:
+        sizes, scores = view.hand_sizes, view.scores
+        opponent = min(view.opponents(), key=lambda p: (sizes[p], -scores[p], p))
+        counts = sorted(a.count for a in legal if a.player == opponent)
+        close = (sizes[opponent] <= self.CLOSE_CARDS
+                 or scores[opponent] >= self.CLOSE_SCORE * view.target)
+        return Action.face(opponent, counts[-1] if close else counts[0])

@@ -1,0 +1,26 @@
+"""Unit ports, where a game's showdowns are fought: simulated, manual, or a real unit
+over its wire protocol (the only part of the engine that imports firmware_host.protocol).
+"""
+
+from firmware_host.protocol import token_from_text
+
+from engine.units.ports import (REASONS, ManualUnit, ShowdownOutcome, ShowdownRequest,
+                                SimulatedUnit, UnitPort)
+from engine.units.remote import (PauseOnProblem, RemoteUnit, UnitBusy, UnitFault, UnitJam,
+                                 UnitProblem, UnitUnreachable, UnitVersionError, is_unit_url,
+                                 names_for_unit, verdict_text)
+from engine.units.unit_link import (AuthFailed, CommandRefused, LinkLost, ProtocolViolation,
+                                    UnitFlooding, UnitLink, VersionMismatch)
+
+__all__ = [
+    # ports
+    "UnitPort", "ShowdownRequest", "ShowdownOutcome", "SimulatedUnit", "ManualUnit", "REASONS",
+    # remote
+    "RemoteUnit", "PauseOnProblem", "is_unit_url", "names_for_unit", "verdict_text",
+    "UnitProblem", "UnitUnreachable", "UnitBusy", "UnitVersionError", "UnitFault", "UnitJam",
+    # unit_link
+    "UnitLink", "LinkLost", "UnitFlooding", "ProtocolViolation", "CommandRefused",
+    "VersionMismatch", "AuthFailed",
+    # a token file, read as the unit reads its own
+    "token_from_text",
+]

@@ -1,0 +1,220 @@
+"""Unit ports: where a game's showdowns are fought.
+
+A showdown stops the game (``game.pending_showdown``) until someone says who
+lost. The driver asks a *unit port*, which has one method::
+
+    port.run_showdown(request: ShowdownRequest) -> ShowdownOutcome
+
+and feeds the outcome's loser back to the game. Three ports exist:
+
+``SimulatedUnit``  seeded human reaction times, false starts and near-ties,
+                   for bots, tests and benchmarks;
+``ManualUnit``     a person at the table types who won (a real unit that is
+                   not connected, or a showdown fought by hand);
+``RemoteUnit``     (``engine.units.remote``) a real unit over its protocol
+                   (``firmware_host.protocol`` through ``serial.serial_for_url``:
+                   a device path or ``socket://host:port``). Side ``a`` is the
+                   challenger, ``b`` the opponent; a lost link is reconnected
+                   and the same showdown id armed again, so the unit answers
+                   from its journal and never fights a showdown twice; a
+                   ``timeout`` or ``tie_void`` is armed again under a new id
+                   (the game needs a loser). ``engine.units.remote.PauseOnProblem``
+                   wraps a port so that a unit problem (a jam, a fault, no
+                   link) pauses the game and asks the table what to do.
+
+>>> unit = SimulatedUnit(random.Random(5))
+>>> outcome = unit.run_showdown(ShowdownRequest("m1:r1:s1", 0, 2, "Ann", "Bob", 2))
+>>> outcome.loser in (0, 2), outcome.winner == 2 - outcome.loser, outcome.reason
+(True, True, 'faster')
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import random
+from typing import Callable, Mapping, Protocol
+
+__all__ = ["ShowdownRequest", "ShowdownOutcome", "UnitPort", "SimulatedUnit", "ManualUnit",
+           "REASONS"]
+
+#: Why the loser lost: slower after GO, or pressed before it.
+REASONS = ("faster", "false_start")
+
+
+@dataclasses.dataclass(frozen=True)
+class ShowdownRequest:
+    """One showdown to fight: its id (unique in the match, valid as a protocol
+    showdown id), the two players' indices and names, and the cards at stake."""
+
+    showdown_id: str
+    challenger: int
+    opponent: int
+    challenger_name: str
+    opponent_name: str
+    cards: int
+
+    @property
+    def players(self) -> tuple[int, int]:
+        return (self.challenger, self.opponent)
+
+    def name(self, player: int) -> str:
+        return self.challenger_name if player == self.challenger else self.opponent_name
+
+    def other(self, player: int) -> int:
+        return self.opponent if player == self.challenger else self.challenger
+
+
+@dataclasses.dataclass(frozen=True)
+class ShowdownOutcome:
+    """How a showdown ended.
+
+    ``reason`` is one of REASONS ("faster": the loser pressed later;
+    "false_start": the loser pressed before GO). ``reaction_us`` maps each of the
+    two players to their reaction time after GO in microseconds, None if not
+    measured (a false start, a manual result). ``margin_us`` is the gap between
+    the two presses (None unless both were measured), ``tie_reruns`` how many
+    near-ties were fought again before this result, ``detail`` a line for logs.
+    """
+
+    loser: int
+    winner: int
+    reason: str
+    reaction_us: Mapping[int, int | None]
+    margin_us: int | None = None
+    tie_reruns: int = 0
+    detail: str = ""
+
+    def __post_init__(self):
+        if self.reason not in REASONS:
+            raise ValueError(f"reason must be one of {', '.join(REASONS)}, not {self.reason!r}")
+        if self.loser == self.winner:
+            raise ValueError(f"the loser and the winner are both player {self.loser}")
+        object.__setattr__(self, "reaction_us", dict(self.reaction_us))
+
+    def check(self, request: ShowdownRequest) -> None:
+        """Raise ValueError unless this outcome is between the request's two players."""
+        if {self.loser, self.winner} != set(request.players):
+            raise ValueError(f"showdown {request.showdown_id} was player {request.challenger} v "
+                             f"{request.opponent}, but the outcome says {self.winner} beat "
+                             f"{self.loser}")
+
+
+class UnitPort(Protocol):
+    """Fights a showdown and reports how it ended; may block (a person, a unit)."""
+
+    def run_showdown(self, request: ShowdownRequest) -> ShowdownOutcome: ...
+
+
+class SimulatedUnit:
+    """A unit played by two simulated people, reproducible from ``rng``.
+
+    Reaction times after GO are lognormal (median ``median_us``, shape
+    ``spread``). Each countdown is a false start with probability
+    ``false_start_rate``, by either player alike; the offender loses. Presses
+    closer than ``tie_threshold_us`` are a near-tie: the countdown is run again,
+    at most ``max_reruns`` times, after which the cards on each side decide
+    (simulated as a fair coin). Re-runs show only in ``tie_reruns`` and ``detail``.
+    """
+
+    def __init__(self, rng: random.Random, *, false_start_rate: float = 0.05,
+                 median_us: int = 250_000, spread: float = 0.25, tie_threshold_us: int = 200,
+                 max_reruns: int = 3):
+        if not 0 <= false_start_rate <= 1:
+            raise ValueError(f"false_start_rate must be 0-1, not {false_start_rate!r}")
+        if median_us <= 0 or spread < 0 or tie_threshold_us < 0 or max_reruns < 0:
+            raise ValueError("median_us must be > 0; spread, tie_threshold_us and max_reruns >= 0")
+        self.rng = rng
+        self.false_start_rate = false_start_rate
+        self.median_us = median_us
+        self.spread = spread
+        self.tie_threshold_us = tie_threshold_us
+        self.max_reruns = max_reruns
+
+    def run_showdown(self, request: ShowdownRequest) -> ShowdownOutcome:
+        rng = self.rng
+        players = request.players
+        ties = []
+        while True:
+            if rng.random() < self.false_start_rate:
+                loser = rng.choice(players)
+                return ShowdownOutcome(
+                    loser, request.other(loser), "false_start", dict.fromkeys(players),
+                    None, len(ties), _with_ties(f"false start by {request.name(loser)}", ties))
+            times = [round(rng.lognormvariate(math.log(self.median_us), self.spread))
+                     for _ in players]
+            margin = abs(times[0] - times[1])
+            if margin < self.tie_threshold_us and len(ties) < self.max_reruns:
+                ties.append(margin)
+                continue
+            reaction = dict(zip(players, times))
+            if margin < self.tie_threshold_us:
+                loser = rng.choice(players)
+                detail = (f"too close to call ({margin} us): the cards on each side "
+                          f"decided against {request.name(loser)}")
+            else:
+                loser = players[times[0] < times[1]]  # the slower one
+                detail = f"{request.name(request.other(loser))} faster by {margin} us"
+            return ShowdownOutcome(loser, request.other(loser), "faster", reaction, margin,
+                                   len(ties), _with_ties(detail, ties))
+
+
+def _with_ties(detail: str, ties: list) -> str:
+    if not ties:
+        return detail
+    gaps = ", ".join(f"{gap} us" for gap in ties)
+    return f"{detail}, after {len(ties)} near-tie re-run{'s' * (len(ties) > 1)} ({gaps})"
+
+
+class ManualUnit:
+    """A person types who won each showdown.
+
+    The answer is a player's name or number (the winner), or ``f`` and a name or
+    number for a false start by that player (who loses). A bad answer is
+    explained through ``output_fn`` and asked again. EOFError and
+    KeyboardInterrupt from ``input_fn`` pass through to the caller.
+    """
+
+    def __init__(self, input_fn: Callable[[str], str] = input,
+                 output_fn: Callable[[str], None] = print):
+        self.input_fn = input_fn
+        self.output_fn = output_fn
+
+    def run_showdown(self, request: ShowdownRequest) -> ShowdownOutcome:
+        c, o = request.players
+        cards = f"{request.cards} card{'s' * (request.cards != 1)}"
+        self.output_fn(f"Showdown {request.showdown_id}: {request.challenger_name} ({c}) v "
+                       f"{request.opponent_name} ({o}) for {cards}.")
+        prompt = f"Who won? ({request.challenger_name}/{request.opponent_name}, or f NAME for a false start) "
+        while True:
+            answer = self.input_fn(prompt).strip()
+            outcome, problem = self.parse(request, answer)
+            if outcome is not None:
+                return outcome
+            self.output_fn(problem)
+
+    @staticmethod
+    def parse(request: ShowdownRequest, answer: str) -> tuple[ShowdownOutcome | None, str]:
+        """The outcome typed as ``answer``, or (None, why it is not one)."""
+        unknown = dict.fromkeys(request.players)
+        winner = _player(request, answer)
+        if winner is not None:
+            return ShowdownOutcome(request.other(winner), winner, "faster", unknown,
+                                   detail="entered by hand"), ""
+        if answer[:1].lower() == "f":
+            offender = _player(request, answer[1:].strip())
+            if offender is not None:
+                return ShowdownOutcome(offender, request.other(offender), "false_start", unknown,
+                                       detail="false start, entered by hand"), ""
+        c, o = request.players
+        return None, (f"{answer!r} is not {request.challenger_name} ({c}) or "
+                      f"{request.opponent_name} ({o}): type who won, or f and who false-started "
+                      f"(e.g. f {request.challenger_name})")
+
+
+def _player(request: ShowdownRequest, text: str) -> int | None:
+    """The request's player named or numbered ``text`` (case does not matter)."""
+    for player in request.players:
+        if text.casefold() == request.name(player).casefold() or text == str(player):
+            return player
+    return None

@@ -1,0 +1,648 @@
+"""The remote unit port: the game's showdowns fought on a real Showdown unit.
+
+``RemoteUnit(url)`` is a unit port (``run_showdown(request) -> ShowdownOutcome``,
+see :mod:`engine.units.ports`) that speaks the unit protocol over
+``serial.serial_for_url``: a serial device (``/dev/ttyUSB0``, ``/dev/serial0``)
+or a unit on the network (``socket://127.0.0.1:7700``).
+
+For each showdown it arms the unit with the showdown's id, its card count and
+the two players: **the challenger (who played the card) on side A, the opponent
+on side B**. Then either it sends ``start`` (``start=True``: an engine that
+drives the unit remotely) or it tells the table to press the timer button, and
+waits for the unit's ``result`` event. The unit's loser side becomes the
+player who takes the cards; the driver feeds that back to the game.
+
+- A false start is a loss for the offender. A near-tie that the unit re-runs
+  is invisible to the game except in the outcome's ``tie_reruns`` and detail.
+- The unit's id for a showdown is ``<id_prefix>-<request id>``: stable, so a
+  re-arm after a reconnect uses the same id and the unit answers it from its
+  journal instead of running it twice. ``id_prefix`` defaults to a fresh
+  random tag per RemoteUnit, so two matches against one unit never share an id.
+  When the unit reports no loser (nobody pressed in time, or a tie it voided),
+  the showdown is armed again as ``<id>.1``, ``<id>.2``, ...
+- The link drops mid-showdown: reconnect with backoff (``backoff_s``
+  doubling up to ``max_backoff_s``, for at most ``reconnect_s``), then arm the
+  same id again: the unit answers with the result if it has one, carries on if
+  the showdown is still running, or arms it afresh if it never ran (a restarted
+  unit). While waiting, a quiet link is checked every ``heartbeat_s`` with
+  ``status``, so a lost event cannot strand the game.
+- The unit records its decision before the cards fly. A result whose launch is
+  ``"pending"`` (decided, the cards flying now) is not the end: the port waits
+  for the ``result`` event. One that is ``"interrupted"`` (the unit stopped
+  mid-launch) stands: the port returns it and tells the table to hand the
+  loser the cards the unit did not throw.
+- A unit that floods the link or answers out of shape is a lost link
+  (:class:`~engine.units.unit_link.UnitFlooding`,
+  :class:`~engine.units.unit_link.ProtocolViolation`): the port reconnects, and
+  names the problem if it gives up.
+- Player names are sent and compared as the unit keeps them
+  (``clean_players``: NFC, white space collapsed); :func:`names_for_unit`
+  checks a match's names before it starts.
+- What the table must sort out is raised as a :class:`UnitProblem` with the
+  URL, what happened and what to do: :class:`UnitUnreachable`,
+  :class:`UnitBusy`, :class:`UnitVersionError`, :class:`UnitFault`,
+  :class:`UnitJam`. :class:`PauseOnProblem` wraps a port so that the game
+  pauses and asks the table to retry or to decide by hand. Retrying after a
+  jam accepts the unit's verdict (the table was told to hand the cards over);
+  retrying after a fault resets the unit (``cancel``) and fights again.
+
+A ``table`` hook (used by the demo and the tests to play the mock paddles)
+gets ``table.armed(link, request, unit_id)`` each time the unit is armed, before
+the start, and ``table.event(link, event)`` for each event of the showdown;
+``link.call(...)`` sends bench commands. ``say(text)`` receives lines for the
+people at the table (``showdown play`` prints them).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import secrets
+import time
+from typing import Callable, Protocol
+
+from firmware_host.protocol import Event, EventGap, clean_name, clean_players
+
+from engine.core.errors import EngineError
+from engine.units.ports import ShowdownOutcome, ShowdownRequest
+from engine.units.unit_link import AuthFailed, CommandRefused, LinkLost, UnitLink, VersionMismatch
+from engine.units.unit_replies import RUNNING_STATES
+
+__all__ = ["RemoteUnit", "Table", "PauseOnProblem", "is_unit_url", "verdict_text",
+           "names_for_unit", "UnitProblem", "UnitUnreachable", "UnitBusy", "UnitVersionError",
+           "UnitFault", "UnitJam"]
+
+log = logging.getLogger(__name__)
+
+_ID_PREFIX = re.compile(r"[A-Za-z0-9._:-]{1,40}")
+_MAX_ID = 64
+
+
+class UnitProblem(EngineError, RuntimeError):
+    """The unit cannot settle a showdown now. ``str()`` says what happened,
+    ``what_to_do`` what the table must do; ``url`` is the unit's; ``loser`` is
+    the player the unit found to lose, when it got that far (a jam), else None."""
+
+    def __init__(self, message: str, *, url: str, what_to_do: str, loser: int | None = None):
+        super().__init__(message)
+        self.url = url
+        self.what_to_do = what_to_do
+        self.loser = loser
+
+
+class UnitUnreachable(UnitProblem, ConnectionError):
+    """The unit could not be reached (at the start, or not again after a drop)."""
+
+
+class UnitBusy(UnitProblem):
+    """The unit is running (or armed for) a showdown that is not this one."""
+
+
+class UnitVersionError(UnitProblem):
+    """The unit and the engine share no protocol version (the message names both)."""
+
+
+class UnitFault(UnitProblem):
+    """The unit reports a hardware fault."""
+
+
+class UnitJam(UnitProblem):
+    """The launcher jammed (or stopped) before all the cards left: the unit
+    decided the showdown (``loser``), but the cards need a hand."""
+
+
+def is_unit_url(text: str) -> bool:
+    """Whether ``--unit`` names a real unit: a pyserial URL or a device path.
+
+    >>> [is_unit_url(t) for t in ("socket://127.0.0.1:7700", "/dev/serial0", "sim", "manual")]
+    [True, True, False, False]
+    """
+    return "://" in text or text.startswith("/dev/")
+
+
+def names_for_unit(names) -> list[str]:
+    """The players' names as a unit keeps them (``clean_name``: NFC, runs of
+    white space made one space). ValueError, naming the player by seat (from
+    1), for a name the unit would refuse or two it would take for one person.
+
+    >>> names_for_unit([" Zoe\\u0308  Smith", "Ann"])
+    ['Zoë Smith', 'Ann']
+    >>> names_for_unit(["Ann", "ANN"])
+    Traceback (most recent call last):
+    ...
+    ValueError: the unit would take players 1 and 2 for the same person: "Ann" and "ANN" are one name to it (it ignores case, runs of spaces and Unicode forms)
+    """
+    cleaned = []
+    for seat, name in enumerate(names, 1):
+        try:
+            cleaned.append(clean_name(name, "name"))
+        except ValueError as exc:
+            reason = str(exc).removeprefix("field 'name' ")
+            raise ValueError(f"the unit would refuse player {seat}'s name: it {reason}") from None
+    seen: dict[str, int] = {}
+    for seat, name in enumerate(cleaned, 1):
+        first = seen.setdefault(name.casefold(), seat)
+        if first != seat:
+            raise ValueError(
+                f"the unit would take players {first} and {seat} for the same person: "
+                f"{json.dumps(names[first - 1], ensure_ascii=False)} and "
+                f"{json.dumps(names[seat - 1], ensure_ascii=False)} are one name to "
+                "it (it ignores case, runs of spaces and Unicode forms)")
+    return cleaned
+
+
+class Table(Protocol):
+    """A hook for the people (or the simulation) at the unit."""
+
+    def armed(self, link: UnitLink, request: ShowdownRequest, unit_id: str) -> None: ...
+
+    def event(self, link: UnitLink, event: Event) -> None: ...
+
+
+def _ms(us: int | None) -> str:
+    return "-" if us is None else f"{us / 1000:.1f} ms"
+
+
+def _cards(count: int) -> str:
+    return f"{count} card{'s' * (count != 1)}"
+
+
+def verdict_text(result: dict) -> str:
+    """The unit's verdict in words, from a result's fields (names from its players).
+
+    >>> verdict_text({"players": {"a": "Ann", "b": "Bob"}, "winner": "b", "loser": "a",
+    ...               "reason": "faster", "reaction_us": {"a": 254500, "b": 231000},
+    ...               "margin_us": 23500})
+    'Bob wins: Ann 254.5 ms, Bob 231.0 ms, margin 23.5 ms'
+    >>> verdict_text({"players": {"a": "Ann", "b": "Bob"}, "winner": "a", "loser": "b",
+    ...               "reason": "false_start", "reaction_us": {"a": None, "b": None},
+    ...               "margin_us": None})
+    'False start by Bob (side B)'
+    """
+    names = result["players"]
+    reason = result["reason"]
+    if reason == "false_start":
+        loser = result["loser"]
+        return f"False start by {names[loser]} (side {loser.upper()})"
+    if reason == "timeout":
+        return "Nobody pressed in time"
+    if reason == "tie_void":
+        return f"Too close to call after {result['tie_reruns']} re-runs: void"
+    winner, loser = result["winner"], result["loser"]
+    reactions = ", ".join(f"{names[side]} {_ms(result['reaction_us'][side])}" for side in "ab")
+    if result["margin_us"] is None:
+        return f"{names[winner]} wins: {reactions} ({names[loser]} pressed too late to time)"
+    return f"{names[winner]} wins: {reactions}, margin {_ms(result['margin_us'])}"
+
+
+def _interrupted_text(name: str, cards: int, counted: int | None) -> str:
+    """What the table does after the unit stopped mid-launch.
+
+    >>> _interrupted_text("Bob", 3, None)
+    'The unit stopped before the launch ended: Bob takes 3 cards by hand.'
+    >>> _interrupted_text("Bob", 3, 1)
+    'The unit stopped before the launch ended: Bob takes 3 cards (1 of 3 counted out: hand Bob the other 2).'
+    """
+    said = f"The unit stopped before the launch ended: {name} takes {_cards(cards)}"
+    if counted is None:
+        return f"{said} by hand."
+    if counted >= cards:
+        return f"{said} ({counted} of {cards} counted out)."
+    return f"{said} ({counted} of {cards} counted out: hand {name} the other {cards - counted})."
+
+
+class RemoteUnit:
+    """A unit port backed by a real unit at ``url``; see the module docstring.
+
+    ``open()`` connects at once (a clear UnitProblem if it cannot);
+    ``run_showdown`` connects when needed. ``unit_ids`` maps each request's
+    showdown id to the unit's id of the result that decided it.
+    """
+
+    def __init__(self, url: str, *, start: bool = False, table: Table | None = None,
+                 say: Callable[[str], None] | None = None, id_prefix: str | None = None,
+                 token: str | None = None, baudrate: int = 115200,
+                 reply_timeout_s: float = 5.0, heartbeat_s: float = 1.0,
+                 reconnect_s: float = 60.0, backoff_s: float = 0.05, max_backoff_s: float = 2.0,
+                 clock: Callable[[], float] = time.monotonic,
+                 sleep: Callable[[float], None] = time.sleep, open_port=None):
+        if id_prefix is None:
+            id_prefix = secrets.token_hex(4)
+        if not _ID_PREFIX.fullmatch(id_prefix):
+            raise ValueError(f"id_prefix must be 1 to 40 characters of A-Z a-z 0-9 . _ : -, "
+                             f"not {id_prefix!r}")
+        self.url = url
+        self.start = start
+        self.table = table
+        self.say = say
+        self.id_prefix = id_prefix
+        self.heartbeat_s = heartbeat_s
+        self.reconnect_s = reconnect_s
+        self.backoff_s = backoff_s
+        self.max_backoff_s = max_backoff_s
+        self.clock = clock
+        self.sleep = sleep
+        self._link_options = dict(baudrate=baudrate, token=token, reply_timeout_s=reply_timeout_s,
+                                  clock=clock, sleep=sleep, open_port=open_port)
+        self._link: UnitLink | None = None
+        self._accepted: set[str] = set()     # unit ids whose launch problem the table was told
+        self._fault_told = False
+        self.unit_ids: dict[str, str] = {}
+        #: (what, clock time) of the last showdown fought: "arm" (sent), "armed" and
+        #: "start" (their replies), then each event's name and when it was read
+        #: off the link ("countdown", "go", ..., "result").
+        self.timeline: list[tuple[str, float]] = []
+        self.hello: dict | None = None
+
+    def __repr__(self) -> str:
+        return f"RemoteUnit({self.url!r})"
+
+    # -- the link ------------------------------------------------------------------
+
+    def open(self) -> "RemoteUnit":
+        """Connect now, and check the unit is ready for a showdown. Raises
+        UnitUnreachable, UnitVersionError, UnitBusy or UnitFault."""
+        try:
+            link = self._connected()
+            status = link.call("status")
+        except LinkLost as exc:
+            self._drop_link()
+            raise self._unreachable(exc) from None
+        except CommandRefused as exc:
+            raise UnitProblem(f"the unit at {self.url} refused status: {exc.message}",
+                              url=self.url, what_to_do="Check the unit's log.") from None
+        if status["state"] == "fault":
+            raise UnitFault(f"the unit at {self.url} is in fault: {status['fault']}", url=self.url,
+                            what_to_do="Fix the unit (see its log), then start again.")
+        if status["state"] not in ("idle", "armed"):
+            current = status.get("showdown") or {}
+            raise UnitBusy(f"the unit at {self.url} is busy: {status['state']}, showdown "
+                           f"{current.get('showdown_id')}", url=self.url,
+                           what_to_do="Let that showdown finish, or cancel it on the unit.")
+        return self
+
+    def close(self) -> None:
+        self._drop_link()
+
+    def __enter__(self) -> "RemoteUnit":
+        return self.open()
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+    def _connected(self) -> UnitLink:
+        if self._link is not None and self._link.is_open:
+            return self._link
+        link = UnitLink(self.url, **self._link_options)
+        try:
+            self.hello = link.open()
+        except VersionMismatch as exc:
+            raise UnitVersionError(str(exc), url=self.url, what_to_do=(
+                "Use an engine and a unit of matching versions (update the older one).")) from None
+        except AuthFailed as exc:
+            raise UnitProblem(str(exc), url=self.url, what_to_do=(
+                "Give the engine the unit's token (the file in server.token_file).")) from None
+        self._link = link
+        return link
+
+    def _drop_link(self) -> None:
+        link, self._link = self._link, None
+        if link is not None:
+            link.close()
+
+    def _unreachable(self, exc: Exception) -> UnitUnreachable:
+        return UnitUnreachable(f"cannot reach the unit at {self.url}: {exc}", url=self.url,
+                               what_to_do=("Check that the unit is switched on and its daemon "
+                                           "runs (showdown-unit run), and the cable or network, "
+                                           "then retry."))
+
+    # -- a showdown ----------------------------------------------------------------
+
+    def unit_id(self, request: ShowdownRequest, attempt: int = 0) -> str:
+        """The unit's id for ``request``'s ``attempt``-th arming (0 first)."""
+        unit_id = f"{self.id_prefix}-{request.showdown_id}" + (f".{attempt}" if attempt else "")
+        if len(unit_id) > _MAX_ID:
+            raise ValueError(f"showdown id {unit_id!r} is longer than {_MAX_ID} characters")
+        return unit_id
+
+    def run_showdown(self, request: ShowdownRequest) -> ShowdownOutcome:
+        voided = []
+        attempt = 0
+        while True:
+            unit_id = self.unit_id(request, attempt)
+            result, fresh = self._fight(request, unit_id)
+            if fresh:
+                self._tell(f"{verdict_text(result)}." + (
+                    f" {result['players'][result['loser']]} takes {_cards(result['cards'])}."
+                    if result["loser"] else " The showdown is armed again."))
+            elif result["launch"] == "interrupted":     # the table never heard the verdict
+                self._tell(f"{verdict_text(result)}.")
+            if result["loser"] is None:         # timeout or void tie: the game needs a loser
+                log.info("showdown %s: %s; arming it again", unit_id, result["reason"])
+                voided.append(result)
+                attempt += 1
+                continue
+            self._check_launch(request, unit_id, result)
+            self.unit_ids[request.showdown_id] = unit_id
+            return self._outcome(request, unit_id, result, voided)
+
+    def _fight(self, request: ShowdownRequest, unit_id: str) -> tuple[dict, bool]:
+        """The unit's result for ``unit_id`` (and whether it was fought just
+        now), across link drops."""
+        backoff = self.backoff_s
+        give_up = None
+        while True:
+            try:
+                return self._arm_and_wait(self._connected(), request, unit_id)
+            except LinkLost as exc:
+                self._drop_link()
+                now = self.clock()
+                if give_up is None:
+                    give_up = now + self.reconnect_s
+                    log.warning("showdown %s: lost the link to %s (%s); reconnecting",
+                                unit_id, self.url, exc)
+                    self._tell(f"Lost the link to the unit ({exc}): reconnecting...")
+                if now >= give_up:
+                    raise self._unreachable(exc) from None
+                self.sleep(backoff)
+                backoff = min(backoff * 2, self.max_backoff_s)
+
+    def _players(self, request: ShowdownRequest) -> dict[str, str]:
+        """The two names as the unit keeps them (see :func:`names_for_unit`)."""
+        try:
+            return clean_players({"a": request.challenger_name, "b": request.opponent_name})
+        except ValueError as exc:
+            raise UnitProblem(f"the unit at {self.url} cannot take this showdown's names: {exc}",
+                              url=self.url, what_to_do="Decide this showdown by hand.") from None
+
+    def _arm_and_wait(self, link: UnitLink, request: ShowdownRequest,
+                      unit_id: str) -> tuple[dict, bool]:
+        players = self._players(request)
+        while True:
+            self.timeline = [("arm", self.clock())]
+            try:
+                status = link.call("showdown", showdown_id=unit_id, cards=request.cards,
+                                   players=players)
+            except CommandRefused as exc:
+                self._refused(link, exc)
+                continue                        # the unit was reset: arm again
+            self.timeline.append(("armed", self.clock()))
+            if status["state"] == "done":
+                result = self._same_showdown(request, unit_id, status["result"])
+                if result["launch"] != "pending":
+                    log.info("showdown %s: the unit already has its result", unit_id)
+                    return result, False
+                log.info("showdown %s: decided, the cards are flying: waiting for the result",
+                         unit_id)
+            elif status["state"] == "armed":
+                self._begin(link, request, unit_id)
+            result = self._wait_for_result(link, request, unit_id)
+            if result is not None:
+                return result, True
+            log.warning("showdown %s vanished from the unit without a result: arming it "
+                        "again", unit_id)
+
+    def _refused(self, link: UnitLink, exc: CommandRefused) -> None:
+        """Arming was refused: reset a fault the table has seen, else raise."""
+        if exc.code == "busy":
+            raise UnitBusy(f"the unit at {self.url} is busy with another showdown: "
+                           f"{exc.message}", url=self.url, what_to_do=(
+                               "Let that showdown finish, or cancel it on the unit, then retry."))
+        if exc.code == "fault":
+            if self._fault_told:
+                self._fault_told = False
+                try:
+                    link.call("cancel")     # the table says it is fixed: reset the unit
+                    return
+                except CommandRefused as again:
+                    exc = again
+            self._fault_told = True
+            raise UnitFault(f"the unit at {self.url} is in fault: {exc.message}", url=self.url,
+                            what_to_do=("Fix the unit (see its log: wiring, motor, card sensor), "
+                                        "then retry: the unit is reset and the showdown runs "
+                                        "again."))
+        raise UnitProblem(f"the unit at {self.url} refused the showdown: {exc.code}: "
+                          f"{exc.message}", url=self.url,
+                          what_to_do="Decide this showdown by hand.")
+
+    def _same_showdown(self, request: ShowdownRequest, unit_id: str, result: dict) -> dict:
+        """A journal answer must be this showdown, not an old one under the same id."""
+        players = self._players(request)
+        if result["players"] != players or result["cards"] != request.cards:
+            raise UnitProblem(
+                f"the unit's journal already holds a different showdown {unit_id!r} "
+                f"({result['players']['a']} v {result['players']['b']}, "
+                f"{_cards(result['cards'])})", url=self.url,
+                what_to_do="Use another id_prefix for this match, or decide by hand.")
+        return result
+
+    def _begin(self, link: UnitLink, request: ShowdownRequest, unit_id: str) -> None:
+        how = "Starting the countdown." if self.start else "Press the timer button."
+        self._tell(f"Load {_cards(request.cards)} into the unit: {request.challenger_name} "
+                   f"(side A) vs {request.opponent_name} (side B). {how}")
+        if self.table is not None:
+            self.table.armed(link, request, unit_id)
+        if self.start:
+            try:
+                link.call("start")
+            except CommandRefused as exc:
+                if exc.code not in ("paddle_held", "busy"):   # busy: it started already
+                    raise UnitProblem(f"the unit at {self.url} would not start: {exc.message}",
+                                      url=self.url, what_to_do=(
+                                          "Press the timer button on the unit, or retry.")) from None
+                log.info("start: %s", exc)
+            self.timeline.append(("start", self.clock()))
+
+    def _wait_for_result(self, link: UnitLink, request: ShowdownRequest,
+                         unit_id: str) -> dict | None:
+        """The final result event (or the journal's answer after a gap); None if
+        the showdown vanished from the unit (re-arm it). A result whose launch
+        is still pending is not final: the wait goes on."""
+        while True:
+            item = link.next_event(self.heartbeat_s)
+            if item is None or isinstance(item, EventGap):
+                if isinstance(item, EventGap):
+                    log.info("events %d to %d were lost: asking the unit", item.expected,
+                             item.received - 1)
+                found, result = self._check_in(link, unit_id)
+                if found:
+                    return result
+                continue
+            showdown_id = item.data.get("showdown_id")
+            if showdown_id is not None and showdown_id != unit_id:
+                if item.name == "armed":
+                    raise UnitBusy(f"another client armed showdown {showdown_id} on the unit at "
+                                   f"{self.url}", url=self.url, what_to_do=(
+                                       "Let that showdown finish, or cancel it, then retry."))
+                continue
+            self.timeline.append((item.name, link.last_arrival))
+            if self.table is not None:
+                self.table.event(link, item)
+            if item.name == "result":
+                if item.data["launch"] != "pending":
+                    return dict(item.data)
+                continue
+            if item.name == "cancelled":
+                raise UnitProblem(f"showdown {unit_id} was cancelled on the unit", url=self.url,
+                                  what_to_do="Retry to run it again, or decide by hand.")
+            if item.name == "fault":
+                result = self._fetch(link, unit_id)
+                if result is not None and result["launch"] != "pending":
+                    return result
+                if result is not None:      # the unit's final word on the launch follows
+                    continue
+                self._fault_told = True
+                raise UnitFault(f"the unit at {self.url} reports a fault: "
+                                f"{item.data.get('reason')}", url=self.url, what_to_do=(
+                                    "Fix the unit (see its log), then retry: the unit is reset "
+                                    "and the showdown runs again."))
+            self._describe(request, item)
+
+    def _check_in(self, link: UnitLink, unit_id: str) -> tuple[bool, dict | None]:
+        """After silence or lost events: (True, result) if the unit has one,
+        (False, None) while the showdown is still on, (True, None) if it vanished.
+
+        A pending result is still on while the unit runs a showdown: its
+        ``result`` event follows. A unit that is done running and still has it
+        pending never recorded how the launch ended: that is the answer."""
+        status = link.call("status")
+        current = status["showdown"]
+        if current is not None and current["showdown_id"] == unit_id:
+            return False, None
+        result = self._fetch(link, unit_id)
+        if result is not None:
+            if result["launch"] == "pending" and status["state"] in RUNNING_STATES:
+                return False, None
+            return True, result
+        if current is not None:
+            raise UnitBusy(f"the unit at {self.url} is running showdown "
+                           f"{current['showdown_id']}, not {unit_id}", url=self.url,
+                           what_to_do="Let that showdown finish, or cancel it, then retry.")
+        if status["state"] == "fault":
+            self._fault_told = True
+            raise UnitFault(f"the unit at {self.url} is in fault: {status['fault']}",
+                            url=self.url, what_to_do=(
+                                "Fix the unit (see its log), then retry: the unit is reset and "
+                                "the showdown runs again."))
+        return True, None
+
+    def _fetch(self, link: UnitLink, unit_id: str) -> dict | None:
+        try:
+            return link.call("result", showdown_id=unit_id)["result"]
+        except CommandRefused as exc:
+            if exc.code == "unknown_showdown":
+                return None
+            raise UnitProblem(f"the unit at {self.url} would not give the result of "
+                              f"{unit_id}: {exc.message}", url=self.url,
+                              what_to_do="Retry, or decide by hand.") from None
+
+    def _check_launch(self, request: ShowdownRequest, unit_id: str, result: dict) -> None:
+        """A decided showdown whose cards did not all fly: tell the table once.
+        An interrupted launch stands (the unit is gone or back, not jammed): the
+        table hands over the rest. Anything else pauses the game (UnitJam)."""
+        launch = result["launch"]
+        if launch in ("launched", "none") or unit_id in self._accepted:
+            return
+        self._accepted.add(unit_id)
+        loser = request.challenger if result["loser"] == "a" else request.opponent
+        name = request.name(loser)
+        counted = result["cards_counted"]
+        if launch == "interrupted":
+            self._tell(_interrupted_text(name, result["cards"], counted))
+            return
+        out = "" if counted is None else f" ({counted} of {result['cards']} counted)"
+        what = {"jam": "The launcher jammed", "fault": "The unit faulted during the launch",
+                "cancelled": "The launch was cancelled on the unit",
+                "pending": "The unit did not record how the launch ended"}.get(launch, launch)
+        raise UnitJam(f"{what}{out}: {verdict_text(result)}; {name} takes "
+                      f"{_cards(result['cards'])}", url=self.url, loser=loser, what_to_do=(
+                          f"Clear the launcher and give {name} the cards still in the unit, "
+                          f"then retry to go on with the unit's verdict ({name} takes the "
+                          "cards), or decide by hand."))
+
+    def _outcome(self, request: ShowdownRequest, unit_id: str, result: dict,
+                 voided: list[dict]) -> ShowdownOutcome:
+        player = {"a": request.challenger, "b": request.opponent}
+        reruns = result["tie_reruns"] + sum(r["tie_reruns"] + (r["reason"] == "tie_void")
+                                            for r in voided)
+        detail = f"{verdict_text(result)} (unit showdown {unit_id}"
+        if voided:
+            detail += ", after " + ", ".join(r["reason"] for r in voided)
+        if result["launch"] == "interrupted":
+            detail += ", launch interrupted"
+        return ShowdownOutcome(
+            loser=player[result["loser"]], winner=player[result["winner"]],
+            reason=result["reason"],
+            reaction_us={player[side]: result["reaction_us"][side] for side in "ab"},
+            margin_us=result["margin_us"], tie_reruns=reruns, detail=detail + ")")
+
+    # -- words for the table -------------------------------------------------------
+
+    def _tell(self, text: str) -> None:
+        if self.say is not None:
+            self.say(text)
+
+    def _describe(self, request: ShowdownRequest, event: Event) -> None:
+        data = event.data
+        names = {"a": request.challenger_name, "b": request.opponent_name}
+        if event.name == "countdown":
+            rerun = f" (re-run {data['rerun']})" if data.get("rerun") else ""
+            self._tell(f"  countdown {data['step']}/{data['steps']}{rerun}")
+        elif event.name == "go":
+            self._tell("  GO!")
+        elif event.name == "false_start":
+            side = data["side"]
+            self._tell(f"  False start: {names[side]} (side {side.upper()}) pressed before GO.")
+        elif event.name == "tie":
+            gap = "" if data["gap_us"] is None else f" ({data['gap_us'] / 1000:.2f} ms apart)"
+            then = "void" if data["void"] else "the countdown runs again"
+            self._tell(f"  Too close to call{gap}: {then}.")
+        elif event.name == "paddle_held":
+            side = data["side"]
+            self._tell(f"  {names[side]}'s paddle (side {side.upper()}) is held down: let go, "
+                       "then press the timer button.")
+        elif event.name == "launched" and data["outcome"] == "jam":
+            self._tell(f"  The launcher jammed: {data['cards']} card(s) counted.")
+
+
+class PauseOnProblem:
+    """A unit port that pauses the game on a UnitProblem: it says what
+    happened and what the table must do, then asks: ``r`` retries the
+    showdown (the same id, so nothing runs twice), or a player's name or
+    number says who takes the cards."""
+
+    def __init__(self, port, input_fn: Callable[[str], str] = input,
+                 output_fn: Callable[[str], None] = print):
+        self.port = port
+        self.input_fn = input_fn
+        self.output_fn = output_fn
+
+    def __repr__(self) -> str:
+        return f"PauseOnProblem({self.port!r})"
+
+    def run_showdown(self, request: ShowdownRequest) -> ShowdownOutcome:
+        while True:
+            try:
+                return self.port.run_showdown(request)
+            except UnitProblem as problem:
+                self.output_fn(f"The game is paused: {problem}.")
+                self.output_fn(f"What to do: {problem.what_to_do}")
+                loser = self._ask(request)
+                if loser is not None:
+                    return ShowdownOutcome(
+                        loser, request.other(loser), "faster", dict.fromkeys(request.players),
+                        detail=f"decided by hand after: {problem}")
+
+    def _ask(self, request: ShowdownRequest) -> int | None:
+        """None to retry, else the loser typed."""
+        c, o = request.challenger_name, request.opponent_name
+        while True:
+            answer = self.input_fn(f"Type r to retry, or who takes the cards ({c}/{o}): ").strip()
+            if answer.casefold() in ("r", "retry"):
+                return None
+            for player in request.players:
+                if answer.casefold() == request.name(player).casefold() or answer == str(player):
+                    return player
+            self.output_fn(f"{answer!r} is neither r nor {c} ({request.challenger}) or {o} "
+                           f"({request.opponent}).")

@@ -1,0 +1,337 @@
+"""One link to a Showdown unit: bytes through pyserial, messages through the protocol.
+
+``UnitLink(url)`` opens ``serial.serial_for_url(url)``, so the same code reaches
+a serial device (``/dev/ttyUSB0``, ``/dev/serial0``) or a unit on the network
+(``socket://127.0.0.1:7700``). It says ``auth`` (if given a token) and
+``hello``, then offers two blocking calls with deadlines:
+
+    link.call(cmd, **args) -> dict          # the reply's data; CommandRefused on ok: false
+    link.next_event(timeout_s) -> Event | EventGap | None
+
+Events that arrive while a call waits for its reply are kept for
+``next_event``: at most MAX_QUEUED_EVENTS of them, read in at most
+MAX_QUEUED_EVENT_BYTES (a showdown makes about 20 small ones). More is a flood,
+:class:`UnitFlooding`. Each reply and event the engine uses is checked against
+what the unit sends (:mod:`engine.units.unit_replies`); one out of shape is a
+:class:`ProtocolViolation` naming the command or event and the field. Lines the
+unit could not read (its ``"id": null`` errors), replies to ids nobody waits for
+(a reply that came after its deadline included) and lines this end cannot use
+are passed over: they belong to nobody. The first NOISE_LINES_LOGGED are
+logged, then only their count, at most every NOISE_SUMMARY_EVERY_S seconds.
+
+Anything that breaks the link (the port fails, the unit closes it, floods it
+or breaks the protocol, a reply does not come within ``reply_timeout_s``)
+raises :class:`LinkLost`; the caller decides whether to reconnect. A flood or a
+violation also closes the link: nothing more from it is trusted.
+
+No threads: the port is opened non-blocking and
+the link waits for input with ``select`` on its file descriptor, at most
+``poll_s`` at a time (a port without one is polled every ``poll_s``). pyserial's
+blocking reads would not do: a socket:// read waits for its whole size or the
+timeout, and its ``in_waiting`` says only 0 or 1.
+
+pyserial is imported when a link opens, so ``import engine`` stays light.
+"""
+
+from __future__ import annotations
+
+import collections
+import logging
+import select
+import time
+from typing import Any, Callable
+
+from firmware_host.protocol import (ClientConnection, ErrorReply, Event, EventGap,
+                                    ProtocolError, Reply)
+
+from engine.units.unit_replies import Malformed, check_event, check_reply
+
+__all__ = ["UnitLink", "LinkLost", "UnitFlooding", "ProtocolViolation", "CommandRefused",
+           "VersionMismatch", "AuthFailed", "open_serial_url", "MAX_QUEUED_EVENTS",
+           "MAX_QUEUED_EVENT_BYTES"]
+
+log = logging.getLogger(__name__)
+
+#: Events a link keeps unread; one more is a flood (a showdown makes about 20).
+MAX_QUEUED_EVENTS = 1000
+#: Bytes of lines read while events wait unread; more is a flood.
+MAX_QUEUED_EVENT_BYTES = 1_048_576
+#: Lines the engine cannot use that are logged one by one; after that, their count,
+#: at most every NOISE_SUMMARY_EVERY_S seconds (and when the link closes).
+NOISE_LINES_LOGGED = 5
+NOISE_SUMMARY_EVERY_S = 5.0
+
+
+class LinkLost(ConnectionError):
+    """The link to the unit broke or stopped answering; reconnecting may help."""
+
+
+class UnitFlooding(LinkLost):
+    """The unit sent more events than a link keeps unread."""
+
+
+class ProtocolViolation(LinkLost):
+    """A reply or event out of shape: ``what`` it was ("reply to status",
+    "result event") and the ``problem``, naming the field."""
+
+    def __init__(self, what: str, problem: str):
+        super().__init__(f"the unit's {what} is malformed: {problem}")
+        self.what, self.problem = what, problem
+
+
+class CommandRefused(RuntimeError):
+    """The unit answered a request with ``ok: false``: ``code`` and ``message``."""
+
+    def __init__(self, cmd: str, code: str, message: str):
+        super().__init__(f"{cmd}: {code}: {message}")
+        self.cmd, self.code, self.message = cmd, code, message
+
+
+class VersionMismatch(RuntimeError):
+    """The unit and this engine share no protocol version (the message names both)."""
+
+
+class AuthFailed(PermissionError):
+    """The unit refused the token."""
+
+
+def open_serial_url(url: str, *, baudrate: int, timeout: float, write_timeout: float):
+    """``serial.serial_for_url`` with the link's settings (pyserial is imported
+    only now). ``timeout=0`` makes reads return what is there at once."""
+    import serial
+
+    return serial.serial_for_url(url, baudrate=baudrate, timeout=timeout,
+                                 write_timeout=write_timeout)
+
+
+class _NoiseLog:
+    """Logs the lines a link passes over: the first few, then only how many."""
+
+    def __init__(self, url: str, clock: Callable[[], float]):
+        self.url, self.clock = url, clock
+        self.seen = 0
+        self.unlogged = 0
+        self.since: float | None = None     # when the unlogged count started
+
+    def passed_over(self, text: str) -> None:
+        self.seen += 1
+        if self.seen <= NOISE_LINES_LOGGED:
+            log.warning("%s: %s", self.url, text)
+            return
+        self.unlogged += 1
+        now = self.clock()
+        if self.since is None:
+            self.since = now
+        elif now - self.since >= NOISE_SUMMARY_EVERY_S:
+            self.flush()
+            self.since = now
+
+    def flush(self) -> None:
+        if self.unlogged:
+            log.warning("%s: passed over %d more lines the engine cannot use", self.url,
+                        self.unlogged)
+            self.unlogged = 0
+
+
+class UnitLink:
+    """A connection to the unit at ``url``; see the module docstring.
+
+    ``open_port(url, baudrate=, timeout=, write_timeout=)`` makes the port
+    (default :func:`open_serial_url`; tests pass a scripted one). ``clock``
+    measures the reply deadline; ``sleep`` waits on a port with no file descriptor.
+    """
+
+    def __init__(self, url: str, *, baudrate: int = 115200, token: str | None = None,
+                 reply_timeout_s: float = 5.0, poll_s: float = 0.05,
+                 clock: Callable[[], float] = time.monotonic,
+                 sleep: Callable[[float], None] = time.sleep,
+                 open_port: Callable[..., Any] | None = None):
+        self.url = url
+        self.baudrate = baudrate
+        self.token = token
+        self.reply_timeout_s = reply_timeout_s
+        self.poll_s = poll_s
+        self.clock = clock
+        self.sleep = sleep
+        self._open_port = open_port or open_serial_url
+        self._port = None
+        self._fileno: int | None = None
+        self._conn: ClientConnection | None = None
+        self._events: collections.deque = collections.deque()
+        self._queued_bytes = 0     # bytes read since the event queue was last empty
+        self._replies: dict[Any, Reply | ErrorReply | ProtocolError] = {}
+        self._noise = _NoiseLog(url, clock)
+        #: The unit's hello reply: version, unit (name, software, ...), capabilities, seq.
+        self.hello: dict | None = None
+        #: When the event ``next_event`` returned last was read off the link (``clock``).
+        self.last_arrival: float | None = None
+
+    @property
+    def is_open(self) -> bool:
+        return self._port is not None
+
+    @property
+    def queued_events(self) -> int:
+        """How many events (and gaps) wait for ``next_event``."""
+        return len(self._events)
+
+    def open(self) -> dict:
+        """Open the port, authenticate, agree the version; returns the hello
+        reply. Raises LinkLost (cannot open, or no answer), VersionMismatch,
+        AuthFailed."""
+        if self._port is not None:
+            raise RuntimeError(f"the link to {self.url} is already open")
+        try:
+            self._port = self._open_port(self.url, baudrate=self.baudrate, timeout=0,
+                                         write_timeout=self.reply_timeout_s)
+        except (OSError, ValueError) as exc:   # pyserial's SerialException is an OSError
+            raise LinkLost(str(exc)) from None
+        try:
+            self._fileno = self._port.fileno()
+        except (AttributeError, OSError, ValueError):
+            self._fileno = None
+        self._conn = ClientConnection()
+        self._events.clear()
+        self._queued_bytes = 0
+        self._replies.clear()
+        try:
+            if self.token is not None:
+                try:
+                    self.call("auth", token=self.token)
+                except CommandRefused as exc:
+                    raise AuthFailed(f"the unit at {self.url} refused the token: "
+                                     f"{exc.message}") from None
+            try:
+                self.hello = self.call("hello")
+            except CommandRefused as exc:
+                if exc.code == "unsupported_version":
+                    raise VersionMismatch(f"the unit at {self.url} and this engine share no "
+                                          f"protocol version: {exc.message}") from None
+                raise LinkLost(f"hello refused: {exc.code}: {exc.message}") from None
+        except BaseException:
+            self.close()
+            raise
+        log.info("connected to %s: %s", self.url, self.hello.get("unit"))
+        return self.hello
+
+    def close(self) -> None:
+        """Close the port; safe to call twice."""
+        port, self._port = self._port, None
+        if port is not None:
+            try:
+                port.close()
+            except OSError as exc:
+                log.debug("closing %s: %s", self.url, exc)
+        if self._conn is not None:
+            for error in self._conn.receive_eof():
+                log.debug("%s: %s", self.url, error)
+            self._conn = None
+        self._events.clear()
+        self._queued_bytes = 0
+        self._noise.flush()
+
+    def _broken(self, error: LinkLost) -> LinkLost:
+        """Close the link (a flood or a violation: nothing more from it is
+        trusted) and return ``error`` to raise."""
+        self.close()
+        return error
+
+    # -- requests and events -------------------------------------------------------
+
+    def send(self, cmd: str, **args) -> Any:
+        """Send a request without waiting; returns its id (see :meth:`wait_reply`)."""
+        if self._port is None:
+            raise LinkLost(f"the link to {self.url} is not open")
+        request_id, data = self._conn.send_request(cmd, **args)
+        log.debug("%s > %s", self.url, data.rstrip(b"\n").decode("utf-8", "replace"))
+        try:
+            self._port.write(data)
+        except OSError as exc:
+            raise LinkLost(f"write failed: {exc}") from None
+        return request_id
+
+    def wait_reply(self, request_id, cmd: str) -> dict:
+        """The reply to ``request_id``: its data, or CommandRefused; LinkLost
+        if none comes within ``reply_timeout_s``."""
+        deadline = self.clock() + self.reply_timeout_s
+        while request_id not in self._replies:
+            if self.clock() >= deadline:
+                self._conn.pending.pop(request_id, None)    # a late reply is nobody's
+                raise LinkLost(f"no reply to {cmd} within {self.reply_timeout_s:g} s")
+            self._pump()
+        reply = self._replies.pop(request_id)
+        if isinstance(reply, Reply):
+            try:
+                return check_reply(reply.cmd, reply.data)
+            except Malformed as exc:
+                raise self._broken(ProtocolViolation(f"reply to {reply.cmd}", str(exc))) \
+                    from None
+        # An ErrorReply, or a ProtocolError for a hello reply with a version we lack.
+        raise CommandRefused(cmd, reply.code, reply.message)
+
+    def call(self, cmd: str, **args) -> dict:
+        """Send a request and wait for its reply (see :meth:`wait_reply`)."""
+        return self.wait_reply(self.send(cmd, **args), cmd)
+
+    def next_event(self, timeout_s: float) -> Event | EventGap | None:
+        """The next event (or gap) from the unit, or None after ``timeout_s``."""
+        deadline = self.clock() + timeout_s
+        while not self._events:
+            if self._port is None:
+                raise LinkLost(f"the link to {self.url} is not open")
+            if self.clock() >= deadline:
+                return None
+            self._pump()
+        self.last_arrival, item = self._events.popleft()
+        if not self._events:
+            self._queued_bytes = 0
+        return item
+
+    def _pump(self) -> None:
+        """Wait at most ``poll_s`` for input; file what came."""
+        try:
+            if self._fileno is not None and not select.select([self._fileno], [], [],
+                                                               self.poll_s)[0]:
+                return
+            data = self._port.read(65536)
+        except OSError as exc:       # SerialException: "socket disconnected", a pty gone...
+            text = str(exc)
+            raise LinkLost(text if text.startswith("read failed") else f"read failed: {text}") \
+                from None
+        if not data:
+            if self._fileno is None:
+                self.sleep(self.poll_s)
+            return
+        for item in self._conn.receive_data(data):
+            if isinstance(item, (Event, EventGap)):
+                log.debug("%s < %s", self.url, item)
+                self._queue(item)
+            elif isinstance(item, (Reply, ErrorReply)) and item.id is not None:
+                log.debug("%s < %s", self.url, item)
+                self._replies[item.id] = item
+            elif isinstance(item, ProtocolError) and item.code == "unsupported_version":
+                self._replies[item.request_id] = item
+            elif isinstance(item, ErrorReply):
+                # The unit could not read some line (noise on the wire): nobody's reply.
+                self._noise.passed_over(f"the unit could not read a line: {item.code}: "
+                                        f"{item.message}")
+            else:
+                self._noise.passed_over(f"passed over a line from the unit: {item}")
+        if self._events:
+            self._queued_bytes += len(data)
+            if self._queued_bytes > MAX_QUEUED_EVENT_BYTES:
+                raise self._broken(UnitFlooding(
+                    f"the unit is flooding the link: more than {MAX_QUEUED_EVENT_BYTES} bytes "
+                    "of events waiting to be read"))
+
+    def _queue(self, item: Event | EventGap) -> None:
+        if isinstance(item, Event):
+            try:
+                item = Event(item.name, item.seq, check_event(item.name, item.data))
+            except Malformed as exc:
+                raise self._broken(ProtocolViolation(f"{item.name} event", str(exc))) from None
+        if len(self._events) >= MAX_QUEUED_EVENTS:
+            raise self._broken(UnitFlooding(
+                f"the unit is flooding the link: more than {MAX_QUEUED_EVENTS} events waiting "
+                "to be read"))
+        self._events.append((self.clock(), item))

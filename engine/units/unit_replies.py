@@ -1,0 +1,229 @@
+"""What the unit's replies and events must look like before the engine uses them.
+
+The protocol module checks the envelope of each line (an id and ``ok``, or an
+event name and ``seq``); this module checks the data inside, per command and
+per event, against what the unit sends (docs/protocol.md): types, the allowed
+values, and that a result's winner, loser and reason agree. A value out of
+shape raises :class:`Malformed` naming the field, in the words the unit uses
+for a bad request:
+
+>>> check_reply("status", {"state": 5, "paddles": None, "showdown": None,
+...                        "last_result": None, "fault": None})
+Traceback (most recent call last):
+...
+engine.units.unit_replies.Malformed: field 'state' must be one of idle, armed, countdown, hold, go, false_start, resolved, launching, timeout, selftest, fault, not 5
+
+Fields a newer unit adds are kept and not checked; so are the replies of
+commands and the events this module does not list (the engine does not use them).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from firmware_host.protocol import clean_showdown_id
+
+__all__ = ["UNIT_STATES", "RUNNING_STATES", "SIDES", "REASONS", "LAUNCH_OUTCOMES", "Malformed",
+           "check_reply", "check_event"]
+
+#: The unit's states (a status reply's ``state``).
+UNIT_STATES = ("idle", "armed", "countdown", "hold", "go", "false_start", "resolved",
+               "launching", "timeout", "selftest", "fault")
+#: The states in which the unit runs a showdown (it is neither idle nor armed).
+RUNNING_STATES = ("countdown", "hold", "go", "false_start", "resolved", "launching", "timeout")
+#: The unit's two sides: A is the challenger's, B the opponent's.
+SIDES = ("a", "b")
+#: Why a showdown ended as it did.
+REASONS = ("faster", "false_start", "timeout", "tie_void")
+#: What the launcher did; "pending" (the cards are flying now) and
+#: "interrupted" (the unit stopped mid-launch) come only from the journal.
+LAUNCH_OUTCOMES = ("launched", "jam", "cancelled", "none", "fault", "pending", "interrupted")
+#: Reasons that decide a showdown: a winner and a loser. The others decide nothing.
+_DECIDING = ("faster", "false_start")
+
+
+class Malformed(ValueError):
+    """A reply or event whose data is not what the unit sends; the message names the field."""
+
+
+def _show(value: Any) -> str:
+    """A value as the unit's messages show it: JSON, cut at 40 characters."""
+    text = json.dumps(value, ensure_ascii=False, default=repr)
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
+def _field(path: str) -> str:
+    return f"field '{path}'"
+
+
+@dataclass(frozen=True)
+class _Rule:
+    """A leaf value: ``test`` says whether it is good; ``text`` what it must be."""
+
+    text: str
+    test: Callable[[Any], bool]
+
+    def check(self, path: str, value: Any) -> None:
+        if not self.test(value):
+            raise Malformed(f"{_field(path)} must be {self.text}, not {_show(value)}")
+
+    def or_null(self) -> "_Rule":
+        return _Rule(f"{self.text} or null", lambda value: value is None or self.test(value))
+
+
+@dataclass(frozen=True)
+class _Shape:
+    """An object with required ``fields``; extra fields pass. ``agree``
+    checks the fields against each other once each is good."""
+
+    fields: Mapping[str, "_Rule | _Shape"]
+    nullable: bool = False
+    agree: Callable[[str, Mapping], None] | None = None
+
+    def check(self, path: str, value: Any) -> None:
+        if value is None and self.nullable:
+            return
+        if not isinstance(value, Mapping):
+            rule = "an object or null" if self.nullable else "an object"
+            raise Malformed(f"{_field(path)} must be {rule}, not {_show(value)}")
+        for key, rule in self.fields.items():
+            where = f"{path}.{key}" if path else key
+            if key not in value:
+                raise Malformed(f"missing {_field(where)}")
+            rule.check(where, value[key])
+        if self.agree is not None:
+            self.agree(path, value)
+
+    def or_null(self) -> "_Shape":
+        return _Shape(self.fields, True, self.agree)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _one_of(*values: str) -> _Rule:
+    return _Rule(f"one of {', '.join(values)}", lambda value: isinstance(value, str)
+                 and value in values)
+
+
+def _whole(low: int) -> _Rule:
+    return _Rule(f"a whole number >= {low}", lambda value: _is_int(value) and value >= low)
+
+
+def _is_showdown_id(value: Any) -> bool:
+    try:
+        clean_showdown_id(value)
+    except ValueError:
+        return False
+    return True
+
+
+_TEXT = _Rule("a string", lambda value: isinstance(value, str))
+_FLAG = _Rule("true or false", lambda value: isinstance(value, bool))
+_INT = _Rule("a whole number", _is_int)
+_NUMBER = _Rule("a number", lambda value: isinstance(value, (int, float))
+                and not isinstance(value, bool))
+_OBJECT = _Shape({})
+_SIDE = _Rule('"a" or "b"', lambda value: value in SIDES)
+_SIDE_OR_NULL = _Rule('"a", "b" or null', lambda value: value is None or value in SIDES)
+_SHOWDOWN_ID = _Rule("1 to 64 characters of A-Z a-z 0-9 . _ : -", _is_showdown_id)
+_STRINGS = _Rule("an array of strings", lambda value: isinstance(value, list)
+                 and all(isinstance(item, str) for item in value))
+_OBJECTS = _Rule("an array of objects", lambda value: isinstance(value, list)
+                 and all(isinstance(item, Mapping) for item in value))
+_PLAYERS = _Shape({"a": _TEXT, "b": _TEXT})
+
+
+def _result_agrees(path: str, result: Mapping) -> None:
+    """A deciding reason names two different sides; the others name none."""
+    winner, loser, reason = result["winner"], result["loser"], result["reason"]
+    where = _field(path) if path else "the result"
+    if reason in _DECIDING and (winner is None or loser is None or winner == loser):
+        raise Malformed(f"{where} must name a winner and a loser on different sides when its "
+                        f"reason is {_show(reason)}, not {_show(winner)} and {_show(loser)}")
+    if reason not in _DECIDING and (winner is not None or loser is not None):
+        raise Malformed(f"{where} must name no winner and no loser when its reason is "
+                        f"{_show(reason)}, not {_show(winner)} and {_show(loser)}")
+
+
+RESULT = _Shape({
+    "showdown_id": _SHOWDOWN_ID, "players": _PLAYERS, "winner": _SIDE_OR_NULL,
+    "loser": _SIDE_OR_NULL, "reason": _one_of(*REASONS), "tie_reruns": _whole(0),
+    "reaction_us": _Shape({"a": _INT.or_null(), "b": _INT.or_null()}),
+    "margin_us": _INT.or_null(), "cards": _whole(1), "launch": _one_of(*LAUNCH_OUTCOMES),
+    "cards_counted": _whole(0).or_null(),
+}, agree=_result_agrees)
+
+_STATUS_FIELDS = {
+    "paddles": _Shape({"a": _FLAG, "b": _FLAG}).or_null(),
+    "showdown": _Shape({"showdown_id": _SHOWDOWN_ID, "cards": _whole(1), "players": _PLAYERS,
+                        "tie_reruns": _whole(0)}).or_null(),
+    "last_result": RESULT.or_null(),
+    "fault": _TEXT.or_null(),
+}
+_STATUS = _Shape({"state": _one_of(*UNIT_STATES), **_STATUS_FIELDS})
+_DONE = _Shape({"result": RESULT})
+
+
+def _showdown_reply(data: Mapping) -> None:
+    """Arming answers the status, or ``{"state": "done", "result": ...}`` from the journal."""
+    _Shape({"state": _one_of("done", *UNIT_STATES)}).check("", data)
+    (_DONE if data["state"] == "done" else _STATUS).check("", data)
+
+
+_NOTHING = _OBJECT.check
+#: The checks of each command's reply data.
+_REPLIES: dict[str, Callable[[str, Mapping], None]] = {
+    "hello": _Shape({"version": _whole(1), "unit": _OBJECT, "capabilities": _STRINGS,
+                     "seq": _whole(0)}).check,
+    "auth": _NOTHING,
+    "ping": _NOTHING,
+    "status": _STATUS.check,
+    "showdown": lambda path, data: _showdown_reply(data),
+    "start": _STATUS.check,
+    "cancel": _STATUS.check,
+    "result": _DONE.check,
+    "history": _Shape({"results": _OBJECTS, "players": _OBJECT}).check,
+    "selftest": _Shape({"passed": _FLAG, "devices": _OBJECTS}).check,
+    "bench_press": _NOTHING,
+    "bench_release": _NOTHING,
+    "bench_timer": _NOTHING,
+}
+
+#: The checks of each event's data.
+_EVENTS: dict[str, _Shape] = {
+    "state": _Shape({"state": _one_of(*UNIT_STATES), "previous": _one_of(*UNIT_STATES)}),
+    "armed": _Shape({"showdown_id": _SHOWDOWN_ID, "cards": _whole(1), "players": _PLAYERS}),
+    "countdown": _Shape({"showdown_id": _SHOWDOWN_ID, "step": _whole(1), "steps": _whole(1),
+                         "rerun": _whole(0)}),
+    "go": _Shape({"showdown_id": _SHOWDOWN_ID, "ticks": _NUMBER}),
+    "false_start": _Shape({"showdown_id": _SHOWDOWN_ID, "side": _SIDE}),
+    "tie": _Shape({"showdown_id": _SHOWDOWN_ID, "gap_us": _INT.or_null(), "rerun": _whole(0),
+                   "void": _FLAG}),
+    "paddle_held": _Shape({"side": _SIDE}),
+    "result": RESULT,
+    "launched": _Shape({"showdown_id": _SHOWDOWN_ID, "side": _SIDE, "cards": _whole(0),
+                        "verified": _FLAG, "outcome": _one_of(*LAUNCH_OUTCOMES)}),
+    "cancelled": _Shape({"showdown_id": _SHOWDOWN_ID}),
+    "fault": _Shape({"reason": _TEXT}),
+}
+
+
+def check_reply(cmd: str, data: Mapping) -> dict:
+    """The data of the unit's reply to ``cmd``, checked; Malformed otherwise."""
+    check = _REPLIES.get(cmd)
+    if check is not None:
+        check("", data)
+    return dict(data)
+
+
+def check_event(name: str, data: Mapping) -> dict:
+    """The data of the unit's ``name`` event, checked; Malformed otherwise."""
+    shape = _EVENTS.get(name)
+    if shape is not None:
+        shape.check("", data)
+    return dict(data)

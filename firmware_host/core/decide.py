@@ -1,0 +1,104 @@
+"""Who slammed first: the pure decision rules, from edge ticks alone.
+
+Nothing here reads a clock, a pin or a queue: each function takes the first
+press tick of each side, the GO tick and the pin backend's ``ticks_diff``,
+and returns values. :class:`~firmware_host.core.machine.ShowdownCore` calls
+:func:`decide` when a round has settled; docs/timing.md states the rules and
+tests/test_machine_decide.py pins them down.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from firmware_host.core.result import SIDES
+
+__all__ = ["Decision", "decide", "measure", "is_early"]
+
+
+@dataclass(frozen=True)
+class Decision:
+    """How a round ended. ``outcome`` is "faster", "false_start", "tie" or
+    "timeout"; for a false start ``loser`` is the offender."""
+
+    outcome: str
+    winner: str | None = None
+    loser: str | None = None
+    reaction_us: dict = field(default_factory=lambda: {"a": None, "b": None})
+    margin_us: int | None = None
+
+
+def _us(seconds: float) -> int:
+    return round(seconds * 1_000_000)
+
+
+def _ns(seconds: float) -> int:
+    # Thresholds compare whole nanoseconds: float noise in a tick difference
+    # (100.1 - 100.0 = 0.09999999999999432) cannot move a press across them.
+    return round(seconds * 1_000_000_000)
+
+
+def is_early(tick: float, go_tick: float | None, *,
+             ticks_diff: Callable[[float, float], float], min_reaction_ms: int = 0) -> bool:
+    """A false start: no GO yet, a tick before the GO tick, or less than
+    ``min_reaction_ms`` after it. A press on the GO tick itself is valid."""
+    if go_tick is None:
+        return True
+    reaction = ticks_diff(tick, go_tick)
+    return reaction < 0 or _ns(reaction) < min_reaction_ms * 1_000_000
+
+
+def measure(presses: dict[str, float | None], go_tick: float | None, *,
+            ticks_diff: Callable[[float, float], float]) -> tuple[dict, int | None]:
+    """Each side's reaction in whole microseconds from the GO tick (None: no
+    press, or no GO), and the gap between the two presses (None unless both)."""
+    reaction_us = {side: None if presses[side] is None or go_tick is None
+                   else _us(ticks_diff(presses[side], go_tick)) for side in SIDES}
+    margin_us = None
+    if presses["a"] is not None and presses["b"] is not None:
+        margin_us = abs(_us(ticks_diff(presses["b"], presses["a"])))
+    return reaction_us, margin_us
+
+
+def decide(presses: dict[str, float | None], go_tick: float | None, *,
+           ticks_diff: Callable[[float, float], float], tie_threshold_us: int,
+           min_reaction_ms: int = 0) -> Decision:
+    """Decide a round from each side's first press tick (None: no press) and
+    the GO tick (None: GO never came).
+
+    A press is early (a false start) if GO had not come, if its tick is
+    before the GO tick, or if it came less than ``min_reaction_ms`` after GO.
+    Early presses beat valid ones to the blame: the earliest early press is
+    the offender. Otherwise the earliest press wins. Two presses (both valid,
+    or both early) closer than ``tie_threshold_us``, or on the same tick, are
+    a tie. Gaps are compared in whole nanoseconds so float noise cannot move
+    a press across the threshold.
+
+    >>> diff = lambda later, earlier: later - earlier
+    >>> decide({"a": 10.2315, "b": 10.25}, 10.0, ticks_diff=diff, tie_threshold_us=200)
+    Decision(outcome='faster', winner='a', loser='b', reaction_us={'a': 231500, 'b': 250000}, margin_us=18500)
+    >>> decide({"a": 10.2, "b": 9.9999}, 10.0, ticks_diff=diff, tie_threshold_us=200).loser
+    'b'
+    """
+    reaction_us, margin_us = measure(presses, go_tick, ticks_diff=ticks_diff)
+    pressed = [side for side in SIDES if presses[side] is not None]
+    if not pressed:
+        return Decision("timeout", reaction_us=reaction_us)
+    early = [side for side in pressed if is_early(presses[side], go_tick, ticks_diff=ticks_diff,
+                                                  min_reaction_ms=min_reaction_ms)]
+    contenders = early or pressed
+    if len(contenders) == 1:
+        first = contenders[0]
+    else:
+        gap = ticks_diff(presses["b"], presses["a"])
+        gap_ns = abs(_ns(gap))
+        if gap_ns == 0 or gap_ns < tie_threshold_us * 1000:
+            return Decision("tie", reaction_us=reaction_us, margin_us=margin_us)
+        first = "a" if gap > 0 else "b"
+    other = "b" if first == "a" else "a"
+    if early:
+        return Decision("false_start", winner=other, loser=first,
+                        reaction_us=reaction_us, margin_us=margin_us)
+    return Decision("faster", winner=first, loser=other,
+                    reaction_us=reaction_us, margin_us=margin_us)

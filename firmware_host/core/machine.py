@@ -1,0 +1,837 @@
+"""The showdown state machine: who slammed first, decided from edge ticks.
+
+:class:`ShowdownCore` owns the :class:`~hw.board.Board` outputs and one
+:mod:`transitions` machine. It does no I/O waiting of its own: pin callbacks
+put :class:`InputEvent` s on :attr:`ShowdownCore.inbox`, timers are deadlines
+that :meth:`~ShowdownCore.next_deadline` reports, and whoever drives the core
+(the event loop thread, or a test on virtual time) calls
+:meth:`~ShowdownCore.handle` and :meth:`~ShowdownCore.run_due`. Every decision
+is made by :func:`firmware_host.core.decide.decide` from the edges' ticks and the
+GO tick, never from the order in which callbacks ran. docs/timing.md explains
+the rules.
+
+>>> sorted(IGNORED["launching"])
+['paddle_pressed', 'timer_pressed']
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import random
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from concurrent.futures import Future
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from transitions import Machine
+
+from firmware_host.core.clock import Clock, monotonic
+from firmware_host.core.deadlines import Deadlines
+from firmware_host.core.decide import Decision, decide, is_early, measure
+from firmware_host.core.errors import (
+    BusyError, InvalidArgumentError, InvalidCardsError, NotArmedError,
+    PaddleHeldError, UnitError, UnitFaultError)
+from firmware_host.core.result import SIDES, Result, UnitEvent
+from firmware_host.protocol import clean_players, clean_showdown_id
+from hw.selftest import DeviceCheck, selftest_steps
+
+__all__ = ["STATES", "RUNNING", "TRANSITIONS", "IGNORED", "InputEvent", "Showdown", "ShowdownCore",
+           "Recorder", "RecordFailed"]
+
+log = logging.getLogger(__name__)
+
+STATES = ("idle", "armed", "countdown", "hold", "go", "false_start",
+          "resolved", "launching", "timeout", "selftest", "fault")
+#: States in which a showdown is under way: arm and start are refused.
+RUNNING = ("countdown", "hold", "go", "false_start", "resolved", "launching", "timeout")
+_NOT_FAULT = [state for state in STATES if state != "fault"]
+
+# The whole machine. Triggers are what happened; the core fires them from
+# inputs (paddle_pressed, timer_pressed, card_passed), commands (arm_received,
+# start_received, cancelled) and its own deadlines (the *_elapsed ones,
+# settled). Transitions with the same trigger and source are tried in order.
+TRANSITIONS = [
+    # trigger              source                  dest           guard / action
+    dict(trigger="arm_received", source=["idle", "armed"], dest="armed"),
+    dict(trigger="timer_pressed", source="idle", dest="armed",
+         before="_arm_standalone", after="_request_start"),
+    dict(trigger="timer_pressed", source="armed", dest="countdown", unless="paddle_is_held"),
+    dict(trigger="timer_pressed", source="armed", dest=None, after="_warn_paddle_held"),
+    dict(trigger="timer_pressed", source="fault", dest="idle", conditions="board_answers"),
+    dict(trigger="start_received", source="armed", dest="countdown", unless="paddle_is_held"),
+    dict(trigger="start_received", source="armed", dest=None, after="_warn_paddle_held"),
+    dict(trigger="step_elapsed", source="countdown", dest=None, after="_next_step"),
+    dict(trigger="countdown_elapsed", source="countdown", dest="hold"),
+    dict(trigger="hold_elapsed", source="hold", dest="go"),
+    dict(trigger="paddle_pressed", source=["countdown", "hold"], dest="false_start",
+         before="_record_press"),
+    dict(trigger="paddle_pressed", source="go", dest="false_start",
+         conditions="press_is_early", before="_record_press"),
+    dict(trigger="paddle_pressed", source=["go", "false_start"], dest=None,
+         after="_record_press"),
+    dict(trigger="settled", source=["go", "false_start"], dest="countdown",
+         conditions="tie_rerun_is_due", before="_count_rerun"),
+    dict(trigger="settled", source="go", dest="resolved"),
+    dict(trigger="settled", source="false_start", dest="resolved", conditions="is_tie"),
+    dict(trigger="settled", source="false_start", dest="launching"),
+    dict(trigger="response_timed_out", source="go", dest="timeout"),
+    dict(trigger="announced", source="resolved", dest="launching", conditions="has_loser"),
+    dict(trigger="announced", source=["resolved", "timeout"], dest="idle",
+         before="_finish_without_launch"),
+    dict(trigger="card_passed", source="launching", dest=None, after="_count_card"),
+    dict(trigger="cards_out", source="launching", dest="idle", before="_finish_launch"),
+    dict(trigger="launch_elapsed", source="launching", dest="idle", before="_finish_launch"),
+    dict(trigger="selftest_requested", source="idle", dest="selftest"),
+    dict(trigger="selftest_done", source="selftest", dest="idle"),
+    dict(trigger="cancelled", source=_NOT_FAULT, dest="idle", before="_cancel_showdown"),
+    dict(trigger="cancelled", source="fault", dest="idle", conditions="board_answers"),
+    dict(trigger="failed", source=_NOT_FAULT, dest="fault"),
+]
+
+#: Input triggers each state ignores on purpose (a press while idle, the timer
+#: button during a countdown, ...). Any other trigger that has no transition
+#: from the current state is a bug and puts the unit in fault.
+IGNORED = {
+    "idle": {"paddle_pressed", "card_passed"},
+    "armed": {"paddle_pressed", "card_passed"},
+    "countdown": {"timer_pressed", "card_passed"},
+    "hold": {"timer_pressed", "card_passed"},
+    "go": {"timer_pressed", "card_passed"},
+    "false_start": {"timer_pressed", "card_passed"},
+    "resolved": {"paddle_pressed", "timer_pressed", "card_passed"},
+    "launching": {"paddle_pressed", "timer_pressed"},
+    "timeout": {"paddle_pressed", "timer_pressed", "card_passed"},
+    "selftest": {"paddle_pressed", "timer_pressed", "card_passed"},
+    "fault": {"paddle_pressed", "card_passed"},
+}
+
+# Deadlines owned by the machine (the bench adds its own, under other names).
+_MACHINE_DEADLINES = ("step", "flash", "hold", "response", "settle", "launch",
+                      "buzzer", "blink", "warning", "selftest")
+
+#: Results kept in memory for unit.result(); the journal keeps them for good.
+RESULTS_KEPT = 1000
+
+
+# -- where verdicts go ----------------------------------------------------------
+
+class Recorder(Protocol):
+    """Where the core writes each verdict before anything moves (the daemon:
+    the results journal). Called on the core's thread; each call returns once
+    what it was given is safe, or raises."""
+
+    def decided(self, result: Result) -> None:
+        """A decision with a loser, ``launch == "pending"``: it must be durable
+        before this returns, because the arrow, the buzzer and the motor follow."""
+
+    def cards_counted(self, showdown_id: str, counted: int) -> None:
+        """The card sensor counted ``counted`` cards out so far (best effort)."""
+
+    def finished(self, result: Result) -> None:
+        """The final result: a decided showdown's launch outcome, or a whole
+        showdown that launched nothing (a timeout, a void tie)."""
+
+
+class RecordFailed(RuntimeError):
+    """The recorder could not keep a verdict; the message is the fault reason."""
+
+
+# -- what the core works on ----------------------------------------------------
+
+@dataclass(frozen=True)
+class InputEvent:
+    """One item of the core's inbox. ``kind`` is "paddle" (data: side, ticks,
+    pressed), "timer" (ticks), "card" (ticks), "call" (a command: fn, args,
+    kwargs, future) or "wake". ``arrived`` is ``time.perf_counter()`` when
+    it was queued, to measure decision latency."""
+
+    kind: str
+    data: tuple = ()
+    arrived: float = field(default_factory=time.perf_counter)
+
+
+@dataclass
+class Showdown:
+    """The armed or running showdown."""
+
+    showdown_id: str
+    cards: int
+    players: dict[str, str]
+    tie_reruns: int = 0
+    finished: bool = False
+
+
+@dataclass
+class _Round:
+    """One countdown and what happened after it (a tie re-run starts another)."""
+
+    start: float                       # clock time the countdown began
+    planned_go: float                  # clock time GO is due
+    steps: int
+    step: int = 0
+    flash_lit: bool = True
+    go_tick: float | None = None
+    go_time: float | None = None
+    presses: dict = field(default_factory=lambda: {"a": None, "b": None})
+
+
+@dataclass
+class _Launch:
+    side: str
+    cards: int
+    counted: int = 0
+
+
+# -- the core ------------------------------------------------------------------
+
+class ShowdownCore:
+    """The state machine and its outputs, driven by inputs and deadlines.
+
+    ``board`` is an :class:`hw.board.Board`; ``clock`` returns seconds and
+    must be the clock of the board's ticks when the bench is used (it is,
+    on mock pins); ``rng`` draws the hold length and standalone showdown ids;
+    ``recorder`` (a :class:`Recorder`, the journal) gets each decision before
+    the arrow, the buzzer or the motor move, and each final result before it
+    is published. If it cannot keep a decision, nothing launches: the unit
+    faults. Call everything on one thread.
+    """
+
+    def __init__(self, board, config, *, clock: Clock = monotonic,
+                 rng: random.Random | None = None, recorder: Recorder | None = None):
+        self.board = board
+        self.config = config
+        self.timing = config.timing
+        self.clock = clock
+        self.rng = rng if rng is not None else random.Random()
+        self.recorder = recorder
+        self.inbox: queue.SimpleQueue[InputEvent] = queue.SimpleQueue()
+        self.listeners: tuple[Callable[[UnitEvent], None], ...] = ()
+        self.showdown: Showdown | None = None
+        self.round: _Round | None = None
+        self.decision: Decision | None = None
+        self.results: OrderedDict[str, Result] = OrderedDict()
+        self.last_result: Result | None = None
+        self.fault_reason: str | None = None
+        self.last_decision_latency_us: float | None = None
+        self._recorded = False          # the decision is with the recorder
+        self._launch: _Launch | None = None
+        self._selftest: tuple | None = None   # (steps, future) while one runs
+        self._edge: tuple[str, float] | None = None
+        self._deadlines = Deadlines()
+        self._arrived = time.perf_counter()
+        self._shown_state = "idle"
+        self.state = "idle"
+        # The state event goes out first thing on entering a state, before
+        # the state's own on_enter_* actions and the events they emit.
+        states = [{"name": name, "on_enter": "_state_changed"} for name in STATES]
+        self.machine = Machine(
+            model=self, states=states, transitions=TRANSITIONS, initial="idle",
+            queued=True, auto_transitions=False)
+        board.on_paddle_edge = self._paddle_edge
+        board.on_timer_button = self._timer_button
+        board.on_card = self._card_seen
+        board.safe()
+
+    # -- pin callbacks: on the backend's thread, they only enqueue ------------
+
+    def _paddle_edge(self, side: str, ticks: float, pressed: bool) -> None:
+        self.inbox.put(InputEvent("paddle", (side, ticks, pressed)))
+
+    def _timer_button(self, ticks: float) -> None:
+        self.inbox.put(InputEvent("timer", (ticks,)))
+
+    def _card_seen(self, ticks: float) -> None:
+        self.inbox.put(InputEvent("card", (ticks,)))
+
+    # -- driving the core --------------------------------------------------------
+
+    def handle(self, event: InputEvent) -> None:
+        """Process one inbox event (a command's answer goes to its future)."""
+        self._arrived = event.arrived
+        if event.kind == "call":
+            self._run_command(*event.data)
+            return
+        with self._fault_guard(f"{event.kind} event"):
+            if event.kind == "paddle":
+                side, ticks, pressed = event.data
+                if pressed:
+                    self._on_press(side, ticks)
+            elif event.kind == "timer":
+                self._fire("timer_pressed")
+            elif event.kind == "card":
+                self._fire("card_passed")
+
+    def next_deadline(self) -> float | None:
+        """Clock time of the earliest deadline, or None when nothing is due ever."""
+        return self._deadlines.next()
+
+    def run_due(self) -> int:
+        """Fire every deadline due at ``clock()``, earliest first; returns how many."""
+        fired = 0
+        while self._fire_one_due():
+            fired += 1
+        return fired
+
+    def pump(self) -> None:
+        """Handle every queued event and every due deadline, events first,
+        until there is nothing left to do now."""
+        while True:
+            try:
+                event = self.inbox.get_nowait()
+            except queue.Empty:
+                if not self._fire_one_due():
+                    return
+            else:
+                self.handle(event)
+
+    def schedule(self, name: str, when: float, action: Callable[[], None]) -> None:
+        """Call ``action`` once the clock reaches ``when`` (replaces ``name``)."""
+        self._deadlines.schedule(name, when, action)
+
+    def has_deadline(self, name: str) -> bool:
+        return name in self._deadlines
+
+    def unschedule(self, *names: str) -> None:
+        self._deadlines.cancel(*names)
+
+    def _fire_one_due(self) -> bool:
+        due = self._deadlines.pop_due(self.clock())
+        if due is None:
+            return False
+        name, action = due
+        self._arrived = time.perf_counter()
+        with self._fault_guard(f"deadline {name!r}"):
+            action()
+        return True
+
+    def _fire(self, trigger: str) -> None:
+        if trigger in IGNORED[self.state]:
+            log.debug("%s ignored in state %s", trigger, self.state)
+            return
+        getattr(self, trigger)()
+
+    def emit(self, name: str, **data: Any) -> None:
+        """Publish a UnitEvent to every listener; a failing listener is logged."""
+        event = UnitEvent(name, data)
+        for listener in self.listeners:
+            try:
+                listener(event)
+            except Exception:
+                log.exception("event listener %r failed on %s", listener, name)
+
+    # -- faults --------------------------------------------------------------------
+
+    @contextmanager
+    def _fault_guard(self, what: str):
+        """Any exception inside: fault, outputs safe, and the core carries on."""
+        try:
+            yield
+        except Exception as exc:
+            log.debug("exception in %s", what, exc_info=True)
+            self.enter_fault(_fault_reason(what, exc))
+
+    def enter_fault(self, reason: str) -> None:
+        """Outputs safe (motor first), machine deadlines dropped, a decided
+        showdown reported with launch "fault", then the fault state and event."""
+        log.error("fault: %s", reason)
+        self.fault_reason = reason
+        try:
+            self.board.safe()           # the motor first
+        except Exception:
+            log.exception("making the outputs safe failed")
+        self.unschedule(*_MACHINE_DEADLINES)
+        if self._recorded and self.showdown is not None and not self.showdown.finished:
+            # The decision is recorded: its launch ended in this fault.
+            try:
+                self._publish(self._build_result("fault"))
+            except Exception:
+                log.exception("reporting the result of %s failed", self.showdown.showdown_id)
+        self._launch = None
+        if self.state != "fault":
+            try:
+                self.failed()
+            except Exception:
+                log.exception("leaving state %s failed", self.state)
+                self.machine.set_state("fault")
+                self._state_changed()
+        self.emit("fault", reason=reason)
+
+    # -- commands (on the loop thread; errors go back to the caller) ---------------
+
+    def _run_command(self, fn, args, kwargs, future) -> None:
+        if not future.set_running_or_notify_cancel():
+            return
+        try:
+            value = fn(*args, **kwargs)
+        except UnitError as exc:
+            future.set_exception(exc)
+        except Exception as exc:
+            log.debug("exception in a command", exc_info=True)
+            self.enter_fault(_fault_reason(f"command {getattr(fn, '__name__', fn)}", exc))
+            error = UnitFaultError(self.fault_reason)
+            error.__cause__ = exc
+            future.set_exception(error)
+        else:
+            future.set_result(value)
+
+    def _refuse_unless(self, *allowed: str) -> None:
+        if self.state in allowed:
+            return
+        if self.state == "fault":
+            raise UnitFaultError(f"the unit is in fault ({self.fault_reason}); cancel resets it")
+        if self.state == "idle":
+            raise NotArmedError("no showdown is armed: arm one first")
+        if self.state == "selftest":
+            raise BusyError("the unit is busy: a selftest is running (about 2.5 s)")
+        raise BusyError(f"the unit is busy: state is {self.state!r}")
+
+    def arm(self, showdown_id: str, cards: int, players: dict[str, str] | None = None) -> dict:
+        """Arm a showdown in idle. The armed showdown's own id again is answered
+        with the status; another id while one is armed is busy (cancel it first),
+        so two engines can never swap each other's showdown."""
+        self._refuse_unless("idle", "armed")
+        if self.state == "armed":
+            armed = self.showdown.showdown_id
+            if showdown_id == armed:
+                return self.status()
+            raise BusyError(f"showdown {armed!r} is armed: cancel it before arming another")
+        try:
+            # The protocol's own checks: what a client may send is what the unit keeps.
+            showdown_id = clean_showdown_id(showdown_id)
+            players = clean_players({"a": "A", "b": "B"} if players is None else players)
+        except ValueError as exc:
+            raise InvalidArgumentError(str(exc)) from None
+        limit = self.config.showdown.max_cards
+        if isinstance(cards, bool) or not isinstance(cards, int) or not 1 <= cards <= limit:
+            raise InvalidCardsError(f"cards must be a whole number from 1 to {limit}, not {cards!r}")
+        self.showdown = Showdown(showdown_id, cards, players)
+        self._fire("arm_received")
+        return self.status()
+
+    def start(self) -> dict:
+        """Start the armed showdown, as the timer button does."""
+        self._refuse_unless("armed")
+        self._fire("start_received")
+        if self.state == "armed":
+            held = self._held_sides()
+            raise PaddleHeldError(
+                f"paddle {' and '.join(held)} is held down: release it, then start", held)
+        return self.status()
+
+    def cancel(self) -> dict:
+        """Back to idle with the outputs safe, from any state (a fault only if
+        the board answers)."""
+        self._fire("cancelled")
+        if self.state == "fault":
+            raise UnitFaultError(f"the unit stays in fault: the board does not answer ({self.fault_reason})")
+        return self.status()
+
+    def start_selftest(self) -> "Future[list[DeviceCheck]]":
+        """Light, sound and spin every device (:func:`hw.selftest.selftest_steps`)
+        in the ``selftest`` state, each wait a deadline of the loop, so the
+        unit keeps answering meanwhile. Only in idle, else BusyError (another
+        selftest included). The future gets the checks; ``cancel`` (or a
+        fault) ends it early with UnitError, outputs safe."""
+        if self.state != "idle":
+            self._refuse_unless()
+        future: Future = Future()
+        future.set_running_or_notify_cancel()
+        self._selftest = (selftest_steps(self.board), future)
+        self._fire("selftest_requested")
+        return future
+
+    def status(self) -> dict:
+        """A JSON-safe snapshot: state, paddles, showdown, last result, fault."""
+        try:
+            paddles = {side: self.board.paddle_is_pressed(side) for side in SIDES}
+        except Exception as exc:
+            log.warning("cannot read the paddles: %s", exc)
+            paddles = None
+        showdown = None
+        if self.showdown is not None:
+            showdown = {"showdown_id": self.showdown.showdown_id, "cards": self.showdown.cards,
+                        "players": dict(self.showdown.players),
+                        "tie_reruns": self.showdown.tie_reruns}
+        return {
+            "state": self.state,
+            "paddles": paddles,
+            "showdown": showdown,
+            "last_result": None if self.last_result is None else self.last_result.to_dict(),
+            "fault": self.fault_reason if self.state == "fault" else None,
+        }
+
+    def result(self, showdown_id: str) -> Result | None:
+        """A result of this run of the unit, or None."""
+        return self.results.get(showdown_id)
+
+    def shutdown(self) -> None:
+        """The loop is stopping: a running showdown is cancelled as by
+        :meth:`cancel` (mid-launch, its result says so), then every deadline
+        is dropped and the outputs are made safe."""
+        if self.state not in ("idle", "fault"):
+            with self._fault_guard("shutdown"):
+                self._fire("cancelled")
+        self._deadlines.clear()
+        self.board.safe()
+
+    # -- inputs ------------------------------------------------------------------
+
+    def _on_press(self, side: str, ticks: float) -> None:
+        if self.round is not None and self.round.presses[side] is not None:
+            return                      # that side's first press is already in
+        if self.state in ("resolved", "launching"):
+            # Too late to change the decision, but it is that side's reaction time.
+            self.round.presses[side] = ticks
+            return
+        self._edge = (side, ticks)
+        self._fire("paddle_pressed")
+
+    def _is_early(self, ticks: float) -> bool:
+        return is_early(ticks, self.round.go_tick, ticks_diff=self.board.ticks_diff,
+                        min_reaction_ms=self.timing.min_reaction_ms)
+
+    def press_is_early(self) -> bool:
+        return self._is_early(self._edge[1])
+
+    def _record_press(self) -> None:
+        side, ticks = self._edge
+        presses = self.round.presses
+        first = presses["a"] is None and presses["b"] is None
+        presses[side] = ticks
+        self.unschedule("response")
+        if presses["a"] is not None and presses["b"] is not None:
+            self._settle()
+        elif first:
+            self.schedule("settle", self.clock() + self.timing.settle_s, self._settle)
+
+    def _settle(self) -> None:
+        self.unschedule("settle")
+        self.decision = decide(
+            self.round.presses, self.round.go_tick, ticks_diff=self.board.ticks_diff,
+            tie_threshold_us=self.timing.tie_threshold_us,
+            min_reaction_ms=self.timing.min_reaction_ms)
+        self.last_decision_latency_us = (time.perf_counter() - self._arrived) * 1e6
+        if self.decision.loser is not None:
+            # On disk before anything moves: a crash from here on cannot lose
+            # the verdict, and a failure here launches nothing.
+            self._record_decision()
+        if self.decision.outcome == "false_start":
+            self.board.set_arrow(self.decision.loser)
+            self._sound(self.timing.go_tone_s)
+            self.emit("false_start", showdown_id=self.showdown.showdown_id,
+                      side=self.decision.loser)
+        self.settled()
+
+    def _record_decision(self) -> None:
+        result = self._build_result("pending")
+        if self.recorder is not None:
+            try:
+                self.recorder.decided(result)
+            except Exception as exc:
+                raise RecordFailed(_record_failure(exc, "the decision", result) +
+                                   ": nothing was launched") from exc
+        self._recorded = True
+
+    # -- guards ------------------------------------------------------------------
+
+    def _held_sides(self) -> tuple[str, ...]:
+        return tuple(side for side in SIDES if self.board.paddle_is_pressed(side))
+
+    def paddle_is_held(self) -> bool:
+        return bool(self._held_sides())
+
+    def board_answers(self) -> bool:
+        try:
+            self.board.safe()
+            self._held_sides()
+        except Exception as exc:
+            log.error("the board still fails: %s", exc)
+            return False
+        return True
+
+    def is_tie(self) -> bool:
+        return self.decision.outcome == "tie"
+
+    def tie_rerun_is_due(self) -> bool:
+        return (self.is_tie() and self.timing.tie_policy == "rerun"
+                and self.showdown.tie_reruns < self.timing.max_tie_reruns)
+
+    def has_loser(self) -> bool:
+        return self.decision.loser is not None
+
+    # -- arming and the paddle warning ----------------------------------------------
+
+    def _arm_standalone(self) -> None:
+        showdown_id = f"local-{self.rng.getrandbits(48):012x}"
+        self.showdown = Showdown(showdown_id, self.config.showdown.default_cards,
+                                 {"a": "A", "b": "B"})
+
+    def _request_start(self) -> None:
+        self.start_received()
+
+    def on_enter_armed(self) -> None:
+        self.emit("armed", showdown_id=self.showdown.showdown_id, cards=self.showdown.cards,
+                  players=dict(self.showdown.players))
+
+    def _warn_paddle_held(self) -> None:
+        held = self._held_sides()
+        for side in held:
+            self.emit("paddle_held", side=side)
+        # One side held: its arrow blinks; both: the arrows alternate.
+        pattern = (held[0], None) if len(held) == 1 else ("a", "b")
+        now = self.clock()
+
+        def blink(index=0, when=now):
+            self.board.set_arrow(pattern[index % 2])
+            self.schedule("blink", when + self.timing.flash_period_s,
+                          lambda: blink(index + 1, when + self.timing.flash_period_s))
+
+        def stop():
+            self.unschedule("blink")
+            self.board.set_arrow(None)
+
+        blink()
+        self.schedule("warning", now + self.timing.paddle_warning_s, stop)
+
+    def on_exit_armed(self) -> None:
+        if self.has_deadline("warning"):
+            self.unschedule("blink", "warning")
+            self.board.set_arrow(None)
+
+    # -- countdown, hold, go -----------------------------------------------------------
+
+    def on_enter_countdown(self) -> None:
+        self.unschedule("settle", "response")
+        self.decision = None
+        self._recorded = False
+        self.board.set_go(False)
+        self.board.set_arrow(None)
+        now, steps = self.clock(), self.board.countdown_length
+        hold_s = self.rng.uniform(self.timing.hold_min_s, self.timing.hold_max_s)
+        # The hold is drawn now so the planned GO time is known from the first
+        # step (the bench schedules early presses from it); nothing shows it.
+        planned_go = now + steps * self.timing.countdown_step_s + hold_s
+        self.round = _Round(start=now, planned_go=planned_go, steps=steps)
+        self._next_step()
+
+    def _next_step(self) -> None:
+        rnd = self.round
+        rnd.step += 1
+        begins = rnd.start + (rnd.step - 1) * self.timing.countdown_step_s
+        rnd.flash_lit = True
+        self.board.show_countdown(rnd.step)
+        self._sound(self.timing.beep_s)
+        self.schedule("flash", begins + self.timing.flash_period_s,
+                      lambda: self._flash(begins + self.timing.flash_period_s))
+        last = rnd.step == rnd.steps
+        self.schedule("step", begins + self.timing.countdown_step_s,
+                      self.countdown_elapsed if last else self.step_elapsed)
+        self.emit("countdown", showdown_id=self.showdown.showdown_id, step=rnd.step,
+                  steps=rnd.steps, rerun=self.showdown.tie_reruns)
+
+    def _flash(self, when: float) -> None:
+        rnd = self.round
+        rnd.flash_lit = not rnd.flash_lit
+        self.board.show_countdown(rnd.step if rnd.flash_lit else 0)
+        following = when + self.timing.flash_period_s
+        self.schedule("flash", following, lambda: self._flash(following))
+
+    def on_exit_countdown(self) -> None:
+        self.unschedule("step", "flash")
+
+    def on_enter_hold(self) -> None:
+        self.board.show_countdown(self.round.steps)
+        self.schedule("hold", self.round.planned_go, self.hold_elapsed)
+
+    def on_exit_hold(self) -> None:
+        self.unschedule("hold")
+
+    def on_enter_go(self) -> None:
+        self.board.show_countdown(0)
+        self.board.set_go(True)
+        # Read the tick right after the light is on: this is the GO tick that
+        # every press is measured against.
+        self.round.go_tick = self.board.ticks()
+        self.round.go_time = self.clock()
+        self._sound(self.timing.go_tone_s)
+        self.schedule("response", self.round.go_time + self.timing.response_timeout_s,
+                      self.response_timed_out)
+        self.emit("go", showdown_id=self.showdown.showdown_id, ticks=self.round.go_tick)
+
+    def on_exit_go(self) -> None:
+        self.board.set_go(False)
+
+    def on_enter_false_start(self) -> None:
+        # The countdown stops at once; the arrow and the tone wait for the
+        # decision (the settle window), which the journal holds first.
+        self.board.show_countdown(0)
+
+    def _sound(self, seconds: float) -> None:
+        if seconds <= 0:
+            return
+        self.board.set_buzzer(True)
+        self.schedule("buzzer", self.clock() + seconds, lambda: self.board.set_buzzer(False))
+
+    def _count_rerun(self) -> None:
+        self.showdown.tie_reruns += 1
+        self.emit("tie", showdown_id=self.showdown.showdown_id,
+                  gap_us=self.decision.margin_us, rerun=self.showdown.tie_reruns, void=False)
+
+    # -- after the decision ----------------------------------------------------------
+
+    def on_enter_resolved(self) -> None:
+        if self.is_tie():
+            self.emit("tie", showdown_id=self.showdown.showdown_id,
+                      gap_us=self.decision.margin_us, rerun=self.showdown.tie_reruns, void=True)
+        self.announced()
+
+    def on_enter_timeout(self) -> None:
+        self.decision = decide(self.round.presses, self.round.go_tick,
+                               ticks_diff=self.board.ticks_diff,
+                               tie_threshold_us=self.timing.tie_threshold_us)
+        self.announced()
+
+    def on_enter_launching(self) -> None:
+        launcher = self.config.launcher
+        cards = self.showdown.cards
+        self._launch = _Launch(self.decision.loser, cards)
+        if self.board.has_card_sensor:
+            # The sensor says when the cards are out; the maximum makes it a jam.
+            run_s = launcher.max_run_s
+        else:
+            run_s = min(launcher.spin_up_s + launcher.per_card_s * cards, launcher.max_run_s)
+        self.board.launcher.launch_toward(self.decision.loser, launcher.speed)
+        self.schedule("launch", self.clock() + run_s, self.launch_elapsed)
+
+    def _count_card(self) -> None:
+        self._launch.counted += 1
+        if self.recorder is not None:
+            try:
+                self.recorder.cards_counted(self.showdown.showdown_id, self._launch.counted)
+            except Exception as exc:        # the final record says it again
+                log.warning("cannot record the card count of %s: %s",
+                            self.showdown.showdown_id, exc)
+        if self._launch.counted >= self._launch.cards:
+            self.cards_out()
+
+    def on_exit_launching(self) -> None:
+        self.board.launcher.stop()
+        self.unschedule("launch")
+
+    def _finish_launch(self) -> None:
+        self.board.launcher.stop()
+        launch = self._launch
+        sensor = self.board.has_card_sensor
+        verified = sensor and launch.counted >= launch.cards
+        outcome = "jam" if sensor and not verified else "launched"
+        if outcome == "jam":
+            log.warning("jam: %d of %d cards counted in %.2f s", launch.counted, launch.cards,
+                        self.config.launcher.max_run_s)
+        self.emit("launched", showdown_id=self.showdown.showdown_id, side=launch.side,
+                  cards=launch.counted if sensor else launch.cards, verified=verified,
+                  outcome=outcome)
+        self._publish(self._build_result(outcome))
+
+    def _finish_without_launch(self) -> None:
+        self._publish(self._build_result("none"))
+
+    def _cancel_showdown(self) -> None:
+        if self.state == "launching":
+            self.board.launcher.stop()
+            self._publish(self._build_result("cancelled"))
+        if self.showdown is not None:
+            self.emit("cancelled", showdown_id=self.showdown.showdown_id)
+
+    # -- selftest -----------------------------------------------------------------------
+
+    def on_enter_selftest(self) -> None:
+        self._selftest_step()
+
+    def _selftest_step(self) -> None:
+        steps, future = self._selftest
+        try:
+            wait = next(steps)
+        except StopIteration as done:
+            self._selftest = None
+            future.set_result(done.value)
+            self.selftest_done()
+            return
+        self.schedule("selftest", self.clock() + wait, self._selftest_step)
+
+    def on_exit_selftest(self) -> None:
+        self.unschedule("selftest")
+        if self._selftest is not None:         # cut short: cancel, fault or shutdown
+            steps, future = self._selftest
+            self._selftest = None
+            steps.close()                       # its finally makes the outputs safe
+            future.set_exception(UnitError("the selftest was stopped before it ended"))
+
+    def on_enter_idle(self) -> None:
+        self.unschedule(*_MACHINE_DEADLINES)
+        self.board.safe()
+        self.showdown = self.round = self.decision = self._launch = None
+        self._recorded = False
+        self.fault_reason = None
+
+    def _build_result(self, launch: str) -> Result:
+        decision, showdown = self.decision, self.showdown
+        reason = {"tie": "tie_void"}.get(decision.outcome, decision.outcome)
+        counted = self._launch.counted if self._launch and self.board.has_card_sensor else None
+        reaction_us, margin_us = measure(self.round.presses, self.round.go_tick,
+                                         ticks_diff=self.board.ticks_diff)
+        return Result(
+            showdown_id=showdown.showdown_id, players=dict(showdown.players),
+            winner=decision.winner, loser=decision.loser, reason=reason,
+            tie_reruns=showdown.tie_reruns, reaction_us=reaction_us,
+            margin_us=margin_us, cards=showdown.cards, launch=launch,
+            cards_counted=counted)
+
+    def _publish(self, result: Result) -> None:
+        self.showdown.finished = True
+        if self.recorder is not None:
+            try:
+                self.recorder.finished(result)      # before anyone hears of it
+            except Exception as exc:
+                if not self._recorded:
+                    raise RecordFailed(_record_failure(exc, "the result", result)) from exc
+                # The verdict is on disk already: tell it, then fault.
+                self._remember(result)
+                raise RecordFailed(_record_failure(exc, "the launch outcome", result) +
+                                   "; the verdict is recorded") from exc
+        self._remember(result)
+
+    def _remember(self, result: Result) -> None:
+        self.results[result.showdown_id] = result
+        while len(self.results) > RESULTS_KEPT:
+            self.results.popitem(last=False)
+        self.last_result = result
+        self.emit("result", **result.to_dict())
+
+    def _state_changed(self) -> None:
+        if self.state != self._shown_state:
+            previous, self._shown_state = self._shown_state, self.state
+            log.info("state %s -> %s", previous, self.state)
+            self.emit("state", state=self.state, previous=previous)
+
+
+def _text(exc: Exception) -> str:
+    return str(exc) or type(exc).__name__
+
+
+def _record_failure(exc: Exception, what: str, result: Result) -> str:
+    """A recorder's failure in one line: its own words if it raised
+    RecordFailed (they name the file), else what could not be recorded."""
+    if isinstance(exc, RecordFailed):
+        return str(exc)
+    return f"cannot record {what} of {result.showdown_id!r} ({_text(exc)})"
+
+
+def _fault_reason(what: str, exc: Exception) -> str:
+    """A fault's one line: a recorder's own words, else where and what was raised."""
+    if isinstance(exc, RecordFailed):
+        return str(exc)
+    return f"{what}: {type(exc).__name__}: {exc}"

@@ -1,0 +1,183 @@
+"""What each command takes: argument checks per command, and a request line
+read into a checked Request."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from firmware_host.protocol._errors import ProtocolError, _show
+from firmware_host.protocol._framing import _decode_object
+from firmware_host.protocol._messages import Request
+from firmware_host.protocol._names import clean_name, clean_players, clean_showdown_id
+
+__all__ = ["COMMANDS", "BENCH_COMMANDS", "check_arguments", "decode_request"]
+
+
+class _Invalid(Exception):
+    """An argument failed its check; the text is the error message."""
+
+
+def _whole(lo: int | None = None, hi: int | None = None):
+    def check(name, value):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise _Invalid(f"field '{name}' must be a whole number, not {_show(value)}")
+        if hi is not None and not lo <= value <= hi:
+            raise _Invalid(f"field '{name}' must be {lo} to {hi}, not {value}")
+        if lo is not None and value < lo:
+            raise _Invalid(f"field '{name}' must be >= {lo}, not {value}")
+        return value
+    return check
+
+
+def _number(name, value):
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise _Invalid(f"field '{name}' must be a number, not {_show(value)}")
+    return value
+
+
+def _token(name, value):
+    if not isinstance(value, str) or not value:
+        raise _Invalid(f"field '{name}' must be a non-empty string")
+    return value
+
+
+def _flag(name, value):
+    if not isinstance(value, bool):
+        raise _Invalid(f"field '{name}' must be true or false, not {_show(value)}")
+    return value
+
+
+def _checked_by(clean):
+    """A schema check from a ``clean_*`` function (ValueError -> _Invalid)."""
+    def check(name, value):
+        try:
+            return clean(value, name)
+        except ValueError as exc:
+            raise _Invalid(str(exc)) from None
+    return check
+
+
+_name = _checked_by(clean_name)
+_showdown_id = _checked_by(clean_showdown_id)
+_players = _checked_by(clean_players)
+
+
+def _side(name, value):
+    if value not in ("a", "b"):
+        raise _Invalid(f"field '{name}' must be \"a\" or \"b\", not {_show(value)}")
+    return value
+
+
+def _one_timing(args):
+    """A bench edge is timed by at most one of offset_ms and at_tick (neither: now)."""
+    if args["offset_ms"] is not None and args["at_tick"] is not None:
+        raise _Invalid("give at most one of fields 'offset_ms' and 'at_tick'")
+
+
+_Check = Callable[[str, Any], Any]
+def _not_negative(name, value):
+    if _number(name, value) < 0:
+        raise _Invalid(f"field '{name}' must be >= 0, not {value}")
+    return value
+
+
+# delay_ms: the edge's callback arrives this long after its tick (a busy pin backend).
+_TIMING = {"side": _side, "offset_ms": _number, "at_tick": _number, "delay_ms": _not_negative}
+_TIMING_OPTIONAL = {"offset_ms", "at_tick", "delay_ms"}
+# hold: a press stays down (else it lets go by itself after a short hold).
+_PRESS = {**_TIMING, "hold": _flag}
+_PRESS_OPTIONAL = {*_TIMING_OPTIONAL, "hold"}
+
+# command -> (argument checks, optional argument names, whole-request check)
+_SCHEMAS: dict[str, tuple[dict[str, _Check], set[str], Callable | None]] = {
+    "hello": ({"version": _whole()}, set(), None),
+    "auth": ({"token": _token}, set(), None),
+    "ping": ({}, set(), None),
+    "status": ({}, set(), None),
+    "showdown": ({"showdown_id": _showdown_id, "cards": _whole(1), "players": _players},
+                 set(), None),
+    "start": ({}, set(), None),
+    "cancel": ({}, set(), None),
+    "result": ({"showdown_id": _showdown_id}, set(), None),
+    "history": ({"limit": _whole(1, 1000), "player": _name}, {"limit", "player"}, None),
+    "selftest": ({}, set(), None),
+    "bench_press": (_PRESS, _PRESS_OPTIONAL, _one_timing),
+    "bench_release": (_TIMING, _TIMING_OPTIONAL, _one_timing),
+    "bench_timer": ({}, set(), None),
+}
+#: Every command, in the order docs/protocol.md lists them.
+COMMANDS = tuple(_SCHEMAS)
+#: Commands only a unit on mock pins carries out (others answer "not_mock").
+BENCH_COMMANDS = ("bench_press", "bench_release", "bench_timer")
+
+
+def _check_fields(given: dict, checks: dict[str, _Check], optional: set[str],
+                  prefix: str = "") -> dict:
+    for key in given:
+        if key not in checks:
+            raise _Invalid(f"unknown field '{prefix}{key}'")
+    args = {}
+    for key, check in checks.items():
+        if key in optional and given.get(key) is None:
+            args[key] = None   # absent, or null: the same thing
+        elif key in given:
+            args[key] = check(prefix + key, given[key])
+        else:
+            raise _Invalid(f"missing field '{prefix}{key}'")
+    return args
+
+
+def check_arguments(cmd: str, given: Mapping[str, Any], request_id: Any = None) -> dict:
+    """``given`` checked against ``cmd``'s schema, with absent optional
+    arguments as None; raises ProtocolError (``unknown_command``/``bad_request``).
+
+    >>> check_arguments("history", {"limit": 5})
+    {'limit': 5, 'player': None}
+    >>> check_arguments("result", {"showdown_id": "a b"})
+    Traceback (most recent call last):
+    ...
+    firmware_host.protocol._errors.ProtocolError: bad_request: field 'showdown_id' must be 1 to 64 characters of A-Z a-z 0-9 . _ : -, not "a b"
+    """
+    if cmd not in _SCHEMAS:
+        raise ProtocolError("unknown_command", f"unknown command {_show(cmd)}", request_id)
+    checks, optional, whole = _SCHEMAS[cmd]
+    try:
+        args = _check_fields(dict(given), checks, optional)
+        if whole is not None:
+            whole(args)
+    except _Invalid as exc:
+        raise ProtocolError("bad_request", str(exc), request_id) from None
+    return args
+
+
+def _is_id(value: Any) -> bool:
+    if isinstance(value, bool):
+        return False
+    return isinstance(value, (str, int)) or (isinstance(value, float) and math.isfinite(value))
+
+
+def _envelope(line: bytes) -> tuple[Any, str, dict]:
+    """A request line's id, command and argument fields."""
+    obj = _decode_object(line, "a request")
+    if "id" not in obj:
+        raise ProtocolError("bad_request", "missing field 'id'")
+    request_id = obj.pop("id")
+    if not _is_id(request_id):
+        raise ProtocolError("bad_request", f"field 'id' must be a number or a string, "
+                                           f"not {_show(request_id)}")
+    if "cmd" not in obj:
+        raise ProtocolError("bad_request", "missing field 'cmd'", request_id)
+    cmd = obj.pop("cmd")
+    if not isinstance(cmd, str):
+        raise ProtocolError("bad_request", f"field 'cmd' must be a string, not {_show(cmd)}",
+                            request_id)
+    return request_id, cmd, obj
+
+
+def decode_request(line: bytes) -> Request:
+    """One request line (without its newline) as a checked Request, with no
+    connection state; raises ProtocolError."""
+    request_id, cmd, given = _envelope(line)
+    return Request(request_id, cmd, check_arguments(cmd, given, request_id))

@@ -1,0 +1,902 @@
+"""The results journal: every verdict exactly once, kept in SQLite.
+
+A showdown with a launch is journaled as two records. The decision (who won,
+the reaction times; ``launch`` "pending") is committed to disk the moment it
+is made, before the motor runs; the launch outcome follows when the launcher
+stops. A decision whose outcome never came (the unit crashed or lost power
+mid-launch) is closed by :meth:`Journal.recover` at the next start as launch
+"interrupted", with the last card count the sensor reported. A showdown with
+no launch (timeout, void tie) is one complete record (:meth:`Journal.record`).
+
+Recording is idempotent: the same content again is a no-op, different content
+under a known showdown id is a :class:`JournalConflictError`. So an engine
+that lost the link can fetch what it missed, and a known showdown id is
+answered from here instead of being run twice.
+
+A Journal is used from the one thread that opened it (sqlite3's default
+check). Only one daemon may write a journal: it holds a :class:`JournalLock`
+first. Readers (``history``, ``journal check``) open it read-only and take no
+lock.
+
+>>> journal = Journal(":memory:", clock=lambda: 1764525851.0)
+>>> decision = {"showdown_id": "sd-1", "players": {"a": "Ann", "b": "Bob"},
+...             "winner": "b", "loser": "a", "reason": "faster", "tie_reruns": 0,
+...             "reaction_us": {"a": 263000, "b": 241000}, "margin_us": 22000,
+...             "cards": 2, "launch": "pending", "cards_counted": None}
+>>> journal.record_decision(decision)
+True
+>>> journal.record_cards("sd-1", 1)
+>>> journal.get("sd-1")["launch"], journal.get("sd-1")["cards_counted"]
+('pending', 1)
+>>> journal.record_outcome("sd-1", "launched", 2)
+>>> journal.get("sd-1")["launch"], journal.get("sd-2")
+('launched', None)
+>>> journal.player_stats("Bob")
+{'Bob': {'showdowns': 1, 'median_reaction_us': 241000, 'best_reaction_us': 241000, 'false_starts': 0, 'wins': 1, 'losses': 0}}
+>>> journal.close()
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import logging
+import os
+import sqlite3
+import statistics
+import tempfile
+import time
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from firmware_host.core.result import LAUNCH_OUTCOMES, Result
+
+__all__ = [
+    "Journal", "JournalEntry", "JournalReport", "JournalLock",
+    "JournalError", "JournalConflictError", "JournalDamagedError", "JournalLockedError",
+    "default_journal_path", "SCHEMA_VERSION", "FILENAME",
+]
+
+log = logging.getLogger(__name__)
+
+#: Kept in ``PRAGMA user_version``; a journal newer than this is refused.
+SCHEMA_VERSION = 2
+FILENAME = "results.sqlite3"
+#: What a launch can end as (``pending`` is no end).
+OUTCOMES = tuple(outcome for outcome in LAUNCH_OUTCOMES if outcome != "pending")
+
+_SCHEMA = [
+    """CREATE TABLE results (
+        entry INTEGER PRIMARY KEY,      -- the order showdowns were decided in
+        showdown_id TEXT NOT NULL UNIQUE,
+        recorded_at REAL NOT NULL,      -- when the decision was recorded, Unix seconds
+        player_a TEXT NOT NULL,
+        player_b TEXT NOT NULL,
+        body TEXT NOT NULL,             -- the result as decided, canonical JSON
+        launch TEXT,                    -- the launch outcome; NULL while the launch runs
+        cards_counted INTEGER,          -- the card sensor's count: the latest, then the final
+        outcome_at REAL                 -- when the outcome was recorded
+    )""",
+    "CREATE INDEX results_player_a ON results (player_a)",
+    "CREATE INDEX results_player_b ON results (player_b)",
+]
+
+#: Version 1 kept the whole result in ``body``; version 2 adds the outcome
+#: columns, filled from each old body (module-level so a test can break it).
+_V1_TO_V2 = [
+    "ALTER TABLE results ADD COLUMN launch TEXT",
+    "ALTER TABLE results ADD COLUMN cards_counted INTEGER",
+    "ALTER TABLE results ADD COLUMN outcome_at REAL",
+]
+
+_COLUMNS = {      # what a reader selects, per schema version
+    1: "entry, showdown_id, recorded_at, body, NULL, NULL",
+    2: "entry, showdown_id, recorded_at, body, launch, cards_counted",
+}
+
+
+# -- errors and values ------------------------------------------------------------------
+
+class JournalError(RuntimeError):
+    """The journal cannot be opened or used; the message names the file."""
+
+
+class JournalConflictError(JournalError, ValueError):
+    """A result was recorded again with different content."""
+
+
+class JournalDamagedError(JournalError):
+    """SQLite found the file damaged, or a row is not a valid result. The
+    message ends with the command that reports the damage (given ``path``);
+    ``detail`` is the message without it."""
+
+    def __init__(self, detail: str, path=None):
+        hint = "" if path is None else f" (run: showdown-unit journal check --journal {path})"
+        super().__init__(detail + hint)
+        self.detail = detail
+
+
+class JournalLockedError(JournalError):
+    """Another unit daemon holds the journal's lock."""
+
+
+@dataclass(frozen=True)
+class JournalEntry:
+    """One recorded result and when the unit recorded it (Unix seconds)."""
+
+    recorded_at: float
+    result: dict[str, Any]
+
+    @property
+    def recorded_at_iso(self) -> str:
+        """UTC, to the second: ``2025-11-30T18:04:11Z``."""
+        moment = datetime.fromtimestamp(self.recorded_at, timezone.utc)
+        return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+@dataclass(frozen=True)
+class JournalReport:
+    """What :meth:`Journal.check` found. ``rows``: the rows read; ``pending``:
+    showdown ids decided with no launch outcome yet; ``damaged``: entry
+    numbers of rows that are not a valid result; ``sqlite_messages``: what
+    SQLite's integrity check reported (or the error that stopped it)."""
+
+    path: str
+    ok: bool
+    rows: int
+    pending: tuple[str, ...]
+    damaged: tuple[int, ...]
+    sqlite_messages: tuple[str, ...]
+    schema_version: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"path": self.path, "ok": self.ok, "rows": self.rows,
+                "pending": list(self.pending), "damaged": list(self.damaged),
+                "sqlite_messages": list(self.sqlite_messages),
+                "schema_version": self.schema_version}
+
+    def __str__(self) -> str:
+        problems = len(self.damaged) + len(self.sqlite_messages)
+        verdict = "ok" if self.ok else f"{problems} problem{'s' * (problems != 1)} found"
+        upgrade = (f" (the daemon upgrades it to {SCHEMA_VERSION})"
+                   if self.schema_version < SCHEMA_VERSION else "")
+        lines = [f"{self.path}: {verdict}",
+                 f"  schema version {self.schema_version}{upgrade}, {self.rows} rows",
+                 f"  launches pending: {', '.join(self.pending) or 'none'}",
+                 f"  damaged rows: {_entries_text(self.damaged) or 'none'}"]
+        shown = self.sqlite_messages[:10]
+        lines.append(f"  SQLite: {'ok' if not shown else shown[0]}")
+        lines += [f"    {message}" for message in shown[1:]]
+        if len(self.sqlite_messages) > len(shown):
+            lines.append(f"    ... and {len(self.sqlite_messages) - len(shown)} more")
+        return "\n".join(lines)
+
+
+def _entries_text(entries) -> str:
+    """``entry 17`` or ``entries 3, 17``."""
+    if not entries:
+        return ""
+    return f"entr{'y' if len(entries) == 1 else 'ies'} {', '.join(map(str, entries))}"
+
+
+class _Damaged(ValueError):
+    """A row whose body is not a valid result; the message says why."""
+
+
+class _Refused(Exception):
+    """A write the journal's content does not allow; the message says why."""
+
+
+def default_journal_path(configured: str, *, mock: bool,
+                         environ: Mapping[str, str] | None = None) -> Path:
+    """Where the journal lives: ``journal.path`` if set; else a temp dir for a
+    unit on mock pins (bench results stay out of the real history); else
+    ``$STATE_DIRECTORY`` (systemd's ``StateDirectory=``); else
+    ``$XDG_STATE_HOME/uno-showdown`` (``~/.local/state/uno-showdown``).
+
+    >>> default_journal_path("", mock=False, environ={"STATE_DIRECTORY": "/var/lib/uno-showdown"})
+    PosixPath('/var/lib/uno-showdown/results.sqlite3')
+    >>> default_journal_path("", mock=False, environ={"HOME": "/home/pi"})
+    PosixPath('/home/pi/.local/state/uno-showdown/results.sqlite3')
+    """
+    env = os.environ if environ is None else environ
+    if configured:
+        return Path(configured).expanduser()
+    if mock:
+        user = os.getuid() if hasattr(os, "getuid") else "user"
+        return Path(tempfile.gettempdir()) / f"uno-showdown-mock-{user}" / FILENAME
+    if env.get("STATE_DIRECTORY"):
+        # systemd passes one directory per StateDirectory= entry, colon-separated.
+        return Path(env["STATE_DIRECTORY"].split(":")[0]) / FILENAME
+    if env.get("XDG_STATE_HOME"):
+        return Path(env["XDG_STATE_HOME"]) / "uno-showdown" / FILENAME
+    home = Path(env["HOME"]) if env.get("HOME") else Path.home()
+    return home / ".local" / "state" / "uno-showdown" / FILENAME
+
+
+def _canonical(result: Mapping[str, Any]) -> str:
+    # ASCII: any str at all can be stored, and equal dicts give equal text.
+    return json.dumps(result, sort_keys=True, separators=(",", ":"), allow_nan=False)
+
+
+# What the launch outcome may add to a decision: besides the launch itself,
+# the timing of a press that came after the decision (the loser's reaction).
+_AFTER_THE_DECISION = ("launch", "cards_counted", "reaction_us", "margin_us")
+
+
+def _decision(result: Mapping[str, Any]) -> str:
+    """The verdict part of a result (all but the launch and the timing), as canonical JSON."""
+    return _canonical({key: value for key, value in result.items()
+                       if key not in _AFTER_THE_DECISION})
+
+
+def _later_timing(decided: Mapping[str, Any], reaction_us, margin_us) -> dict | None:
+    """The decision's timing with what presses after it added, or None if
+    ``reaction_us``/``margin_us`` would change what the decision measured
+    (only a side it had no press for, and a margin it had not, may be filled in)."""
+    before = decided.get("reaction_us") or {}
+    if not isinstance(reaction_us, Mapping) or set(reaction_us) != {"a", "b"}:
+        return None
+    for side in "ab":
+        if before.get(side) is not None and reaction_us[side] != before[side]:
+            return None
+    if decided.get("margin_us") is not None and margin_us != decided["margin_us"]:
+        return None
+    return {"reaction_us": dict(reaction_us), "margin_us": margin_us}
+
+
+def _check_count(counted, *, optional: bool) -> None:
+    if counted is None and optional:
+        return
+    if isinstance(counted, bool) or not isinstance(counted, int) or counted < 0:
+        raise ValueError(f"cards_counted must be a whole number >= 0"
+                         f"{' or None' if optional else ''}, not {counted!r}")
+
+
+def _is_damage(exc: sqlite3.Error) -> bool:
+    primary = getattr(exc, "sqlite_errorcode", 0) & 0xFF     # extended codes keep it low
+    return primary in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB)
+
+
+# -- the journal ------------------------------------------------------------------------
+
+class Journal:
+    """Showdown results in an SQLite file, created with its schema on first use.
+
+    A writable open checks the file (``PRAGMA quick_check``) and upgrades a
+    version 1 journal in place. ``readonly=True`` opens an existing journal
+    (version 1 or 2) for reading only and creates nothing (not even WAL side
+    files when the unit is not running), so ``showdown-unit history`` never
+    changes the daemon's file or its owner. ``clock`` gives the Unix time
+    stamped on each record.
+    """
+
+    def __init__(self, path: str | os.PathLike, *, readonly: bool = False,
+                 clock: Callable[[], float] = time.time):
+        self.path = Path(path) if str(path) != ":memory:" else path
+        self.readonly = readonly
+        self.schema_version = SCHEMA_VERSION
+        self._clock = clock
+        self._db: sqlite3.Connection | None = None
+        try:
+            emptied = self._emptied()
+            self._db = self._connect()
+            if not readonly:
+                self._quick_check()
+            self._check_schema(emptied)
+        except sqlite3.Error as exc:
+            self.close()
+            raise self._error("cannot open the journal", exc) from None
+        except JournalError:
+            self.close()
+            raise
+
+    def _emptied(self) -> bool:
+        """The file is there with 0 bytes and no WAL: whatever it held is gone."""
+        if self.path == ":memory:" or not self.path.exists():
+            return False
+        wal = self.path.with_name(self.path.name + "-wal")
+        return self.path.stat().st_size == 0 and (not wal.exists() or wal.stat().st_size == 0)
+
+    def _connect(self) -> sqlite3.Connection:
+        # isolation_level=None: the journal says BEGIN and COMMIT itself.
+        if self.path == ":memory:":
+            return sqlite3.connect(":memory:", isolation_level=None)
+        if self.readonly:
+            if not self.path.exists():
+                raise JournalError(f"{self.path}: no journal there")
+            # With no -wal file the unit is not running and everything is in
+            # the main file: read it as immutable, so SQLite creates no side
+            # files (which would belong to whoever ran this).
+            wal = self.path.with_name(self.path.name + "-wal")
+            mode = "mode=ro" if wal.exists() else "mode=ro&immutable=1"
+            return sqlite3.connect(f"{self.path.resolve().as_uri()}?{mode}", uri=True,
+                                   isolation_level=None)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        except OSError as exc:
+            raise JournalError(f"{self.path}: cannot create its folder: "
+                               f"{exc.strerror or exc}") from None
+        db = sqlite3.connect(self.path, isolation_level=None)
+        mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+        if mode != "wal":
+            log.warning("%s: SQLite would not use WAL (journal_mode is %s)", self.path, mode)
+        # FULL: in WAL mode, NORMAL may lose the last commits on power loss.
+        db.execute("PRAGMA synchronous=FULL")
+        return db
+
+    def _quick_check(self) -> None:
+        found = [row[0] for row in self._db.execute("PRAGMA quick_check")]
+        if found != ["ok"]:
+            more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+            raise JournalDamagedError(f"{self.path}: the journal is damaged: {found[0]}{more}",
+                                      self.path)
+
+    def _check_schema(self, emptied: bool) -> None:
+        version = self._version()
+        if version == 0 and self.readonly:
+            self._refuse_unversioned()
+            if emptied:
+                raise JournalError(f"{self.path}: the journal file is empty (0 bytes)")
+            raise JournalError(f"{self.path}: the journal is empty (no schema yet)")
+        if version < SCHEMA_VERSION and not self.readonly:
+            with self._transaction():
+                version = self._version()     # again: another connection may have done it
+                if version == 0:
+                    self._create(emptied)
+                elif version == 1:
+                    self._upgrade_from_v1()
+            version = SCHEMA_VERSION
+        self.schema_version = version
+
+    def _version(self) -> int:
+        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise JournalError(f"{self.path}: journal schema version {version} is newer than "
+                               f"this software understands ({SCHEMA_VERSION})")
+        return version
+
+    def _refuse_unversioned(self) -> None:
+        tables = [row[0] for row in self._db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")]
+        if tables:
+            raise JournalError(f"{self.path}: not a results journal (it has tables "
+                               f"{', '.join(tables)} and no schema version)")
+
+    def _create(self, emptied: bool) -> None:
+        self._refuse_unversioned()
+        for statement in _SCHEMA:
+            self._db.execute(statement)
+        self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        if emptied:
+            log.warning("%s: the journal file was empty (0 bytes): any results it held "
+                        "are gone; starting a new journal", self.path)
+
+    def _upgrade_from_v1(self) -> None:
+        for statement in _V1_TO_V2:
+            self._db.execute(statement)
+        rows = self._db.execute("SELECT entry, recorded_at, body FROM results").fetchall()
+        for entry, recorded_at, body in rows:
+            try:
+                result = json.loads(body)
+                launch, counted = result["launch"], result["cards_counted"]
+            except (TypeError, ValueError, KeyError):
+                continue       # a damaged row stays damaged; readers skip it
+            self._db.execute("UPDATE results SET launch = ?, cards_counted = ?, outcome_at = ? "
+                             "WHERE entry = ?", (launch, counted, recorded_at, entry))
+        self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        log.info("%s: journal upgraded from schema version 1 to %d (%d rows)",
+                 self.path, SCHEMA_VERSION, len(rows))
+
+    # -- writing ------------------------------------------------------------------------
+
+    def record_decision(self, result: Mapping[str, Any]) -> bool:
+        """Store a showdown's decision (``Result.to_dict()`` with launch
+        "pending"), on disk before this returns. True if new; False if that
+        decision is already recorded; JournalConflictError if another is."""
+        showdown_id, players = self._valid(result)
+        if result["launch"] != "pending":
+            raise ValueError(f"a decision has launch 'pending', not {result['launch']!r} "
+                             f"(record() takes a finished result)")
+        with self._writing(f"cannot record the decision of {showdown_id!r}") as db:
+            known = self._row(db, showdown_id)
+            if known is not None:
+                self._same_decision(showdown_id, known[0], result, timing_too=True)
+                return False
+            db.execute("INSERT INTO results (showdown_id, recorded_at, player_a, player_b, body, "
+                       "cards_counted) VALUES (?, ?, ?, ?, ?, ?)",
+                       (showdown_id, self._clock(), players["a"], players["b"],
+                        _canonical(result), result["cards_counted"]))
+            return True
+
+    def record_cards(self, showdown_id: str, counted: int) -> None:
+        """The card sensor's count so far in a running launch. It survives a
+        crash of this process but not necessarily a power cut: the commit
+        skips the fsync (``synchronous=NORMAL``, in WAL mode)."""
+        _check_count(counted, optional=False)
+        with self._writing(f"cannot record the card count of {showdown_id!r}",
+                           synchronous="NORMAL") as db:
+            known = self._row(db, showdown_id)
+            if known is None:
+                raise _Refused("no decision recorded for it")
+            if known[1] is not None:
+                raise _Refused(f"its launch already ended ({known[1]})")
+            db.execute("UPDATE results SET cards_counted = ? WHERE showdown_id = ?",
+                       (counted, showdown_id))
+
+    def record_outcome(self, showdown_id: str, launch: str, cards_counted: int | None, *,
+                       reaction_us: Mapping[str, int | None] | None = None,
+                       margin_us: int | None = None) -> None:
+        """How the launch of a recorded decision ended, on disk before this
+        returns. ``reaction_us``/``margin_us``: the timing as it stands now,
+        when a press came after the decision (the loser's, while the cards
+        flew); it may only fill in what the decision had not measured. The
+        same outcome again is a no-op; another is a JournalConflictError."""
+        if launch not in OUTCOMES:
+            raise ValueError(f"launch must be one of {', '.join(OUTCOMES)}, not {launch!r}")
+        _check_count(cards_counted, optional=True)
+        with self._writing(f"cannot record the launch outcome of {showdown_id!r}") as db:
+            known = self._row(db, showdown_id)
+            if known is None:
+                raise _Refused("no decision recorded for it")
+            body, known_launch, known_count = known
+            if known_launch is None:
+                timing = None
+                if reaction_us is not None:
+                    timing = self._timing(showdown_id, body, reaction_us, margin_us)
+                self._finish(db, showdown_id, launch, cards_counted, timing=timing)
+            elif (known_launch, known_count) != (launch, cards_counted):
+                raise JournalConflictError(
+                    f"showdown {showdown_id!r} already has the launch outcome {known_launch!r} "
+                    f"(cards_counted {known_count}), "
+                    f"not {launch!r} (cards_counted {cards_counted})")
+
+    def record(self, result: Mapping[str, Any]) -> bool:
+        """Store a finished result (launch not "pending") in one step, on disk
+        before this returns: a showdown with no launch, or the outcome of a
+        recorded decision. True if something new was recorded; False if that
+        result is already recorded; JournalConflictError if another is."""
+        showdown_id, players = self._valid(result)
+        if result["launch"] == "pending":
+            raise ValueError("record() takes a finished result, not launch 'pending' "
+                             "(use record_decision)")
+        with self._writing(f"cannot record {showdown_id!r}") as db:
+            known = self._row(db, showdown_id)
+            if known is None:
+                now = self._clock()
+                db.execute("INSERT INTO results (showdown_id, recorded_at, player_a, player_b, "
+                           "body, launch, cards_counted, outcome_at) "
+                           "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                           (showdown_id, now, players["a"], players["b"], _canonical(result),
+                            result["launch"], result["cards_counted"], now))
+                return True
+            body, launch, counted = known
+            self._same_decision(showdown_id, body, result)
+            if launch is None:
+                timing = self._timing(showdown_id, body, result["reaction_us"],
+                                      result["margin_us"])
+                self._finish(db, showdown_id, result["launch"], result["cards_counted"],
+                             timing=timing)
+                return True
+            if (launch, counted) != (result["launch"], result["cards_counted"]):
+                raise JournalConflictError(
+                    f"showdown {showdown_id!r} is already recorded with a different result")
+            return False
+
+    def recover(self) -> list[dict[str, Any]]:
+        """Close every decision that has no launch outcome as "interrupted",
+        keeping the last card count recorded (else the decision's own). Call
+        it once at start, before serving. Returns those results, merged."""
+        recovered, now = [], self._clock()
+        with self._writing("cannot recover interrupted launches") as db:
+            rows = db.execute(f"SELECT {_COLUMNS[2]} FROM results WHERE launch IS NULL "
+                              "ORDER BY entry").fetchall()
+            for entry, showdown_id, _, body, _, counted in rows:
+                try:
+                    result = self._merged(showdown_id, body, "interrupted", counted)
+                except _Damaged as exc:
+                    self._warn_damaged({entry: str(exc)})
+                    continue
+                self._finish(db, showdown_id, "interrupted", counted, now)
+                recovered.append(result)
+        return recovered
+
+    def _valid(self, result: Mapping[str, Any]) -> tuple[str, dict]:
+        """The id and players of a valid result dict; ValueError if it is not one."""
+        if not isinstance(result, Mapping):
+            raise ValueError(f"a result must be a dict, not {type(result).__name__}")
+        showdown_id, players = result.get("showdown_id"), result.get("players")
+        if not isinstance(showdown_id, str) or not showdown_id:
+            raise ValueError(f"a result needs a showdown_id string, not {showdown_id!r}")
+        if (not isinstance(players, Mapping)
+                or not all(isinstance(players.get(side), str) for side in "ab")):
+            raise ValueError(f"a result needs players {{'a': name, 'b': name}}, not {players!r}")
+        for text in (showdown_id, players["a"], players["b"]):
+            try:
+                text.encode("utf-8")
+            except UnicodeEncodeError:   # a lone surrogate: SQLite cannot store it
+                raise ValueError(f"a result's names must be valid text, not {text!r}") from None
+        try:
+            Result.from_dict(dict(result))
+            _canonical(result)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"not a valid result: {exc}") from None
+        _check_count(result["cards_counted"], optional=True)
+        return showdown_id, players
+
+    def _same_decision(self, showdown_id: str, body: str, result: Mapping[str, Any], *,
+                       timing_too: bool = False) -> None:
+        try:
+            decided = json.loads(body)
+            same = _decision(decided) == _decision(result)
+            if timing_too:
+                same = same and all(decided.get(key) == result[key]
+                                    for key in ("reaction_us", "margin_us"))
+        except (TypeError, ValueError, AttributeError):
+            raise JournalDamagedError(f"{self.path}: the result of {showdown_id!r} is damaged: "
+                                      "its body is not JSON", self.path) from None
+        if not same:
+            raise JournalConflictError(
+                f"showdown {showdown_id!r} is already recorded with a different result")
+
+    def _timing(self, showdown_id: str, body: str, reaction_us, margin_us) -> dict:
+        decided = json.loads(body)
+        timing = _later_timing(decided, reaction_us, margin_us)
+        if timing is None:
+            raise JournalConflictError(
+                f"showdown {showdown_id!r}: the launch outcome may only add the timing of "
+                f"presses after the decision, not change {decided.get('reaction_us')} "
+                f"(margin {decided.get('margin_us')}) to {reaction_us} (margin {margin_us})")
+        return timing
+
+    def _finish(self, db, showdown_id: str, launch: str, counted: int | None,
+                at: float | None = None, *, timing: dict | None = None) -> None:
+        """Close a decision with its launch outcome; ``timing`` adds the
+        presses that came after it to its body (the verdict stays as decided)."""
+        when = self._clock() if at is None else at
+        if timing is not None:
+            body = json.loads(self._row(db, showdown_id)[0])
+            db.execute("UPDATE results SET body = ? WHERE showdown_id = ?",
+                       (_canonical({**body, **timing}), showdown_id))
+        db.execute("UPDATE results SET launch = ?, cards_counted = ?, outcome_at = ? "
+                   "WHERE showdown_id = ?", (launch, counted, when, showdown_id))
+
+    @staticmethod
+    def _row(db, showdown_id: str):
+        return db.execute("SELECT body, launch, cards_counted FROM results "
+                          "WHERE showdown_id = ?", (showdown_id,)).fetchone()
+
+    @contextlib.contextmanager
+    def _writing(self, doing: str, *, synchronous: str = "FULL"):
+        """One write transaction; any SQLite error (or a _Refused from the
+        body) becomes a JournalError saying ``doing``."""
+        db = self._open_db()
+        if self.readonly:
+            raise JournalError(f"{self.path}: {doing}: the journal is open read-only")
+        try:
+            with self._transaction(synchronous):
+                yield db
+        except _Refused as exc:
+            raise JournalError(f"{self.path}: {doing}: {exc.args[0]}") from None
+        except sqlite3.ProgrammingError:
+            raise                          # a mistake in the calling code, not the file
+        except sqlite3.Error as exc:
+            raise self._error(doing, exc) from None
+
+    @contextlib.contextmanager
+    def _transaction(self, synchronous: str = "FULL"):
+        db = self._open_db()
+        if synchronous != "FULL":        # not allowed inside a transaction
+            db.execute(f"PRAGMA synchronous={synchronous}")
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+                db.execute("COMMIT")
+            except BaseException:
+                if db.in_transaction:
+                    with contextlib.suppress(sqlite3.Error):
+                        db.execute("ROLLBACK")
+                raise
+        finally:
+            if synchronous != "FULL":
+                db.execute("PRAGMA synchronous=FULL")
+
+    def _error(self, doing: str, exc: sqlite3.Error) -> JournalError:
+        if _is_damage(exc):
+            return JournalDamagedError(f"{self.path}: {doing}: {exc}", self.path)
+        return JournalError(f"{self.path}: {doing}: {exc}")
+
+    # -- reading ------------------------------------------------------------------------
+
+    def get(self, showdown_id: str) -> dict[str, Any] | None:
+        """The result recorded for ``showdown_id`` (launch "pending" while its
+        launch runs), or None. JournalDamagedError if its row is damaged."""
+        with self._reading() as db:
+            row = db.execute(f"SELECT {_COLUMNS[self.schema_version]} FROM results "
+                             "WHERE showdown_id = ?", (showdown_id,)).fetchone()
+        if row is None:
+            return None
+        entry, _, _, body, launch, counted = row
+        try:
+            return self._merged(showdown_id, body, launch, counted)
+        except _Damaged as exc:
+            raise JournalDamagedError(f"{self.path}: the result of {showdown_id!r} "
+                                      f"(entry {entry}) is damaged: {exc}", self.path) from None
+
+    def entries(self, limit: int = 50, player: str | None = None) -> list[JournalEntry]:
+        """The last ``limit`` results, newest first, with their times;
+        ``player``: only showdowns that name took part in (exact match). A
+        damaged row is skipped with a warning."""
+        damaged: dict[int, str] = {}
+        entries = self._entries(limit, player, damaged)
+        self._warn_damaged(damaged)
+        return entries
+
+    def recent(self, limit: int = 50, player: str | None = None) -> list[dict[str, Any]]:
+        """The last ``limit`` result dicts, newest first (see ``entries``)."""
+        return [entry.result for entry in self.entries(limit, player)]
+
+    def player_stats(self, player: str | None = None) -> dict[str, dict[str, Any]]:
+        """Per player name, over every recorded showdown: ``showdowns``,
+        ``median_reaction_us`` and ``best_reaction_us`` (None with no timed
+        press), ``false_starts``, ``wins``, ``losses``. A reaction counts when
+        it is a press at or after GO in a showdown that was not a false start.
+        ``player``: that player only ({} if unknown)."""
+        damaged: dict[int, str] = {}
+        stats = self._player_stats(player, damaged)
+        self._warn_damaged(damaged)
+        return stats
+
+    def history(self, limit: int = 50, player: str | None = None) -> dict[str, Any]:
+        """The ``history`` document (protocol reply and ``history --json``):
+        ``{"results": [...], "players": {...}, "damaged": [...]}``, each result
+        with its ``recorded_at`` time (ISO 8601, UTC); ``damaged``: the entry
+        numbers of rows skipped because they are not a valid result."""
+        damaged: dict[int, str] = {}
+        results = [{"recorded_at": entry.recorded_at_iso, **entry.result}
+                   for entry in self._entries(limit, player, damaged)]
+        players = self._player_stats(player, damaged)
+        self._warn_damaged(damaged)
+        return {"results": results, "players": players, "damaged": sorted(damaged)}
+
+    def _entries(self, limit, player, damaged) -> list[JournalEntry]:
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+            raise ValueError(f"limit must be a whole number >= 1, not {limit!r}")
+        entries = []
+        with contextlib.closing(self._scan(player, damaged, newest_first=True)) as scan:
+            for recorded_at, result in scan:
+                entries.append(JournalEntry(recorded_at, result))
+                if len(entries) == limit:
+                    break
+        return entries
+
+    def _player_stats(self, player, damaged) -> dict[str, dict[str, Any]]:
+        tallies: dict[str, dict[str, Any]] = {}
+        for _, result in self._scan(player, damaged):
+            for side in ("a", "b"):
+                name = result["players"][side]
+                if player is not None and name != player:
+                    continue
+                tally = tallies.setdefault(name, {"showdowns": 0, "reactions": [],
+                                                  "false_starts": 0, "wins": 0, "losses": 0})
+                tally["showdowns"] += 1
+                tally["wins"] += result["winner"] == side
+                tally["losses"] += result["loser"] == side
+                if result["reason"] == "false_start":
+                    tally["false_starts"] += result["loser"] == side
+                    continue
+                reaction = result["reaction_us"][side]
+                if isinstance(reaction, int) and not isinstance(reaction, bool) and reaction >= 0:
+                    tally["reactions"].append(reaction)
+        stats = {}
+        for name in sorted(tallies):
+            tally = tallies[name]
+            reactions = tally.pop("reactions")
+            stats[name] = {
+                "showdowns": tally["showdowns"],
+                "median_reaction_us": round(statistics.median(reactions)) if reactions else None,
+                "best_reaction_us": min(reactions) if reactions else None,
+                "false_starts": tally["false_starts"],
+                "wins": tally["wins"],
+                "losses": tally["losses"],
+            }
+        return stats
+
+    def _scan(self, player: str | None, damaged: dict[int, str], *,
+              newest_first: bool = False) -> Iterator[tuple[float, dict[str, Any]]]:
+        """(recorded_at, merged result) per valid row; each damaged row's
+        entry number and why go into ``damaged``."""
+        where, params = ("", ()) if player is None else (
+            "WHERE player_a = ? OR player_b = ?", (player, player))
+        order = "DESC" if newest_first else "ASC"
+        with self._reading() as db:
+            rows = db.execute(f"SELECT {_COLUMNS[self.schema_version]} FROM results {where} "
+                              f"ORDER BY entry {order}", params)
+            for entry, showdown_id, recorded_at, body, launch, counted in rows:
+                try:
+                    result = self._merged(showdown_id, body, launch, counted)
+                except _Damaged as exc:
+                    damaged[entry] = str(exc)
+                    continue
+                yield recorded_at, result
+
+    def _merged(self, showdown_id: str, body, launch: str | None,
+                counted: int | None) -> dict[str, Any]:
+        """The result of one row: its body with the launch outcome (version
+        2), checked to be a valid result; _Damaged if it is not."""
+        try:
+            result = json.loads(body)
+        except (TypeError, ValueError):
+            raise _Damaged("its body is not JSON") from None
+        if not isinstance(result, dict):
+            raise _Damaged(f"its body is not a result but a {type(result).__name__}")
+        if self.schema_version >= 2:
+            result = {**result, "launch": launch or "pending", "cards_counted": counted}
+        try:
+            Result.from_dict(result)
+        except (TypeError, ValueError) as exc:
+            raise _Damaged(f"not a valid result: {exc}") from None
+        if result["showdown_id"] != showdown_id:
+            raise _Damaged(f"its body is the result of {result['showdown_id']!r}")
+        return result
+
+    def _warn_damaged(self, damaged: dict[int, str]) -> None:
+        for entry in sorted(damaged):
+            log.warning("%s: entry %d skipped, it is damaged: %s", self.path, entry,
+                        damaged[entry])
+
+    @contextlib.contextmanager
+    def _reading(self):
+        db = self._open_db()
+        try:
+            yield db
+        except sqlite3.ProgrammingError:
+            raise                          # a mistake in the calling code, not the file
+        except sqlite3.Error as exc:
+            raise self._error("cannot read the journal", exc) from None
+
+    # -- checking -----------------------------------------------------------------------
+
+    def check(self) -> JournalReport:
+        """SQLite's ``integrity_check`` and every row read and validated."""
+        db = self._open_db()
+        messages = []
+        try:
+            messages += [row[0] for row in db.execute("PRAGMA integrity_check")
+                         if row[0] != "ok"]
+        except sqlite3.Error as exc:
+            messages.append(str(exc))
+        rows, pending, damaged = 0, [], []
+        try:
+            for entry, showdown_id, _, body, launch, counted in db.execute(
+                    f"SELECT {_COLUMNS[self.schema_version]} FROM results ORDER BY entry"):
+                rows += 1
+                try:
+                    result = self._merged(showdown_id, body, launch, counted)
+                except _Damaged:
+                    damaged.append(entry)
+                    continue
+                if result["launch"] == "pending":
+                    pending.append(showdown_id)
+        except sqlite3.Error as exc:
+            messages.append(f"reading the rows stopped after {rows}: {exc}")
+        return JournalReport(path=str(self.path), ok=not (messages or damaged), rows=rows,
+                             pending=tuple(pending), damaged=tuple(damaged),
+                             sqlite_messages=tuple(messages),
+                             schema_version=self.schema_version)
+
+    # -- closing ------------------------------------------------------------------------
+
+    def _open_db(self) -> sqlite3.Connection:
+        if self._db is None:
+            raise JournalError(f"{self.path}: the journal is closed")
+        return self._db
+
+    def close(self) -> None:
+        """Close the file; safe to call twice."""
+        db, self._db = self._db, None
+        if db is not None:
+            db.close()
+
+    def __enter__(self) -> "Journal":
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        state = "closed" if self._db is None else ("read-only" if self.readonly else "open")
+        return f"<Journal {str(self.path)!r} {state}>"
+
+
+# -- one daemon per journal -------------------------------------------------------------
+
+class JournalLock:
+    """One unit daemon per journal: an exclusive ``flock`` on
+    ``<journal>.lock``, a file of its own next to the journal (SQLite closes
+    and reopens the database's descriptors, which would drop a POSIX lock on
+    it). The lock file holds the daemon's pid, for the message another daemon
+    gets. It is left in place on release; a lock file nobody holds is free.
+
+    >>> with JournalLock(":memory:") as lock:
+    ...     lock.held()
+    True
+    """
+
+    def __init__(self, journal_path: str | os.PathLike):
+        self.journal_path = journal_path if str(journal_path) == ":memory:" else Path(journal_path)
+        self.path = None if self.journal_path == ":memory:" else Path(f"{journal_path}.lock")
+        self._fd: int | None = None
+        self._memory_held = False
+
+    def acquire(self) -> "JournalLock":
+        """Take the lock, or JournalLockedError naming the pid that holds it."""
+        if self.path is None:
+            self._memory_held = True
+            return self
+        if self._fd is not None:
+            return self
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            while True:
+                fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    pid = self._holder(fd)
+                    os.close(fd)
+                    raise JournalLockedError(
+                        f"{self.journal_path}: in use by another unit daemon ({pid})") from None
+                if self._same_file(fd):
+                    break
+                os.close(fd)          # deleted or replaced before we locked it: again
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        except OSError as exc:
+            raise JournalError(f"{self.path}: cannot take the journal's lock: "
+                               f"{exc.strerror or exc}") from None
+        self._fd = fd
+        return self
+
+    @staticmethod
+    def _holder(fd: int) -> str:
+        try:
+            return f"pid {int(os.pread(fd, 32, 0).decode().strip())}"
+        except (OSError, ValueError):
+            return "pid unknown"
+
+    def _same_file(self, fd: int) -> bool:
+        try:
+            on_disk, ours = os.stat(self.path), os.fstat(fd)
+        except OSError:
+            return False
+        return (on_disk.st_dev, on_disk.st_ino) == (ours.st_dev, ours.st_ino)
+
+    def held(self) -> bool:
+        """True while our lock still guards the path: False once released, or
+        if someone deleted or replaced the lock file (another daemon could
+        then take a new one)."""
+        if self.path is None:
+            return self._memory_held
+        return self._fd is not None and self._same_file(self._fd)
+
+    def release(self) -> None:
+        """Let go of the lock; safe to call twice."""
+        fd, self._fd = self._fd, None
+        self._memory_held = False
+        if fd is not None:
+            os.close(fd)
+
+    def __enter__(self) -> "JournalLock":
+        return self.acquire()
+
+    def __exit__(self, *exc_info) -> None:
+        self.release()
+
+    def __repr__(self) -> str:
+        return f"<JournalLock {str(self.journal_path)!r} {'held' if self.held() else 'free'}>"
