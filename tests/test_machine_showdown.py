@@ -303,6 +303,22 @@ def test_a_press_in_the_countdown_stops_it_and_points_the_arrow_at_the_offender(
     assert rig.pins() == OFF
 
 
+def test_the_arrow_points_where_the_decision_says_nothing_else_works_out_who_jumped(
+        rig, monkeypatch):
+    from firmware_host.core import machine
+    from firmware_host.core.decide import Decision, Outcome
+    # A jumps, but the decision (the one place that says who jumped) blames B.
+    blame_b = Decision(Outcome.FALSE_START, winner="a", loser="b")
+    monkeypatch.setattr(machine, "decide", lambda *args, **kwargs: blame_b)
+    t0 = rig.clock()
+    start(rig)
+    rig.run_until(t0 + 1.3)
+    rig.bench.press("a")
+    rig.run_until(t0 + 1.3 + 0.005)
+    assert rig.pins() == outputs(arrow_b=1, motor_b=1, duty=0.8, buzzer=1)
+    assert [e.data["side"] for e in rig.events if e.name == "false_start"] == ["b"]
+
+
 def test_a_press_in_the_hold_is_a_false_start(rig):
     go = start(rig)
     rig.bench.press("b", offset_s=-0.3)
@@ -810,8 +826,8 @@ def test_shutdown_mid_launch_stops_the_motor_and_reports_the_launch_cancelled(ri
     assert rig.core.next_deadline() is None
 
 
-def test_every_event_carries_exactly_its_documented_keys():
-    from firmware_host.core.result import EVENT_NAMES
+def test_every_event_carries_exactly_the_keys_the_protocol_lists():
+    from firmware_host.protocol import EventName
     with make_rig(card_sensor=True) as rig:
         rig.bench.press("a")
         rig.core.arm("sd-0", 2, PLAYERS)
@@ -843,10 +859,12 @@ def test_every_event_carries_exactly_its_documented_keys():
         rig.core.start()
         rig.board.show_countdown = broken
         rig.advance(1)                                    # a fault
+        # Every event of the protocol's one list, each with exactly its keys, in order.
         names = {event.name for event in rig.events}
-        assert names == set(EVENT_NAMES)
+        assert names == set(EventName)
         for event in rig.events:
-            assert tuple(event.data) == EVENT_NAMES[event.name], event
+            assert type(event.name) is EventName and event.data.keys() == set(event.name.fields)
+            assert tuple(event.data) == event.name.fields, event
         del rig.board.show_countdown
 
 

@@ -5,7 +5,8 @@ from pathlib import Path
 import pytest
 
 from firmware_host.commands.diagram import mermaid
-from firmware_host.core.machine import IGNORED, STATES, TRANSITIONS
+from firmware_host.core.machine import IGNORED, STATES, TRANSITIONS, ShowdownCore
+from firmware_host.protocol import UnitState
 from firmware_host.service.config import UnitConfig
 from firmware_host.sim.rig import VirtualRig
 
@@ -35,6 +36,21 @@ def test_no_state_ignores_a_trigger_it_also_handles():
 def test_every_state_can_be_cancelled_and_every_state_but_fault_can_fail():
     assert all(handled(state, "cancelled") for state in STATES)
     assert [state for state in STATES if not handled(state, "failed")] == ["fault"]
+
+
+def test_the_states_are_the_protocol_s_unit_states():
+    assert STATES == tuple(UnitState) and all(type(state) is str for state in STATES)
+
+
+def test_the_core_declares_exactly_the_triggers_the_table_adds():
+    # transitions adds one method per trigger at run time; the class body names
+    # them (for readers and mypy), and each is the machine's, not the class's own.
+    declared = {name for name, hint in ShowdownCore.__annotations__.items()
+                if hint == "Callable[[], bool]"}
+    assert declared == {t["trigger"] for t in TRANSITIONS}
+    assert not [name for name in declared if hasattr(ShowdownCore, name)]
+    with VirtualRig(UnitConfig()) as rig:
+        assert all(callable(getattr(rig.core, name)) for name in declared)
 
 
 def test_a_trigger_with_no_transition_and_not_ignored_is_a_fault():

@@ -62,12 +62,11 @@ import secrets
 import time
 from typing import Callable, Protocol
 
-from firmware_host.protocol import Event, EventGap, clean_name, clean_players
+from firmware_host.protocol import RUNNING_STATES, Event, EventGap, clean_name, clean_players
 
 from engine.core.errors import EngineError
 from engine.units.ports import ShowdownOutcome, ShowdownRequest
 from engine.units.unit_link import AuthFailed, CommandRefused, LinkLost, UnitLink, VersionMismatch
-from engine.units.unit_replies import RUNNING_STATES
 
 __all__ = ["RemoteUnit", "Table", "PauseOnProblem", "is_unit_url", "verdict_text",
            "names_for_unit", "UnitProblem", "UnitUnreachable", "UnitBusy", "UnitVersionError",

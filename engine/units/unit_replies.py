@@ -15,6 +15,8 @@ engine.units.unit_replies.Malformed: field 'state' must be one of idle, armed, c
 
 Fields a newer unit adds are kept and not checked; so are the replies of
 commands and the events this module does not list (the engine does not use them).
+The values (sides, states, reasons, launch outcomes, the events and their keys)
+are the protocol's own (:mod:`firmware_host.protocol`), the ones the unit uses.
 """
 
 from __future__ import annotations
@@ -24,25 +26,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from firmware_host.protocol import clean_showdown_id
+from firmware_host.protocol import SIDES, EventName, Launch, Reason, UnitState, clean_showdown_id
 
-__all__ = ["UNIT_STATES", "RUNNING_STATES", "SIDES", "REASONS", "LAUNCH_OUTCOMES", "Malformed",
-           "check_reply", "check_event"]
+__all__ = ["Malformed", "check_reply", "check_event"]
 
-#: The unit's states (a status reply's ``state``).
-UNIT_STATES = ("idle", "armed", "countdown", "hold", "go", "false_start", "resolved",
-               "launching", "timeout", "selftest", "fault")
-#: The states in which the unit runs a showdown (it is neither idle nor armed).
-RUNNING_STATES = ("countdown", "hold", "go", "false_start", "resolved", "launching", "timeout")
-#: The unit's two sides: A is the challenger's, B the opponent's.
-SIDES = ("a", "b")
-#: Why a showdown ended as it did.
-REASONS = ("faster", "false_start", "timeout", "tie_void")
-#: What the launcher did; "pending" (the cards are flying now) and
-#: "interrupted" (the unit stopped mid-launch) come only from the journal.
-LAUNCH_OUTCOMES = ("launched", "jam", "cancelled", "none", "fault", "pending", "interrupted")
 #: Reasons that decide a showdown: a winner and a loser. The others decide nothing.
-_DECIDING = ("faster", "false_start")
+_DECIDING = tuple(reason for reason in Reason if reason.decides)
 
 
 class Malformed(ValueError):
@@ -152,9 +141,9 @@ def _result_agrees(path: str, result: Mapping) -> None:
 
 RESULT = _Shape({
     "showdown_id": _SHOWDOWN_ID, "players": _PLAYERS, "winner": _SIDE_OR_NULL,
-    "loser": _SIDE_OR_NULL, "reason": _one_of(*REASONS), "tie_reruns": _whole(0),
+    "loser": _SIDE_OR_NULL, "reason": _one_of(*Reason), "tie_reruns": _whole(0),
     "reaction_us": _Shape({"a": _INT.or_null(), "b": _INT.or_null()}),
-    "margin_us": _INT.or_null(), "cards": _whole(1), "launch": _one_of(*LAUNCH_OUTCOMES),
+    "margin_us": _INT.or_null(), "cards": _whole(1), "launch": _one_of(*Launch),
     "cards_counted": _whole(0).or_null(),
 }, agree=_result_agrees)
 
@@ -165,13 +154,13 @@ _STATUS_FIELDS = {
     "last_result": RESULT.or_null(),
     "fault": _TEXT.or_null(),
 }
-_STATUS = _Shape({"state": _one_of(*UNIT_STATES), **_STATUS_FIELDS})
+_STATUS = _Shape({"state": _one_of(*UnitState), **_STATUS_FIELDS})
 _DONE = _Shape({"result": RESULT})
 
 
 def _showdown_reply(data: Mapping) -> None:
     """Arming answers the status, or ``{"state": "done", "result": ...}`` from the journal."""
-    _Shape({"state": _one_of("done", *UNIT_STATES)}).check("", data)
+    _Shape({"state": _one_of("done", *UnitState)}).check("", data)
     (_DONE if data["state"] == "done" else _STATUS).check("", data)
 
 
@@ -194,22 +183,23 @@ _REPLIES: dict[str, Callable[[str, Mapping], None]] = {
     "bench_timer": _NOTHING,
 }
 
-#: The checks of each event's data.
+#: The checks of each event's data: a rule for each of its keys (``EventName.fields``).
 _EVENTS: dict[str, _Shape] = {
-    "state": _Shape({"state": _one_of(*UNIT_STATES), "previous": _one_of(*UNIT_STATES)}),
-    "armed": _Shape({"showdown_id": _SHOWDOWN_ID, "cards": _whole(1), "players": _PLAYERS}),
-    "countdown": _Shape({"showdown_id": _SHOWDOWN_ID, "step": _whole(1), "steps": _whole(1),
-                         "rerun": _whole(0)}),
-    "go": _Shape({"showdown_id": _SHOWDOWN_ID, "ticks": _NUMBER}),
-    "false_start": _Shape({"showdown_id": _SHOWDOWN_ID, "side": _SIDE}),
-    "tie": _Shape({"showdown_id": _SHOWDOWN_ID, "gap_us": _INT.or_null(), "rerun": _whole(0),
-                   "void": _FLAG}),
-    "paddle_held": _Shape({"side": _SIDE}),
-    "result": RESULT,
-    "launched": _Shape({"showdown_id": _SHOWDOWN_ID, "side": _SIDE, "cards": _whole(0),
-                        "verified": _FLAG, "outcome": _one_of(*LAUNCH_OUTCOMES)}),
-    "cancelled": _Shape({"showdown_id": _SHOWDOWN_ID}),
-    "fault": _Shape({"reason": _TEXT}),
+    EventName.STATE: _Shape({"state": _one_of(*UnitState), "previous": _one_of(*UnitState)}),
+    EventName.ARMED: _Shape({"showdown_id": _SHOWDOWN_ID, "cards": _whole(1),
+                             "players": _PLAYERS}),
+    EventName.COUNTDOWN: _Shape({"showdown_id": _SHOWDOWN_ID, "step": _whole(1),
+                                 "steps": _whole(1), "rerun": _whole(0)}),
+    EventName.GO: _Shape({"showdown_id": _SHOWDOWN_ID, "ticks": _NUMBER}),
+    EventName.FALSE_START: _Shape({"showdown_id": _SHOWDOWN_ID, "side": _SIDE}),
+    EventName.TIE: _Shape({"showdown_id": _SHOWDOWN_ID, "gap_us": _INT.or_null(),
+                           "rerun": _whole(0), "void": _FLAG}),
+    EventName.PADDLE_HELD: _Shape({"side": _SIDE}),
+    EventName.RESULT: RESULT,
+    EventName.LAUNCHED: _Shape({"showdown_id": _SHOWDOWN_ID, "side": _SIDE, "cards": _whole(0),
+                                "verified": _FLAG, "outcome": _one_of(*Launch)}),
+    EventName.CANCELLED: _Shape({"showdown_id": _SHOWDOWN_ID}),
+    EventName.FAULT: _Shape({"reason": _TEXT}),
 }
 
 

@@ -1,40 +1,43 @@
 """The unit's core: the showdown state machine and its decision, timers, clock and loop.
 
-It drives the hw/ board and imports nothing else of the daemon but the protocol's name checks.
+It drives the hw/ board and imports nothing else of the daemon but the protocol's values and checks.
 """
 
 from firmware_host.core.bench import BENCH_HORIZON_S, MAX_DELAY_S, PRESS_HOLD_S, Bench, pin_states
 from firmware_host.core.clock import Clock, VirtualClock, monotonic
 from firmware_host.core.deadlines import Deadlines
-from firmware_host.core.decide import Decision, is_early, measure
+from firmware_host.core.decide import Decision, Outcome, is_early, measure
 from firmware_host.core.errors import (BusyError, InvalidArgumentError, InvalidCardsError,
                                        NotArmedError, NotMockError, PaddleHeldError,
                                        UnitClosedError, UnitError, UnitFaultError,
                                        UnknownShowdownError)
 from firmware_host.core.loop import COMMAND_TIMEOUT_S, MAX_WAIT_S, RETRY_S, EventLoop
-from firmware_host.core.machine import (IGNORED, RUNNING, STATES, TRANSITIONS, InputEvent,
-                                        RecordFailed, Recorder, Showdown, ShowdownCore)
+from firmware_host.core.machine import (IGNORED, STATES, TRANSITIONS, InputEvent, RecordFailed,
+                                        Recorder, Showdown, ShowdownCore)
 from firmware_host.core.mailbox import Mailbox
-from firmware_host.core.result import (EVENT_NAMES, LAUNCH_OUTCOMES, REASONS, RESULT_KEYS, SIDES,
-                                       Result, UnitEvent)
+from firmware_host.core.result import Result, UnitEvent
+from firmware_host.core.show import Show
 from firmware_host.core.unit import Unit, UnitBench
+from firmware_host.core.verdict import launch_outcome, result_of
 
 # decide() itself is not re-exported: the name would hide the module
 # firmware_host.core.decide. Import it from there.
 __all__ = [
     # unit
     "Unit", "UnitBench",
-    # result
-    "Result", "UnitEvent", "SIDES", "RESULT_KEYS", "REASONS", "LAUNCH_OUTCOMES", "EVENT_NAMES",
+    # result, verdict (the values in them: firmware_host.protocol's Side, Reason, Launch, ...)
+    "Result", "UnitEvent", "result_of", "launch_outcome",
     # errors
     "UnitError", "BusyError", "NotArmedError", "InvalidCardsError", "InvalidArgumentError",
     "PaddleHeldError", "UnitFaultError", "UnknownShowdownError", "NotMockError",
     "UnitClosedError",
     # machine
-    "STATES", "RUNNING", "TRANSITIONS", "IGNORED", "InputEvent", "Showdown", "ShowdownCore",
+    "STATES", "TRANSITIONS", "IGNORED", "InputEvent", "Showdown", "ShowdownCore",
     "Recorder", "RecordFailed",
+    # show
+    "Show",
     # decide
-    "Decision", "measure", "is_early",
+    "Outcome", "Decision", "measure", "is_early",
     # bench
     "Bench", "pin_states", "BENCH_HORIZON_S", "MAX_DELAY_S", "PRESS_HOLD_S",
     # clock, deadlines, loop, mailbox

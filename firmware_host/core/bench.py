@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from hw.mock import InjectableMockPin
 
 from firmware_host.core.errors import InvalidArgumentError, NotMockError
-from firmware_host.core.machine import RUNNING
+from firmware_host.protocol import RUNNING_STATES, SIDES
 
 __all__ = ["Bench", "pin_states", "BENCH_HORIZON_S", "MAX_DELAY_S", "PRESS_HOLD_S"]
 
@@ -53,7 +53,7 @@ MAX_DELAY_S = 10.0
 PRESS_HOLD_S = 0.15
 
 #: States a showdown ends from when the core goes back to idle.
-_SHOWDOWN_STATES = ("armed", *RUNNING, "fault")
+_SHOWDOWN_STATES = ("armed", *RUNNING_STATES, "fault")
 
 
 @dataclass(eq=False)
@@ -137,7 +137,7 @@ class Bench:
 
     def _side(self, side) -> str:
         self._check_mock()
-        if side not in ("a", "b"):
+        if side not in SIDES:
             raise InvalidArgumentError(f"side must be 'a' or 'b', not {side!r}")
         return side
 

@@ -9,24 +9,48 @@ tests/test_machine_decide.py pins them down.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from firmware_host.core.result import SIDES
+from firmware_host.protocol import SIDES, Reason, Side, TextEnum
 
-__all__ = ["Decision", "decide", "measure", "is_early"]
+__all__ = ["Outcome", "Decision", "decide", "measure", "is_early"]
+
+
+class Outcome(TextEnum):
+    """How one round ended. A tie is a round's outcome, not a showdown's: it is
+    re-run, or the showdown ends void (:attr:`reason`).
+
+    >>> Outcome.FALSE_START.reason, Outcome.TIE.reason
+    ('false_start', 'tie_void')
+    """
+
+    FASTER = "faster"
+    FALSE_START = "false_start"
+    TIE = "tie"
+    TIMEOUT = "timeout"
+
+    @property
+    def reason(self) -> Reason:
+        """The showdown's reason when it ends on this outcome."""
+        return Reason.TIE_VOID if self is Outcome.TIE else Reason(self.value)
 
 
 @dataclass(frozen=True)
 class Decision:
-    """How a round ended. ``outcome`` is "faster", "false_start", "tie" or
-    "timeout"; for a false start ``loser`` is the offender."""
+    """How a round ended. For a false start ``loser`` is the offender: the
+    only place the unit works out who jumped (the arrow points where this says)."""
 
-    outcome: str
-    winner: str | None = None
-    loser: str | None = None
-    reaction_us: dict = field(default_factory=lambda: {"a": None, "b": None})
+    outcome: Outcome
+    winner: Side | None = None
+    loser: Side | None = None
+    reaction_us: dict = field(default_factory=lambda: dict.fromkeys(SIDES))
     margin_us: int | None = None
+
+
+# The sides as module globals: on Python 3.11 ``Side.A`` is a slow attribute
+# lookup, and decide() is on the path from a paddle's edge to the verdict.
+_A, _B = SIDES
 
 
 def _us(seconds: float) -> int:
@@ -49,19 +73,19 @@ def is_early(tick: float, go_tick: float | None, *,
     return reaction < 0 or _ns(reaction) < min_reaction_ms * 1_000_000
 
 
-def measure(presses: dict[str, float | None], go_tick: float | None, *,
+def measure(presses: Mapping[str, float | None], go_tick: float | None, *,
             ticks_diff: Callable[[float, float], float]) -> tuple[dict, int | None]:
     """Each side's reaction in whole microseconds from the GO tick (None: no
     press, or no GO), and the gap between the two presses (None unless both)."""
     reaction_us = {side: None if presses[side] is None or go_tick is None
                    else _us(ticks_diff(presses[side], go_tick)) for side in SIDES}
     margin_us = None
-    if presses["a"] is not None and presses["b"] is not None:
-        margin_us = abs(_us(ticks_diff(presses["b"], presses["a"])))
+    if presses[_A] is not None and presses[_B] is not None:
+        margin_us = abs(_us(ticks_diff(presses[_B], presses[_A])))
     return reaction_us, margin_us
 
 
-def decide(presses: dict[str, float | None], go_tick: float | None, *,
+def decide(presses: Mapping[str, float | None], go_tick: float | None, *,
            ticks_diff: Callable[[float, float], float], tie_threshold_us: int,
            min_reaction_ms: int = 0) -> Decision:
     """Decide a round from each side's first press tick (None: no press) and
@@ -84,21 +108,21 @@ def decide(presses: dict[str, float | None], go_tick: float | None, *,
     reaction_us, margin_us = measure(presses, go_tick, ticks_diff=ticks_diff)
     pressed = [side for side in SIDES if presses[side] is not None]
     if not pressed:
-        return Decision("timeout", reaction_us=reaction_us)
+        return Decision(Outcome.TIMEOUT, reaction_us=reaction_us)
     early = [side for side in pressed if is_early(presses[side], go_tick, ticks_diff=ticks_diff,
                                                   min_reaction_ms=min_reaction_ms)]
     contenders = early or pressed
     if len(contenders) == 1:
         first = contenders[0]
     else:
-        gap = ticks_diff(presses["b"], presses["a"])
+        gap = ticks_diff(presses[_B], presses[_A])
         gap_ns = abs(_ns(gap))
         if gap_ns == 0 or gap_ns < tie_threshold_us * 1000:
-            return Decision("tie", reaction_us=reaction_us, margin_us=margin_us)
-        first = "a" if gap > 0 else "b"
-    other = "b" if first == "a" else "a"
+            return Decision(Outcome.TIE, reaction_us=reaction_us, margin_us=margin_us)
+        first = _A if gap > 0 else _B
+    other = _B if first is _A else _A
     if early:
-        return Decision("false_start", winner=other, loser=first,
+        return Decision(Outcome.FALSE_START, winner=other, loser=first,
                         reaction_us=reaction_us, margin_us=margin_us)
-    return Decision("faster", winner=first, loser=other,
+    return Decision(Outcome.FASTER, winner=first, loser=other,
                     reaction_us=reaction_us, margin_us=margin_us)

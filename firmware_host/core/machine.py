@@ -10,6 +10,10 @@ is made by :func:`firmware_host.core.decide.decide` from the edges' ticks and th
 GO tick, never from the order in which callbacks ran. docs/timing.md explains
 the rules.
 
+The core keeps the machine and the decision; what the board shows in each
+phase is :class:`~firmware_host.core.show.Show`'s, and the Result of a
+showdown is built by :mod:`firmware_host.core.verdict`.
+
 >>> sorted(IGNORED["launching"])
 ['paddle_pressed', 'timer_pressed']
 """
@@ -31,23 +35,25 @@ from transitions import Machine
 
 from firmware_host.core.clock import Clock, monotonic
 from firmware_host.core.deadlines import Deadlines
-from firmware_host.core.decide import Decision, decide, is_early, measure
+from firmware_host.core.decide import Decision, Outcome, decide, is_early
 from firmware_host.core.errors import (
     BusyError, InvalidArgumentError, InvalidCardsError, NotArmedError,
     PaddleHeldError, UnitError, UnitFaultError)
-from firmware_host.core.result import SIDES, Result, UnitEvent
-from firmware_host.protocol import clean_players, clean_showdown_id
+from firmware_host.core.result import Result, UnitEvent
+from firmware_host.core.show import Show
+from firmware_host.core.verdict import launch_outcome, result_of
+from firmware_host.protocol import (SIDES, EventName, Launch, Side, UnitState,
+                                    clean_players, clean_showdown_id)
 from hw.selftest import DeviceCheck, selftest_steps
 
-__all__ = ["STATES", "RUNNING", "TRANSITIONS", "IGNORED", "InputEvent", "Showdown", "ShowdownCore",
+__all__ = ["STATES", "TRANSITIONS", "IGNORED", "InputEvent", "Showdown", "ShowdownCore",
            "Recorder", "RecordFailed"]
 
 log = logging.getLogger(__name__)
 
-STATES = ("idle", "armed", "countdown", "hold", "go", "false_start",
-          "resolved", "launching", "timeout", "selftest", "fault")
-#: States in which a showdown is under way: arm and start are refused.
-RUNNING = ("countdown", "hold", "go", "false_start", "resolved", "launching", "timeout")
+#: The machine's states by name: :class:`~firmware_host.protocol.UnitState`'s
+#: text, as transitions takes them (it would name an enum's states by member name).
+STATES = tuple(state.value for state in UnitState)
 _NOT_FAULT = [state for state in STATES if state != "fault"]
 
 # The whole machine. Triggers are what happened; the core fires them from
@@ -109,12 +115,15 @@ IGNORED = {
     "fault": {"paddle_pressed", "card_passed"},
 }
 
-# Deadlines owned by the machine (the bench adds its own, under other names).
-_MACHINE_DEADLINES = ("step", "flash", "hold", "response", "settle", "launch",
-                      "buzzer", "blink", "warning", "selftest")
+# Deadlines owned by the machine and its show (the bench adds its own, under other names).
+_MACHINE_DEADLINES = ("step", "hold", "response", "settle", "launch", "selftest",
+                      *Show.DEADLINES)
 
 #: Results kept in memory for unit.result(); the journal keeps them for good.
 RESULTS_KEPT = 1000
+
+# The players of a showdown armed without names (or by the timer button).
+_STANDALONE_PLAYERS: dict[str, str] = {Side.A: "A", Side.B: "B"}
 
 
 # -- where verdicts go ----------------------------------------------------------
@@ -173,15 +182,14 @@ class _Round:
     planned_go: float                  # clock time GO is due
     steps: int
     step: int = 0
-    flash_lit: bool = True
     go_tick: float | None = None
     go_time: float | None = None
-    presses: dict = field(default_factory=lambda: {"a": None, "b": None})
+    presses: dict[str, float | None] = field(default_factory=lambda: dict.fromkeys(SIDES))
 
 
 @dataclass
 class _Launch:
-    side: str
+    side: Side
     cards: int
     counted: int = 0
 
@@ -199,6 +207,28 @@ class ShowdownCore:
     is published. If it cannot keep a decision, nothing launches: the unit
     faults. Call everything on one thread.
     """
+
+    # The machine's state, and its triggers: transitions adds these methods at
+    # run time, one per trigger of TRANSITIONS (a test keeps the two lists
+    # equal). Each fires its trigger and returns whether a transition ran.
+    state: str
+    arm_received: Callable[[], bool]
+    timer_pressed: Callable[[], bool]
+    start_received: Callable[[], bool]
+    step_elapsed: Callable[[], bool]
+    countdown_elapsed: Callable[[], bool]
+    hold_elapsed: Callable[[], bool]
+    paddle_pressed: Callable[[], bool]
+    settled: Callable[[], bool]
+    response_timed_out: Callable[[], bool]
+    announced: Callable[[], bool]
+    card_passed: Callable[[], bool]
+    cards_out: Callable[[], bool]
+    launch_elapsed: Callable[[], bool]
+    selftest_requested: Callable[[], bool]
+    selftest_done: Callable[[], bool]
+    cancelled: Callable[[], bool]
+    failed: Callable[[], bool]
 
     def __init__(self, board, config, *, clock: Clock = monotonic,
                  rng: random.Random | None = None, recorder: Recorder | None = None):
@@ -222,6 +252,7 @@ class ShowdownCore:
         self._selftest: tuple | None = None   # (steps, future) while one runs
         self._edge: tuple[str, float] | None = None
         self._deadlines = Deadlines()
+        self.show = Show(board, self.timing, self._deadlines, clock)
         self._arrived = time.perf_counter()
         self._shown_state = "idle"
         self.state = "idle"
@@ -288,7 +319,7 @@ class ShowdownCore:
             else:
                 self.handle(event)
 
-    def schedule(self, name: str, when: float, action: Callable[[], None]) -> None:
+    def schedule(self, name: str, when: float, action: Callable[[], object]) -> None:
         """Call ``action`` once the clock reaches ``when`` (replaces ``name``)."""
         self._deadlines.schedule(name, when, action)
 
@@ -314,7 +345,7 @@ class ShowdownCore:
             return
         getattr(self, trigger)()
 
-    def emit(self, name: str, **data: Any) -> None:
+    def emit(self, name: EventName, **data: Any) -> None:
         """Publish a UnitEvent to every listener; a failing listener is logged."""
         event = UnitEvent(name, data)
         for listener in self.listeners:
@@ -347,7 +378,7 @@ class ShowdownCore:
         if self._recorded and self.showdown is not None and not self.showdown.finished:
             # The decision is recorded: its launch ended in this fault.
             try:
-                self._publish(self._build_result("fault"))
+                self._publish(self._result(Launch.FAULT))
             except Exception:
                 log.exception("reporting the result of %s failed", self.showdown.showdown_id)
         self._launch = None
@@ -358,7 +389,7 @@ class ShowdownCore:
                 log.exception("leaving state %s failed", self.state)
                 self.machine.set_state("fault")
                 self._state_changed()
-        self.emit("fault", reason=reason)
+        self.emit(EventName.FAULT, reason=reason)
 
     # -- commands (on the loop thread; errors go back to the caller) ---------------
 
@@ -402,7 +433,7 @@ class ShowdownCore:
         try:
             # The protocol's own checks: what a client may send is what the unit keeps.
             showdown_id = clean_showdown_id(showdown_id)
-            players = clean_players({"a": "A", "b": "B"} if players is None else players)
+            players = clean_players(_STANDALONE_PLAYERS if players is None else players)
         except ValueError as exc:
             raise InvalidArgumentError(str(exc)) from None
         limit = self.config.showdown.max_cards
@@ -500,10 +531,10 @@ class ShowdownCore:
     def _record_press(self) -> None:
         side, ticks = self._edge
         presses = self.round.presses
-        first = presses["a"] is None and presses["b"] is None
+        first = presses[Side.A] is None and presses[Side.B] is None
         presses[side] = ticks
         self.unschedule("response")
-        if presses["a"] is not None and presses["b"] is not None:
+        if presses[Side.A] is not None and presses[Side.B] is not None:
             self._settle()
         elif first:
             self.schedule("settle", self.clock() + self.timing.settle_s, self._settle)
@@ -519,15 +550,14 @@ class ShowdownCore:
             # On disk before anything moves: a crash from here on cannot lose
             # the verdict, and a failure here launches nothing.
             self._record_decision()
-        if self.decision.outcome == "false_start":
-            self.board.set_arrow(self.decision.loser)
-            self._sound(self.timing.go_tone_s)
-            self.emit("false_start", showdown_id=self.showdown.showdown_id,
+        if self.decision.outcome == Outcome.FALSE_START:
+            self.show.false_start(self.decision.loser)
+            self.emit(EventName.FALSE_START, showdown_id=self.showdown.showdown_id,
                       side=self.decision.loser)
         self.settled()
 
     def _record_decision(self) -> None:
-        result = self._build_result("pending")
+        result = self._result(Launch.PENDING)
         if self.recorder is not None:
             try:
                 self.recorder.decided(result)
@@ -538,7 +568,7 @@ class ShowdownCore:
 
     # -- guards ------------------------------------------------------------------
 
-    def _held_sides(self) -> tuple[str, ...]:
+    def _held_sides(self) -> tuple[Side, ...]:
         return tuple(side for side in SIDES if self.board.paddle_is_pressed(side))
 
     def paddle_is_held(self) -> bool:
@@ -554,7 +584,7 @@ class ShowdownCore:
         return True
 
     def is_tie(self) -> bool:
-        return self.decision.outcome == "tie"
+        return self.decision.outcome == Outcome.TIE
 
     def tie_rerun_is_due(self) -> bool:
         return (self.is_tie() and self.timing.tie_policy == "rerun"
@@ -568,39 +598,23 @@ class ShowdownCore:
     def _arm_standalone(self) -> None:
         showdown_id = f"local-{self.rng.getrandbits(48):012x}"
         self.showdown = Showdown(showdown_id, self.config.showdown.default_cards,
-                                 {"a": "A", "b": "B"})
+                                 dict(_STANDALONE_PLAYERS))
 
     def _request_start(self) -> None:
         self.start_received()
 
     def on_enter_armed(self) -> None:
-        self.emit("armed", showdown_id=self.showdown.showdown_id, cards=self.showdown.cards,
+        self.emit(EventName.ARMED, showdown_id=self.showdown.showdown_id, cards=self.showdown.cards,
                   players=dict(self.showdown.players))
 
     def _warn_paddle_held(self) -> None:
         held = self._held_sides()
         for side in held:
-            self.emit("paddle_held", side=side)
-        # One side held: its arrow blinks; both: the arrows alternate.
-        pattern = (held[0], None) if len(held) == 1 else ("a", "b")
-        now = self.clock()
-
-        def blink(index=0, when=now):
-            self.board.set_arrow(pattern[index % 2])
-            self.schedule("blink", when + self.timing.flash_period_s,
-                          lambda: blink(index + 1, when + self.timing.flash_period_s))
-
-        def stop():
-            self.unschedule("blink")
-            self.board.set_arrow(None)
-
-        blink()
-        self.schedule("warning", now + self.timing.paddle_warning_s, stop)
+            self.emit(EventName.PADDLE_HELD, side=side)
+        self.show.paddle_held(held)
 
     def on_exit_armed(self) -> None:
-        if self.has_deadline("warning"):
-            self.unschedule("blink", "warning")
-            self.board.set_arrow(None)
+        self.show.paddle_warning_over()
 
     # -- countdown, hold, go -----------------------------------------------------------
 
@@ -608,8 +622,7 @@ class ShowdownCore:
         self.unschedule("settle", "response")
         self.decision = None
         self._recorded = False
-        self.board.set_go(False)
-        self.board.set_arrow(None)
+        self.show.countdown_begins()
         now, steps = self.clock(), self.board.countdown_length
         hold_s = self.rng.uniform(self.timing.hold_min_s, self.timing.hold_max_s)
         # The hold is drawn now so the planned GO time is known from the first
@@ -622,70 +635,50 @@ class ShowdownCore:
         rnd = self.round
         rnd.step += 1
         begins = rnd.start + (rnd.step - 1) * self.timing.countdown_step_s
-        rnd.flash_lit = True
-        self.board.show_countdown(rnd.step)
-        self._sound(self.timing.beep_s)
-        self.schedule("flash", begins + self.timing.flash_period_s,
-                      lambda: self._flash(begins + self.timing.flash_period_s))
+        self.show.countdown_step(rnd.step, begins)
         last = rnd.step == rnd.steps
         self.schedule("step", begins + self.timing.countdown_step_s,
                       self.countdown_elapsed if last else self.step_elapsed)
-        self.emit("countdown", showdown_id=self.showdown.showdown_id, step=rnd.step,
+        self.emit(EventName.COUNTDOWN, showdown_id=self.showdown.showdown_id, step=rnd.step,
                   steps=rnd.steps, rerun=self.showdown.tie_reruns)
 
-    def _flash(self, when: float) -> None:
-        rnd = self.round
-        rnd.flash_lit = not rnd.flash_lit
-        self.board.show_countdown(rnd.step if rnd.flash_lit else 0)
-        following = when + self.timing.flash_period_s
-        self.schedule("flash", following, lambda: self._flash(following))
-
     def on_exit_countdown(self) -> None:
-        self.unschedule("step", "flash")
+        self.unschedule("step")
+        self.show.countdown_ended()
 
     def on_enter_hold(self) -> None:
-        self.board.show_countdown(self.round.steps)
+        self.show.hold()
         self.schedule("hold", self.round.planned_go, self.hold_elapsed)
 
     def on_exit_hold(self) -> None:
         self.unschedule("hold")
 
     def on_enter_go(self) -> None:
-        self.board.show_countdown(0)
-        self.board.set_go(True)
-        # Read the tick right after the light is on: this is the GO tick that
-        # every press is measured against.
-        self.round.go_tick = self.board.ticks()
+        # The tick read right after the light is on: every press is measured against it.
+        self.round.go_tick = self.show.go()
         self.round.go_time = self.clock()
-        self._sound(self.timing.go_tone_s)
         self.schedule("response", self.round.go_time + self.timing.response_timeout_s,
                       self.response_timed_out)
-        self.emit("go", showdown_id=self.showdown.showdown_id, ticks=self.round.go_tick)
+        self.emit(EventName.GO, showdown_id=self.showdown.showdown_id, ticks=self.round.go_tick)
 
     def on_exit_go(self) -> None:
-        self.board.set_go(False)
+        self.show.go_over()
 
     def on_enter_false_start(self) -> None:
         # The countdown stops at once; the arrow and the tone wait for the
         # decision (the settle window), which the journal holds first.
-        self.board.show_countdown(0)
-
-    def _sound(self, seconds: float) -> None:
-        if seconds <= 0:
-            return
-        self.board.set_buzzer(True)
-        self.schedule("buzzer", self.clock() + seconds, lambda: self.board.set_buzzer(False))
+        self.show.jumped()
 
     def _count_rerun(self) -> None:
         self.showdown.tie_reruns += 1
-        self.emit("tie", showdown_id=self.showdown.showdown_id,
+        self.emit(EventName.TIE, showdown_id=self.showdown.showdown_id,
                   gap_us=self.decision.margin_us, rerun=self.showdown.tie_reruns, void=False)
 
     # -- after the decision ----------------------------------------------------------
 
     def on_enter_resolved(self) -> None:
         if self.is_tie():
-            self.emit("tie", showdown_id=self.showdown.showdown_id,
+            self.emit(EventName.TIE, showdown_id=self.showdown.showdown_id,
                       gap_us=self.decision.margin_us, rerun=self.showdown.tie_reruns, void=True)
         self.announced()
 
@@ -726,25 +719,24 @@ class ShowdownCore:
         self.board.launcher.stop()
         launch = self._launch
         sensor = self.board.has_card_sensor
-        verified = sensor and launch.counted >= launch.cards
-        outcome = "jam" if sensor and not verified else "launched"
-        if outcome == "jam":
+        outcome, verified = launch_outcome(launch.cards, launch.counted, sensor=sensor)
+        if outcome is Launch.JAM:
             log.warning("jam: %d of %d cards counted in %.2f s", launch.counted, launch.cards,
                         self.config.launcher.max_run_s)
-        self.emit("launched", showdown_id=self.showdown.showdown_id, side=launch.side,
+        self.emit(EventName.LAUNCHED, showdown_id=self.showdown.showdown_id, side=launch.side,
                   cards=launch.counted if sensor else launch.cards, verified=verified,
                   outcome=outcome)
-        self._publish(self._build_result(outcome))
+        self._publish(self._result(outcome))
 
     def _finish_without_launch(self) -> None:
-        self._publish(self._build_result("none"))
+        self._publish(self._result(Launch.NONE))
 
     def _cancel_showdown(self) -> None:
         if self.state == "launching":
             self.board.launcher.stop()
-            self._publish(self._build_result("cancelled"))
+            self._publish(self._result(Launch.CANCELLED))
         if self.showdown is not None:
-            self.emit("cancelled", showdown_id=self.showdown.showdown_id)
+            self.emit(EventName.CANCELLED, showdown_id=self.showdown.showdown_id)
 
     # -- selftest -----------------------------------------------------------------------
 
@@ -777,18 +769,10 @@ class ShowdownCore:
         self._recorded = False
         self.fault_reason = None
 
-    def _build_result(self, launch: str) -> Result:
-        decision, showdown = self.decision, self.showdown
-        reason = {"tie": "tie_void"}.get(decision.outcome, decision.outcome)
+    def _result(self, launch: Launch) -> Result:
         counted = self._launch.counted if self._launch and self.board.has_card_sensor else None
-        reaction_us, margin_us = measure(self.round.presses, self.round.go_tick,
-                                         ticks_diff=self.board.ticks_diff)
-        return Result(
-            showdown_id=showdown.showdown_id, players=dict(showdown.players),
-            winner=decision.winner, loser=decision.loser, reason=reason,
-            tie_reruns=showdown.tie_reruns, reaction_us=reaction_us,
-            margin_us=margin_us, cards=showdown.cards, launch=launch,
-            cards_counted=counted)
+        return result_of(self.showdown, self.decision, self.round.presses, self.round.go_tick,
+                         launch=launch, cards_counted=counted, ticks_diff=self.board.ticks_diff)
 
     def _publish(self, result: Result) -> None:
         self.showdown.finished = True
@@ -809,13 +793,13 @@ class ShowdownCore:
         while len(self.results) > RESULTS_KEPT:
             self.results.popitem(last=False)
         self.last_result = result
-        self.emit("result", **result.to_dict())
+        self.emit(EventName.RESULT, **result.to_dict())
 
     def _state_changed(self) -> None:
         if self.state != self._shown_state:
             previous, self._shown_state = self._shown_state, self.state
             log.info("state %s -> %s", previous, self.state)
-            self.emit("state", state=self.state, previous=previous)
+            self.emit(EventName.STATE, state=self.state, previous=previous)
 
 
 def _text(exc: Exception) -> str:

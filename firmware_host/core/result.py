@@ -15,49 +15,26 @@ True
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Result", "UnitEvent", "SIDES", "RESULT_KEYS", "REASONS", "LAUNCH_OUTCOMES", "EVENT_NAMES"]
+from firmware_host.protocol import RESULT_KEYS, SIDES, EventName, Launch, Reason, Side
 
-SIDES = ("a", "b")
-#: Why the showdown ended as it did.
-REASONS = ("faster", "false_start", "timeout", "tie_void")
-#: What the launcher did: ran its time (or counted every card), a jam (the card
-#: sensor did not count them all by launcher.max_run_s), cancelled mid-launch,
-#: no launch (timeout, void tie), or a fault stopped it. Two more come only
-#: from the journal: "pending" (decided and recorded, the cards are flying
-#: now) and "interrupted" (the unit stopped, crashed or lost power after the
-#: decision was recorded and before the launch ended: some or all of the cards
-#: are still in the unit; ``cards_counted`` says how many the sensor saw leave).
-LAUNCH_OUTCOMES = ("launched", "jam", "cancelled", "none", "fault", "pending", "interrupted")
+__all__ = ["Result", "UnitEvent"]
 
-#: The keys of Result.to_dict(), in order.
-RESULT_KEYS = ("showdown_id", "players", "winner", "loser", "reason", "tie_reruns",
-               "reaction_us", "margin_us", "cards", "launch", "cards_counted")
-
-#: Every UnitEvent name, with the keys of its data.
-EVENT_NAMES = {
-    "state": ("state", "previous"),
-    "armed": ("showdown_id", "cards", "players"),
-    "countdown": ("showdown_id", "step", "steps", "rerun"),
-    "go": ("showdown_id", "ticks"),
-    "false_start": ("showdown_id", "side"),
-    "tie": ("showdown_id", "gap_us", "rerun", "void"),
-    "paddle_held": ("side",),
-    "launched": ("showdown_id", "side", "cards", "verified", "outcome"),
-    "result": RESULT_KEYS,
-    "cancelled": ("showdown_id",),
-    "fault": ("reason",),
-}
+_REASONS, _LAUNCHES = tuple(Reason), tuple(Launch)
 
 
 @dataclass(frozen=True)
 class Result:
     """The outcome of one showdown.
 
-    ``winner``/``loser`` are sides ("a", "b"), both None for a timeout or a
-    void tie; for a false start the loser is the offender. ``reaction_us`` is
+    ``winner``/``loser`` are sides (:class:`~firmware_host.protocol.Side`),
+    both None for a timeout or a void tie; for a false start the loser is the
+    offender. ``reason`` and ``launch`` are a
+    :class:`~firmware_host.protocol.Reason` and a
+    :class:`~firmware_host.protocol.Launch`; each of these fields takes the
+    text form too (``"a"``, ``"faster"``) and keeps the enum. ``reaction_us`` is
     each side's first press relative to the GO tick in microseconds (negative
     for a press before GO that was delivered after GO), None when that side
     never pressed or pressed before GO existed (a false start in the
@@ -68,25 +45,28 @@ class Result:
 
     showdown_id: str
     players: dict[str, str]
-    winner: str | None
-    loser: str | None
-    reason: str
+    winner: Side | None
+    loser: Side | None
+    reason: Reason
     tie_reruns: int
     reaction_us: dict[str, int | None]
     margin_us: int | None
     cards: int
-    launch: str
+    launch: Launch
     cards_counted: int | None = None
 
     def __post_init__(self):
-        if self.reason not in REASONS:
-            raise ValueError(f"reason must be one of {', '.join(REASONS)}, not {self.reason!r}")
-        if self.launch not in LAUNCH_OUTCOMES:
-            raise ValueError(
-                f"launch must be one of {', '.join(LAUNCH_OUTCOMES)}, not {self.launch!r}")
+        if self.reason not in _REASONS:
+            raise ValueError(f"reason must be one of {', '.join(Reason)}, not {self.reason!r}")
+        object.__setattr__(self, "reason", Reason(self.reason))
+        if self.launch not in _LAUNCHES:
+            raise ValueError(f"launch must be one of {', '.join(Launch)}, not {self.launch!r}")
+        object.__setattr__(self, "launch", Launch(self.launch))
         for name in ("winner", "loser"):
-            if getattr(self, name) not in (*SIDES, None):
-                raise ValueError(f"{name} must be 'a', 'b' or None, not {getattr(self, name)!r}")
+            side = getattr(self, name)
+            if side not in (*SIDES, None):
+                raise ValueError(f"{name} must be 'a', 'b' or None, not {side!r}")
+            object.__setattr__(self, name, None if side is None else Side(side))
         for name in ("players", "reaction_us"):
             value = getattr(self, name)
             if not isinstance(value, dict) or set(value) != set(SIDES):
@@ -95,8 +75,12 @@ class Result:
             object.__setattr__(self, name, {side: value[side] for side in SIDES})
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-safe dict (str, int, None and nested dicts only)."""
-        return asdict(self)
+        """A JSON-safe dict (str, int, None and nested dicts only), keys in
+        RESULT_KEYS order. (What ``dataclasses.asdict`` gives, made directly:
+        it is on every showdown's path, and asdict walks each value.)"""
+        data = {key: getattr(self, key) for key in RESULT_KEYS}
+        data["players"], data["reaction_us"] = dict(self.players), dict(self.reaction_us)
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "Result":
@@ -111,22 +95,22 @@ class Result:
 
     def __str__(self) -> str:
         names = {side: f"{self.players[side]} ({side})" for side in SIDES}
-        if self.reason == "faster":
+        if self.reason is Reason.FASTER:
             text = f"{names[self.winner]} beat {names[self.loser]}, faster by {self.margin_us} us"
             if self.margin_us is None:
                 text = f"{names[self.winner]} beat {names[self.loser]}, who never pressed"
-        elif self.reason == "false_start":
+        elif self.reason is Reason.FALSE_START:
             text = f"false start by {names[self.loser]}"
-        elif self.reason == "timeout":
+        elif self.reason is Reason.TIMEOUT:
             text = "nobody pressed in time"
         else:
             text = f"void after {self.tie_reruns} tie re-runs"
-        if self.launch == "none":
+        if self.launch is Launch.NONE:
             return f"{self.showdown_id}: {text}; no launch"
         cards = f"{self.cards} card{'' if self.cards == 1 else 's'}"
-        if self.launch == "pending":
+        if self.launch is Launch.PENDING:
             return f"{self.showdown_id}: {text}; {cards} launching"
-        if self.launch == "interrupted":
+        if self.launch is Launch.INTERRUPTED:
             counted = "" if self.cards_counted is None else f", {self.cards_counted} counted out"
             return f"{self.showdown_id}: {text}; launch of {cards} interrupted{counted}"
         return f"{self.showdown_id}: {text}; {cards} {self.launch}"
@@ -134,10 +118,10 @@ class Result:
 
 @dataclass(frozen=True)
 class UnitEvent:
-    """Something the unit reports: ``name`` is one of :data:`EVENT_NAMES`,
-    ``data`` a JSON-safe dict with that name's keys."""
+    """Something the unit reports: ``data`` is a JSON-safe dict with the keys
+    ``name.fields``, in that order."""
 
-    name: str
+    name: EventName
     data: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

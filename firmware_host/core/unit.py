@@ -24,8 +24,9 @@ from firmware_host.core.bench import Bench, pin_states
 from firmware_host.core.clock import Clock, monotonic
 from firmware_host.core.errors import BusyError, UnitClosedError, UnitError
 from firmware_host.core.loop import EventLoop
-from firmware_host.core.machine import RUNNING, Recorder, ShowdownCore
+from firmware_host.core.machine import Recorder, ShowdownCore
 from firmware_host.core.result import Result, UnitEvent
+from firmware_host.protocol import RUNNING_STATES
 
 __all__ = ["Unit", "UnitBench"]
 
@@ -159,7 +160,7 @@ class Unit:
 
     def _reconfigure(self, config) -> None:
         core = self._core
-        if core.state in RUNNING or core.state in ("armed", "selftest"):
+        if core.state in RUNNING_STATES or core.state in ("armed", "selftest"):
             raise BusyError(f"a showdown is under way: state is {core.state!r}")
         core.config, core.timing = config, config.timing
         for device in (self.board.paddle_a, self.board.paddle_b, self.board.timer_button):

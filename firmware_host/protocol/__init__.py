@@ -8,9 +8,11 @@ style of h11 and wsproto. ``docs/protocol.md`` describes the wire format.
 
 This module is the public API; the private modules behind it hold one concern
 each: ``_messages`` (the message types and ``encode``), ``_schemas`` (what each
-command takes), ``_names`` (player names, showdown ids, tokens), ``_framing``
-(splitting bytes into lines, reading a line as JSON), ``_connection`` (the two
-ends' state: auth, hello, versions) and ``_errors`` (ProtocolError and the codes).
+command takes), ``_values`` (the values both ends name, as string enums: sides,
+the unit's states, reasons, launch outcomes, and the events with their keys),
+``_names`` (player names, showdown ids, tokens), ``_framing`` (splitting bytes
+into lines, reading a line as JSON), ``_connection`` (the two ends' state: auth,
+hello, versions) and ``_errors`` (ProtocolError and the codes).
 
 One line is one UTF-8 JSON object, ended by ``\\n`` or ``\\r\\n``. A request is
 ``{"id": 1, "cmd": "status"}``; each gets exactly one reply, ``{"id": 1, "ok":
@@ -45,6 +47,8 @@ from firmware_host.protocol._names import (MAX_NAME_CHARS, MAX_TOKEN_CHARS, auth
                                            token_from_text)
 from firmware_host.protocol._schemas import (BENCH_COMMANDS, COMMANDS, check_arguments,
                                              decode_request)
+from firmware_host.protocol._values import (RESULT_KEYS, RUNNING_STATES, SIDES, EventName,
+                                            Launch, Reason, Side, TextEnum, UnitState)
 
 __all__ = [
     "PROTOCOL_VERSION", "MIN_PROTOCOL_VERSION", "DEFAULT_MAX_LINE_BYTES",
@@ -55,4 +59,6 @@ __all__ = [
     "negotiate_version", "MAX_DEPTH", "MAX_NAME_CHARS", "MAX_TOKEN_CHARS",
     "MAX_AUTH_FAILURES", "clean_name", "clean_players", "clean_showdown_id",
     "token_from_text", "auth_line_bytes",
+    "TextEnum", "Side", "SIDES", "UnitState", "RUNNING_STATES", "Reason", "Launch", "RESULT_KEYS",
+    "EventName",
 ]

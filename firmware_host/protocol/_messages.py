@@ -8,12 +8,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from firmware_host.protocol._values import EventName
+
 __all__ = ["EVENTS", "Request", "Reply", "ErrorReply", "Event", "EventGap", "EventSequencer",
            "encode"]
 
-#: The events the unit pushes to every client that completed hello.
-EVENTS = ("state", "armed", "countdown", "go", "false_start", "tie", "paddle_held",
-          "result", "launched", "cancelled", "fault")
+#: The events the unit pushes to every client that completed hello (each
+#: :class:`EventName` names the keys of its data).
+EVENTS: tuple[EventName, ...] = tuple(EventName)
 
 _CODE = re.compile(r"[a-z][a-z0-9_]*")
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from firmware_host.protocol._errors import _show
 from firmware_host.protocol._messages import Request, encode
+from firmware_host.protocol._values import SIDES
 
 __all__ = ["MAX_NAME_CHARS", "MAX_TOKEN_CHARS", "clean_name", "clean_players",
            "clean_showdown_id", "token_from_text", "auth_line_bytes"]
@@ -76,16 +77,16 @@ def clean_players(value: Any, field: str = "players") -> dict[str, str]:
         raise ValueError(f"field '{field}' must be an object {{\"a\": name, \"b\": name}}, "
                          f"not {_show(value)}")
     for key in value:
-        if key not in ("a", "b"):
+        if key not in SIDES:
             raise ValueError(f"unknown field '{field}.{key}'")
-    players = {}
-    for side in ("a", "b"):
+    players: dict[str, str] = {}
+    for side in SIDES:
         if side not in value:
             raise ValueError(f"missing field '{field}.{side}'")
         players[side] = clean_name(value[side], f"{field}.{side}")
-    if players["a"].casefold() == players["b"].casefold():
-        raise ValueError(f"field '{field}' must name two different players, not "
-                         f"{_show(players['a'])} twice")
+    a, b = players.values()
+    if a.casefold() == b.casefold():
+        raise ValueError(f"field '{field}' must name two different players, not {_show(a)} twice")
     return players
 
 

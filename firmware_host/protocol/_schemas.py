@@ -11,6 +11,7 @@ from firmware_host.protocol._errors import ProtocolError, _show
 from firmware_host.protocol._framing import _decode_object
 from firmware_host.protocol._messages import Request
 from firmware_host.protocol._names import clean_name, clean_players, clean_showdown_id
+from firmware_host.protocol._values import SIDES
 
 __all__ = ["COMMANDS", "BENCH_COMMANDS", "check_arguments", "decode_request"]
 
@@ -65,7 +66,7 @@ _players = _checked_by(clean_players)
 
 
 def _side(name, value):
-    if value not in ("a", "b"):
+    if value not in SIDES:
         raise _Invalid(f"field '{name}' must be \"a\" or \"b\", not {_show(value)}")
     return value
 

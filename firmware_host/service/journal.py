@@ -53,7 +53,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from firmware_host.core.result import LAUNCH_OUTCOMES, Result
+from firmware_host.core.result import Result
+from firmware_host.protocol import Launch
 
 __all__ = [
     "Journal", "JournalEntry", "JournalReport", "JournalLock",
@@ -67,7 +68,7 @@ log = logging.getLogger(__name__)
 SCHEMA_VERSION = 2
 FILENAME = "results.sqlite3"
 #: What a launch can end as (``pending`` is no end).
-OUTCOMES = tuple(outcome for outcome in LAUNCH_OUTCOMES if outcome != "pending")
+OUTCOMES = tuple(outcome for outcome in Launch if outcome is not Launch.PENDING)
 
 _SCHEMA = [
     """CREATE TABLE results (
