@@ -202,3 +202,46 @@ def test_turns_count_each_change_of_player_plus_the_last_decision():
     game = Game.from_notation("classic R5/G3,Y9 Y3 R1 R + 0 play - - 0,0 1 1 500 - 1:0")
     game.apply("R5")  # the round's last decision counts though the player is unchanged
     assert (game.round_over, game.current, game.turns) == (True, 0, 1)
+
+
+# -- the errors: one home, engine/core/errors.py ---------------------------------------
+
+def test_every_engine_error_is_an_engine_error_and_a_matching_builtin():
+    from engine.core import errors
+    for name in errors.__all__:
+        cls = getattr(errors, name)
+        assert issubclass(cls, errors.EngineError)
+        builtins = [base for base in cls.__mro__[1:]
+                    if base.__module__ == "builtins" and base not in (Exception, BaseException,
+                                                                      object)]
+        assert cls is errors.EngineError or builtins, name
+
+
+def test_the_unit_ports_raise_the_errors_defined_in_engine_core_errors():
+    from engine.core import errors
+    from engine.units import remote, unit_link
+    for module, names in ((remote, ("UnitProblem", "UnitUnreachable", "UnitBusy",
+                                    "UnitVersionError", "UnitFault", "UnitJam")),
+                          (unit_link, ("LinkLost", "UnitFlooding", "ProtocolViolation",
+                                       "CommandRefused", "VersionMismatch", "AuthFailed"))):
+        for name in names:
+            assert getattr(module, name) is getattr(errors, name)
+            assert getattr(errors, name).__module__ == "engine.core.errors"
+
+
+def test_no_engine_module_but_core_errors_defines_an_exception_except_two_known_ones():
+    import importlib
+    import pkgutil
+
+    import engine
+    elsewhere = set()
+    for info in pkgutil.walk_packages(engine.__path__, "engine."):
+        if info.name.endswith("__main__"):
+            continue
+        module = importlib.import_module(info.name)
+        elsewhere |= {f"{info.name}.{name}" for name, value in vars(module).items()
+                      if isinstance(value, type) and issubclass(value, BaseException)
+                      and value.__module__ == info.name != "engine.core.errors"}
+    # Malformed never leaves the link (it becomes ProtocolViolation); DaemonError is
+    # the demo's own, about the daemon process it starts (docs/engine.md).
+    assert elsewhere == {"engine.units.unit_replies.Malformed", "engine.apps.demo.DaemonError"}

@@ -5,11 +5,14 @@ Plain values and rules, sans-IO: it imports nothing else of the project.
 
 from engine.core.actions import Action, ActionKind
 from engine.core.cards import CARD_COUNT, COLOURS, WILD_COLOUR, Card, Colour, Rank
-from engine.core.errors import (DeckError, EngineError, IllegalActionError, InvariantError,
-                                NotationError, StateError)
-from engine.core.game import HAND_SIZE, Game, Outcome, PendingShowdown, Phase
+from engine.core.errors import (AuthFailed, CommandRefused, DeckError, EngineError,
+                                IllegalActionError, InvariantError, LinkLost, NotationError,
+                                ProtocolViolation, StateError, UnitBusy, UnitFault, UnitFlooding,
+                                UnitJam, UnitProblem, UnitUnreachable, UnitVersionError,
+                                VersionMismatch)
+from engine.core.game import Game, Outcome, PendingShowdown, Phase
 from engine.core.notation import Position
-from engine.core.rules import (FIRST_CARD_RULES, HouseRules, Variant, classic_deck,
+from engine.core.rules import (FIRST_CARD_RULES, HAND_SIZE, HouseRules, Variant, classic_deck,
                                load_showdown_deck)
 
 __all__ = [
@@ -17,6 +20,10 @@ __all__ = [
     "Card", "Colour", "Rank", "COLOURS", "WILD_COLOUR", "CARD_COUNT",
     "EngineError", "IllegalActionError", "NotationError", "DeckError", "StateError",
     "InvariantError",
+    # raised by the unit ports (engine.units), kept with the others
+    "UnitProblem", "UnitUnreachable", "UnitBusy", "UnitVersionError", "UnitFault", "UnitJam",
+    "LinkLost", "UnitFlooding", "ProtocolViolation", "CommandRefused", "VersionMismatch",
+    "AuthFailed",
     "Game", "Outcome", "PendingShowdown", "Phase", "HAND_SIZE",
     "Position",
     "HouseRules", "Variant", "FIRST_CARD_RULES", "classic_deck", "load_showdown_deck",

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import enum
 
-from engine.core.cards import CARD, COLOURS, Card, Colour, WILD_COLOUR
+from engine.core.cards import CARD, COLOURS, MAX_SHOWDOWN, Card, Colour
 from engine.core.errors import NotationError
 
 __all__ = ["ActionKind", "Action"]
@@ -135,8 +135,8 @@ class Action:
     @classmethod
     def face(cls, opponent: int, count: int) -> Action:
         """A Wild Showdown's choice: the opponent to face and the cards at stake."""
-        if not isinstance(count, int) or not 1 <= count <= 7:
-            raise NotationError(f"a showdown is for 1-7 cards, not {count!r}")
+        if not isinstance(count, int) or not 1 <= count <= MAX_SHOWDOWN:
+            raise NotationError(f"a showdown is for 1-{MAX_SHOWDOWN} cards, not {count!r}")
         return cls(CHOOSE_SHOWDOWN, player=_index(opponent), count=count)
 
     @classmethod
@@ -223,7 +223,7 @@ def _build_plays():
         if card is None:
             continue
         for uno in (False, True):
-            if card >> 5 & 7 == WILD_COLOUR:
+            if card.is_wild:
                 for colour in COLOURS:
                     plays[card, colour, uno] = Action(PLAY, card, colour, uno=uno)
             else:

@@ -4,11 +4,13 @@ A card is an ``int`` (its *code*) so the engine can keep hands as lists of ints
 and look everything up in flat tables; ``Card`` is the int subclass that gives
 it a name and a text form. Codes pack three fields::
 
-    code = showdown << 8 | colour << 5 | rank
+    code = showdown << SHOWDOWN_SHIFT | colour << COLOUR_SHIFT | rank
 
-with colour 0-3 (red, yellow, green, blue) or 4 for a wild card, rank 0-31
-(0-9 numbers, then the action ranks, room left for UNO Party's cards) and
-showdown 0 (no symbol) or the number on the Showdown symbol (1-7).
+with colour 0-3 (red, yellow, green, blue) or WILD_COLOUR (4) for a wild card,
+rank 0-31 (0-9 numbers, then the action ranks, room left for UNO Party's cards)
+and showdown 0 (no symbol) or the number on the Showdown symbol (1-7). The
+fields' masks and shifts are named below (``RANK_MASK``, ``COLOUR_SHIFT``...);
+the logic uses those names, never the bare numbers.
 
 Text forms: colour letter + rank (``R5``, ``B+2`` draw two, ``YR`` reverse,
 ``GS`` skip), wilds ``W``, ``W+4``, ``WS`` (Wild Showdown), and ``!n`` for a
@@ -36,7 +38,23 @@ __all__ = [
     "COLOURS",
     "WILD_COLOUR",
     "CARD_COUNT",
+    "CODE_MASK",
+    "RANK_MASK",
+    "COLOUR_SHIFT",
+    "COLOUR_MASK",
+    "SHOWDOWN_SHIFT",
+    "SHOWDOWN_MASK",
+    "FACE_MASK",
+    "NUMBER_TEST_MASK",
+    "LAST_NUMBER_RANK",
+    "FIRST_WILD_RANK",
+    "WILD_RANKS",
+    "MAX_SHOWDOWN",
 ]
+
+
+#: The colours' letters, by colour number.
+_LETTERS = "RYGB"
 
 
 class Colour(enum.IntEnum):
@@ -48,12 +66,12 @@ class Colour(enum.IntEnum):
     BLUE = 3
 
     def __str__(self) -> str:
-        return "RYGB"[self]
+        return _LETTERS[self]
 
     @classmethod
     def parse(cls, text: str) -> Colour:
         """``Colour.parse("G")`` -> ``Colour.GREEN``."""
-        index = "RYGB".find(text) if len(text) == 1 else -1
+        index = _LETTERS.find(text) if len(text) == 1 else -1
         if index < 0:
             raise NotationError(f"invalid colour {text!r}: expected one of R, Y, G, B")
         return cls(index)
@@ -83,15 +101,45 @@ class Rank(enum.IntEnum):
 COLOURS = tuple(Colour)
 #: The colour field of a wild card's code.
 WILD_COLOUR = 4
-#: Size of the code space (every table indexed by card code has this length).
-CARD_COUNT = 1 << 11
 
-_RANK_TEXT = {**{r: str(int(r)) for r in Rank if r <= 9},
+# The fields of a card code (see the module docstring), as the tables and the
+# hot path read them: ``code & RANK_MASK``, ``code >> COLOUR_SHIFT & COLOUR_MASK``,
+# ``code >> SHOWDOWN_SHIFT``.
+#: Bits 0-4: the rank.
+RANK_MASK = 0x1F
+#: Bits 5-7: the colour (0-3, or WILD_COLOUR).
+COLOUR_SHIFT = 5
+COLOUR_MASK = 0x7
+#: Bits 8-10: the number on the Showdown symbol (0: none).
+SHOWDOWN_SHIFT = 8
+SHOWDOWN_MASK = 0x700
+#: Bits 0-7, colour and rank: a code less its Showdown number. For a coloured
+#: card this is also its match key (see ``engine.core.tables.PLAYABLE``).
+FACE_MASK = 0xFF
+#: Rank and Showdown number: ``code & NUMBER_TEST_MASK <= LAST_NUMBER_RANK`` holds
+#: exactly for a number card without a Showdown symbol (the game's fast path).
+NUMBER_TEST_MASK = SHOWDOWN_MASK | RANK_MASK
+#: Size of the code space, 11 bits (every table indexed by card code has this length).
+CARD_COUNT = 1 << 11
+#: All the bits: ``card & CODE_MASK`` is a Card's code as a plain int (the piles
+#: and hands hold plain ints; this is faster than ``int(card)``).
+CODE_MASK = CARD_COUNT - 1
+#: The highest Showdown number, and so the most cards a showdown puts at stake.
+MAX_SHOWDOWN = 7
+
+# Rank boundaries, as plain ints (comparing with an IntEnum member is slower):
+# ranks up to LAST_NUMBER_RANK are the number cards, then the coloured action
+# cards (Draw Two, Reverse, Skip), and from FIRST_WILD_RANK on the wilds.
+LAST_NUMBER_RANK = int(Rank.NINE)
+FIRST_WILD_RANK = int(Rank.WILD)
+
+_RANK_TEXT = {**{r: str(int(r)) for r in Rank if r <= LAST_NUMBER_RANK},
               Rank.DRAW_TWO: "+2", Rank.REVERSE: "R", Rank.SKIP: "S",
               Rank.WILD: "W", Rank.WILD_DRAW_FOUR: "W+4", Rank.WILD_SHOWDOWN: "WS"}
-_POINTS = {**{r: int(r) for r in Rank if r <= 9},
+_POINTS = {**{r: int(r) for r in Rank if r <= LAST_NUMBER_RANK},
            Rank.DRAW_TWO: 20, Rank.REVERSE: 20, Rank.SKIP: 20,
            Rank.WILD: 50, Rank.WILD_DRAW_FOUR: 50, Rank.WILD_SHOWDOWN: 40}
+#: The ranks of the wild cards (colour field WILD_COLOUR).
 WILD_RANKS = (Rank.WILD, Rank.WILD_DRAW_FOUR, Rank.WILD_SHOWDOWN)
 
 
@@ -118,9 +166,11 @@ class Card(int):
         wild = rank in WILD_RANKS
         if wild != (colour is None):
             raise NotationError(f"{rank.name} {'takes no' if wild else 'needs a'} colour")
-        if showdown and (wild or not 1 <= showdown <= 7):
-            raise NotationError(f"a Showdown number must be 1-7 on a coloured card, not {showdown}")
-        code = showdown << 8 | (WILD_COLOUR if wild else int(colour)) << 5 | rank
+        if showdown and (wild or not 1 <= showdown <= MAX_SHOWDOWN):
+            raise NotationError(f"a Showdown number must be 1-{MAX_SHOWDOWN} on a coloured card, "
+                                f"not {showdown}")
+        code = (showdown << SHOWDOWN_SHIFT | (WILD_COLOUR if wild else int(colour)) << COLOUR_SHIFT
+                | rank)
         return CARD[code]
 
     @classmethod
@@ -136,32 +186,32 @@ class Card(int):
     @property
     def colour(self) -> Colour | None:
         """The card's colour; None for a wild card."""
-        colour = self >> 5 & 7
+        colour = self >> COLOUR_SHIFT & COLOUR_MASK
         return None if colour == WILD_COLOUR else COLOURS[colour]
 
     @property
     def rank(self) -> Rank:
-        return Rank(self & 31)
+        return Rank(self & RANK_MASK)
 
     @property
     def number(self) -> int | None:
         """0-9 for a number card, else None."""
-        rank = self & 31
-        return rank if rank <= 9 else None
+        rank = self & RANK_MASK
+        return rank if rank <= LAST_NUMBER_RANK else None
 
     @property
     def showdown(self) -> int:
         """The number on the Showdown symbol (cards to load), 0 if none."""
-        return self >> 8
+        return self >> SHOWDOWN_SHIFT
 
     @property
     def is_wild(self) -> bool:
-        return self >> 5 & 7 == WILD_COLOUR
+        return self >> COLOUR_SHIFT & COLOUR_MASK == WILD_COLOUR
 
     @property
     def points(self) -> int:
         """What the card scores in an opponent's hand at the end of a round."""
-        return _POINTS[Rank(self & 31)]
+        return _POINTS[Rank(self & RANK_MASK)]
 
     def __str__(self) -> str:
         return TEXT[self]
@@ -176,16 +226,16 @@ class Card(int):
 def _build():
     card = [None] * CARD_COUNT
     text = [""] * CARD_COUNT
-    for showdown in range(8):
-        for colour in range(5):
+    for showdown in range(MAX_SHOWDOWN + 1):
+        for colour in range(WILD_COLOUR + 1):
             for rank in Rank:
                 if (colour == WILD_COLOUR) != (rank in WILD_RANKS):
                     continue
                 if showdown and colour == WILD_COLOUR:
                     continue
-                code = showdown << 8 | colour << 5 | rank
+                code = showdown << SHOWDOWN_SHIFT | colour << COLOUR_SHIFT | rank
                 card[code] = int.__new__(Card, code)
-                prefix = "" if colour == WILD_COLOUR else "RYGB"[colour]
+                prefix = "" if colour == WILD_COLOUR else _LETTERS[colour]
                 text[code] = prefix + _RANK_TEXT[rank] + (f"!{showdown}" if showdown else "")
     return card, text
 

@@ -1,19 +1,45 @@
-"""The engine's exceptions: one base class, each also a matching builtin."""
+"""The engine's exceptions: one base class, each also a matching builtin.
+
+Two families, both here so that one module answers "what can the engine raise?":
+the rules core's (a bad action, notation, deck or state) and the unit ports'
+(``engine.units``: a unit the table must see to, and the link to it failing).
+
+>>> issubclass(IllegalActionError, ValueError), issubclass(UnitUnreachable, ConnectionError)
+(True, True)
+"""
 
 from __future__ import annotations
 
 __all__ = [
     "EngineError",
+    # the rules core
     "IllegalActionError",
     "NotationError",
     "DeckError",
     "StateError",
     "InvariantError",
+    # the unit ports: what the table must sort out (engine.units.remote)
+    "UnitProblem",
+    "UnitUnreachable",
+    "UnitBusy",
+    "UnitVersionError",
+    "UnitFault",
+    "UnitJam",
+    # the link to a unit (engine.units.unit_link)
+    "LinkLost",
+    "UnitFlooding",
+    "ProtocolViolation",
+    "CommandRefused",
+    "VersionMismatch",
+    "AuthFailed",
 ]
 
 
 class EngineError(Exception):
     """Base class of every error the UNO engine raises."""
+
+
+# -- the rules core ---------------------------------------------------------------
 
 
 class IllegalActionError(EngineError, ValueError):
@@ -34,3 +60,75 @@ class StateError(EngineError, RuntimeError):
 
 class InvariantError(EngineError, AssertionError):
     """A broken internal invariant (a card lost or duplicated, a bad phase)."""
+
+
+# -- the unit ports: what the table must sort out ----------------------------------
+
+
+class UnitProblem(EngineError, RuntimeError):
+    """The unit cannot settle a showdown now. ``str()`` says what happened,
+    ``what_to_do`` what the table must do; ``url`` is the unit's; ``loser`` is
+    the player the unit found to lose, when it got that far (a jam), else None."""
+
+    def __init__(self, message: str, *, url: str, what_to_do: str, loser: int | None = None):
+        super().__init__(message)
+        self.url = url
+        self.what_to_do = what_to_do
+        self.loser = loser
+
+
+class UnitUnreachable(UnitProblem, ConnectionError):
+    """The unit could not be reached (at the start, or not again after a drop)."""
+
+
+class UnitBusy(UnitProblem):
+    """The unit is running (or armed for) a showdown that is not this one."""
+
+
+class UnitVersionError(UnitProblem):
+    """The unit and the engine share no protocol version (the message names both)."""
+
+
+class UnitFault(UnitProblem):
+    """The unit reports a hardware fault."""
+
+
+class UnitJam(UnitProblem):
+    """The launcher jammed (or stopped) before all the cards left: the unit
+    decided the showdown (``loser``), but the cards need a hand."""
+
+
+# -- the link to a unit -------------------------------------------------------------
+
+
+class LinkLost(EngineError, ConnectionError):
+    """The link to the unit broke or stopped answering; reconnecting may help."""
+
+
+class UnitFlooding(LinkLost):
+    """The unit sent more events than a link keeps unread."""
+
+
+class ProtocolViolation(LinkLost):
+    """A reply or event out of shape: ``what`` it was ("reply to status",
+    "result event") and the ``problem``, naming the field."""
+
+    def __init__(self, what: str, problem: str):
+        super().__init__(f"the unit's {what} is malformed: {problem}")
+        self.what, self.problem = what, problem
+
+
+class CommandRefused(EngineError, RuntimeError):
+    """The unit answered a request with ``ok: false``: ``code`` and ``message``."""
+
+    def __init__(self, cmd: str, code: str, message: str):
+        super().__init__(f"{cmd}: {code}: {message}")
+        self.cmd, self.code, self.message = cmd, code, message
+
+
+class VersionMismatch(EngineError, RuntimeError):
+    """The unit and this engine share no protocol version (the message names both)."""
+
+
+class AuthFailed(EngineError, PermissionError):
+    """The unit refused the token."""

@@ -36,25 +36,25 @@ import enum
 import random
 import struct
 
-from engine.core.actions import (ACCEPT, CATCH, CHALLENGE, CHOOSE_COLOUR, CHOOSE_SHOWDOWN, DRAW,
-                                 KEEP, PLAY, SHOWDOWN_RESULT, Action)
-from engine.core.cards import CARD, COLOURS, Card, Colour, WILD_COLOUR
+from engine.core.actions import (ACCEPT, CATCH, CHALLENGE, CHOOSE_COLOUR, DRAW, KEEP, PLAY,
+                                 SHOWDOWN_RESULT, Action)
+from engine.core.cards import (CARD, CODE_MASK, COLOUR_SHIFT, COLOURS, FACE_MASK, FIRST_WILD_RANK,
+                               LAST_NUMBER_RANK, NUMBER_TEST_MASK, RANK_MASK, SHOWDOWN_SHIFT,
+                               WILD_COLOUR, Card, Colour, Rank)
 from engine.core.errors import IllegalActionError, InvariantError, NotationError, StateError
-from engine.core.notation import Position
-from engine.core.rules import HouseRules, Variant
-from engine.core.tables import (CATCHES, COLOUR_CHOICES, DRAW_AND_CATCH, DRAW_ONLY, PLAIN_PLAYS,
-                                PLAYABLE, POINTS, RESULTS, UNO_PLAYS)
+from engine.core.notation import PHASES, Position
+from engine.core.rules import (FIRST_CARD_COVERED, FIRST_CARD_RETURNED, HAND_SIZE,
+                               LOST_CHALLENGE_CARDS, HouseRules, Variant, first_card_effect,
+                               may_challenge, stacks_on, wild_draw_four_is_legal)
+from engine.core.tables import (CATCHES, COLOUR_CHOICES, DRAW_AND_CATCH, DRAW_ONLY, EFFECTS,
+                                PASS_TURN, PLAIN_PLAYS, PLAYABLE, POINTS, RESULTS, UNO_PLAYS,
+                                match_key)
 from engine.core.tables import ACCEPT as ACCEPT_ACTION
 from engine.core.tables import CHALLENGE as CHALLENGE_ACTION
 from engine.core.tables import DRAW as DRAW_ACTION
 from engine.core.tables import KEEP as KEEP_ACTION
 
 __all__ = ["Game", "Outcome", "PendingShowdown", "Phase", "HAND_SIZE"]
-
-HAND_SIZE = 7
-
-# Ranks, as plain ints for the hot path (see engine.core.cards.Rank).
-_DRAW_TWO, _REVERSE, _SKIP, _WILD, _WILD_DRAW_FOUR, _WILD_SHOWDOWN = 10, 11, 12, 13, 14, 15
 
 
 class Phase(enum.Enum):
@@ -69,9 +69,9 @@ class Phase(enum.Enum):
     ROUND_OVER = "over"
 
 
-# Internal phase numbers (Phase members are for callers).
-_PLAY, _DRAWN, _PENALTY, _COLOUR, _FACE, _OVER = range(6)
-_PHASE_WORDS = ("play", "drawn", "penalty", "colour", "face", "over")
+# Internal phase numbers (Phase members are for callers), in the order of the
+# notation's phase words (engine.core.notation.PHASES, as tables.EFFECTS numbers them).
+_PLAY, _DRAWN, _PENALTY, _COLOUR, _FACE, _OVER = range(len(PHASES))
 _PHASES = (Phase.PLAY, Phase.DRAWN, Phase.PENALTY, Phase.CHOOSE_COLOUR,
            Phase.CHOOSE_SHOWDOWN, Phase.ROUND_OVER)
 
@@ -102,6 +102,13 @@ class Outcome:
 
 _NO_HOUSE_RULES = HouseRules()
 
+# The shuffle (Game._shuffle): each one seeds a generator with
+# seed << _SHUFFLE_COUNT_BITS | shuffles so far (docs/notation.md), which draws one
+# unsigned key of _KEY_BYTES bytes ("I") per card.
+_SHUFFLE_COUNT_BITS = 32
+_KEY_BYTES = struct.calcsize("I")
+_KEY_BITS = 8 * _KEY_BYTES
+
 
 class Game:
     """A match of UNO rounds. Build it with ``Game.new`` or ``Game.from_notation``.
@@ -120,15 +127,16 @@ class Game:
     __slots__ = ("current", "round_over", "turns", "_variant", "_house", "_n", "_hands", "_draw",
                  "_discard", "_top", "_direction", "_phase", "_pending", "_wd4_legal",
                  "_catchable", "_showdown", "_scores", "_dealer", "_round", "_target", "_seed",
-                 "_shuffles", "_legal", "_deck")
+                 "_shuffles", "_legal", "_deck", "_effects")
 
     # State: hands, draw pile (top last) and discard pile (top last) are lists of
-    # plain int card codes; _top is what the next card must match, as
-    # colour << 5 | rank (colour 4 while a first wild's colour is unnamed), which
-    # indexes PLAYABLE directly; _phase is one of _PLAY..._OVER; _catchable is the
-    # player who may be caught without UNO (-1: nobody); _showdown is
-    # (challenger, opponent, cards in the unit) or None; _legal caches
-    # legal_actions() until the next apply().
+    # plain int card codes; _top is what the next card must match, its match key
+    # colour << COLOUR_SHIFT | rank (tables.match_key; colour WILD_COLOUR while a
+    # first wild's colour is unnamed), which indexes PLAYABLE directly; _phase is
+    # one of _PLAY..._OVER; _catchable is the player who may be caught without
+    # UNO (-1: nobody); _showdown is (challenger, opponent, cards in the unit) or
+    # None; _legal caches legal_actions() until the next apply(); _effects is
+    # what each card does in this game, by rank (tables.EFFECTS).
 
     # -- construction -------------------------------------------------------------
 
@@ -172,6 +180,7 @@ class Game:
         game._target = target
         game._seed = seed
         game._shuffles = 0
+        game._effects = EFFECTS[players == 2, game._house.stacking]
         game._deal(list(variant.codes))
         return game
 
@@ -214,38 +223,36 @@ class Game:
         self._turn_first_card(first)
 
     def _turn_first_card(self, first: int) -> None:
+        """Turn the first discard as the first-card rule says (rules.FIRST_CARD_RULES)
+        and apply its effect (rules.first_card_effect)."""
         rule = self._house.first_card or self._variant.first_card
+        returned, covered = FIRST_CARD_RETURNED[rule], FIRST_CARD_COVERED[rule]
         draw, discard = self._draw, self._discard
         while True:
-            rank = discard[-1] & 31
-            put_back = (rank >= _WILD if rule == "return"
-                        else rank == _WILD_DRAW_FOUR if rule == "choose" else False)
-            if put_back and any(c & 31 < _WILD for c in draw):
+            rank = discard[-1] & RANK_MASK
+            # Back into the pile only while the pile holds a card that is not wild.
+            if rank in returned and any(c & RANK_MASK < FIRST_WILD_RANK for c in draw):
                 draw.append(discard.pop())
                 self._shuffle(draw)
                 discard.append(draw.pop())
-            elif rule == "flip" and rank >= _DRAW_TWO and draw:
+            elif rank in covered and draw:
                 discard.append(draw.pop())
             else:
                 break
-        # A first card never starts a showdown; its other effects apply as if played.
         self.current, self._phase = first, _PLAY
-        if rank >= _WILD:
-            self._top = WILD_COLOUR << 5 | rank  # no colour named yet
+        if rank >= FIRST_WILD_RANK:
+            self._top = match_key(WILD_COLOUR, rank)  # no colour named yet
             self._phase = _COLOUR
             return
-        self._top = discard[-1] & 0xFF
-        if rank == _DRAW_TWO:
-            self._draw_cards(first, 2)
-            self.current = (first + 1) % self._n
-        elif rank == _SKIP:
-            self.current = (first + 1) % self._n
-        elif rank == _REVERSE:
-            # The dealer plays first; with two players the dealer is also the one
-            # after the skipped first player.
-            if self._n > 2:
-                self._direction = -1
-            self.current = self._dealer
+        self._top = discard[-1] & FACE_MASK
+        n, dealer = self._n, self._dealer
+        effect = first_card_effect(rank, n == 2)
+        if effect.reverses:
+            self._direction = -self._direction
+        d = self._direction
+        if effect.draws:
+            self._draw_cards((dealer + d) % n, effect.draws)
+        self.current = (dealer + effect.turns * d) % n
 
     # -- asking -------------------------------------------------------------------
 
@@ -302,7 +309,7 @@ class Game:
     def colour(self) -> Colour | None:
         """The colour to match (a wild's named colour); None until a first wild's
         colour is named."""
-        colour = self._top >> 5
+        colour = self._top >> COLOUR_SHIFT
         return None if colour == WILD_COLOUR else COLOURS[colour]
 
     @property
@@ -426,17 +433,18 @@ class Game:
     def _legal_penalty(self) -> tuple:
         p = self.current
         hand = self._hands[p]
-        rank = self._discard[-1] & 31
+        rank = self._discard[-1] & RANK_MASK
         actions = []
         offender = (p - self._direction) % self._n
+        # No stacking once the offender has gone out: the round ends with this penalty.
         if self._house.stacking and self._hands[offender]:
             plays = UNO_PLAYS if len(hand) == 2 else PLAIN_PLAYS
             seen = []
             for card in hand:
-                if card & 31 == rank and card not in seen:
+                if stacks_on(card, rank) and card not in seen:
                     seen.append(card)
                     actions += plays[card]
-        if rank == _WILD_DRAW_FOUR and self._pending == 4:
+        if may_challenge(rank, self._pending):
             actions.append(CHALLENGE_ACTION)
         actions.append(ACCEPT_ACTION)
         target = self._catchable
@@ -487,12 +495,15 @@ class Game:
             p = self.current
             hand = self._hands[p]
             card = action.card
-            if card & 0x71F <= 9 and len(hand) > 2:
+            if card & NUMBER_TEST_MASK <= LAST_NUMBER_RANK and len(hand) > 2:
                 # The commonest decision, written out: a number card without a
-                # Showdown symbol, from a hand that keeps two cards or more.
+                # Showdown symbol, from a hand that keeps two cards or more. It
+                # does what rules.CARD_EFFECTS says of a number card: the turn
+                # passes on.
                 hand.remove(card)
-                self._discard.append(card & 0xFF)  # a plain int, as in every pile
-                self._top = card & 0xFF
+                card &= FACE_MASK  # a plain int, as in every pile
+                self._discard.append(card)
+                self._top = card
                 self.current = (p + self._direction) % self._n
                 self._phase = _PLAY
                 self.turns += 1
@@ -513,7 +524,7 @@ class Game:
             self._draw_cards(action.player, self._house.uno_penalty)
             self._catchable = -1
         elif kind is CHOOSE_COLOUR:
-            self._top = action.colour << 5 | self._top & 31
+            self._top = action.colour << COLOUR_SHIFT | self._top & RANK_MASK
             self._phase = _PLAY
         else:
             self._face(action.player, action.count)
@@ -526,54 +537,48 @@ class Game:
                                   f"(legal: {legal})")
 
     def _play(self, action: Action) -> None:
+        """Play a card and apply its effect, as this game's effect table says
+        (rules.card_effects as tables.EFFECTS writes it; the fields as in rules.Effect)."""
         p = self.current
-        card = int(action.card)  # piles and hands hold plain ints: faster than Card
+        card = action.card & CODE_MASK  # piles and hands hold plain ints: faster than Card
         hand = self._hands[p]
         hand.remove(card)
         self._discard.append(card)
         left = len(hand)
         if left == 1 and not action.uno:
             self._catchable = p
-        n, d = self._n, self._direction
-        rank = card & 31
-        victim = (p + d) % n  # the player the card points at
-        if rank <= 9:
-            self._top = card & 0xFF
-            self.current, self._phase = victim, _PLAY
-        elif rank >= _WILD:
-            old_colour = self._top >> 5
-            self._top = action.colour << 5 | rank
-            if rank == _WILD:
-                self.current, self._phase = victim, _PLAY
-            elif rank == _WILD_DRAW_FOUR:
-                self._wd4_legal = all(c >> 5 & 7 != old_colour for c in hand)
-                self._pending += 4
-                self.current, self._phase = victim, _PENALTY
-                return  # the round's end waits for the challenge
-            else:
-                self._phase = _FACE  # the same player names opponent and cards
-                return
+        rank = card & RANK_MASK
+        effect = self._effects[rank]
+        if effect is PASS_TURN:  # the turn passes on, nothing else (a number card)
+            self._top = card & FACE_MASK
+            victim = self.current = (p + self._direction) % self._n
+            phase = self._phase = _PLAY
         else:
-            self._top = card & 0xFF
-            if rank == _SKIP:
-                self.current, self._phase = (victim + d) % n, _PLAY
-            elif rank == _REVERSE:
-                if n == 2:  # acts as a Skip
-                    self.current, self._phase = p, _PLAY
-                else:
-                    d = self._direction = -d
-                    victim = (p + d) % n
-                    self.current, self._phase = victim, _PLAY
-            elif self._house.stacking and left:
-                self._pending += 2
-                self.current, self._phase = victim, _PENALTY
+            turns, reverses, cards, names_colour, challengeable, phase, last = effect
+            if not left and last is not None:  # its effect as a last card
+                turns, reverses, cards, names_colour, challengeable, phase, last = last
+            if names_colour:
+                if challengeable:  # judged by the colour it covered
+                    self._wd4_legal = wild_draw_four_is_legal(hand, self._top >> COLOUR_SHIFT)
+                self._top = action.colour << COLOUR_SHIFT | rank
             else:
-                self._draw_cards(victim, self._pending + 2)
-                self._pending = 0
-                self.current, self._phase = (victim + d) % n, _PLAY
-        if card >> 8 and self._variant.showdowns and self._start_showdown(p, victim, card >> 8):
+                self._top = card & FACE_MASK
+            n, d = self._n, self._direction
+            if reverses:
+                d = self._direction = -d
+            victim = (p + d) % n  # the player the card points at
+            if cards:
+                if phase == _PENALTY:  # the victim answers: accept, challenge or stack
+                    self._pending += cards
+                else:
+                    self._draw_cards(victim, self._pending + cards)
+                    self._pending = 0
+            self.current, self._phase = (p + turns * d) % n, phase
+        # The Showdown symbol, whatever the card (never on a wild).
+        if card >> SHOWDOWN_SHIFT and self._variant.showdowns and self._start_showdown(
+                p, victim, card >> SHOWDOWN_SHIFT):
             return
-        if not left:
+        if not left and phase == _PLAY:  # a penalty or a Wild Showdown is decided first
             self._end_round(p)
 
     def _draw_instead(self) -> None:
@@ -627,7 +632,7 @@ class Game:
             self._pending = 0
             self._phase = _PLAY
             return
-        self._draw_cards(p, self._pending + 2)
+        self._draw_cards(p, self._pending + LOST_CHALLENGE_CARDS)
         self._pending = 0
         self.current, self._phase = (p + d) % self._n, _PLAY
         if not self._hands[offender]:
@@ -670,12 +675,6 @@ class Game:
 
     # -- the piles ----------------------------------------------------------------
 
-    def _take(self):
-        draw = self._draw
-        if not draw and not self._reshuffle():
-            return None
-        return draw.pop()
-
     def _draw_cards(self, player: int, count: int) -> None:
         hand, draw = self._hands[player], self._draw
         for _ in range(count):
@@ -700,8 +699,9 @@ class Game:
         # A Fisher-Yates shuffle fed by one getrandbits() call: random.shuffle
         # draws each number through Python code and takes twice as long.
         count = len(cards)
-        bits = random.Random(self._seed << 32 | self._shuffles).getrandbits(32 * count)
-        keys = struct.unpack(f"<{count}I", bits.to_bytes(4 * count, "little"))
+        rng = random.Random(self._seed << _SHUFFLE_COUNT_BITS | self._shuffles)
+        bits = rng.getrandbits(_KEY_BITS * count)
+        keys = struct.unpack(f"<{count}I", bits.to_bytes(_KEY_BYTES * count, "little"))
         for i in range(count - 1, 0, -1):
             j = keys[i] % (i + 1)  # bias below 1e-7 with 32-bit keys
             cards[i], cards[j] = cards[j], cards[i]
@@ -728,7 +728,7 @@ class Game:
             colour=self.colour,
             direction=self._direction,
             player=self.current,
-            phase=_PHASE_WORDS[phase],
+            phase=PHASES[phase],
             pending=self._pending if penalty else 0,
             wd4_legal=self._wd4_legal if penalty else None,
             catchable=None if self._catchable < 0 else self._catchable,
@@ -759,10 +759,10 @@ class Game:
         game._draw = list(map(int, reversed(position.draw)))
         game._discard = list(map(int, position.discard))
         colour = WILD_COLOUR if position.colour is None else int(position.colour)
-        game._top = colour << 5 | (position.discard[-1] & 31 if position.discard else 0)
+        game._top = match_key(colour, position.discard[-1] & RANK_MASK if position.discard else 0)
         game._direction = position.direction
         game.current = position.player
-        game._phase = _PHASE_WORDS.index(position.phase)
+        game._phase = PHASES.index(position.phase)
         game.round_over = position.phase == "over"
         game.turns = 0
         game._pending = position.pending
@@ -779,8 +779,10 @@ class Game:
         game._seed = position.seed
         game._shuffles = position.shuffles
         game._legal = None
+        game._effects = EFFECTS[game._n == 2, game._house.stacking]
         game._deck = tuple(game._all_cards())
-        if not variant.showdowns and any(c >> 8 or c & 31 == _WILD_SHOWDOWN for c in game._deck):
+        if not variant.showdowns and any(c >> SHOWDOWN_SHIFT or c & RANK_MASK == Rank.WILD_SHOWDOWN
+                                         for c in game._deck):
             raise NotationError(f"Showdown cards in a classic game: {text!r}")
         try:
             game.check_invariants()
@@ -826,23 +828,25 @@ class Game:
             problems.append("round and target must be at least 1")
         if not self._discard:
             problems.append("the discard pile is empty")
-        if self._discard and self._top & 31 != self._discard[-1] & 31:
+        if self._discard and self._top & RANK_MASK != self._discard[-1] & RANK_MASK:
             problems.append("the match key is not the top card's")
-        if (self._top >> 5 == WILD_COLOUR) != (self._phase == _COLOUR):
+        if (self._top >> COLOUR_SHIFT == WILD_COLOUR) != (self._phase == _COLOUR):
             problems.append("the colour is unnamed outside the colour phase or named in it")
-        if self._phase == _COLOUR and self._discard and self._discard[-1] & 31 < _WILD:
+        if (self._phase == _COLOUR and self._discard
+                and self._discard[-1] & RANK_MASK < FIRST_WILD_RANK):
             problems.append("a colour is chosen only for a wild first card")
         if self._phase == _PENALTY:
-            rank = self._discard[-1] & 31 if self._discard else -1
-            if rank not in (_DRAW_TWO, _WILD_DRAW_FOUR) or self._pending < 2:
+            rank = self._discard[-1] & RANK_MASK if self._discard else -1
+            if rank not in (Rank.DRAW_TWO, Rank.WILD_DRAW_FOUR) or self._pending < 2:
                 problems.append("a penalty needs a Draw Two or Wild Draw Four on top")
-            elif (rank == _WILD_DRAW_FOUR) != (self._wd4_legal is not None):
+            elif (rank == Rank.WILD_DRAW_FOUR) != (self._wd4_legal is not None):
                 problems.append("a Wild Draw Four penalty records its legality, a Draw Two none")
-            elif rank == _DRAW_TWO and not self._house.stacking:
+            elif rank == Rank.DRAW_TWO and not self._house.stacking:
                 problems.append("a Draw Two penalty waits for a decision only under stacking")
         if self._phase == _DRAWN and not self._hands[self.current]:
             problems.append("drawn phase with an empty hand")
-        if self._phase == _FACE and self._discard and self._discard[-1] & 31 != _WILD_SHOWDOWN:
+        if (self._phase == _FACE and self._discard
+                and self._discard[-1] & RANK_MASK != Rank.WILD_SHOWDOWN):
             problems.append("a showdown is named only after a Wild Showdown")
         if self.round_over != (self._phase == _OVER):
             problems.append("round_over disagrees with the phase")

@@ -1,4 +1,10 @@
-"""Variants (deck, first-card rule, showdowns) and the optional house rules.
+"""The rules: what each card does, the first-card rules, the variants (deck,
+first-card rule, showdowns) and the optional house rules.
+
+``engine.core.game.Game`` keeps the state and applies these: the effect of a
+card played (``card_effects``) or turned first (``first_card_effect``), which
+first card goes back or is covered, and when a Wild Draw Four is legal and may
+be challenged.
 
 >>> Variant.named("classic").deck_size, Variant.named("showdown").deck_size
 (108, 112)
@@ -7,6 +13,10 @@
 (True, 4, 'stack,uno=4')
 >>> str(HouseRules())
 '-'
+>>> CARD_EFFECTS[Rank.SKIP]
+Effect(turns=2)
+>>> card_effects(two_players=True, stacking=False)[Rank.REVERSE] == CARD_EFFECTS[Rank.SKIP]
+True
 """
 
 from __future__ import annotations
@@ -18,10 +28,24 @@ from collections import Counter
 from importlib import resources
 from pathlib import Path
 
-from engine.core.cards import COLOURS, Card, Rank
+from engine.core.cards import (COLOUR_MASK, COLOUR_SHIFT, COLOURS, LAST_NUMBER_RANK,
+                               MAX_SHOWDOWN, RANK_MASK, WILD_RANKS, Card, Rank)
 from engine.core.errors import DeckError, NotationError
 
-__all__ = ["HouseRules", "Variant", "FIRST_CARD_RULES", "classic_deck", "load_showdown_deck"]
+__all__ = ["HouseRules", "Variant", "FIRST_CARD_RULES", "classic_deck", "load_showdown_deck",
+           "HAND_SIZE", "DRAW_TWO_CARDS", "WILD_DRAW_FOUR_CARDS", "LOST_CHALLENGE_CARDS",
+           "Effect", "CARD_EFFECTS", "TWO_PLAYER_REVERSE", "STACKED_DRAW_TWO",
+           "FIRST_CARD_EFFECTS", "FIRST_CARD_RETURNED", "FIRST_CARD_COVERED", "card_effects",
+           "first_card_effect", "wild_draw_four_is_legal", "may_challenge", "stacks_on"]
+
+#: Cards dealt to each player.
+HAND_SIZE = 7
+#: Cards a Draw Two makes the next player draw.
+DRAW_TWO_CARDS = 2
+#: Cards a Wild Draw Four makes the next player draw (unless a challenge wins).
+WILD_DRAW_FOUR_CARDS = 4
+#: Cards a player who challenges a legal Wild Draw Four draws on top of its four.
+LOST_CHALLENGE_CARDS = 2
 
 #: How the first discard is handled:
 #: ``return``  a Wild, Wild Draw Four or Wild Showdown goes back into the pile, which
@@ -33,6 +57,144 @@ __all__ = ["HouseRules", "Variant", "FIRST_CARD_RULES", "classic_deck", "load_sh
 #: In every rule a Draw Two, Skip or Reverse left showing acts as if played, and a first
 #: card never starts a showdown.
 FIRST_CARD_RULES = ("return", "choose", "flip")
+
+
+# -- What each card does ------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class Effect:
+    """What a card does once it lies on the discard pile.
+
+    turns          how far the turn moves on from the player who played it, in
+                   the direction of play after the card: 1 the next player, 2 the
+                   next player misses their turn, 0 the same player decides again
+    reverses       the direction of play turns round first
+    draws          cards the next player draws now, with any pending penalty
+    penalty        cards the next player must answer for instead (``then`` is
+                   ``penalty``): accept them, challenge, or stack
+    names_colour   the player names the colour to match (a wild)
+    challengeable  the next player may challenge it (records whether it was legal)
+    then           what the game waits for next, a phase word of the notation:
+                   ``play``, ``penalty`` (the next player answers the penalty) or
+                   ``face`` (the player names a showdown's opponent and cards)
+    last_card      the effect instead when it was the player's last card (None:
+                   the same); the round ends once no decision is left (``then``
+                   is ``play``)
+    """
+
+    turns: int = 1
+    reverses: bool = False
+    draws: int = 0
+    penalty: int = 0
+    names_colour: bool = False
+    challengeable: bool = False
+    then: str = "play"
+    last_card: Effect | None = None
+
+    def __post_init__(self):
+        if self.then not in ("play", "penalty", "face") or (self.then == "penalty") != (
+                self.penalty > 0) or (self.draws and self.penalty) or self.turns not in (0, 1, 2):
+            raise ValueError(f"inconsistent card effect: {self!r}")
+
+    def __repr__(self) -> str:
+        fields = (f"{f.name}={getattr(self, f.name)!r}" for f in dataclasses.fields(self)
+                  if getattr(self, f.name) != f.default)
+        return f"Effect({', '.join(fields)})"
+
+
+_NUMBER_RANKS = tuple(rank for rank in Rank if rank <= LAST_NUMBER_RANK)
+_WILD_DRAW_FOUR = int(Rank.WILD_DRAW_FOUR)  # for may_challenge: an int compares faster
+
+#: What each card does when played, by rank: the official rules. A number card
+#: passes the turn on; the game plays it on a fast path (``Game.apply``) that
+#: does what this table says.
+CARD_EFFECTS: dict[Rank, Effect] = {
+    **dict.fromkeys(_NUMBER_RANKS, Effect()),
+    Rank.DRAW_TWO: Effect(draws=DRAW_TWO_CARDS, turns=2),
+    Rank.REVERSE: Effect(reverses=True),
+    Rank.SKIP: Effect(turns=2),
+    Rank.WILD: Effect(names_colour=True),
+    Rank.WILD_DRAW_FOUR: Effect(names_colour=True, penalty=WILD_DRAW_FOUR_CARDS,
+                                challengeable=True, then="penalty"),
+    # The same player then names the opponent and the cards (``face``).
+    Rank.WILD_SHOWDOWN: Effect(names_colour=True, turns=0, then="face"),
+}
+#: With two players a Reverse acts as a Skip: the same player plays again.
+TWO_PLAYER_REVERSE = CARD_EFFECTS[Rank.SKIP]
+#: House rule ``stacking``: a Draw Two waits for the next player's answer (a
+#: Draw Two of their own, or accepting the total); as a last card it acts at once.
+STACKED_DRAW_TWO = Effect(penalty=DRAW_TWO_CARDS, then="penalty",
+                          last_card=CARD_EFFECTS[Rank.DRAW_TWO])
+
+#: What a coloured card turned first does, by rank: as if the dealer had played
+#: it (the player after the dealer draws two or misses the turn), except that
+#: after a Reverse the dealer plays first, to the right. Stacking does not
+#: apply, and a first card never starts a showdown; a wild turned first makes
+#: the first player name the colour.
+FIRST_CARD_EFFECTS: dict[Rank, Effect] = {
+    **dict.fromkeys(_NUMBER_RANKS, Effect()),
+    Rank.DRAW_TWO: CARD_EFFECTS[Rank.DRAW_TWO],
+    Rank.REVERSE: Effect(reverses=True, turns=0),
+    Rank.SKIP: CARD_EFFECTS[Rank.SKIP],
+}
+
+#: By first-card rule (FIRST_CARD_RULES): the ranks of a first card that goes
+#: back into the pile (which is reshuffled and a new card turned) ...
+FIRST_CARD_RETURNED: dict[str, frozenset[int]] = {
+    "return": frozenset(map(int, WILD_RANKS)),
+    "choose": frozenset({int(Rank.WILD_DRAW_FOUR)}),
+    "flip": frozenset(),
+}
+#: ... and of one covered by the next card from the pile.
+FIRST_CARD_COVERED: dict[str, frozenset[int]] = {
+    "return": frozenset(),
+    "choose": frozenset(),
+    "flip": frozenset(int(rank) for rank in Rank if rank > LAST_NUMBER_RANK),
+}
+
+
+# The same keyed by plain int (a lookup by IntEnum key is slower), with two players' Reverse.
+_FIRST_CARD_EFFECTS = {int(rank): effect for rank, effect in FIRST_CARD_EFFECTS.items()}
+_FIRST_CARD_EFFECTS_TWO_PLAYERS = {**_FIRST_CARD_EFFECTS, int(Rank.REVERSE): TWO_PLAYER_REVERSE}
+
+
+def card_effects(*, two_players: bool, stacking: bool) -> dict[Rank, Effect]:
+    """What each card does in a game of two players or more, with or without
+    the stacking house rule (no other rule changes an effect)."""
+    effects = dict(CARD_EFFECTS)
+    if two_players:
+        effects[Rank.REVERSE] = TWO_PLAYER_REVERSE
+    if stacking:
+        effects[Rank.DRAW_TWO] = STACKED_DRAW_TWO
+    return effects
+
+
+def first_card_effect(rank: int, two_players: bool) -> Effect:
+    """What the coloured card of ``rank`` does when it is turned first.
+
+    >>> first_card_effect(Rank.REVERSE, two_players=False)
+    Effect(turns=0, reverses=True)
+    """
+    return (_FIRST_CARD_EFFECTS_TWO_PLAYERS if two_players else _FIRST_CARD_EFFECTS)[rank]
+
+
+def wild_draw_four_is_legal(hand, colour: int) -> bool:
+    """Whether a Wild Draw Four was legal: the ``hand`` it left (card codes)
+    holds no card of the ``colour`` that was to be matched."""
+    return all(card >> COLOUR_SHIFT & COLOUR_MASK != colour for card in hand)
+
+
+def may_challenge(rank: int, pending: int) -> bool:
+    """A penalty may be challenged when it is a Wild Draw Four's own four cards
+    (not a Draw Two, and nobody has stacked on it)."""
+    return rank == _WILD_DRAW_FOUR and pending == WILD_DRAW_FOUR_CARDS
+
+
+def stacks_on(card: int, rank: int) -> bool:
+    """House rule ``stacking``: a penalty is answered with a card of its own
+    rank (a Draw Two on a Draw Two, a Wild Draw Four on a Wild Draw Four)."""
+    return card & RANK_MASK == rank
 
 
 @dataclasses.dataclass(frozen=True)
@@ -65,9 +227,9 @@ class HouseRules:
             raise ValueError(f"first_card must be one of {', '.join(FIRST_CARD_RULES)}, "
                              f"not {self.first_card!r}")
         low, high = self.showdown_cards
-        if not 1 <= low <= high <= 7:
-            raise ValueError(f"showdown_cards must be (low, high) with 1 <= low <= high <= 7, "
-                             f"not {self.showdown_cards!r}")
+        if not 1 <= low <= high <= MAX_SHOWDOWN:
+            raise ValueError(f"showdown_cards must be (low, high) with 1 <= low <= high <= "
+                             f"{MAX_SHOWDOWN}, not {self.showdown_cards!r}")
         object.__setattr__(self, "showdown_cards", (int(low), int(high)))
 
     def __str__(self) -> str:

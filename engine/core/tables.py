@@ -5,10 +5,10 @@ Everything is indexed by plain card code (see ``engine.core.cards``), so the gam
 keeps its hands and piles as lists of ints and never builds an object to answer
 "what may be played?".
 
->>> from engine.core.cards import Card
+>>> from engine.core.cards import Card, Colour, Rank
 >>> [str(a) for a in PLAIN_PLAYS[Card.parse("W")]]
 ['W=R', 'W=Y', 'W=G', 'W=B']
->>> red_five = 0 << 5 | 5  # match key: colour << 5 | rank of the top card
+>>> red_five = match_key(Colour.RED, Rank.FIVE)  # what the top card asks for
 >>> PLAYABLE[red_five][Card.parse("B5")], PLAYABLE[red_five][Card.parse("B6")]
 (True, False)
 """
@@ -16,10 +16,39 @@ keeps its hands and piles as lists of ints and never builds an object to answer
 from __future__ import annotations
 
 from engine.core.actions import _PLAYS, Action
-from engine.core.cards import CARD, COLOURS, POINTS_BY_CODE, WILD_COLOUR
+from engine.core.cards import (CARD, COLOUR_MASK, COLOUR_SHIFT, COLOURS, POINTS_BY_CODE,
+                               RANK_MASK, SHOWDOWN_SHIFT, WILD_COLOUR, Rank)
+from engine.core.notation import PHASES
+from engine.core.rules import Effect, card_effects
 
 __all__ = ["PLAIN_PLAYS", "UNO_PLAYS", "PLAYABLE", "POINTS", "DRAW", "KEEP", "CHALLENGE",
-           "ACCEPT", "CATCHES", "DRAW_ONLY", "DRAW_AND_CATCH", "RESULTS", "COLOUR_CHOICES"]
+           "ACCEPT", "CATCHES", "DRAW_ONLY", "DRAW_AND_CATCH", "RESULTS", "COLOUR_CHOICES",
+           "PLAYER_SLOTS", "match_key", "EFFECTS", "PASS_TURN"]
+
+#: Players the per-player tables (CATCHES, RESULTS...) cover: 0-31, room to
+#: spare (a variant seats at most 10).
+PLAYER_SLOTS = 32
+
+
+def match_key(colour: int, rank: int) -> int:
+    """What a top card asks the next card to match: its colour (the named one
+    for a wild; WILD_COLOUR while a first wild's is unnamed) and its rank. The
+    game keeps this as ``Game._top``; it indexes PLAYABLE."""
+    return colour << COLOUR_SHIFT | rank
+
+
+def _effect_tuple(effect: Effect | None) -> tuple | None:
+    if effect is None:
+        return None
+    if effect == Effect():
+        return PASS_TURN
+    return (effect.turns, effect.reverses, effect.draws or effect.penalty, effect.names_colour,
+            effect.challengeable, PHASES.index(effect.then), _effect_tuple(effect.last_card))
+
+
+def _effects_by_rank(two_players: bool, stacking: bool) -> tuple:
+    effects = card_effects(two_players=two_players, stacking=stacking)
+    return tuple(_effect_tuple(effects[rank]) for rank in Rank)  # Rank runs 0, 1, 2...
 
 
 def _build_play_tables():
@@ -34,30 +63,42 @@ def _build_play_tables():
 
 
 def _build_playable():
-    tables = [None] * (4 * 32)
-    for colour in range(4):
-        for rank in range(16):
-            low = [c is not None and ((c >> 5 & 7) in (colour, WILD_COLOUR) or (c & 31) == rank)
-                   for c in CARD[:256]]
-            # The Showdown bits (above bit 8) do not matter. A list, not bytes:
-            # indexing a list is the faster of the two in CPython 3.11.
-            tables[colour << 5 | rank] = low * (len(CARD) // 256)
+    tables = [None] * match_key(len(COLOURS), 0)
+    faces = 1 << SHOWDOWN_SHIFT  # the codes without a Showdown number
+    for colour in COLOURS:
+        for rank in Rank:
+            low = [c is not None and ((c >> COLOUR_SHIFT & COLOUR_MASK) in (colour, WILD_COLOUR)
+                                      or (c & RANK_MASK) == rank)
+                   for c in CARD[:faces]]
+            # The Showdown number does not matter: the same list for each. A
+            # list, not bytes: indexing a list is the faster of the two in CPython 3.11.
+            tables[match_key(colour, rank)] = low * (len(CARD) // faces)
     return tables
 
 
 #: By card code: the card's plays (a wild once per colour), and the same
 #: followed by the plays that call UNO (offered to a player holding two cards).
 PLAIN_PLAYS, UNO_PLAYS = _build_play_tables()
-#: By match key ``colour << 5 | rank`` of the top card: a list, by card code,
-#: True where that card may be played on it.
+#: By match key (``match_key(colour, rank)``) of the top card: a list, by card
+#: code, True where that card may be played on it.
 PLAYABLE = _build_playable()
 #: By card code: the card's points at the end of a round.
 POINTS = POINTS_BY_CODE
 DRAW, KEEP = Action.draw(), Action.keep()
 CHALLENGE, ACCEPT = Action.challenge(), Action.accept()
-CATCHES = tuple(Action.catch(p) for p in range(32))
+CATCHES = tuple(Action.catch(p) for p in range(PLAYER_SLOTS))
 #: The tails of a turn's legal actions: ``draw`` alone, or ``draw, catch P``.
 DRAW_ONLY = (DRAW,)
 DRAW_AND_CATCH = tuple((DRAW, catch) for catch in CATCHES)
-RESULTS = tuple(Action.showdown_result(p) for p in range(32))
+RESULTS = tuple(Action.showdown_result(p) for p in range(PLAYER_SLOTS))
 COLOUR_CHOICES = tuple(Action.choose_colour(c) for c in COLOURS)
+#: How EFFECTS writes ``Effect()``, a card that only passes the turn on (a
+#: number card); ``Game._play`` takes a short way for it.
+PASS_TURN = ()
+#: By (two players, stacking house rule), then by rank: what each card does
+#: (``rules.card_effects``) as the plain tuple ``Game._play`` unpacks, or
+#: PASS_TURN: (turns, reverses, cards, names_colour, challengeable, phase, last
+#: card's tuple or None), ``cards`` being the effect's draws, or its penalty when
+#: the phase is ``penalty``, and ``phase`` the index of its word in notation.PHASES.
+EFFECTS = {(two_players, stacking): _effects_by_rank(two_players, stacking)
+           for two_players in (False, True) for stacking in (False, True)}

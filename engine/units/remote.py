@@ -64,7 +64,9 @@ from typing import Callable, Protocol
 
 from firmware_host.protocol import RUNNING_STATES, Event, EventGap, clean_name, clean_players
 
-from engine.core.errors import EngineError
+# The errors live with the engine's others; imported here, where they are raised.
+from engine.core.errors import (UnitBusy, UnitFault, UnitJam, UnitProblem, UnitUnreachable,
+                                UnitVersionError)
 from engine.units.ports import ShowdownOutcome, ShowdownRequest
 from engine.units.unit_link import AuthFailed, CommandRefused, LinkLost, UnitLink, VersionMismatch
 
@@ -76,39 +78,6 @@ log = logging.getLogger(__name__)
 
 _ID_PREFIX = re.compile(r"[A-Za-z0-9._:-]{1,40}")
 _MAX_ID = 64
-
-
-class UnitProblem(EngineError, RuntimeError):
-    """The unit cannot settle a showdown now. ``str()`` says what happened,
-    ``what_to_do`` what the table must do; ``url`` is the unit's; ``loser`` is
-    the player the unit found to lose, when it got that far (a jam), else None."""
-
-    def __init__(self, message: str, *, url: str, what_to_do: str, loser: int | None = None):
-        super().__init__(message)
-        self.url = url
-        self.what_to_do = what_to_do
-        self.loser = loser
-
-
-class UnitUnreachable(UnitProblem, ConnectionError):
-    """The unit could not be reached (at the start, or not again after a drop)."""
-
-
-class UnitBusy(UnitProblem):
-    """The unit is running (or armed for) a showdown that is not this one."""
-
-
-class UnitVersionError(UnitProblem):
-    """The unit and the engine share no protocol version (the message names both)."""
-
-
-class UnitFault(UnitProblem):
-    """The unit reports a hardware fault."""
-
-
-class UnitJam(UnitProblem):
-    """The launcher jammed (or stopped) before all the cards left: the unit
-    decided the showdown (``loser``), but the cards need a hand."""
 
 
 def is_unit_url(text: str) -> bool:

@@ -44,6 +44,9 @@ from typing import Any, Callable
 from firmware_host.protocol import (ClientConnection, ErrorReply, Event, EventGap,
                                     ProtocolError, Reply)
 
+# The errors live with the engine's others; imported here, where they are raised.
+from engine.core.errors import (AuthFailed, CommandRefused, LinkLost, ProtocolViolation,
+                                UnitFlooding, VersionMismatch)
 from engine.units.unit_replies import Malformed, check_event, check_reply
 
 __all__ = ["UnitLink", "LinkLost", "UnitFlooding", "ProtocolViolation", "CommandRefused",
@@ -60,39 +63,6 @@ MAX_QUEUED_EVENT_BYTES = 1_048_576
 #: at most every NOISE_SUMMARY_EVERY_S seconds (and when the link closes).
 NOISE_LINES_LOGGED = 5
 NOISE_SUMMARY_EVERY_S = 5.0
-
-
-class LinkLost(ConnectionError):
-    """The link to the unit broke or stopped answering; reconnecting may help."""
-
-
-class UnitFlooding(LinkLost):
-    """The unit sent more events than a link keeps unread."""
-
-
-class ProtocolViolation(LinkLost):
-    """A reply or event out of shape: ``what`` it was ("reply to status",
-    "result event") and the ``problem``, naming the field."""
-
-    def __init__(self, what: str, problem: str):
-        super().__init__(f"the unit's {what} is malformed: {problem}")
-        self.what, self.problem = what, problem
-
-
-class CommandRefused(RuntimeError):
-    """The unit answered a request with ``ok: false``: ``code`` and ``message``."""
-
-    def __init__(self, cmd: str, code: str, message: str):
-        super().__init__(f"{cmd}: {code}: {message}")
-        self.cmd, self.code, self.message = cmd, code, message
-
-
-class VersionMismatch(RuntimeError):
-    """The unit and this engine share no protocol version (the message names both)."""
-
-
-class AuthFailed(PermissionError):
-    """The unit refused the token."""
 
 
 def open_serial_url(url: str, *, baudrate: int, timeout: float, write_timeout: float):
