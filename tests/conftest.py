@@ -140,6 +140,7 @@ SLOW_TESTS = {
     "test_engine_imports_no_hardware_and_nothing_of_the_daemon",
     "test_hw_imports_neither_daemon_nor_engine",
     "test_the_protocol_loads_nothing_else_of_the_project",
+    "test_the_shared_vocabulary_loads_only_the_protocol_and_the_standard_library",
     "test_python_dash_m_runs_each_command",
     "test_importing_the_remote_port_loads_no_serial_library",
     "test_the_protocol_module_pulls_in_only_the_standard_library",

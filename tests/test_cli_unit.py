@@ -17,7 +17,7 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 from firmware_host.commands.cli import main
 from firmware_host.commands.demo_cmd import play_demo
 from firmware_host.commands.diagram import mermaid
-from firmware_host.commands.run_cmd import TerminalUI, describe, print_events
+from firmware_host.commands.run_cmd import TerminalUI, print_events
 from firmware_host.core.mailbox import Mailbox
 from firmware_host.core.result import UnitEvent
 from firmware_host.core.unit import Unit
@@ -54,7 +54,7 @@ def test_diagram_prints_the_machines_mermaid_text(capsys, tmp_path):
     assert main(["diagram", "-o", str(target)]) == 0
     assert target.read_text() == mermaid()
     assert main(["diagram", "-o", str(tmp_path / "missing" / "x.mmd")]) == 1
-    assert capsys.readouterr().err.startswith("showdown-unit diagram: cannot write")
+    assert capsys.readouterr().err.startswith(f"error: cannot write {tmp_path}/missing/x.mmd: ")
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
@@ -90,7 +90,7 @@ def test_run_on_a_terminal_plays_the_table_from_the_keyboard(run_args):
         assert b"armed     local-" in seen
         assert b"bar [#..]" in read_until(master, "bar [#..]", seen)
         os.write(master, b"a")                            # a jumps the countdown
-        seen = read_until(master, "FALSE START by side a", seen)
+        seen = read_until(master, "FALSE START by side A", seen)
         os.write(master, b"q")
         assert child.wait(WAIT_S) == 0
     finally:
@@ -158,8 +158,8 @@ def test_printing_on_the_loop_thread_a_blocked_terminal_never_holds_up_the_unit(
         printer.join(WAIT_S)
     mailbox.close()
     lines = [line.split(" s  ", 1)[1] for line in terminal.text.splitlines()[1:]]
-    assert lines == ["armed     sd-1: 2 cards, Ann (a) vs Bob (b)", "cancelled sd-1",
-                     "armed     sd-2: 1 card, A (a) vs B (b)"]
+    assert lines == ["armed     sd-1: 2 cards, Ann (side A) vs Bob (side B)", "cancelled sd-1",
+                     "armed     sd-2: 1 card, A (side A) vs B (side B)"]
 
 
 def test_the_ui_shows_events_it_takes_from_its_mailbox():
@@ -171,15 +171,6 @@ def test_the_ui_shows_events_it_takes_from_its_mailbox():
         ui.show(UnitEvent("go", {"showdown_id": "x", "ticks": 1.0}))
     text = out.getvalue()
     assert "| countdown" in text and "GO\n" in text
-
-
-def test_describe_gives_one_line_per_event():
-    assert describe(UnitEvent("countdown", {"showdown_id": "x", "step": 2, "steps": 3,
-                                            "rerun": 1})) == "countdown 2/3 (re-run 1)"
-    assert describe(UnitEvent("launched", {"showdown_id": "x", "side": "b", "cards": 1,
-                                           "verified": False, "outcome": "jam"})) == (
-        "launched  1 card toward b, JAM: not all counted")
-    assert describe(UnitEvent("state", {"state": "go", "previous": "hold"})) is None
 
 
 def test_demo_plays_the_four_scenes_and_says_the_countdown_is_short():

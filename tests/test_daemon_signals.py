@@ -204,10 +204,11 @@ def test_sigterm_before_the_handlers_are_in_place_is_a_plain_exit():
 
 def test_ctrl_c_before_the_daemon_takes_charge_is_one_line_and_exit_130(monkeypatch, capsys):
     from firmware_host.commands import cli
+    from firmware_host.protocol import console
 
-    def interrupted():
+    def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
-    monkeypatch.setattr(cli, "build_parser", interrupted)
+    monkeypatch.setattr(console, "build_parser", interrupted)
     assert cli.main(["run", "--mock"]) == 130
     assert capsys.readouterr().err == "interrupted\n"
 

@@ -59,7 +59,7 @@ def test_showdown_demo_plays_to_the_scoreboard_and_stops_the_daemon():
                         "(countdown_step_s 0.02, hold_min_s 0.01, hold_max_s 0.02); its own "
                         "defaults are 3 steps of 1 s and a 0.5-2.5 s hold.")
     assert "Match: Ann, Bob; showdown to 20 points." in lines
-    assert any(re.fullmatch(r"  Showdown 1 \(\S+\): \w+ loads \d cards?, \w+ \(A\) v \w+ \(B\)\. "
+    assert any(re.fullmatch(r"  Showdown 1 \(\S+\): \w+ loads \d cards?, \w+ \(side A\) vs \w+ \(side B\)\. "
                             r"Unit: .* \(unit showdown demo-s1:r1:s1\)(, after .*)?(\[.*\])?\. "
                             r"\w+ takes the cards\.", line) for line in lines)
     board = lines.index("Final scoreboard (showdown figures are the unit's, from its journal):")

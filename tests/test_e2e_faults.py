@@ -185,7 +185,7 @@ def test_showdown_play_on_a_jamming_unit_tells_the_table_and_goes_on_after_r(tmp
     assert lines[first + 1:first + 4] == ["  countdown 1/3", "  countdown 2/3", "  countdown 3/3"]
     verdict = next(line for line in lines[first:] if " takes " in line)
     assert re.fullmatch(r"(bot\d wins: bot\d -?[\d.]+ ms, bot\d (-|-?[\d.]+ ms)(, margin [\d.]+ ms"
-                        r"| \(bot\d pressed too late to time\))|False start by bot\d \(side "
+                        r"| \(bot\d did not press in time\))|False start by bot\d \(side "
                         r"[AB]\))\. bot\d takes \d cards?\.", verdict)
     paused = [i for i, line in enumerate(lines) if line.startswith("The game is paused: ")]
     showdowns = [line for line in lines if line.startswith("Showdown (")]

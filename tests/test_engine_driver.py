@@ -67,7 +67,7 @@ def test_the_same_seed_gives_the_same_log_and_another_seed_another():
 
 
 def test_the_log_frames_the_match_in_rounds():
-    game, match, result = seeded_match(0, players=3, target=200)
+    game, match, result = seeded_match(6, players=3, target=200)
     events = result.events
     kinds = [e.kind for e in events]
     assert set(kinds) <= set(EVENT_KINDS)
@@ -77,7 +77,7 @@ def test_the_log_frames_the_match_in_rounds():
     starts = [e for e in events if e.kind == "round_start"]
     ends = [e for e in events if e.kind == "round_end"]
     assert [e.round for e in starts] == [e.round for e in ends] == list(range(1, result.rounds + 1))
-    assert result.rounds == 3  # so the next round was dealt, twice
+    assert result.rounds == 4  # so the next round was dealt three times, the deal going round
     assert [e.data["dealer"] for e in starts] == [r % 3 for r in range(result.rounds)]
     scores = [0, 0, 0]
     for end in ends:
@@ -136,7 +136,7 @@ def test_a_showdown_is_fought_by_the_unit_port_and_its_loser_fed_back():
         "reaction_us": {0: 200_000, 1: 250_000}, "margin_us": 50_000, "tie_reruns": 1,
         "detail": "scripted"})
     assert describe(match.events[-1], ["Ann", "Bob"]) == (
-        "Showdown (R5!2): Ann v Bob for 2 cards: Ann wins by 50.0 ms after 1 near-tie re-run; "
+        "Showdown (R5!2): Ann vs Bob for 2 cards: Ann wins by 50.0 ms after 1 near-tie re-run; "
         "Bob takes the cards.")
 
 
@@ -152,7 +152,7 @@ def test_a_unit_port_answering_for_other_players_is_an_error():
     match = Match(game, [Scripted("R5!2"), Scripted()], Wrong())
     match.step()
     with pytest.raises(IllegalActionError, match=r"unit port Wrong\(\): showdown m1:r1:s1 was "
-                                                 r"player 0 v 1, but the outcome says 0 beat 5"):
+                                                 r"player 0 vs 1, but the outcome says 0 beat 5"):
         match.step()
     assert game.pending_showdown is not None  # nothing was applied
 

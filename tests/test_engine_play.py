@@ -7,7 +7,8 @@ import pytest
 
 from engine import Game
 from engine.apps import play_cmd
-from engine.apps.play import Person, Table, parse_players, play_game
+from engine.apps.play import Person, SharedScreen, parse_players, play_game
+from firmware_host.protocol.console import UsageError
 
 
 class Script:
@@ -101,7 +102,7 @@ def test_a_manual_unit_asks_who_won_and_asks_again_on_a_bad_answer():
     assert len(asked) >= 2
     assert re.search(r"'Zed' is not \w+ \(\d\) or \w+ \(\d\): type who won, or f and who "
                      r"false-started", script.text)
-    assert re.search(r"Showdown m1:r1:s1: \w+ \(\d\) v \w+ \(\d\) for \d cards?\.", script.text)
+    assert re.search(r"Showdown m1:r1:s1: \w+ \(\d\) vs \w+ \(\d\) for \d cards?\.", script.text)
 
 
 def test_end_of_input_at_a_prompt_ends_the_game_cleanly_with_status_0():
@@ -136,7 +137,7 @@ def test_the_classic_variant_has_no_showdowns():
 def seated(notation, names=("Ann", "Bob", "Cy"), *answers):
     game = Game.from_notation(notation)
     script = Script(*answers)
-    table = Table(game, list(names), [0], script.input, script.print)
+    table = SharedScreen(game, list(names), [0], script.input, script.print)
     return game, script, Person(table, names[0])
 
 
@@ -237,7 +238,7 @@ def test_passing_the_screen_clears_it_first():
     game = Game.from_notation(TURN)
     script = Script()
     cleared = []
-    table = Table(game, ["Ann", "Bob", "Cy"], [0, 1], script.input, script.print,
+    table = SharedScreen(game, ["Ann", "Bob", "Cy"], [0, 1], script.input, script.print,
                   lambda: cleared.append(len(script.lines)))
     Person(table, "Ann").act(game, 0)
     assert cleared == [0] and script.lines[:2] == ["", "Pass to Ann, press Enter "]
@@ -270,8 +271,8 @@ def test_the_command_line_defaults():
     (["--players", "Ann,ann"], "argument --players: two players are called 'ann': names must "
                                "differ"),
     (["--players", "Ann,,bot"], "argument --players: empty name in 'Ann,,bot'"),
-    (["--target", "0"], "argument --target: '0' is not a whole number >= 1"),
-    (["--seed", "-1"], "argument --seed: '-1' is not a whole number >= 0"),
+    (["--target", "0"], "argument --target: must be a whole number >= 1, not '0'"),
+    (["--seed", "-1"], "argument --seed: must be a whole number >= 0, not '-1'"),
 ])
 def test_the_command_line_refuses_bad_options_with_a_reason(argv, message, capsys):
     with pytest.raises(SystemExit) as exit_:
@@ -321,21 +322,23 @@ def test_play_passes_the_token_file_and_baud_to_the_remote_unit(monkeypatch, tmp
 
 
 @pytest.mark.parametrize("content, message", [
-    (None, "showdown play: {path}: no such file\n"),
-    ("\n", "showdown play: {path}: the file is empty\n"),
-    ("one\ntwo\n", "showdown play: {path}: holds 2 lines; a token file holds the token on "
-                   "one line\n"),
+    (None, "{path}: no such file"),
+    ("\n", "{path}: the file is empty"),
+    ("one\ntwo\n", "{path}: holds 2 lines; a token file holds the token on one line"),
 ])
 def test_play_refuses_a_missing_or_empty_token_file(tmp_path, capsys, content, message):
     path = tmp_path / "token"
     if content is not None:
         path.write_text(content)
     args = parse("--unit", "socket://127.0.0.1:7700", "--token-file", str(path))
-    assert play_cmd.command(args) == 2
-    assert capsys.readouterr().err == message.format(path=path)
+    with pytest.raises(UsageError, match="^" + re.escape(message.format(path=path)) + "$"):
+        play_cmd.command(args)
 
 
 def test_play_refuses_a_token_file_without_a_unit_url(tmp_path, capsys):
-    assert play_cmd.command(parse("--token-file", str(tmp_path / "t"))) == 2
-    assert capsys.readouterr().err == (
-        "showdown play: --token-file is for a unit at a URL (--unit socket://...)\n")
+    from engine.apps import cli
+    assert cli.main(["play", "--token-file", str(tmp_path / "t")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: showdown play ")
+    assert err.splitlines()[-1] == ("showdown play: error: --token-file is for a unit at a URL "
+                     "(--unit socket://...)")

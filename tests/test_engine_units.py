@@ -1,11 +1,14 @@
 """Unit ports: the simulated unit's model and the manual unit's questions."""
 
 import random
-import statistics
+from dataclasses import replace
 
 import pytest
 
 from engine.units.ports import ManualUnit, ShowdownOutcome, ShowdownRequest, SimulatedUnit
+from firmware_host.protocol.reactions import HUMAN
+
+NEVER_EARLY = replace(HUMAN, false_start_rate=0)
 
 REQUEST = ShowdownRequest("m1:r1:s1", 0, 2, "Ann", "Bob", 2)
 
@@ -25,7 +28,7 @@ def test_an_outcome_names_two_different_players_and_a_known_reason():
 
 def test_an_outcome_must_be_between_the_requests_players():
     ShowdownOutcome(0, 2, "faster", {}).check(REQUEST)
-    with pytest.raises(ValueError, match="showdown m1:r1:s1 was player 0 v 2, but the outcome "
+    with pytest.raises(ValueError, match="showdown m1:r1:s1 was player 0 vs 2, but the outcome "
                                          "says 1 beat 0"):
         ShowdownOutcome(0, 1, "faster", {}).check(REQUEST)
 
@@ -45,7 +48,7 @@ def test_the_simulated_unit_is_deterministic_per_seed():
 
 
 def test_the_slower_player_loses_by_the_margin_between_reaction_times():
-    for outcome in outcomes(SimulatedUnit(random.Random(3), false_start_rate=0), 200):
+    for outcome in outcomes(SimulatedUnit(random.Random(3), reactions=NEVER_EARLY), 200):
         assert outcome.reason == "faster"
         times = outcome.reaction_us
         assert set(times) == {0, 2}
@@ -54,15 +57,24 @@ def test_the_slower_player_loses_by_the_margin_between_reaction_times():
         assert outcome.detail.startswith(("Ann faster by", "Bob faster by"))
 
 
-def test_reaction_times_are_lognormal_around_the_median():
-    unit = SimulatedUnit(random.Random(5), false_start_rate=0, median_us=250_000, spread=0.25)
-    times = [t for o in outcomes(unit, 2000) for t in o.reaction_us.values()]
-    assert 240_000 <= statistics.median(times) <= 260_000
-    assert min(times) > 0
+def test_the_faster_times_are_the_reaction_models_and_the_slower_follow_them():
+    # The model itself is tested in test_reactions.py; here, that the port uses it.
+    unit = SimulatedUnit(random.Random(5), reactions=NEVER_EARLY)
+    got = [(o.reaction_us[o.winner], o.margin_us) for o in outcomes(unit, 50)]
+    rng = random.Random(5)
+    drawn = []
+    while len(drawn) < 50:
+        rng.random()                                    # the false start's draw
+        first, second = NEVER_EARLY.presses_us(rng)
+        rng.choice(REQUEST.players)                     # who is the faster one
+        if second - first >= 200:                       # a near-tie is fought again
+            drawn.append((first, second - first))
+    assert got == drawn
 
 
 def test_false_starts_happen_at_about_their_rate_and_the_offender_loses():
-    found = [o for o in outcomes(SimulatedUnit(random.Random(11), false_start_rate=0.1), 4000)
+    often = replace(HUMAN, false_start_rate=0.1)
+    found = [o for o in outcomes(SimulatedUnit(random.Random(11), reactions=often), 4000)
              if o.reason == "false_start"]
     # 400 expected; the binomial standard deviation is 19.
     assert 324 <= len(found) <= 476
@@ -70,15 +82,16 @@ def test_false_starts_happen_at_about_their_rate_and_the_offender_loses():
     for o in found:
         assert o.reaction_us == {0: None, 2: None} and o.margin_us is None
         assert o.detail.startswith(f"false start by {REQUEST.name(o.loser)}")
-    assert all(o.reason == "faster" for o in outcomes(SimulatedUnit(random.Random(1),
-                                                                    false_start_rate=0), 500))
-    assert all(o.reason == "false_start" for o in outcomes(SimulatedUnit(random.Random(1),
-                                                                         false_start_rate=1), 50))
+    always = replace(HUMAN, false_start_rate=1)
+    assert all(o.reason == "faster"
+               for o in outcomes(SimulatedUnit(random.Random(1), reactions=NEVER_EARLY), 500))
+    assert all(o.reason == "false_start"
+               for o in outcomes(SimulatedUnit(random.Random(1), reactions=always), 50))
 
 
 def test_near_ties_are_run_again_and_show_only_in_the_detail():
     # A 60 ms threshold makes near-ties common.
-    unit = SimulatedUnit(random.Random(2), false_start_rate=0, tie_threshold_us=60_000,
+    unit = SimulatedUnit(random.Random(2), reactions=NEVER_EARLY, tie_threshold_us=60_000,
                          max_reruns=3)
     results = outcomes(unit, 300)
     rerun = [o for o in results if o.tie_reruns]
@@ -91,10 +104,9 @@ def test_near_ties_are_run_again_and_show_only_in_the_detail():
 
 
 def test_the_simulated_unit_rejects_impossible_settings():
-    with pytest.raises(ValueError, match="false_start_rate must be 0-1, not 1.5"):
-        SimulatedUnit(random.Random(), false_start_rate=1.5)
-    with pytest.raises(ValueError, match="median_us must be > 0"):
-        SimulatedUnit(random.Random(), median_us=0)
+    with pytest.raises(ValueError, match="tie_threshold_us and max_reruns must be >= 0, not -1 "
+                                         "and 3"):
+        SimulatedUnit(random.Random(), tie_threshold_us=-1)
 
 
 # -- the manual unit ----------------------------------------------------------------------
@@ -122,7 +134,7 @@ def test_the_manual_unit_reads_who_won_or_who_false_started(answer, loser, reaso
     outcome = unit.run_showdown(REQUEST)
     assert (outcome.loser, outcome.winner, outcome.reason) == (loser, 2 - loser, reason)
     assert outcome.reaction_us == {0: None, 2: None} and outcome.margin_us is None
-    assert shown[0] == "Showdown m1:r1:s1: Ann (0) v Bob (2) for 2 cards."
+    assert shown[0] == "Showdown m1:r1:s1: Ann (0) vs Bob (2) for 2 cards."
 
 
 def test_the_manual_unit_asks_again_with_a_reason_on_bad_input():

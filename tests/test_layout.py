@@ -20,7 +20,10 @@ PROJECT = ("hw", "firmware_host", "engine")
 #: package -> what it may import of the project besides itself. An entry names
 #: a package or one module (the simulator reads the config, nothing else of the
 #: service). ``firmware_host`` and ``engine`` are their ``__init__`` modules alone;
-#: ``__main__`` is ``python -m``.
+#: ``__main__`` is ``python -m``. The engine's rules core and players import
+#: nothing outside the engine; its unit ports and applications may import the
+#: protocol package (the wire protocol and the shared vocabulary: values, words,
+#: reactions, console), and nothing else of firmware_host.
 MAY_IMPORT = {
     "hw": set(),
     "firmware_host": set(),            # re-exports the core lazily, by name
@@ -28,7 +31,8 @@ MAY_IMPORT = {
     "firmware_host.protocol": set(),
     "firmware_host.core": {"hw", "firmware_host.protocol"},
     "firmware_host.service": {"hw", "firmware_host.protocol", "firmware_host.core"},
-    "firmware_host.sim": {"hw", "firmware_host.core", "firmware_host.service.config"},
+    "firmware_host.sim": {"hw", "firmware_host.protocol", "firmware_host.core",
+                          "firmware_host.service.config"},
     "firmware_host.commands": {"hw", "firmware_host.protocol", "firmware_host.core",
                                "firmware_host.service", "firmware_host.sim"},
     "engine": {"engine.core"},
@@ -36,8 +40,10 @@ MAY_IMPORT = {
     "engine.core": set(),
     "engine.players": {"engine.core"},
     "engine.units": {"engine.core", "firmware_host.protocol"},
-    "engine.apps": {"engine.core", "engine.players", "engine.units"},
+    "engine.apps": {"engine.core", "engine.players", "engine.units", "firmware_host.protocol"},
 }
+#: The one part of firmware_host the engine may import.
+SHARED = "firmware_host.protocol"
 SUBPACKAGES = [name for name in MAY_IMPORT if "." in name and not name.endswith("__main__")]
 
 
@@ -130,9 +136,20 @@ def test_importing_a_package_loads_only_what_it_may_import(package):
     assert stray == set()
 
 
+def test_only_the_engines_ports_and_apps_import_the_protocol_and_nothing_else_of_the_daemon():
+    for package, allowed in MAY_IMPORT.items():
+        if package.split(".")[0] != "engine":
+            continue
+        daemon = {a for a in allowed if a.startswith("firmware_host")}
+        if package in ("engine.units", "engine.apps"):
+            assert daemon == {SHARED}, package
+        else:
+            assert daemon == set() and "hw" not in allowed, package
+
+
 def test_engine_imports_no_hardware_and_nothing_of_the_daemon():
-    # The unit ports (engine.units) import the protocol when they are imported;
-    # ``import engine`` is the rules core alone.
+    # The unit ports and the applications import the protocol when they are
+    # imported; ``import engine`` is the rules core alone.
     modules = loaded_modules("engine")
     assert {m.split(".")[0] for m in modules} & {"hw", "gpiozero", "firmware_host",
                                                  "serial", "transitions"} == set()
@@ -146,11 +163,25 @@ def test_hw_imports_neither_daemon_nor_engine():
     assert not {m for m in modules if m.startswith(("firmware_host", "engine"))}
 
 
+PROTOCOL = {"firmware_host", "firmware_host.protocol", *(
+    f"firmware_host.protocol.{name}" for name in
+    ("_connection", "_errors", "_framing", "_messages", "_names", "_schemas", "_values"))}
+
+
 def test_the_protocol_loads_nothing_else_of_the_project():
     ours = {m for m in loaded_modules("firmware_host.protocol") if m.split(".")[0] in PROJECT}
-    assert ours == {"firmware_host", "firmware_host.protocol", *(
-        f"firmware_host.protocol.{name}" for name in
-        ("_connection", "_errors", "_framing", "_messages", "_names", "_schemas", "_values"))}
+    assert ours == PROTOCOL
+
+
+@pytest.mark.parametrize("module", ["words", "reactions", "console"])
+def test_the_shared_vocabulary_loads_only_the_protocol_and_the_standard_library(module):
+    name = f"firmware_host.protocol.{module}"
+    code = (f"import json, sys; before = set(sys.modules); import {name}; "
+            "print(json.dumps(sorted(set(sys.modules) - before)))")
+    loaded = set(json.loads(subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT,
+                                           capture_output=True, text=True).stdout))
+    assert {m for m in loaded if m.split(".")[0] in PROJECT} == PROTOCOL | {name}
+    assert {m.split(".")[0] for m in loaded} - set(PROJECT) <= set(sys.stdlib_module_names)
 
 
 @pytest.mark.parametrize("package", ["firmware_host", "engine", *SUBPACKAGES])

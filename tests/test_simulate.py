@@ -96,5 +96,16 @@ def test_simulate_command_exits_1_when_a_decision_is_wrong(monkeypatch, capsys):
 
 
 def test_simulate_command_refuses_zero_showdowns(capsys):
-    assert main(["simulate", "--showdowns", "0"]) == 2
-    assert capsys.readouterr().err == "showdown-unit simulate: --showdowns must be >= 1, not 0\n"
+    with pytest.raises(SystemExit) as exit_:
+        main(["simulate", "--showdowns", "0"])
+    assert exit_.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "showdown-unit simulate: error: argument --showdowns: must be a whole number >= 1, "
+        "not '0'")
+
+
+def test_simulate_command_says_a_bad_config_in_one_line(tmp_path, capsys):
+    bad = tmp_path / "unit.toml"
+    bad.write_text("[timing]\nsettle_s = -1\n")
+    assert main(["simulate", "--config", str(bad)]) == 1
+    assert capsys.readouterr().err == f"error: {bad}: timing.settle_s: must be >= 0.0, not -1.0\n"

@@ -5,7 +5,7 @@ import argparse
 
 import pytest
 
-from engine.apps import play_cmd
+from engine.apps import cli, play_cmd
 from engine.units.remote import names_for_unit
 from firmware_host.protocol import token_from_text
 
@@ -19,12 +19,16 @@ def parse(*argv):
 
 
 def play(capsys, monkeypatch, *argv):
-    """Run ``showdown play``; the game itself is replaced by recording its arguments."""
+    """Run ``showdown play``; the game itself is replaced by recording its arguments.
+    Returns the status, stderr's last line (after the usage, if any) and the arguments."""
     seen = {}
     monkeypatch.setattr(play_cmd, "play_game",
                         lambda players, **kwargs: seen.update(kwargs, players=players) or 0)
-    status = play_cmd.command(parse(*argv))
-    return status, capsys.readouterr().err, seen
+    status = cli.main(["play", *argv])
+    err = capsys.readouterr().err
+    if status == 2:
+        assert err.startswith("usage: showdown play ")
+    return status, err.splitlines()[-1] + "\n" if err else "", seen
 
 
 def token_error(text: str, path) -> str:
@@ -44,9 +48,9 @@ def test_a_two_line_token_file_is_the_daemon_s_error(tmp_path, capsys, monkeypat
     path.write_text("one\ntwo\n")
     status, err, seen = play(capsys, monkeypatch, "--unit", UNIT, "--token-file", str(path))
     assert status == 2 and seen == {}
-    assert err == "showdown play: " + token_error("one\ntwo\n", path) + "\n"
-    assert err == (f"showdown play: {path}: holds 2 lines; a token file holds the token on one "
-                   "line\n")
+    assert err == "showdown play: error: " + token_error("one\ntwo\n", path) + "\n"
+    assert err == (f"showdown play: error: {path}: holds 2 lines; a token file holds the token "
+                   "on one line\n")
 
 
 @pytest.mark.parametrize("content, message", [
@@ -65,7 +69,7 @@ def test_a_token_file_that_cannot_be_used_is_one_line_naming_it(tmp_path, capsys
         path.write_bytes(content)
     status, err, _ = play(capsys, monkeypatch, "--unit", UNIT, "--token-file", str(path))
     assert status == 2
-    assert err == f"showdown play: {message.format(path=path)}\n"
+    assert err == f"showdown play: error: {message.format(path=path)}\n"
 
 
 def test_names_are_kept_as_the_unit_keeps_them():
@@ -86,7 +90,7 @@ def test_names_the_unit_would_refuse_stop_showdown_play_at_the_start(capsys, mon
                                                                      players, message):
     status, err, seen = play(capsys, monkeypatch, "--players", players, "--unit", UNIT)
     assert status == 2 and seen == {}
-    assert err == f"showdown play: {message}\n"
+    assert err == f"showdown play: error: {message}\n"
 
 
 def test_names_are_not_checked_without_a_unit(capsys, monkeypatch):

@@ -1,5 +1,5 @@
 """The applications on the engine: the match driver, the terminal game, the demo, the
-throughput bench, and the ``showdown`` command that runs them.
+throughput measure (``showdown speed``), and the ``showdown`` command that runs them.
 """
 
 from engine.apps.cli import COMMANDS, main

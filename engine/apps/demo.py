@@ -5,8 +5,9 @@ loopback port (its own journal and config in a temporary directory), connects a
 :class:`~engine.units.remote.RemoteUnit` to it, and lets heuristic bots play a match
 to the target score. A :class:`SimulatedTable` plays the two people at the
 unit: for every showdown it presses the mock paddles through the unit's bench
-commands (human-like reaction times, now and then a false start, a near-tie or
-a photo finish) and presses the timer button. The unit decides every showdown
+commands (the presses of :data:`firmware_host.protocol.reactions.HUMAN`, the
+model every simulation shares: now and then a false start, a near-tie or a photo
+finish) and presses the timer button. The unit decides every showdown
 exactly as it would on a Pi, journals it, and the engine applies the result.
 
 The unit gets a short countdown and hold (``DEMO_UNIT_CONFIG``) so a match
@@ -18,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import importlib.resources
-import math
 import os
 import random
 import re
@@ -30,6 +30,10 @@ import time
 import tomllib
 from pathlib import Path
 from typing import Callable, TextIO
+
+from firmware_host.protocol import console
+from firmware_host.protocol.reactions import HUMAN, Reactions
+from firmware_host.protocol.words import ms, player_label, plural, reruns_text, versus
 
 from engine.apps.driver import Match, MatchEvent, describe
 from engine.core.game import Game
@@ -67,12 +71,13 @@ class DaemonError(RuntimeError):
 class SimulatedTable:
     """Two people at a unit on mock pins, played through the bench commands.
 
-    For each countdown it draws the faster player's reaction time (lognormal
-    around ``median_ms``, at least ``min_ms``) and how much later the other one presses (the
-    absolute value of a normal with ``gap_sd_ms``); with the given rates it
-    is instead a false start (one player presses before GO, the other never
-    does), a near-tie (presses 20-180 µs apart: the unit re-runs the
-    countdown) or a photo finish (0.3-3 ms apart). It sends the presses relative to GO with ``bench_press``, then, unless the engine
+    For each countdown it draws the presses from ``reactions`` (a
+    :class:`~firmware_host.protocol.reactions.Reactions`; :data:`HUMAN`
+    unless given): a false start (one player presses before GO, the other
+    never does), or the faster player's reaction and how much later the other
+    one presses (now and then a near-tie, 20-180 µs apart, that the unit
+    re-runs, or a photo finish), either player alike the faster one. It sends
+    the presses relative to GO with ``bench_press``, then, unless the engine
     starts the unit itself, presses the timer button (``bench_timer``). Both
     let go of the paddles before each showdown, and after a tie, when they
     press again.
@@ -86,22 +91,14 @@ class SimulatedTable:
     the last showdown, so an earlier press would go unseen.
     """
 
-    def __init__(self, rng: random.Random, *, median_ms: float = 190.0, spread: float = 0.12,
-                 min_ms: float = 120.0, gap_sd_ms: float = 25.0,
-                 false_start_rate: float = 0.04, near_tie_rate: float = 0.03,
-                 photo_finish_rate: float = 0.05, press_timer: bool = True,
-                 settle_s: float = DEMO_SETTLE_S, spin_up_s: float = DEMO_LAUNCHER["spin_up_s"],
+    def __init__(self, rng: random.Random, *, reactions: Reactions = HUMAN,
+                 press_timer: bool = True, settle_s: float = DEMO_SETTLE_S,
+                 spin_up_s: float = DEMO_LAUNCHER["spin_up_s"],
                  per_card_s: float = DEMO_LAUNCHER["per_card_s"],
                  countdown_s: float = 3 * DEMO_TIMING["countdown_step_s"],
                  hold_min_s: float = DEMO_TIMING["hold_min_s"], lockout_s: float = 0.05):
         self.rng = rng
-        self.median_ms = median_ms
-        self.spread = spread
-        self.min_ms = min_ms
-        self.gap_sd_ms = gap_sd_ms
-        self.false_start_rate = false_start_rate
-        self.near_tie_rate = near_tie_rate
-        self.photo_finish_rate = photo_finish_rate
+        self.reactions = reactions
         self.press_timer = press_timer
         self.settle_s = settle_s
         self.spin_up_s = spin_up_s
@@ -116,23 +113,14 @@ class SimulatedTable:
     def plan(self, cards: int) -> list[tuple[str, float]]:
         """The presses for one countdown: (side, ms after GO), in time order."""
         rng = self.rng
-        if rng.random() < self.false_start_rate:
+        if self.reactions.false_start(rng):
             return [(rng.choice("ab"), round(-rng.uniform(1, self.max_lead_ms), 3))]
-        first = max(self.min_ms, rng.lognormvariate(math.log(self.median_ms), self.spread))
-        luck = rng.random()
-        if luck < self.near_tie_rate:
-            second = first + rng.uniform(0.02, 0.18)
-        elif luck < self.near_tie_rate + self.photo_finish_rate:
-            second = first + rng.uniform(0.3, 3.0)
-        else:
-            second = first + abs(rng.gauss(0.0, self.gap_sd_ms))
-        times = {"a": round(first, 3), "b": round(second, 3)}
-        if rng.random() < 0.5:
-            times = {"a": times["b"], "b": times["a"]}
+        first_us, second_us = self.reactions.presses_us(rng)
+        faster, slower = ("a", "b") if rng.random() < 0.5 else ("b", "a")
+        times = {faster: first_us / 1000, slower: second_us / 1000}
         window_ms = (self.settle_s + self.spin_up_s + self.per_card_s * cards) * 1000
-        earliest = min(times.values())
-        return sorted(((side, ms) for side, ms in times.items() if ms < earliest + window_ms - 1),
-                      key=lambda press: press[1])
+        return sorted(((side, at) for side, at in times.items()
+                       if at < first_us / 1000 + window_ms - 1), key=lambda press: press[1])
 
     def armed(self, link: UnitLink, request, unit_id: str) -> None:
         self._cards = request.cards
@@ -297,11 +285,11 @@ class _Screen:
 def _showdown_line(number: int, event: MatchEvent, names) -> str:
     d = event.data
     challenger, opponent = d["names"]
-    cards = f"{d['cards']} card{'s' * (d['cards'] != 1)}"
-    reruns = d["tie_reruns"]
-    again = f" [{reruns} near-tie re-run{'s' * (reruns != 1)}]" if reruns else ""
-    return (f"  Showdown {number} ({d['cause']}): {challenger} loads {cards}, {challenger} (A) "
-            f"v {opponent} (B). Unit: {d['detail']}{again}. {names[d['loser']]} takes the cards.")
+    again = f" [{reruns_text(d['tie_reruns'])}]" if d["tie_reruns"] else ""
+    sides = versus(player_label(challenger, "a"), player_label(opponent, "b"))
+    return (f"  Showdown {number} ({d['cause']}): {challenger} loads "
+            f"{plural(d['cards'], 'card')}, {sides}. Unit: {d['detail']}{again}. "
+            f"{names[d['loser']]} takes the cards.")
 
 
 def _scoreboard(names, scores, rounds_won, stats: dict) -> list[str]:
@@ -312,14 +300,11 @@ def _scoreboard(names, scores, rounds_won, stats: dict) -> list[str]:
     order = sorted(range(len(names)), key=lambda p: -scores[p])
     for p in order:
         unit = stats.get(names[p], {})
-
-        def ms(key):
-            us = unit.get(key)
-            return "-" if us is None else f"{us / 1000:.1f} ms"
         lines.append(f"  {names[p]:<7}{scores[p]:>7}{rounds_won[p]:>8}"
                      f"{unit.get('showdowns', 0):>11}{unit.get('wins', 0):>5}"
                      f"{unit.get('losses', 0):>6}{unit.get('false_starts', 0):>14}"
-                     f"{ms('median_reaction_us'):>17}{ms('best_reaction_us'):>10}")
+                     f"{ms(unit.get('median_reaction_us')):>17}"
+                     f"{ms(unit.get('best_reaction_us')):>10}")
     return lines
 
 
@@ -425,21 +410,12 @@ def _unit_stats(url: str) -> dict:
         link.close()
 
 
-def _whole(low: int, high: int | None = None):
-    def parse(text: str) -> int:
-        if not text.isdigit() or int(text) < low or (high is not None and int(text) > high):
-            bound = f"{low} to {high}" if high is not None else f">= {low}"
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number {bound}")
-        return int(text)
-    return parse
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--seed", type=_whole(0), default=1,
+    parser.add_argument("--seed", type=console.seed, default=1,
                         help="deal, bots and table seed (default: 1, the same match each time)")
-    parser.add_argument("--players", type=_whole(2, len(NAMES)), default=3,
+    parser.add_argument("--players", type=console.whole_number(2, len(NAMES)), default=3,
                         help="number of bots (default: 3)")
-    parser.add_argument("--target", type=_whole(1), default=500,
+    parser.add_argument("--target", type=console.positive_int, default=500,
                         help="points that win the match (default: 500)")
 
 

@@ -47,6 +47,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Callable, Sequence
 
+from firmware_host.protocol.words import ms, plural, reruns_text, versus
+
 from engine.core.actions import Action, ActionKind
 from engine.core.errors import IllegalActionError, StateError
 from engine.core.game import Game
@@ -304,43 +306,42 @@ def describe(event: MatchEvent, names: Sequence[str]) -> str:
             text += f"; {names[p]} draws {n}"
         return text + "."
     if kind == "draw":
-        return f"{who} draws {_cards(d['cards'])}." if d["cards"] != 1 else f"{who} draws a card."
+        if d["cards"] == 1:
+            return f"{who} draws a card."
+        return f"{who} draws {plural(d['cards'], 'card')}."
     if kind == "keep":
         return f"{who} keeps the card."
     if kind == "accept":
-        return f"{who} draws {_cards(d['cards'])}."
+        return f"{who} draws {plural(d['cards'], 'card')}."
     if kind == "challenge":
         if d["succeeded"]:
             return (f"{who} challenges the Wild Draw Four: {names[d['offender']]} held a card "
                     f"of the colour and draws {d['cards']}.")
         return (f"{who} challenges the Wild Draw Four: it was legal; {who} draws "
-                f"{_cards(d['cards'])}.")
+                f"{plural(d['cards'], 'card')}.")
     if kind == "catch":
         caught = names[d["caught"]]
         return f"{who} catches {caught}, who did not call UNO: {caught} draws {d['cards']}."
     if kind == "colour":
         return f"{who} names {_COLOUR_NAMES[d['colour']]}."
     if kind == "face":
-        return f"{who} faces {names[d['opponent']]} in a showdown for {_cards(d['count'])}."
+        return (f"{who} faces {names[d['opponent']]} in a showdown for "
+                f"{plural(d['count'], 'card')}.")
     if kind == "showdown":
         challenger, opponent = d["names"]
         winner, loser = names[d["winner"]], names[d["loser"]]
         how = f"false start by {loser}" if d["reason"] == "false_start" else f"{winner} wins"
         if d["margin_us"] is not None:
-            how += f" by {d['margin_us'] / 1000:.1f} ms"
-        reruns = d["tie_reruns"]
-        rerun = f" after {reruns} near-tie re-run{'s' * (reruns > 1)}" if reruns else ""
-        return (f"Showdown ({d['cause']}): {challenger} v {opponent} for {_cards(d['cards'])}: "
-                f"{how}{rerun}; {loser} takes the cards.")
+            how += f" by {ms(d['margin_us'])}"
+        rerun = f" after {reruns_text(d['tie_reruns'])}" if d["tie_reruns"] else ""
+        return (f"Showdown ({d['cause']}): {versus(challenger, opponent)} for "
+                f"{plural(d['cards'], 'card')}: {how}{rerun}; {loser} takes the cards.")
     if kind == "round_end":
         scores = ", ".join(f"{n} {s}" for n, s in zip(names, d["scores"]))
         return (f"Round {event.round} won by {names[d['winner']]} for {d['points']} points. "
                 f"Scores: {scores}.")
     if kind == "match_end":
         return (f"{names[d['winner']]} wins the match with {d['scores'][d['winner']]} points "
-                f"after {d['rounds']} round{'s' * (d['rounds'] > 1)}.")
+                f"after {plural(d['rounds'], 'round')}.")
     return f"{kind}: {d}"
 
-
-def _cards(count: int) -> str:
-    return f"{count} card{'s' * (count != 1)}"

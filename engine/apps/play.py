@@ -23,6 +23,8 @@ import random
 from collections import Counter
 from typing import Callable, Sequence
 
+from firmware_host.protocol.words import noun, plural
+
 from engine.apps.driver import Match, MatchEvent, describe
 from engine.core.actions import Action, ActionKind
 from engine.core.cards import COLOURS, Card, Colour, Rank
@@ -32,7 +34,7 @@ from engine.players.bots import HeuristicBot, PlayerView, RandomBot
 from engine.units.ports import ManualUnit, SimulatedUnit
 from engine.units.remote import PauseOnProblem, RemoteUnit, UnitProblem, is_unit_url
 
-__all__ = ["play_game", "parse_players", "Person", "Table", "card_name", "action_text",
+__all__ = ["play_game", "parse_players", "Person", "SharedScreen", "card_name", "action_text",
            "UNITS", "BOT_KINDS"]
 
 #: What a --players entry may say instead of a person's name.
@@ -87,7 +89,7 @@ def action_text(action: Action, game: Game, names: Sequence[str]) -> str:
     if kind is ActionKind.CHOOSE_COLOUR:
         return f"name {_COLOUR_WORDS[action.colour]}"
     if kind is ActionKind.CHOOSE_SHOWDOWN:
-        return f"face {names[action.player]} for {action.count} card{'s' * (action.count > 1)}"
+        return f"face {names[action.player]} for {plural(action.count, 'card')}"
     return str(action)
 
 
@@ -103,7 +105,7 @@ def parse_players(text: str) -> list[str]:
         raise ValueError(f"empty name in {text!r}: write names separated by commas, "
                          f"e.g. Ann,Bob,bot,random")
     if not 2 <= len(entries) <= 10:
-        raise ValueError(f"{len(entries)} players in {text!r}: a game takes 2-10")
+        raise ValueError(f"{plural(len(entries), 'player')} in {text!r}: a game takes 2-10")
     people = [e.casefold() for e in entries if e not in BOT_KINDS]
     doubled = sorted({p for p in people if people.count(p) > 1})
     if doubled:
@@ -111,8 +113,10 @@ def parse_players(text: str) -> list[str]:
     return entries
 
 
-class Table:
-    """The shared screen: who sits at it, and what they have seen of their hand."""
+class SharedScreen:
+    """The screen the people share: who sits at it, and what they have seen of
+    their hand. (The *table* is the people at the unit:
+    :class:`engine.units.remote.Table`.)"""
 
     def __init__(self, game: Game, names: Sequence[str], people: Sequence[int],
                  input_fn: Callable[[str], str], print_fn: Callable[[str], None],
@@ -151,7 +155,7 @@ class Table:
         self._known = hand
         if new:
             cards = sorted(new.elements())
-            self.print_fn(f"  ({self.names[player]}, your new card{'s' * (len(cards) > 1)}: "
+            self.print_fn(f"  ({self.names[player]}, your new {noun(len(cards), 'card')}: "
                           f"{' '.join(map(str, cards))})")
 
     def on_event(self, event: MatchEvent) -> None:
@@ -197,29 +201,29 @@ class Table:
 class Person:
     """An agent for a person at the shared screen."""
 
-    def __init__(self, table: Table, name: str):
-        self.table = table
+    def __init__(self, screen: SharedScreen, name: str):
+        self.screen = screen
         self.name = name
 
     def __repr__(self) -> str:
         return f"Person({self.name!r})"
 
     def act(self, game: Game, player: int) -> Action:
-        table = self.table
-        table.seat(player)
-        table.status(player)
-        table.print_fn(self._situation(game, player))
+        screen = self.screen
+        screen.seat(player)
+        screen.status(player)
+        screen.print_fn(self._situation(game, player))
         legal = game.legal_actions()
         menu = _menu(legal)
         for i, (label, actions) in enumerate(menu, 1):
-            words = (action_text(actions[0], game, table.names) if len(actions) == 1
-                     else _group_text(actions[0], table.names))
-            table.print_fn(f"  {i:>2}. {label:<10} {words}")
+            words = (action_text(actions[0], game, screen.names) if len(actions) == 1
+                     else _group_text(actions[0], screen.names))
+            screen.print_fn(f"  {i:>2}. {label:<10} {words}")
         while True:
-            answer = table.ask("Your choice (number or action): ")
+            answer = screen.ask("Your choice (number or action): ")
             actions, problem = _choose(answer, menu, legal)
             if actions is None:
-                table.print_fn(problem)
+                screen.print_fn(problem)
                 continue
             if len(actions) == 1:
                 return actions[0]
@@ -228,7 +232,7 @@ class Person:
     def _situation(self, game: Game, player: int) -> str:
         view = PlayerView(game, player)
         phase = game.phase.value
-        names = self.table.names
+        names = self.screen.names
         if phase == "drawn":
             return f"You drew {view.drawn_card} ({card_name(view.drawn_card)}): play it or keep it."
         if phase == "penalty":
@@ -242,25 +246,25 @@ class Person:
 
     def _follow_up(self, actions: list[Action]) -> Action:
         """Ask the colour of a wild play, or the card count of a Wild Showdown."""
-        table = self.table
+        screen = self.screen
         if actions[0].kind is ActionKind.PLAY:
             choices = {str(a.colour): a for a in actions}
-            table.print_fn("Name a colour: " + ", ".join(
+            screen.print_fn("Name a colour: " + ", ".join(
                 f"{i}. {_COLOUR_WORDS[c]}" for i, c in enumerate(COLOURS, 1)))
             while True:
-                answer = table.ask("Colour (number, letter or name): ")
+                answer = screen.ask("Colour (number, letter or name): ")
                 colour = _parse_colour(answer)
                 if colour is not None and str(colour) in choices:
                     return choices[str(colour)]
-                table.print_fn(f"{answer!r} is not a colour: type 1-4, R, Y, G, B or a "
+                screen.print_fn(f"{answer!r} is not a colour: type 1-4, R, Y, G, B or a "
                                "colour's name.")
         counts = {a.count: a for a in actions}
         low, high = min(counts), max(counts)
         while True:
-            answer = table.ask(f"How many cards ({low}-{high})? ")
+            answer = screen.ask(f"How many cards ({low}-{high})? ")
             if answer.isdigit() and int(answer) in counts:
                 return counts[int(answer)]
-            table.print_fn(f"{answer!r} is not a card count: type a number from {low} to {high}.")
+            screen.print_fn(f"{answer!r} is not a card count: type a number from {low} to {high}.")
 
 
 def _menu(legal) -> list[tuple[str, list[Action]]]:
@@ -366,7 +370,7 @@ def play_game(players: Sequence[str], *, variant: str = "showdown", unit: str = 
     names = [f"{p}{seat}" if p in BOT_KINDS else p for seat, p in enumerate(players)]
     people = [seat for seat, p in enumerate(players) if p not in BOT_KINDS]
     game = Game.new(len(players), variant, rng=rng, target=target)
-    table = Table(game, names, people, input_fn, print_fn, clear_fn)
+    screen = SharedScreen(game, names, people, input_fn, print_fn, clear_fn)
     agents = []
     for seat, p in enumerate(players):
         if p == "bot":
@@ -374,16 +378,16 @@ def play_game(players: Sequence[str], *, variant: str = "showdown", unit: str = 
         elif p == "random":
             agents.append(RandomBot(random.Random(rng.getrandbits(64)), names[seat]))
         else:
-            agents.append(Person(table, p))
+            agents.append(Person(screen, p))
     remote = None
     if is_unit_url(unit):
         remote = RemoteUnit(unit, say=print_fn, **(unit_options or {}))
-        port = PauseOnProblem(remote, table.ask, print_fn)
+        port = PauseOnProblem(remote, screen.ask, print_fn)
     elif unit == "manual":
-        port = ManualUnit(table.ask, print_fn)
+        port = ManualUnit(screen.ask, print_fn)
     else:
         port = SimulatedUnit(random.Random(rng.getrandbits(64)))
-    match = Match(game, agents, port, names=names, log=table.on_event)
+    match = Match(game, agents, port, names=names, log=screen.on_event)
     try:
         if remote is not None:
             try:

@@ -13,6 +13,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from firmware_host.protocol.console import UsageError, positive_int, seed, whole_number
+
 from engine.apps.play import BOT_KINDS, UNITS, parse_players, play_game
 from engine.units import is_unit_url, names_for_unit, token_from_text
 
@@ -34,14 +36,6 @@ def _unit(text: str) -> str:
         "(/dev/...)")
 
 
-def _whole(low: int):
-    def parse(text: str) -> int:
-        if not text.isdigit() or int(text) < low:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number >= {low}")
-        return int(text)
-    return parse
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=_players, default=parse_players("You,bot,bot,bot"),
                         help='seats in order: names of people, "bot" (heuristic) or "random" '
@@ -55,11 +49,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--token-file", metavar="FILE", default=None,
                         help="the unit's shared token, for a unit that listens beyond "
                              "loopback (the file the daemon's --token-file names)")
-    parser.add_argument("--baud", type=_whole(50), default=115200,
+    parser.add_argument("--baud", type=whole_number(50), default=115200,
                         help="serial speed for a unit on a serial device (default: 115200)")
-    parser.add_argument("--seed", type=_whole(0), default=None,
+    parser.add_argument("--seed", type=seed, default=None,
                         help="shuffle and bot seed, to replay a game (default: random)")
-    parser.add_argument("--target", type=_whole(1), default=500,
+    parser.add_argument("--target", type=positive_int, default=500,
                         help="points that win the match (default: 500)")
 
 
@@ -93,24 +87,22 @@ def _seat_names(players: list[str]) -> list[str]:
 
 
 def command(args: argparse.Namespace) -> int:
+    """Play; arguments that do not fit together (a name the unit would refuse,
+    a bad token file) are a UsageError (``showdown play: error: ...``, exit 2)."""
     options = None
     if args.unit not in UNITS:
         try:
             names_for_unit(_seat_names(args.players))
         except ValueError as exc:
-            print(f"showdown play: {exc}", file=sys.stderr)
-            return 2
+            raise UsageError(str(exc)) from None
         options = {"baudrate": args.baud}
         if args.token_file is not None:
             try:
                 options["token"] = read_token(args.token_file)
             except ValueError as exc:
-                print(f"showdown play: {exc}", file=sys.stderr)
-                return 2
+                raise UsageError(str(exc)) from None
     elif args.token_file is not None:
-        print("showdown play: --token-file is for a unit at a URL (--unit socket://...)",
-              file=sys.stderr)
-        return 2
+        raise UsageError("--token-file is for a unit at a URL (--unit socket://...)")
     return play_game(args.players, variant=args.variant, unit=args.unit, seed=args.seed,
                      target=args.target, input_fn=input, print_fn=print,
                      clear_fn=_clear if sys.stdout.isatty() else None, unit_options=options)

@@ -1,5 +1,5 @@
 """Unit ports, where a game's showdowns are fought: simulated, manual, or a real unit
-over its wire protocol (the only part of the engine that imports firmware_host.protocol).
+over its wire protocol (``firmware_host.protocol``, whose words and reaction model they use too).
 """
 
 from firmware_host.protocol import token_from_text
@@ -8,7 +8,7 @@ from engine.units.ports import (REASONS, ManualUnit, ShowdownOutcome, ShowdownRe
                                 SimulatedUnit, UnitPort)
 from engine.units.remote import (PauseOnProblem, RemoteUnit, UnitBusy, UnitFault, UnitJam,
                                  UnitProblem, UnitUnreachable, UnitVersionError, is_unit_url,
-                                 names_for_unit, verdict_text)
+                                 names_for_unit)
 from engine.units.unit_link import (AuthFailed, CommandRefused, LinkLost, ProtocolViolation,
                                     UnitFlooding, UnitLink, VersionMismatch)
 
@@ -16,7 +16,7 @@ __all__ = [
     # ports
     "UnitPort", "ShowdownRequest", "ShowdownOutcome", "SimulatedUnit", "ManualUnit", "REASONS",
     # remote
-    "RemoteUnit", "PauseOnProblem", "is_unit_url", "names_for_unit", "verdict_text",
+    "RemoteUnit", "PauseOnProblem", "is_unit_url", "names_for_unit",
     "UnitProblem", "UnitUnreachable", "UnitBusy", "UnitVersionError", "UnitFault", "UnitJam",
     # unit_link
     "UnitLink", "LinkLost", "UnitFlooding", "ProtocolViolation", "CommandRefused",

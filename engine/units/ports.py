@@ -7,8 +7,9 @@ lost. The driver asks a *unit port*, which has one method::
 
 and feeds the outcome's loser back to the game. Three ports exist:
 
-``SimulatedUnit``  seeded human reaction times, false starts and near-ties,
-                   for bots, tests and benchmarks;
+``SimulatedUnit``  seeded people at the unit (the reaction model every
+                   simulation shares, ``firmware_host.protocol.reactions``):
+                   false starts and near-ties, for bots, tests and benchmarks;
 ``ManualUnit``     a person at the table types who won (a real unit that is
                    not connected, or a showdown fought by hand);
 ``RemoteUnit``     (``engine.units.remote``) a real unit over its protocol
@@ -31,9 +32,11 @@ and feeds the outcome's loser back to the game. Three ports exist:
 from __future__ import annotations
 
 import dataclasses
-import math
 import random
 from typing import Callable, Mapping, Protocol
+
+from firmware_host.protocol.reactions import HUMAN, Reactions
+from firmware_host.protocol.words import plural, reruns_text, us, versus
 
 __all__ = ["ShowdownRequest", "ShowdownOutcome", "UnitPort", "SimulatedUnit", "ManualUnit",
            "REASONS"]
@@ -95,8 +98,8 @@ class ShowdownOutcome:
     def check(self, request: ShowdownRequest) -> None:
         """Raise ValueError unless this outcome is between the request's two players."""
         if {self.loser, self.winner} != set(request.players):
-            raise ValueError(f"showdown {request.showdown_id} was player {request.challenger} v "
-                             f"{request.opponent}, but the outcome says {self.winner} beat "
+            raise ValueError(f"showdown {request.showdown_id} was player "
+                             f"{versus(str(request.challenger), str(request.opponent))}, but the outcome says {self.winner} beat "
                              f"{self.loser}")
 
 
@@ -109,52 +112,52 @@ class UnitPort(Protocol):
 class SimulatedUnit:
     """A unit played by two simulated people, reproducible from ``rng``.
 
-    Reaction times after GO are lognormal (median ``median_us``, shape
-    ``spread``). Each countdown is a false start with probability
-    ``false_start_rate``, by either player alike; the offender loses. Presses
-    closer than ``tie_threshold_us`` are a near-tie: the countdown is run again,
-    at most ``max_reruns`` times, after which the cards on each side decide
-    (simulated as a fair coin). Re-runs show only in ``tie_reruns`` and ``detail``.
+    Each countdown draws the two presses from ``reactions`` (a
+    :class:`~firmware_host.protocol.reactions.Reactions`, the model every
+    simulation shares: :data:`~firmware_host.protocol.reactions.HUMAN` unless
+    given), either player alike the faster one. A false start (at the
+    model's rate, by either player alike) loses for the offender. Presses
+    closer than ``tie_threshold_us`` are a near-tie: the countdown is run
+    again, at most ``max_reruns`` times, after which the cards on each side
+    decide (simulated as a fair coin). Re-runs show only in ``tie_reruns`` and
+    ``detail``.
     """
 
-    def __init__(self, rng: random.Random, *, false_start_rate: float = 0.05,
-                 median_us: int = 250_000, spread: float = 0.25, tie_threshold_us: int = 200,
-                 max_reruns: int = 3):
-        if not 0 <= false_start_rate <= 1:
-            raise ValueError(f"false_start_rate must be 0-1, not {false_start_rate!r}")
-        if median_us <= 0 or spread < 0 or tie_threshold_us < 0 or max_reruns < 0:
-            raise ValueError("median_us must be > 0; spread, tie_threshold_us and max_reruns >= 0")
+    def __init__(self, rng: random.Random, *, reactions: Reactions = HUMAN,
+                 tie_threshold_us: int = 200, max_reruns: int = 3):
+        if tie_threshold_us < 0 or max_reruns < 0:
+            raise ValueError(f"tie_threshold_us and max_reruns must be >= 0, not "
+                             f"{tie_threshold_us} and {max_reruns}")
         self.rng = rng
-        self.false_start_rate = false_start_rate
-        self.median_us = median_us
-        self.spread = spread
+        self.reactions = reactions
         self.tie_threshold_us = tie_threshold_us
         self.max_reruns = max_reruns
 
     def run_showdown(self, request: ShowdownRequest) -> ShowdownOutcome:
         rng = self.rng
         players = request.players
-        ties = []
+        ties: list[int] = []
         while True:
-            if rng.random() < self.false_start_rate:
+            if self.reactions.false_start(rng):
                 loser = rng.choice(players)
                 return ShowdownOutcome(
                     loser, request.other(loser), "false_start", dict.fromkeys(players),
                     None, len(ties), _with_ties(f"false start by {request.name(loser)}", ties))
-            times = [round(rng.lognormvariate(math.log(self.median_us), self.spread))
-                     for _ in players]
-            margin = abs(times[0] - times[1])
+            first_us, second_us = self.reactions.presses_us(rng)
+            faster = rng.choice(players)
+            margin = second_us - first_us
             if margin < self.tie_threshold_us and len(ties) < self.max_reruns:
                 ties.append(margin)
                 continue
-            reaction = dict(zip(players, times))
+            times = {faster: first_us, request.other(faster): second_us}
+            reaction = {player: times[player] for player in players}
             if margin < self.tie_threshold_us:
                 loser = rng.choice(players)
-                detail = (f"too close to call ({margin} us): the cards on each side "
+                detail = (f"too close to call ({us(margin)}): the cards on each side "
                           f"decided against {request.name(loser)}")
             else:
-                loser = players[times[0] < times[1]]  # the slower one
-                detail = f"{request.name(request.other(loser))} faster by {margin} us"
+                loser = request.other(faster)
+                detail = f"{request.name(faster)} faster by {us(margin)}"
             return ShowdownOutcome(loser, request.other(loser), "faster", reaction, margin,
                                    len(ties), _with_ties(detail, ties))
 
@@ -162,8 +165,8 @@ class SimulatedUnit:
 def _with_ties(detail: str, ties: list) -> str:
     if not ties:
         return detail
-    gaps = ", ".join(f"{gap} us" for gap in ties)
-    return f"{detail}, after {len(ties)} near-tie re-run{'s' * (len(ties) > 1)} ({gaps})"
+    gaps = ", ".join(us(gap) for gap in ties)
+    return f"{detail}, after {reruns_text(len(ties))} ({gaps})"
 
 
 class ManualUnit:
@@ -182,9 +185,9 @@ class ManualUnit:
 
     def run_showdown(self, request: ShowdownRequest) -> ShowdownOutcome:
         c, o = request.players
-        cards = f"{request.cards} card{'s' * (request.cards != 1)}"
-        self.output_fn(f"Showdown {request.showdown_id}: {request.challenger_name} ({c}) v "
-                       f"{request.opponent_name} ({o}) for {cards}.")
+        seats = versus(f"{request.challenger_name} ({c})", f"{request.opponent_name} ({o})")
+        self.output_fn(f"Showdown {request.showdown_id}: {seats} for "
+                       f"{plural(request.cards, 'card')}.")
         prompt = f"Who won? ({request.challenger_name}/{request.opponent_name}, or f NAME for a false start) "
         while True:
             answer = self.input_fn(prompt).strip()

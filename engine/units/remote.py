@@ -50,7 +50,8 @@ A ``table`` hook (used by the demo and the tests to play the mock paddles)
 gets ``table.armed(link, request, unit_id)`` each time the unit is armed, before
 the start, and ``table.event(link, event)`` for each event of the showdown;
 ``link.call(...)`` sends bench commands. ``say(text)`` receives lines for the
-people at the table (``showdown play`` prints them).
+people at the table (``showdown play`` prints them), in the words of
+:mod:`firmware_host.protocol.words` (the unit's own).
 """
 
 from __future__ import annotations
@@ -63,6 +64,8 @@ import time
 from typing import Callable, Protocol
 
 from firmware_host.protocol import RUNNING_STATES, Event, EventGap, clean_name, clean_players
+from firmware_host.protocol.words import (announce, interrupted_text, launch_problem, load_line,
+                                          plural, table_line, verdict, versus)
 
 # The errors live with the engine's others; imported here, where they are raised.
 from engine.core.errors import (UnitBusy, UnitFault, UnitJam, UnitProblem, UnitUnreachable,
@@ -70,9 +73,9 @@ from engine.core.errors import (UnitBusy, UnitFault, UnitJam, UnitProblem, UnitU
 from engine.units.ports import ShowdownOutcome, ShowdownRequest
 from engine.units.unit_link import AuthFailed, CommandRefused, LinkLost, UnitLink, VersionMismatch
 
-__all__ = ["RemoteUnit", "Table", "PauseOnProblem", "is_unit_url", "verdict_text",
-           "names_for_unit", "UnitProblem", "UnitUnreachable", "UnitBusy", "UnitVersionError",
-           "UnitFault", "UnitJam"]
+__all__ = ["RemoteUnit", "Table", "PauseOnProblem", "is_unit_url", "names_for_unit",
+           "UnitProblem", "UnitUnreachable", "UnitBusy", "UnitVersionError", "UnitFault",
+           "UnitJam"]
 
 log = logging.getLogger(__name__)
 
@@ -126,58 +129,6 @@ class Table(Protocol):
     def armed(self, link: UnitLink, request: ShowdownRequest, unit_id: str) -> None: ...
 
     def event(self, link: UnitLink, event: Event) -> None: ...
-
-
-def _ms(us: int | None) -> str:
-    return "-" if us is None else f"{us / 1000:.1f} ms"
-
-
-def _cards(count: int) -> str:
-    return f"{count} card{'s' * (count != 1)}"
-
-
-def verdict_text(result: dict) -> str:
-    """The unit's verdict in words, from a result's fields (names from its players).
-
-    >>> verdict_text({"players": {"a": "Ann", "b": "Bob"}, "winner": "b", "loser": "a",
-    ...               "reason": "faster", "reaction_us": {"a": 254500, "b": 231000},
-    ...               "margin_us": 23500})
-    'Bob wins: Ann 254.5 ms, Bob 231.0 ms, margin 23.5 ms'
-    >>> verdict_text({"players": {"a": "Ann", "b": "Bob"}, "winner": "a", "loser": "b",
-    ...               "reason": "false_start", "reaction_us": {"a": None, "b": None},
-    ...               "margin_us": None})
-    'False start by Bob (side B)'
-    """
-    names = result["players"]
-    reason = result["reason"]
-    if reason == "false_start":
-        loser = result["loser"]
-        return f"False start by {names[loser]} (side {loser.upper()})"
-    if reason == "timeout":
-        return "Nobody pressed in time"
-    if reason == "tie_void":
-        return f"Too close to call after {result['tie_reruns']} re-runs: void"
-    winner, loser = result["winner"], result["loser"]
-    reactions = ", ".join(f"{names[side]} {_ms(result['reaction_us'][side])}" for side in "ab")
-    if result["margin_us"] is None:
-        return f"{names[winner]} wins: {reactions} ({names[loser]} pressed too late to time)"
-    return f"{names[winner]} wins: {reactions}, margin {_ms(result['margin_us'])}"
-
-
-def _interrupted_text(name: str, cards: int, counted: int | None) -> str:
-    """What the table does after the unit stopped mid-launch.
-
-    >>> _interrupted_text("Bob", 3, None)
-    'The unit stopped before the launch ended: Bob takes 3 cards by hand.'
-    >>> _interrupted_text("Bob", 3, 1)
-    'The unit stopped before the launch ended: Bob takes 3 cards (1 of 3 counted out: hand Bob the other 2).'
-    """
-    said = f"The unit stopped before the launch ended: {name} takes {_cards(cards)}"
-    if counted is None:
-        return f"{said} by hand."
-    if counted >= cards:
-        return f"{said} ({counted} of {cards} counted out)."
-    return f"{said} ({counted} of {cards} counted out: hand {name} the other {cards - counted})."
 
 
 class RemoteUnit:
@@ -301,11 +252,9 @@ class RemoteUnit:
             unit_id = self.unit_id(request, attempt)
             result, fresh = self._fight(request, unit_id)
             if fresh:
-                self._tell(f"{verdict_text(result)}." + (
-                    f" {result['players'][result['loser']]} takes {_cards(result['cards'])}."
-                    if result["loser"] else " The showdown is armed again."))
+                self._tell(announce(result))
             elif result["launch"] == "interrupted":     # the table never heard the verdict
-                self._tell(f"{verdict_text(result)}.")
+                self._tell(f"{verdict(result)}.")
             if result["loser"] is None:         # timeout or void tie: the game needs a loser
                 log.info("showdown %s: %s; arming it again", unit_id, result["reason"])
                 voided.append(result)
@@ -400,15 +349,13 @@ class RemoteUnit:
         if result["players"] != players or result["cards"] != request.cards:
             raise UnitProblem(
                 f"the unit's journal already holds a different showdown {unit_id!r} "
-                f"({result['players']['a']} v {result['players']['b']}, "
-                f"{_cards(result['cards'])})", url=self.url,
+                f"({versus(result['players']['a'], result['players']['b'])}, "
+                f"{plural(result['cards'], 'card')})", url=self.url,
                 what_to_do="Use another id_prefix for this match, or decide by hand.")
         return result
 
     def _begin(self, link: UnitLink, request: ShowdownRequest, unit_id: str) -> None:
-        how = "Starting the countdown." if self.start else "Press the timer button."
-        self._tell(f"Load {_cards(request.cards)} into the unit: {request.challenger_name} "
-                   f"(side A) vs {request.opponent_name} (side B). {how}")
+        self._tell(load_line(request.cards, self._names(request), start=self.start))
         if self.table is not None:
             self.table.armed(link, request, unit_id)
         if self.start:
@@ -465,7 +412,9 @@ class RemoteUnit:
                                 f"{item.data.get('reason')}", url=self.url, what_to_do=(
                                     "Fix the unit (see its log), then retry: the unit is reset "
                                     "and the showdown runs again."))
-            self._describe(request, item)
+            said = table_line(item.name, item.data, self._names(request))
+            if said is not None:
+                self._tell(said)
 
     def _check_in(self, link: UnitLink, unit_id: str) -> tuple[bool, dict | None]:
         """After silence or lost events: (True, result) if the unit has one,
@@ -517,14 +466,11 @@ class RemoteUnit:
         name = request.name(loser)
         counted = result["cards_counted"]
         if launch == "interrupted":
-            self._tell(_interrupted_text(name, result["cards"], counted))
+            self._tell(interrupted_text(name, result["cards"], counted))
             return
         out = "" if counted is None else f" ({counted} of {result['cards']} counted)"
-        what = {"jam": "The launcher jammed", "fault": "The unit faulted during the launch",
-                "cancelled": "The launch was cancelled on the unit",
-                "pending": "The unit did not record how the launch ended"}.get(launch, launch)
-        raise UnitJam(f"{what}{out}: {verdict_text(result)}; {name} takes "
-                      f"{_cards(result['cards'])}", url=self.url, loser=loser, what_to_do=(
+        raise UnitJam(f"{launch_problem(launch)}{out}: {verdict(result)}; {name} takes "
+                      f"{plural(result['cards'], 'card')}", url=self.url, loser=loser, what_to_do=(
                           f"Clear the launcher and give {name} the cards still in the unit, "
                           f"then retry to go on with the unit's verdict ({name} takes the "
                           "cards), or decide by hand."))
@@ -534,7 +480,7 @@ class RemoteUnit:
         player = {"a": request.challenger, "b": request.opponent}
         reruns = result["tie_reruns"] + sum(r["tie_reruns"] + (r["reason"] == "tie_void")
                                             for r in voided)
-        detail = f"{verdict_text(result)} (unit showdown {unit_id}"
+        detail = f"{verdict(result)} (unit showdown {unit_id}"
         if voided:
             detail += ", after " + ", ".join(r["reason"] for r in voided)
         if result["launch"] == "interrupted":
@@ -551,27 +497,9 @@ class RemoteUnit:
         if self.say is not None:
             self.say(text)
 
-    def _describe(self, request: ShowdownRequest, event: Event) -> None:
-        data = event.data
-        names = {"a": request.challenger_name, "b": request.opponent_name}
-        if event.name == "countdown":
-            rerun = f" (re-run {data['rerun']})" if data.get("rerun") else ""
-            self._tell(f"  countdown {data['step']}/{data['steps']}{rerun}")
-        elif event.name == "go":
-            self._tell("  GO!")
-        elif event.name == "false_start":
-            side = data["side"]
-            self._tell(f"  False start: {names[side]} (side {side.upper()}) pressed before GO.")
-        elif event.name == "tie":
-            gap = "" if data["gap_us"] is None else f" ({data['gap_us'] / 1000:.2f} ms apart)"
-            then = "void" if data["void"] else "the countdown runs again"
-            self._tell(f"  Too close to call{gap}: {then}.")
-        elif event.name == "paddle_held":
-            side = data["side"]
-            self._tell(f"  {names[side]}'s paddle (side {side.upper()}) is held down: let go, "
-                       "then press the timer button.")
-        elif event.name == "launched" and data["outcome"] == "jam":
-            self._tell(f"  The launcher jammed: {data['cards']} card(s) counted.")
+    @staticmethod
+    def _names(request: ShowdownRequest) -> dict[str, str]:
+        return {"a": request.challenger_name, "b": request.opponent_name}
 
 
 class PauseOnProblem:

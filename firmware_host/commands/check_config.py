@@ -1,10 +1,12 @@
-"""``showdown-unit check-config``: print the effective config or one error line."""
+"""``showdown-unit check-config``: print the effective config, or the one error line
+(a :class:`~firmware_host.service.config.ConfigError`, said by the command line's
+scaffold, exit 1)."""
 
 from __future__ import annotations
 
 import dataclasses
 
-from firmware_host.service.config import add_config_argument, load_for_command
+from firmware_host.service.config import add_config_argument, load_config
 
 __all__ = ["add_arguments", "command", "render"]
 
@@ -14,9 +16,7 @@ def add_arguments(parser) -> None:
 
 
 def command(args) -> int:
-    config = load_for_command(args.config)
-    if config is None:
-        return 1
+    config = load_config(args.config, system=True)
     print(render(config), end="")
     return 0
 

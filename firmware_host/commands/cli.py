@@ -1,19 +1,26 @@
 """``showdown-unit``: the unit's command line.
 
 Each subcommand lives in its own module, which provides ``add_arguments(parser)``
-and ``command(args) -> int``; this file only lists them and dispatches, so the
-modules stay independent and a missing optional dependency only breaks its own
-subcommand. ``python -m firmware_host`` runs it too.
+and ``command(args) -> int``; this file only lists them and the errors they may
+leave to it, and :func:`firmware_host.protocol.console.run` (the scaffold the
+engine's ``showdown`` uses too) does the rest: logging, Ctrl-C, one ``error:``
+line and the exit status. The modules stay independent, and a missing optional
+dependency only breaks its own subcommand. ``python -m firmware_host`` runs it too.
 """
 
 from __future__ import annotations
 
-import argparse
-import importlib
-import logging
-import sys
+from gpiozero import GPIOZeroError
 
-__all__ = ["main", "COMMANDS"]
+from firmware_host.core.errors import UnitError
+from firmware_host.protocol import console
+from firmware_host.service.config import ConfigError
+from firmware_host.service.journal import JournalError
+
+__all__ = ["main", "build_parser", "COMMANDS", "ERRORS"]
+
+PROG = "showdown-unit"
+DESCRIPTION = "Controller for the UNO Showdown unit (Raspberry Pi or mock pins)."
 
 #: (subcommand, module, one-line help), in the order ``--help`` shows them.
 COMMANDS = [
@@ -27,34 +34,18 @@ COMMANDS = [
     ("demo", "firmware_host.commands.demo_cmd", "a short showdown session on mock pins, then a 1000-showdown simulation"),
 ]
 
+#: The errors a subcommand may leave to the scaffold: one ``error:`` line, exit 1.
+#: (``run`` says its own exit status for a config it cannot use: 78, so that
+#: systemd does not restart it.)
+ERRORS = {ConfigError: 1, JournalError: 1, GPIOZeroError: 1, UnitError: 1}
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="showdown-unit",
-        description="Controller for the UNO Showdown unit (Raspberry Pi or mock pins).")
-    parser.add_argument("-v", "--verbose", action="count", default=0,
-                        help="log more (-v: info, -vv: debug)")
-    sub = parser.add_subparsers(dest="subcommand", metavar="COMMAND", required=True)
-    for name, module_name, help_text in COMMANDS:
-        module = importlib.import_module(module_name)
-        command_parser = sub.add_parser(name, help=help_text, description=help_text)
-        module.add_arguments(command_parser)
-        command_parser.set_defaults(handler=module.command)
-    return parser
+
+def build_parser():
+    """The command's argparse parser (what ``main`` parses with)."""
+    return console.build_parser(PROG, DESCRIPTION, COMMANDS)
 
 
 def main(argv: list[str] | None = None) -> int:
-    try:
-        args = build_parser().parse_args(argv)
-        level = {0: logging.WARNING, 1: logging.INFO}.get(args.verbose, logging.DEBUG)
-        # journald stamps each line itself, so the format carries no time.
-        logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
-        # transitions logs every state change at INFO; our machine logs its own, once.
-        logging.getLogger("transitions").setLevel(max(level, logging.WARNING))
-        return args.handler(args)
-    except KeyboardInterrupt:
-        # Ctrl-C before a command took charge of it (``run`` handles its own
-        # once its pins are claimed): one line, no traceback.
-        print("interrupted", file=sys.stderr)
-        return 130
-
+    # transitions logs every state change at INFO; our machine logs its own, once.
+    return console.run(argv, prog=PROG, description=DESCRIPTION, commands=COMMANDS,
+                       errors=ERRORS, quieter=("transitions",))

@@ -13,15 +13,18 @@ from __future__ import annotations
 import sys
 from dataclasses import replace
 
-from firmware_host.commands.run_cmd import describe
+from firmware_host.protocol import EventName
+from firmware_host.protocol.console import positive_int, seed
+from firmware_host.protocol.words import decision_line, event_line
 from firmware_host.service.config import load_config
 from firmware_host.sim.rig import VirtualRig
 from firmware_host.sim.simulate import format_summary, simulate
 
-__all__ = ["DEMO_TIMING", "play_demo", "add_arguments", "command"]
+__all__ = ["SCENE_TIMING", "SCENES", "play_demo", "add_arguments", "command"]
 
-#: A shortened countdown so the demo reads quickly (the default steps are 1 s).
-DEMO_TIMING = {"countdown_step_s": 0.5, "hold_min_s": 0.3, "hold_max_s": 0.8,
+#: The unit's timing for the scenes: a shortened countdown so the demo reads
+#: quickly (the default steps are 1 s).
+SCENE_TIMING = {"countdown_step_s": 0.5, "hold_min_s": 0.3, "hold_max_s": 0.8,
                "response_timeout_s": 2.0, "settle_s": 0.025}
 
 #: (title, showdown id, cards, players, edges, notes) where edges are bench
@@ -45,11 +48,11 @@ SCENES = [
 def play_demo(out=sys.stdout) -> list:
     """Play the scenes; returns their Results as dicts."""
     config = load_config(None)
-    config = config.replace(timing=replace(config.timing, **DEMO_TIMING))
+    config = config.replace(timing=replace(config.timing, **SCENE_TIMING))
     out.write("Showdown unit demo: the real state machine and board on mock pins, virtual time.\n"
-              f"The countdown is shortened for the demo: {DEMO_TIMING['countdown_step_s']} s "
+              f"The countdown is shortened for the demo: {SCENE_TIMING['countdown_step_s']} s "
               f"steps (default {load_config(None).timing.countdown_step_s} s), hold "
-              f"{DEMO_TIMING['hold_min_s']}-{DEMO_TIMING['hold_max_s']} s.\n")
+              f"{SCENE_TIMING['hold_min_s']}-{SCENE_TIMING['hold_max_s']} s.\n")
     results = []
     with VirtualRig(config, seed=2024) as rig:
         for title, showdown_id, cards, players, rounds in SCENES:
@@ -62,18 +65,22 @@ def play_demo(out=sys.stdout) -> list:
                     for kind, side, offset_s, delay_s in pending.pop(0):
                         place = rig.bench.press if kind == "press" else rig.bench.release
                         place(side, offset_s=offset_s, delay_s=delay_s)
-                text = describe(event)
-                if (event.name == "state" and event.data["previous"] in ("go", "false_start")
+                text = None
+                if event.name != EventName.STATE:
+                    text = event_line(event.name, event.data)
+                elif (event.data["previous"] in ("go", "false_start")
                         and event.data["state"] in ("resolved", "launching", "countdown")):
-                    text = _decided(rig.core.decision)
-                if event.name == "go":
+                    decision = rig.core.decision
+                    text = decision_line(decision.outcome, decision.winner, decision.loser,
+                                         decision.margin_us)
+                if event.name == EventName.GO:
                     text = f"GO (tick {event.data['ticks'] - started:.6f} s)"
                 if text is not None:
                     out.write(f"  {rig.clock() - started:7.3f} s  {text}\n")
 
             def on_edge(side, ticks, pressed, started=started):
                 if pressed:
-                    out.write(f"  {rig.clock() - started:7.3f} s  paddle {side} pressed: "
+                    out.write(f"  {rig.clock() - started:7.3f} s  paddle {side.upper()} pressed: "
                               f"{_edge_timing(rig, ticks)}\n")
                 forward(side, ticks, pressed)
 
@@ -98,22 +105,10 @@ def _edge_timing(rig, ticks: float) -> str:
     return f"tick at {when}, callback {late_ms:.1f} ms after the tick"
 
 
-def _decided(decision) -> str | None:
-    if decision.outcome == "faster":
-        if decision.margin_us is None:
-            return (f"decided   {decision.winner} first, no edge from {decision.loser} "
-                    f"within the settle window: cards go to {decision.loser}")
-        return (f"decided   {decision.winner} faster by {decision.margin_us} us: "
-                f"cards go to {decision.loser}")
-    if decision.outcome == "false_start":
-        return f"decided   false start by {decision.loser}: cards go to {decision.loser}"
-    return None                     # a tie: the tie event says it
-
-
 def add_arguments(parser) -> None:
-    parser.add_argument("--showdowns", type=int, default=1000, metavar="N",
+    parser.add_argument("--showdowns", type=positive_int, default=1000, metavar="N",
                         help="how many showdowns the closing simulation plays (default 1000)")
-    parser.add_argument("--seed", type=int, default=1, metavar="S", help="its seed (default 1)")
+    parser.add_argument("--seed", type=seed, default=1, metavar="S", help="its seed (default 1)")
 
 
 def command(args) -> int:

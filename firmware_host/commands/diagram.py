@@ -14,6 +14,7 @@ import sys
 from transitions.extensions.diagrams import GraphMachine
 
 from firmware_host.core.machine import STATES, TRANSITIONS
+from firmware_host.protocol.console import CommandError
 
 __all__ = ["mermaid", "add_arguments", "command"]
 
@@ -57,9 +58,7 @@ def command(args) -> int:
             with open(args.output, "w", encoding="utf-8") as file:
                 file.write(text)
         except OSError as exc:
-            print(f"showdown-unit diagram: cannot write {args.output}: {exc.strerror or exc}",
-                  file=sys.stderr)
-            return 1
+            raise CommandError(f"cannot write {args.output}: {exc.strerror or exc}") from None
     else:
         sys.stdout.write(text)
     return 0

@@ -4,17 +4,17 @@ Finds the journal as ``showdown-unit history`` does, opens it read-only (it
 creates and changes nothing, so it is safe while the daemon runs), runs
 SQLite's integrity check and validates every row, and prints what it found.
 Exit 0 if the journal is sound; 1 if it has problems, or if it is missing or
-cannot be read at all (one ``error:`` line).
+cannot be read at all (one ``error:`` line, the scaffold's).
 """
 
 from __future__ import annotations
 
 import json
-import sys
 
 from firmware_host.commands.history_cmd import add_journal_arguments, journal_location
-from firmware_host.service.config import load_for_command
-from firmware_host.service.journal import Journal, JournalDamagedError, JournalError
+from firmware_host.protocol.console import CommandError
+from firmware_host.service.config import load_config
+from firmware_host.service.journal import Journal, JournalDamagedError
 
 __all__ = ["add_arguments", "command"]
 
@@ -30,22 +30,15 @@ def add_arguments(parser) -> None:
 
 
 def command(args) -> int:
-    config = load_for_command(args.config)
-    if config is None:
-        return 1
+    config = load_config(args.config, system=True)
     path = journal_location(args, config)
     if not path.exists():
-        print(f"error: {path}: no such journal file", file=sys.stderr)
-        return 1
+        raise CommandError(f"{path}: no such journal file")
     try:
-        with Journal(path, readonly=True) as journal:
+        with Journal(path, readonly=True) as journal:     # other JournalErrors: the scaffold's
             report = journal.check()
     except JournalDamagedError as exc:
-        print(f"error: {exc.detail}", file=sys.stderr)     # its hint is this command
-        return 1
-    except JournalError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
+        raise CommandError(exc.detail) from None            # its hint is this command
     if args.json:
         print(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
     else:

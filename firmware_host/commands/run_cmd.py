@@ -9,7 +9,9 @@ safe, exit 0) and SIGHUP (reload).
 With ``--mock`` on a terminal the keyboard plays the table: space or ``t`` is
 the timer button, ``a`` and ``l`` (or ``b``) tap the paddles, ``c`` cancels,
 ``q`` quits; one refreshing line shows the outputs and events scroll above it.
-Without a terminal it runs headless, printing the events. Either way the
+Without a terminal it runs headless, printing the events. Both print each
+event in the words of :func:`firmware_host.protocol.words.event_line`
+(a state change only moves the status line). Either way the
 unit's subscriber only puts each event in the ui thread's
 :class:`~firmware_host.core.mailbox.Mailbox`; the ui thread does the printing, so
 a terminal that is slow, or not read at all, never holds up the unit's loop
@@ -30,56 +32,17 @@ from hw.pins import PinBackendError
 from firmware_host.core.bench import pin_states
 from firmware_host.core.errors import UnitError
 from firmware_host.core.mailbox import Mailbox
-from firmware_host.core.result import Result
 from firmware_host.core.unit import Unit
+from firmware_host.protocol import EventName
+from firmware_host.protocol.console import CommandError
+from firmware_host.protocol.words import event_line
 from firmware_host.service.config import ConfigError, add_config_argument, load_config
 from firmware_host.service.journal import JournalError, JournalLockedError
 
-__all__ = ["describe", "status_line", "TerminalUI", "print_events", "add_arguments", "command"]
+__all__ = ["status_line", "TerminalUI", "print_events", "add_arguments", "command"]
 
 
-# -- words for what happens -------------------------------------------------------
-
-def describe(event) -> str | None:
-    """One line of text for a UnitEvent (None for state changes)."""
-    data = event.data
-    name = event.name
-    if name == "armed":
-        players = data["players"]
-        return (f"armed     {data['showdown_id']}: {_cards(data['cards'])}, "
-                f"{players['a']} (a) vs {players['b']} (b)")
-    if name == "countdown":
-        rerun = f" (re-run {data['rerun']})" if data["rerun"] else ""
-        return f"countdown {data['step']}/{data['steps']}{rerun}"
-    if name == "go":
-        return "GO"
-    if name == "false_start":
-        return f"FALSE START by side {data['side']}"
-    if name == "tie":
-        verdict = "void" if data["void"] else f"re-run {data['rerun']}"
-        return f"tie       {data['gap_us']} us apart: {verdict}"
-    if name == "paddle_held":
-        return f"paddle {data['side']} is held down: release it to start"
-    if name == "launched":
-        counted = "counted" if data["verified"] else "not counted (no sensor)"
-        if data["outcome"] == "jam":
-            counted = "JAM: not all counted"
-        return f"launched  {_cards(data['cards'])} toward {data['side']}, {counted}"
-    if name == "result":
-        result = Result.from_dict(data)
-        reactions = ", ".join(f"{side} {'-' if us is None else f'{us / 1000:.1f} ms'}"
-                              for side, us in result.reaction_us.items())
-        return f"result    {result} (reactions: {reactions})"
-    if name == "cancelled":
-        return f"cancelled {data['showdown_id']}"
-    if name == "fault":
-        return f"FAULT     {data['reason']}"
-    return None
-
-
-def _cards(count: int) -> str:
-    return f"{count} card{'' if count == 1 else 's'}"
-
+# -- the outputs on one line ---------------------------------------------------------
 
 def status_line(pins: dict, state: str) -> str:
     """The outputs as one line of text.
@@ -132,14 +95,13 @@ class TerminalUI:
         return True
 
     def show(self, event) -> None:
-        """Print one unit event (taken from the mailbox) above the status line."""
-        if event.name == "state":
+        """Print one unit event (taken from the mailbox) above the status line;
+        a state change shows in the status line."""
+        if event.name == EventName.STATE:
             self._state = event.data["state"]
-        text = describe(event)
-        if text is not None:
-            self._print(text)
-        else:
             self.draw()
+        else:
+            self._print(event_line(event.name, event.data))
 
     def _print(self, text: str) -> None:
         stamp = time.monotonic() - self._started
@@ -194,9 +156,9 @@ def print_events(unit: Unit, mailbox: Mailbox, out=None) -> None:
     try:
         while True:
             for event in mailbox.take():
-                text = describe(event)
-                if text is not None:
-                    out.write(f"{time.monotonic() - started:8.3f} s  {text}\n")
+                if event.name != EventName.STATE:
+                    out.write(f"{time.monotonic() - started:8.3f} s  "
+                              f"{event_line(event.name, event.data)}\n")
             out.flush()
             if mailbox.stop_requested:      # after the events that came before it
                 return
@@ -239,19 +201,17 @@ def command(args) -> int:
         links = daemon.check_links(config, sources=sources,
                                    default_source=daemon.config_source(args.config))
     except ConfigError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return daemon.EX_CONFIG
+        raise CommandError(str(exc), daemon.EX_CONFIG) from None
     ui = None
     if args.mock:
         ui = TerminalUI() if sys.stdin.isatty() else print_events
     try:
         status = daemon.Daemon(config, links, load=load, ui=ui).run()
     except JournalLockedError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return daemon.EX_CONFIG         # another daemon serves this journal: no restart helps
+        # Another daemon serves this journal: no restart helps.
+        raise CommandError(str(exc), daemon.EX_CONFIG) from None
     except (PinBackendError, OSError, JournalError, UnitError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
+        raise CommandError(str(exc)) from None
     if args.mock:
         print("stopped: outputs safe", flush=True)
     return status

@@ -8,7 +8,7 @@ journal, the protocol and the engine all carry the same thing.
 ...                 reaction_us={"a": 231000, "b": 254500}, margin_us=23500,
 ...                 cards=2, launch="launched", cards_counted=None)
 >>> str(result)
-'sd-1: Ann (a) beat Bob (b), faster by 23500 us; 2 cards launched'
+'sd-1: Ann (side A) beat Bob (side B), faster by 23500 us; 2 cards launched'
 >>> Result.from_dict(result.to_dict()) == result
 True
 """
@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from firmware_host.protocol import RESULT_KEYS, SIDES, EventName, Launch, Reason, Side
+from firmware_host.protocol.words import result_line
 
 __all__ = ["Result", "UnitEvent"]
 
@@ -94,26 +95,9 @@ class Result:
         return cls(**data)
 
     def __str__(self) -> str:
-        names = {side: f"{self.players[side]} ({side})" for side in SIDES}
-        if self.reason is Reason.FASTER:
-            text = f"{names[self.winner]} beat {names[self.loser]}, faster by {self.margin_us} us"
-            if self.margin_us is None:
-                text = f"{names[self.winner]} beat {names[self.loser]}, who never pressed"
-        elif self.reason is Reason.FALSE_START:
-            text = f"false start by {names[self.loser]}"
-        elif self.reason is Reason.TIMEOUT:
-            text = "nobody pressed in time"
-        else:
-            text = f"void after {self.tie_reruns} tie re-runs"
-        if self.launch is Launch.NONE:
-            return f"{self.showdown_id}: {text}; no launch"
-        cards = f"{self.cards} card{'' if self.cards == 1 else 's'}"
-        if self.launch is Launch.PENDING:
-            return f"{self.showdown_id}: {text}; {cards} launching"
-        if self.launch is Launch.INTERRUPTED:
-            counted = "" if self.cards_counted is None else f", {self.cards_counted} counted out"
-            return f"{self.showdown_id}: {text}; launch of {cards} interrupted{counted}"
-        return f"{self.showdown_id}: {text}; {cards} {self.launch}"
+        """The result on one line, in the words both ends use
+        (:func:`firmware_host.protocol.words.result_line`)."""
+        return result_line(self.to_dict())
 
 
 @dataclass(frozen=True)

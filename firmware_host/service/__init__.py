@@ -10,7 +10,7 @@ import importlib
 _HOMES = {
     "config": ("ConfigError", "TimingConfig", "LauncherConfig", "ShowdownConfig", "ServerConfig",
                "JournalConfig", "UnitConfig", "load_config", "add_config_argument",
-               "load_for_command", "SYSTEM_CONFIG", "BACKENDS", "TIE_POLICIES"),
+               "SYSTEM_CONFIG", "BACKENDS", "TIE_POLICIES"),
     "journal": ("Journal", "JournalEntry", "JournalReport", "JournalLock", "JournalError",
                 "JournalConflictError", "JournalDamagedError", "JournalLockedError",
                 "default_journal_path", "SCHEMA_VERSION", "FILENAME"),

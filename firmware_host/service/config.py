@@ -14,7 +14,6 @@ from __future__ import annotations
 import dataclasses
 import logging
 import os
-import sys
 import tomllib
 from dataclasses import dataclass, field
 from importlib import resources
@@ -26,7 +25,7 @@ from hw.pinmap import OPTIONAL_DEVICES, PinConflictError, PinMap
 __all__ = [
     "ConfigError", "TimingConfig", "LauncherConfig", "ShowdownConfig",
     "ServerConfig", "JournalConfig", "UnitConfig", "load_config",
-    "add_config_argument", "load_for_command", "SYSTEM_CONFIG", "BACKENDS", "TIE_POLICIES",
+    "add_config_argument", "SYSTEM_CONFIG", "BACKENDS", "TIE_POLICIES",
 ]
 
 log = logging.getLogger(__name__)
@@ -150,17 +149,6 @@ def add_config_argument(parser) -> None:
     """The ``--config FILE`` option of every subcommand that reads the config."""
     parser.add_argument("--config", metavar="FILE",
                         help=f"config file (default: {SYSTEM_CONFIG} if present)")
-
-
-def load_for_command(path: str | os.PathLike | None) -> UnitConfig | None:
-    """``load_config(path, system=True)`` for a subcommand: a bad config is
-    printed as its one line, ``error: <file>: <key>: <problem>``, on stderr,
-    and None returned (the command exits 1; ``run`` has its own, 78)."""
-    try:
-        return load_config(path, system=True)
-    except ConfigError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return None
 
 
 def _parse(text: str, name: str) -> dict:

@@ -55,6 +55,7 @@ from typing import Any
 
 from firmware_host.core.result import Result
 from firmware_host.protocol import Launch
+from firmware_host.protocol.words import noun, plural
 
 __all__ = [
     "Journal", "JournalEntry", "JournalReport", "JournalLock",
@@ -162,7 +163,7 @@ class JournalReport:
 
     def __str__(self) -> str:
         problems = len(self.damaged) + len(self.sqlite_messages)
-        verdict = "ok" if self.ok else f"{problems} problem{'s' * (problems != 1)} found"
+        verdict = "ok" if self.ok else f"{plural(problems, 'problem')} found"
         upgrade = (f" (the daemon upgrades it to {SCHEMA_VERSION})"
                    if self.schema_version < SCHEMA_VERSION else "")
         lines = [f"{self.path}: {verdict}",
@@ -181,7 +182,7 @@ def _entries_text(entries) -> str:
     """``entry 17`` or ``entries 3, 17``."""
     if not entries:
         return ""
-    return f"entr{'y' if len(entries) == 1 else 'ies'} {', '.join(map(str, entries))}"
+    return f"{noun(len(entries), 'entry', 'entries')} {', '.join(map(str, entries))}"
 
 
 class _Damaged(ValueError):

@@ -2,8 +2,10 @@
 
 Each showdown runs through the real state machine and the real
 :class:`hw.board.Board` on mock pins, on virtual time (:class:`VirtualRig`). A
-simulated table plays it: human-like reaction times (lognormal, median about
-270 ms), false starts in the countdown and the hold (some by both players),
+simulated table plays it: the presses people make
+(:data:`firmware_host.protocol.reactions.HUMAN`: median 230 ms, the other
+player a little later, now and then by a hair), false starts in the countdown
+and the hold (some by both players),
 presses too fast after GO for ``min_reaction_ms``, false starts whose callback
 arrives after GO, near-ties from 1 µs apart on both sides of the tie threshold,
 bounce bursts after a press, nobody pressing, and every callback delivered late
@@ -26,7 +28,9 @@ import sys
 import time
 from dataclasses import dataclass, replace
 
-from firmware_host.service.config import ConfigError, load_config
+from firmware_host.protocol.console import positive_int, seed
+from firmware_host.protocol.reactions import HUMAN
+from firmware_host.service.config import load_config
 from firmware_host.sim.rig import VirtualRig, run_until
 
 __all__ = ["Plan", "plan_round", "truth", "simulate", "SIM_TIMING", "add_arguments", "command"]
@@ -54,17 +58,12 @@ class Plan:
     delay_us: dict
 
 
-def _reaction_us(rng: random.Random) -> int:
-    # Human simple reaction to a light: lognormal, median ~270 ms, rarely < 150 ms.
-    return min(1_500_000, max(150_000, round(rng.lognormvariate(math.log(0.27), 0.2) * 1e6)))
-
-
 def plan_round(rng: random.Random, earliest_us: int, threshold_us: int) -> Plan:
     """Draw one round; ``earliest_us`` is the countdown's start relative to GO
     (negative), so early presses fall inside the countdown or the hold."""
     kind = rng.choices([k for k, _ in KINDS], [w for _, w in KINDS])[0]
     first, second = rng.sample(("a", "b"), 2)
-    press = {first: _reaction_us(rng), second: _reaction_us(rng)}
+    press = dict(zip((first, second), HUMAN.presses_us(rng)))
     delay = {side: rng.randint(0, MAX_DELAY_US) for side in "ab"}
 
     # A re-run's countdown starts while the players may still hold their
@@ -222,24 +221,16 @@ def _percentiles(values: list[float]) -> dict:
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("--showdowns", type=int, default=1000, metavar="N",
+    parser.add_argument("--showdowns", type=positive_int, default=1000, metavar="N",
                         help="how many showdowns to play (default 1000)")
-    parser.add_argument("--seed", type=int, default=1, metavar="S",
+    parser.add_argument("--seed", type=seed, default=1, metavar="S",
                         help="random seed; the same seed plays the same showdowns (default 1)")
     parser.add_argument("--config", metavar="FILE", help="unit config to start from")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
 
 
 def command(args) -> int:
-    if args.showdowns < 1:
-        print(f"showdown-unit simulate: --showdowns must be >= 1, not {args.showdowns}",
-              file=sys.stderr)
-        return 2
-    try:
-        config = load_config(args.config)
-    except ConfigError as exc:
-        print(f"showdown-unit simulate: {exc}", file=sys.stderr)
-        return 1
+    config = load_config(args.config)        # a ConfigError: the scaffold's, exit 1
     figures = simulate(args.showdowns, args.seed, config)
     examples = figures.pop("_wrong_examples", [])
     for line in examples:

@@ -1,4 +1,5 @@
-"""``showdown bench``: how many rounds per second random agents play.
+"""``showdown speed``: how many rounds per second random agents play (the engine's
+throughput; ``showdown bench``, its old name, still runs it).
 
 Every decision is drawn at random (Python's ``random.Random``, seeded) from
 ``legal_actions()``; a pending showdown's result is one of its two ``loser``
@@ -26,6 +27,8 @@ import argparse
 import json
 import random
 import time
+
+from firmware_host.protocol import console
 
 from engine.core.game import Game
 
@@ -72,10 +75,10 @@ def run(*, games: int | None = None, seconds: float | None = None, players: int 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     amount = parser.add_mutually_exclusive_group()
-    amount.add_argument("--games", type=_positive_int, metavar="N", help="play N rounds")
-    amount.add_argument("--seconds", type=_positive_float, metavar="S",
+    amount.add_argument("--games", type=console.positive_int, metavar="N", help="play N rounds")
+    amount.add_argument("--seconds", type=console.seconds, metavar="S",
                         help="play for S seconds (default 10)")
-    parser.add_argument("--players", type=int, default=2, choices=range(2, 11), metavar="P",
+    parser.add_argument("--players", type=console.whole_number(2, 10), default=2, metavar="P",
                         help="players per game, 2-10 (default 2)")
     # prefer-play by default: uniform agents take voluntary draws and, in the
     # Showdown variant, play rounds of tens of thousands of decisions.
@@ -83,15 +86,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="how the random agents choose (default prefer-play)")
     parser.add_argument("--variant", choices=("showdown", "classic"), default="showdown",
                         help="rules to play (default showdown)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the agents and deals")
+    parser.add_argument("--seed", type=console.seed, default=0,
+                        help="seed of the agents and deals")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
 def command(args) -> int:
-    seconds = args.seconds if args.games is None and args.seconds is not None else None
-    if args.games is None and seconds is None:
-        seconds = 10.0
-    result = run(games=args.games, seconds=seconds, players=args.players, policy=args.policy,
+    duration = args.seconds if args.games is None and args.seconds is not None else None
+    if args.games is None and duration is None:
+        duration = 10.0
+    result = run(games=args.games, seconds=duration, players=args.players, policy=args.policy,
                  seed=args.seed, variant=args.variant)
     if args.json:
         print(json.dumps(result))
@@ -102,16 +106,3 @@ def command(args) -> int:
               f"{result['turns_per_game']:.1f} turns/game")
     return 0
 
-
-def _positive_int(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
-
-
-def _positive_float(text: str) -> float:
-    value = float(text)
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be more than 0, not {text}")
-    return value

@@ -1,0 +1,450 @@
+"""The unit's events and results in words for people: the one place they are written.
+
+Both ends use it: the unit's keyboard ui and headless printer (``showdown-unit
+run --mock``), its demo and ``history``; the engine's remote port (what
+``showdown play`` tells the table), its demo and its match log. Each surface
+has its own form (a log line, a sentence for the table, a history row), and
+every form is built from the same pieces, so one idea reads the same
+everywhere:
+
+- counts: ``plural(3, "card")`` is ``'3 cards'``;
+- times: ``ms(231400)`` is ``'231.4 ms'`` for people, ``us(120)`` is
+  ``'120 us'`` where the microsecond matters (a margin on the unit's log, a
+  near-tie's gap); an unknown time is ``'-'``;
+- sides and players: ``side_label("b")`` is ``'side B'``, ``player_label("Ann",
+  "a")`` is ``'Ann (side A)'``, two players face each other as ``'Ann vs Bob'``;
+- the verdicts: ``'false start by Bob (side B)'``, ``'nobody pressed in time'``,
+  ``'too close to call after 3 re-runs: void'``; a loser with no time ``'did
+  not press in time'``;
+- the launch outcomes (:class:`~firmware_host.protocol.Launch`, the journal's
+  ``pending`` and ``interrupted`` too): :func:`launch_text`.
+
+Standard library only: values in, text out; nothing here prints.
+
+>>> result = {"showdown_id": "sd-1", "players": {"a": "Ann", "b": "Bob"}, "winner": "b",
+...           "loser": "a", "reason": "faster", "tie_reruns": 0,
+...           "reaction_us": {"a": 254500, "b": 231000}, "margin_us": 23500, "cards": 2,
+...           "launch": "launched", "cards_counted": None}
+>>> result_line(result)                 # the unit's log, the keyboard ui
+'sd-1: Bob (side B) beat Ann (side A), faster by 23500 us; 2 cards launched'
+>>> announce(result)                    # what the table hears (showdown play)
+'Bob wins: Ann 254.5 ms, Bob 231.0 ms, margin 23.5 ms. Ann takes 2 cards.'
+>>> event_line("go", {"showdown_id": "sd-1", "ticks": 12.5})
+'GO'
+>>> table_line("go", {"showdown_id": "sd-1", "ticks": 12.5}, {"a": "Ann", "b": "Bob"})
+'  GO!'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from firmware_host.protocol._values import EventName, Launch, Reason, Side
+
+__all__ = ["plural", "noun", "ms", "us", "side_label", "player_label", "versus",
+           "launch_text", "launch_problem", "verdict", "announce", "result_line",
+           "history_line", "event_line", "table_line", "load_line", "interrupted_text",
+           "decision_line", "reruns_text"]
+
+Result = Mapping[str, Any]
+
+
+# -- the pieces ------------------------------------------------------------------
+
+def noun(count: int, singular: str, many: str | None = None) -> str:
+    """The noun for ``count`` things (``many`` for an irregular plural).
+
+    >>> noun(1, "card"), noun(0, "card"), noun(2, "entry", "entries")
+    ('card', 'cards', 'entries')
+    """
+    if count == 1:
+        return singular
+    return many if many is not None else singular + "s"
+
+
+def plural(count: int, singular: str, many: str | None = None) -> str:
+    """``count`` and its noun.
+
+    >>> plural(1, "card"), plural(3, "card"), plural(0, "card"), plural(2, "entry", "entries")
+    ('1 card', '3 cards', '0 cards', '2 entries')
+    """
+    return f"{count} {noun(count, singular, many)}"
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def ms(micros: object, digits: int = 1) -> str:
+    """Microseconds as milliseconds for people; ``-`` for no time.
+
+    >>> ms(231400), ms(23974), ms(120, 2), ms(None), ms("?")
+    ('231.4 ms', '24.0 ms', '0.12 ms', '-', '-')
+    """
+    if not _is_number(micros):
+        return "-"
+    return f"{micros / 1000:.{digits}f} ms"
+
+
+def us(micros: object) -> str:
+    """Microseconds as they are, where the microsecond matters; ``-`` for no time.
+
+    >>> us(120), us(23500), us(None)
+    ('120 us', '23500 us', '-')
+    """
+    return f"{micros} us" if _is_number(micros) else "-"
+
+
+def side_label(side: str) -> str:
+    """A side of the unit for people: its letter as the unit shows it.
+
+    >>> side_label("a"), side_label(Side.B)
+    ('side A', 'side B')
+    """
+    return f"side {str(side).upper()}"
+
+
+def player_label(name: str, side: str) -> str:
+    """A player and the side they stand on.
+
+    >>> player_label("Ann", "a")
+    'Ann (side A)'
+    """
+    return f"{name} ({side_label(side)})"
+
+
+def versus(first: str, second: str) -> str:
+    """Two players (or their labels) facing each other.
+
+    >>> versus("Ann", "Bob")
+    'Ann vs Bob'
+    """
+    return f"{first} vs {second}"
+
+
+def reruns_text(reruns: int) -> str:
+    """How many near-ties were fought again.
+
+    >>> reruns_text(1), reruns_text(3)
+    ('1 near-tie re-run', '3 near-tie re-runs')
+    """
+    return plural(reruns, "near-tie re-run")
+
+
+# -- verdicts and launches ---------------------------------------------------------
+
+_TIMEOUT = "nobody pressed in time"
+_LATE = "did not press in time"
+
+
+def _false_start(name: str, side: str) -> str:
+    return f"false start by {player_label(name, side)}"
+
+
+def _void(reruns: int) -> str:
+    return f"too close to call after {plural(reruns, 're-run')}: void"
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def launch_text(launch: str | None, cards: int, counted: int | None = None) -> str:
+    """What the launcher did with a showdown's cards, every outcome a result can carry.
+
+    >>> for launch in Launch:
+    ...     print(f"{launch:<12} {launch_text(launch, 3, 1)}")
+    launched     3 cards launched
+    jam          3 cards jam
+    cancelled    3 cards cancelled
+    none         no launch
+    fault        3 cards fault
+    pending      3 cards launching
+    interrupted  launch of 3 cards interrupted, 1 counted out
+    >>> launch_text("interrupted", 1, None), launch_text("launched", 1)
+    ('launch of 1 card interrupted', '1 card launched')
+    """
+    if launch in (None, Launch.NONE):
+        return "no launch"
+    cards_text = plural(cards, "card")
+    if launch == Launch.PENDING:
+        return f"{cards_text} launching"
+    if launch == Launch.INTERRUPTED:
+        return (f"launch of {cards_text} interrupted"
+                + ("" if counted is None else f", {counted} counted out"))
+    return f"{cards_text} {launch}"
+
+
+#: What the table is told when the cards did not all fly (RemoteUnit pauses the game).
+_LAUNCH_PROBLEMS = {
+    Launch.JAM: "The launcher jammed",
+    Launch.FAULT: "The unit faulted during the launch",
+    Launch.CANCELLED: "The launch was cancelled on the unit",
+    Launch.PENDING: "The unit did not record how the launch ended",
+    Launch.INTERRUPTED: "The unit stopped before the launch ended",
+}
+
+
+def launch_problem(launch: str) -> str:
+    """What went wrong with a launch that did not end well, as the table hears it.
+
+    >>> launch_problem("jam"), launch_problem("pending")
+    ('The launcher jammed', 'The unit did not record how the launch ended')
+    """
+    return _LAUNCH_PROBLEMS.get(launch, str(launch))
+
+
+def verdict(result: Result) -> str:
+    """The unit's verdict as the table hears it, with both players' times.
+
+    >>> names = {"a": "Ann", "b": "Bob"}
+    >>> verdict({"players": names, "winner": "a", "loser": "b", "reason": "faster",
+    ...          "reaction_us": {"a": 231000, "b": None}, "margin_us": None})
+    'Ann wins: Ann 231.0 ms, Bob - (Bob did not press in time)'
+    >>> verdict({"players": names, "winner": "a", "loser": "b", "reason": "false_start"})
+    'False start by Bob (side B)'
+    >>> verdict({"players": names, "reason": "timeout"})
+    'Nobody pressed in time'
+    >>> verdict({"players": names, "reason": "tie_void", "tie_reruns": 3})
+    'Too close to call after 3 re-runs: void'
+    """
+    names = result["players"]
+    reason = result["reason"]
+    if reason == Reason.FALSE_START:
+        loser = result["loser"]
+        return _capital(_false_start(names[loser], loser))
+    if reason == Reason.TIMEOUT:
+        return _capital(_TIMEOUT)
+    if reason == Reason.TIE_VOID:
+        return _capital(_void(result["tie_reruns"]))
+    winner, loser = result["winner"], result["loser"]
+    reactions = ", ".join(f"{names[side]} {ms(result['reaction_us'][side])}" for side in Side)
+    if result["margin_us"] is None:
+        return f"{names[winner]} wins: {reactions} ({names[loser]} {_LATE})"
+    return f"{names[winner]} wins: {reactions}, margin {ms(result['margin_us'])}"
+
+
+def announce(result: Result) -> str:
+    """The verdict and what follows from it: who takes the cards, or that the
+    showdown is armed again (no loser: the game needs one).
+
+    >>> announce({"players": {"a": "Ann", "b": "Bob"}, "reason": "timeout", "loser": None,
+    ...           "cards": 2})
+    'Nobody pressed in time. The showdown is armed again.'
+    """
+    loser = result["loser"]
+    if loser is None:
+        return f"{verdict(result)}. The showdown is armed again."
+    return f"{verdict(result)}. {result['players'][loser]} takes {plural(result['cards'], 'card')}."
+
+
+def result_line(result: Result) -> str:
+    """A result on one line, as the unit logs it (``str(Result)``).
+
+    >>> names = {"a": "Ann", "b": "Bob"}
+    >>> result_line({"showdown_id": "sd-2", "players": names, "winner": "a", "loser": "b",
+    ...              "reason": "faster", "margin_us": None, "cards": 1, "launch": "jam"})
+    'sd-2: Ann (side A) beat Bob (side B), who did not press in time; 1 card jam'
+    >>> result_line({"showdown_id": "sd-3", "players": names, "winner": None, "loser": None,
+    ...              "reason": "tie_void", "tie_reruns": 3, "cards": 2, "launch": "none"})
+    'sd-3: too close to call after 3 re-runs: void; no launch'
+    """
+    names = result["players"]
+    reason = result["reason"]
+    if reason == Reason.FASTER:
+        winner = player_label(names[result["winner"]], result["winner"])
+        loser = player_label(names[result["loser"]], result["loser"])
+        margin = result["margin_us"]
+        text = (f"{winner} beat {loser}, who {_LATE}" if margin is None
+                else f"{winner} beat {loser}, faster by {us(margin)}")
+    elif reason == Reason.FALSE_START:
+        text = _false_start(names[result["loser"]], result["loser"])
+    elif reason == Reason.TIMEOUT:
+        text = _TIMEOUT
+    else:
+        text = _void(result["tie_reruns"])
+    launched = launch_text(result["launch"], result["cards"], result.get("cards_counted"))
+    return f"{result['showdown_id']}: {text}; {launched}"
+
+
+def history_line(result: Result) -> str:
+    """One row of ``showdown-unit history``: when (local time), which, who, the
+    outcome, both times, the margin and the launch. A journal row is read as
+    it is, so a missing field shows as ``?`` or ``-``.
+
+    >>> print(history_line({"recorded_at": None, "showdown_id": "g1-r2",
+    ...     "players": {"a": "Ann", "b": "Bob"}, "winner": "b", "loser": "a",
+    ...     "reason": "false_start", "tie_reruns": 0, "reaction_us": {"a": None, "b": None},
+    ...     "margin_us": None, "cards": 1, "launch": "launched", "cards_counted": None}))
+    ?  g1-r2  Ann vs Bob  false start by Ann  A -  B -  margin -  1 card launched
+    """
+    players = result.get("players") or {}
+    name = {side: players.get(side, "?") for side in Side}
+    winner, loser, reason = result.get("winner"), result.get("loser"), result.get("reason")
+    if reason == Reason.FALSE_START and loser in name:
+        outcome = f"false start by {name[loser]}"
+    elif winner in name:
+        outcome = f"{name[winner]} won ({reason})"
+    elif reason == Reason.TIMEOUT:
+        outcome = _TIMEOUT
+    elif reason == Reason.TIE_VOID and _is_number(result.get("tie_reruns")):
+        outcome = _void(result["tie_reruns"])
+    else:
+        outcome = f"no winner ({reason})"
+    reaction = result.get("reaction_us") or {}
+    return "  ".join([
+        _local_time(result.get("recorded_at")),
+        str(result.get("showdown_id")),
+        versus(name[Side.A], name[Side.B]),
+        outcome,
+        f"A {ms(reaction.get(Side.A))}",
+        f"B {ms(reaction.get(Side.B))}",
+        f"margin {ms(result.get('margin_us'))}",
+        launch_text(result.get("launch"), result.get("cards"), result.get("cards_counted")),
+    ])
+
+
+def _local_time(iso: object) -> str:
+    try:
+        return datetime.fromisoformat(iso).astimezone().strftime(  # type: ignore[arg-type]
+            "%Y-%m-%d %H:%M:%S")
+    except (TypeError, ValueError):
+        return "?"
+
+
+def decision_line(outcome: str, winner: str | None, loser: str | None,
+                  margin_us: int | None) -> str | None:
+    """The core's decision as the unit's demo shows it (None for a tie: the
+    tie event says it).
+
+    >>> decision_line("faster", "a", "b", 300)
+    'decided   side A faster by 300 us: cards go to side B'
+    >>> decision_line("faster", "a", "b", None)
+    'decided   side A first, no edge from side B within the settle window: cards go to side B'
+    >>> decision_line("false_start", "b", "a", None)
+    'decided   false start by side A: cards go to side A'
+    """
+    if outcome == Reason.FASTER:
+        if margin_us is None:
+            return (f"decided   {side_label(winner)} first, no edge from {side_label(loser)} "
+                    f"within the settle window: cards go to {side_label(loser)}")
+        return (f"decided   {side_label(winner)} faster by {us(margin_us)}: "
+                f"cards go to {side_label(loser)}")
+    if outcome == Reason.FALSE_START:
+        return f"decided   false start by {side_label(loser)}: cards go to {side_label(loser)}"
+    return None
+
+
+# -- events -------------------------------------------------------------------------
+
+def event_line(name: str, data: Mapping[str, Any]) -> str:
+    """One event as the unit's keyboard ui and headless printer show it (and
+    its demo); the word first, padded, so the lines align.
+
+    >>> event_line("armed", {"showdown_id": "sd-1", "cards": 2,
+    ...                      "players": {"a": "Ann", "b": "Bob"}})
+    'armed     sd-1: 2 cards, Ann (side A) vs Bob (side B)'
+    >>> event_line("countdown", {"showdown_id": "sd-1", "step": 2, "steps": 3, "rerun": 1})
+    'countdown 2/3 (re-run 1)'
+    >>> event_line("tie", {"showdown_id": "sd-1", "gap_us": 120, "rerun": 1, "void": False})
+    'tie       120 us apart: re-run 1'
+    >>> event_line("launched", {"showdown_id": "sd-1", "side": "b", "cards": 1,
+    ...                         "verified": False, "outcome": "jam"})
+    'launched  1 card toward side B, JAM: not all counted'
+    """
+    if name == EventName.STATE:
+        return f"state     {data['previous']} -> {data['state']}"
+    if name == EventName.ARMED:
+        players = data["players"]
+        return (f"armed     {data['showdown_id']}: {plural(data['cards'], 'card')}, "
+                f"{versus(player_label(players['a'], Side.A), player_label(players['b'], Side.B))}")
+    if name == EventName.COUNTDOWN:
+        rerun = f" (re-run {data['rerun']})" if data["rerun"] else ""
+        return f"countdown {data['step']}/{data['steps']}{rerun}"
+    if name == EventName.GO:
+        return "GO"
+    if name == EventName.FALSE_START:
+        return f"FALSE START by {side_label(data['side'])}"
+    if name == EventName.TIE:
+        then = "void" if data["void"] else f"re-run {data['rerun']}"
+        return f"tie       {us(data['gap_us'])} apart: {then}"
+    if name == EventName.PADDLE_HELD:
+        return f"paddle {str(data['side']).upper()} is held down: release it to start"
+    if name == EventName.LAUNCHED:
+        counted = "counted" if data["verified"] else "not counted (no sensor)"
+        if data["outcome"] == Launch.JAM:
+            counted = "JAM: not all counted"
+        return (f"launched  {plural(data['cards'], 'card')} toward {side_label(data['side'])}, "
+                f"{counted}")
+    if name == EventName.RESULT:
+        reactions = ", ".join(f"{side.upper()} {ms(data['reaction_us'][side])}" for side in Side)
+        return f"result    {result_line(data)} (reactions: {reactions})"
+    if name == EventName.CANCELLED:
+        return f"cancelled {data['showdown_id']}"
+    if name == EventName.FAULT:
+        return f"FAULT     {data['reason']}"
+    raise ValueError(f"unknown event {name!r}")
+
+
+def table_line(name: str, data: Mapping[str, Any], names: Mapping[str, str]) -> str | None:
+    """An event of a running showdown as the table hears it (``showdown play``
+    on a real unit), indented under the showdown's lines; None for the events
+    it is not told (the verdict comes with :func:`announce`).
+
+    >>> names = {"a": "Cat", "b": "Ann"}
+    >>> table_line("false_start", {"showdown_id": "x", "side": "a"}, names)
+    '  False start: Cat (side A) pressed before GO.'
+    >>> table_line("tie", {"showdown_id": "x", "gap_us": 120, "rerun": 1, "void": False}, names)
+    '  Too close to call (120 us apart): the countdown runs again.'
+    >>> table_line("state", {"state": "go", "previous": "hold"}, names) is None
+    True
+    """
+    if name == EventName.COUNTDOWN:
+        return f"  {event_line(name, data)}"
+    if name == EventName.GO:
+        return "  GO!"
+    if name == EventName.FALSE_START:
+        side = data["side"]
+        return f"  False start: {player_label(names[side], side)} pressed before GO."
+    if name == EventName.TIE:
+        gap = "" if data["gap_us"] is None else f" ({us(data['gap_us'])} apart)"
+        then = "void" if data["void"] else "the countdown runs again"
+        return f"  Too close to call{gap}: {then}."
+    if name == EventName.PADDLE_HELD:
+        side = data["side"]
+        return (f"  {names[side]}'s paddle ({side_label(side)}) is held down: let go, "
+                "then press the timer button.")
+    if name == EventName.LAUNCHED and data["outcome"] == Launch.JAM:
+        return f"  {launch_problem(Launch.JAM)}: {plural(data['cards'], 'card')} counted."
+    return None
+
+
+def load_line(cards: int, names: Mapping[str, str], *, start: bool) -> str:
+    """What the table does when the unit is armed: load the cards, and press
+    the timer button (unless the engine starts the unit itself).
+
+    >>> load_line(3, {"a": "Cat", "b": "Ann"}, start=False)
+    'Load 3 cards into the unit: Cat (side A) vs Ann (side B). Press the timer button.'
+    """
+    how = "Starting the countdown." if start else "Press the timer button."
+    return (f"Load {plural(cards, 'card')} into the unit: "
+            f"{versus(player_label(names['a'], Side.A), player_label(names['b'], Side.B))}. {how}")
+
+
+def interrupted_text(name: str, cards: int, counted: int | None) -> str:
+    """What the table does after the unit stopped mid-launch (an ``interrupted``
+    result): the loser takes the cards the unit did not throw.
+
+    >>> interrupted_text("Bob", 3, None)
+    'The unit stopped before the launch ended: Bob takes 3 cards by hand.'
+    >>> interrupted_text("Bob", 3, 1)
+    'The unit stopped before the launch ended: Bob takes 3 cards (1 of 3 counted out: hand Bob the other 2).'
+    """
+    said = f"{launch_problem(Launch.INTERRUPTED)}: {name} takes {plural(cards, 'card')}"
+    if counted is None:
+        return f"{said} by hand."
+    if counted >= cards:
+        return f"{said} ({counted} of {cards} counted out)."
+    return f"{said} ({counted} of {cards} counted out: hand {name} the other {cards - counted})."
