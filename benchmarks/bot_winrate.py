@@ -26,9 +26,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.apps.driver import play_match  # noqa: E402
-from engine.players.bots import HeuristicBot, RandomBot  # noqa: E402
-from engine.units.ports import SimulatedUnit  # noqa: E402
+from engine.apps.driver import play_match
+from engine.players.bots import HeuristicBot, RandomBot
+from engine.units.ports import SimulatedUnit
 
 
 class PlayFirstBot(RandomBot):
@@ -40,8 +40,11 @@ class PlayFirstBot(RandomBot):
         return self.rng.choice(active or legal)
 
 
-OPPONENTS = {"random": RandomBot, "play-first": PlayFirstBot,
-             "heuristic": lambda rng, name: HeuristicBot(name)}
+OPPONENTS = {
+    "random": RandomBot,
+    "play-first": PlayFirstBot,
+    "heuristic": lambda rng, name: HeuristicBot(name),
+}
 
 
 def wilson(wins: int, n: int, z: float = 1.959964) -> tuple[float, float]:
@@ -52,8 +55,14 @@ def wilson(wins: int, n: int, z: float = 1.959964) -> tuple[float, float]:
     return centre - half, centre + half
 
 
-def run(matches: int, seed: int, players: int = 4, variant: str = "showdown",
-        target: int = 500, opponent: str = "random") -> dict:
+def run(
+    matches: int,
+    seed: int,
+    players: int = 4,
+    variant: str = "showdown",
+    target: int = 500,
+    opponent: str = "random",
+) -> dict:
     make = OPPONENTS[opponent]
     wins_by_seat = [0] * players
     played_by_seat = [0] * players
@@ -64,8 +73,14 @@ def run(matches: int, seed: int, players: int = 4, variant: str = "showdown",
         seat = m % players
         agents = [make(random.Random(rng.getrandbits(64)), opponent) for _ in range(players)]
         agents[seat] = HeuristicBot()
-        result = play_match(players, agents, SimulatedUnit(random.Random(rng.getrandbits(64))),
-                            variant=variant, seed=rng.getrandbits(64), target=target)
+        result = play_match(
+            players,
+            agents,
+            SimulatedUnit(random.Random(rng.getrandbits(64))),
+            variant=variant,
+            seed=rng.getrandbits(64),
+            target=target,
+        )
         played_by_seat[seat] += 1
         wins_by_seat[seat] += result.winner == seat
         rounds.append(result.rounds)
@@ -74,10 +89,15 @@ def run(matches: int, seed: int, players: int = 4, variant: str = "showdown",
     wins = sum(wins_by_seat)
     low, high = wilson(wins, matches)
     return {
-        "matches": matches, "wins": wins, "rate": wins / matches, "ci95": (low, high),
+        "matches": matches,
+        "wins": wins,
+        "rate": wins / matches,
+        "ci95": (low, high),
         "by_seat": [w / n for w, n in zip(wins_by_seat, played_by_seat)],
-        "mean_rounds": statistics.mean(rounds), "mean_decisions": statistics.mean(decisions),
-        "max_decisions": max(decisions), "seconds": seconds,
+        "mean_rounds": statistics.mean(rounds),
+        "mean_decisions": statistics.mean(decisions),
+        "max_decisions": max(decisions),
+        "seconds": seconds,
     }
 
 
@@ -92,14 +112,18 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     r = run(args.matches, args.seed, args.players, args.variant, args.target, args.opponent)
     low, high = r["ci95"]
-    print(f"{args.variant}, {args.players} players, target {args.target}, seed {args.seed}, "
-          f"against {args.opponent}: "
-          f"heuristic bot won {r['wins']}/{r['matches']} = {r['rate']:.1%} "
-          f"(95% CI {low:.1%}-{high:.1%}; chance is {1 / args.players:.0%})")
+    print(
+        f"{args.variant}, {args.players} players, target {args.target}, seed {args.seed}, "
+        f"against {args.opponent}: "
+        f"heuristic bot won {r['wins']}/{r['matches']} = {r['rate']:.1%} "
+        f"(95% CI {low:.1%}-{high:.1%}; chance is {1 / args.players:.0%})"
+    )
     print("by seat: " + ", ".join(f"{i}: {rate:.1%}" for i, rate in enumerate(r["by_seat"])))
-    print(f"mean rounds {r['mean_rounds']:.2f}, mean decisions {r['mean_decisions']:.0f} "
-          f"(max {r['max_decisions']}), {r['seconds']:.1f} s "
-          f"({r['seconds'] / r['matches'] * 1000:.1f} ms per match)")
+    print(
+        f"mean rounds {r['mean_rounds']:.2f}, mean decisions {r['mean_decisions']:.0f} "
+        f"(max {r['max_decisions']}), {r['seconds']:.1f} s "
+        f"({r['seconds'] / r['matches'] * 1000:.1f} ms per match)"
+    )
     return 0
 
 

@@ -91,8 +91,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from firmware_host.service.journal import Journal  # noqa: E402
-from tests.daemon_helpers import (  # noqa: E402
-    WAIT_S, Client, LinkClosed, NotifyListener, malformed_line)
+from tests.daemon_helpers import WAIT_S, Client, LinkClosed, NotifyListener, malformed_line  # noqa: E402
 
 #: The tests' fast timing (tests/daemon_helpers.FAST_CONFIG), with a short
 #: response timeout (a showdown nobody presses in ends sooner) and a launch
@@ -119,23 +118,39 @@ max_clients = 16
 """
 
 PLAYERS = {"a": "Ann", "b": "Bob"}
-KILL_MOMENTS = ("armed", "countdown", "hold", "go", "false_start", "resolved", "launching",
-                "timeout", "result")
+KILL_MOMENTS = (
+    "armed",
+    "countdown",
+    "hold",
+    "go",
+    "false_start",
+    "resolved",
+    "launching",
+    "timeout",
+    "result",
+)
 CUT_MOMENTS = ("armed", "countdown", "go", "launching", "result")
 #: One block of plans; every twelve showdowns run each once, in a shuffled order.
-BLOCK = (*(("kill", moment) for moment in KILL_MOMENTS), ("cut", None), ("disk", None),
-         ("second", None))
+BLOCK = (
+    *(("kill", moment) for moment in KILL_MOMENTS),
+    ("cut", None),
+    ("disk", None),
+    ("second", None),
+)
 SCENARIOS = ("clear", "near_tie", "false_start", "early_false_start", "both_early", "nobody")
 #: The scenarios in which each moment comes at all.
 FITS = {
-    "armed": SCENARIOS, "countdown": SCENARIOS, "result": SCENARIOS, None: SCENARIOS,
-    "hold": ("clear", "near_tie", "false_start", "nobody"),     # nobody jumps in the countdown
-    "go": ("clear", "near_tie", "nobody"),                       # nobody jumps at all
-    "resolved": ("clear", "near_tie"),                           # decided after GO
+    "armed": SCENARIOS,
+    "countdown": SCENARIOS,
+    "result": SCENARIOS,
+    None: SCENARIOS,
+    "hold": ("clear", "near_tie", "false_start", "nobody"),  # nobody jumps in the countdown
+    "go": ("clear", "near_tie", "nobody"),  # nobody jumps at all
+    "resolved": ("clear", "near_tie"),  # decided after GO
     "timeout": ("nobody",),
     "false_start": ("false_start", "early_false_start", "both_early"),
     "launching": ("clear", "near_tie", "false_start", "early_false_start", "both_early"),
-    "disk": ("clear", "false_start", "early_false_start"),       # a decision with a loser
+    "disk": ("clear", "false_start", "early_false_start"),  # a decision with a loser
 }
 #: The file-size limit of the full-disk daemon: less than one WAL frame (4120 bytes).
 FULL_DISK_BYTES = 4096
@@ -156,7 +171,7 @@ def draw_presses(rng: random.Random, scenario: str) -> list[tuple[str, float]]:
     at = rng.uniform(40, 150)
     if scenario == "clear":
         return [(first, at), (second, at + rng.uniform(15, 80))]
-    if scenario == "near_tie":                      # under 200 us is a tie: a re-run
+    if scenario == "near_tie":  # under 200 us is a tie: a re-run
         return [(first, at), (second, at + rng.choice((50, 150, 300, 600)) / 1000)]
     if scenario == "both_early":
         early = rng.uniform(-150, -30)
@@ -189,8 +204,8 @@ class Track:
     scenario: str
     cards: int
     presses: list
-    seen: list = field(default_factory=list)      # (winner, loser, reason) seen live
-    events: list = field(default_factory=list)    # what it saw, for the log
+    seen: list = field(default_factory=list)  # (winner, loser, reason) seen live
+    events: list = field(default_factory=list)  # what it saw, for the log
     saw_launching: bool = False
     arms: int = 0
     lost: bool = False
@@ -206,7 +221,7 @@ class Figures:
     kill_to_ready_s: list = field(default_factory=list)
     # moment -> the journal's launch value after that kill (no entry: nothing decided)
     after_kill: dict = field(default_factory=lambda: {m: Counter() for m in KILL_MOMENTS})
-    kills_decided_unseen: int = 0       # the kill came after the decision, before the client saw it
+    kills_decided_unseen: int = 0  # the kill came after the decision, before the client saw it
     link_cuts: int = 0
     full_disk_runs: int = 0
     full_disk_faults: int = 0
@@ -225,6 +240,7 @@ class Figures:
 
 # -- the daemon under test ------------------------------------------------------------
 
+
 class Service:
     """The unit daemon, started again and again on one journal and config.
     ``generation`` counts up each time a daemon is stopped or killed, so a
@@ -241,25 +257,46 @@ class Service:
         self.port: int | None = None
         self.generation = 0
         self.starts = 0
-        self.limited = False                    # the running daemon has the full-disk limit
+        self.limited = False  # the running daemon has the full-disk limit
         self._notify: NotifyListener | None = None
-        self._lock = threading.Lock()           # port and generation change together
+        self._lock = threading.Lock()  # port and generation change together
         self._log_lock = threading.Lock()
         self._log = open(self.log_path, "ab")
 
     def _args(self) -> list[str]:
-        return [sys.executable, "-m", "firmware_host", *(["-v"] if self.verbose else []),
-                "run", "--mock", "--config", str(self.config_path),
-                "--journal", str(self.journal_path), "--listen", "127.0.0.1:0"]
+        return [
+            sys.executable,
+            "-m",
+            "firmware_host",
+            *(["-v"] if self.verbose else []),
+            "run",
+            "--mock",
+            "--config",
+            str(self.config_path),
+            "--journal",
+            str(self.journal_path),
+            "--listen",
+            "127.0.0.1:0",
+        ]
 
     def _spawn(self, env: dict) -> subprocess.Popen:
         self.starts += 1
-        process = subprocess.Popen(self._args(), cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
-                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        process = subprocess.Popen(
+            self._args(),
+            cwd=ROOT,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+        )
         # Its log goes through a pipe: under the full-disk limit a log file
         # would stop taking lines long before the journal fails.
-        process.drain = threading.Thread(target=self._drain, name=f"log-{self.starts}",
-                                         args=(process.stdout, self.starts), daemon=True)
+        process.drain = threading.Thread(
+            target=self._drain,
+            name=f"log-{self.starts}",
+            args=(process.stdout, self.starts),
+            daemon=True,
+        )
         process.drain.start()
         return process
 
@@ -285,18 +322,21 @@ class Service:
         env.pop("WATCHDOG_USEC", None)
         process = self._spawn(env)
         if file_size_limit is not None:
-            resource.prlimit(process.pid, resource.RLIMIT_FSIZE,
-                             (file_size_limit, file_size_limit))
-        self.note(f"daemon {self.starts} (pid {process.pid}) started"
-                  + (f" with a {file_size_limit}-byte file-size limit" if file_size_limit else ""))
+            resource.prlimit(process.pid, resource.RLIMIT_FSIZE, (file_size_limit, file_size_limit))
+        self.note(
+            f"daemon {self.starts} (pid {process.pid}) started"
+            + (f" with a {file_size_limit}-byte file-size limit" if file_size_limit else "")
+        )
         try:
             ready = notify.wait_for(lambda m: m.get("READY") == "1", WAIT_S, process=process)
         except TimeoutError:
             process.kill()
             process.wait()
             notify.close()
-            raise HarnessError(f"daemon {self.starts} never got ready (exit "
-                               f"{process.returncode}); see {self.log_path}") from None
+            raise HarnessError(
+                f"daemon {self.starts} never got ready (exit "
+                f"{process.returncode}); see {self.log_path}"
+            ) from None
         ready_at = time.monotonic()
         found = re.search(r"tcp [^ ;,]+:(\d+)", ready.get("STATUS", ""))
         if found is None:
@@ -343,8 +383,11 @@ class Service:
 
     def second(self) -> int:
         """Start another daemon on the same journal; returns its exit status."""
-        env = {k: v for k, v in os.environ.items()
-               if k not in ("NOTIFY_SOCKET", "WATCHDOG_PID", "WATCHDOG_USEC")}
+        env = {
+            k: v
+            for k, v in os.environ.items()
+            if k not in ("NOTIFY_SOCKET", "WATCHDOG_PID", "WATCHDOG_USEC")
+        }
         process = self._spawn(env)
         self.note(f"daemon {self.starts} (pid {process.pid}): a second one on the same journal")
         try:
@@ -363,6 +406,7 @@ class Service:
 
 
 # -- the engine's side --------------------------------------------------------------
+
 
 class Session:
     """One link to the daemon. Every message is read one at a time; events go
@@ -396,8 +440,15 @@ class Watcher:
     sees one (a ``false_start`` or ``result`` event), whether it saw
     ``launching``, arms of ids that are not ours, starts it did not ask for."""
 
-    def __init__(self, chaos: "Chaos", track: Track, session: Session, *,
-                 kill_at: str | None = None, cut_at: str | None = None):
+    def __init__(
+        self,
+        chaos: Chaos,
+        track: Track,
+        session: Session,
+        *,
+        kill_at: str | None = None,
+        cut_at: str | None = None,
+    ):
         self.chaos, self.track, self.session = chaos, track, session
         self.moment = ("kill", kill_at) if kill_at else ("cut", cut_at) if cut_at else None
         self.started = False
@@ -418,7 +469,7 @@ class Watcher:
         track.events.append(event.get("state", name))
         if name == "armed":
             track.arms += 1
-            if self.chaos.journal_has(sid):     # decided before, and armed again
+            if self.chaos.journal_has(sid):  # decided before, and armed again
                 track.twice = True
             self._moment("armed")
         elif name == "state":
@@ -432,7 +483,7 @@ class Watcher:
         elif name == "false_start":
             track.seen.append((other(event["side"]), event["side"], "false_start"))
         elif name == "tie" and not event["void"]:
-            rerun = draw_presses(self.chaos.rng, "clear")   # the re-run gets a clear winner
+            rerun = draw_presses(self.chaos.rng, "clear")  # the re-run gets a clear winner
             for side, offset in rerun:
                 self.session.client.send("bench_press", side=side, offset_ms=offset)
         elif name == "launched":
@@ -462,7 +513,7 @@ class Chaos:
     # -- links and the journal ----------------------------------------------------------
 
     def connect(self) -> Session:
-        for _ in range(20):                     # a connect storm may hold every slot a moment
+        for _ in range(20):  # a connect storm may hold every slot a moment
             try:
                 return Session(self.service.port)
             except (LinkClosed, ConnectionError):
@@ -504,12 +555,19 @@ class Chaos:
                 moment = self.rng.choice(CUT_MOMENTS)
                 fits = FITS[moment]
             scenario = self.rng.choice(fits)
-            track = Track(f"{self.prefix}{index:04d}", plan, moment, scenario,
-                          self.rng.randint(1, 4), draw_presses(self.rng, scenario))
+            track = Track(
+                f"{self.prefix}{index:04d}",
+                plan,
+                moment,
+                scenario,
+                self.rng.randint(1, 4),
+                draw_presses(self.rng, scenario),
+            )
             self.tracks.append(track)
             self.figures.showdowns += 1
-            self.service.note(f"showdown {track.sid}: {plan} {moment or ''} {scenario} "
-                              f"{track.presses}")
+            self.service.note(
+                f"showdown {track.sid}: {plan} {moment or ''} {scenario} {track.presses}"
+            )
             try:
                 self.one(track)
             except (HarnessError, TimeoutError, LinkClosed, OSError) as exc:
@@ -529,24 +587,28 @@ class Chaos:
         try:
             self.attempt(track, kill_at=kill_at, cut_at=cut_at)
             if kill_at or cut_at:
-                self.figures.moments_missed += 1       # the showdown ended before its moment
-                self.service.note(f"{track.sid}: the {kill_at or cut_at} moment never came; "
-                                  f"events seen: {' '.join(track.events)}")
+                self.figures.moments_missed += 1  # the showdown ended before its moment
+                self.service.note(
+                    f"{track.sid}: the {kill_at or cut_at} moment never came; "
+                    f"events seen: {' '.join(track.events)}"
+                )
             return
         except Moment as moment:
             self.interrupt(track, moment)
         self.resume(track)
 
     def arm(self, session: Session, track: Track) -> dict:
-        return self.ok(session.request("showdown", showdown_id=track.sid, cards=track.cards,
-                                       players=PLAYERS), f"showdown {track.sid}")
+        return self.ok(
+            session.request("showdown", showdown_id=track.sid, cards=track.cards, players=PLAYERS),
+            f"showdown {track.sid}",
+        )
 
-    def press_and_start(self, session: Session, watcher: Watcher, track: Track, *,
-                        press: bool = True) -> None:
+    def press_and_start(
+        self, session: Session, watcher: Watcher, track: Track, *, press: bool = True
+    ) -> None:
         if press:
             for side, offset in track.presses:
-                self.ok(session.request("bench_press", side=side, offset_ms=offset),
-                        "bench_press")
+                self.ok(session.request("bench_press", side=side, offset_ms=offset), "bench_press")
         if watcher.moment == ("cut", "armed"):
             watcher.moment = None
             raise Moment("cut", "armed")
@@ -557,7 +619,7 @@ class Chaos:
                 return
             if reply["error"]["code"] != "paddle_held":
                 raise HarnessError(f"start {track.sid}: {reply}")
-            time.sleep(0.2)                     # a press of the last showdown still lets go
+            time.sleep(0.2)  # a press of the last showdown still lets go
         raise HarnessError(f"start {track.sid}: a paddle stays held")
 
     def attempt(self, track: Track, *, kill_at=None, cut_at=None) -> None:
@@ -623,7 +685,7 @@ class Chaos:
         a normal daemon again (the caller fights the showdown on it)."""
         figures = self.figures
         figures.full_disk_runs += 1
-        keeper = sqlite3.connect(self.service.journal_path)     # keeps -shm and -wal there
+        keeper = sqlite3.connect(self.service.journal_path)  # keeps -shm and -wal there
         try:
             keeper.execute("SELECT count(*) FROM results").fetchone()
             self.session.close()
@@ -638,19 +700,27 @@ class Chaos:
             status = session.request("status")
             reply = session.request("result", showdown_id=track.sid)
             record = reply.get("result")
-            self.check(track, record)       # nothing may have been seen, and nothing recorded
-            again = session.request("showdown", showdown_id=track.sid, cards=track.cards,
-                                    players=PLAYERS)
-            faulted = (watcher.fault_reason is not None and not watcher.launched
-                       and watcher.result is None and not watcher.saw_launching
-                       and status["state"] == "fault" and record is None
-                       and again.get("state") not in ("armed", "done"))
+            self.check(track, record)  # nothing may have been seen, and nothing recorded
+            again = session.request(
+                "showdown", showdown_id=track.sid, cards=track.cards, players=PLAYERS
+            )
+            faulted = (
+                watcher.fault_reason is not None
+                and not watcher.launched
+                and watcher.result is None
+                and not watcher.saw_launching
+                and status["state"] == "fault"
+                and record is None
+                and again.get("state") not in ("armed", "done")
+            )
             if faulted:
                 figures.full_disk_faults += 1
                 figures.full_disk_reason = figures.full_disk_reason or watcher.fault_reason
             else:
-                self.service.note(f"full disk {track.sid}: fault {watcher.fault_reason!r}, "
-                                  f"status {status}, result {reply}, again {again}")
+                self.service.note(
+                    f"full disk {track.sid}: fault {watcher.fault_reason!r}, "
+                    f"status {status}, result {reply}, again {again}"
+                )
             if session.request("cancel").get("state") == "idle":
                 figures.full_disk_cleared += 1
             session.close()
@@ -712,6 +782,7 @@ class Chaos:
 
 # -- bad clients -----------------------------------------------------------------------
 
+
 class Wrong(Exception):
     """A bad client got something the unit must never send."""
 
@@ -720,7 +791,7 @@ def _send_quietly(sock: socket.socket, data: bytes) -> None:
     try:
         sock.sendall(data)
     except OSError:
-        pass                    # the reader finds out
+        pass  # the reader finds out
 
 
 def _read_to_eof(sock: socket.socket) -> bytes:
@@ -748,9 +819,12 @@ class Rabble:
 
     def start(self) -> None:
         for number, kind in enumerate(self.KINDS):
-            thread = threading.Thread(target=self._run, name=f"rabble-{kind}-{number}",
-                                      args=(kind, random.Random(f"{self.seed}-{number}")),
-                                      daemon=True)
+            thread = threading.Thread(
+                target=self._run,
+                name=f"rabble-{kind}-{number}",
+                args=(kind, random.Random(f"{self.seed}-{number}")),
+                daemon=True,
+            )
             thread.start()
             self._threads.append(thread)
 
@@ -788,12 +862,12 @@ class Rabble:
     def _connect(self, port: int) -> socket.socket:
         return socket.create_connection(("127.0.0.1", port), timeout=WAIT_S)
 
-    def _burst(self, port: int, generation: int, rng: random.Random,
-               rounds: int) -> None:
+    def _burst(self, port: int, generation: int, rng: random.Random, rounds: int) -> None:
         """Thousands of pings in one write; every reply must come, in order."""
         count = rng.randint(1000, 5000)
         payload = b'{"id":0,"cmd":"hello","version":1}\n' + b"".join(
-            b'{"id":%d,"cmd":"ping"}\n' % n for n in range(1, count + 1))
+            b'{"id":%d,"cmd":"ping"}\n' % n for n in range(1, count + 1)
+        )
         with self._connect(port) as sock:
             sender = threading.Thread(target=_send_quietly, args=(sock, payload), daemon=True)
             sender.start()
@@ -815,21 +889,28 @@ class Rabble:
         self._count("bursts")
         self._count("pings", count)
 
-    def _garbage(self, port: int, generation: int, rng: random.Random,
-                 rounds: int) -> None:
+    def _garbage(self, port: int, generation: int, rng: random.Random, rounds: int) -> None:
         """Malformed lines and commands without hello: one refusal each."""
         lines = [malformed_line(rng, 4096) for _ in range(rng.randint(50, 300))]
         evil = f"evil-garbage-{rounds}"
-        lines += [json.dumps(request).encode() for request in (
-            {"id": 1, "cmd": "showdown", "showdown_id": evil, "cards": 2, "players": PLAYERS},
-            {"id": 2, "cmd": "start"}, {"id": 3, "cmd": "bench_timer"},
-            {"id": 4, "cmd": "bench_press", "side": "a"}, {"id": 5, "cmd": "selftest"},
-            {"id": 6, "cmd": "cancel"})]
+        lines += [
+            json.dumps(request).encode()
+            for request in (
+                {"id": 1, "cmd": "showdown", "showdown_id": evil, "cards": 2, "players": PLAYERS},
+                {"id": 2, "cmd": "start"},
+                {"id": 3, "cmd": "bench_timer"},
+                {"id": 4, "cmd": "bench_press", "side": "a"},
+                {"id": 5, "cmd": "selftest"},
+                {"id": 6, "cmd": "cancel"},
+            )
+        ]
         rng.shuffle(lines)
         with self._connect(port) as sock:
             sender = threading.Thread(
-                target=_send_quietly, daemon=True,
-                args=(sock, b"\n".join(lines) + b'\n{"id":"end","cmd":"ping"}\n'))
+                target=_send_quietly,
+                daemon=True,
+                args=(sock, b"\n".join(lines) + b'\n{"id":"end","cmd":"ping"}\n'),
+            )
             sender.start()
             replies, buffer, done = 0, b"", False
             while not done:
@@ -851,14 +932,23 @@ class Rabble:
         self._count("garbage_rounds")
         self._count("garbage_lines", len(lines))
 
-    def _http(self, port: int, generation: int, rng: random.Random,
-              rounds: int) -> None:
+    def _http(self, port: int, generation: int, rng: random.Random, rounds: int) -> None:
         """A real HTTP POST with protocol lines in its body: refused at its first line."""
-        body = b"".join(json.dumps(request).encode() + b"\n" for request in (
-            {"id": 1, "cmd": "hello", "version": 1},
-            {"id": 2, "cmd": "showdown", "showdown_id": f"evil-http-{rounds}", "cards": 2,
-             "players": PLAYERS},
-            {"id": 3, "cmd": "start"}, {"id": 4, "cmd": "bench_timer"}))
+        body = b"".join(
+            json.dumps(request).encode() + b"\n"
+            for request in (
+                {"id": 1, "cmd": "hello", "version": 1},
+                {
+                    "id": 2,
+                    "cmd": "showdown",
+                    "showdown_id": f"evil-http-{rounds}",
+                    "cards": 2,
+                    "players": PLAYERS,
+                },
+                {"id": 3, "cmd": "start"},
+                {"id": 4, "cmd": "bench_timer"},
+            )
+        )
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=WAIT_S)
         try:
             connection.request("POST", "/", body=body, headers={"Content-Type": "text/plain"})
@@ -874,8 +964,7 @@ class Rabble:
         finally:
             connection.close()
 
-    def _silent(self, port: int, generation: int, rng: random.Random,
-                rounds: int) -> None:
+    def _silent(self, port: int, generation: int, rng: random.Random, rounds: int) -> None:
         """Connect and say nothing: one hello_timeout line, then the link closes."""
         with self._connect(port) as sock:
             lines = _read_to_eof(sock).splitlines()
@@ -886,14 +975,14 @@ class Rabble:
             raise Wrong(f"a silent socket got {lines}")
         self._count("silent_closed")
 
-    def _storm(self, port: int, generation: int, rng: random.Random,
-               rounds: int) -> None:
+    def _storm(self, port: int, generation: int, rng: random.Random, rounds: int) -> None:
         for _ in range(200):
             self._connect(port).close()
             self._count("storm_connects")
 
 
 # -- figures ----------------------------------------------------------------------------
+
 
 def summary(chaos: Chaos, rabble: Rabble, seconds: float, seed: int) -> dict:
     figures, tracks = chaos.figures, chaos.tracks
@@ -906,17 +995,25 @@ def summary(chaos: Chaos, rabble: Rabble, seconds: float, seed: int) -> dict:
         "kill_moments_missed": figures.moments_missed,
         "kills_decided_before_the_client_saw_it": figures.kills_decided_unseen,
         "launch_after_a_kill_in_launching": dict(figures.after_kill["launching"]),
-        "journal_after_a_kill": {moment: dict(launches)
-                                 for moment, launches in figures.after_kill.items()},
-        "kill_to_ready_s": {"median": round(statistics.median(ready), 3) if ready else None,
-                            "max": round(max(ready), 3) if ready else None},
+        "journal_after_a_kill": {
+            moment: dict(launches) for moment, launches in figures.after_kill.items()
+        },
+        "kill_to_ready_s": {
+            "median": round(statistics.median(ready), 3) if ready else None,
+            "max": round(max(ready), 3) if ready else None,
+        },
         "link_cuts": figures.link_cuts,
-        "full_disk": {"runs": figures.full_disk_runs, "faulted": figures.full_disk_faults,
-                      "cleared_by_cancel": figures.full_disk_cleared,
-                      "reason": figures.full_disk_reason},
+        "full_disk": {
+            "runs": figures.full_disk_runs,
+            "faulted": figures.full_disk_faults,
+            "cleared_by_cancel": figures.full_disk_cleared,
+            "reason": figures.full_disk_reason,
+        },
         "full_disk_failures": figures.full_disk_runs - figures.full_disk_faults,
-        "second_daemons": {"started": figures.second_daemons,
-                           "exited_78": figures.second_daemons_refused},
+        "second_daemons": {
+            "started": figures.second_daemons,
+            "exited_78": figures.second_daemons_refused,
+        },
         "second_daemons_not_refused": figures.second_daemons - figures.second_daemons_refused,
         "verdicts_seen": sum(bool(track.seen) for track in tracks),
         "answered_from_journal": figures.answered_from_journal,
@@ -925,23 +1022,42 @@ def summary(chaos: Chaos, rabble: Rabble, seconds: float, seed: int) -> dict:
         "launches_without_record": sum(track.unrecorded for track in tracks),
         "run_twice": sum(track.twice for track in tracks),
         "unfinished": figures.unfinished,
-        "bad_clients": {key: rabble.counts[key] for key in (
-            "bursts", "pings", "garbage_rounds", "garbage_lines", "http_refused",
-            "silent_closed", "storm_connects", "cut_by_a_restart")},
+        "bad_clients": {
+            key: rabble.counts[key]
+            for key in (
+                "bursts",
+                "pings",
+                "garbage_rounds",
+                "garbage_lines",
+                "http_refused",
+                "silent_closed",
+                "storm_connects",
+                "cut_by_a_restart",
+            )
+        },
         "bad_client_problems": len(rabble.problems),
         "bad_client_arms": len(figures.foreign_arms) + figures.unasked_starts,
         "unexpected_daemon_exits": figures.unexpected_exits,
         "harness_errors": len(figures.harness_errors),
-        "problems": (figures.harness_errors + rabble.problems)[:10],   # the first few, in words
+        "problems": (figures.harness_errors + rabble.problems)[:10],  # the first few, in words
         "daemon_starts": chaos.service.starts,
     }
 
 
 #: Each must be 0 for exit status 0.
-MUST_BE_ZERO = ("verdicts_lost", "verdicts_changed", "launches_without_record", "run_twice",
-                "bad_client_arms", "bad_client_problems", "full_disk_failures",
-                "second_daemons_not_refused", "unexpected_daemon_exits", "harness_errors",
-                "unfinished")
+MUST_BE_ZERO = (
+    "verdicts_lost",
+    "verdicts_changed",
+    "launches_without_record",
+    "run_twice",
+    "bad_client_arms",
+    "bad_client_problems",
+    "full_disk_failures",
+    "second_daemons_not_refused",
+    "unexpected_daemon_exits",
+    "harness_errors",
+    "unfinished",
+)
 
 
 def text(figures: dict) -> str:
@@ -954,13 +1070,19 @@ def text(figures: dict) -> str:
         f"showdowns run: {figures['showdowns']} (seed {figures['seed']}) in "
         f"{figures['seconds']} s, {figures['daemon_starts']} daemon starts",
         f"kills (SIGKILL) per moment: {sum(kills.values())} ("
-        + ", ".join(f"{moment} {count}" for moment, count in kills.items()) + ")"
-        + (f"; {figures['kill_moments_missed']} planned moments never came"
-           if figures["kill_moments_missed"] else ""),
-        "  then the journal said, per moment: " + "; ".join(
-            f"{moment} " + (", ".join(f"{launch} {count}" for launch, count in launches.items())
-                            or "undecided")
-            for moment, launches in after.items()),
+        + ", ".join(f"{moment} {count}" for moment, count in kills.items())
+        + ")"
+        + (
+            f"; {figures['kill_moments_missed']} planned moments never came"
+            if figures["kill_moments_missed"]
+            else ""
+        ),
+        "  then the journal said, per moment: "
+        + "; ".join(
+            f"{moment} "
+            + (", ".join(f"{launch} {count}" for launch, count in launches.items()) or "undecided")
+            for moment, launches in after.items()
+        ),
         f"  decided before the kill but not yet seen by the client: "
         f"{figures['kills_decided_before_the_client_saw_it']}",
         f"  kill to ready again: median {ready['median']} s, max {ready['max']} s",
@@ -995,11 +1117,17 @@ def main(argv=None) -> int:
     parser.add_argument("--showdowns", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--workdir", type=Path,
-                        help="keep the journal, config and daemon.log here (default: a "
-                             "temporary folder, kept only if something broke)")
-    parser.add_argument("--verbose", action="store_true",
-                        help="run the daemon with -v (every wire line in daemon.log)")
+    parser.add_argument(
+        "--workdir",
+        type=Path,
+        help="keep the journal, config and daemon.log here (default: a "
+        "temporary folder, kept only if something broke)",
+    )
+    parser.add_argument(
+        "--verbose",
+        action="store_true",
+        help="run the daemon with -v (every wire line in daemon.log)",
+    )
     args = parser.parse_args(argv)
     if args.showdowns < 1:
         parser.error("--showdowns must be at least 1")
@@ -1021,8 +1149,10 @@ def main(argv=None) -> int:
     wrong = [key for key in MUST_BE_ZERO if figures[key]]
     print(json.dumps(figures) if args.json else text(figures))
     if wrong:
-        print(f"broken: {', '.join(wrong)}; the journal and daemon.log are in {workdir}",
-              file=sys.stderr)
+        print(
+            f"broken: {', '.join(wrong)}; the journal and daemon.log are in {workdir}",
+            file=sys.stderr,
+        )
         return 1
     if args.workdir is None:
         shutil.rmtree(workdir, ignore_errors=True)

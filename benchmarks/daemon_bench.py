@@ -27,8 +27,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.daemon_helpers import Client, running_daemon  # noqa: E402
-from tests.test_daemon import malformed_line  # noqa: E402
+from tests.daemon_helpers import Client, running_daemon
+from tests.test_daemon import malformed_line
 
 
 def percentiles(samples_s: list[float]) -> str:
@@ -60,8 +60,9 @@ def line_reader(read):
                 raise ConnectionError("the daemon closed the link")
             buffer.extend(chunk)
         line = bytes(buffer[:end])
-        del buffer[:end + 1]
+        del buffer[: end + 1]
         return line
+
     return next_line
 
 
@@ -72,9 +73,11 @@ def tcp_round_trips(count: int) -> None:
         receive = line_reader(lambda: sock.recv(65536))
         sock.sendall(b'{"id":0,"cmd":"hello","version":1}\n')
         receive()
-        for name, line in (("ping", b'{"id":1,"cmd":"ping"}\n'),
-                           ("status", b'{"id":2,"cmd":"status"}\n')):
-            round_trips(sock.sendall, receive, line, 500)               # warm up
+        for name, line in (
+            ("ping", b'{"id":1,"cmd":"ping"}\n'),
+            ("status", b'{"id":2,"cmd":"status"}\n'),
+        ):
+            round_trips(sock.sendall, receive, line, 500)  # warm up
             times = round_trips(sock.sendall, receive, line, count)
             print(f"TCP  {name:<6} x{count}: {percentiles(times)}")
         sock.close()
@@ -84,16 +87,20 @@ def pty_round_trips(count: int) -> None:
     master, slave = pty.openpty()
     tty.setraw(slave)
     try:
-        with tempfile.TemporaryDirectory() as tmp, running_daemon(
-                tmp, ["--serial", os.ttyname(slave)], listen=None):
+        with (
+            tempfile.TemporaryDirectory() as tmp,
+            running_daemon(tmp, ["--serial", os.ttyname(slave)], listen=None),
+        ):
+
             def send(data):
                 view = memoryview(data)
                 while view:
-                    view = view[os.write(master, view):]
+                    view = view[os.write(master, view) :]
 
             def read():
                 select.select([master], [], [])
                 return os.read(master, 65536)
+
             receive = line_reader(read)
             send(b'{"id":0,"cmd":"hello","version":1}\n')
             receive()
@@ -130,22 +137,28 @@ def malformed_rate(count: int) -> None:
         assert errors == count, (errors, count)
         sock.sendall(b'{"id":1,"cmd":"ping"}\n')
         assert receive() == b'{"id":1,"ok":true}'
-        print(f"malformed lines: {count} in {elapsed:.2f} s = {count / elapsed:,.0f} lines/s "
-              f"({len(payload) / elapsed / 1e6:.1f} MB/s), each answered; ping still answered")
+        print(
+            f"malformed lines: {count} in {elapsed:.2f} s = {count / elapsed:,.0f} lines/s "
+            f"({len(payload) / elapsed / 1e6:.1f} MB/s), each answered; ping still answered"
+        )
         sock.close()
 
 
 def idle_cpu(seconds: float) -> None:
     ticks = os.sysconf("SC_CLK_TCK")
-    with tempfile.TemporaryDirectory() as tmp, running_daemon(tmp) as daemon, \
-            Client.tcp(daemon.port) as client:
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        running_daemon(tmp) as daemon,
+        Client.tcp(daemon.port) as client,
+    ):
         client.hello()
         pid = daemon.process.pid
-        time.sleep(1.0)                  # let start-up settle
+        time.sleep(1.0)  # let start-up settle
 
         def cpu_ticks() -> int:
             fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            return int(fields[11]) + int(fields[12])     # utime + stime
+            return int(fields[11]) + int(fields[12])  # utime + stime
+
         before = cpu_ticks()
         time.sleep(seconds)
         used = cpu_ticks() - before
@@ -153,9 +166,11 @@ def idle_cpu(seconds: float) -> None:
         rss = next(line for line in status.splitlines() if line.startswith("VmRSS"))
         threads = next(line for line in status.splitlines() if line.startswith("Threads"))
         assert client.request("ping")["ok"]
-        print(f"idle, one client connected: {used} CPU ticks in {seconds:.0f} s "
-              f"(of {ticks}/s: {used / ticks / seconds * 100:.2f} % of a core); "
-              f"{' '.join(rss.split())}; {' '.join(threads.split())}")
+        print(
+            f"idle, one client connected: {used} CPU ticks in {seconds:.0f} s "
+            f"(of {ticks}/s: {used / ticks / seconds * 100:.2f} % of a core); "
+            f"{' '.join(rss.split())}; {' '.join(threads.split())}"
+        )
 
 
 def main() -> None:

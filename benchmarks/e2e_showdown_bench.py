@@ -47,15 +47,27 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.apps.demo import UnitDaemon  # noqa: E402
-from engine.units.ports import ShowdownRequest  # noqa: E402
-from engine.units.remote import RemoteUnit  # noqa: E402
+from engine.apps.demo import UnitDaemon
+from engine.units.ports import ShowdownRequest
+from engine.units.remote import RemoteUnit
 
-TIMING = {"countdown_step_s": 0.01, "flash_period_s": 0.005, "beep_s": 0.002, "go_tone_s": 0.005,
-          "hold_min_s": 0.01, "hold_max_s": 0.02, "settle_s": 0.005, "response_timeout_s": 2.0}
+TIMING = {
+    "countdown_step_s": 0.01,
+    "flash_period_s": 0.005,
+    "beep_s": 0.002,
+    "go_tone_s": 0.005,
+    "hold_min_s": 0.01,
+    "hold_max_s": 0.02,
+    "settle_s": 0.005,
+    "response_timeout_s": 2.0,
+}
 LAUNCHER = {"spin_up_s": 0.005, "per_card_s": 0.001}
-CONFIG = ("[timing]\n" + "".join(f"{k} = {v!r}\n" for k, v in TIMING.items())
-          + "[launcher]\n" + "".join(f"{k} = {v!r}\n" for k, v in LAUNCHER.items()))
+CONFIG = (
+    "[timing]\n"
+    + "".join(f"{k} = {v!r}\n" for k, v in TIMING.items())
+    + "[launcher]\n"
+    + "".join(f"{k} = {v!r}\n" for k, v in LAUNCHER.items())
+)
 PRESSES = (("a", 10.0), ("b", 12.0))
 CARDS = 2
 
@@ -107,8 +119,10 @@ def main(argv=None) -> int:
             table = BenchTable()
             port = RemoteUnit(daemon.url, start=True, table=table, id_prefix="bench")
             skipped = []
-            rows = {key: [] for key in ("total", "unit", "table", "overhead", "arm",
-                                        "after GO", "journal")}
+            rows = {
+                key: []
+                for key in ("total", "unit", "table", "overhead", "arm", "after GO", "journal")
+            }
             with port:
                 for n in range(args.showdowns):
                     request = ShowdownRequest(f"b{n}", 0, 1, "Ann", "Bob", CARDS)
@@ -116,24 +130,30 @@ def main(argv=None) -> int:
                     started = time.monotonic()
                     outcome = port.run_showdown(request)
                     total = time.monotonic() - started
-                    times = dict(reversed(port.timeline))     # the first of each name
+                    times = dict(reversed(port.timeline))  # the first of each name
                     if not {"countdown", "go", "launched", "result"} <= set(times):
                         skipped.append((request.showdown_id, port.timeline))
-                        continue        # not fought in one go (a reconnect, a re-run)
+                        continue  # not fought in one go (a reconnect, a re-run)
                     countdown_hold, decision, launch = unit_parts(times, outcome)
                     unit = countdown_hold + decision + launch
                     spent = table.spent - table_before
-                    values = {"total": total, "unit": unit, "table": spent,
-                              "overhead": total - unit - spent,
-                              "arm": times["armed"] - times["arm"],
-                              "after GO": times["launched"] - times["go"] - decision - launch,
-                              "journal": times["result"] - times["launched"]}
+                    values = {
+                        "total": total,
+                        "unit": unit,
+                        "table": spent,
+                        "overhead": total - unit - spent,
+                        "arm": times["armed"] - times["arm"],
+                        "after GO": times["launched"] - times["go"] - decision - launch,
+                        "journal": times["result"] - times["launched"],
+                    }
                     for key, value in values.items():
                         rows[key].append(value * 1000)
         finally:
             code = daemon.stop()
-    print(f"{args.showdowns} showdowns on mock pins over loopback TCP (daemon exit {code}); "
-          f"{len(skipped)} not fought in one go, left out")
+    print(
+        f"{args.showdowns} showdowns on mock pins over loopback TCP (daemon exit {code}); "
+        f"{len(skipped)} not fought in one go, left out"
+    )
     for showdown_id, timeline in skipped:
         print(f"  {showdown_id}: {[name for name, _ in timeline]}")
     print(f"{'ms':<10}{'median':>9}{'p99':>9}")

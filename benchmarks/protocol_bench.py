@@ -19,8 +19,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from firmware_host.protocol import (  # noqa: E402
-    ClientConnection, EventSequencer, ProtocolError, ServerConnection, encode,
+from firmware_host.protocol import (
+    ClientConnection,
+    EventSequencer,
+    ProtocolError,
+    ServerConnection,
+    encode,
 )
 
 VALID = [
@@ -32,13 +36,13 @@ VALID = [
     b'{"id": 5, "cmd": "history", "limit": 20, "player": "Ann"}',
 ]
 MALFORMED = [
-    b"hello there",                                              # bad_json
-    b'{"id": 1, "cmd": "ping"',                                  # bad_json (cut off)
-    b'{"id": "\xff\xfe", "cmd": "ping"}',                       # invalid UTF-8
-    b'[1, 2, 3]',                                                # not an object
+    b"hello there",  # bad_json
+    b'{"id": 1, "cmd": "ping"',  # bad_json (cut off)
+    b'{"id": "\xff\xfe", "cmd": "ping"}',  # invalid UTF-8
+    b"[1, 2, 3]",  # not an object
     b'{"id": 7, "cmd": "showdown", "showdown_id": "a b", "cards": 2, '
-    b'"players": {"a": "Ann", "b": "Bob"}}',                     # bad argument
-    b'{"id": 8, "cmd": "launch"}',                               # unknown command
+    b'"players": {"a": "Ann", "b": "Bob"}}',  # bad argument
+    b'{"id": 8, "cmd": "launch"}',  # unknown command
 ]
 
 
@@ -56,7 +60,7 @@ def run_server(data: bytes, chunk: int, limit: int = 4096) -> int:
     server = ready_server(limit)
     items = 0
     for start in range(0, len(data), chunk):
-        for item in server.receive_data(data[start:start + chunk]):
+        for item in server.receive_data(data[start : start + chunk]):
             if isinstance(item, ProtocolError):
                 server.send(item.to_reply())
             items += 1
@@ -67,7 +71,7 @@ def run_client(data: bytes, chunk: int) -> int:
     client = ClientConnection()
     items = 0
     for start in range(0, len(data), chunk):
-        items += len(client.receive_data(data[start:start + chunk]))
+        items += len(client.receive_data(data[start : start + chunk]))
     return items
 
 
@@ -90,18 +94,29 @@ def main() -> None:
     valid, bad = stream(VALID, n), stream(MALFORMED, n)
     too_long = stream([b"x" * 5000], n // 10)
     events = EventSequencer()
-    replies = b"".join(encode(events.event("countdown", showdown_id="game17-turn42", step=i % 3,
-                                           steps=3, rerun=0)) for i in range(n))
+    replies = b"".join(
+        encode(events.event("countdown", showdown_id="game17-turn42", step=i % 3, steps=3, rerun=0))
+        for i in range(n)
+    )
     cases = [
         ("server, valid requests, 4096-byte chunks", n, lambda: run_server(valid, 4096)),
         ("server, valid requests, 64-byte chunks", n, lambda: run_server(valid, 64)),
-        ("server, malformed lines + error replies, 4096-byte chunks", n,
-         lambda: run_server(bad, 4096)),
-        ("server, 5000-byte lines over a 4096 limit, 4096-byte chunks", n // 10,
-         lambda: run_server(too_long, 4096)),
+        (
+            "server, malformed lines + error replies, 4096-byte chunks",
+            n,
+            lambda: run_server(bad, 4096),
+        ),
+        (
+            "server, 5000-byte lines over a 4096 limit, 4096-byte chunks",
+            n // 10,
+            lambda: run_server(too_long, 4096),
+        ),
         ("client, events, 4096-byte chunks", n, lambda: run_client(replies, 4096)),
-        ("encode one event", n, lambda: [encode(events.event("go", showdown_id="g", ticks=1.5))
-                                         for _ in range(n)]),
+        (
+            "encode one event",
+            n,
+            lambda: [encode(events.event("go", showdown_id="g", ticks=1.5)) for _ in range(n)],
+        ),
     ]
     assert run_server(valid, 4096) == n and run_server(bad, 4096) == n
     print(f"python {sys.version.split()[0]}, {n} lines per case, median of {args.repeat} runs")

@@ -13,9 +13,25 @@ core is re-exported here; ``import engine`` loads nothing else.
 True
 """
 
-from engine.core import (Action, ActionKind, Card, Colour, DeckError, EngineError, Game,
-                         HouseRules, IllegalActionError, InvariantError, NotationError, Outcome,
-                         PendingShowdown, Phase, Rank, StateError, Variant)
+from engine.core import (
+    Action,
+    ActionKind,
+    Card,
+    Colour,
+    DeckError,
+    EngineError,
+    Game,
+    HouseRules,
+    IllegalActionError,
+    InvariantError,
+    NotationError,
+    Outcome,
+    PendingShowdown,
+    Phase,
+    Rank,
+    StateError,
+    Variant,
+)
 
 __all__ = [
     "Action",

@@ -17,9 +17,19 @@ does) pulls in no hardware, threads or gpiozero.
 import importlib
 
 __all__ = [
-    "Unit", "UnitBench", "Result", "UnitEvent",
-    "UnitError", "BusyError", "NotArmedError", "InvalidCardsError", "InvalidArgumentError",
-    "PaddleHeldError", "UnitFaultError", "UnknownShowdownError", "NotMockError",
+    "Unit",
+    "UnitBench",
+    "Result",
+    "UnitEvent",
+    "UnitError",
+    "BusyError",
+    "NotArmedError",
+    "InvalidCardsError",
+    "InvalidArgumentError",
+    "PaddleHeldError",
+    "UnitFaultError",
+    "UnknownShowdownError",
+    "NotMockError",
     "UnitClosedError",
 ]
 

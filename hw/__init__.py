@@ -10,9 +10,19 @@ from hw.pins import PinBackendError, make_pin_factory
 from hw.selftest import DeviceCheck, run_selftest
 
 __all__ = [
-    "PinMap", "PinConflictError", "OPTIONAL_DEVICES",
-    "Board", "Paddle", "TimerButton", "Launcher", "CardSensor",
-    "make_pin_factory", "PinBackendError",
-    "InjectableMockPin", "VirtualMockFactory", "CardFeeder",
-    "run_selftest", "DeviceCheck",
+    "PinMap",
+    "PinConflictError",
+    "OPTIONAL_DEVICES",
+    "Board",
+    "Paddle",
+    "TimerButton",
+    "Launcher",
+    "CardSensor",
+    "make_pin_factory",
+    "PinBackendError",
+    "InjectableMockPin",
+    "VirtualMockFactory",
+    "CardFeeder",
+    "run_selftest",
+    "DeviceCheck",
 ]

@@ -68,8 +68,9 @@ class Board:
             return device
 
         # The motor first: it is the part that can do harm while the rest is built.
-        self.launcher = add(Launcher(pins.motor_a, pins.motor_b, pins.motor_enable,
-                                     pin_factory=factory))
+        self.launcher = add(
+            Launcher(pins.motor_a, pins.motor_b, pins.motor_enable, pin_factory=factory)
+        )
         self.pin_factory = self.launcher.enable.pin_factory
         leds = []
         for pin in pins.countdown_leds:
@@ -81,12 +82,14 @@ class Board:
         if pins.buzzer is not None:
             self.buzzer = add(Buzzer(pins.buzzer, initial_value=False, pin_factory=factory))
         for side in ("a", "b"):
-            paddle = add(Paddle(getattr(pins, f"paddle_{side}"), lockout_s=lockout_s,
-                                pin_factory=factory))
+            paddle = add(
+                Paddle(getattr(pins, f"paddle_{side}"), lockout_s=lockout_s, pin_factory=factory)
+            )
             paddle.on_edge = functools.partial(self._paddle_edge, side)
             setattr(self, f"paddle_{side}", paddle)
-        self.timer_button = add(TimerButton(pins.timer_button, lockout_s=lockout_s,
-                                            pin_factory=factory))
+        self.timer_button = add(
+            TimerButton(pins.timer_button, lockout_s=lockout_s, pin_factory=factory)
+        )
         self.timer_button.on_press = self._timer_pressed
         if pins.card_sensor is not None:
             self.card_sensor = add(CardSensor(pins.card_sensor, pin_factory=factory))
@@ -136,9 +139,12 @@ class Board:
 
     def show_countdown(self, lit: int) -> None:
         """Light the first ``lit`` LEDs of the bar and turn the rest off."""
-        if isinstance(lit, bool) or not isinstance(lit, int) or not 0 <= lit <= self.countdown_length:
-            raise ValueError(
-                f"lit must be a whole number 0-{self.countdown_length}, not {lit!r}")
+        if (
+            isinstance(lit, bool)
+            or not isinstance(lit, int)
+            or not 0 <= lit <= self.countdown_length
+        ):
+            raise ValueError(f"lit must be a whole number 0-{self.countdown_length}, not {lit!r}")
         for index, led in enumerate(self.countdown_leds):
             led.value = index < lit
 
@@ -151,7 +157,11 @@ class Board:
             self.arrow_a.off()
             self.arrow_b.off()
             return
-        on, off = (self.arrow_a, self.arrow_b) if check_side(side) == "a" else (self.arrow_b, self.arrow_a)
+        on, off = (
+            (self.arrow_a, self.arrow_b)
+            if check_side(side) == "a"
+            else (self.arrow_b, self.arrow_a)
+        )
         off.off()
         on.on()
 
@@ -205,7 +215,7 @@ class Board:
         self._closed = True
         _run_all([self.safe, *(device.close for device in self._built)])
 
-    def __enter__(self) -> "Board":
+    def __enter__(self) -> Board:
         return self
 
     def __exit__(self, *exc_info) -> None:

@@ -39,8 +39,15 @@ def check_side(side) -> str:
 class Launcher(CompositeDevice):
     """The launcher motor on an H-bridge; starts, and closes, stopped."""
 
-    def __init__(self, motor_a=None, motor_b=None, motor_enable=None, *,
-                 pwm_frequency: float = PWM_FREQUENCY_HZ, pin_factory=None):
+    def __init__(
+        self,
+        motor_a=None,
+        motor_b=None,
+        motor_enable=None,
+        *,
+        pwm_frequency: float = PWM_FREQUENCY_HZ,
+        pin_factory=None,
+    ):
         # launch_toward() and stop() are each one step as seen from other
         # threads: a stop from another thread (a close while the loop still
         # runs) cannot land mid-launch and be undone by the launch's last line.
@@ -50,18 +57,21 @@ class Launcher(CompositeDevice):
         devices = {}
         try:
             devices["toward_a"] = DigitalOutputDevice(
-                motor_a, initial_value=False, pin_factory=pin_factory)
+                motor_a, initial_value=False, pin_factory=pin_factory
+            )
             devices["toward_b"] = DigitalOutputDevice(
-                motor_b, initial_value=False, pin_factory=pin_factory)
+                motor_b, initial_value=False, pin_factory=pin_factory
+            )
             devices["enable"] = PWMOutputDevice(
-                motor_enable, initial_value=0, frequency=pwm_frequency,
-                pin_factory=pin_factory)
+                motor_enable, initial_value=0, frequency=pwm_frequency, pin_factory=pin_factory
+            )
         except BaseException:
             for device in devices.values():
                 device.close()
             raise
-        super().__init__(_order=("toward_a", "toward_b", "enable"),
-                         pin_factory=pin_factory, **devices)
+        super().__init__(
+            _order=("toward_a", "toward_b", "enable"), pin_factory=pin_factory, **devices
+        )
 
     def launch_toward(self, side: str, speed: float) -> None:
         """Run the motor so cards fly toward ``side`` at ``speed`` (0 < speed <= 1)."""
@@ -85,7 +95,7 @@ class Launcher(CompositeDevice):
 
     @property
     def direction(self) -> str | None:
-        """"a" or "b" while the motor is driven, else None."""
+        """ "a" or "b" while the motor is driven, else None."""
         if not self.enable.value:
             return None
         if self.toward_a.is_active:
@@ -106,7 +116,7 @@ class Launcher(CompositeDevice):
     def close(self) -> None:
         """Stop the motor, then release the pins; safe to call twice, and on a
         half-built launcher (gpiozero calls close() from __del__)."""
-        if getattr(self, "_all", None):     # built and not closed yet
+        if getattr(self, "_all", None):  # built and not closed yet
             try:
                 self.stop()
             finally:

@@ -59,7 +59,8 @@ class InjectableMockPin(MockPWMPin):
     def _drive(self, value: bool, ticks: float | None) -> None:
         if self._function != "input":
             raise PinInvalidFunction(
-                f"cannot drive {self!r}: it is an {self._function}, not an input")
+                f"cannot drive {self!r}: it is an {self._function}, not an input"
+            )
         edge = "rising" if value else "falling"
         if self._change_state(value, ticks):
             if self._edges in ("both", edge) and self._when_changed is not None:
@@ -72,11 +73,11 @@ class VirtualMockFactory(MockFactory):
     by default) stamp their changes with it, so pin edges and the code under
     test share one virtual time."""
 
-    def __init__(self, clock: Callable[[], float], *, revision=None,
-                 pin_class=InjectableMockPin):
+    def __init__(self, clock: Callable[[], float], *, revision=None, pin_class=InjectableMockPin):
         if not issubclass(pin_class, InjectableMockPin):
             raise ValueError(
-                f"pin_class must be InjectableMockPin or a subclass, not {pin_class!r}")
+                f"pin_class must be InjectableMockPin or a subclass, not {pin_class!r}"
+            )
         self._clock = clock
         super().__init__(revision=revision, pin_class=pin_class)
 
@@ -129,7 +130,7 @@ class CardFeeder:
     def release_due(self, now: float) -> int:
         """Feed every queued card whose tick is at or before ``now``."""
         due = [t for t in self._pending if t <= now]
-        self._pending = self._pending[len(due):]
+        self._pending = self._pending[len(due) :]
         return self.feed(due)
 
     def cancel(self) -> int:

@@ -26,12 +26,15 @@ BACKENDS = ("auto", "mock", "lgpio", "rpigpio")
 
 # backend name -> (module, factory class, library it needs, how to get it)
 _PI_BACKENDS = {
-    "lgpio": ("gpiozero.pins.lgpio", "LGPIOFactory", "lgpio",
-              "pip install 'uno-showdown[pi]'"),
-    "rpigpio": ("gpiozero.pins.rpigpio", "RPiGPIOFactory", "RPi.GPIO",
-                "pip install 'uno-showdown[pi]' (rpi-lgpio provides RPi.GPIO)"),
+    "lgpio": ("gpiozero.pins.lgpio", "LGPIOFactory", "lgpio", "pip install 'uno-showdown[pi]'"),
+    "rpigpio": (
+        "gpiozero.pins.rpigpio",
+        "RPiGPIOFactory",
+        "RPi.GPIO",
+        "pip install 'uno-showdown[pi]' (rpi-lgpio provides RPi.GPIO)",
+    ),
 }
-_NO_PI_HINT = "without a Raspberry Pi use --mock (or backend = \"mock\" in the config)"
+_NO_PI_HINT = 'without a Raspberry Pi use --mock (or backend = "mock" in the config)'
 
 
 class PinBackendError(BadPinFactory):
@@ -49,8 +52,9 @@ def make_pin_factory(backend: str = "auto"):
     when asked for.
     """
     if backend not in BACKENDS:
-        raise ValueError(f"unknown pin backend {backend!r} "
-                         f"(choose from {', '.join(map(repr, BACKENDS))})")
+        raise ValueError(
+            f"unknown pin backend {backend!r} (choose from {', '.join(map(repr, BACKENDS))})"
+        )
     if backend == "auto":
         return _auto_factory()
     if backend == "mock":
@@ -75,14 +79,17 @@ def _auto_factory():
     except BadPinFactory as exc:
         if name is not None:
             raise PinBackendError(
-                f"GPIOZERO_PIN_FACTORY={name!r} cannot be used: {exc}; "
-                f"{_NO_PI_HINT}") from None
+                f"GPIOZERO_PIN_FACTORY={name!r} cannot be used: {exc}; {_NO_PI_HINT}"
+            ) from None
         raise PinBackendError(
             "no GPIO pin backend works here (gpiozero tried lgpio, RPi.GPIO, "
             "pigpio and native); on a Raspberry Pi install the pi extra "
-            f"(pip install 'uno-showdown[pi]'), {_NO_PI_HINT}") from None
+            f"(pip install 'uno-showdown[pi]'), {_NO_PI_HINT}"
+        ) from None
     except Exception as exc:
-        chosen = "gpiozero's default pin factory" if name is None else f"GPIOZERO_PIN_FACTORY={name!r}"
+        chosen = (
+            "gpiozero's default pin factory" if name is None else f"GPIOZERO_PIN_FACTORY={name!r}"
+        )
         raise PinBackendError(f"{chosen} cannot start: {exc}; {_NO_PI_HINT}") from exc
 
 
@@ -93,10 +100,11 @@ def _pi_factory(backend: str):
     except ImportError:
         raise PinBackendError(
             f"pin backend {backend!r} needs the {library} library, which is not "
-            f"installed (on a Raspberry Pi: {install}); {_NO_PI_HINT}") from None
+            f"installed (on a Raspberry Pi: {install}); {_NO_PI_HINT}"
+        ) from None
     try:
         return getattr(module, class_name)()
     except Exception as exc:
         raise PinBackendError(
-            f"pin backend {backend!r} cannot start: {exc}; "
-            f"is this a Raspberry Pi? {_NO_PI_HINT}") from exc
+            f"pin backend {backend!r} cannot start: {exc}; is this a Raspberry Pi? {_NO_PI_HINT}"
+        ) from exc

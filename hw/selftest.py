@@ -31,9 +31,9 @@ from hw.paddle import Paddle
 
 __all__ = ["DeviceCheck", "run_selftest", "selftest_steps", "LIGHT_S", "MOTOR_SPEED", "MOTOR_S"]
 
-LIGHT_S = 0.25      # each light and the buzzer stay on this long, to be seen
-MOTOR_SPEED = 0.3   # slow enough that a loaded launcher does not throw far
-MOTOR_S = 0.2       # per direction
+LIGHT_S = 0.25  # each light and the buzzer stay on this long, to be seen
+MOTOR_SPEED = 0.3  # slow enough that a loaded launcher does not throw far
+MOTOR_S = 0.2  # per direction
 
 _REAL_PIN_NOTE = "; a read-back cannot see a dead part: watch and listen"
 
@@ -41,6 +41,7 @@ _REAL_PIN_NOTE = "; a read-back cannot see a dead part: watch and listen"
 @dataclass(frozen=True)
 class DeviceCheck:
     """One device's result; ``name`` is the PinMap's name for it."""
+
     name: str
     ok: bool
     detail: str
@@ -112,15 +113,22 @@ def _level(state) -> str:
 
 def _check_switch(name: str, switch: Paddle) -> DeviceCheck:
     if switch.is_pressed:
-        return DeviceCheck(name, False, f"{switch.pin!r} reads pressed (low): release it, "
-                                        "or look for a short to ground")
+        return DeviceCheck(
+            name,
+            False,
+            f"{switch.pin!r} reads pressed (low): release it, or look for a short to ground",
+        )
     return DeviceCheck(name, True, f"{switch.pin!r} idle (high, not pressed)")
 
 
 def _check_beam(name: str, sensor: CardSensor) -> DeviceCheck:
     if sensor.beam_broken:
-        return DeviceCheck(name, False, f"{sensor.pin!r} beam broken (low): clear the card "
-                                        "path, check the emitter's power and alignment")
+        return DeviceCheck(
+            name,
+            False,
+            f"{sensor.pin!r} beam broken (low): clear the card "
+            "path, check the emitter's power and alignment",
+        )
     return DeviceCheck(name, True, f"{sensor.pin!r} beam whole (high)")
 
 
@@ -134,8 +142,11 @@ def _check_output(name: str, device) -> Steps:
         device.off()
     off_state = pin.state
     ok = bool(on_state) and not off_state
-    return DeviceCheck(name, ok, f"{pin!r} read back {_level(on_state)} while on, "
-                                 f"{_level(off_state)} after{_note(pin)}")
+    return DeviceCheck(
+        name,
+        ok,
+        f"{pin!r} read back {_level(on_state)} while on, {_level(off_state)} after{_note(pin)}",
+    )
 
 
 def _check_launcher(name: str, launcher: Launcher) -> Steps:
@@ -147,16 +158,21 @@ def _check_launcher(name: str, launcher: Launcher) -> Steps:
             yield MOTOR_S
             a, b, duty = (pin.state for pin in pins)
             good = (bool(a), bool(b)) == tuple(map(bool, expected)) and math.isclose(
-                duty, MOTOR_SPEED, abs_tol=0.01)
+                duty, MOTOR_SPEED, abs_tol=0.01
+            )
             ok = ok and good
-            parts.append(f"toward {side}: {pins[0]!r}={int(bool(a))} {pins[1]!r}={int(bool(b))} "
-                         f"{pins[2]!r} duty {duty:.2f}{'' if good else ' WRONG'}")
+            parts.append(
+                f"toward {side}: {pins[0]!r}={int(bool(a))} {pins[1]!r}={int(bool(b))} "
+                f"{pins[2]!r} duty {duty:.2f}{'' if good else ' WRONG'}"
+            )
     finally:
         launcher.stop()
     stopped = [pin.state for pin in pins]
     if any(stopped):
         ok = False
-        parts.append("did not stop: " + " ".join(f"{pin!r}={state}" for pin, state in zip(pins, stopped)))
+        parts.append(
+            "did not stop: " + " ".join(f"{pin!r}={state}" for pin, state in zip(pins, stopped))
+        )
     else:
         parts.append("stopped")
     return DeviceCheck(name, ok, ", ".join(parts) + _note(pins[0]))

@@ -38,8 +38,14 @@ from hw.pinmap import PinMap
 # timing is not the code's; no example database, so nothing depends on a .hypothesis
 # folder left from an earlier run; a failure prints the blob that reproduces it.
 settings.register_profile(
-    "ci", settings.get_profile("default"), derandomize=True, deadline=None, database=None,
-    print_blob=True, suppress_health_check=[HealthCheck.too_slow])
+    "ci",
+    settings.get_profile("default"),
+    derandomize=True,
+    deadline=None,
+    database=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 # No deadline in either: a per-example time limit is a timing assertion, and these
 # machines are shared and noisy.
 settings.register_profile("dev", settings.get_profile("default"), deadline=None)
@@ -47,6 +53,7 @@ settings.load_profile("ci" if "CI" in os.environ else "dev")
 
 
 # -- fixtures ------------------------------------------------------------------------------
+
 
 class VirtualClock:
     """Seconds that only move when a test says so."""
@@ -103,14 +110,20 @@ def board(mock_factory):
 #: Test files whose every test is slow.
 SLOW_FILES = {
     # A real daemon process (tests/daemon_helpers.running_daemon), talked to over TCP.
-    "test_daemon.py", "test_daemon_serial.py", "test_daemon_signals.py", "test_link.py",
+    "test_daemon.py",
+    "test_daemon_serial.py",
+    "test_daemon_signals.py",
+    "test_link.py",
     "test_exactly_once.py",
     # Whole matches against a daemon process (tests/e2e_helpers), faults injected.
-    "test_e2e.py", "test_e2e_faults.py",
+    "test_e2e.py",
+    "test_e2e_faults.py",
     # benchmarks/chaos.py as a smoke test: daemons SIGKILLed at every state.
     "test_chaos.py",
     # A Unit or its EventLoop on the real clock, waited for with safety timeouts.
-    "test_unit_api.py", "test_server_unit_hooks.py", "test_loop.py",
+    "test_unit_api.py",
+    "test_server_unit_hooks.py",
+    "test_loop.py",
 }
 
 #: Slow tests in files that are otherwise fast, by function name.
@@ -156,15 +169,17 @@ SLOW_TESTS = {
 
 #: Fixtures that run a script, so every test using one is slow (test_systemd_files.py).
 SLOW_FIXTURES = {
-    "system",       # install.sh against a fake root
-    "motor_env",    # motor-safe.sh with a recording pinctrl
+    "system",  # install.sh against a fake root
+    "motor_env",  # motor-safe.sh with a recording pinctrl
 }
 
 
 def is_slow(item: pytest.Item) -> bool:
-    return (item.path.name in SLOW_FILES
-            or getattr(item, "originalname", item.name) in SLOW_TESTS
-            or not SLOW_FIXTURES.isdisjoint(getattr(item, "fixturenames", ())))
+    return (
+        item.path.name in SLOW_FILES
+        or getattr(item, "originalname", item.name) in SLOW_TESTS
+        or not SLOW_FIXTURES.isdisjoint(getattr(item, "fixturenames", ()))
+    )
 
 
 def pytest_configure(config):
@@ -176,7 +191,7 @@ def pytest_configure(config):
     guard.install()
 
 
-@pytest.hookimpl(tryfirst=True)       # before -m "not slow" deselects
+@pytest.hookimpl(tryfirst=True)  # before -m "not slow" deselects
 def pytest_collection_modifyitems(config, items):
     for item in items:
         if is_slow(item):
@@ -196,19 +211,25 @@ class FastTierGuard:
     """
 
     def __init__(self):
-        self._item: pytest.Item | None = None   # the fast test running, if any
-        self._threads: set[int] = set()         # idents of its threads
+        self._item: pytest.Item | None = None  # the fast test running, if any
+        self._threads: set[int] = set()  # idents of its threads
         self._seen: list[str] = []
         self._undo: list = []
 
     def install(self) -> None:
-        self._before(subprocess.Popen, "__init__",
-                     lambda popen, args, *_, **__: f"starts a process: {_argv(args)}")
+        self._before(
+            subprocess.Popen,
+            "__init__",
+            lambda popen, args, *_, **__: f"starts a process: {_argv(args)}",
+        )
         for name in ("fork", "forkpty", "posix_spawn", "posix_spawnp", "system"):
             if hasattr(os, name):
                 self._before(os, name, lambda *_, name=name, **__: f"calls os.{name}()")
-        self._before(time, "sleep", lambda seconds: (
-            f"sleeps {seconds:g} s on the real clock" if seconds > 0 else None))
+        self._before(
+            time,
+            "sleep",
+            lambda seconds: f"sleeps {seconds:g} s on the real clock" if seconds > 0 else None,
+        )
         self._before(threading.Thread, "start", self._thread_starting, at_once=False)
         wait = threading.Condition.wait
 
@@ -290,7 +311,7 @@ class FastTierGuard:
             self._threads.add(threading.get_ident())
             run()
 
-        thread.run = run_watched        # the new thread is watched too
+        thread.run = run_watched  # the new thread is watched too
         return None
 
 
@@ -300,7 +321,9 @@ def _failure(item: pytest.Item, what: str) -> BaseException:
         f"{item.nodeid} {what} but is not marked slow; the fast tier (make check) "
         f"runs no processes and nothing on the real clock. Pass the time in "
         f"(virtual_clock), or list {item.path.name!r} in SLOW_FILES or {name!r} in "
-        f"SLOW_TESTS in tests/conftest.py.", pytrace=False)
+        f"SLOW_TESTS in tests/conftest.py.",
+        pytrace=False,
+    )
 
 
 def _argv(args) -> str:

@@ -32,9 +32,17 @@ import threading
 import time
 from pathlib import Path
 
-__all__ = ["FAST_CONFIG", "WAIT_S", "running_daemon", "Daemon", "NotifyListener", "Client",
-           "malformed_line",
-           "LinkClosed", "PLAYERS"]
+__all__ = [
+    "FAST_CONFIG",
+    "WAIT_S",
+    "running_daemon",
+    "Daemon",
+    "NotifyListener",
+    "Client",
+    "malformed_line",
+    "LinkClosed",
+    "PLAYERS",
+]
 
 WAIT_S = 20.0
 PLAYERS = {"a": "Ann", "b": "Bob"}
@@ -83,7 +91,7 @@ class NotifyListener:
             try:
                 data = self.sock.recv(65536).decode()
             except OSError:
-                return                  # closed
+                return  # closed
             if not data:
                 return
             message = dict(line.split("=", 1) for line in data.splitlines() if "=" in line)
@@ -115,7 +123,7 @@ class NotifyListener:
 
     def close(self) -> None:
         try:
-            self.sock.shutdown(socket.SHUT_RDWR)    # the reader's recv returns b""
+            self.sock.shutdown(socket.SHUT_RDWR)  # the reader's recv returns b""
         except OSError:
             pass
         self._reader.join(WAIT_S)
@@ -158,9 +166,15 @@ class Daemon:
 
 
 @contextlib.contextmanager
-def running_daemon(tmp_path, extra_args=(), config_text: str = FAST_CONFIG, *,
-                   listen: str | None = "127.0.0.1:0", env: dict | None = None,
-                   wait_ready: bool = True):
+def running_daemon(
+    tmp_path,
+    extra_args=(),
+    config_text: str = FAST_CONFIG,
+    *,
+    listen: str | None = "127.0.0.1:0",
+    env: dict | None = None,
+    wait_ready: bool = True,
+):
     """Start ``python -m firmware_host -v run --mock`` with ``config_text``
     and ``extra_args``; yield a :class:`Daemon` once it sent ``READY=1``.
     On the way out it is stopped (SIGTERM, then SIGKILL) if still running.
@@ -171,18 +185,39 @@ def running_daemon(tmp_path, extra_args=(), config_text: str = FAST_CONFIG, *,
     journal_path = tmp_path / "results.sqlite3"
     log_path = tmp_path / "daemon.log"
     notify = NotifyListener(tmp_path / "notify.sock")
-    args = [sys.executable, "-m", "firmware_host", "-v", "run", "--mock",
-            "--config", str(config_path), "--journal", str(journal_path)]
+    args = [
+        sys.executable,
+        "-m",
+        "firmware_host",
+        "-v",
+        "run",
+        "--mock",
+        "--config",
+        str(config_path),
+        "--journal",
+        str(journal_path),
+    ]
     args += ["--listen", listen if listen is not None else ""]
     args += list(extra_args)
-    child_env = {**os.environ, "NOTIFY_SOCKET": notify.path, "PYTHONUNBUFFERED": "1",
-                 **(env or {})}
+    child_env = {**os.environ, "NOTIFY_SOCKET": notify.path, "PYTHONUNBUFFERED": "1", **(env or {})}
     child_env.pop("WATCHDOG_PID", None)
     with open(log_path, "wb") as log:
-        process = subprocess.Popen(args, cwd=ROOT, env=child_env, stdin=subprocess.DEVNULL,
-                                   stdout=log, stderr=subprocess.STDOUT)
-    daemon = Daemon(process, port=None, journal_path=journal_path, config_path=config_path,
-                    log_path=log_path, notify=notify)
+        process = subprocess.Popen(
+            args,
+            cwd=ROOT,
+            env=child_env,
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+    daemon = Daemon(
+        process,
+        port=None,
+        journal_path=journal_path,
+        config_path=config_path,
+        log_path=log_path,
+        notify=notify,
+    )
     try:
         if wait_ready:
             try:
@@ -219,30 +254,32 @@ class Client:
         self.other: list[bytes] = []
 
     @classmethod
-    def tcp(cls, port: int, host: str = "127.0.0.1", timeout: float = WAIT_S) -> "Client":
+    def tcp(cls, port: int, host: str = "127.0.0.1", timeout: float = WAIT_S) -> Client:
         sock = socket.create_connection((host, port), timeout=timeout)
 
         def receive(wait):
             sock.settimeout(wait)
             try:
                 data = sock.recv(65536)
-            except socket.timeout:
+            except TimeoutError:
                 return None
             except ConnectionResetError:
                 return b""
             return data
+
         client = cls(sock.sendall, receive, sock.close)
         client.sock = sock
         return client
 
     @classmethod
-    def fd(cls, fd: int) -> "Client":
+    def fd(cls, fd: int) -> Client:
         """Over a file descriptor (the master end of a pty)."""
+
         def send(data):
             view = memoryview(data)
             while view:
                 select.select([], [fd], [], WAIT_S)
-                view = view[os.write(fd, view):]
+                view = view[os.write(fd, view) :]
 
         def receive(wait):
             if not select.select([fd], [], [], wait)[0]:
@@ -251,6 +288,7 @@ class Client:
                 return os.read(fd, 65536)
             except OSError:
                 return b""
+
         return cls(send, receive, lambda: None)
 
     # -- sending ---------------------------------------------------------------------
@@ -290,7 +328,7 @@ class Client:
         while True:
             for index, event in enumerate(self.unread_events):
                 if event["event"] == name and all(event.get(k) == v for k, v in match.items()):
-                    del self.unread_events[:index + 1]
+                    del self.unread_events[: index + 1]
                     return event
             self._read(deadline)
 
@@ -300,7 +338,7 @@ class Client:
         while True:
             for index, event in enumerate(self.unread_events):
                 if event["event"] in names:
-                    del self.unread_events[:index + 1]
+                    del self.unread_events[: index + 1]
                     return event
             self._read(deadline)
 
@@ -330,8 +368,9 @@ class Client:
     def _fill(self, deadline: float) -> None:
         left = deadline - time.monotonic()
         if left <= 0:
-            raise TimeoutError(f"nothing more from the daemon; events so far: "
-                               f"{[e['event'] for e in self.events]}")
+            raise TimeoutError(
+                f"nothing more from the daemon; events so far: {[e['event'] for e in self.events]}"
+            )
         data = self._receive(left)
         if data is None:
             return
@@ -349,7 +388,7 @@ class Client:
     def close(self) -> None:
         self._close()
 
-    def __enter__(self) -> "Client":
+    def __enter__(self) -> Client:
         return self
 
     def __exit__(self, *exc_info) -> None:
@@ -359,31 +398,64 @@ class Client:
 def malformed_line(rng: random.Random, max_line: int) -> bytes:
     """One line the unit must refuse with exactly one error reply."""
     kind = rng.randrange(8)
-    if kind == 0:                            # garbage bytes, not blank, no newline
-        body = bytes(rng.choice([b for b in range(256) if b != 10]) for _ in range(rng.randint(1, 80)))
+    if kind == 0:  # garbage bytes, not blank, no newline
+        body = bytes(
+            rng.choice([b for b in range(256) if b != 10]) for _ in range(rng.randint(1, 80))
+        )
         return b"\xff" + body.rstrip(b"\r")
-    if kind == 1:                            # broken JSON
+    if kind == 1:  # broken JSON
         text = json.dumps({"id": rng.randint(1, 10**6), "cmd": "status"})
-        return text[:rng.randint(1, len(text) - 1)].encode()
-    if kind == 2:                            # unknown command
-        return json.dumps({"id": rng.randint(1, 10**6),
-                           "cmd": rng.choice(["launch", "fire", "reset_all", "", "PING"])}).encode()
-    if kind == 3:                            # bad arguments
-        return json.dumps(rng.choice([
-            {"id": 1, "cmd": "showdown", "showdown_id": "x", "cards": "two", "players": PLAYERS},
-            {"id": 2, "cmd": "showdown", "showdown_id": "bad id!", "cards": 2, "players": PLAYERS},
-            {"id": 3, "cmd": "bench_press", "side": "c", "offset_ms": 10},
-            {"id": 4, "cmd": "bench_press", "side": "a", "hold": "yes"},
-            {"id": 5, "cmd": "history", "limit": 0},
-            {"id": 6, "cmd": "result"},
-            {"id": 7, "cmd": "ping", "extra": True},
-            {"id": 8, "cmd": "bench_release", "side": "a", "offset_ms": 1, "at_tick": 2},
-        ])).encode()
-    if kind == 4:                            # over the line limit
-        return b'{"id": 1, "cmd": "ping", "pad": "' + b"x" * (max_line + rng.randint(0, 3000)) + b'"}'
-    if kind == 5:                            # JSON, but not a request object
-        return rng.choice([b"[]", b'"status"', b"null", b"42", b'{"cmd": "ping"}',
-                           b'{"id": true, "cmd": "ping"}', b'{"id": 1, "cmd": 5}'])
-    if kind == 6:                            # not UTF-8
+        return text[: rng.randint(1, len(text) - 1)].encode()
+    if kind == 2:  # unknown command
+        return json.dumps(
+            {
+                "id": rng.randint(1, 10**6),
+                "cmd": rng.choice(["launch", "fire", "reset_all", "", "PING"]),
+            }
+        ).encode()
+    if kind == 3:  # bad arguments
+        return json.dumps(
+            rng.choice(
+                [
+                    {
+                        "id": 1,
+                        "cmd": "showdown",
+                        "showdown_id": "x",
+                        "cards": "two",
+                        "players": PLAYERS,
+                    },
+                    {
+                        "id": 2,
+                        "cmd": "showdown",
+                        "showdown_id": "bad id!",
+                        "cards": 2,
+                        "players": PLAYERS,
+                    },
+                    {"id": 3, "cmd": "bench_press", "side": "c", "offset_ms": 10},
+                    {"id": 4, "cmd": "bench_press", "side": "a", "hold": "yes"},
+                    {"id": 5, "cmd": "history", "limit": 0},
+                    {"id": 6, "cmd": "result"},
+                    {"id": 7, "cmd": "ping", "extra": True},
+                    {"id": 8, "cmd": "bench_release", "side": "a", "offset_ms": 1, "at_tick": 2},
+                ]
+            )
+        ).encode()
+    if kind == 4:  # over the line limit
+        return (
+            b'{"id": 1, "cmd": "ping", "pad": "' + b"x" * (max_line + rng.randint(0, 3000)) + b'"}'
+        )
+    if kind == 5:  # JSON, but not a request object
+        return rng.choice(
+            [
+                b"[]",
+                b'"status"',
+                b"null",
+                b"42",
+                b'{"cmd": "ping"}',
+                b'{"id": true, "cmd": "ping"}',
+                b'{"id": 1, "cmd": 5}',
+            ]
+        )
+    if kind == 6:  # not UTF-8
         return b'{"id": 1, "cmd": "\xc3\x28"}'
-    return b'{"id": 1, "cmd": "hello", "version": 0}'     # no common version
+    return b'{"id": 1, "cmd": "hello", "version": 0}'  # no common version

@@ -14,14 +14,22 @@ import threading
 import tty
 
 from engine.apps.demo import SimulatedTable
-from firmware_host.protocol.reactions import Reactions
 from engine.apps.driver import Match
 from engine.core.game import Game
 from engine.players.bots import HeuristicBot
+from firmware_host.protocol.reactions import Reactions
 from firmware_host.service.journal import Journal
 
-__all__ = ["E2E_CONFIG", "NAMES", "FAST_HANDS", "fast_table", "play", "check_against_journal",
-           "PtyBridge", "NoisyProxy"]
+__all__ = [
+    "E2E_CONFIG",
+    "NAMES",
+    "FAST_HANDS",
+    "fast_table",
+    "play",
+    "check_against_journal",
+    "PtyBridge",
+    "NoisyProxy",
+]
 
 #: Short enough that a showdown takes about 0.1 s; false starts still fit the
 #: paddle lockout (countdown + minimum hold - 50 ms lockout > 5 ms).
@@ -45,14 +53,27 @@ NAMES = ["Ann", "Bob", "Cat"]
 
 
 #: Quick hands for E2E_CONFIG: reactions around 25 ms, and more of the rare cases.
-FAST_HANDS = Reactions(median_ms=25.0, min_ms=15.0, gap_sd_ms=4.0, false_start_rate=0.08,
-                       near_tie_rate=0.08, photo_finish_rate=0.08)
+FAST_HANDS = Reactions(
+    median_ms=25.0,
+    min_ms=15.0,
+    gap_sd_ms=4.0,
+    false_start_rate=0.08,
+    near_tie_rate=0.08,
+    photo_finish_rate=0.08,
+)
 
 
 def fast_table(seed: int, **options) -> SimulatedTable:
     """A table with quick hands (:data:`FAST_HANDS`) for E2E_CONFIG."""
-    options = {"reactions": FAST_HANDS, "settle_s": 0.025, "spin_up_s": 0.01,
-               "per_card_s": 0.002, "countdown_s": 0.06, "hold_min_s": 0.01, **options}
+    options = {
+        "reactions": FAST_HANDS,
+        "settle_s": 0.025,
+        "spin_up_s": 0.01,
+        "per_card_s": 0.002,
+        "countdown_s": 0.06,
+        "hold_min_s": 0.01,
+        **options,
+    }
     return SimulatedTable(random.Random(seed), **options)
 
 
@@ -61,8 +82,9 @@ def play(port, *, seed: int, target: int, players: int = 3) -> Match:
     after every decision; returns the finished Match."""
     names = NAMES[:players]
     game = Game.new(players, "showdown", seed=seed, target=target)
-    match = Match(game, [HeuristicBot(n) for n in names], port, names=names, debug=True,
-                  match_id=f"e2e{seed}")
+    match = Match(
+        game, [HeuristicBot(n) for n in names], port, names=names, debug=True, match_id=f"e2e{seed}"
+    )
     match.run()
     game.check_invariants()
     return match
@@ -127,20 +149,26 @@ class PtyBridge:
                 try:
                     data = os.read(fd, 65536)
                 except OSError:
-                    continue            # the far end is not open yet (EIO): nothing to copy
+                    continue  # the far end is not open yet (EIO): nothing to copy
                 view = memoryview(data)
                 while view:
-                    view = view[os.write(peer[fd], view):]
+                    view = view[os.write(peer[fd], view) :]
                 self.copied += len(data)
 
     def close(self) -> None:
         os.write(self._stop_w, b"x")
         self._thread.join(5)
-        for fd in (self._a_master, self._a_slave, self._b_master, self._b_slave,
-                   self._stop_r, self._stop_w):
+        for fd in (
+            self._a_master,
+            self._a_slave,
+            self._b_master,
+            self._b_slave,
+            self._stop_r,
+            self._stop_w,
+        ):
             os.close(fd)
 
-    def __enter__(self) -> "PtyBridge":
+    def __enter__(self) -> PtyBridge:
         return self
 
     def __exit__(self, *exc_info) -> None:
@@ -157,13 +185,29 @@ class NoisyProxy:
 
     #: Noise the unit cannot take for a request (no usable id), and noise that
     #: is no message of the unit's.
-    TO_UNIT = [b"\x00\xff\xfe garbage", b'{"half": ', b"[]", b'{"cmd": "ping"}',
-               b"\xc3\x28 not utf-8"]
-    TO_ENGINE = [b"\xffnoise", b'{"not": "a message"}', b'{"id": 987654, "ok": true}',
-                 b'{"id": null, "ok": false, "error": {"code": "bad_json", "message": "x"}}']
+    TO_UNIT = [
+        b"\x00\xff\xfe garbage",
+        b'{"half": ',
+        b"[]",
+        b'{"cmd": "ping"}',
+        b"\xc3\x28 not utf-8",
+    ]
+    TO_ENGINE = [
+        b"\xffnoise",
+        b'{"not": "a message"}',
+        b'{"id": 987654, "ok": true}',
+        b'{"id": null, "ok": false, "error": {"code": "bad_json", "message": "x"}}',
+    ]
 
-    def __init__(self, unit_port: int, *, junk_to_unit: int = 0, junk_to_engine: int = 0,
-                 cut_before: bytes | None = None, cut_at: int = 1):
+    def __init__(
+        self,
+        unit_port: int,
+        *,
+        junk_to_unit: int = 0,
+        junk_to_engine: int = 0,
+        cut_before: bytes | None = None,
+        cut_at: int = 1,
+    ):
         self.unit_port = unit_port
         self.junk_to_unit = junk_to_unit
         self.junk_to_engine = junk_to_engine
@@ -173,7 +217,7 @@ class NoisyProxy:
         self.cuts = 0
         self.connections = 0
         self.junk_sent = 0
-        self.null_id_errors = 0             # the unit's answers to the junk
+        self.null_id_errors = 0  # the unit's answers to the junk
         self._lock = threading.Lock()
         self._listener = socket.create_server(("127.0.0.1", 0))
         self.port = self._listener.getsockname()[1]
@@ -193,8 +237,9 @@ class NoisyProxy:
             unit = socket.create_connection(("127.0.0.1", self.unit_port))
             self.connections += 1
             for src, dst, toward in ((engine, unit, "unit"), (unit, engine, "engine")):
-                threading.Thread(target=self._pump, args=(src, dst, toward, (engine, unit)),
-                                 daemon=True).start()
+                threading.Thread(
+                    target=self._pump, args=(src, dst, toward, (engine, unit)), daemon=True
+                ).start()
 
     def _pump(self, src, dst, toward, both) -> None:
         buffer, count = b"", 0

@@ -23,33 +23,61 @@ __all__ = ["FakeUnit", "FakePort", "decided", "timeout", "void", "false_start"]
 
 def decided(winner="a", a_us=200_000, b_us=230_000, launch="launched", counted=None):
     loser = "b" if winner == "a" else "a"
-    return dict(winner=winner, loser=loser, reason="faster", tie_reruns=0,
-                reaction_us={"a": a_us, "b": b_us}, margin_us=abs(a_us - b_us), launch=launch,
-                cards_counted=counted)
+    return dict(
+        winner=winner,
+        loser=loser,
+        reason="faster",
+        tie_reruns=0,
+        reaction_us={"a": a_us, "b": b_us},
+        margin_us=abs(a_us - b_us),
+        launch=launch,
+        cards_counted=counted,
+    )
 
 
 def false_start(offender="b"):
-    return dict(winner="a" if offender == "b" else "b", loser=offender, reason="false_start",
-                tie_reruns=0, reaction_us={"a": None, "b": None}, margin_us=None,
-                launch="launched", cards_counted=None)
+    return dict(
+        winner="a" if offender == "b" else "b",
+        loser=offender,
+        reason="false_start",
+        tie_reruns=0,
+        reaction_us={"a": None, "b": None},
+        margin_us=None,
+        launch="launched",
+        cards_counted=None,
+    )
 
 
 def timeout():
-    return dict(winner=None, loser=None, reason="timeout", tie_reruns=0,
-                reaction_us={"a": None, "b": None}, margin_us=None, launch="none",
-                cards_counted=None)
+    return dict(
+        winner=None,
+        loser=None,
+        reason="timeout",
+        tie_reruns=0,
+        reaction_us={"a": None, "b": None},
+        margin_us=None,
+        launch="none",
+        cards_counted=None,
+    )
 
 
 def void(reruns=3):
-    return dict(winner=None, loser=None, reason="tie_void", tie_reruns=reruns,
-                reaction_us={"a": 200_000, "b": 200_100}, margin_us=100, launch="none",
-                cards_counted=None)
+    return dict(
+        winner=None,
+        loser=None,
+        reason="tie_void",
+        tie_reruns=reruns,
+        reaction_us={"a": 200_000, "b": 200_100},
+        margin_us=100,
+        launch="none",
+        cards_counted=None,
+    )
 
 
 class FakePort:
     """One open link: bytes the unit sends wait in ``inbox``."""
 
-    def __init__(self, unit: "FakeUnit"):
+    def __init__(self, unit: FakeUnit):
         self.unit = unit
         self.server = ServerConnection()
         self.inbox = bytearray()
@@ -96,19 +124,19 @@ class FakeUnit:
         self.current: dict | None = None
         self.fault: str | None = None
         self.log: list[tuple[str, dict]] = []
-        self.runs: list[str] = []             # showdown ids run (countdown started)
+        self.runs: list[str] = []  # showdown ids run (countdown started)
         self.reachable = True
         # Cues, used once: command name -> callable(unit, port), run before the
         # unit answers it (return "no reply" to send none) or after.
         self.before_reply: dict[str, object] = {}
         self.after_reply: dict[str, object] = {}
-        self.drop_event: set[str] = set()     # events never sent
+        self.drop_event: set[str] = set()  # events never sent
         # Persistent misbehaviour: command -> callable(unit, request) -> reply data
         # sent instead of the real reply; event name -> callable(data) -> data sent.
         self.replace_reply: dict[str, object] = {}
         self.corrupt_event: dict[str, object] = {}
         self.busy_with: str | None = None
-        self.launching: dict | None = None    # the final result of a pending launch
+        self.launching: dict | None = None  # the final result of a pending launch
 
     # -- the test's side ---------------------------------------------------------
 
@@ -154,12 +182,16 @@ class FakeUnit:
                 port.push(encode(event))
 
     def status(self) -> dict:
-        return {"state": self.state, "paddles": {"a": False, "b": False},
-                "showdown": self.current, "last_result": None,
-                "fault": self.fault if self.state == "fault" else None}
+        return {
+            "state": self.state,
+            "paddles": {"a": False, "b": False},
+            "showdown": self.current,
+            "last_result": None,
+            "fault": self.fault if self.state == "fault" else None,
+        }
 
     def handle(self, port: FakePort, request) -> None:
-        if not hasattr(request, "cmd"):            # a ProtocolError: the line was noise
+        if not hasattr(request, "cmd"):  # a ProtocolError: the line was noise
             port.push(port.server.send(request.to_reply()))
             return
         self.log.append((request.cmd, dict(request.args)))
@@ -181,8 +213,12 @@ class FakeUnit:
             after(self, port)
 
     def _cmd_hello(self, request):
-        return request.reply(version=self.version, unit={"name": "fake"},
-                             capabilities=["bench"], seq=self.events.last)
+        return request.reply(
+            version=self.version,
+            unit={"name": "fake"},
+            capabilities=["bench"],
+            seq=self.events.last,
+        )
 
     def _cmd_status(self, request):
         return request.reply(**self.status())
@@ -197,12 +233,17 @@ class FakeUnit:
         if self.state == "fault":
             return request.fail("fault", f"the unit is in fault ({self.fault}); cancel resets it")
         if self.busy_with or self.state not in ("idle", "armed"):
-            return request.fail("busy", f"the unit is busy: state is 'countdown'")
-        self.current = {"showdown_id": showdown_id, "cards": args["cards"],
-                        "players": dict(args["players"]), "tie_reruns": 0}
+            return request.fail("busy", "the unit is busy: state is 'countdown'")
+        self.current = {
+            "showdown_id": showdown_id,
+            "cards": args["cards"],
+            "players": dict(args["players"]),
+            "tie_reruns": 0,
+        }
         self.state = "armed"
-        self.emit("armed", showdown_id=showdown_id, cards=args["cards"],
-                  players=dict(args["players"]))
+        self.emit(
+            "armed", showdown_id=showdown_id, cards=args["cards"], players=dict(args["players"])
+        )
         return request.reply(**self.status())
 
     def _cmd_start(self, request):
@@ -224,8 +265,9 @@ class FakeUnit:
     def _cmd_result(self, request):
         known = self.journal.get(request.args["showdown_id"])
         if known is None:
-            return request.fail("unknown_showdown",
-                                f"no result for showdown {request.args['showdown_id']!r}")
+            return request.fail(
+                "unknown_showdown", f"no result for showdown {request.args['showdown_id']!r}"
+            )
         return request.reply(result=known)
 
     def _run(self) -> None:
@@ -240,23 +282,33 @@ class FakeUnit:
             self.state, self.current, self.fault = "fault", None, "motor driver not answering"
             self.emit("fault", reason=self.fault)
             return
-        if script == "hang":                 # the showdown runs on; nothing more is said
+        if script == "hang":  # the showdown runs on; nothing more is said
             return
         self.emit("go", showdown_id=showdown_id, ticks=self.now)
-        result = {"showdown_id": showdown_id, "players": current["players"],
-                  "cards": current["cards"], **script}
-        if result["launch"] == "pending":    # decided and journaled; the cards fly on
+        result = {
+            "showdown_id": showdown_id,
+            "players": current["players"],
+            "cards": current["cards"],
+            **script,
+        }
+        if result["launch"] == "pending":  # decided and journaled; the cards fly on
             self.journal[showdown_id] = result
             self.state, self.current = "launching", None
             self.launching = {**result, "launch": "launched"}
             return
-        if result["launch"] == "interrupted":   # journaled, then the unit died mid-launch
+        if result["launch"] == "interrupted":  # journaled, then the unit died mid-launch
             self.journal[showdown_id] = result
             self.restart()
             return
         if result["loser"] is not None:
-            self.emit("launched", showdown_id=showdown_id, side=result["loser"],
-                      cards=current["cards"], verified=False, outcome=result["launch"])
+            self.emit(
+                "launched",
+                showdown_id=showdown_id,
+                side=result["loser"],
+                cards=current["cards"],
+                verified=False,
+                outcome=result["launch"],
+            )
         self.journal[showdown_id] = result
         self.state, self.current = "idle", None
         self.emit("result", **result)
@@ -264,8 +316,14 @@ class FakeUnit:
     def land(self) -> None:
         """A pending launch ends: the final result is journaled and sent."""
         result, self.launching = self.launching, None
-        self.emit("launched", showdown_id=result["showdown_id"], side=result["loser"],
-                  cards=result["cards"], verified=False, outcome=result["launch"])
+        self.emit(
+            "launched",
+            showdown_id=result["showdown_id"],
+            side=result["loser"],
+            cards=result["cards"],
+            verified=False,
+            outcome=result["launch"],
+        )
         self.journal[result["showdown_id"]] = result
         self.state = "idle"
         self.emit("result", **result)

@@ -11,21 +11,34 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "benchmarks" / "chaos.py"
-MOMENTS = ("armed", "countdown", "hold", "go", "false_start", "resolved", "launching",
-           "timeout", "result")
+MOMENTS = (
+    "armed",
+    "countdown",
+    "hold",
+    "go",
+    "false_start",
+    "resolved",
+    "launching",
+    "timeout",
+    "result",
+)
 
 
 def test_twelve_showdowns_of_chaos_keep_every_verdict_exactly_once():
-    run = subprocess.run([sys.executable, str(SCRIPT), "--showdowns", "12", "--seed", "1",
-                          "--json"], cwd=ROOT, capture_output=True, text=True,
-                         timeout=300)      # a safety net for a hung run, not a timing check
+    run = subprocess.run(
+        [sys.executable, str(SCRIPT), "--showdowns", "12", "--seed", "1", "--json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )  # a safety net for a hung run, not a timing check
     assert run.returncode == 0, run.stdout + run.stderr
     figures = json.loads(run.stdout)
     assert figures["showdowns"] == 12
-    assert {key: figures[key] for key in ("verdicts_lost", "verdicts_changed",
-                                          "launches_without_record", "run_twice")} == {
-        "verdicts_lost": 0, "verdicts_changed": 0, "launches_without_record": 0,
-        "run_twice": 0}
+    assert {
+        key: figures[key]
+        for key in ("verdicts_lost", "verdicts_changed", "launches_without_record", "run_twice")
+    } == {"verdicts_lost": 0, "verdicts_changed": 0, "launches_without_record": 0, "run_twice": 0}
     assert figures["kills"] == {moment: 1 for moment in MOMENTS}
     assert figures["kill_moments_missed"] == 0
     assert sum(figures["launch_after_a_kill_in_launching"].values()) == 1

@@ -8,8 +8,8 @@ import subprocess
 import sys
 import threading
 import time
-from pathlib import Path
 from io import StringIO
+from pathlib import Path
 
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
@@ -24,15 +24,24 @@ from firmware_host.core.unit import Unit
 from firmware_host.service.config import load_config
 from hw.mock import InjectableMockPin
 
-WAIT_S = 30.0       # a safety net for a hung child, not a timing assertion
+WAIT_S = 30.0  # a safety net for a hung child, not a timing assertion
 
 
 @pytest.fixture
 def run_args(tmp_path):
     """``run --mock`` on a free port (never clashing with a daemon on 7700)
     with its own journal (not the mock journal other runs share)."""
-    return [sys.executable, "-m", "firmware_host", "run", "--mock", "--listen",
-            "127.0.0.1:0", "--journal", str(tmp_path / "results.sqlite3")]
+    return [
+        sys.executable,
+        "-m",
+        "firmware_host",
+        "run",
+        "--mock",
+        "--listen",
+        "127.0.0.1:0",
+        "--journal",
+        str(tmp_path / "results.sqlite3"),
+    ]
 
 
 def read_until(fd, text, buffer=b""):
@@ -59,8 +68,9 @@ def test_diagram_prints_the_machines_mermaid_text(capsys, tmp_path):
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
 def test_run_headless_stops_cleanly_on_a_signal(signum, run_args):
-    child = subprocess.Popen(run_args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                             stderr=subprocess.STDOUT)
+    child = subprocess.Popen(
+        run_args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+    )
     try:
         read_until(child.stdout.fileno(), "SIGTERM or Ctrl-C stops it")
         child.send_signal(signum)
@@ -74,9 +84,8 @@ def test_run_headless_stops_cleanly_on_a_signal(signum, run_args):
 def test_run_with_a_bad_config_is_one_line_and_exit_78(tmp_path, capsys):
     bad = tmp_path / "unit.toml"
     bad.write_text("[timing]\nsettle_s = -1\n")
-    assert main(["run", "--mock", "--config", str(bad)]) == 78      # EX_CONFIG
-    assert capsys.readouterr().err == (
-        f"error: {bad}: timing.settle_s: must be >= 0.0, not -1.0\n")
+    assert main(["run", "--mock", "--config", str(bad)]) == 78  # EX_CONFIG
+    assert capsys.readouterr().err == (f"error: {bad}: timing.settle_s: must be >= 0.0, not -1.0\n")
 
 
 def test_run_on_a_terminal_plays_the_table_from_the_keyboard(run_args):
@@ -85,11 +94,11 @@ def test_run_on_a_terminal_plays_the_table_from_the_keyboard(run_args):
     os.close(slave)
     try:
         seen = read_until(master, "q quit")
-        os.write(master, b"t")                            # the timer button
+        os.write(master, b"t")  # the timer button
         seen = read_until(master, "countdown 1/3", seen)
         assert b"armed     local-" in seen
         assert b"bar [#..]" in read_until(master, "bar [#..]", seen)
-        os.write(master, b"a")                            # a jumps the countdown
+        os.write(master, b"a")  # a jumps the countdown
         seen = read_until(master, "FALSE START by side A", seen)
         os.write(master, b"q")
         assert child.wait(WAIT_S) == 0
@@ -107,9 +116,9 @@ def test_the_keys_press_the_mock_pins_through_the_bench():
         assert ui.handle_key("c") is True
         assert unit.status()["state"] == "idle"
         unit.arm("sd-1", 2)
-        ui.handle_key("a")                     # tap: pressed now, released 0.15 s later
+        ui.handle_key("a")  # tap: pressed now, released 0.15 s later
         assert unit.status()["paddles"]["a"] is True
-        ui.handle_key("x")                     # not a key: nothing
+        ui.handle_key("x")  # not a key: nothing
         assert ui.handle_key("q") is False
 
 
@@ -148,9 +157,9 @@ def test_printing_on_the_loop_thread_a_blocked_terminal_never_holds_up_the_unit(
     with Unit(config, pin_factory=MockFactory(pin_class=InjectableMockPin)) as unit:
         printer = threading.Thread(target=print_events, args=(unit, mailbox, terminal))
         printer.start()
-        assert terminal.blocked.wait(WAIT_S)            # stuck on its first line
-        unit.arm("sd-1", 2, {"a": "Ann", "b": "Bob"})   # events while the printer is stuck
-        assert unit.cancel()["state"] == "idle"         # the loop answers all the same
+        assert terminal.blocked.wait(WAIT_S)  # stuck on its first line
+        unit.arm("sd-1", 2, {"a": "Ann", "b": "Bob"})  # events while the printer is stuck
+        assert unit.cancel()["state"] == "idle"  # the loop answers all the same
         unit.arm("sd-2", 1)
         assert unit.status()["state"] == "armed"
         terminal.unblocked.set()
@@ -158,8 +167,11 @@ def test_printing_on_the_loop_thread_a_blocked_terminal_never_holds_up_the_unit(
         printer.join(WAIT_S)
     mailbox.close()
     lines = [line.split(" s  ", 1)[1] for line in terminal.text.splitlines()[1:]]
-    assert lines == ["armed     sd-1: 2 cards, Ann (side A) vs Bob (side B)", "cancelled sd-1",
-                     "armed     sd-2: 1 card, A (side A) vs B (side B)"]
+    assert lines == [
+        "armed     sd-1: 2 cards, Ann (side A) vs Bob (side B)",
+        "cancelled sd-1",
+        "armed     sd-2: 1 card, A (side A) vs B (side B)",
+    ]
 
 
 def test_the_ui_shows_events_it_takes_from_its_mailbox():
@@ -179,8 +191,11 @@ def test_demo_plays_the_four_scenes_and_says_the_countdown_is_short():
     text = out.getvalue()
     assert "The countdown is shortened for the demo: 0.5 s steps" in text
     assert [(r["reason"], r["winner"], r["loser"], r["tie_reruns"]) for r in results] == [
-        ("faster", "a", "b", 0), ("false_start", "a", "b", 0), ("faster", "a", "b", 1),
-        ("timeout", None, None, 0)]
+        ("faster", "a", "b", 0),
+        ("false_start", "a", "b", 0),
+        ("faster", "a", "b", 1),
+        ("timeout", None, None, 0),
+    ]
     assert "tie       120 us apart: re-run 1" in text
     assert "callback 9.0 ms after the tick" in text
 

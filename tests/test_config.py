@@ -11,6 +11,7 @@ def write(tmp_path):
         path = tmp_path / "unit.toml"
         path.write_text(text)
         return path
+
     return write
 
 
@@ -31,21 +32,38 @@ def test_user_file_overrides_single_keys(write):
     assert config.timing.tie_policy == "rerun"
 
 
-@pytest.mark.parametrize("text, message", [
-    ("[pins]\npaddle_a = 19\n", "pins.paddle_a: pin 19 is used by both paddle_a and go_led"),
-    ("[pins]\ncountdown_leds = [5, 5]\n",
-     "pins.countdown_leds: pin 5 is used by both countdown_leds[0] and countdown_leds[1]"),
-    ("[pins]\npaddle_b = \"\"\n", "pins.paddle_b: is required (only buzzer, card_sensor may be left empty)"),
-    ("[pins]\ngo_led = 40\n", "pins.go_led: must be a BCM pin number 0-27, not 40"),
-    ("[timing]\nsettle_s = -1\n", "timing.settle_s: must be >= 0.0, not -1.0"),
-    ("[timing]\ntie_policy = \"coin\"\n", "timing.tie_policy: must be one of 'rerun', 'void', not 'coin'"),
-    ("[timing]\nhold_min_s = 3.0\n", "timing.hold_max_s: must be >= timing.hold_min_s (3.0)"),
-    ("[launcher]\nspeed = 0\n", "launcher.speed: must be > 0.0, not 0.0"),
-    ("[server]\nallow_remote = 1\n", "server.allow_remote: must be true or false, not 1"),
-    ("[showdown]\ncards = 2\n", "showdown.cards: unknown key (known: default_cards, max_cards)"),
-    ("backend = \"pigpio\"\n", "backend: must be one of 'auto', 'mock', 'lgpio', 'rpigpio', not 'pigpio'"),
-    ("timing = 3\n", "timing: must be a table [timing]"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("[pins]\npaddle_a = 19\n", "pins.paddle_a: pin 19 is used by both paddle_a and go_led"),
+        (
+            "[pins]\ncountdown_leds = [5, 5]\n",
+            "pins.countdown_leds: pin 5 is used by both countdown_leds[0] and countdown_leds[1]",
+        ),
+        (
+            '[pins]\npaddle_b = ""\n',
+            "pins.paddle_b: is required (only buzzer, card_sensor may be left empty)",
+        ),
+        ("[pins]\ngo_led = 40\n", "pins.go_led: must be a BCM pin number 0-27, not 40"),
+        ("[timing]\nsettle_s = -1\n", "timing.settle_s: must be >= 0.0, not -1.0"),
+        (
+            '[timing]\ntie_policy = "coin"\n',
+            "timing.tie_policy: must be one of 'rerun', 'void', not 'coin'",
+        ),
+        ("[timing]\nhold_min_s = 3.0\n", "timing.hold_max_s: must be >= timing.hold_min_s (3.0)"),
+        ("[launcher]\nspeed = 0\n", "launcher.speed: must be > 0.0, not 0.0"),
+        ("[server]\nallow_remote = 1\n", "server.allow_remote: must be true or false, not 1"),
+        (
+            "[showdown]\ncards = 2\n",
+            "showdown.cards: unknown key (known: default_cards, max_cards)",
+        ),
+        (
+            'backend = "pigpio"\n',
+            "backend: must be one of 'auto', 'mock', 'lgpio', 'rpigpio', not 'pigpio'",
+        ),
+        ("timing = 3\n", "timing: must be a table [timing]"),
+    ],
+)
 def test_bad_values_name_the_file_and_key(write, text, message):
     path = write(text)
     with pytest.raises(ConfigError) as info:
@@ -79,7 +97,7 @@ def test_check_config_prints_one_error_line_and_exits_1(write, capsys):
 
 
 def test_check_config_prints_effective_config(write, capsys):
-    assert main(["check-config", "--config", str(write("unit_name = \"table 3\"\n"))]) == 0
+    assert main(["check-config", "--config", str(write('unit_name = "table 3"\n'))]) == 0
     out = capsys.readouterr().out
     assert 'unit_name = "table 3"' in out
     assert "paddle_a = 17" in out
@@ -96,7 +114,7 @@ def test_a_config_file_that_is_not_utf8_is_one_error_line(tmp_path, capsys):
     """Regression: a config file in another encoding raised UnicodeDecodeError
     with a traceback (from check-config, run, and a SIGHUP reload)."""
     path = tmp_path / "unit.toml"
-    path.write_bytes(b"unit_name = \"caf\xe9\"\n")
+    path.write_bytes(b'unit_name = "caf\xe9"\n')
     with pytest.raises(ConfigError, match=f"^{path}: not UTF-8 text \\(byte 16: 0xe9\\)$"):
         load_config(path)
     assert main(["check-config", "--config", str(path)]) == 1

@@ -37,15 +37,22 @@ def tool(monkeypatch):
     monkeypatch.setitem(sys.modules, "fake_act", module)
 
     def run(*argv, **options):
-        return console.run(list(argv), prog="tool", description="a test tool",
-                           commands=[("act", "fake_act", "do it")],
-                           errors={Boom: 3, Bust: 4}, **options)
+        return console.run(
+            list(argv),
+            prog="tool",
+            description="a test tool",
+            commands=[("act", "fake_act", "do it")],
+            errors={Boom: 3, Bust: 4},
+            **options,
+        )
+
     return run, module
 
 
 def raiser(exc):
     def body(args):
         raise exc
+
     return body
 
 
@@ -78,7 +85,7 @@ def test_an_error_the_command_knows_is_one_line_and_its_status(tool, capsys):
     assert run("act") == 3
     assert capsys.readouterr().err == "error: the motor driver is not answering\n"
     act.body = raiser(Bust("more particular"))
-    assert run("act") == 4                      # the most particular type listed wins
+    assert run("act") == 4  # the most particular type listed wins
 
 
 def test_an_error_nobody_knows_is_not_hidden(tool):
@@ -96,17 +103,25 @@ def test_a_usage_error_reads_as_argparse_says_its_own(tool, capsys):
     assert usage.startswith("usage: tool act ")
     assert line == "tool act: error: --token-file is for a unit at a URL"
     with pytest.raises(SystemExit) as exit_:
-        run("act", "--count", "0")              # argparse's own, in the same form
+        run("act", "--count", "0")  # argparse's own, in the same form
     assert exit_.value.code == 2
     assert capsys.readouterr().err.splitlines()[-1] == (
-        "tool act: error: argument --count: must be a whole number >= 1, not '0'")
+        "tool act: error: argument --count: must be a whole number >= 1, not '0'"
+    )
 
 
-@pytest.mark.parametrize("flags, level", [
-    ([], logging.WARNING), (["-v"], logging.INFO), (["-vv"], logging.DEBUG),
-    (["-vvv"], logging.DEBUG), (["--verbose"], logging.INFO), (["-q"], logging.ERROR),
-    (["--quiet"], logging.ERROR),
-])
+@pytest.mark.parametrize(
+    "flags, level",
+    [
+        ([], logging.WARNING),
+        (["-v"], logging.INFO),
+        (["-vv"], logging.DEBUG),
+        (["-vvv"], logging.DEBUG),
+        (["--verbose"], logging.INFO),
+        (["-q"], logging.ERROR),
+        (["--quiet"], logging.ERROR),
+    ],
+)
 def test_the_logging_flags(tool, monkeypatch, flags, level):
     run, act = tool
     configured = {}
@@ -131,8 +146,12 @@ def test_a_renamed_subcommand_still_runs_and_says_its_new_name(monkeypatch, caps
     module.add_arguments = lambda parser: parser.add_argument("--n", type=int)
     module.command = lambda args: args.n
     monkeypatch.setitem(sys.modules, "fake_new", module)
-    options = dict(prog="tool", description="a test tool",
-                   commands=[("new", "fake_new", "the new name")], renamed={"old": "new"})
+    options = dict(
+        prog="tool",
+        description="a test tool",
+        commands=[("new", "fake_new", "the new name")],
+        renamed={"old": "new"},
+    )
     assert console.run(["old", "--n", "5"], **options) == 5
     assert capsys.readouterr().err == "tool old is now tool new\n"
     assert console.run(["new", "--n", "6"], **options) == 6
@@ -145,8 +164,10 @@ def test_a_renamed_subcommand_still_runs_and_says_its_new_name(monkeypatch, caps
 @pytest.mark.parametrize("main", [unit_cli.main, engine_cli.main])
 def test_both_commands_take_ctrl_c_the_same_way(main, monkeypatch, capsys):
     """Regression: ``showdown`` had no Ctrl-C handling (a traceback), ``showdown-unit`` had."""
+
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
+
     monkeypatch.setattr(console, "build_parser", interrupted)
     assert main(["--help"]) == 130
     assert capsys.readouterr().err == "interrupted\n"
@@ -161,29 +182,39 @@ def test_both_commands_have_the_same_logging_flags(build):
 
 # -- the number checks ---------------------------------------------------------------
 
-@pytest.mark.parametrize("parse, text, value", [
-    (console.positive_int, "1", 1), (console.positive_int, "007", 7), (console.seed, "0", 0),
-    (console.whole_number(2, 10), "10", 10), (console.seconds, "0.5", 0.5),
-    (console.seconds, "3", 3.0),
-])
+
+@pytest.mark.parametrize(
+    "parse, text, value",
+    [
+        (console.positive_int, "1", 1),
+        (console.positive_int, "007", 7),
+        (console.seed, "0", 0),
+        (console.whole_number(2, 10), "10", 10),
+        (console.seconds, "0.5", 0.5),
+        (console.seconds, "3", 3.0),
+    ],
+)
 def test_numbers_that_pass(parse, text, value):
     assert parse(text) == value
 
 
-@pytest.mark.parametrize("parse, text, message", [
-    (console.positive_int, "0", "must be a whole number >= 1, not '0'"),
-    (console.positive_int, "-3", "must be a whole number >= 1, not '-3'"),
-    (console.positive_int, "1.5", "must be a whole number >= 1, not '1.5'"),
-    (console.positive_int, " 2", "must be a whole number >= 1, not ' 2'"),
-    (console.positive_int, "²", "must be a whole number >= 1, not '²'"),
-    (console.seed, "x", "must be a whole number >= 0, not 'x'"),
-    (console.whole_number(2, 10), "11", "must be a whole number from 2 to 10, not '11'"),
-    (console.whole_number(50), "49", "must be a whole number >= 50, not '49'"),
-    (console.seconds, "0", "must be a number of seconds > 0, not '0'"),
-    (console.seconds, "nan", "must be a number of seconds > 0, not 'nan'"),
-    (console.seconds, "inf", "must be a number of seconds > 0, not 'inf'"),
-    (console.seconds, "soon", "must be a number of seconds > 0, not 'soon'"),
-])
+@pytest.mark.parametrize(
+    "parse, text, message",
+    [
+        (console.positive_int, "0", "must be a whole number >= 1, not '0'"),
+        (console.positive_int, "-3", "must be a whole number >= 1, not '-3'"),
+        (console.positive_int, "1.5", "must be a whole number >= 1, not '1.5'"),
+        (console.positive_int, " 2", "must be a whole number >= 1, not ' 2'"),
+        (console.positive_int, "²", "must be a whole number >= 1, not '²'"),
+        (console.seed, "x", "must be a whole number >= 0, not 'x'"),
+        (console.whole_number(2, 10), "11", "must be a whole number from 2 to 10, not '11'"),
+        (console.whole_number(50), "49", "must be a whole number >= 50, not '49'"),
+        (console.seconds, "0", "must be a number of seconds > 0, not '0'"),
+        (console.seconds, "nan", "must be a number of seconds > 0, not 'nan'"),
+        (console.seconds, "inf", "must be a number of seconds > 0, not 'inf'"),
+        (console.seconds, "soon", "must be a number of seconds > 0, not 'soon'"),
+    ],
+)
 def test_numbers_that_fail_say_why_in_the_same_words(parse, text, message):
     with pytest.raises(argparse.ArgumentTypeError) as caught:
         parse(text)

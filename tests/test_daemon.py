@@ -10,9 +10,15 @@ import random
 
 import pytest
 
-from tests.daemon_helpers import (FAST_CONFIG, PLAYERS, Client, LinkClosed, malformed_line,
-                                  running_daemon)
 from firmware_host.service.journal import Journal
+from tests.daemon_helpers import (
+    FAST_CONFIG,
+    PLAYERS,
+    Client,
+    LinkClosed,
+    malformed_line,
+    running_daemon,
+)
 
 
 def arm(client, showdown_id, cards=2, players=PLAYERS):
@@ -48,23 +54,50 @@ def test_a_full_showdown_through_the_protocol(daemon):
         assert hello["seq"] == 0
         armed = arm(client, "g1-r1", cards=3)
         assert armed["state"] == "armed"
-        assert armed["showdown"] == {"showdown_id": "g1-r1", "cards": 3, "players": PLAYERS,
-                                     "tie_reruns": 0}
+        assert armed["showdown"] == {
+            "showdown_id": "g1-r1",
+            "cards": 3,
+            "players": PLAYERS,
+            "tie_reruns": 0,
+        }
         press(client, "b", 180)
         press(client, "a", 215.5)
         client.request("start")
         result = client.wait_for_event("result")
         [launched] = [e for e in client.events if e["event"] == "launched"]  # came just before
-        assert {k: result[k] for k in ("showdown_id", "winner", "loser", "reason", "reaction_us",
-                                       "margin_us", "cards", "launch")} == {
-            "showdown_id": "g1-r1", "winner": "b", "loser": "a", "reason": "faster",
-            "reaction_us": {"a": 215500, "b": 180000}, "margin_us": 35500, "cards": 3,
-            "launch": "launched"}
-        assert launched == {"event": "launched", "seq": launched["seq"], "showdown_id": "g1-r1",
-                            "side": "a", "cards": 3, "verified": False, "outcome": "launched"}
+        assert {
+            k: result[k]
+            for k in (
+                "showdown_id",
+                "winner",
+                "loser",
+                "reason",
+                "reaction_us",
+                "margin_us",
+                "cards",
+                "launch",
+            )
+        } == {
+            "showdown_id": "g1-r1",
+            "winner": "b",
+            "loser": "a",
+            "reason": "faster",
+            "reaction_us": {"a": 215500, "b": 180000},
+            "margin_us": 35500,
+            "cards": 3,
+            "launch": "launched",
+        }
+        assert launched == {
+            "event": "launched",
+            "seq": launched["seq"],
+            "showdown_id": "g1-r1",
+            "side": "a",
+            "cards": 3,
+            "verified": False,
+            "outcome": "launched",
+        }
         names = [e["event"] for e in client.events if e["event"] != "state"]
-        assert names == ["armed", "countdown", "countdown", "countdown", "go", "launched",
-                         "result"]
+        assert names == ["armed", "countdown", "countdown", "countdown", "go", "launched", "result"]
         assert [e["seq"] for e in client.events] == list(range(1, len(client.events) + 1))
         fetched = client.request("result", showdown_id="g1-r1")
         assert fetched["result"] == {k: v for k, v in result.items() if k not in ("event", "seq")}
@@ -85,7 +118,7 @@ def test_ten_thousand_malformed_lines_during_a_showdown(daemon):
         errors = 0
         codes = set()
         for start in range(0, len(lines), 250):
-            flooder.send_line(b"\n".join(lines[start:start + 250]))
+            flooder.send_line(b"\n".join(lines[start : start + 250]))
             ping = flooder.send("ping")
             while True:
                 message = flooder.read_message()
@@ -96,12 +129,20 @@ def test_ten_thousand_malformed_lines_during_a_showdown(daemon):
                     errors += 1
                     codes.add(message["error"]["code"])
         assert errors == len(lines)
-        assert codes == {"bad_json", "bad_request", "unknown_command", "line_too_long",
-                         "unsupported_version"}
+        assert codes == {
+            "bad_json",
+            "bad_request",
+            "unknown_command",
+            "line_too_long",
+            "unsupported_version",
+        }
         assert flooder.request("ping") == {"id": flooder._next_id - 1, "ok": True}
         result = player.wait_for_event("result", showdown_id="flood-1")
         assert (result["winner"], result["reason"], result["reaction_us"]) == (
-            "a", "faster", {"a": 400000, "b": 415000})
+            "a",
+            "faster",
+            {"a": 400000, "b": 415000},
+        )
 
 
 def test_a_client_that_lost_the_link_fetches_the_result(daemon):
@@ -121,7 +162,9 @@ def test_a_client_that_lost_the_link_fetches_the_result(daemon):
             second.wait_for_event("result", showdown_id="lost-1")
             reply = second.request("result", showdown_id="lost-1")
         assert (reply["result"]["winner"], reply["result"]["reaction_us"]) == (
-            "b", {"a": 140000, "b": 120000})
+            "b",
+            {"a": 140000, "b": 120000},
+        )
 
 
 def test_a_repeated_showdown_id_is_never_run_twice(daemon):
@@ -132,14 +175,18 @@ def test_a_repeated_showdown_id_is_never_run_twice(daemon):
         press(client, "b", 200)
         client.request("start")
         client.wait_for_event("countdown")
-        during = arm(client, "once-1")                 # the running one: its status
+        during = arm(client, "once-1")  # the running one: its status
         assert during["state"] in ("countdown", "hold", "go", "resolved", "launching")
         assert during["showdown"]["showdown_id"] == "once-1"
         result = client.wait_for_event("result", showdown_id="once-1")
         client.wait_for_event("state", state="idle")
         after = arm(client, "once-1")
-        assert after == {"id": after["id"], "ok": True, "state": "done",
-                         "result": {k: v for k, v in result.items() if k not in ("event", "seq")}}
+        assert after == {
+            "id": after["id"],
+            "ok": True,
+            "state": "done",
+            "result": {k: v for k, v in result.items() if k not in ("event", "seq")},
+        }
         assert client.request("status")["state"] == "idle"
         assert sum(e["event"] == "armed" for e in client.events) == 1
         assert len(client.request("history")["results"]) == 1
@@ -152,8 +199,14 @@ def test_max_clients_turns_the_next_one_away(tmp_path):
             one.hello()
             two.hello()
             with Client.tcp(daemon.port) as three:
-                assert three.read_message() == {"id": None, "ok": False, "error": {
-                    "code": "busy", "message": "too many clients: this unit serves at most 2"}}
+                assert three.read_message() == {
+                    "id": None,
+                    "ok": False,
+                    "error": {
+                        "code": "busy",
+                        "message": "too many clients: this unit serves at most 2",
+                    },
+                }
                 with pytest.raises(LinkClosed):
                     three.read_message()
             assert one.request("ping")["ok"] and two.request("ping")["ok"]
@@ -165,11 +218,14 @@ def test_selftest_runs_off_the_io_thread_so_pings_overtake_it(daemon):
         selftest = client.send("selftest")
         ping = client.send("ping")
         first = client.read_message()
-        while "event" in first:                               # the unit's state events
+        while "event" in first:  # the unit's state events
             first = client.read_message()
-        assert first == {"id": ping, "ok": True}              # not held up ~2.5 s
+        assert first == {"id": ping, "ok": True}  # not held up ~2.5 s
         report = client.reply(selftest)
         assert report["passed"] is True
-        assert [d["name"] for d in report["devices"]][:3] == ["paddle_a", "paddle_b",
-                                                               "timer_button"]
+        assert [d["name"] for d in report["devices"]][:3] == [
+            "paddle_a",
+            "paddle_b",
+            "timer_button",
+        ]
         assert all(d["ok"] for d in report["devices"])

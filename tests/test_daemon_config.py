@@ -13,7 +13,15 @@ import pytest
 from firmware_host.commands.cli import main
 from firmware_host.service.config import ConfigError, JournalConfig, load_config
 from firmware_host.service.daemon import (
-    COMMAND_LINE, EX_CONFIG, Daemon, Links, apply_flags, check_links, read_token, restart_keys)
+    COMMAND_LINE,
+    EX_CONFIG,
+    Daemon,
+    Links,
+    apply_flags,
+    check_links,
+    read_token,
+    restart_keys,
+)
 from firmware_host.service.sdnotify import Notifier
 from tests.daemon_helpers import WAIT_S, Client, running_daemon
 
@@ -33,13 +41,20 @@ def token_file(tmp_path, text="correct horse\n", mode=0o600):
 def test_flags_override_the_config_and_absent_flags_change_nothing():
     config = load_config(None)
     assert apply_flags(config, flags()) == config
-    changed = apply_flags(config, flags(mock=True, listen="", serial="/dev/ttyUSB0", baud=9600,
-                                        journal="/tmp/r.sqlite3"))
+    changed = apply_flags(
+        config,
+        flags(mock=True, listen="", serial="/dev/ttyUSB0", baud=9600, journal="/tmp/r.sqlite3"),
+    )
     assert changed.backend == "mock" and changed.journal.path == "/tmp/r.sqlite3"
     assert (changed.server.listen, changed.server.serial, changed.server.baud) == (
-        "", "/dev/ttyUSB0", 9600)
+        "",
+        "/dev/ttyUSB0",
+        9600,
+    )
     assert check_links(changed) == Links(None, None, "/dev/ttyUSB0", 9600)
-    with pytest.raises(ConfigError, match=r"^<command line>: --baud: must be 50 to 4000000, not 0$"):
+    with pytest.raises(
+        ConfigError, match=r"^<command line>: --baud: must be 50 to 4000000, not 0$"
+    ):
         apply_flags(config, flags(baud=0))
 
 
@@ -52,32 +67,41 @@ def test_loopback_needs_no_token_and_any_other_address_needs_both(tmp_path):
         check_links(remote, sources=sources)
     assert str(refused.value) == (
         "<command line>: server.listen: 0.0.0.0:7700 is not a loopback address; serving other "
-        "hosts needs --allow-remote (server.allow_remote) and --token-file (server.token_file)")
+        "hosts needs --allow-remote (server.allow_remote) and --token-file (server.token_file)"
+    )
     allowed = apply_flags(remote, flags(allow_remote=True))
     with pytest.raises(ConfigError) as refused:
         check_links(allowed, sources=sources)
     assert str(refused.value) == (
         "<command line>: server.listen: 0.0.0.0:7700 is not loopback, so clients must "
-        "authenticate: give --token-file FILE (server.token_file), which others may not read")
+        "authenticate: give --token-file FILE (server.token_file), which others may not read"
+    )
     secret = token_file(tmp_path)
     links = check_links(apply_flags(allowed, flags(token_file=str(secret))))
     assert links == Links(("0.0.0.0", 7700), "correct horse", None, 115200)
-    with pytest.raises(ConfigError, match=r"server.listen: must be HOST:PORT with a port "
-                                          r"0-65535, not '7700'"):
+    with pytest.raises(
+        ConfigError,
+        match=r"server.listen: must be HOST:PORT with a port "
+        r"0-65535, not '7700'",
+    ):
         check_links(apply_flags(config, flags(listen="7700")))
 
 
-@pytest.mark.parametrize("text, mode, message", [
-    (None, 0o600, "{path}: no such file"),
-    ("  \n", 0o600, "{path}: the file is empty"),
-    ("s3cret", 0o604, "{path}: mode 0604 lets others use it; chmod o-rwx {path}"),
-    ("s3cret", 0o602, "{path}: mode 0602 lets others use it; chmod o-rwx {path}"),
-    ("one\ntwo\n", 0o600, "{path}: holds 2 lines; a token file holds the token on one line"),
-    ("x" * 257, 0o600, "{path}: the token is 257 characters; at most 256"),
-    ("s3\x1bcret", 0o600, "{path}: the token holds U+001B (Cc); use printable characters"),
-])
-def test_a_token_file_must_exist_hold_one_token_and_be_closed_to_others(tmp_path, text, mode,
-                                                                         message):
+@pytest.mark.parametrize(
+    "text, mode, message",
+    [
+        (None, 0o600, "{path}: no such file"),
+        ("  \n", 0o600, "{path}: the file is empty"),
+        ("s3cret", 0o604, "{path}: mode 0604 lets others use it; chmod o-rwx {path}"),
+        ("s3cret", 0o602, "{path}: mode 0602 lets others use it; chmod o-rwx {path}"),
+        ("one\ntwo\n", 0o600, "{path}: holds 2 lines; a token file holds the token on one line"),
+        ("x" * 257, 0o600, "{path}: the token is 257 characters; at most 256"),
+        ("s3\x1bcret", 0o600, "{path}: the token holds U+001B (Cc); use printable characters"),
+    ],
+)
+def test_a_token_file_must_exist_hold_one_token_and_be_closed_to_others(
+    tmp_path, text, mode, message
+):
     path = tmp_path / "token"
     if text is not None:
         token_file(tmp_path, text, mode)
@@ -94,8 +118,10 @@ def test_a_token_too_long_for_an_auth_line_is_refused_at_start(tmp_path):
     path = token_file(tmp_path, "é" * 200)
     with pytest.raises(ValueError) as refused:
         read_token(path, max_line_bytes=256)
-    assert str(refused.value) == (f"{path}: the token is too long: its auth line would be 432 "
-                                  "bytes, more than server.max_line_bytes (256)")
+    assert str(refused.value) == (
+        f"{path}: the token is too long: its auth line would be 432 "
+        "bytes, more than server.max_line_bytes (256)"
+    )
     assert read_token(path) == "é" * 200
 
 
@@ -103,29 +129,50 @@ def test_run_refuses_a_remote_address_without_a_token_in_one_line(tmp_path, caps
     assert main(["run", "--mock", "--listen", "0.0.0.0:0", "--allow-remote"]) == 78
     assert capsys.readouterr().err == (
         "error: <command line>: server.listen: 0.0.0.0:0 is not loopback, so clients must "
-        "authenticate: give --token-file FILE (server.token_file), which others may not read\n")
+        "authenticate: give --token-file FILE (server.token_file), which others may not read\n"
+    )
     loose = token_file(tmp_path, mode=0o644)
-    assert main(["run", "--mock", "--listen", "0.0.0.0:0", "--allow-remote",
-                 "--token-file", str(loose)]) == 78
+    assert (
+        main(
+            ["run", "--mock", "--listen", "0.0.0.0:0", "--allow-remote", "--token-file", str(loose)]
+        )
+        == 78
+    )
     assert capsys.readouterr().err == (
         f"error: <command line>: server.token_file: {loose}: mode 0644 lets others use it; "
-        f"chmod o-rwx {loose}\n")
+        f"chmod o-rwx {loose}\n"
+    )
     config = tmp_path / "unit.toml"
     config.write_text('[server]\nlisten = "192.0.2.1:7700"\n')
     assert main(["run", "--mock", "--config", str(config)]) == 78
     assert capsys.readouterr().err.startswith(
-        f"error: {config}: server.listen: 192.0.2.1:7700 is not a loopback address;")
+        f"error: {config}: server.listen: 192.0.2.1:7700 is not a loopback address;"
+    )
 
 
 def test_a_port_in_use_is_one_line_and_exit_1(tmp_path):
     with running_daemon(tmp_path) as daemon:
         child = subprocess.run(
-            [sys.executable, "-m", "firmware_host", "run", "--mock", "--journal",
-             str(tmp_path / "other.sqlite3"), "--listen", f"127.0.0.1:{daemon.port}"],
-            stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=WAIT_S)
+            [
+                sys.executable,
+                "-m",
+                "firmware_host",
+                "run",
+                "--mock",
+                "--journal",
+                str(tmp_path / "other.sqlite3"),
+                "--listen",
+                f"127.0.0.1:{daemon.port}",
+            ],
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=WAIT_S,
+        )
     assert child.returncode == 1
-    assert child.stderr == (f"error: [Errno 98] cannot listen on 127.0.0.1:{daemon.port}: "
-                            "Address already in use\n")
+    assert child.stderr == (
+        f"error: [Errno 98] cannot listen on 127.0.0.1:{daemon.port}: Address already in use\n"
+    )
 
 
 def test_reload_reports_only_what_needs_a_restart():
@@ -137,11 +184,14 @@ def test_reload_reports_only_what_needs_a_restart():
 
 def test_the_auth_flow_on_a_remote_listener(tmp_path):
     secret = token_file(tmp_path)
-    with running_daemon(tmp_path, ["--allow-remote", "--token-file", str(secret)],
-                        listen="0.0.0.0:0") as daemon:
+    with running_daemon(
+        tmp_path, ["--allow-remote", "--token-file", str(secret)], listen="0.0.0.0:0"
+    ) as daemon:
         with Client.tcp(daemon.port) as client:
             assert client.request("hello", version=1)["error"] == {
-                "code": "unauthorized", "message": 'send auth with the unit\'s token before "hello"'}
+                "code": "unauthorized",
+                "message": 'send auth with the unit\'s token before "hello"',
+            }
             assert client.request("auth", token="wrong")["error"]["code"] == "unauthorized"
             assert client.request("status")["error"]["code"] == "unauthorized"
             assert client.request("auth", token="correct horse") == {"id": 4, "ok": True}
@@ -166,24 +216,41 @@ def test_run_names_the_journal_and_the_serial_device_it_cannot_open(tmp_path, ca
     journal = tmp_path / "file" / "sub" / "results.sqlite3"
     assert main(["run", "--mock", "--listen", "", "--journal", str(journal)]) == 1
     assert capsys.readouterr().err == (
-        f"error: {journal}: cannot create its folder: Not a directory\n")
+        f"error: {journal}: cannot create its folder: Not a directory\n"
+    )
     not_a_tty = tmp_path / "not-a-tty"
     not_a_tty.write_text("")
-    assert main(["run", "--mock", "--listen", "", "--journal", str(tmp_path / "r.sqlite3"),
-                 "--serial", str(not_a_tty)]) == 1
+    assert (
+        main(
+            [
+                "run",
+                "--mock",
+                "--listen",
+                "",
+                "--journal",
+                str(tmp_path / "r.sqlite3"),
+                "--serial",
+                str(not_a_tty),
+            ]
+        )
+        == 1
+    )
     assert capsys.readouterr().err == (
         f"error: serial {not_a_tty}: Could not configure port: "
-        "(25, 'Inappropriate ioctl for device')\n")
+        "(25, 'Inappropriate ioctl for device')\n"
+    )
 
 
 def test_a_reload_that_fails_unexpectedly_keeps_the_daemon_running(tmp_path, caplog):
     """Regression: only ConfigError was caught around a SIGHUP reload, so any
     other error (a non-UTF-8 file raised UnicodeDecodeError) ended the daemon."""
+
     def load():
         raise RuntimeError("a bug while loading")
 
     config = load_config(None).replace(
-        backend="mock", journal=JournalConfig(path=str(tmp_path / "results.sqlite3")))
+        backend="mock", journal=JournalConfig(path=str(tmp_path / "results.sqlite3"))
+    )
     daemon = Daemon(config, Links(None, None, None, 115200), load=load, notifier=Notifier(None))
     daemon.request_reload()
     daemon.request_stop()
@@ -191,4 +258,5 @@ def test_a_reload_that_fails_unexpectedly_keeps_the_daemon_running(tmp_path, cap
     assert daemon.run() == 0
     messages = caplog.messages
     assert messages.index("reload failed, keeping the running config") < messages.index(
-        "stopping (request)")
+        "stopping (request)"
+    )

@@ -21,23 +21,27 @@ from tests.e2e_helpers import E2E_CONFIG, PtyBridge, check_against_journal, fast
 
 def test_a_whole_match_over_tcp_with_the_table_pressing_the_timer_button(tmp_path):
     with running_daemon(tmp_path, config_text=E2E_CONFIG) as daemon:
-        port = RemoteUnit(f"socket://127.0.0.1:{daemon.port}", table=fast_table(8),
-                          id_prefix="tcp")
+        port = RemoteUnit(f"socket://127.0.0.1:{daemon.port}", table=fast_table(8), id_prefix="tcp")
         with port:
             match = play(port, seed=8, target=100)
         assert check_against_journal(match, port, daemon.journal_path) >= 20
         assert daemon.stop() == 0
     showdowns = [e.data for e in match.events if e.kind == "showdown"]
     assert {s["reason"] for s in showdowns} == {"faster", "false_start"}
-    assert sum(s["tie_reruns"] for s in showdowns) >= 1       # near-ties were re-run
+    assert sum(s["tie_reruns"] for s in showdowns) >= 1  # near-ties were re-run
 
 
 def test_a_whole_match_over_a_serial_line_with_the_engine_starting_the_unit(tmp_path):
     with PtyBridge() as cable:
-        with running_daemon(tmp_path, ["--serial", cable.daemon_path], config_text=E2E_CONFIG,
-                            listen=None) as daemon:
-            port = RemoteUnit(cable.engine_path, start=True,
-                              table=fast_table(6, press_timer=False), id_prefix="pty")
+        with running_daemon(
+            tmp_path, ["--serial", cable.daemon_path], config_text=E2E_CONFIG, listen=None
+        ) as daemon:
+            port = RemoteUnit(
+                cable.engine_path,
+                start=True,
+                table=fast_table(6, press_timer=False),
+                id_prefix="pty",
+            )
             with port:
                 assert port.hello["unit"]["backend"] == "mock"
                 match = play(port, seed=6, target=100)
@@ -51,27 +55,52 @@ def test_showdown_demo_plays_to_the_scoreboard_and_stops_the_daemon():
     assert run_demo(seed=1, players=2, target=20, out=out) == 0
     text = out.getvalue()
     lines = text.splitlines()
-    assert lines[0].startswith("Starting the unit daemon on mock pins: -m firmware_host -v "
-                               "run --mock --listen 127.0.0.1:0 --journal ")
-    assert re.fullmatch(r"The unit listens on socket://127\.0\.0\.1:\d+; its journal is .*",
-                        lines[1])
-    assert lines[2] == ("For the demo the unit runs a short countdown and hold "
-                        "(countdown_step_s 0.02, hold_min_s 0.01, hold_max_s 0.02); its own "
-                        "defaults are 3 steps of 1 s and a 0.5-2.5 s hold.")
+    assert lines[0].startswith(
+        "Starting the unit daemon on mock pins: -m firmware_host -v "
+        "run --mock --listen 127.0.0.1:0 --journal "
+    )
+    assert re.fullmatch(
+        r"The unit listens on socket://127\.0\.0\.1:\d+; its journal is .*", lines[1]
+    )
+    assert lines[2] == (
+        "For the demo the unit runs a short countdown and hold "
+        "(countdown_step_s 0.02, hold_min_s 0.01, hold_max_s 0.02); its own "
+        "defaults are 3 steps of 1 s and a 0.5-2.5 s hold."
+    )
     assert "Match: Ann, Bob; showdown to 20 points." in lines
-    assert any(re.fullmatch(r"  Showdown 1 \(\S+\): \w+ loads \d cards?, \w+ \(side A\) vs \w+ \(side B\)\. "
-                            r"Unit: .* \(unit showdown demo-s1:r1:s1\)(, after .*)?(\[.*\])?\. "
-                            r"\w+ takes the cards\.", line) for line in lines)
+    assert any(
+        re.fullmatch(
+            r"  Showdown 1 \(\S+\): \w+ loads \d cards?, \w+ \(side A\) vs \w+ \(side B\)\. "
+            r"Unit: .* \(unit showdown demo-s1:r1:s1\)(, after .*)?(\[.*\])?\. "
+            r"\w+ takes the cards\.",
+            line,
+        )
+        for line in lines
+    )
     board = lines.index("Final scoreboard (showdown figures are the unit's, from its journal):")
-    assert lines[board + 1].split() == ["player", "points", "rounds", "showdowns", "won", "lost",
-                                        "false", "starts", "median", "reaction", "best"]
-    rows = [line.split() for line in lines[board + 2:board + 4]]
+    assert lines[board + 1].split() == [
+        "player",
+        "points",
+        "rounds",
+        "showdowns",
+        "won",
+        "lost",
+        "false",
+        "starts",
+        "median",
+        "reaction",
+        "best",
+    ]
+    rows = [line.split() for line in lines[board + 2 : board + 4]]
     assert sorted(row[0] for row in rows) == ["Ann", "Bob"]
     assert max(int(row[1]) for row in rows) >= 20
-    assert re.fullmatch(r"(Ann|Bob) wins the match: \d+ rounds?, \d+ showdowns, \d+ decisions "
-                        r"in [\d.]+ s\.", lines[board + 4])
+    assert re.fullmatch(
+        r"(Ann|Bob) wins the match: \d+ rounds?, \d+ showdowns, \d+ decisions "
+        r"in [\d.]+ s\.",
+        lines[board + 4],
+    )
     assert lines[-1] == "The unit daemon stopped cleanly (SIGTERM, exit status 0)."
-    assert "\x1b" not in text                     # not a terminal: no progress line
+    assert "\x1b" not in text  # not a terminal: no progress line
 
 
 def test_on_a_terminal_the_demo_keeps_a_progress_line_under_the_log():
@@ -83,9 +112,12 @@ def test_on_a_terminal_the_demo_keeps_a_progress_line_under_the_log():
 
 
 def test_the_demo_command_line():
-    done = subprocess.run([sys.executable, "-m", "engine", "demo", "--seed", "6",
-                           "--players", "2", "--target", "20"],
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "engine", "demo", "--seed", "6", "--players", "2", "--target", "20"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "Final scoreboard" in done.stdout
     assert done.stdout.endswith("The unit daemon stopped cleanly (SIGTERM, exit status 0).\n")

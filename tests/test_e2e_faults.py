@@ -78,8 +78,8 @@ def test_noise_on_the_link_both_ways_changes_nothing(tmp_path):
             proxy.close()
         check_against_journal(match, port, daemon.journal_path)
         assert proxy.junk_sent > 30
-        assert proxy.null_id_errors >= 10          # the unit answered its share of the noise
-        assert proxy.connections == 1              # noise is no reason to reconnect
+        assert proxy.null_id_errors >= 10  # the unit answered its share of the noise
+        assert proxy.connections == 1  # noise is no reason to reconnect
 
 
 def test_a_link_cut_just_before_a_result_is_answered_from_the_journal(tmp_path):
@@ -95,14 +95,18 @@ def test_a_link_cut_just_before_a_result_is_answered_from_the_journal(tmp_path):
         check_against_journal(match, port, daemon.journal_path)
         assert proxy.cuts == 1 and proxy.connections == 2
         assert [line for line in said if line.startswith("Lost the link")] == [
-            "Lost the link to the unit (read failed: socket disconnected): reconnecting..."]
+            "Lost the link to the unit (read failed: socket disconnected): reconnecting..."
+        ]
         assert "already in the journal: answered from there" in daemon.log_text()
 
 
-JAM_CONFIG = E2E_CONFIG.replace("[launcher]\n", "[launcher]\nmax_run_s = 0.05\n") + """
+JAM_CONFIG = (
+    E2E_CONFIG.replace("[launcher]\n", "[launcher]\nmax_run_s = 0.05\n")
+    + """
 [pins]
 card_sensor = 16
 """
+)
 
 
 def test_a_jam_pauses_the_game_and_the_table_decides_how_to_go_on(tmp_path):
@@ -110,8 +114,7 @@ def test_a_jam_pauses_the_game_and_the_table_decides_how_to_go_on(tmp_path):
     with running_daemon(tmp_path, config_text=JAM_CONFIG) as daemon:
         with Client.tcp(daemon.port) as client:
             assert client.hello()["capabilities"] == ["bench", "card_sensor"]
-        port = RemoteUnit(f"socket://127.0.0.1:{daemon.port}", table=fast_table(1),
-                          id_prefix="jam")
+        port = RemoteUnit(f"socket://127.0.0.1:{daemon.port}", table=fast_table(1), id_prefix="jam")
         with port:
             with pytest.raises(UnitJam) as caught:
                 port.run_showdown(request)
@@ -123,11 +126,13 @@ def test_a_jam_pauses_the_game_and_the_table_decides_how_to_go_on(tmp_path):
             assert str(problem).endswith(f"; {name} takes 2 cards")
             assert problem.what_to_do == (
                 f"Clear the launcher and give {name} the cards still in the unit, then retry "
-                f"to go on with the unit's verdict ({name} takes the cards), or decide by hand.")
+                f"to go on with the unit's verdict ({name} takes the cards), or decide by hand."
+            )
             # At the table: the game pauses, says what to do, and "r" goes on.
             lines, answers = [], iter(["r"])
-            paused = PauseOnProblem(port, input_fn=lambda prompt: next(answers),
-                                    output_fn=lines.append)
+            paused = PauseOnProblem(
+                port, input_fn=lambda prompt: next(answers), output_fn=lines.append
+            )
             second = ShowdownRequest("m1:r1:s2", 0, 1, "Ann", "Bob", 1)
             outcome = paused.run_showdown(second)
             assert lines[0].startswith("The game is paused: The launcher jammed (0 of 1 counted)")
@@ -142,9 +147,10 @@ def test_a_busy_unit_is_named_with_its_url(tmp_path):
         url = f"socket://127.0.0.1:{daemon.port}"
         with Client.tcp(daemon.port) as other:
             other.hello()
-            other.request("showdown", showdown_id="someone-else", cards=1,
-                          players={"a": "X", "b": "Y"})
-            assert other.request("start")["ok"]        # nobody presses: it runs 2 s
+            other.request(
+                "showdown", showdown_id="someone-else", cards=1, players={"a": "X", "b": "Y"}
+            )
+            assert other.request("start")["ok"]  # nobody presses: it runs 2 s
             with pytest.raises(UnitBusy) as caught:
                 RemoteUnit(url).open()
             assert str(caught.value).startswith(f"the unit at {url} is busy: ")
@@ -155,12 +161,13 @@ def test_a_busy_unit_is_named_with_its_url(tmp_path):
 
 def test_an_unreachable_unit_is_named_with_its_url():
     with socket.create_server(("127.0.0.1", 0)) as probe:
-        free = probe.getsockname()[1]                  # closed again: nobody listens there
+        free = probe.getsockname()[1]  # closed again: nobody listens there
     url = f"socket://127.0.0.1:{free}"
     with pytest.raises(UnitUnreachable) as caught:
         RemoteUnit(url).open()
-    assert str(caught.value).startswith(f"cannot reach the unit at {url}: Could not open port "
-                                        f"{url}: ")
+    assert str(caught.value).startswith(
+        f"cannot reach the unit at {url}: Could not open port {url}: "
+    )
     assert "Connection refused" in str(caught.value)
     with pytest.raises(UnitUnreachable, match="cannot reach the unit at /dev/ttyNOPE0: "):
         RemoteUnit("/dev/ttyNOPE0").open()
@@ -173,27 +180,42 @@ def test_showdown_play_on_a_jamming_unit_tells_the_table_and_goes_on_after_r(tmp
         def answer(prompt):
             prompts.append(prompt)
             return "r"
-        status = play_game(["bot", "bot"], unit=f"socket://127.0.0.1:{daemon.port}", seed=6,
-                           target=20, input_fn=answer, print_fn=lines.append,
-                           unit_options={"table": fast_table(6), "id_prefix": "play"})
+
+        status = play_game(
+            ["bot", "bot"],
+            unit=f"socket://127.0.0.1:{daemon.port}",
+            seed=6,
+            target=20,
+            input_fn=answer,
+            print_fn=lines.append,
+            unit_options={"table": fast_table(6), "id_prefix": "play"},
+        )
         assert status == 0
         assert daemon.stop() == 0
     assert lines[0] == "Match: bot0, bot1; showdown to 20 points."
     first = next(i for i, line in enumerate(lines) if line.startswith("Load "))
-    assert re.fullmatch(r"Load \d cards? into the unit: bot\d \(side A\) vs bot\d \(side B\)\. "
-                        r"Press the timer button\.", lines[first])
-    assert lines[first + 1:first + 4] == ["  countdown 1/3", "  countdown 2/3", "  countdown 3/3"]
+    assert re.fullmatch(
+        r"Load \d cards? into the unit: bot\d \(side A\) vs bot\d \(side B\)\. "
+        r"Press the timer button\.",
+        lines[first],
+    )
+    assert lines[first + 1 : first + 4] == ["  countdown 1/3", "  countdown 2/3", "  countdown 3/3"]
     verdict = next(line for line in lines[first:] if " takes " in line)
-    assert re.fullmatch(r"(bot\d wins: bot\d -?[\d.]+ ms, bot\d (-|-?[\d.]+ ms)(, margin [\d.]+ ms"
-                        r"| \(bot\d did not press in time\))|False start by bot\d \(side "
-                        r"[AB]\))\. bot\d takes \d cards?\.", verdict)
+    assert re.fullmatch(
+        r"(bot\d wins: bot\d -?[\d.]+ ms, bot\d (-|-?[\d.]+ ms)(, margin [\d.]+ ms"
+        r"| \(bot\d did not press in time\))|False start by bot\d \(side "
+        r"[AB]\))\. bot\d takes \d cards?\.",
+        verdict,
+    )
     paused = [i for i, line in enumerate(lines) if line.startswith("The game is paused: ")]
     showdowns = [line for line in lines if line.startswith("Showdown (")]
-    assert len(paused) == len(prompts) == len(showdowns) >= 1      # every launch jammed
+    assert len(paused) == len(prompts) == len(showdowns) >= 1  # every launch jammed
     assert lines[paused[0]].startswith("The game is paused: The launcher jammed (0 of ")
     assert lines[paused[0] + 1].startswith("What to do: Clear the launcher and give bot")
-    assert set(prompts) <= {"Type r to retry, or who takes the cards (bot0/bot1): ",
-                            "Type r to retry, or who takes the cards (bot1/bot0): "}
+    assert set(prompts) <= {
+        "Type r to retry, or who takes the cards (bot0/bot1): ",
+        "Type r to retry, or who takes the cards (bot1/bot0): ",
+    }
     assert re.fullmatch(r"bot\d wins the match with \d+ points after \d+ rounds?\.", lines[-1])
 
 
@@ -201,8 +223,9 @@ def test_showdown_play_with_no_unit_there_says_so_and_exits_1():
     with socket.create_server(("127.0.0.1", 0)) as probe:
         url = f"socket://127.0.0.1:{probe.getsockname()[1]}"
     lines = []
-    assert play_game(["bot", "bot"], unit=url, seed=1, input_fn=None,
-                     print_fn=lines.append) == 1
+    assert play_game(["bot", "bot"], unit=url, seed=1, input_fn=None, print_fn=lines.append) == 1
     assert lines[-1].startswith(f"error: cannot reach the unit at {url}: ")
-    assert lines[-1].endswith("Check that the unit is switched on and its daemon runs "
-                              "(showdown-unit run), and the cable or network, then retry.")
+    assert lines[-1].endswith(
+        "Check that the unit is switched on and its daemon runs "
+        "(showdown-unit run), and the cable or network, then retry."
+    )

@@ -4,8 +4,19 @@ import random
 
 import pytest
 
-from engine import (Action, ActionKind, Card, Colour, Game, HouseRules, IllegalActionError,
-                    NotationError, Phase, Rank, StateError)
+from engine import (
+    Action,
+    ActionKind,
+    Card,
+    Colour,
+    Game,
+    HouseRules,
+    IllegalActionError,
+    NotationError,
+    Phase,
+    Rank,
+    StateError,
+)
 
 
 def play_round(game, rng, limit=20_000):
@@ -28,7 +39,12 @@ def test_card_text_round_trips(text):
 def test_card_fields():
     card = Card.parse("G3!1")
     assert (card.colour, card.rank, card.number, card.showdown, card.points) == (
-        Colour.GREEN, Rank.THREE, 3, 1, 3)
+        Colour.GREEN,
+        Rank.THREE,
+        3,
+        1,
+        3,
+    )
     assert Card.parse("WS").points == 40
     assert Card.parse("W+4").points == 50
     assert Card.parse("YR").points == 20
@@ -41,16 +57,46 @@ def test_bad_card_text_is_a_notation_error(text):
         Card.parse(text)
 
 
-@pytest.mark.parametrize("text", ["R5", "R5 uno", "W=G", "W+4=B uno", "WS=R", "draw", "keep",
-                                  "challenge", "accept", "catch 3", "colour Y", "face 2 x3",
-                                  "loser 0", "R7!2"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "R5",
+        "R5 uno",
+        "W=G",
+        "W+4=B uno",
+        "WS=R",
+        "draw",
+        "keep",
+        "challenge",
+        "accept",
+        "catch 3",
+        "colour Y",
+        "face 2 x3",
+        "loser 0",
+        "R7!2",
+    ],
+)
 def test_action_text_round_trips(text):
     assert str(Action.parse(text)) == text
     assert Action.parse(str(Action.parse(text))) == Action.parse(text)
 
 
-@pytest.mark.parametrize("text", ["W", "R5=G", "R5 UNO", "draw 1", "catch", "catch -1",
-                                  "face 1", "face 1 3", "loser", "colour X", "pass"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "W",
+        "R5=G",
+        "R5 UNO",
+        "draw 1",
+        "catch",
+        "catch -1",
+        "face 1",
+        "face 1 3",
+        "loser",
+        "colour X",
+        "pass",
+    ],
+)
 def test_bad_action_text_is_a_notation_error(text):
     with pytest.raises(NotationError, match="invalid action"):
         Action.parse(text)
@@ -59,7 +105,11 @@ def test_bad_action_text_is_a_notation_error(text):
 def test_action_fields():
     action = Action.parse("W+4=B uno")
     assert (action.kind, action.card, action.colour, action.uno) == (
-        ActionKind.PLAY, Card.parse("W+4"), Colour.BLUE, True)
+        ActionKind.PLAY,
+        Card.parse("W+4"),
+        Colour.BLUE,
+        True,
+    )
     assert (Action.parse("face 2 x3").player, Action.parse("face 2 x3").count) == (2, 3)
     assert Action.showdown_result(loser=1) == Action.parse("loser 1")
 
@@ -73,6 +123,7 @@ def test_same_seed_same_decisions_same_game():
             game.apply(rng.choice(game.legal_actions()))
             lines.append(game.notation())
         return lines
+
     assert run() == run()
 
 
@@ -98,7 +149,8 @@ def test_illegal_action_names_action_and_position():
         game.apply(Action.parse("Y3"))
     assert str(info.value) == (
         "illegal action 'Y3' in 'classic R5,B1/G3,Y9 Y3,G7,B2 R1 R + 0 play - - 0,0 1 1 500 - 1:0'"
-        " (legal: R5 R5 uno B1 B1 uno draw)")
+        " (legal: R5 R5 uno B1 B1 uno draw)"
+    )
     assert isinstance(info.value, ValueError)
     assert game.notation() == "classic R5,B1/G3,Y9 Y3,G7,B2 R1 R + 0 play - - 0,0 1 1 500 - 1:0"
 
@@ -117,13 +169,16 @@ def test_new_game_deals_seven_each_and_turns_a_card():
     game.check_invariants()
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    (dict(players=1), "classic takes 2-10 players, not 1"),
-    (dict(players=11), "classic takes 2-10 players, not 11"),
-    (dict(players=2, dealer=2), "dealer must be a player 0-1, not 2"),
-    (dict(players=2, target=0), "target must be a positive score, not 0"),
-    (dict(players=2, seed=-1), "seed must be an int >= 0, not -1"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        (dict(players=1), "classic takes 2-10 players, not 1"),
+        (dict(players=11), "classic takes 2-10 players, not 11"),
+        (dict(players=2, dealer=2), "dealer must be a player 0-1, not 2"),
+        (dict(players=2, target=0), "target must be a positive score, not 0"),
+        (dict(players=2, seed=-1), "seed must be an int >= 0, not -1"),
+    ],
+)
 def test_new_game_rejects_bad_arguments(kwargs, message):
     with pytest.raises(ValueError) as info:
         Game.new(variant="classic", **kwargs)
@@ -131,8 +186,10 @@ def test_new_game_rejects_bad_arguments(kwargs, message):
 
 
 def test_rng_gives_the_seed():
-    assert Game.new(2, rng=random.Random(4)).notation() == Game.new(
-        2, seed=random.Random(4).getrandbits(64)).notation()
+    assert (
+        Game.new(2, rng=random.Random(4)).notation()
+        == Game.new(2, seed=random.Random(4).getrandbits(64)).notation()
+    )
 
 
 def test_next_round_passes_the_deal_left_and_keeps_scores():
@@ -165,8 +222,13 @@ def test_match_ends_at_the_target():
 
 
 def test_house_rules_text_round_trips():
-    house = HouseRules(stacking=True, draw_until_playable=True, uno_penalty=4,
-                       first_card="flip", showdown_cards=(1, 5))
+    house = HouseRules(
+        stacking=True,
+        draw_until_playable=True,
+        uno_penalty=4,
+        first_card="flip",
+        showdown_cards=(1, 5),
+    )
     assert str(house) == "stack,until,uno=4,first=flip,ws=1-5"
     assert HouseRules.parse(str(house)) == house
 
@@ -179,6 +241,7 @@ def test_phase_of_a_fresh_game():
 def test_actions_are_shared_immutable_values():
     import copy
     import pickle
+
     action = Action.parse("W+4=B uno")
     assert action is Action.play(Card.parse("W+4"), Colour.BLUE, uno=True)
     assert Action(ActionKind.CATCH, player=2) is Action.catch(2)
@@ -206,24 +269,49 @@ def test_turns_count_each_change_of_player_plus_the_last_decision():
 
 # -- the errors: one home, engine/core/errors.py ---------------------------------------
 
+
 def test_every_engine_error_is_an_engine_error_and_a_matching_builtin():
     from engine.core import errors
+
     for name in errors.__all__:
         cls = getattr(errors, name)
         assert issubclass(cls, errors.EngineError)
-        builtins = [base for base in cls.__mro__[1:]
-                    if base.__module__ == "builtins" and base not in (Exception, BaseException,
-                                                                      object)]
+        builtins = [
+            base
+            for base in cls.__mro__[1:]
+            if base.__module__ == "builtins" and base not in (Exception, BaseException, object)
+        ]
         assert cls is errors.EngineError or builtins, name
 
 
 def test_the_unit_ports_raise_the_errors_defined_in_engine_core_errors():
     from engine.core import errors
     from engine.units import remote, unit_link
-    for module, names in ((remote, ("UnitProblem", "UnitUnreachable", "UnitBusy",
-                                    "UnitVersionError", "UnitFault", "UnitJam")),
-                          (unit_link, ("LinkLost", "UnitFlooding", "ProtocolViolation",
-                                       "CommandRefused", "VersionMismatch", "AuthFailed"))):
+
+    for module, names in (
+        (
+            remote,
+            (
+                "UnitProblem",
+                "UnitUnreachable",
+                "UnitBusy",
+                "UnitVersionError",
+                "UnitFault",
+                "UnitJam",
+            ),
+        ),
+        (
+            unit_link,
+            (
+                "LinkLost",
+                "UnitFlooding",
+                "ProtocolViolation",
+                "CommandRefused",
+                "VersionMismatch",
+                "AuthFailed",
+            ),
+        ),
+    ):
         for name in names:
             assert getattr(module, name) is getattr(errors, name)
             assert getattr(errors, name).__module__ == "engine.core.errors"
@@ -234,14 +322,19 @@ def test_no_engine_module_but_core_errors_defines_an_exception_except_two_known_
     import pkgutil
 
     import engine
+
     elsewhere = set()
     for info in pkgutil.walk_packages(engine.__path__, "engine."):
         if info.name.endswith("__main__"):
             continue
         module = importlib.import_module(info.name)
-        elsewhere |= {f"{info.name}.{name}" for name, value in vars(module).items()
-                      if isinstance(value, type) and issubclass(value, BaseException)
-                      and value.__module__ == info.name != "engine.core.errors"}
+        elsewhere |= {
+            f"{info.name}.{name}"
+            for name, value in vars(module).items()
+            if isinstance(value, type)
+            and issubclass(value, BaseException)
+            and value.__module__ == info.name != "engine.core.errors"
+        }
     # Malformed never leaves the link (it becomes ProtocolViolation); DaemonError is
     # the demo's own, about the daemon process it starts (docs/engine.md).
     assert elsewhere == {"engine.units.unit_replies.Malformed", "engine.apps.demo.DaemonError"}

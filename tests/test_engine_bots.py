@@ -8,17 +8,31 @@ import math
 import random
 from collections import Counter
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine import Action, Card, Colour, Game, HouseRules
 from engine.players.bots import HeuristicBot, PlayerView, RandomBot
 
 
-def position(hands, discard="R1", colour="R", player=0, phase="play", uno="-", draw="G1,B2",
-             scores=None, variant="showdown", direction="+", target=500):
+def position(
+    hands,
+    discard="R1",
+    colour="R",
+    player=0,
+    phase="play",
+    uno="-",
+    draw="G1,B2",
+    scores=None,
+    variant="showdown",
+    direction="+",
+    target=500,
+):
     scores = scores or ",".join("0" * len(hands.split("/")))
-    return Game.from_notation(f"{variant} {hands} {draw} {discard} {colour} {direction} {player} "
-                              f"{phase} {uno} - {scores} 1 1 {target} - 1:0")
+    return Game.from_notation(
+        f"{variant} {hands} {draw} {discard} {colour} {direction} {player} "
+        f"{phase} {uno} - {scores} 1 1 {target} - 1:0"
+    )
 
 
 def choice(game, player=None):
@@ -28,10 +42,15 @@ def choice(game, player=None):
 
 # -- only legal actions ------------------------------------------------------------------
 
+
 @settings(max_examples=150, deadline=None)
-@given(seed=st.integers(0, 2**32), players=st.integers(2, 6),
-       variant=st.sampled_from(["classic", "showdown"]), steps=st.integers(0, 400),
-       stacking=st.booleans())
+@given(
+    seed=st.integers(0, 2**32),
+    players=st.integers(2, 6),
+    variant=st.sampled_from(["classic", "showdown"]),
+    steps=st.integers(0, 400),
+    stacking=st.booleans(),
+)
 def test_bots_only_ever_return_legal_actions(seed, players, variant, steps, stacking):
     rng = random.Random(seed)
     game = Game.new(players, variant, seed=seed, house_rules=HouseRules(stacking=stacking))
@@ -66,6 +85,7 @@ def test_random_bot_is_seeded_and_uniform():
 
 # -- the view -----------------------------------------------------------------------------
 
+
 def test_a_view_shows_the_own_hand_and_public_facts_only():
     game = position("R5,B5/G3,Y9,Y3", "R1")
     view = PlayerView(game, 1)
@@ -87,6 +107,7 @@ def test_unseen_cards_are_the_deck_less_own_hand_and_discards():
 
 
 # -- the heuristic bot ------------------------------------------------------------------
+
 
 def test_keeps_the_wild_when_a_coloured_card_matches():
     assert choice(position("W,R5,G2/B1,Y1,Y2", "R1")) == "R5"
@@ -156,8 +177,13 @@ def test_plays_a_wild_draw_four_only_when_it_is_legal():
 
 def _wd4_position(offender_hand, covered="G3", colour="B"):
     # Player 0 played W+4 over `covered`; player 1 decides.
-    return position(f"{offender_hand}/R1,R2,R3", f"{covered},W+4", colour=colour, player=1,
-                    phase="penalty:4:legal")
+    return position(
+        f"{offender_hand}/R1,R2,R3",
+        f"{covered},W+4",
+        colour=colour,
+        player=1,
+        phase="penalty:4:legal",
+    )
 
 
 def test_challenges_when_the_offender_must_have_held_the_colour():
@@ -193,8 +219,9 @@ def test_a_wild_showdown_faces_the_player_nearest_to_going_out_for_the_most_card
 
 
 def test_a_wild_showdown_breaks_a_hand_size_tie_by_the_higher_score():
-    game = position("R5,G2/B1,Y1/G5,G6/Y7,Y8", "R1,WS", colour="G", phase="face",
-                    scores="0,100,300,50")
+    game = position(
+        "R5,G2/B1,Y1/G5,G6/Y7,Y8", "R1,WS", colour="G", phase="face", scores="0,100,300,50"
+    )
     assert choice(game) == "face 2 x3"
 
 
@@ -202,17 +229,20 @@ def test_a_wild_showdown_risks_the_fewest_cards_against_a_player_far_from_winnin
     game = position("R5,G2/B1,Y1,Y2,Y3,Y4/G5,G6,G7,G8,G9", "R1,WS", colour="G", phase="face")
     assert choice(game) == "face 1 x1"
     # ... unless that player is close to winning the match.
-    game = position("R5,G2/B1,Y1,Y2,Y3,Y4/G5,G6,G7,G8,G9", "R1,WS", colour="G", phase="face",
-                    scores="0,400,0")
+    game = position(
+        "R5,G2/B1,Y1,Y2,Y3,Y4/G5,G6,G7,G8,G9", "R1,WS", colour="G", phase="face", scores="0,400,0"
+    )
     assert choice(game) == "face 1 x3"
 
 
 def test_stacks_a_draw_two_under_the_stacking_house_rule():
     game = Game.from_notation(
-        "classic R5,B+2/G3,Y9,Y3 G7,G8 R1,R+2 R + 1 penalty:2 - - 0,0 1 1 500 stack 1:0")
+        "classic R5,B+2/G3,Y9,Y3 G7,G8 R1,R+2 R + 1 penalty:2 - - 0,0 1 1 500 stack 1:0"
+    )
     assert str(HeuristicBot().act(game, 1)) == "accept"  # no Draw Two to stack
     game = Game.from_notation(
-        "classic R5,B5/G3,B+2,Y3 G7,G8 R1,R+2 R + 1 penalty:2 - - 0,0 1 1 500 stack 1:0")
+        "classic R5,B5/G3,B+2,Y3 G7,G8 R1,R+2 R + 1 penalty:2 - - 0,0 1 1 500 stack 1:0"
+    )
     assert str(HeuristicBot().act(game, 1)) == "B+2"
 
 

@@ -26,7 +26,13 @@ def test_classic_deck_has_108_cards():
     deck = Counter(map(str, classic_deck()))
     assert len(classic_deck()) == 108
     assert (deck["R0"], deck["R1"], deck["B9"], deck["G+2"], deck["YR"], deck["BS"]) == (
-        1, 2, 2, 2, 2, 2)
+        1,
+        2,
+        2,
+        2,
+        2,
+        2,
+    )
     assert (deck["W"], deck["W+4"], deck["WS"]) == (4, 4, 0)
 
 
@@ -52,15 +58,18 @@ def test_a_user_deck_file_replaces_the_symbol_list(tmp_path):
     assert "B0" not in map(str, deck)
 
 
-@pytest.mark.parametrize("text, message", [
-    ('symbols = ["R5"]', "symbols[0]: 'R5' has no Showdown number"),
-    ('symbols = ["R0!1", "R0!2"]', "symbols[1]: 'R0!2': the deck has no plain R0 left"),
-    ('symbols = ["X5!1"]', "symbols[0]: invalid card 'X5!1'"),
-    ('symbols = "R5!1"', "symbols: must be a list"),
-    ("wild_showdown = -1", "wild_showdown: must be a whole number 0-20, not -1"),
-    ("colours = 4", "unknown key 'colours'"),
-    ("symbols = [", "not valid TOML"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ('symbols = ["R5"]', "symbols[0]: 'R5' has no Showdown number"),
+        ('symbols = ["R0!1", "R0!2"]', "symbols[1]: 'R0!2': the deck has no plain R0 left"),
+        ('symbols = ["X5!1"]', "symbols[0]: invalid card 'X5!1'"),
+        ('symbols = "R5!1"', "symbols: must be a list"),
+        ("wild_showdown = -1", "wild_showdown: must be a whole number 0-20, not -1"),
+        ("colours = 4", "unknown key 'colours'"),
+        ("symbols = [", "not valid TOML"),
+    ],
+)
 def test_a_bad_deck_file_names_the_file_and_the_entry(tmp_path, text, message):
     path = tmp_path / "deck.toml"
     path.write_text(text + "\n")
@@ -90,13 +99,15 @@ def test_dealer_choice_is_honoured():
 
 # -- the first card ------------------------------------------------------------------------
 
+
 def test_classic_first_wild_goes_back_and_a_new_card_is_turned():
     for seed in range(300):
         assert not Game.new(2, "classic", seed=seed).top_card.is_wild
     game = first_deal("classic", 2, lambda g: shuffles(g) > 1)
     assert not game.top_card.is_wild
     assert Counter(c for hand in game.hands for c in hand) + Counter(game.draw_pile) + Counter(
-        game.discard_pile) == Counter(classic_deck())
+        game.discard_pile
+    ) == Counter(classic_deck())
     assert len(game.discard_pile) == 1
 
 
@@ -124,8 +135,12 @@ def test_first_reverse_with_two_players_skips_the_first_player():
 def test_showdown_first_wild_the_first_player_names_the_colour():
     game = first_deal("showdown", 2, lambda g: g.top_card.rank == Rank.WILD)
     assert (game.phase, game.to_act, game.colour) == (Phase.CHOOSE_COLOUR, 1, None)
-    assert [str(a) for a in game.legal_actions()] == ["colour R", "colour Y", "colour G",
-                                                      "colour B"]
+    assert [str(a) for a in game.legal_actions()] == [
+        "colour R",
+        "colour Y",
+        "colour G",
+        "colour B",
+    ]
     game.apply(Action.parse("colour G"))
     assert (game.phase, game.to_act, str(game.colour)) == (Phase.PLAY, 1, "G")
 
@@ -148,8 +163,12 @@ def test_a_first_symbol_card_never_starts_a_showdown():
 
 
 def test_house_rule_first_card_choose_in_classic():
-    game = first_deal("classic", 2, lambda g: g.top_card.rank == Rank.WILD,
-                      house_rules=HouseRules(first_card="choose"))
+    game = first_deal(
+        "classic",
+        2,
+        lambda g: g.top_card.rank == Rank.WILD,
+        house_rules=HouseRules(first_card="choose"),
+    )
     assert game.phase == Phase.CHOOSE_COLOUR
 
 
@@ -186,4 +205,5 @@ def test_next_round_gathers_every_card_and_passes_the_deal_left():
     assert (game.round, game.dealer) == (2, 0)
     assert game.hand_sizes == (7, 7, 7)
     assert sorted([*game.draw_pile, *game.discard_pile, *(c for h in game.hands for c in h)]) == (
-        sorted(load_showdown_deck()))
+        sorted(load_showdown_deck())
+    )

@@ -12,14 +12,24 @@ import pytest
 
 from engine import Card, Colour, Game, Rank
 from engine.core import cards, rules
-from engine.core.rules import (CARD_EFFECTS, FIRST_CARD_COVERED, FIRST_CARD_EFFECTS,
-                               FIRST_CARD_RETURNED, FIRST_CARD_RULES, STACKED_DRAW_TWO,
-                               TWO_PLAYER_REVERSE, Effect, card_effects, first_card_effect)
+from engine.core.rules import (
+    CARD_EFFECTS,
+    FIRST_CARD_COVERED,
+    FIRST_CARD_EFFECTS,
+    FIRST_CARD_RETURNED,
+    FIRST_CARD_RULES,
+    STACKED_DRAW_TWO,
+    TWO_PLAYER_REVERSE,
+    Effect,
+    card_effects,
+    first_card_effect,
+)
 
 CORE = Path(cards.__file__).parent
 
 
 # -- what each card does --------------------------------------------------------------
+
 
 def test_the_rule_table_says_what_each_card_does():
     assert {rank.name: repr(effect) for rank, effect in CARD_EFFECTS.items()} == {
@@ -29,22 +39,24 @@ def test_the_rule_table_says_what_each_card_does():
         "SKIP": "Effect(turns=2)",
         "WILD": "Effect(names_colour=True)",
         "WILD_DRAW_FOUR": "Effect(penalty=4, names_colour=True, challengeable=True, "
-                          "then='penalty')",
+        "then='penalty')",
         "WILD_SHOWDOWN": "Effect(turns=0, names_colour=True, then='face')",
     }
 
 
 def test_two_players_make_a_reverse_a_skip_and_stacking_makes_a_draw_two_wait():
-    assert TWO_PLAYER_REVERSE == CARD_EFFECTS[Rank.SKIP]
-    assert repr(STACKED_DRAW_TWO) == ("Effect(penalty=2, then='penalty', "
-                                      "last_card=Effect(turns=2, draws=2))")
+    assert CARD_EFFECTS[Rank.SKIP] == TWO_PLAYER_REVERSE
+    assert repr(STACKED_DRAW_TWO) == (
+        "Effect(penalty=2, then='penalty', last_card=Effect(turns=2, draws=2))"
+    )
     for two_players in (False, True):
         for stacking in (False, True):
             effects = card_effects(two_players=two_players, stacking=stacking)
             assert list(effects) == list(Rank)
             changed = {rank for rank in Rank if effects[rank] != CARD_EFFECTS[rank]}
             assert changed == ({Rank.REVERSE} if two_players else set()) | (
-                {Rank.DRAW_TWO} if stacking else set())
+                {Rank.DRAW_TWO} if stacking else set()
+            )
 
 
 def test_a_card_turned_first_acts_as_if_the_dealer_played_it_but_a_reverse_lets_the_dealer_start():
@@ -59,18 +71,24 @@ def test_a_card_turned_first_acts_as_if_the_dealer_played_it_but_a_reverse_lets_
 
 def test_each_first_card_rule_names_what_goes_back_and_what_is_covered():
     assert set(FIRST_CARD_RETURNED) == set(FIRST_CARD_COVERED) == set(FIRST_CARD_RULES)
-    assert FIRST_CARD_RETURNED == {"return": {13, 14, 15}, "choose": {14}, "flip": set()}
-    assert FIRST_CARD_COVERED == {"return": set(), "choose": set(),
-                                  "flip": {10, 11, 12, 13, 14, 15}}
+    assert {"return": {13, 14, 15}, "choose": {14}, "flip": set()} == FIRST_CARD_RETURNED
+    assert {
+        "return": set(),
+        "choose": set(),
+        "flip": {10, 11, 12, 13, 14, 15},
+    } == FIRST_CARD_COVERED
 
 
-@pytest.mark.parametrize("fields", [
-    {"then": "penalty"},                      # a penalty phase with nothing to answer for
-    {"penalty": 2},                           # a penalty without its phase
-    {"draws": 2, "penalty": 2, "then": "penalty"},
-    {"turns": 3},
-    {"then": "drawn"},
-])
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"then": "penalty"},  # a penalty phase with nothing to answer for
+        {"penalty": 2},  # a penalty without its phase
+        {"draws": 2, "penalty": 2, "then": "penalty"},
+        {"turns": 3},
+        {"then": "drawn"},
+    ],
+)
 def test_an_inconsistent_effect_is_refused(fields):
     with pytest.raises(ValueError, match="inconsistent card effect"):
         Effect(**fields)
@@ -89,8 +107,9 @@ def test_the_wild_draw_four_rules():
 
 def test_a_game_plays_by_the_table_for_its_player_count_and_house_rules():
     # The same Reverse: with three players play turns round, with two it skips.
-    three = Game.from_notation("classic R1,RR,B2/G3,G4/Y5,Y6 B1,B2 R7 R + 0 play - - 0,0,0 2 1 500"
-                               " - 1:0")
+    three = Game.from_notation(
+        "classic R1,RR,B2/G3,G4/Y5,Y6 B1,B2 R7 R + 0 play - - 0,0,0 2 1 500 - 1:0"
+    )
     three.apply("RR")
     assert (three.current, three.direction) == (2, -1)
     two = Game.from_notation("classic R1,RR,B2/G3,G4 B1,B2 R7 R + 0 play - - 0,0 1 1 500 - 1:0")
@@ -99,6 +118,7 @@ def test_a_game_plays_by_the_table_for_its_player_count_and_house_rules():
 
 
 # -- the card code's named fields -----------------------------------------------------
+
 
 def test_the_code_fields_are_the_named_masks_and_shifts():
     assert cards.RANK_MASK == (1 << cards.COLOUR_SHIFT) - 1
@@ -109,10 +129,12 @@ def test_the_code_fields_are_the_named_masks_and_shifts():
     assert max(Rank) <= cards.RANK_MASK and cards.WILD_COLOUR <= cards.COLOUR_MASK
     for card in filter(None, cards.CARD):
         colour = cards.WILD_COLOUR if card.colour is None else card.colour
-        assert card == (card.showdown << cards.SHOWDOWN_SHIFT | colour << cards.COLOUR_SHIFT
-                        | card.rank)
+        assert card == (
+            card.showdown << cards.SHOWDOWN_SHIFT | colour << cards.COLOUR_SHIFT | card.rank
+        )
         assert (card & cards.NUMBER_TEST_MASK <= cards.LAST_NUMBER_RANK) == (
-            card.number is not None and not card.showdown)
+            card.number is not None and not card.showdown
+        )
         assert (card & cards.RANK_MASK >= cards.FIRST_WILD_RANK) == card.is_wild
         assert type(card & cards.CODE_MASK) is int and card & cards.CODE_MASK == card
 
@@ -124,11 +146,15 @@ def bare_bit_literals(source):
         if isinstance(scope, (ast.FunctionDef, ast.ClassDef, ast.Lambda)):
             for node in ast.walk(scope):
                 if isinstance(node, ast.BinOp) and isinstance(
-                        node.op, (ast.LShift, ast.RShift, ast.BitAnd, ast.BitOr, ast.BitXor)):
-                    found += [f"line {node.lineno}: {ast.unparse(node)}"
-                              for side in (node.left, node.right)
-                              if isinstance(side, ast.Constant) and type(side.value) is int
-                              and side.value > 1]
+                    node.op, (ast.LShift, ast.RShift, ast.BitAnd, ast.BitOr, ast.BitXor)
+                ):
+                    found += [
+                        f"line {node.lineno}: {ast.unparse(node)}"
+                        for side in (node.left, node.right)
+                        if isinstance(side, ast.Constant)
+                        and type(side.value) is int
+                        and side.value > 1
+                    ]
     return sorted(set(found))
 
 

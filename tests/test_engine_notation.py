@@ -44,36 +44,46 @@ def test_the_documented_sequences_follow_from_the_actions():
 
 
 def test_the_doc_python_examples_run():
-    result = doctest.testfile(str(DOC), module_relative=False,
-                              optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    result = doctest.testfile(
+        str(DOC), module_relative=False, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+    )
     assert result.failed == 0 and result.attempted >= 5
 
 
 GOOD = "classic R5,B1/G3,Y9 Y3,G7,B2 R1 R + 0 play - - 0,0 1 1 500 - 1:0"
 
 
-@pytest.mark.parametrize("text, message", [
-    (GOOD.rsplit(" ", 1)[0], "notation has 15 fields, expected 16"),
-    (GOOD.replace("R5,B1", "R5,X1"), "invalid hands field 'R5,X1': invalid card 'X1'"),
-    (GOOD.replace(" R + ", " Q + "), "invalid colour 'Q'"),
-    (GOOD.replace(" R + ", " R * "), "invalid direction field '*': expected + or -"),
-    (GOOD.replace(" play ", " jump "), "invalid phase field 'jump'"),
-    (GOOD.replace(" play ", " penalty:x "), "invalid phase field 'x': expected a whole number"),
-    (GOOD.replace(" 1 1 500 ", " 1 01 500 "), "invalid round field '01'"),
-    (GOOD.replace("- 1:0", "fast 1:0"), "invalid house rules 'fast': unknown option 'fast'"),
-    (GOOD.replace("1:0", "zz"), "invalid rng field 'zz'"),
-    (GOOD.replace("classic", "uno", 1), "unknown variant 'uno'"),
-    (GOOD.replace(" 0 play", " 2 play"), "inconsistent notation: player or dealer out of range"),
-    (GOOD.replace("0,0 1", "0,0,0 1"), "inconsistent notation: 3 scores for 2 players"),
-    (GOOD.replace(" R + ", " - + "), "the colour is unnamed outside the colour phase"),
-    (GOOD.replace(" play ", " penalty:2 "), "a penalty needs a Draw Two or Wild Draw Four"),
-    (GOOD.replace(" play ", " over "), "the round's winner still holds cards"),
-    (GOOD.replace("play - -", "play 5 -"), "uno player out of range"),
-    (GOOD.replace("play - -", "play - 0v0:R2"), "the showdown needs two different players"),
-    (GOOD.replace(" R1 ", " - "), "the discard pile is empty"),
-    ("classic R5!2,B1/G3 Y3 R1 R + 0 play - - 0,0 1 1 500 - 1:0", "Showdown cards in a classic game"),
-    (42, "notation must be a str, not int"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        (GOOD.rsplit(" ", 1)[0], "notation has 15 fields, expected 16"),
+        (GOOD.replace("R5,B1", "R5,X1"), "invalid hands field 'R5,X1': invalid card 'X1'"),
+        (GOOD.replace(" R + ", " Q + "), "invalid colour 'Q'"),
+        (GOOD.replace(" R + ", " R * "), "invalid direction field '*': expected + or -"),
+        (GOOD.replace(" play ", " jump "), "invalid phase field 'jump'"),
+        (GOOD.replace(" play ", " penalty:x "), "invalid phase field 'x': expected a whole number"),
+        (GOOD.replace(" 1 1 500 ", " 1 01 500 "), "invalid round field '01'"),
+        (GOOD.replace("- 1:0", "fast 1:0"), "invalid house rules 'fast': unknown option 'fast'"),
+        (GOOD.replace("1:0", "zz"), "invalid rng field 'zz'"),
+        (GOOD.replace("classic", "uno", 1), "unknown variant 'uno'"),
+        (
+            GOOD.replace(" 0 play", " 2 play"),
+            "inconsistent notation: player or dealer out of range",
+        ),
+        (GOOD.replace("0,0 1", "0,0,0 1"), "inconsistent notation: 3 scores for 2 players"),
+        (GOOD.replace(" R + ", " - + "), "the colour is unnamed outside the colour phase"),
+        (GOOD.replace(" play ", " penalty:2 "), "a penalty needs a Draw Two or Wild Draw Four"),
+        (GOOD.replace(" play ", " over "), "the round's winner still holds cards"),
+        (GOOD.replace("play - -", "play 5 -"), "uno player out of range"),
+        (GOOD.replace("play - -", "play - 0v0:R2"), "the showdown needs two different players"),
+        (GOOD.replace(" R1 ", " - "), "the discard pile is empty"),
+        (
+            "classic R5!2,B1/G3 Y3 R1 R + 0 play - - 0,0 1 1 500 - 1:0",
+            "Showdown cards in a classic game",
+        ),
+        (42, "notation must be a str, not int"),
+    ],
+)
 def test_bad_notation_names_what_is_wrong(text, message):
     with pytest.raises(NotationError) as info:
         Game.from_notation(text)
@@ -82,8 +92,10 @@ def test_bad_notation_names_what_is_wrong(text, message):
 
 
 def test_notation_round_trips_for_every_phase():
-    lines = [line.split(" ;")[0] for line in
-             (Path(__file__).parent / "data" / "perft.txt").read_text().splitlines()
-             if line and not line.startswith("#")]
+    lines = [
+        line.split(" ;")[0]
+        for line in (Path(__file__).parent / "data" / "perft.txt").read_text().splitlines()
+        if line and not line.startswith("#")
+    ]
     for line in lines:
         assert Game.from_notation(line).notation() == line

@@ -28,8 +28,9 @@ def cases():
             notation, *counts = line.split(" ;")
             for count in counts:
                 depth, expected = count[1:].split()
-                yield pytest.param(notation, int(depth), int(expected),
-                                   id=f"{notation[:24]}...-D{depth}")
+                yield pytest.param(
+                    notation, int(depth), int(expected), id=f"{notation[:24]}...-D{depth}"
+                )
 
 
 @pytest.mark.parametrize("notation, depth, expected", list(cases()))
@@ -40,7 +41,10 @@ def test_perft(notation, depth, expected):
 
 
 def test_the_golden_file_covers_every_phase():
-    phases = {line.split(" ")[7].split(":")[0] for line in PERFT_FILE.read_text().splitlines()
-              if line and not line.startswith("#")}
+    phases = {
+        line.split(" ")[7].split(":")[0]
+        for line in PERFT_FILE.read_text().splitlines()
+        if line and not line.startswith("#")
+    }
     assert phases == {"play", "drawn", "penalty", "colour", "face"}
     assert any(" 0v" in line for line in PERFT_FILE.read_text().splitlines())

@@ -68,7 +68,7 @@ def test_uniform_random_play_keeps_the_invariants_and_scores_an_ended_round(game
         game.apply(rng.choice(game.legal_actions()))
     game.check_invariants()
     if not game.round_over:
-        assert game.legal_actions()              # never stuck: someone can always act
+        assert game.legal_actions()  # never stuck: someone can always act
         return
     outcome = game.outcome
     assert game.hand_sizes[outcome.winner] == 0
@@ -77,8 +77,11 @@ def test_uniform_random_play_keeps_the_invariants_and_scores_an_ended_round(game
 
 def prefer_play_fewest_cards(game, rng):
     """prefer_play, naming the fewest cards a Wild Showdown allows."""
-    actions = [a for a in game.legal_actions()
-               if a.count is None or a.count == game.house_rules.showdown_cards[0]]
+    actions = [
+        a
+        for a in game.legal_actions()
+        if a.count is None or a.count == game.house_rules.showdown_cards[0]
+    ]
     active = [a for a in actions if not a.is_passive]
     return rng.choice(active or actions)
 
@@ -99,8 +102,10 @@ def test_random_rounds_under_any_house_rules_always_end(game, decisions):
 
 
 @settings(max_examples=15, deadline=None)
-@given(game=st.builds(new_game, players, variants, seeds, house_rules, st.just(150)),
-       decisions=st.integers(0, 2**32))
+@given(
+    game=st.builds(new_game, players, variants, seeds, house_rules, st.just(150)),
+    decisions=st.integers(0, 2**32),
+)
 def test_matches_end_at_the_target_with_the_deal_passing_left(game, decisions):
     rng = random.Random(decisions)
     dealers = [game.dealer]

@@ -5,8 +5,8 @@ import json
 
 import pytest
 
-from engine.apps.speed import run
 from engine.apps.cli import main
+from engine.apps.speed import run
 
 
 def test_speed_counts_games_decisions_and_turns():
@@ -14,7 +14,9 @@ def test_speed_counts_games_decisions_and_turns():
     assert result["games"] == 30
     again = run(games=30, players=3, policy="prefer-play", seed=4, variant="classic")
     assert (again["decisions_per_game"], again["turns_per_game"]) == (
-        result["decisions_per_game"], result["turns_per_game"])
+        result["decisions_per_game"],
+        result["turns_per_game"],
+    )
     assert result["decisions_per_game"] >= result["turns_per_game"] > 0
 
 
@@ -33,11 +35,33 @@ def test_speed_wants_games_or_seconds():
 
 
 def test_showdown_speed_json_has_exactly_the_documented_keys(capsys):
-    assert main(["speed", "--games", "5", "--players", "2", "--policy", "uniform",
-                 "--variant", "classic", "--seed", "3", "--json"]) == 0
+    assert (
+        main(
+            [
+                "speed",
+                "--games",
+                "5",
+                "--players",
+                "2",
+                "--policy",
+                "uniform",
+                "--variant",
+                "classic",
+                "--seed",
+                "3",
+                "--json",
+            ]
+        )
+        == 0
+    )
     result = json.loads(capsys.readouterr().out)
-    assert sorted(result) == ["decisions_per_game", "games", "games_per_s", "seconds",
-                              "turns_per_game"]
+    assert sorted(result) == [
+        "decisions_per_game",
+        "games",
+        "games_per_s",
+        "seconds",
+        "turns_per_game",
+    ]
     assert result["games"] == 5
 
 
@@ -48,14 +72,24 @@ def test_showdown_speed_prints_one_line(capsys):
     assert out.count("\n") == 1
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["speed", "--games", "0"], "argument --games: must be a whole number >= 1, not '0'"),
-    (["speed", "--players", "11"], "argument --players: must be a whole number from 2 to 10, "
-                                   "not '11'"),
-    (["speed", "--games", "1", "--seconds", "1"],
-     "argument --seconds: not allowed with argument --games"),
-    (["speed", "--seconds", "-1"], "argument --seconds: must be a number of seconds > 0, not '-1'"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["speed", "--games", "0"], "argument --games: must be a whole number >= 1, not '0'"),
+        (
+            ["speed", "--players", "11"],
+            "argument --players: must be a whole number from 2 to 10, not '11'",
+        ),
+        (
+            ["speed", "--games", "1", "--seconds", "1"],
+            "argument --seconds: not allowed with argument --games",
+        ),
+        (
+            ["speed", "--seconds", "-1"],
+            "argument --seconds: must be a number of seconds > 0, not '-1'",
+        ),
+    ],
+)
 def test_showdown_speed_rejects_bad_arguments(argv, message, capsys):
     with pytest.raises(SystemExit) as info:
         main(argv)

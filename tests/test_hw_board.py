@@ -49,7 +49,9 @@ def test_inputs_use_pull_ups(board, mock_pin):
         assert mock_pin(bcm).bounce is None
 
 
-@pytest.mark.parametrize("lit, expected", [(0, [0, 0, 0]), (1, [1, 0, 0]), (2, [1, 1, 0]), (3, [1, 1, 1])])
+@pytest.mark.parametrize(
+    "lit, expected", [(0, [0, 0, 0]), (1, [1, 0, 0]), (2, [1, 1, 0]), (3, [1, 1, 1])]
+)
 def test_show_countdown_lights_the_first_leds(board, mock_pin, lit, expected):
     board.show_countdown(3)
     board.show_countdown(lit)
@@ -110,12 +112,21 @@ def test_bad_side_is_refused(board, side):
 def test_board_without_buzzer(mock_factory, mock_pin):
     with Board(PinMap(buzzer=None), pin_factory=mock_factory) as board:
         assert board.buzzer is None
-        board.set_buzzer(True)   # a no-op, not an error
+        board.set_buzzer(True)  # a no-op, not an error
         assert 26 not in [int(info.name[4:]) for info in mock_factory.pins]
         assert board.has_card_sensor is False
         assert [name for name, _ in board.devices()] == [
-            "paddle_a", "paddle_b", "timer_button", "countdown_leds[0]", "countdown_leds[1]",
-            "countdown_leds[2]", "go_led", "arrow_a", "arrow_b", "launcher"]
+            "paddle_a",
+            "paddle_b",
+            "timer_button",
+            "countdown_leds[0]",
+            "countdown_leds[1]",
+            "countdown_leds[2]",
+            "go_led",
+            "arrow_a",
+            "arrow_b",
+            "launcher",
+        ]
 
 
 def test_launcher_drives_direction_pins_and_pwm_duty(board, mock_pin):
@@ -151,7 +162,12 @@ def test_direction_pins_are_never_high_together(board, changes):
         assert not (level[23] and level[24])
     # A reversal cuts the drive before it swaps direction.
     first_reverse = changes.index((24, True))
-    assert changes[first_reverse - 2:first_reverse + 2] == [(12, 0.0), (23, False), (24, True), (12, 0.6)]
+    assert changes[first_reverse - 2 : first_reverse + 2] == [
+        (12, 0.0),
+        (23, False),
+        (24, True),
+        (12, 0.6),
+    ]
 
 
 def test_paddle_edges_reach_the_board_callback_with_side_and_ticks(board, mock_pin):
@@ -221,8 +237,16 @@ def test_safe_stops_the_motor_before_any_light_goes_off(board, changes):
     board.launcher.launch_toward("a", 0.7)
     del changes[:]
     board.safe()
-    assert changes == [(12, 0.0), (23, False), (5, False), (6, False), (13, False),
-                       (19, False), (21, False), (26, False)]
+    assert changes == [
+        (12, 0.0),
+        (23, False),
+        (5, False),
+        (6, False),
+        (13, False),
+        (19, False),
+        (21, False),
+        (26, False),
+    ]
 
 
 def test_close_makes_safe_first_then_releases_every_pin(mock_factory, mock_pin, changes):
@@ -234,7 +258,7 @@ def test_close_makes_safe_first_then_releases_every_pin(mock_factory, mock_pin, 
     assert changes[:3] == [(12, 0.0), (24, False), (19, False)]
     assert board.closed
     for bcm in OUTPUTS + (17, 27, 22, 16):
-        assert mock_pin(bcm).function == "input"   # released: floating on a Pi
+        assert mock_pin(bcm).function == "input"  # released: floating on a Pi
     # The pins are free again.
     LED(19, pin_factory=mock_factory).close()
 
@@ -266,7 +290,7 @@ def test_half_built_board_closes_what_it_built_and_reraises(mock_factory, mock_p
     for bcm in (23, 24, 12, 5, 6, 13):
         assert mock_pin(bcm).function == "input"
     for bcm in (23, 24, 12, 5, 6, 13):
-        LED(bcm, pin_factory=mock_factory).close()   # not reserved any more
+        LED(bcm, pin_factory=mock_factory).close()  # not reserved any more
     squatter.close()
 
 
@@ -320,16 +344,29 @@ def test_half_built_launcher_releases_its_direction_pins(mock_factory, mock_pin)
 
 def test_devices_lists_every_fitted_device_by_its_pinmap_name(board):
     names = [name for name, _ in board.devices()]
-    assert names == ["paddle_a", "paddle_b", "timer_button", "countdown_leds[0]",
-                     "countdown_leds[1]", "countdown_leds[2]", "go_led", "arrow_a", "arrow_b",
-                     "buzzer", "launcher", "card_sensor"]
+    assert names == [
+        "paddle_a",
+        "paddle_b",
+        "timer_button",
+        "countdown_leds[0]",
+        "countdown_leds[1]",
+        "countdown_leds[2]",
+        "go_led",
+        "arrow_a",
+        "arrow_b",
+        "buzzer",
+        "launcher",
+        "card_sensor",
+    ]
     devices = dict(board.devices())
     assert devices["go_led"] is board.go_led
     assert devices["launcher"] is board.launcher
     assert repr(board).startswith("<hw.Board open PinMap(paddle_a=17, ")
 
 
-def test_launch_and_stop_each_hold_the_motor_lock_against_other_threads(board, mock_pin, monkeypatch):
+def test_launch_and_stop_each_hold_the_motor_lock_against_other_threads(
+    board, mock_pin, monkeypatch
+):
     # A stop() from a signal handler must not land between a launch's
     # direction change and its speed (and be undone by it): while either call
     # changes a motor pin, another thread cannot take the launcher's lock.
@@ -342,11 +379,13 @@ def test_launch_and_stop_each_hold_the_motor_lock_against_other_threads(board, m
 
     def change(self, value, ticks=None):
         if self in motor_pins:
+
             def try_lock():
                 got = launcher._motor_lock.acquire(blocking=False)
                 free_to_other_thread.append(got)
                 if got:
                     launcher._motor_lock.release()
+
             thread = threading.Thread(target=try_lock)
             thread.start()
             thread.join()

@@ -52,10 +52,10 @@ def test_lockout_expires_exactly_after_lockout_s(mock_factory):
     paddle = Paddle(17, lockout_s=0.0625, pin_factory=mock_factory)
     edges = recorder(paddle)
     paddle.pin.drive_low(ticks=2.0)
-    paddle.pin.drive_high(ticks=2.0615)      # inside: ignored
+    paddle.pin.drive_high(ticks=2.0615)  # inside: ignored
     paddle.pin.drive_low(ticks=2.062)
-    paddle.pin.drive_high(ticks=2.0625)      # at the lockout's end: reported
-    paddle.pin.drive_low(ticks=2.25)         # new press, after the release's lockout
+    paddle.pin.drive_high(ticks=2.0625)  # at the lockout's end: reported
+    paddle.pin.drive_low(ticks=2.25)  # new press, after the release's lockout
     assert edges == [(2.0, True), (2.0625, False), (2.25, True)]
 
 
@@ -64,7 +64,7 @@ def test_a_release_starts_the_lockout_too(mock_factory):
     edges = recorder(paddle)
     paddle.pin.drive_low(ticks=1.0)
     paddle.pin.drive_high(ticks=1.5)
-    paddle.pin.drive_low(ticks=1.501)        # release bounce: no phantom press
+    paddle.pin.drive_low(ticks=1.501)  # release bounce: no phantom press
     paddle.pin.drive_high(ticks=1.502)
     assert edges == [(1.0, True), (1.5, False)]
 
@@ -73,7 +73,7 @@ def test_release_swallowed_by_the_lockout_gives_two_presses_in_a_row(mock_factor
     paddle = Paddle(17, lockout_s=0.05, pin_factory=mock_factory)
     edges = recorder(paddle)
     paddle.pin.drive_low(ticks=1.0)
-    paddle.pin.drive_high(ticks=1.02)        # a real, very quick release: inside the lockout
+    paddle.pin.drive_high(ticks=1.02)  # a real, very quick release: inside the lockout
     paddle.pin.drive_low(ticks=1.3)
     assert edges == [(1.0, True), (1.3, True)]
 
@@ -133,9 +133,9 @@ def test_timer_button_reports_presses_only_with_their_ticks(mock_factory):
     presses = []
     button.on_press = presses.append
     button.pin.drive_low(ticks=1.0)
-    button.pin.drive_high(ticks=1.001)       # bounce
-    button.pin.drive_low(ticks=1.002)        # bounce
-    button.pin.drive_high(ticks=1.4)         # release: not a press
+    button.pin.drive_high(ticks=1.001)  # bounce
+    button.pin.drive_low(ticks=1.002)  # bounce
+    button.pin.drive_high(ticks=1.4)  # release: not a press
     button.pin.drive_low(ticks=2.0)
     assert presses == [1.0, 2.0]
 
@@ -160,7 +160,7 @@ def test_card_sensor_counts_a_flickering_card_once(mock_factory):
     sensor.on_card = cards.append
     sensor.pin.drive_low(ticks=1.0)
     sensor.pin.drive_high(ticks=1.002)
-    sensor.pin.drive_low(ticks=1.003)        # the card's ragged edge
+    sensor.pin.drive_low(ticks=1.003)  # the card's ragged edge
     sensor.pin.drive_high(ticks=1.006)
     assert cards == [1.0]
     assert sensor.count == 1

@@ -12,7 +12,7 @@ from hw.mock import CardFeeder, InjectableMockPin, VirtualMockFactory
 from hw.pinmap import PinMap
 from hw.pins import PinBackendError, make_pin_factory
 
-NO_PI = "without a Raspberry Pi use --mock (or backend = \"mock\" in the config)"
+NO_PI = 'without a Raspberry Pi use --mock (or backend = "mock" in the config)'
 
 
 @pytest.fixture
@@ -34,13 +34,17 @@ def test_mock_backend_has_pwm_capable_injectable_pins():
 
 
 def test_unknown_backend_is_a_value_error():
-    with pytest.raises(ValueError, match=r"^unknown pin backend 'gpiod' \(choose from "
-                                         r"'auto', 'mock', 'lgpio', 'rpigpio'\)$"):
+    with pytest.raises(
+        ValueError,
+        match=r"^unknown pin backend 'gpiod' \(choose from "
+        r"'auto', 'mock', 'lgpio', 'rpigpio'\)$",
+    ):
         make_pin_factory("gpiod")
 
 
-@pytest.mark.parametrize("backend, module, library", [
-    ("lgpio", "lgpio", "lgpio"), ("rpigpio", "RPi", "RPi.GPIO")])
+@pytest.mark.parametrize(
+    "backend, module, library", [("lgpio", "lgpio", "lgpio"), ("rpigpio", "RPi", "RPi.GPIO")]
+)
 def test_pi_backend_without_its_library_is_a_clear_error(monkeypatch, backend, module, library):
     # Make the import fail whether or not the library is installed here.
     monkeypatch.setitem(sys.modules, module, None)
@@ -48,8 +52,10 @@ def test_pi_backend_without_its_library_is_a_clear_error(monkeypatch, backend, m
     with pytest.raises(PinBackendError) as caught:
         make_pin_factory(backend)
     message = str(caught.value)
-    assert message.startswith(f"pin backend {backend!r} needs the {library} library, "
-                              "which is not installed (on a Raspberry Pi: pip install 'uno-showdown[pi]'")
+    assert message.startswith(
+        f"pin backend {backend!r} needs the {library} library, "
+        "which is not installed (on a Raspberry Pi: pip install 'uno-showdown[pi]'"
+    )
     assert message.endswith(NO_PI)
     assert caught.value.__cause__ is None and caught.value.__suppress_context__
     assert isinstance(caught.value, ImportError) and isinstance(caught.value, BadPinFactory)
@@ -61,8 +67,11 @@ def test_pi_backend_that_cannot_start_is_a_clear_error(monkeypatch):
             raise OSError("no /dev/gpiochip0")
 
     monkeypatch.setitem(sys.modules, "gpiozero.pins.lgpio", Broken())
-    with pytest.raises(PinBackendError, match=r"^pin backend 'lgpio' cannot start: no /dev/gpiochip0; "
-                                              r"is this a Raspberry Pi\? without a Raspberry Pi use --mock"):
+    with pytest.raises(
+        PinBackendError,
+        match=r"^pin backend 'lgpio' cannot start: no /dev/gpiochip0; "
+        r"is this a Raspberry Pi\? without a Raspberry Pi use --mock",
+    ):
         make_pin_factory("lgpio")
 
 
@@ -76,8 +85,11 @@ def test_auto_honours_gpiozero_pin_factory_mock(monkeypatch, name):
 
 def test_auto_with_an_unknown_gpiozero_pin_factory(monkeypatch):
     monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "nosuch")
-    with pytest.raises(PinBackendError, match=r"^GPIOZERO_PIN_FACTORY='nosuch' cannot be used: "
-                                              r"Unable to find pin factory 'nosuch'; without a Raspberry Pi"):
+    with pytest.raises(
+        PinBackendError,
+        match=r"^GPIOZERO_PIN_FACTORY='nosuch' cannot be used: "
+        r"Unable to find pin factory 'nosuch'; without a Raspberry Pi",
+    ):
         make_pin_factory("auto")
 
 
@@ -85,9 +97,12 @@ def test_auto_with_a_gpiozero_pin_factory_whose_library_is_missing(monkeypatch):
     monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "pigpio")
     monkeypatch.setitem(sys.modules, "pigpio", None)
     monkeypatch.delitem(sys.modules, "gpiozero.pins.pigpio", raising=False)
-    with pytest.raises(PinBackendError, match=r"^GPIOZERO_PIN_FACTORY='pigpio' cannot start: "
-                                              r"import of pigpio halted; None in sys.modules; "
-                                              r"without a Raspberry Pi use --mock"):
+    with pytest.raises(
+        PinBackendError,
+        match=r"^GPIOZERO_PIN_FACTORY='pigpio' cannot start: "
+        r"import of pigpio halted; None in sys.modules; "
+        r"without a Raspberry Pi use --mock",
+    ):
         make_pin_factory("auto")
 
 
@@ -108,7 +123,8 @@ def test_auto_with_nothing_installed_suggests_mock(no_env_factory, monkeypatch):
         make_pin_factory("auto")
     assert str(caught.value) == (
         "no GPIO pin backend works here (gpiozero tried lgpio, RPi.GPIO, pigpio and native); "
-        "on a Raspberry Pi install the pi extra (pip install 'uno-showdown[pi]'), " + NO_PI)
+        "on a Raspberry Pi install the pi extra (pip install 'uno-showdown[pi]'), " + NO_PI
+    )
 
 
 def test_auto_returns_gpiozeros_choice(no_env_factory, monkeypatch):
@@ -128,6 +144,7 @@ def test_auto_on_this_machine_either_works_or_says_use_mock(no_env_factory):
 
 
 # -- InjectableMockPin and VirtualMockFactory ----------------------------------
+
 
 def test_virtual_factory_ticks_follow_the_clock(mock_factory, virtual_clock):
     assert mock_factory.ticks() == 0.0
@@ -161,11 +178,11 @@ def test_injected_edges_carry_exact_ticks_and_run_synchronously(mock_pin):
         seen.append((ticks, state))
 
     pin.when_changed = changed
-    pin.drive_low(ticks=0.0)        # a tick of zero is a tick, not "now"
+    pin.drive_low(ticks=0.0)  # a tick of zero is a tick, not "now"
     assert seen == [(0.0, False)]
     pin.drive_high(ticks=1.0000005)
     assert seen == [(0.0, False), (1.0000005, True)]
-    pin.drive_high(ticks=2.0)       # no change, no edge
+    pin.drive_high(ticks=2.0)  # no change, no edge
     assert len(seen) == 2
 
 
@@ -187,7 +204,9 @@ def test_falling_only_edges(mock_pin):
 def test_driving_an_output_is_refused(mock_pin):
     pin = mock_pin(5)
     pin.function = "output"
-    with pytest.raises(PinInvalidFunction, match="^cannot drive GPIO5: it is an output, not an input$"):
+    with pytest.raises(
+        PinInvalidFunction, match="^cannot drive GPIO5: it is an output, not an input$"
+    ):
         pin.drive_low(ticks=1.0)
 
 
@@ -196,6 +215,7 @@ def test_mock_factory_fixture_installs_and_restores_the_default(mock_factory):
 
 
 # -- CardFeeder ----------------------------------------------------------------
+
 
 def test_card_feeder_feeds_a_board_sensor_at_the_given_ticks(board):
     cards = []

@@ -14,11 +14,25 @@ from hw.pinmap import PinMap
 from hw.pins import make_pin_factory
 from hw.selftest import LIGHT_S, MOTOR_S, DeviceCheck, run_selftest
 
-NAMES = ["paddle_a", "paddle_b", "timer_button", "countdown_leds[0]", "countdown_leds[1]",
-         "countdown_leds[2]", "go_led", "arrow_a", "arrow_b", "buzzer", "launcher", "card_sensor"]
+NAMES = [
+    "paddle_a",
+    "paddle_b",
+    "timer_button",
+    "countdown_leds[0]",
+    "countdown_leds[1]",
+    "countdown_leds[2]",
+    "go_led",
+    "arrow_a",
+    "arrow_b",
+    "buzzer",
+    "launcher",
+    "card_sensor",
+]
 OUTPUTS = (5, 6, 13, 19, 20, 21, 26, 23, 24, 12)
-LAUNCHER_OK = ("toward a: GPIO23=1 GPIO24=0 GPIO12 duty 0.30, "
-               "toward b: GPIO23=0 GPIO24=1 GPIO12 duty 0.30, stopped (mock pin)")
+LAUNCHER_OK = (
+    "toward a: GPIO23=1 GPIO24=0 GPIO12 duty 0.30, "
+    "toward b: GPIO23=0 GPIO24=1 GPIO12 duty 0.30, stopped (mock pin)"
+)
 
 
 def no_sleep(seconds):
@@ -36,8 +50,10 @@ def test_every_device_passes_on_a_healthy_board(board):
     assert by_name["launcher"].detail == LAUNCHER_OK
     assert by_name["card_sensor"].detail == "GPIO16 beam whole (high)"
     assert by_name["go_led"].to_dict() == {
-        "name": "go_led", "ok": True,
-        "detail": "GPIO19 read back high while on, low after (mock pin)"}
+        "name": "go_led",
+        "ok": True,
+        "detail": "GPIO19 read back high while on, low after (mock pin)",
+    }
 
 
 def test_each_output_is_on_alone_while_the_selftest_waits(board, mock_pin):
@@ -74,10 +90,13 @@ def test_a_held_paddle_and_a_broken_beam_fail(board, mock_pin):
     mock_pin(16).drive_low(ticks=1.0)
     checks = {c.name: c for c in run_selftest(board, sleep=no_sleep)}
     assert checks["paddle_b"] == DeviceCheck(
-        "paddle_b", False, "GPIO27 reads pressed (low): release it, or look for a short to ground")
+        "paddle_b", False, "GPIO27 reads pressed (low): release it, or look for a short to ground"
+    )
     assert checks["card_sensor"] == DeviceCheck(
-        "card_sensor", False,
-        "GPIO16 beam broken (low): clear the card path, check the emitter's power and alignment")
+        "card_sensor",
+        False,
+        "GPIO16 beam broken (low): clear the card path, check the emitter's power and alignment",
+    )
     assert checks["paddle_a"].ok and checks["go_led"].ok
 
 
@@ -85,7 +104,8 @@ def test_an_output_that_does_not_read_back_fails(board, monkeypatch):
     monkeypatch.setattr(board.arrow_b.pin, "_get_state", lambda: False)
     checks = {c.name: c for c in run_selftest(board, sleep=no_sleep)}
     assert checks["arrow_b"] == DeviceCheck(
-        "arrow_b", False, "GPIO21 read back low while on, low after (mock pin)")
+        "arrow_b", False, "GPIO21 read back low while on, low after (mock pin)"
+    )
     assert checks["arrow_a"].ok
 
 
@@ -115,7 +135,8 @@ def test_absent_optional_devices_are_listed_as_not_fitted(mock_factory):
         checks = run_selftest(board, sleep=no_sleep)
     assert checks[-2:] == [
         DeviceCheck("buzzer", True, "not fitted (pins.buzzer is empty)"),
-        DeviceCheck("card_sensor", True, "not fitted (pins.card_sensor is empty)")]
+        DeviceCheck("card_sensor", True, "not fitted (pins.card_sensor is empty)"),
+    ]
     assert len(checks) == len(NAMES)
 
 
@@ -127,11 +148,15 @@ def test_on_real_pins_the_detail_says_a_read_back_is_all_there_is(board, monkeyp
     checks = {c.name: c for c in run_selftest(board, sleep=no_sleep)}
     assert checks["go_led"].detail == (
         "GPIO19 read back high while on, low after; "
-        "a read-back cannot see a dead part: watch and listen")
-    assert checks["launcher"].detail.endswith("stopped; a read-back cannot see a dead part: watch and listen")
+        "a read-back cannot see a dead part: watch and listen"
+    )
+    assert checks["launcher"].detail.endswith(
+        "stopped; a read-back cannot see a dead part: watch and listen"
+    )
 
 
 # -- showdown-unit selftest ----------------------------------------------------
+
 
 @pytest.fixture
 def slept(monkeypatch):
@@ -146,6 +171,7 @@ def config_file(tmp_path):
         path = tmp_path / "unit.toml"
         path.write_text(text)
         return str(path)
+
     return write
 
 
@@ -154,7 +180,9 @@ def test_cli_selftest_mock_prints_one_line_per_device(capsys, slept, config_file
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 12
     assert lines[0] == "ok   paddle_a           GPIO17 idle (high, not pressed)"
-    assert lines[6] == "ok   go_led             GPIO19 read back high while on, low after (mock pin)"
+    assert (
+        lines[6] == "ok   go_led             GPIO19 read back high while on, low after (mock pin)"
+    )
     assert lines[10] == "ok   launcher           " + LAUNCHER_OK
     assert lines[11] == "ok   card_sensor        not fitted (pins.card_sensor is empty)"
     assert slept == [LIGHT_S] * 7 + [MOTOR_S] * 2
@@ -168,12 +196,29 @@ def test_cli_selftest_json(capsys, slept, config_file):
     assert report["ok"] is True
     # Fitted devices in PinMap order, then the absent ones.
     assert [d["name"] for d in report["devices"]] == [
-        "paddle_a", "paddle_b", "timer_button", "countdown_leds[0]", "countdown_leds[1]",
-        "countdown_leds[2]", "go_led", "arrow_a", "arrow_b", "launcher", "card_sensor", "buzzer"]
-    assert report["devices"][-2] == {"name": "card_sensor", "ok": True,
-                                     "detail": "GPIO16 beam whole (high)"}
-    assert report["devices"][-1] == {"name": "buzzer", "ok": True,
-                                     "detail": "not fitted (pins.buzzer is empty)"}
+        "paddle_a",
+        "paddle_b",
+        "timer_button",
+        "countdown_leds[0]",
+        "countdown_leds[1]",
+        "countdown_leds[2]",
+        "go_led",
+        "arrow_a",
+        "arrow_b",
+        "launcher",
+        "card_sensor",
+        "buzzer",
+    ]
+    assert report["devices"][-2] == {
+        "name": "card_sensor",
+        "ok": True,
+        "detail": "GPIO16 beam whole (high)",
+    }
+    assert report["devices"][-1] == {
+        "name": "buzzer",
+        "ok": True,
+        "detail": "not fitted (pins.buzzer is empty)",
+    }
     assert all(set(d) == {"name", "ok", "detail"} for d in report["devices"])
 
 
@@ -193,8 +238,10 @@ def test_cli_selftest_fails_when_a_device_fails(capsys, slept, config_file, monk
     report = json.loads(capsys.readouterr().out)
     assert report["ok"] is False
     assert report["devices"][0] == {
-        "name": "paddle_a", "ok": False,
-        "detail": "GPIO17 reads pressed (low): release it, or look for a short to ground"}
+        "name": "paddle_a",
+        "ok": False,
+        "detail": "GPIO17 reads pressed (low): release it, or look for a short to ground",
+    }
     assert [d["ok"] for d in report["devices"][1:]] == [True] * 11
 
 
@@ -203,7 +250,9 @@ def test_cli_selftest_bad_config_is_one_error_line(capsys, slept, config_file):
     assert main(["selftest", "--mock", "--config", path]) == 1
     captured = capsys.readouterr()
     assert captured.out == ""
-    assert captured.err == f"error: {path}: pins.go_led: pin 17 is used by both paddle_a and go_led\n"
+    assert (
+        captured.err == f"error: {path}: pins.go_led: pin 17 is used by both paddle_a and go_led\n"
+    )
     assert slept == []
 
 

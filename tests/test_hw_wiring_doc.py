@@ -13,8 +13,9 @@ ROW = re.compile(r"^\| [^|]+\| `(?P<key>[a-z_\[\]0-9]+)` +\| (?P<bcm>\d+) +\| (?
 
 
 def table_rows():
-    return [ROW.match(line).groupdict() for line in WIRING.read_text().splitlines()
-            if ROW.match(line)]
+    return [
+        ROW.match(line).groupdict() for line in WIRING.read_text().splitlines() if ROW.match(line)
+    ]
 
 
 def test_wiring_table_lists_every_default_pin_and_its_header_pin():

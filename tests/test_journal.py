@@ -13,24 +13,46 @@ from pathlib import Path
 import pytest
 
 from firmware_host.service.journal import (
-    FILENAME, SCHEMA_VERSION, Journal, JournalConflictError, JournalEntry, JournalError,
+    FILENAME,
+    SCHEMA_VERSION,
+    Journal,
+    JournalConflictError,
+    JournalEntry,
+    JournalError,
     default_journal_path,
 )
 
-T0 = 1_764_525_851.0     # 2025-11-30T18:04:11Z
+T0 = 1_764_525_851.0  # 2025-11-30T18:04:11Z
 
 
-def result(showdown_id, a="Ann", b="Bob", winner="a", reason="faster",
-           reaction=(200_000, 250_000), cards=2, launch=None, cards_counted=None):
+def result(
+    showdown_id,
+    a="Ann",
+    b="Bob",
+    winner="a",
+    reason="faster",
+    reaction=(200_000, 250_000),
+    cards=2,
+    launch=None,
+    cards_counted=None,
+):
     """A dict shaped like Result.to_dict(); launch "launched" if someone lost, else "none"."""
     loser = {"a": "b", "b": "a", None: None}[winner]
     reaction_us = dict(zip("ab", reaction))
     both = None not in reaction
-    return {"showdown_id": showdown_id, "players": {"a": a, "b": b}, "winner": winner,
-            "loser": loser, "reason": reason, "tie_reruns": 0, "reaction_us": reaction_us,
-            "margin_us": abs(reaction[0] - reaction[1]) if both else None, "cards": cards,
-            "launch": launch or ("launched" if loser else "none"),
-            "cards_counted": cards_counted}
+    return {
+        "showdown_id": showdown_id,
+        "players": {"a": a, "b": b},
+        "winner": winner,
+        "loser": loser,
+        "reason": reason,
+        "tie_reruns": 0,
+        "reaction_us": reaction_us,
+        "margin_us": abs(reaction[0] - reaction[1]) if both else None,
+        "cards": cards,
+        "launch": launch or ("launched" if loser else "none"),
+        "cards_counted": cards_counted,
+    }
 
 
 def decision(showdown_id, **kwargs):
@@ -62,10 +84,19 @@ def test_a_new_file_gets_the_schema_in_wal_mode(tmp_path):
     assert db.execute("PRAGMA user_version").fetchone() == (2,)
     assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
     assert [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")] == [
-        "results"]
+        "results"
+    ]
     assert [r[1] for r in db.execute("PRAGMA table_info(results)")] == [
-        "entry", "showdown_id", "recorded_at", "player_a", "player_b", "body", "launch",
-        "cards_counted", "outcome_at"]
+        "entry",
+        "showdown_id",
+        "recorded_at",
+        "player_a",
+        "player_b",
+        "body",
+        "launch",
+        "cards_counted",
+        "outcome_at",
+    ]
     db.close()
     assert (path.parent.stat().st_mode & 0o777) == 0o700
 
@@ -78,35 +109,52 @@ def test_record_then_get(journal):
 
 def test_recording_the_same_result_again_is_a_no_op(journal):
     assert journal.record(result("sd-1")) is True
-    assert journal.record(dict(reversed(result("sd-1").items()))) is False   # key order is no content
+    assert (
+        journal.record(dict(reversed(result("sd-1").items()))) is False
+    )  # key order is no content
     assert journal.recent() == [result("sd-1")]
 
 
 def test_a_different_result_under_a_known_id_is_refused(journal):
     journal.record(result("sd-1"))
-    with pytest.raises(JournalConflictError,
-                       match="^showdown 'sd-1' is already recorded with a different result$"):
+    with pytest.raises(
+        JournalConflictError, match="^showdown 'sd-1' is already recorded with a different result$"
+    ):
         journal.record(result("sd-1", winner="b"))
     assert journal.get("sd-1") == result("sd-1")
     assert isinstance(JournalConflictError("x"), ValueError)
 
 
-@pytest.mark.parametrize("bad, message", [
-    ([1], "a result must be a dict, not list"),
-    ({"players": {"a": "A", "b": "B"}}, "a result needs a showdown_id string, not None"),
-    ({"showdown_id": "", "players": {}}, "a result needs a showdown_id string, not ''"),
-    ({"showdown_id": "s", "players": {"a": "A"}},
-     "a result needs players {'a': name, 'b': name}, not {'a': 'A'}"),
-    ({"showdown_id": "s", "players": {"a": "A", "b": "B"}, "reason": "timeout"},
-     "not a valid result: result keys wrong: missing ['cards', 'cards_counted', 'launch', "
-     "'loser', 'margin_us', 'reaction_us', 'tie_reruns', 'winner'], unknown []"),
-    ({**result("s"), "reason": "slower"},
-     "not a valid result: reason must be one of faster, false_start, timeout, tie_void, "
-     "not 'slower'"),
-    ({**result("s"), "margin_us": float("nan")},
-     "not a valid result: Out of range float values are not JSON compliant"),
-    (result("s", cards_counted=-1), "cards_counted must be a whole number >= 0 or None, not -1"),
-])
+@pytest.mark.parametrize(
+    "bad, message",
+    [
+        ([1], "a result must be a dict, not list"),
+        ({"players": {"a": "A", "b": "B"}}, "a result needs a showdown_id string, not None"),
+        ({"showdown_id": "", "players": {}}, "a result needs a showdown_id string, not ''"),
+        (
+            {"showdown_id": "s", "players": {"a": "A"}},
+            "a result needs players {'a': name, 'b': name}, not {'a': 'A'}",
+        ),
+        (
+            {"showdown_id": "s", "players": {"a": "A", "b": "B"}, "reason": "timeout"},
+            "not a valid result: result keys wrong: missing ['cards', 'cards_counted', 'launch', "
+            "'loser', 'margin_us', 'reaction_us', 'tie_reruns', 'winner'], unknown []",
+        ),
+        (
+            {**result("s"), "reason": "slower"},
+            "not a valid result: reason must be one of faster, false_start, timeout, tie_void, "
+            "not 'slower'",
+        ),
+        (
+            {**result("s"), "margin_us": float("nan")},
+            "not a valid result: Out of range float values are not JSON compliant",
+        ),
+        (
+            result("s", cards_counted=-1),
+            "cards_counted must be a whole number >= 0 or None, not -1",
+        ),
+    ],
+)
 def test_a_result_without_id_or_players_is_refused(journal, bad, message):
     with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
         journal.record(bad)
@@ -127,10 +175,10 @@ def test_a_record_is_committed_before_record_returns(tmp_path):
     path = tmp_path / FILENAME
     with Journal(path) as journal:
         journal.record(result("sd-1"))
-        other = sqlite3.connect(path)      # another connection sees it at once
+        other = sqlite3.connect(path)  # another connection sees it at once
         assert other.execute("SELECT showdown_id FROM results").fetchall() == [("sd-1",)]
         other.close()
-        assert journal._db.execute("PRAGMA synchronous").fetchone() == (2,)   # 2 = FULL
+        assert journal._db.execute("PRAGMA synchronous").fetchone() == (2,)  # 2 = FULL
         assert not journal._db.in_transaction
 
 
@@ -161,12 +209,30 @@ def test_player_stats(journal):
     journal.record(result("sd-4", winner=None, reason="timeout", reaction=(None, None)))
     journal.record(result("sd-5", a="Bob", b="Cy", winner="a", reaction=(190_000, 260_000)))
     assert journal.player_stats() == {
-        "Ann": {"showdowns": 4, "median_reaction_us": 250_500, "best_reaction_us": 200_000,
-                "false_starts": 1, "wins": 1, "losses": 2},
-        "Bob": {"showdowns": 5, "median_reaction_us": 240_000, "best_reaction_us": 190_000,
-                "false_starts": 0, "wins": 3, "losses": 1},
-        "Cy": {"showdowns": 1, "median_reaction_us": 260_000, "best_reaction_us": 260_000,
-               "false_starts": 0, "wins": 0, "losses": 1},
+        "Ann": {
+            "showdowns": 4,
+            "median_reaction_us": 250_500,
+            "best_reaction_us": 200_000,
+            "false_starts": 1,
+            "wins": 1,
+            "losses": 2,
+        },
+        "Bob": {
+            "showdowns": 5,
+            "median_reaction_us": 240_000,
+            "best_reaction_us": 190_000,
+            "false_starts": 0,
+            "wins": 3,
+            "losses": 1,
+        },
+        "Cy": {
+            "showdowns": 1,
+            "median_reaction_us": 260_000,
+            "best_reaction_us": 260_000,
+            "false_starts": 0,
+            "wins": 0,
+            "losses": 1,
+        },
     }
     assert journal.player_stats("Cy") == {"Cy": journal.player_stats()["Cy"]}
     assert journal.player_stats("Nobody") == {}
@@ -174,18 +240,32 @@ def test_player_stats(journal):
 
 def test_a_player_who_never_pressed_in_time_has_no_reaction_figures(journal):
     journal.record(result("sd-1", winner="b", reason="false_start", reaction=(-5_000, None)))
-    assert journal.player_stats("Ann") == {"Ann": {
-        "showdowns": 1, "median_reaction_us": None, "best_reaction_us": None,
-        "false_starts": 1, "wins": 0, "losses": 1}}
+    assert journal.player_stats("Ann") == {
+        "Ann": {
+            "showdowns": 1,
+            "median_reaction_us": None,
+            "best_reaction_us": None,
+            "false_starts": 1,
+            "wins": 0,
+            "losses": 1,
+        }
+    }
 
 
 def test_history_document(journal):
     journal.record(result("sd-1"))
     assert journal.history(limit=5, player="Bob") == {
         "results": [{"recorded_at": "2025-11-30T18:04:12Z", **result("sd-1")}],
-        "players": {"Bob": {"showdowns": 1, "median_reaction_us": 250_000,
-                            "best_reaction_us": 250_000, "false_starts": 0, "wins": 0,
-                            "losses": 1}},
+        "players": {
+            "Bob": {
+                "showdowns": 1,
+                "median_reaction_us": 250_000,
+                "best_reaction_us": 250_000,
+                "false_starts": 0,
+                "wins": 0,
+                "losses": 1,
+            }
+        },
         "damaged": [],
     }
 
@@ -200,6 +280,7 @@ def test_names_are_stored_exactly(journal):
 
 # --- Opening ----------------------------------------------------------------
 
+
 def test_read_only_reads_and_creates_nothing(tmp_path):
     path = tmp_path / FILENAME
     with Journal(path, clock=Clock()) as journal:
@@ -208,8 +289,9 @@ def test_read_only_reads_and_creates_nothing(tmp_path):
     assert before == [FILENAME]
     with Journal(path, readonly=True) as reader:
         assert reader.get("sd-1") == result("sd-1")
-        with pytest.raises(JournalError, match=f"^{path}: cannot record 'sd-2': "
-                                               "the journal is open read-only$"):
+        with pytest.raises(
+            JournalError, match=f"^{path}: cannot record 'sd-2': the journal is open read-only$"
+        ):
             reader.record(result("sd-2"))
     assert sorted(p.name for p in tmp_path.iterdir()) == before
 
@@ -233,9 +315,12 @@ def test_read_only_of_a_missing_file(tmp_path):
 def test_a_file_that_is_not_a_database(tmp_path):
     path = tmp_path / "notes.txt"
     path.write_text("hello, this is not SQLite at all. " * 10)
-    with pytest.raises(JournalError, match=f"^{path}: cannot open the journal: "
-                                           r"file is not a database \(run: showdown-unit "
-                                           f"journal check --journal {path}\\)$"):
+    with pytest.raises(
+        JournalError,
+        match=f"^{path}: cannot open the journal: "
+        r"file is not a database \(run: showdown-unit "
+        f"journal check --journal {path}\\)$",
+    ):
         Journal(path)
     with pytest.raises(JournalError, match="file is not a database"):
         Journal(path, readonly=True)
@@ -247,8 +332,11 @@ def test_a_database_of_something_else(tmp_path):
     db.execute("CREATE TABLE cards (x)")
     db.commit()
     db.close()
-    with pytest.raises(JournalError, match=f"^{path}: not a results journal "
-                                           r"\(it has tables cards and no schema version\)$"):
+    with pytest.raises(
+        JournalError,
+        match=f"^{path}: not a results journal "
+        r"\(it has tables cards and no schema version\)$",
+    ):
         Journal(path)
 
 
@@ -257,8 +345,11 @@ def test_a_newer_schema_is_refused(tmp_path):
     db = sqlite3.connect(path)
     db.execute("PRAGMA user_version = 7")
     db.close()
-    with pytest.raises(JournalError, match="journal schema version 7 is newer than this "
-                                           r"software understands \(2\)$"):
+    with pytest.raises(
+        JournalError,
+        match="journal schema version 7 is newer than this "
+        r"software understands \(2\)$",
+    ):
         Journal(path)
 
 
@@ -282,27 +373,34 @@ def test_the_journal_belongs_to_the_thread_that_opened_it(journal):
 def _try(fn, *args):
     try:
         fn(*args)
-    except Exception as exc:       # noqa: BLE001 - the test inspects it
+    except Exception as exc:
         return exc
     return None
 
 
 # --- Where it lives ---------------------------------------------------------
 
+
 def test_default_paths(tmp_path, monkeypatch):
     monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
     env = {"STATE_DIRECTORY": "/var/lib/uno-showdown:/var/lib/other", "HOME": "/home/pi"}
     assert default_journal_path("~/r.sqlite3", mock=True, environ=env) == (
-        Path.home() / "r.sqlite3")
+        Path.home() / "r.sqlite3"
+    )
     assert default_journal_path("", mock=False, environ=env) == (
-        Path("/var/lib/uno-showdown/results.sqlite3"))
+        Path("/var/lib/uno-showdown/results.sqlite3")
+    )
     assert str(default_journal_path("", mock=True, environ=env)) == (
-        f"{tmp_path}/uno-showdown-mock-{os.getuid()}/results.sqlite3")
+        f"{tmp_path}/uno-showdown-mock-{os.getuid()}/results.sqlite3"
+    )
     assert str(default_journal_path("", mock=False, environ={"HOME": "/home/pi"})) == (
-        "/home/pi/.local/state/uno-showdown/results.sqlite3")
-    assert str(default_journal_path("", mock=False, environ={
-        "HOME": "/home/pi", "XDG_STATE_HOME": "/srv/state"})) == (
-        "/srv/state/uno-showdown/results.sqlite3")
+        "/home/pi/.local/state/uno-showdown/results.sqlite3"
+    )
+    assert str(
+        default_journal_path(
+            "", mock=False, environ={"HOME": "/home/pi", "XDG_STATE_HOME": "/srv/state"}
+        )
+    ) == ("/srv/state/uno-showdown/results.sqlite3")
 
 
 def test_a_journal_whose_folder_cannot_be_made_is_a_journal_error(tmp_path):

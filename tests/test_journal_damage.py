@@ -7,7 +7,11 @@ import sqlite3
 import pytest
 
 from firmware_host.service.journal import (
-    FILENAME, Journal, JournalDamagedError, JournalError, JournalReport,
+    FILENAME,
+    Journal,
+    JournalDamagedError,
+    JournalError,
+    JournalReport,
 )
 from tests.test_journal import Clock, decision, result
 
@@ -23,7 +27,7 @@ def hint(path):
 
 def fill(path, count):
     with Journal(path, clock=Clock()) as journal:
-        journal._db.execute("PRAGMA synchronous = OFF")     # a test's file needs no fsync
+        journal._db.execute("PRAGMA synchronous = OFF")  # a test's file needs no fsync
         for n in range(1, count + 1):
             journal.record(result(f"sd-{n}"))
 
@@ -44,20 +48,26 @@ def damage_last_page(path):
 
 
 def journal_warnings(caplog):
-    return [(r.levelname, r.getMessage()) for r in caplog.records
-            if r.name == "firmware_host.service.journal"]
+    return [
+        (r.levelname, r.getMessage())
+        for r in caplog.records
+        if r.name == "firmware_host.service.journal"
+    ]
 
 
 # --- A full disk ------------------------------------------------------------
+
 
 def test_a_full_disk_is_one_line_and_leaves_nothing_half_written(path):
     with Journal(path, clock=Clock()) as journal:
         journal.record_decision(decision("sd-1"))
         pages = journal._db.execute("PRAGMA page_count").fetchone()[0]
-        journal._db.execute(f"PRAGMA max_page_count = {pages}")      # the disk is full now
-        long_name = "Zoë" * 2000                                      # needs new pages
-        with pytest.raises(JournalError, match=f"^{path}: cannot record the decision of 'sd-2': "
-                                               "database or disk is full$"):
+        journal._db.execute(f"PRAGMA max_page_count = {pages}")  # the disk is full now
+        long_name = "Zoë" * 2000  # needs new pages
+        with pytest.raises(
+            JournalError,
+            match=f"^{path}: cannot record the decision of 'sd-2': database or disk is full$",
+        ):
             journal.record_decision(decision("sd-2", a=long_name))
         assert not journal._db.in_transaction
         assert journal.get("sd-2") is None
@@ -70,12 +80,17 @@ def test_a_full_disk_is_one_line_and_leaves_nothing_half_written(path):
 
 # --- Damaged pages ----------------------------------------------------------
 
+
 def test_a_damaged_page_is_refused_on_a_writable_open(path):
     fill(path, 300)
     damage_last_page(path)
-    with pytest.raises(JournalDamagedError, match=re.escape(
-            f"{path}: cannot open the journal: database disk image is malformed {hint(path)}")
-            + "$"):
+    with pytest.raises(
+        JournalDamagedError,
+        match=re.escape(
+            f"{path}: cannot open the journal: database disk image is malformed {hint(path)}"
+        )
+        + "$",
+    ):
         Journal(path)
 
 
@@ -84,38 +99,54 @@ def test_a_damaged_page_is_reported_by_check(path):
     damage_last_page(path)
     with Journal(path, readonly=True) as reader:
         report = reader.check()
-        assert reader.get("sd-1")["showdown_id"] == "sd-1"       # what is intact still reads
-        with pytest.raises(JournalDamagedError, match=re.escape(
-                f"{path}: cannot read the journal: database disk image is malformed "
-                f"{hint(path)}") + "$"):
+        assert reader.get("sd-1")["showdown_id"] == "sd-1"  # what is intact still reads
+        with pytest.raises(
+            JournalDamagedError,
+            match=re.escape(
+                f"{path}: cannot read the journal: database disk image is malformed {hint(path)}"
+            )
+            + "$",
+        ):
             reader.history()
     assert report == JournalReport(
-        path=str(path), ok=False, rows=284, pending=(), damaged=(),
-        sqlite_messages=("database disk image is malformed",
-                         "reading the rows stopped after 284: database disk image is malformed"),
-        schema_version=2)
+        path=str(path),
+        ok=False,
+        rows=284,
+        pending=(),
+        damaged=(),
+        sqlite_messages=(
+            "database disk image is malformed",
+            "reading the rows stopped after 284: database disk image is malformed",
+        ),
+        schema_version=2,
+    )
     assert str(report) == (
         f"{path}: 2 problems found\n"
         "  schema version 2, 284 rows\n"
         "  launches pending: none\n"
         "  damaged rows: none\n"
         "  SQLite: database disk image is malformed\n"
-        "    reading the rows stopped after 284: database disk image is malformed")
+        "    reading the rows stopped after 284: database disk image is malformed"
+    )
 
 
 def null_body(path, entry):
     """A NULL body, which the schema forbids: only a damaged file holds one."""
     db = sqlite3.connect(path)
     db.execute("PRAGMA writable_schema = ON")
-    db.execute("UPDATE sqlite_master SET sql = replace(sql, 'body TEXT NOT NULL', 'body TEXT') "
-               "WHERE name = 'results'")
+    db.execute(
+        "UPDATE sqlite_master SET sql = replace(sql, 'body TEXT NOT NULL', 'body TEXT') "
+        "WHERE name = 'results'"
+    )
     db.commit()
     db.close()
     set_body(path, entry, None)
     db = sqlite3.connect(path)
     db.execute("PRAGMA writable_schema = ON")
-    db.execute("UPDATE sqlite_master SET sql = replace(sql, 'body TEXT,', 'body TEXT NOT NULL,') "
-               "WHERE name = 'results'")
+    db.execute(
+        "UPDATE sqlite_master SET sql = replace(sql, 'body TEXT,', 'body TEXT NOT NULL,') "
+        "WHERE name = 'results'"
+    )
     db.commit()
     db.close()
 
@@ -123,16 +154,23 @@ def null_body(path, entry):
 def test_what_quick_check_finds_refuses_a_writable_open(path):
     fill(path, 2)
     null_body(path, 2)
-    with pytest.raises(JournalDamagedError, match=re.escape(
-            f"{path}: the journal is damaged: NULL value in results.body {hint(path)}") + "$"):
+    with pytest.raises(
+        JournalDamagedError,
+        match=re.escape(f"{path}: the journal is damaged: NULL value in results.body {hint(path)}")
+        + "$",
+    ):
         Journal(path)
     with Journal(path, readonly=True) as reader:
         report = reader.check()
     assert (report.ok, report.damaged, report.sqlite_messages) == (
-        False, (2,), ("NULL value in results.body",))
+        False,
+        (2,),
+        ("NULL value in results.body",),
+    )
 
 
 # --- Damaged rows -----------------------------------------------------------
+
 
 def test_history_skips_a_damaged_row_and_names_it(path, caplog):
     fill(path, 3)
@@ -143,7 +181,8 @@ def test_history_skips_a_damaged_row_and_names_it(path, caplog):
     assert history["players"]["Ann"]["showdowns"] == 2
     assert history["damaged"] == [2]
     assert journal_warnings(caplog) == [
-        ("WARNING", f"{path}: entry 2 skipped, it is damaged: its body is not JSON")]
+        ("WARNING", f"{path}: entry 2 skipped, it is damaged: its body is not JSON")
+    ]
 
 
 def test_every_reader_skips_a_damaged_row_and_get_names_it(path, caplog):
@@ -153,31 +192,44 @@ def test_every_reader_skips_a_damaged_row_and_get_names_it(path, caplog):
         assert [r["showdown_id"] for r in journal.recent(limit=2)] == ["sd-3", "sd-1"]
         assert [e.result["showdown_id"] for e in journal.entries()] == ["sd-3", "sd-1"]
         assert journal.player_stats()["Bob"]["showdowns"] == 2
-        with pytest.raises(JournalDamagedError, match=re.escape(
+        with pytest.raises(
+            JournalDamagedError,
+            match=re.escape(
                 f"{path}: the result of 'sd-2' (entry 2) is damaged: its body is not JSON "
-                f"{hint(path)}") + "$"):
+                f"{hint(path)}"
+            )
+            + "$",
+        ):
             journal.get("sd-2")
         assert journal.get("sd-3") == result("sd-3")
-    assert len(journal_warnings(caplog)) == 3          # one per read that met it
+    assert len(journal_warnings(caplog)) == 3  # one per read that met it
 
 
-@pytest.mark.parametrize("body, why", [
-    ("[1, 2]", "its body is not a result but a list"),
-    ('{"showdown_id": "sd-2"}',
-     "not a valid result: result keys wrong: missing ['cards', 'loser', 'margin_us', "
-     "'players', 'reaction_us', 'reason', 'tie_reruns', 'winner'], unknown []"),
-    (result("sd-2", reason="slower"),
-     "not a valid result: reason must be one of faster, false_start, timeout, tie_void, "
-     "not 'slower'"),
-    (result("sd-9"), "its body is the result of 'sd-9'"),
-])
+@pytest.mark.parametrize(
+    "body, why",
+    [
+        ("[1, 2]", "its body is not a result but a list"),
+        (
+            '{"showdown_id": "sd-2"}',
+            "not a valid result: result keys wrong: missing ['cards', 'loser', 'margin_us', "
+            "'players', 'reaction_us', 'reason', 'tie_reruns', 'winner'], unknown []",
+        ),
+        (
+            result("sd-2", reason="slower"),
+            "not a valid result: reason must be one of faster, false_start, timeout, tie_void, "
+            "not 'slower'",
+        ),
+        (result("sd-9"), "its body is the result of 'sd-9'"),
+    ],
+)
 def test_kinds_of_damaged_row(path, caplog, body, why):
     fill(path, 3)
     set_body(path, 2, body if isinstance(body, str) else json.dumps(body))
     with Journal(path, readonly=True) as reader:
         assert reader.history()["damaged"] == [2]
     assert journal_warnings(caplog) == [
-        ("WARNING", f"{path}: entry 2 skipped, it is damaged: {why}")]
+        ("WARNING", f"{path}: entry 2 skipped, it is damaged: {why}")
+    ]
 
 
 def test_a_bad_launch_outcome_makes_a_row_damaged(path):
@@ -200,7 +252,8 @@ def test_recover_leaves_a_damaged_decision_alone(path, caplog):
         with pytest.raises(JournalDamagedError, match="the result of 'sd-1' is damaged"):
             journal.record_decision(decision("sd-1"))
     assert journal_warnings(caplog) == [
-        ("WARNING", f"{path}: entry 1 skipped, it is damaged: its body is not JSON")]
+        ("WARNING", f"{path}: entry 1 skipped, it is damaged: its body is not JSON")
+    ]
 
 
 def test_check_reports_damaged_rows_and_pending_launches(path):
@@ -210,36 +263,63 @@ def test_check_reports_damaged_rows_and_pending_launches(path):
     set_body(path, 2, "{")
     with Journal(path, readonly=True) as reader:
         report = reader.check()
-    assert report == JournalReport(path=str(path), ok=False, rows=4, pending=("sd-4",),
-                                   damaged=(2,), sqlite_messages=(), schema_version=2)
+    assert report == JournalReport(
+        path=str(path),
+        ok=False,
+        rows=4,
+        pending=("sd-4",),
+        damaged=(2,),
+        sqlite_messages=(),
+        schema_version=2,
+    )
     assert str(report) == (
         f"{path}: 1 problem found\n"
         "  schema version 2, 4 rows\n"
         "  launches pending: sd-4\n"
         "  damaged rows: entry 2\n"
-        "  SQLite: ok")
+        "  SQLite: ok"
+    )
 
 
 def test_check_of_a_sound_journal(path):
     fill(path, 2)
     with Journal(path, readonly=True) as reader:
         report = reader.check()
-    assert report == JournalReport(path=str(path), ok=True, rows=2, pending=(), damaged=(),
-                                   sqlite_messages=(), schema_version=2)
-    assert report.to_dict() == {"path": str(path), "ok": True, "rows": 2, "pending": [],
-                                "damaged": [], "sqlite_messages": [], "schema_version": 2}
+    assert report == JournalReport(
+        path=str(path),
+        ok=True,
+        rows=2,
+        pending=(),
+        damaged=(),
+        sqlite_messages=(),
+        schema_version=2,
+    )
+    assert report.to_dict() == {
+        "path": str(path),
+        "ok": True,
+        "rows": 2,
+        "pending": [],
+        "damaged": [],
+        "sqlite_messages": [],
+        "schema_version": 2,
+    }
     assert str(report).splitlines()[0] == f"{path}: ok"
 
 
 # --- An emptied file --------------------------------------------------------
+
 
 def test_a_zero_byte_journal_starts_again_with_a_warning(path, caplog):
     path.write_bytes(b"")
     with Journal(path) as journal:
         assert journal.record(result("sd-1")) is True
     assert journal_warnings(caplog) == [
-        ("WARNING", f"{path}: the journal file was empty (0 bytes): any results it held "
-                    "are gone; starting a new journal")]
+        (
+            "WARNING",
+            f"{path}: the journal file was empty (0 bytes): any results it held "
+            "are gone; starting a new journal",
+        )
+    ]
 
 
 def test_a_new_or_reopened_journal_warns_of_nothing(path, caplog):

@@ -32,8 +32,10 @@ def row(path, showdown_id):
     """What another connection reads: (launch, cards_counted, outcome_at)."""
     db = sqlite3.connect(path)
     try:
-        return db.execute("SELECT launch, cards_counted, outcome_at FROM results "
-                          "WHERE showdown_id = ?", (showdown_id,)).fetchone()
+        return db.execute(
+            "SELECT launch, cards_counted, outcome_at FROM results WHERE showdown_id = ?",
+            (showdown_id,),
+        ).fetchone()
     finally:
         db.close()
 
@@ -47,32 +49,36 @@ def traced(journal):
 
 # --- Two records ------------------------------------------------------------
 
+
 def test_a_decision_then_its_outcome(journal, path):
     assert journal.record_decision(decision("sd-1")) is True
     assert journal.get("sd-1") == decision("sd-1")
-    assert row(path, "sd-1") == (None, None, None)          # seen by another connection
+    assert row(path, "sd-1") == (None, None, None)  # seen by another connection
     journal.record_outcome("sd-1", "launched", 2)
     assert journal.get("sd-1") == result("sd-1", cards_counted=2)
     assert row(path, "sd-1") == ("launched", 2, T0 + 2)
     [entry] = journal.entries()
-    assert entry.recorded_at == T0 + 1                      # when it was decided
+    assert entry.recorded_at == T0 + 1  # when it was decided
 
 
 def test_the_outcome_adds_the_losers_late_press_but_never_changes_the_verdict(journal):
     journal.record_decision(decision("sd-1", reaction=(200_000, None)))
-    journal.record_outcome("sd-1", "launched", None,
-                           reaction_us={"a": 200_000, "b": 600_000}, margin_us=400_000)
+    journal.record_outcome(
+        "sd-1", "launched", None, reaction_us={"a": 200_000, "b": 600_000}, margin_us=400_000
+    )
     assert journal.get("sd-1") == result("sd-1", reaction=(200_000, 600_000))
     journal.record_decision(decision("sd-2", reaction=(200_000, None)))
     with pytest.raises(JournalConflictError) as refused:
-        journal.record_outcome("sd-2", "launched", None,
-                               reaction_us={"a": 190_000, "b": 600_000}, margin_us=410_000)
+        journal.record_outcome(
+            "sd-2", "launched", None, reaction_us={"a": 190_000, "b": 600_000}, margin_us=410_000
+        )
     assert str(refused.value) == (
         "showdown 'sd-2': the launch outcome may only add the timing of presses after the "
         "decision, not change {'a': 200000, 'b': None} (margin None) to "
-        "{'a': 190000, 'b': 600000} (margin 410000)")
+        "{'a': 190000, 'b': 600000} (margin 410000)"
+    )
     assert journal.get("sd-2")["launch"] == "pending"
-    journal.record(result("sd-2", reaction=(200_000, 650_000)))     # completes it too
+    journal.record(result("sd-2", reaction=(200_000, 650_000)))  # completes it too
     assert journal.get("sd-2")["reaction_us"] == {"a": 200_000, "b": 650_000}
 
 
@@ -81,7 +87,7 @@ def test_a_decision_is_on_disk_before_record_decision_returns(journal):
     journal.record_decision(decision("sd-1"))
     assert statements[0] == "BEGIN IMMEDIATE" and statements[-1] == "COMMIT"
     assert not any("synchronous" in s for s in statements)
-    assert journal._db.execute("PRAGMA synchronous").fetchone() == (2,)     # 2 = FULL
+    assert journal._db.execute("PRAGMA synchronous").fetchone() == (2,)  # 2 = FULL
     assert not journal._db.in_transaction
 
 
@@ -108,24 +114,33 @@ def test_the_same_decision_again_is_a_no_op(journal):
     assert journal.record_decision(decision("sd-1")) is True
     assert journal.record_decision(dict(reversed(decision("sd-1").items()))) is False
     journal.record_outcome("sd-1", "launched", None)
-    assert journal.record_decision(decision("sd-1")) is False     # decided, and launched
+    assert journal.record_decision(decision("sd-1")) is False  # decided, and launched
     assert journal.recent() == [result("sd-1")]
 
 
 def test_another_decision_under_a_known_id_is_refused(journal):
     journal.record_decision(decision("sd-1"))
-    with pytest.raises(JournalConflictError,
-                       match="^showdown 'sd-1' is already recorded with a different result$"):
+    with pytest.raises(
+        JournalConflictError, match="^showdown 'sd-1' is already recorded with a different result$"
+    ):
         journal.record_decision(decision("sd-1", winner="b"))
     assert journal.get("sd-1") == decision("sd-1")
 
 
 def test_a_decision_must_be_pending_and_a_finished_result_must_not(journal):
-    with pytest.raises(ValueError, match=re.escape(
-            "a decision has launch 'pending', not 'launched' (record() takes a finished result)")):
+    with pytest.raises(
+        ValueError,
+        match=re.escape(
+            "a decision has launch 'pending', not 'launched' (record() takes a finished result)"
+        ),
+    ):
         journal.record_decision(result("sd-1"))
-    with pytest.raises(ValueError, match=re.escape(
-            "record() takes a finished result, not launch 'pending' (use record_decision)")):
+    with pytest.raises(
+        ValueError,
+        match=re.escape(
+            "record() takes a finished result, not launch 'pending' (use record_decision)"
+        ),
+    ):
         journal.record(decision("sd-1"))
     assert journal.recent() == []
 
@@ -134,19 +149,27 @@ def test_the_same_outcome_again_is_a_no_op_and_another_is_refused(journal):
     journal.record_decision(decision("sd-1"))
     journal.record_outcome("sd-1", "launched", 2)
     journal.record_outcome("sd-1", "launched", 2)
-    with pytest.raises(JournalConflictError, match=re.escape(
+    with pytest.raises(
+        JournalConflictError,
+        match=re.escape(
             "showdown 'sd-1' already has the launch outcome 'launched' (cards_counted 2), "
-            "not 'jam' (cards_counted 1)")):
+            "not 'jam' (cards_counted 1)"
+        ),
+    ):
         journal.record_outcome("sd-1", "jam", 1)
     assert journal.get("sd-1") == result("sd-1", cards_counted=2)
 
 
 def test_an_outcome_or_a_count_needs_a_decision(journal, path):
-    with pytest.raises(JournalError, match=f"^{path}: cannot record the launch outcome of "
-                                           "'sd-9': no decision recorded for it$"):
+    with pytest.raises(
+        JournalError,
+        match=f"^{path}: cannot record the launch outcome of 'sd-9': no decision recorded for it$",
+    ):
         journal.record_outcome("sd-9", "launched", None)
-    with pytest.raises(JournalError, match=f"^{path}: cannot record the card count of "
-                                           "'sd-9': no decision recorded for it$"):
+    with pytest.raises(
+        JournalError,
+        match=f"^{path}: cannot record the card count of 'sd-9': no decision recorded for it$",
+    ):
         journal.record_cards("sd-9", 1)
     assert journal.recent() == [] and not journal._db.in_transaction
 
@@ -154,24 +177,40 @@ def test_an_outcome_or_a_count_needs_a_decision(journal, path):
 def test_a_count_after_the_outcome_is_refused(journal, path):
     journal.record_decision(decision("sd-1"))
     journal.record_outcome("sd-1", "cancelled", 1)
-    with pytest.raises(JournalError, match=f"^{path}: cannot record the card count of "
-                                           r"'sd-1': its launch already ended \(cancelled\)$"):
+    with pytest.raises(
+        JournalError,
+        match=f"^{path}: cannot record the card count of "
+        r"'sd-1': its launch already ended \(cancelled\)$",
+    ):
         journal.record_cards("sd-1", 2)
     assert journal.get("sd-1")["cards_counted"] == 1
 
 
-@pytest.mark.parametrize("call, message", [
-    (lambda j: j.record_outcome("sd-1", "pending", None),
-     "launch must be one of launched, jam, cancelled, none, fault, interrupted, not 'pending'"),
-    (lambda j: j.record_outcome("sd-1", "flew", None),
-     "launch must be one of launched, jam, cancelled, none, fault, interrupted, not 'flew'"),
-    (lambda j: j.record_outcome("sd-1", "launched", -1),
-     "cards_counted must be a whole number >= 0 or None, not -1"),
-    (lambda j: j.record_cards("sd-1", None),
-     "cards_counted must be a whole number >= 0, not None"),
-    (lambda j: j.record_cards("sd-1", True),
-     "cards_counted must be a whole number >= 0, not True"),
-])
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (
+            lambda j: j.record_outcome("sd-1", "pending", None),
+            "launch must be one of launched, jam, cancelled, none, fault, interrupted, not 'pending'",
+        ),
+        (
+            lambda j: j.record_outcome("sd-1", "flew", None),
+            "launch must be one of launched, jam, cancelled, none, fault, interrupted, not 'flew'",
+        ),
+        (
+            lambda j: j.record_outcome("sd-1", "launched", -1),
+            "cards_counted must be a whole number >= 0 or None, not -1",
+        ),
+        (
+            lambda j: j.record_cards("sd-1", None),
+            "cards_counted must be a whole number >= 0, not None",
+        ),
+        (
+            lambda j: j.record_cards("sd-1", True),
+            "cards_counted must be a whole number >= 0, not True",
+        ),
+    ],
+)
 def test_bad_outcomes_and_counts(journal, call, message):
     journal.record_decision(decision("sd-1"))
     with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
@@ -181,22 +220,25 @@ def test_bad_outcomes_and_counts(journal, call, message):
 
 # --- record(): the one-step form --------------------------------------------
 
+
 def test_record_completes_a_pending_decision(journal):
     journal.record_decision(decision("sd-1"))
     journal.record_cards("sd-1", 1)
     assert journal.record(result("sd-1", launch="jam", cards_counted=1)) is True
     assert journal.get("sd-1") == result("sd-1", launch="jam", cards_counted=1)
     assert journal.record(result("sd-1", launch="jam", cards_counted=1)) is False
-    journal.record_outcome("sd-1", "jam", 1)                  # the same outcome: no-op
-    with pytest.raises(JournalConflictError,
-                       match="^showdown 'sd-1' is already recorded with a different result$"):
+    journal.record_outcome("sd-1", "jam", 1)  # the same outcome: no-op
+    with pytest.raises(
+        JournalConflictError, match="^showdown 'sd-1' is already recorded with a different result$"
+    ):
         journal.record(result("sd-1", launch="launched", cards_counted=2))
 
 
 def test_record_does_not_complete_another_decision(journal):
     journal.record_decision(decision("sd-1"))
-    with pytest.raises(JournalConflictError,
-                       match="^showdown 'sd-1' is already recorded with a different result$"):
+    with pytest.raises(
+        JournalConflictError, match="^showdown 'sd-1' is already recorded with a different result$"
+    ):
         journal.record(result("sd-1", winner="b"))
     assert journal.get("sd-1") == decision("sd-1")
 
@@ -211,11 +253,12 @@ def test_a_result_without_a_launch_is_one_record(journal, path):
 
 # --- After a crash ----------------------------------------------------------
 
+
 def test_recover_closes_a_decision_without_outcome_as_interrupted(journal, path):
     journal.record_decision(decision("sd-1", cards=3))
     journal.record_cards("sd-1", 1)
-    journal.record_decision(decision("sd-2", cards_counted=0))     # counted nothing yet
-    journal.record_decision(decision("sd-3"))                       # no card sensor
+    journal.record_decision(decision("sd-2", cards_counted=0))  # counted nothing yet
+    journal.record_decision(decision("sd-3"))  # no card sensor
     journal.record_decision(decision("sd-4"))
     journal.record_outcome("sd-4", "launched", None)
     assert journal.recover() == [
@@ -252,11 +295,11 @@ os.kill(os.getpid(), signal.SIGKILL)
 
 
 def test_card_counts_survive_a_crash_of_the_process(path):
-    crashed = subprocess.run([sys.executable, "-c", CRASH, str(path),
-                              json.dumps(decision("sd-1", cards=3))], cwd=REPO)
+    crashed = subprocess.run(
+        [sys.executable, "-c", CRASH, str(path), json.dumps(decision("sd-1", cards=3))], cwd=REPO
+    )
     assert crashed.returncode == -signal.SIGKILL
-    assert os.path.exists(f"{path}-wal")                 # it never closed the journal
+    assert os.path.exists(f"{path}-wal")  # it never closed the journal
     with Journal(path) as journal:
         assert journal.get("sd-1") == decision("sd-1", cards=3, cards_counted=2)
-        assert journal.recover() == [
-            result("sd-1", cards=3, launch="interrupted", cards_counted=2)]
+        assert journal.recover() == [result("sd-1", cards=3, launch="interrupted", cards_counted=2)]

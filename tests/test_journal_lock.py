@@ -9,7 +9,11 @@ from pathlib import Path
 import pytest
 
 from firmware_host.service.journal import (
-    FILENAME, Journal, JournalError, JournalLock, JournalLockedError,
+    FILENAME,
+    Journal,
+    JournalError,
+    JournalLock,
+    JournalLockedError,
 )
 
 REPO = Path(__file__).resolve().parent.parent
@@ -58,7 +62,7 @@ def test_release_is_safe_twice_and_acquire_is_safe_twice(path):
 
 def test_an_unreadable_pid(path):
     with JournalLock(path) as lock:
-        lock.path.write_text("garbage")          # the same file, so still locked
+        lock.path.write_text("garbage")  # the same file, so still locked
         with pytest.raises(JournalLockedError, match=locked_message(path, "pid unknown")):
             JournalLock(path).acquire()
 
@@ -73,8 +77,13 @@ sys.stdin.read()            # hold it until the test closes our stdin
 
 
 def test_a_lock_held_by_another_process_names_that_process(path):
-    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(path)], cwd=REPO,
-                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(path)],
+        cwd=REPO,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert holder.stdout.readline() == "locked\n"
         with pytest.raises(JournalLockedError, match=locked_message(path, f"pid {holder.pid}")):
@@ -83,16 +92,19 @@ def test_a_lock_held_by_another_process_names_that_process(path):
         holder.stdin.close()
         holder.wait()
         holder.stdout.close()
-    with JournalLock(path) as lock:                 # its exit let go of the lock
+    with JournalLock(path) as lock:  # its exit let go of the lock
         assert lock.held()
 
 
 def test_a_child_process_does_not_inherit_the_lock(path):
     lock = JournalLock(path).acquire()
-    child = subprocess.Popen([sys.executable, "-c",
-                              "import sys; print('running', flush=True); sys.stdin.read()"],
-                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                             close_fds=False)
+    child = subprocess.Popen(
+        [sys.executable, "-c", "import sys; print('running', flush=True); sys.stdin.read()"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        close_fds=False,
+    )
     try:
         # Once it runs, its exec has closed the descriptors marked close-on-exec.
         assert child.stdout.readline() == "running\n"
@@ -114,7 +126,7 @@ def test_the_lock_is_lost_when_its_file_is_deleted_or_replaced(path):
         replacement.write_text("1\n")
         replacement.replace(lock.path)
         assert not lock.held()
-        with JournalLock(path) as newcomer:          # so another daemon can take it now
+        with JournalLock(path) as newcomer:  # so another daemon can take it now
             assert newcomer.held()
 
 
@@ -139,8 +151,9 @@ def test_the_lock_makes_the_journals_folder(tmp_path):
 def test_a_lock_that_cannot_be_made_is_a_journal_error(tmp_path):
     (tmp_path / "file").write_text("")
     path = tmp_path / "file" / "sub" / FILENAME
-    with pytest.raises(JournalError, match=f"^{path}.lock: cannot take the journal's lock: "
-                                           "Not a directory$"):
+    with pytest.raises(
+        JournalError, match=f"^{path}.lock: cannot take the journal's lock: Not a directory$"
+    ):
         JournalLock(path).acquire()
 
 

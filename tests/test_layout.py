@@ -26,15 +26,24 @@ PROJECT = ("hw", "firmware_host", "engine")
 #: reactions, console), and nothing else of firmware_host.
 MAY_IMPORT = {
     "hw": set(),
-    "firmware_host": set(),            # re-exports the core lazily, by name
+    "firmware_host": set(),  # re-exports the core lazily, by name
     "firmware_host.__main__": {"firmware_host.commands"},
     "firmware_host.protocol": set(),
     "firmware_host.core": {"hw", "firmware_host.protocol"},
     "firmware_host.service": {"hw", "firmware_host.protocol", "firmware_host.core"},
-    "firmware_host.sim": {"hw", "firmware_host.protocol", "firmware_host.core",
-                          "firmware_host.service.config"},
-    "firmware_host.commands": {"hw", "firmware_host.protocol", "firmware_host.core",
-                               "firmware_host.service", "firmware_host.sim"},
+    "firmware_host.sim": {
+        "hw",
+        "firmware_host.protocol",
+        "firmware_host.core",
+        "firmware_host.service.config",
+    },
+    "firmware_host.commands": {
+        "hw",
+        "firmware_host.protocol",
+        "firmware_host.core",
+        "firmware_host.service",
+        "firmware_host.sim",
+    },
     "engine": {"engine.core"},
     "engine.__main__": {"engine.apps"},
     "engine.core": set(),
@@ -49,16 +58,18 @@ SUBPACKAGES = [name for name in MAY_IMPORT if "." in name and not name.endswith(
 
 def owner(module: str) -> str:
     """The entry of MAY_IMPORT a module belongs to: the longest that contains it."""
-    return max((name for name in MAY_IMPORT
-                if module == name or module.startswith(name + ".")), key=len)
+    return max(
+        (name for name in MAY_IMPORT if module == name or module.startswith(name + ".")), key=len
+    )
 
 
 def may_import(importer: str, target: str) -> bool:
     home = owner(importer)
     if owner(target) == home:
         return True
-    return any(target == allowed or target.startswith(allowed + ".")
-               for allowed in MAY_IMPORT[home])
+    return any(
+        target == allowed or target.startswith(allowed + ".") for allowed in MAY_IMPORT[home]
+    )
 
 
 def module_name(path: Path) -> str:
@@ -79,8 +90,12 @@ def project_imports(path: Path):
             targets = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
             assert node.level == 0, f"{path}:{node.lineno}: a relative import"
-            targets = [f"{node.module}.{alias.name}" if is_module(f"{node.module}.{alias.name}")
-                       else node.module for alias in node.names]
+            targets = [
+                f"{node.module}.{alias.name}"
+                if is_module(f"{node.module}.{alias.name}")
+                else node.module
+                for alias in node.names
+            ]
         else:
             continue
         for target in targets:
@@ -94,10 +109,12 @@ def source_files():
 
 
 def test_every_import_points_the_allowed_way():
-    wrong = [f"{path.relative_to(ROOT)}:{line}: {module_name(path)} imports {target}"
-             for path in source_files()
-             for line, target in project_imports(path)
-             if not may_import(module_name(path), target)]
+    wrong = [
+        f"{path.relative_to(ROOT)}:{line}: {module_name(path)} imports {target}"
+        for path in source_files()
+        for line, target in project_imports(path)
+        if not may_import(module_name(path), target)
+    ]
     assert wrong == []
 
 
@@ -109,8 +126,9 @@ def test_the_table_knows_every_module():
 
 def loaded_modules(package: str) -> set[str]:
     code = f"import json, sys, {package}; print(json.dumps(sorted(sys.modules)))"
-    out = subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT,
-                         capture_output=True, text=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", code], check=True, cwd=ROOT, capture_output=True, text=True
+    ).stdout
     return set(json.loads(out))
 
 
@@ -131,8 +149,11 @@ def test_importing_a_package_loads_only_what_it_may_import(package):
     # A module's parent packages load with it (their __init__ stays light).
     parents = {name.rsplit(".", n)[0] for name in allowed for n in range(1, name.count(".") + 1)}
     ours = {m for m in loaded_modules(package) if m.split(".")[0] in PROJECT}
-    stray = {m for m in ours if m not in parents and not any(
-        m == a or m.startswith(a + ".") for a in allowed)}
+    stray = {
+        m
+        for m in ours
+        if m not in parents and not any(m == a or m.startswith(a + ".") for a in allowed)
+    }
     assert stray == set()
 
 
@@ -151,11 +172,21 @@ def test_engine_imports_no_hardware_and_nothing_of_the_daemon():
     # The unit ports and the applications import the protocol when they are
     # imported; ``import engine`` is the rules core alone.
     modules = loaded_modules("engine")
-    assert {m.split(".")[0] for m in modules} & {"hw", "gpiozero", "firmware_host",
-                                                 "serial", "transitions"} == set()
+    assert {m.split(".")[0] for m in modules} & {
+        "hw",
+        "gpiozero",
+        "firmware_host",
+        "serial",
+        "transitions",
+    } == set()
     assert {m for m in modules if m.startswith("engine")} == {
-        "engine", "engine.core", *(f"engine.core.{name}" for name in (
-            "actions", "cards", "errors", "game", "notation", "rules", "tables"))}
+        "engine",
+        "engine.core",
+        *(
+            f"engine.core.{name}"
+            for name in ("actions", "cards", "errors", "game", "notation", "rules", "tables")
+        ),
+    }
 
 
 def test_hw_imports_neither_daemon_nor_engine():
@@ -163,9 +194,22 @@ def test_hw_imports_neither_daemon_nor_engine():
     assert not {m for m in modules if m.startswith(("firmware_host", "engine"))}
 
 
-PROTOCOL = {"firmware_host", "firmware_host.protocol", *(
-    f"firmware_host.protocol.{name}" for name in
-    ("_connection", "_errors", "_framing", "_messages", "_names", "_schemas", "_values"))}
+PROTOCOL = {
+    "firmware_host",
+    "firmware_host.protocol",
+    *(
+        f"firmware_host.protocol.{name}"
+        for name in (
+            "_connection",
+            "_errors",
+            "_framing",
+            "_messages",
+            "_names",
+            "_schemas",
+            "_values",
+        )
+    ),
+}
 
 
 def test_the_protocol_loads_nothing_else_of_the_project():
@@ -176,10 +220,17 @@ def test_the_protocol_loads_nothing_else_of_the_project():
 @pytest.mark.parametrize("module", ["words", "reactions", "console"])
 def test_the_shared_vocabulary_loads_only_the_protocol_and_the_standard_library(module):
     name = f"firmware_host.protocol.{module}"
-    code = (f"import json, sys; before = set(sys.modules); import {name}; "
-            "print(json.dumps(sorted(set(sys.modules) - before)))")
-    loaded = set(json.loads(subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT,
-                                           capture_output=True, text=True).stdout))
+    code = (
+        f"import json, sys; before = set(sys.modules); import {name}; "
+        "print(json.dumps(sorted(set(sys.modules) - before)))"
+    )
+    loaded = set(
+        json.loads(
+            subprocess.run(
+                [sys.executable, "-c", code], check=True, cwd=ROOT, capture_output=True, text=True
+            ).stdout
+        )
+    )
     assert {m for m in loaded if m.split(".")[0] in PROJECT} == PROTOCOL | {name}
     assert {m.split(".")[0] for m in loaded} - set(PROJECT) <= set(sys.stdlib_module_names)
 
@@ -198,6 +249,11 @@ def test_each_package_says_what_it_is_and_exports_its_names(package):
 
 def test_python_dash_m_runs_each_command():
     for package, prog in (("firmware_host", "showdown-unit"), ("engine", "showdown")):
-        out = subprocess.run([sys.executable, "-m", package, "--help"], check=True, cwd=ROOT,
-                             capture_output=True, text=True).stdout
+        out = subprocess.run(
+            [sys.executable, "-m", package, "--help"],
+            check=True,
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+        ).stdout
         assert out.startswith(f"usage: {prog} ")

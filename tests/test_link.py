@@ -48,7 +48,8 @@ def daemon(tmp_path):
 def test_ten_thousand_pipelined_pings_in_one_write_are_all_answered_in_order(daemon):
     sock = socket.create_connection(("127.0.0.1", daemon.port), timeout=WAIT_S)
     burst = b'{"id":0,"cmd":"hello","version":1}\n' + b"".join(
-        b'{"id":%d,"cmd":"ping"}\n' % n for n in range(1, 10_001))
+        b'{"id":%d,"cmd":"ping"}\n' % n for n in range(1, 10_001)
+    )
     writer = threading.Thread(target=sock.sendall, args=(burst,))
     writer.start()
     replies = read_lines(sock, 10_001)
@@ -74,9 +75,11 @@ def test_a_burst_on_the_link_that_runs_a_showdown_loses_no_event(daemon):
 
 def test_a_half_closed_client_still_gets_the_replies_to_what_it_sent(daemon):
     sock = socket.create_connection(("127.0.0.1", daemon.port), timeout=WAIT_S)
-    sock.sendall(b'{"id":1,"cmd":"hello","version":1}\n{"id":2,"cmd":"selftest"}\n'
-                 b'{"id":3,"cmd":"status"}\n{"id":4,"cmd":"ping"}\n')
-    sock.shutdown(socket.SHUT_WR)                   # what `nc -N` does at the end of its input
+    sock.sendall(
+        b'{"id":1,"cmd":"hello","version":1}\n{"id":2,"cmd":"selftest"}\n'
+        b'{"id":3,"cmd":"status"}\n{"id":4,"cmd":"ping"}\n'
+    )
+    sock.shutdown(socket.SHUT_WR)  # what `nc -N` does at the end of its input
     replies = [line for line in read_to_eof(sock) if "id" in line]
     assert sorted(reply["id"] for reply in replies) == [1, 2, 3, 4]
     [selftest] = [reply for reply in replies if reply["id"] == 2]
@@ -85,9 +88,11 @@ def test_a_half_closed_client_still_gets_the_replies_to_what_it_sent(daemon):
 
 
 def test_a_real_http_post_arms_nothing_and_is_closed_at_its_first_line(daemon):
-    body = (b'{"id":1,"cmd":"hello","version":1}\n'
-            b'{"id":2,"cmd":"showdown","showdown_id":"web-1","cards":2,'
-            b'"players":{"a":"Ann","b":"Bob"}}\n{"id":3,"cmd":"start"}\n{"id":4,"cmd":"selftest"}\n')
+    body = (
+        b'{"id":1,"cmd":"hello","version":1}\n'
+        b'{"id":2,"cmd":"showdown","showdown_id":"web-1","cards":2,'
+        b'"players":{"a":"Ann","b":"Bob"}}\n{"id":3,"cmd":"start"}\n{"id":4,"cmd":"selftest"}\n'
+    )
     connection = http.client.HTTPConnection("127.0.0.1", daemon.port, timeout=WAIT_S)
     connection.request("POST", "/", body=body, headers={"Content-Type": "text/plain"})
     with pytest.raises((http.client.HTTPException, ConnectionError)):
@@ -97,18 +102,23 @@ def test_a_real_http_post_arms_nothing_and_is_closed_at_its_first_line(daemon):
         client.hello()
         status = client.request("status")
         assert (status["state"], status["showdown"]) == ("idle", None)
-        assert client.request("result", showdown_id="web-1")["error"]["code"] == \
-            "unknown_showdown"
+        assert client.request("result", showdown_id="web-1")["error"]["code"] == "unknown_showdown"
     assert "sent an HTTP request: closing the link" in daemon.log_text()
 
 
 def test_a_browser_style_get_gets_one_error_line_then_the_link_closes(daemon):
     sock = socket.create_connection(("127.0.0.1", daemon.port), timeout=WAIT_S)
-    sock.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
-                 b'{"id":1,"cmd":"hello","version":1}\n')
-    assert read_to_eof(sock) == [{"id": None, "ok": False, "error": {
-        "code": "http_refused",
-        "message": "this port speaks JSON lines, not HTTP: closing the link"}}]
+    sock.sendall(b'GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n{"id":1,"cmd":"hello","version":1}\n')
+    assert read_to_eof(sock) == [
+        {
+            "id": None,
+            "ok": False,
+            "error": {
+                "code": "http_refused",
+                "message": "this port speaks JSON lines, not HTTP: closing the link",
+            },
+        }
+    ]
     sock.close()
 
 
@@ -117,10 +127,17 @@ def test_silent_sockets_are_closed_at_the_hello_deadline_and_free_their_slots(tm
     with running_daemon(tmp_path, config_text=config) as daemon:
         silent = [socket.create_connection(("127.0.0.1", daemon.port)) for _ in range(2)]
         for sock in silent:
-            assert read_to_eof(sock) == [{"id": None, "ok": False, "error": {
-                "code": "hello_timeout",
-                "message": "auth and hello did not come within 0.5 s of connecting: "
-                           "closing the link"}}]
+            assert read_to_eof(sock) == [
+                {
+                    "id": None,
+                    "ok": False,
+                    "error": {
+                        "code": "hello_timeout",
+                        "message": "auth and hello did not come within 0.5 s of connecting: "
+                        "closing the link",
+                    },
+                }
+            ]
             sock.close()
         with Client.tcp(daemon.port) as client:
             assert client.hello()["ok"]
@@ -136,7 +153,7 @@ def test_a_closed_connection_frees_its_slot_at_once(tmp_path):
             second.hello()
             first.close()
             second.close()
-            with Client.tcp(daemon.port) as third:          # at once: not "too many clients"
+            with Client.tcp(daemon.port) as third:  # at once: not "too many clients"
                 assert third.hello()["ok"]
 
 
@@ -153,10 +170,12 @@ def test_three_wrong_tokens_close_the_link_and_every_failure_is_logged(tmp_path)
     token.chmod(0o600)
     with running_daemon(tmp_path, ["--token-file", str(token)]) as daemon:
         with Client.tcp(daemon.port) as client:
-            messages = [client.request("auth", token="guess")["error"]["message"]
-                        for _ in range(3)]
-            assert messages == ["wrong token", "wrong token",
-                                "wrong token (3 tries): closing the link"]
+            messages = [client.request("auth", token="guess")["error"]["message"] for _ in range(3)]
+            assert messages == [
+                "wrong token",
+                "wrong token",
+                "wrong token (3 tries): closing the link",
+            ]
             with pytest.raises(LinkClosed):
                 client.request("auth", token="s3cret")
         assert daemon.log_text().count(": wrong token (") == 3
@@ -170,10 +189,13 @@ def test_deep_nesting_and_duplicate_keys_get_a_reply_and_the_link_stays(daemon):
         client.send_line(b'{"id":1,"cmd":"status","x":' + b"[" * 984 + b"]" * 984 + b"}")
         assert client.reply(None)["error"] == {
             "code": "bad_json",
-            "message": "line is not valid JSON here: arrays and objects nested deeper than 32"}
+            "message": "line is not valid JSON here: arrays and objects nested deeper than 32",
+        }
         client.send_line(b'{"id":2,"cmd":"result","showdown_id":"a","showdown_id":"b"}')
         assert client.reply(None)["error"] == {
-            "code": "bad_request", "message": "field \"showdown_id\" is given twice"}
+            "code": "bad_request",
+            "message": 'field "showdown_id" is given twice',
+        }
         assert client.request("ping")["ok"]
 
 
@@ -182,15 +204,15 @@ def test_queued_selftests_never_hold_up_another_client_s_status(daemon):
         tester.hello()
         engine.hello()
         first, *others = [tester.send("selftest") for _ in range(5)]
-        busy = [tester.reply(n) for n in others]                    # at once, not after it
+        busy = [tester.reply(n) for n in others]  # at once, not after it
         assert {reply["error"]["code"] for reply in busy} == {"busy"}
-        assert engine.request("status")["state"] == "selftest"      # not after the lights
+        assert engine.request("status")["state"] == "selftest"  # not after the lights
         assert tester.reply(first)["passed"] is True
 
 
 def test_a_client_that_stops_reading_is_dropped_with_the_bytes_and_seconds(daemon):
     slow = socket.socket()
-    slow.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)        # fills sooner
+    slow.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # fills sooner
     slow.connect(("127.0.0.1", daemon.port))
     slow.settimeout(WAIT_S)
     dropped = threading.Event()
@@ -198,10 +220,11 @@ def test_a_client_that_stops_reading_is_dropped_with_the_bytes_and_seconds(daemo
     def flood():
         try:
             slow.sendall(b'{"id": 0, "cmd": "hello", "version": 1}\n')
-            for n in range(1, 1_000_000):          # never reads a reply
+            for n in range(1, 1_000_000):  # never reads a reply
                 slow.sendall(b'{"id": %d, "cmd": "ping"}\n' % n)
         except OSError:
             dropped.set()
+
     flooder = threading.Thread(target=flood)
     with Client.tcp(daemon.port) as player:
         player.hello()

@@ -20,8 +20,8 @@ from firmware_host.service.config import load_config
 from hw.board import Board
 from hw.mock import InjectableMockPin
 
-WAIT_S = 10.0           # a safety net for a broken loop, not a timing assertion
-BROKE = "event loop: RuntimeError: watchdog broke"      # the fault reason of a FailingPacer
+WAIT_S = 10.0  # a safety net for a broken loop, not a timing assertion
+BROKE = "event loop: RuntimeError: watchdog broke"  # the fault reason of a FailingPacer
 
 
 class RecordingInbox(queue.SimpleQueue):
@@ -100,8 +100,11 @@ def make_loop():
 
 
 def loop_errors(caplog):
-    return [(record.levelname, record.getMessage(), record.exc_info is not None)
-            for record in caplog.records if record.name == "firmware_host.core.loop"]
+    return [
+        (record.levelname, record.getMessage(), record.exc_info is not None)
+        for record in caplog.records
+        if record.name == "firmware_host.core.loop"
+    ]
 
 
 def test_the_wait_bound_is_below_what_a_queue_accepts():
@@ -136,7 +139,7 @@ def test_a_failing_pacer_faults_the_unit_once_and_waits_between_retries(make_loo
 @pytest.mark.parametrize("where", ["next_deadline", "poll", "pump"])
 def test_a_failure_that_repeats_then_stops_is_logged_once_and_counted(make_loop, caplog, where):
     if where == "pump":
-        pacer = FailingPacer("poll", times=0)       # only to see the recovery
+        pacer = FailingPacer("poll", times=0)  # only to see the recovery
         loop, core, faults = make_loop([pacer], retry_s=0.001)
         pump, calls = core.pump, []
 
@@ -145,6 +148,7 @@ def test_a_failure_that_repeats_then_stops_is_logged_once_and_counted(make_loop,
             if len(calls) <= 12:
                 raise RuntimeError("watchdog broke")
             pump()
+
         core.pump = failing_pump
     else:
         pacer = FailingPacer(where, times=12)
@@ -157,7 +161,8 @@ def test_a_failure_that_repeats_then_stops_is_logged_once_and_counted(make_loop,
     assert loop_errors(caplog) == [
         ("ERROR", "event loop error", True),
         ("ERROR", f"event loop error repeated 10 times: {BROKE}", False),
-        ("WARNING", f"event loop error repeated 11 times in all: {BROKE}", False)]
+        ("WARNING", f"event loop error repeated 11 times in all: {BROKE}", False),
+    ]
     assert core.inbox.timeouts[:12] == [0.001] * 12
 
 
@@ -179,6 +184,7 @@ def test_a_deadline_action_that_raises_faults_the_unit_once_and_is_gone(make_loo
 
     def boom():
         raise RuntimeError("boom")
+
     loop.call(core.schedule, "boom", 0.0, boom)
     assert faults.came.wait(WAIT_S)
     status = loop.call(core.status, timeout=WAIT_S)

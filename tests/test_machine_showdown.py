@@ -7,13 +7,18 @@ deadline in turn.
 """
 
 import random
-from dataclasses import replace
 
 import pytest
 
 from firmware_host.core.errors import (
-    BusyError, InvalidArgumentError, InvalidCardsError, NotArmedError, PaddleHeldError,
-    UnitError, UnitFaultError)
+    BusyError,
+    InvalidArgumentError,
+    InvalidCardsError,
+    NotArmedError,
+    PaddleHeldError,
+    UnitError,
+    UnitFaultError,
+)
 from firmware_host.core.result import Result
 from firmware_host.service.config import LauncherConfig, ShowdownConfig, TimingConfig, UnitConfig
 from firmware_host.sim.rig import VirtualRig
@@ -22,14 +27,34 @@ from hw.pinmap import PinMap
 
 PLAYERS = {"a": "Ann", "b": "Bob"}
 SEED = 7
-TIMING = dict(countdown_step_s=1.0, flash_period_s=0.25, beep_s=0.1, go_tone_s=0.4,
-              hold_min_s=1.0, hold_max_s=2.0, settle_s=0.005, tie_threshold_us=200,
-              tie_policy="rerun", max_tie_reruns=3, min_reaction_ms=0,
-              press_lockout_s=0.05, response_timeout_s=3.0, paddle_warning_s=1.0)
+TIMING = dict(
+    countdown_step_s=1.0,
+    flash_period_s=0.25,
+    beep_s=0.1,
+    go_tone_s=0.4,
+    hold_min_s=1.0,
+    hold_max_s=2.0,
+    settle_s=0.005,
+    tie_threshold_us=200,
+    tie_policy="rerun",
+    max_tie_reruns=3,
+    min_reaction_ms=0,
+    press_lockout_s=0.05,
+    response_timeout_s=3.0,
+    paddle_warning_s=1.0,
+)
 LAUNCHER = dict(speed=0.8, spin_up_s=0.3, per_card_s=0.25, max_run_s=3.0)
 
-OFF = {"bar": (0, 0, 0), "go": 0, "arrow_a": 0, "arrow_b": 0, "buzzer": 0,
-       "motor_a": 0, "motor_b": 0, "duty": 0.0}
+OFF = {
+    "bar": (0, 0, 0),
+    "go": 0,
+    "arrow_a": 0,
+    "arrow_b": 0,
+    "buzzer": 0,
+    "motor_a": 0,
+    "motor_b": 0,
+    "duty": 0.0,
+}
 
 
 def outputs(**changes):
@@ -41,7 +66,8 @@ def make_rig(card_sensor=False, launcher=None, **timing):
         pins=PinMap(card_sensor=16 if card_sensor else None),
         timing=TimingConfig(**{**TIMING, **timing}),
         launcher=LauncherConfig(**{**LAUNCHER, **(launcher or {})}),
-        showdown=ShowdownConfig(default_cards=2, max_cards=10))
+        showdown=ShowdownConfig(default_cards=2, max_cards=10),
+    )
     return VirtualRig(config, seed=SEED)
 
 
@@ -74,20 +100,26 @@ def states(rig):
 
 # -- idle, armed, errors -------------------------------------------------------------
 
+
 def test_the_core_starts_idle_with_every_output_off(rig):
     assert rig.state == "idle"
     assert rig.pins() == OFF
-    assert rig.core.next_deadline() is None         # an idle unit waits for nothing
+    assert rig.core.next_deadline() is None  # an idle unit waits for nothing
 
 
 def test_arm_moves_idle_to_armed_and_reports_the_showdown(rig):
     status = rig.core.arm("sd-1", 3, PLAYERS)
     assert rig.state == "armed"
-    assert status["showdown"] == {"showdown_id": "sd-1", "cards": 3, "players": PLAYERS,
-                                  "tie_reruns": 0}
+    assert status["showdown"] == {
+        "showdown_id": "sd-1",
+        "cards": 3,
+        "players": PLAYERS,
+        "tie_reruns": 0,
+    }
     assert [(e.name, e.data) for e in rig.events] == [
         ("state", {"state": "armed", "previous": "idle"}),
-        ("armed", {"showdown_id": "sd-1", "cards": 3, "players": PLAYERS})]
+        ("armed", {"showdown_id": "sd-1", "cards": 3, "players": PLAYERS}),
+    ]
     assert rig.pins() == OFF
 
 
@@ -97,8 +129,12 @@ def test_arm_another_id_while_armed_is_busy_and_keeps_the_armed_showdown(rig):
         rig.core.arm("sd-2", 1, None)
     assert caught.value.code == "busy"
     assert str(caught.value) == "showdown 'sd-1' is armed: cancel it before arming another"
-    assert rig.core.status()["showdown"] == {"showdown_id": "sd-1", "cards": 3,
-                                             "players": PLAYERS, "tie_reruns": 0}
+    assert rig.core.status()["showdown"] == {
+        "showdown_id": "sd-1",
+        "cards": 3,
+        "players": PLAYERS,
+        "tie_reruns": 0,
+    }
 
 
 def test_arm_the_armed_id_again_answers_the_status_without_a_second_armed_event(rig):
@@ -124,9 +160,18 @@ def test_arm_refuses_a_card_count_outside_one_to_max(rig, cards):
     assert rig.state == "idle"
 
 
-@pytest.mark.parametrize("showdown_id, players", [
-    ("", PLAYERS), (" ", PLAYERS), (42, PLAYERS), ("x" * 65, PLAYERS),
-    ("sd-1", {"a": "Ann"}), ("sd-1", {"a": "Ann", "b": ""}), ("sd-1", ["Ann", "Bob"])])
+@pytest.mark.parametrize(
+    "showdown_id, players",
+    [
+        ("", PLAYERS),
+        (" ", PLAYERS),
+        (42, PLAYERS),
+        ("x" * 65, PLAYERS),
+        ("sd-1", {"a": "Ann"}),
+        ("sd-1", {"a": "Ann", "b": ""}),
+        ("sd-1", ["Ann", "Bob"]),
+    ],
+)
 def test_arm_refuses_bad_ids_and_players(rig, showdown_id, players):
     with pytest.raises(InvalidArgumentError) as caught:
         rig.core.arm(showdown_id, 2, players)
@@ -134,14 +179,25 @@ def test_arm_refuses_bad_ids_and_players(rig, showdown_id, players):
     assert rig.state == "idle"
 
 
-@pytest.mark.parametrize("players, message", [
-    ({"a": "Ann\u202e", "b": "Bob"}, "field 'players.a' must be a name of 1 to 40 printable "
-                                     "characters, not \"Ann\u202e\" (it holds U+202E (Cf))"),
-    ({"a": "Bob", "b": "\u200bBob"}, "field 'players.b' must be a name of 1 to 40 printable "
-                                     "characters, not \"\u200bBob\" (it holds U+200B (Cf))"),
-    ({"a": "Bob", "b": "BOB "}, "field 'players' must name two different players, not "
-                               "\"Bob\" twice"),
-])
+@pytest.mark.parametrize(
+    "players, message",
+    [
+        (
+            {"a": "Ann\u202e", "b": "Bob"},
+            "field 'players.a' must be a name of 1 to 40 printable "
+            'characters, not "Ann\u202e" (it holds U+202E (Cf))',
+        ),
+        (
+            {"a": "Bob", "b": "\u200bBob"},
+            "field 'players.b' must be a name of 1 to 40 printable "
+            'characters, not "\u200bBob" (it holds U+200B (Cf))',
+        ),
+        (
+            {"a": "Bob", "b": "BOB "},
+            "field 'players' must name two different players, not \"Bob\" twice",
+        ),
+    ],
+)
 def test_arm_checks_names_as_the_protocol_does(rig, players, message):
     with pytest.raises(InvalidArgumentError) as caught:
         rig.core.arm("sd-1", 2, players)
@@ -156,7 +212,10 @@ def test_arm_keeps_names_as_the_protocol_normalises_them(rig):
 def test_start_without_an_armed_showdown_is_not_armed(rig):
     with pytest.raises(NotArmedError) as caught:
         rig.core.start()
-    assert (caught.value.code, str(caught.value)) == ("not_armed", "no showdown is armed: arm one first")
+    assert (caught.value.code, str(caught.value)) == (
+        "not_armed",
+        "no showdown is armed: arm one first",
+    )
 
 
 def test_arm_and_start_while_running_are_busy(rig):
@@ -164,7 +223,10 @@ def test_arm_and_start_while_running_are_busy(rig):
     for command in (lambda: rig.core.arm("sd-2", 2, PLAYERS), rig.core.start):
         with pytest.raises(BusyError) as caught:
             command()
-        assert (caught.value.code, str(caught.value)) == ("busy", "the unit is busy: state is 'countdown'")
+        assert (caught.value.code, str(caught.value)) == (
+            "busy",
+            "the unit is busy: state is 'countdown'",
+        )
     assert rig.core.status()["showdown"]["showdown_id"] == "sd-1"
 
 
@@ -180,6 +242,7 @@ def test_presses_and_cards_while_idle_or_armed_are_ignored(rig):
 
 # -- countdown, hold, go --------------------------------------------------------------
 
+
 def test_countdown_lights_one_more_led_per_step_flashing_with_a_beep_each(rig):
     t0 = rig.clock()
     start(rig)
@@ -189,12 +252,23 @@ def test_countdown_lights_one_more_led_per_step_flashing_with_a_beep_each(rig):
         pins = rig.pins()
         seen.append((offset, pins["bar"], pins["buzzer"]))
     assert seen == [
-        (0.0, (1, 0, 0), 1), (0.099, (1, 0, 0), 1), (0.1, (1, 0, 0), 0),
-        (0.25, (0, 0, 0), 0), (0.5, (1, 0, 0), 0), (0.75, (0, 0, 0), 0),
-        (1.0, (1, 1, 0), 1), (1.1, (1, 1, 0), 0), (1.25, (0, 0, 0), 0),
-        (2.0, (1, 1, 1), 1), (2.5, (1, 1, 1), 0)]
+        (0.0, (1, 0, 0), 1),
+        (0.099, (1, 0, 0), 1),
+        (0.1, (1, 0, 0), 0),
+        (0.25, (0, 0, 0), 0),
+        (0.5, (1, 0, 0), 0),
+        (0.75, (0, 0, 0), 0),
+        (1.0, (1, 1, 0), 1),
+        (1.1, (1, 1, 0), 0),
+        (1.25, (0, 0, 0), 0),
+        (2.0, (1, 1, 1), 1),
+        (2.5, (1, 1, 1), 0),
+    ]
     assert [(e.data["step"], e.data["steps"]) for e in rig.events if e.name == "countdown"] == [
-        (1, 3), (2, 3), (3, 3)]
+        (1, 3),
+        (2, 3),
+        (3, 3),
+    ]
 
 
 def test_hold_keeps_the_bar_lit_for_a_random_time_from_the_injected_rng(rig):
@@ -223,25 +297,37 @@ def test_faster_press_wins_after_the_settle_window_and_launches_at_the_loser(rig
     rig.bench.press("a", offset_s=0.2)
     rig.bench.press("b", offset_s=0.25)
     rig.run_until(go + 0.2)
-    assert rig.state == "go"                         # waiting settle_s for b's edge
+    assert rig.state == "go"  # waiting settle_s for b's edge
     rig.run_until(go + 0.2049)
     assert rig.state == "go"
     rig.run_until(go + 0.205)
     assert rig.state == "launching"
-    assert rig.pins() == outputs(motor_b=1, duty=0.8, buzzer=1)     # the GO tone plays on
+    assert rig.pins() == outputs(motor_b=1, duty=0.8, buzzer=1)  # the GO tone plays on
     rig.run_until(go + 0.4)
     assert rig.pins() == outputs(motor_b=1, duty=0.8)
-    rig.run_until(go + 0.205 + 0.8 - 1e-6)            # spin_up 0.3 + 0.25 per card
+    rig.run_until(go + 0.205 + 0.8 - 1e-6)  # spin_up 0.3 + 0.25 per card
     assert rig.pins()["duty"] == 0.8
     rig.run_until(go + 0.205 + 0.8)
     assert rig.state == "idle"
     assert rig.pins() == OFF
     assert [e.data for e in rig.events if e.name == "launched"] == [
-        {"showdown_id": "sd-1", "side": "b", "cards": 2, "verified": False, "outcome": "launched"}]
-    assert results(rig) == [Result(
-        showdown_id="sd-1", players=PLAYERS, winner="a", loser="b", reason="faster",
-        tie_reruns=0, reaction_us={"a": 200000, "b": 250000}, margin_us=50000, cards=2,
-        launch="launched", cards_counted=None)]
+        {"showdown_id": "sd-1", "side": "b", "cards": 2, "verified": False, "outcome": "launched"}
+    ]
+    assert results(rig) == [
+        Result(
+            showdown_id="sd-1",
+            players=PLAYERS,
+            winner="a",
+            loser="b",
+            reason="faster",
+            tie_reruns=0,
+            reaction_us={"a": 200000, "b": 250000},
+            margin_us=50000,
+            cards=2,
+            launch="launched",
+            cards_counted=None,
+        )
+    ]
     assert states(rig) == ["armed", "countdown", "hold", "go", "resolved", "launching", "idle"]
     assert rig.core.result("sd-1") == results(rig)[0]
 
@@ -260,7 +346,11 @@ def test_a_press_exactly_at_the_go_tick_is_valid(rig):
     rig.bench.press("b", offset_s=0.0)
     rig.advance(5)
     result = results(rig)[0]
-    assert (result.winner, result.reason, result.reaction_us) == ("b", "faster", {"a": None, "b": 0})
+    assert (result.winner, result.reason, result.reaction_us) == (
+        "b",
+        "faster",
+        {"a": None, "b": 0},
+    )
 
 
 def test_nobody_presses_times_out_with_no_launch(rig):
@@ -271,14 +361,26 @@ def test_nobody_presses_times_out_with_no_launch(rig):
     assert rig.state == "idle"
     assert rig.pins() == OFF
     assert states(rig)[-3:] == ["go", "timeout", "idle"]
-    assert results(rig) == [Result(
-        showdown_id="sd-1", players=PLAYERS, winner=None, loser=None, reason="timeout",
-        tie_reruns=0, reaction_us={"a": None, "b": None}, margin_us=None, cards=2,
-        launch="none", cards_counted=None)]
+    assert results(rig) == [
+        Result(
+            showdown_id="sd-1",
+            players=PLAYERS,
+            winner=None,
+            loser=None,
+            reason="timeout",
+            tie_reruns=0,
+            reaction_us={"a": None, "b": None},
+            margin_us=None,
+            cards=2,
+            launch="none",
+            cards_counted=None,
+        )
+    ]
     assert "launched" not in rig.names()
 
 
 # -- false starts and interleavings -------------------------------------------------------
+
 
 def test_a_press_in_the_countdown_stops_it_and_points_the_arrow_at_the_offender(rig):
     t0 = rig.clock()
@@ -287,26 +389,41 @@ def test_a_press_in_the_countdown_stops_it_and_points_the_arrow_at_the_offender(
     rig.bench.press("a")
     rig.core.pump()
     assert rig.state == "false_start"
-    assert rig.pins() == OFF            # the countdown stops; the arrow waits for the decision
-    rig.run_until(t0 + 1.3 + 0.005)     # the settle window: decided, recorded, then shown
+    assert rig.pins() == OFF  # the countdown stops; the arrow waits for the decision
+    rig.run_until(t0 + 1.3 + 0.005)  # the settle window: decided, recorded, then shown
     assert rig.state == "launching"
     assert rig.pins() == outputs(arrow_a=1, motor_a=1, duty=0.8, buzzer=1)
-    rig.run_until(t0 + 1.3 + 0.005 + 0.4)                # the tone is over
+    rig.run_until(t0 + 1.3 + 0.005 + 0.4)  # the tone is over
     assert rig.pins() == outputs(arrow_a=1, motor_a=1, duty=0.8)
     rig.advance(5)
     assert [e.data["step"] for e in rig.events if e.name == "countdown"] == [1, 2]
-    assert [e.data for e in rig.events if e.name == "false_start"] == [{"showdown_id": "sd-1", "side": "a"}]
-    assert results(rig) == [Result(
-        showdown_id="sd-1", players=PLAYERS, winner="b", loser="a", reason="false_start",
-        tie_reruns=0, reaction_us={"a": None, "b": None}, margin_us=None, cards=3,
-        launch="launched", cards_counted=None)]
+    assert [e.data for e in rig.events if e.name == "false_start"] == [
+        {"showdown_id": "sd-1", "side": "a"}
+    ]
+    assert results(rig) == [
+        Result(
+            showdown_id="sd-1",
+            players=PLAYERS,
+            winner="b",
+            loser="a",
+            reason="false_start",
+            tie_reruns=0,
+            reaction_us={"a": None, "b": None},
+            margin_us=None,
+            cards=3,
+            launch="launched",
+            cards_counted=None,
+        )
+    ]
     assert rig.pins() == OFF
 
 
 def test_the_arrow_points_where_the_decision_says_nothing_else_works_out_who_jumped(
-        rig, monkeypatch):
+    rig, monkeypatch
+):
     from firmware_host.core import machine
     from firmware_host.core.decide import Decision, Outcome
+
     # A jumps, but the decision (the one place that says who jumped) blames B.
     blame_b = Decision(Outcome.FALSE_START, winner="a", loser="b")
     monkeypatch.setattr(machine, "decide", lambda *args, **kwargs: blame_b)
@@ -325,8 +442,10 @@ def test_a_press_in_the_hold_is_a_false_start(rig):
     rig.run_until(go - 0.3)
     assert (rig.state, rig.pins()) == ("false_start", OFF)
     rig.run_until(go - 0.3 + 0.005)
-    assert (rig.state, rig.pins()) == ("launching", outputs(arrow_b=1, buzzer=1, motor_b=1,
-                                                           duty=0.8))
+    assert (rig.state, rig.pins()) == (
+        "launching",
+        outputs(arrow_b=1, buzzer=1, motor_b=1, duty=0.8),
+    )
     rig.advance(5)
     assert (results(rig)[0].loser, results(rig)[0].reason) == ("b", "false_start")
 
@@ -335,39 +454,44 @@ def test_both_jump_early_and_the_earlier_tick_delivered_second_is_the_offender(r
     t0 = rig.clock()
     start(rig)
     rig.run_until(t0 + 0.5)
-    rig.bench.press("a")                                        # a's edge arrives first ...
-    rig.bench.press("b", tick=t0 + 0.499, delay_s=0.003)        # ... b pressed 1 ms earlier
+    rig.bench.press("a")  # a's edge arrives first ...
+    rig.bench.press("b", tick=t0 + 0.499, delay_s=0.003)  # ... b pressed 1 ms earlier
     rig.core.pump()
-    assert rig.pins()["arrow_a"] == rig.pins()["arrow_b"] == 0   # no arrow before the decision
+    assert rig.pins()["arrow_a"] == rig.pins()["arrow_b"] == 0  # no arrow before the decision
     rig.run_until(t0 + 0.5025)
     assert rig.state == "launching"
     assert rig.pins() == outputs(arrow_b=1, motor_b=1, duty=0.8, buzzer=1)
     rig.advance(5)
     result = results(rig)[0]
-    assert (result.reason, result.loser, result.winner, result.margin_us) == ("false_start", "b", "a", 1000)
+    assert (result.reason, result.loser, result.winner, result.margin_us) == (
+        "false_start",
+        "b",
+        "a",
+        1000,
+    )
 
 
 def test_a_false_start_whose_callback_arrives_after_go_is_still_a_false_start(rig):
     go = start(rig)
-    rig.bench.press("b", offset_s=-0.003, delay_s=0.010)      # tick before GO, delivered GO+7 ms
+    rig.bench.press("b", offset_s=-0.003, delay_s=0.010)  # tick before GO, delivered GO+7 ms
     rig.bench.press("a", offset_s=0.2)
     rig.run_until(go + 0.006)
     assert (rig.state, rig.pins()) == ("go", outputs(go=1, buzzer=1))
     rig.run_until(go + 0.007)
     assert rig.state == "false_start"
-    assert rig.pins() == outputs(buzzer=1)                   # the GO tone; no arrow yet
+    assert rig.pins() == outputs(buzzer=1)  # the GO tone; no arrow yet
     rig.run_until(go + 0.012)
     assert rig.pins() == outputs(arrow_b=1, buzzer=1, motor_b=1, duty=0.8)
     rig.advance(5)
     result = results(rig)[0]
     assert (result.reason, result.loser, result.winner) == ("false_start", "b", "a")
-    assert result.reaction_us["b"] == -3000                 # measured from the GO tick
+    assert result.reaction_us["b"] == -3000  # measured from the GO tick
 
 
 def test_reversed_callback_order_the_tick_decides_not_the_arrival(rig):
     go = to_go(rig)
-    rig.bench.press("a", offset_s=0.2000)                       # delivered at once
-    rig.bench.press("b", offset_s=0.1996, delay_s=0.003)        # 0.4 ms earlier, delivered later
+    rig.bench.press("a", offset_s=0.2000)  # delivered at once
+    rig.bench.press("b", offset_s=0.1996, delay_s=0.003)  # 0.4 ms earlier, delivered later
     rig.run_until(go + 0.2)
     assert rig.state == "go"
     rig.advance(5)
@@ -411,39 +535,56 @@ def test_min_reaction_allows_a_press_exactly_at_the_limit():
 
 # -- ties --------------------------------------------------------------------------------
 
+
 def test_a_tie_reruns_the_countdown_and_counts_the_rerun(rig):
     go = to_go(rig)
     rig.bench.press("a", offset_s=0.2)
-    rig.bench.press("b", offset_s=0.2001)                   # 100 us: under the 200 us threshold
+    rig.bench.press("b", offset_s=0.2001)  # 100 us: under the 200 us threshold
     rig.bench.release("a", offset_s=0.4)
     rig.bench.release("b", offset_s=0.4)
     rig.run_until(go + 0.2001)
     assert rig.state == "countdown"
     assert rig.pins() == outputs(bar=(1, 0, 0), buzzer=1)
     assert [e.data for e in rig.events if e.name == "tie"] == [
-        {"showdown_id": "sd-1", "gap_us": 100, "rerun": 1, "void": False}]
+        {"showdown_id": "sd-1", "gap_us": 100, "rerun": 1, "void": False}
+    ]
     assert rig.core.status()["showdown"]["tie_reruns"] == 1
     second_go = rig.core.round.planned_go
     rig.bench.press("b", offset_s=0.3)
     rig.run_until(second_go)
     rig.advance(5)
     result = results(rig)[0]
-    assert (result.winner, result.tie_reruns, result.reaction_us) == ("b", 1, {"a": None, "b": 300000})
+    assert (result.winner, result.tie_reruns, result.reaction_us) == (
+        "b",
+        1,
+        {"a": None, "b": 300000},
+    )
 
 
 def test_a_tie_with_the_void_policy_ends_with_no_winner_and_no_launch():
     with make_rig(tie_policy="void") as rig:
         go = to_go(rig)
         rig.bench.press("a", offset_s=0.2)
-        rig.bench.press("b", offset_s=0.2)                  # the same tick
+        rig.bench.press("b", offset_s=0.2)  # the same tick
         rig.run_until(go + 0.2)
         assert rig.state == "idle"
         assert rig.pins() == OFF
         assert states(rig)[-3:] == ["go", "resolved", "idle"]
-        assert results(rig) == [Result(
-            showdown_id="sd-1", players=PLAYERS, winner=None, loser=None, reason="tie_void",
-            tie_reruns=0, reaction_us={"a": 200000, "b": 200000}, margin_us=0, cards=2,
-            launch="none", cards_counted=None)]
+        assert results(rig) == [
+            Result(
+                showdown_id="sd-1",
+                players=PLAYERS,
+                winner=None,
+                loser=None,
+                reason="tie_void",
+                tie_reruns=0,
+                reaction_us={"a": 200000, "b": 200000},
+                margin_us=0,
+                cards=2,
+                launch="none",
+                cards_counted=None,
+            )
+        ]
         assert [e.data["void"] for e in rig.events if e.name == "tie"] == [True]
 
 
@@ -461,7 +602,9 @@ def test_after_max_tie_reruns_a_tie_is_void():
         result = results(rig)[0]
         assert (result.reason, result.tie_reruns, result.launch) == ("tie_void", 1, "none")
         assert [(e.data["rerun"], e.data["void"]) for e in rig.events if e.name == "tie"] == [
-            (1, False), (1, True)]
+            (1, False),
+            (1, True),
+        ]
 
 
 def test_two_false_starts_on_the_same_tick_are_a_tie(rig):
@@ -470,11 +613,12 @@ def test_two_false_starts_on_the_same_tick_are_a_tie(rig):
     rig.bench.press("b", offset_s=-0.5, delay_s=0.001)
     rig.run_until(go - 0.499)
     assert rig.state == "countdown"
-    assert rig.pins()["arrow_a"] == 0                       # a fresh round: arrows off
+    assert rig.pins()["arrow_a"] == 0  # a fresh round: arrows off
     assert [e.data["rerun"] for e in rig.events if e.name == "tie"] == [1]
 
 
 # -- paddles held, standalone timer button ---------------------------------------------------
+
 
 def test_a_paddle_held_at_start_stays_armed_and_blinks_that_sides_arrow(rig):
     rig.core.arm("sd-1", 2, PLAYERS)
@@ -531,6 +675,7 @@ def test_the_timer_button_with_a_paddle_held_warns_instead_of_starting(rig):
 
 # -- the launcher --------------------------------------------------------------------------
 
+
 def win_for_a(rig, cards=2):
     go = to_go(rig, cards)
     rig.bench.press("a", offset_s=0.2)
@@ -541,7 +686,7 @@ def win_for_a(rig, cards=2):
 
 def test_the_motor_is_cut_at_its_maximum_run_time():
     with make_rig(launcher={"max_run_s": 1.0}) as rig:
-        began = win_for_a(rig, cards=5)                  # 0.3 + 5 * 0.25 = 1.55 s wanted
+        began = win_for_a(rig, cards=5)  # 0.3 + 5 * 0.25 = 1.55 s wanted
         rig.run_until(began + 0.999)
         assert rig.pins()["motor_b"] == 1
         rig.run_until(began + 1.0)
@@ -562,7 +707,14 @@ def test_with_a_card_sensor_the_motor_stops_when_the_cards_are_out():
         rig.core.pump()
         assert (rig.state, rig.pins()) == ("idle", OFF)
         assert [e.data for e in rig.events if e.name == "launched"] == [
-            {"showdown_id": "sd-1", "side": "b", "cards": 2, "verified": True, "outcome": "launched"}]
+            {
+                "showdown_id": "sd-1",
+                "side": "b",
+                "cards": 2,
+                "verified": True,
+                "outcome": "launched",
+            }
+        ]
         result = results(rig)[0]
         assert (result.launch, result.cards_counted) == ("launched", 2)
 
@@ -577,7 +729,8 @@ def test_a_jam_when_the_sensor_has_not_counted_every_card_by_the_maximum():
         rig.run_until(began + 3.0)
         assert (rig.state, rig.pins()) == ("idle", OFF)
         assert [e.data for e in rig.events if e.name == "launched"] == [
-            {"showdown_id": "sd-1", "side": "b", "cards": 1, "verified": False, "outcome": "jam"}]
+            {"showdown_id": "sd-1", "side": "b", "cards": 1, "verified": False, "outcome": "jam"}
+        ]
         result = results(rig)[0]
         assert (result.launch, result.cards_counted, result.cards) == ("jam", 1, 3)
 
@@ -585,13 +738,14 @@ def test_a_jam_when_the_sensor_has_not_counted_every_card_by_the_maximum():
 def test_the_losers_late_press_is_still_reported_as_its_reaction_time(rig):
     go = to_go(rig)
     rig.bench.press("a", offset_s=0.2)
-    rig.bench.press("b", offset_s=0.6)                 # while the cards fly
+    rig.bench.press("b", offset_s=0.6)  # while the cards fly
     rig.advance(5)
     assert results(rig)[0].reaction_us == {"a": 200000, "b": 600000}
     assert results(rig)[0].margin_us == 400000
 
 
 # -- cancel and faults ------------------------------------------------------------------------
+
 
 def reach(rig, state):
     """Drive a fresh rig into ``state``."""
@@ -627,12 +781,13 @@ def broken(*args):
     raise OSError("LED driver gone")
 
 
-@pytest.mark.parametrize("state", ["idle", "armed", "countdown", "hold", "go", "false_start",
-                                   "launching", "fault"])
+@pytest.mark.parametrize(
+    "state", ["idle", "armed", "countdown", "hold", "go", "false_start", "launching", "fault"]
+)
 def test_cancel_in_every_state_returns_to_idle_with_outputs_safe(rig, state):
     reach(rig, state)
     if state == "fault":
-        del rig.board.show_countdown                     # the board works again
+        del rig.board.show_countdown  # the board works again
     status = rig.core.cancel()
     assert status["state"] == "idle" and status["showdown"] is None and status["fault"] is None
     assert rig.pins() == OFF
@@ -659,7 +814,10 @@ def test_an_exception_in_a_callback_faults_the_unit_with_outputs_safe(rig):
     fault = [e.data for e in rig.events if e.name == "fault"]
     assert fault == [{"reason": "deadline 'flash': OSError: LED driver gone"}]
     status = rig.core.status()
-    assert (status["state"], status["fault"]) == ("fault", "deadline 'flash': OSError: LED driver gone")
+    assert (status["state"], status["fault"]) == (
+        "fault",
+        "deadline 'flash': OSError: LED driver gone",
+    )
     assert rig.core.next_deadline() is None
     with pytest.raises(UnitFaultError) as caught:
         rig.core.arm("sd-2", 2, PLAYERS)
@@ -721,17 +879,19 @@ class Journal:
 def test_the_decision_is_recorded_before_the_motor_and_the_outcome_after():
     with make_rig(card_sensor=True) as rig:
         rig.core.recorder = journal = Journal(rig)
-        rig.core.listeners += (lambda e: journal.calls.append(("event",)) if e.name == "result"
-                               else None,)
+        rig.core.listeners += (
+            lambda e: journal.calls.append(("event",)) if e.name == "result" else None,
+        )
         began = win_for_a(rig, cards=2)
         CardFeeder(rig.board).feed([began + 0.1, began + 0.2])
         rig.advance(5)
         assert journal.calls == [
-            ("decided", "sd-1", "b", "pending", 0),         # the motor is still off
+            ("decided", "sd-1", "b", "pending", 0),  # the motor is still off
             ("cards_counted", "sd-1", 1, 1),
             ("cards_counted", "sd-1", 2, 1),
-            ("finished", "sd-1", "b", "launched", 0),       # the motor stopped
-            ("event",)]
+            ("finished", "sd-1", "b", "launched", 0),  # the motor stopped
+            ("event",),
+        ]
 
 
 def test_a_false_start_is_recorded_before_the_arrow_lights():
@@ -757,9 +917,11 @@ def test_a_decision_that_cannot_be_recorded_launches_nothing_and_faults(how):
         assert "result" not in rig.names() and "launched" not in rig.names()
         assert "false_start" not in rig.names()
         assert rig.core.status()["fault"] == (
-            "cannot record the decision of 'sd-1' (disk full): nothing was launched")
+            "cannot record the decision of 'sd-1' (disk full): nothing was launched"
+        )
         assert [e.data for e in rig.events if e.name == "fault"] == [
-            {"reason": "cannot record the decision of 'sd-1' (disk full): nothing was launched"}]
+            {"reason": "cannot record the decision of 'sd-1' (disk full): nothing was launched"}
+        ]
 
 
 def test_a_launch_outcome_that_cannot_be_recorded_is_still_told_then_faults():
@@ -767,13 +929,16 @@ def test_a_launch_outcome_that_cannot_be_recorded_is_still_told_then_faults():
         rig.core.recorder = journal = Journal(rig, fail={"finished"})
         win_for_a(rig)
         rig.advance(5)
-        assert [c[:4] for c in journal.calls] == [("decided", "sd-1", "b", "pending"),
-                                                  ("finished", "sd-1", "b", "launched")]
+        assert [c[:4] for c in journal.calls] == [
+            ("decided", "sd-1", "b", "pending"),
+            ("finished", "sd-1", "b", "launched"),
+        ]
         assert (rig.state, rig.pins()) == ("fault", OFF)
         assert [(r.loser, r.launch) for r in results(rig)] == [("b", "launched")]
         assert rig.names()[-2:] == ["result", "fault"]
         assert rig.core.status()["fault"] == (
-            "cannot record the launch outcome of 'sd-1' (disk full); the verdict is recorded")
+            "cannot record the launch outcome of 'sd-1' (disk full); the verdict is recorded"
+        )
 
 
 def test_a_timeout_that_cannot_be_recorded_faults_without_a_result():
@@ -815,7 +980,12 @@ def test_two_false_starts_on_one_tick_with_the_void_policy_end_void_without_a_la
         assert states(rig)[-3:] == ["false_start", "resolved", "idle"]
         result = results(rig)[0]
         assert (result.reason, result.winner, result.loser, result.launch, result.margin_us) == (
-            "tie_void", None, None, "none", 0)
+            "tie_void",
+            None,
+            None,
+            "none",
+            0,
+        )
 
 
 def test_shutdown_mid_launch_stops_the_motor_and_reports_the_launch_cancelled(rig):
@@ -828,6 +998,7 @@ def test_shutdown_mid_launch_stops_the_motor_and_reports_the_launch_cancelled(ri
 
 def test_every_event_carries_exactly_the_keys_the_protocol_lists():
     from firmware_host.protocol import EventName
+
     with make_rig(card_sensor=True) as rig:
         rig.bench.press("a")
         rig.core.arm("sd-0", 2, PLAYERS)
@@ -835,7 +1006,7 @@ def test_every_event_carries_exactly_the_keys_the_protocol_lists():
             rig.core.start()
         rig.bench.release("a")
         rig.advance(2)
-        rig.core.start()                                  # sd-0: a tie, then a win with a jam
+        rig.core.start()  # sd-0: a tie, then a win with a jam
         go = rig.core.round.planned_go
         rig.run_until(go)
         rig.bench.press("a", offset_s=0.2)
@@ -844,13 +1015,13 @@ def test_every_event_carries_exactly_the_keys_the_protocol_lists():
         rig.bench.release("b", offset_s=0.5)
         rig.run_until(go + 0.25)
         assert rig.state == "countdown"
-        rig.bench.press("a", offset_s=0.3)                # the re-run's GO
+        rig.bench.press("a", offset_s=0.3)  # the re-run's GO
         rig.bench.release("a", offset_s=0.5)
         rig.advance(10)
         rig.core.arm("sd-2", 2, PLAYERS)
         rig.core.start()
         rig.advance(1)
-        rig.bench.press("b")                              # false start, then cancelled
+        rig.bench.press("b")  # false start, then cancelled
         rig.advance(0.1)
         rig.core.cancel()
         rig.bench.release("b")
@@ -858,7 +1029,7 @@ def test_every_event_carries_exactly_the_keys_the_protocol_lists():
         rig.core.arm("sd-3", 2, PLAYERS)
         rig.core.start()
         rig.board.show_countdown = broken
-        rig.advance(1)                                    # a fault
+        rig.advance(1)  # a fault
         # Every event of the protocol's one list, each with exactly its keys, in order.
         names = {event.name for event in rig.events}
         assert names == set(EventName)
@@ -872,7 +1043,7 @@ def test_regression_a_bench_press_still_pending_when_the_showdown_ends_is_droppe
     go = to_go(rig)
     rig.bench.press("a", offset_s=0.2)
     rig.bench.release("a", offset_s=0.4)
-    rig.bench.press("b", offset_s=30.0)       # long after the cards have flown
+    rig.bench.press("b", offset_s=30.0)  # long after the cards have flown
     rig.bench.release("b", offset_s=60.0)
     rig.run_until(go + 10.0)
     assert rig.state == "idle"
@@ -880,14 +1051,15 @@ def test_regression_a_bench_press_still_pending_when_the_showdown_ends_is_droppe
     assert (result.winner, result.loser) == ("a", "b")
     rig.run_until(go + 40.0)
     assert rig.board.paddle_is_pressed("a") is False
-    assert rig.board.paddle_is_pressed("b") is False      # b's late press never came
+    assert rig.board.paddle_is_pressed("b") is False  # b's late press never came
     rig.core.arm("sd-2", 2, PLAYERS)
-    assert rig.core.start()["state"] == "countdown"       # no paddle held at the start
+    assert rig.core.start()["state"] == "countdown"  # no paddle held at the start
     rig.run_until(go + 70.0)
-    assert rig.board.paddle_is_pressed("b") is False      # its release still came
+    assert rig.board.paddle_is_pressed("b") is False  # its release still came
 
 
 # -- selftest ----------------------------------------------------------------------------
+
 
 def test_the_selftest_lights_each_output_on_the_loop_s_deadlines(rig):
     running = rig.core.start_selftest()
@@ -915,7 +1087,7 @@ def test_the_timer_button_and_paddles_are_ignored_during_a_selftest(rig):
 
 def test_cancel_stops_a_selftest_with_the_outputs_safe(rig):
     running = rig.core.start_selftest()
-    rig.advance(1.6)                                    # somewhere in the lights
+    rig.advance(1.6)  # somewhere in the lights
     assert rig.pins() != OFF
     assert rig.core.cancel()["state"] == "idle"
     assert rig.pins() == OFF and rig.core.next_deadline() is None

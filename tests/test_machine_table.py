@@ -39,14 +39,15 @@ def test_every_state_can_be_cancelled_and_every_state_but_fault_can_fail():
 
 
 def test_the_states_are_the_protocol_s_unit_states():
-    assert STATES == tuple(UnitState) and all(type(state) is str for state in STATES)
+    assert tuple(UnitState) == STATES and all(type(state) is str for state in STATES)
 
 
 def test_the_core_declares_exactly_the_triggers_the_table_adds():
     # transitions adds one method per trigger at run time; the class body names
     # them (for readers and mypy), and each is the machine's, not the class's own.
-    declared = {name for name, hint in ShowdownCore.__annotations__.items()
-                if hint == "Callable[[], bool]"}
+    declared = {
+        name for name, hint in ShowdownCore.__annotations__.items() if hint == "Callable[[], bool]"
+    }
     assert declared == {t["trigger"] for t in TRANSITIONS}
     assert not [name for name in declared if hasattr(ShowdownCore, name)]
     with VirtualRig(UnitConfig()) as rig:
@@ -59,7 +60,8 @@ def test_a_trigger_with_no_transition_and_not_ignored_is_a_fault():
         rig.core.run_due()
         assert rig.state == "fault"
         assert rig.core.fault_reason == (
-            "deadline 'bug': MachineError: \"Can't trigger event hold_elapsed from state idle!\"")
+            "deadline 'bug': MachineError: \"Can't trigger event hold_elapsed from state idle!\""
+        )
         assert rig.pins()["duty"] == 0.0
 
 
@@ -67,7 +69,10 @@ def test_the_diagram_comes_from_the_table():
     text = mermaid()
     assert "countdown --> false_start: paddle_pressed" in text
     assert "false_start --> countdown: settled [tie_rerun_is_due]" in text
-    assert "armed --> countdown: timer_pressed [!paddle_is_held] | start_received [!paddle_is_held]" in text
+    assert (
+        "armed --> countdown: timer_pressed [!paddle_is_held] | start_received [!paddle_is_held]"
+        in text
+    )
     for state in STATES:
         assert f'state "{state}" as {state}' in text
 
@@ -80,5 +85,5 @@ def test_docs_timing_shows_the_current_diagram():
 def test_the_diagram_has_no_styling_lines():
     lines = mermaid().splitlines()
     assert not [line for line in lines if line.lstrip().startswith(("classDef", "Class "))]
-    assert all(line.strip() for line in lines)              # no blank lines either
+    assert all(line.strip() for line in lines)  # no blank lines either
     assert lines[-1] == "  [*] --> idle"

@@ -10,9 +10,23 @@ import pytest
 
 from firmware_host import protocol
 from firmware_host.protocol import (
-    COMMANDS, ERROR_CODES, EVENTS, ClientConnection, ConnectionState, ErrorReply, Event,
-    EventGap, EventSequencer, ProtocolError, Reply, Request, ServerConnection,
-    check_arguments, decode_request, encode, negotiate_version,
+    COMMANDS,
+    ERROR_CODES,
+    EVENTS,
+    ClientConnection,
+    ConnectionState,
+    ErrorReply,
+    Event,
+    EventGap,
+    EventSequencer,
+    ProtocolError,
+    Reply,
+    Request,
+    ServerConnection,
+    check_arguments,
+    decode_request,
+    encode,
+    negotiate_version,
 )
 
 PLAYERS = {"a": "Ann", "b": "Bob"}
@@ -26,8 +40,9 @@ def answer(server, items):
         if isinstance(item, ProtocolError):
             out += server.send(item.to_reply())
         elif item.cmd == "hello":
-            out += server.send(server.hello_reply(item, unit={"name": "bench"},
-                                                  capabilities=["bench"], seq=0))
+            out += server.send(
+                server.hello_reply(item, unit={"name": "bench"}, capabilities=["bench"], seq=0)
+            )
         else:
             out += server.send(item.reply(echo=dict(item.args)))
     return out
@@ -52,6 +67,7 @@ def server_items(line: bytes, **kwargs):
 
 # --- Joined in memory --------------------------------------------------------
 
+
 def test_hello_then_a_request_round_trip_in_memory():
     server, client = ServerConnection(), ClientConnection()
     assert server.state is ConnectionState.HELLO
@@ -62,19 +78,24 @@ def test_hello_then_a_request_round_trip_in_memory():
     assert request == Request(1, "hello", {"version": 1})
     assert server.ready and server.version == 1
     reply_bytes = answer(server, [request])
-    assert reply_bytes == (b'{"id":1,"ok":true,"version":1,"unit":{"name":"bench"},'
-                           b'"capabilities":["bench"],"seq":0}\n')
+    assert reply_bytes == (
+        b'{"id":1,"ok":true,"version":1,"unit":{"name":"bench"},"capabilities":["bench"],"seq":0}\n'
+    )
     assert client.receive_data(reply_bytes) == [
-        Reply(1, {"version": 1, "unit": {"name": "bench"}, "capabilities": ["bench"],
-                  "seq": 0}, "hello")]
+        Reply(
+            1,
+            {"version": 1, "unit": {"name": "bench"}, "capabilities": ["bench"], "seq": 0},
+            "hello",
+        )
+    ]
     assert client.version == 1 and client.last_seq == 0 and client.pending == {}
 
-    request_id, data = client.send_request("showdown", showdown_id="sd-1", cards=3,
-                                           players=PLAYERS)
+    request_id, data = client.send_request("showdown", showdown_id="sd-1", cards=3, players=PLAYERS)
     assert request_id == 2
     [request] = server.receive_data(data)
-    assert request == Request(2, "showdown", {"showdown_id": "sd-1", "cards": 3,
-                                              "players": PLAYERS})
+    assert request == Request(
+        2, "showdown", {"showdown_id": "sd-1", "cards": 3, "players": PLAYERS}
+    )
     [reply] = client.receive_data(server.send(request.reply(state="armed")))
     assert reply == Reply(2, {"state": "armed"}, "showdown")
 
@@ -93,14 +114,14 @@ def test_byte_at_a_time(link):
     data = client.send_request("ping")[1] + client.send_request("status")[1]
     items = []
     for i in range(len(data)):
-        got = server.receive_data(data[i:i + 1])
-        assert got == [] or data[i:i + 1] == b"\n"
+        got = server.receive_data(data[i : i + 1])
+        assert got == [] or data[i : i + 1] == b"\n"
         items += got
     assert items == [Request(2, "ping"), Request(3, "status")]
     replies = answer(server, items)
     got = []
     for i in range(len(replies)):
-        got += client.receive_data(replies[i:i + 1])
+        got += client.receive_data(replies[i : i + 1])
     assert got == [Reply(2, {"echo": {}}, "ping"), Reply(3, {"echo": {}}, "status")]
 
 
@@ -128,8 +149,9 @@ def test_crlf_split_between_chunks_at_the_limit():
 
 # --- Line length -----------------------------------------------------------
 
-TOO_LONG = ProtocolError("line_too_long",
-                         "line longer than 256 bytes; discarded up to the next newline")
+TOO_LONG = ProtocolError(
+    "line_too_long", "line longer than 256 bytes; discarded up to the next newline"
+)
 
 
 def test_a_line_over_the_limit_gets_an_error_reply_then_the_next_line_works():
@@ -140,20 +162,23 @@ def test_a_line_over_the_limit_gets_an_error_reply_then_the_next_line_works():
     assert items == [TOO_LONG, Request(1, "hello", {"version": 1})]
     assert server.send(items[0].to_reply()) == (
         b'{"id":null,"ok":false,"error":{"code":"line_too_long",'
-        b'"message":"line longer than 256 bytes; discarded up to the next newline"}}\n')
+        b'"message":"line longer than 256 bytes; discarded up to the next newline"}}\n'
+    )
     assert client.receive_data(server.send(items[0].to_reply())) == [
-        ErrorReply(None, "line_too_long", TOO_LONG.message)]
+        ErrorReply(None, "line_too_long", TOO_LONG.message)
+    ]
 
 
 def test_an_over_long_line_is_reported_once_and_discarded_across_chunks():
     server = ServerConnection(max_line_bytes=256)
     assert server.receive_data(b"y" * 200) == []
     assert server.receive_data(b"y" * 100) == [TOO_LONG]
-    for _ in range(100):                         # memory stays bounded meanwhile
+    for _ in range(100):  # memory stays bounded meanwhile
         assert server.receive_data(b"z" * 1000) == []
     assert len(server._lines._buffer) == 0
     assert server.receive_data(b'zzz\n{"id": 1, "cmd": "ping"}\n') == [
-        ProtocolError("hello_required", 'send hello before "ping"', 1)]
+        ProtocolError("hello_required", 'send hello before "ping"', 1)
+    ]
 
 
 def test_a_line_exactly_at_the_limit_is_accepted():
@@ -171,18 +196,23 @@ def test_the_client_limit_is_larger_for_long_replies(link):
     assert len(reply) > 100_000
     assert client.receive_data(reply)[0].data["results"][0] == "r" * 100
     small = ClientConnection(max_line_bytes=1000)
-    assert small.receive_data(reply) == [ProtocolError(
-        "line_too_long", "line longer than 1000 bytes; discarded up to the next newline")]
+    assert small.receive_data(reply) == [
+        ProtocolError(
+            "line_too_long", "line longer than 1000 bytes; discarded up to the next newline"
+        )
+    ]
 
 
 # --- End of file -------------------------------------------------------------
+
 
 @pytest.mark.parametrize("make", [ServerConnection, ClientConnection])
 def test_a_link_that_closes_mid_line_reports_a_truncated_line(make):
     end = make()
     assert end.receive_data(b'{"id": 1, "cm') == []
-    assert end.receive_eof() == [ProtocolError(
-        "truncated_line", "link closed in the middle of a line (13 bytes discarded)")]
+    assert end.receive_eof() == [
+        ProtocolError("truncated_line", "link closed in the middle of a line (13 bytes discarded)")
+    ]
     assert end.receive_eof() == []
     with pytest.raises(RuntimeError, match=r"receive_data\(\) after receive_eof\(\)"):
         end.receive_data(b"}\n")
@@ -209,36 +239,76 @@ def test_empty_data_is_not_end_of_file():
 
 # --- Error codes the protocol produces ----------------------------------------
 
-@pytest.mark.parametrize("line, code, message, request_id", [
-    (b"hello\n", "bad_json", "line is not valid JSON: Expecting value at column 1", None),
-    (b'{"id": 1,\n', "bad_json",
-     "line is not valid JSON: Expecting property name enclosed in double quotes at column 10",
-     None),
-    (b'{"id": "\xff\xfe"}\n', "bad_json", "line is not valid UTF-8 (byte 0xff at offset 8)", None),
-    (b'{"id": NaN, "cmd": "ping"}\n', "bad_json",
-     "line is not valid JSON: NaN is not a JSON value", None),
-    (b"[" * 2000 + b"\n", "bad_json",
-     "line is not valid JSON here: arrays and objects nested deeper than 32", None),
-    (b"[1, 2]\n", "bad_request", "a request must be a JSON object, not an array", None),
-    (b'"ping"\n', "bad_request", "a request must be a JSON object, not a string", None),
-    (b"null\n", "bad_request", "a request must be a JSON object, not null", None),
-    (b"7\n", "bad_request", "a request must be a JSON object, not a number", None),
-    (b'{"cmd": "ping"}\n', "bad_request", "missing field 'id'", None),
-    (b'{"id": null, "cmd": "ping"}\n', "bad_request",
-     "field 'id' must be a number or a string, not null", None),
-    (b'{"id": [1], "cmd": "ping"}\n', "bad_request",
-     "field 'id' must be a number or a string, not [1]", None),
-    (b'{"id": true, "cmd": "ping"}\n', "bad_request",
-     "field 'id' must be a number or a string, not true", None),
-    (b'{"id": 1e999, "cmd": "ping"}\n', "bad_request",
-     "field 'id' must be a number or a string, not Infinity", None),
-    (b'{"id": 4}\n', "bad_request", "missing field 'cmd'", 4),
-    (b'{"id": "x", "cmd": 5}\n', "bad_request", "field 'cmd' must be a string, not 5", "x"),
-    (b'{"id": 1, "cmd": "ping", "extra": 1}\n', "bad_request", "unknown field 'extra'", 1),
-    (b'{"id": 1, "cmd": "launch"}\n', "unknown_command", 'unknown command "launch"', 1),
-    (b'{"id": 1.5, "cmd": "hello", "version": 0}\n', "unsupported_version",
-     "client speaks up to version 0; this unit speaks versions 1 to 1", 1.5),
-])
+
+@pytest.mark.parametrize(
+    "line, code, message, request_id",
+    [
+        (b"hello\n", "bad_json", "line is not valid JSON: Expecting value at column 1", None),
+        (
+            b'{"id": 1,\n',
+            "bad_json",
+            "line is not valid JSON: Expecting property name enclosed in double quotes at column 10",
+            None,
+        ),
+        (
+            b'{"id": "\xff\xfe"}\n',
+            "bad_json",
+            "line is not valid UTF-8 (byte 0xff at offset 8)",
+            None,
+        ),
+        (
+            b'{"id": NaN, "cmd": "ping"}\n',
+            "bad_json",
+            "line is not valid JSON: NaN is not a JSON value",
+            None,
+        ),
+        (
+            b"[" * 2000 + b"\n",
+            "bad_json",
+            "line is not valid JSON here: arrays and objects nested deeper than 32",
+            None,
+        ),
+        (b"[1, 2]\n", "bad_request", "a request must be a JSON object, not an array", None),
+        (b'"ping"\n', "bad_request", "a request must be a JSON object, not a string", None),
+        (b"null\n", "bad_request", "a request must be a JSON object, not null", None),
+        (b"7\n", "bad_request", "a request must be a JSON object, not a number", None),
+        (b'{"cmd": "ping"}\n', "bad_request", "missing field 'id'", None),
+        (
+            b'{"id": null, "cmd": "ping"}\n',
+            "bad_request",
+            "field 'id' must be a number or a string, not null",
+            None,
+        ),
+        (
+            b'{"id": [1], "cmd": "ping"}\n',
+            "bad_request",
+            "field 'id' must be a number or a string, not [1]",
+            None,
+        ),
+        (
+            b'{"id": true, "cmd": "ping"}\n',
+            "bad_request",
+            "field 'id' must be a number or a string, not true",
+            None,
+        ),
+        (
+            b'{"id": 1e999, "cmd": "ping"}\n',
+            "bad_request",
+            "field 'id' must be a number or a string, not Infinity",
+            None,
+        ),
+        (b'{"id": 4}\n', "bad_request", "missing field 'cmd'", 4),
+        (b'{"id": "x", "cmd": 5}\n', "bad_request", "field 'cmd' must be a string, not 5", "x"),
+        (b'{"id": 1, "cmd": "ping", "extra": 1}\n', "bad_request", "unknown field 'extra'", 1),
+        (b'{"id": 1, "cmd": "launch"}\n', "unknown_command", 'unknown command "launch"', 1),
+        (
+            b'{"id": 1.5, "cmd": "hello", "version": 0}\n',
+            "unsupported_version",
+            "client speaks up to version 0; this unit speaks versions 1 to 1",
+            1.5,
+        ),
+    ],
+)
 def test_every_protocol_error_code_with_its_exact_message(line, code, message, request_id):
     [error] = server_items(line)
     assert error == ProtocolError(code, message, request_id)
@@ -249,11 +319,14 @@ def test_every_protocol_error_code_with_its_exact_message(line, code, message, r
 def test_hello_is_required_before_other_commands_but_not_before_unknown_ones():
     server = ServerConnection()
     assert server.receive_data(b'{"id": 1, "cmd": "status"}\n') == [
-        ProtocolError("hello_required", 'send hello before "status"', 1)]
+        ProtocolError("hello_required", 'send hello before "status"', 1)
+    ]
     assert server.receive_data(b'{"id": 2, "cmd": "showdown"}\n') == [
-        ProtocolError("hello_required", 'send hello before "showdown"', 2)]
+        ProtocolError("hello_required", 'send hello before "showdown"', 2)
+    ]
     assert server.receive_data(b'{"id": 3, "cmd": "nope"}\n') == [
-        ProtocolError("unknown_command", 'unknown command "nope"', 3)]
+        ProtocolError("unknown_command", 'unknown command "nope"', 3)
+    ]
     assert server.state is ConnectionState.HELLO
 
 
@@ -262,15 +335,19 @@ def test_a_refused_hello_leaves_the_connection_waiting_for_hello():
     server.receive_data(b'{"id": 1, "cmd": "hello", "version": -3}\n')
     assert server.state is ConnectionState.HELLO and server.version is None
     assert server.receive_data(b'{"id": 2, "cmd": "hello", "version": 5}\n') == [
-        Request(2, "hello", {"version": 5})]
+        Request(2, "hello", {"version": 5})
+    ]
     assert server.version == 1 and server.ready
 
 
 def test_the_version_rule():
     assert negotiate_version(1) == 1
-    assert negotiate_version(2) == 1          # a newer client speaks down to us
-    with pytest.raises(ProtocolError, match="^unsupported_version: client speaks up to "
-                                            "version 0; this unit speaks versions 1 to 1$"):
+    assert negotiate_version(2) == 1  # a newer client speaks down to us
+    with pytest.raises(
+        ProtocolError,
+        match="^unsupported_version: client speaks up to "
+        "version 0; this unit speaks versions 1 to 1$",
+    ):
         negotiate_version(0)
 
 
@@ -278,42 +355,50 @@ def test_the_client_refuses_a_unit_that_answers_a_version_it_does_not_speak():
     client = ClientConnection()
     client.send_request("hello")
     assert client.receive_data(b'{"id": 1, "ok": true, "version": 2, "seq": 0}\n') == [
-        ProtocolError("unsupported_version",
-                      "unit answered version 2; this client speaks versions 1 to 1", 1)]
+        ProtocolError(
+            "unsupported_version", "unit answered version 2; this client speaks versions 1 to 1", 1
+        )
+    ]
     assert client.version is None
 
 
 # --- Auth --------------------------------------------------------------------
 
+
 def test_with_a_token_auth_comes_before_anything_else(monkeypatch):
     compared = []
     real = hmac.compare_digest
-    monkeypatch.setattr(hmac, "compare_digest",
-                        lambda a, b: compared.append((a, b)) or real(a, b))
+    monkeypatch.setattr(hmac, "compare_digest", lambda a, b: compared.append((a, b)) or real(a, b))
     server = ServerConnection(token="s3cret")
     assert server.state is ConnectionState.AUTH
     for n, cmd in enumerate(["hello", "status", "nope"]):
         assert server.receive_data(json.dumps({"id": n, "cmd": cmd}).encode() + b"\n") == [
-            ProtocolError("unauthorized", f'send auth with the unit\'s token before "{cmd}"', n)]
+            ProtocolError("unauthorized", f'send auth with the unit\'s token before "{cmd}"', n)
+        ]
     assert server.receive_data(b'{"id": 5, "cmd": "auth", "token": "s3cre"}\n') == [
-        ProtocolError("unauthorized", "wrong token", 5)]
+        ProtocolError("unauthorized", "wrong token", 5)
+    ]
     assert server.state is ConnectionState.AUTH
     assert server.receive_data(b'{"id": 6, "cmd": "auth", "token": "s3cret"}\n') == [
-        Request(6, "auth", {"token": "s3cret"})]
+        Request(6, "auth", {"token": "s3cret"})
+    ]
     assert compared == [(b"s3cre", b"s3cret"), (b"s3cret", b"s3cret")]
     assert server.state is ConnectionState.HELLO
     assert server.receive_data(b'{"id": 7, "cmd": "status"}\n') == [
-        ProtocolError("hello_required", 'send hello before "status"', 7)]
+        ProtocolError("hello_required", 'send hello before "status"', 7)
+    ]
     assert server.receive_data(b'{"id": 8, "cmd": "hello", "version": 1}\n')[0].cmd == "hello"
     assert server.ready
 
 
 def test_a_wrong_token_after_a_good_one_is_refused_but_keeps_the_session():
     server = ServerConnection(token="s3cret")
-    server.receive_data(b'{"id": 1, "cmd": "auth", "token": "s3cret"}\n'
-                        b'{"id": 2, "cmd": "hello", "version": 1}\n')
+    server.receive_data(
+        b'{"id": 1, "cmd": "auth", "token": "s3cret"}\n{"id": 2, "cmd": "hello", "version": 1}\n'
+    )
     assert server.receive_data(b'{"id": 3, "cmd": "auth", "token": "guess"}\n') == [
-        ProtocolError("unauthorized", "wrong token", 3)]
+        ProtocolError("unauthorized", "wrong token", 3)
+    ]
     assert server.ready
 
 
@@ -321,13 +406,15 @@ def test_auth_without_a_configured_token_is_accepted():
     server = ServerConnection(token="")
     assert server.state is ConnectionState.HELLO
     assert server.receive_data(b'{"id": 1, "cmd": "auth", "token": "anything"}\n') == [
-        Request(1, "auth", {"token": "anything"})]
+        Request(1, "auth", {"token": "anything"})
+    ]
 
 
 def test_a_token_with_a_lone_surrogate_is_compared_not_raised():
     server = ServerConnection(token="s3cret")
     assert server.receive_data(b'{"id": 1, "cmd": "auth", "token": "\\ud800"}\n') == [
-        ProtocolError("unauthorized", "wrong token", 1)]
+        ProtocolError("unauthorized", "wrong token", 1)
+    ]
 
 
 # --- Argument schemas ------------------------------------------------------
@@ -335,7 +422,12 @@ def test_a_token_with_a_lone_surrogate_is_compared_not_raised():
 GOOD = {
     "hello": {"version": 1},
     "auth": {"token": "t"},
-    "ping": {}, "status": {}, "start": {}, "cancel": {}, "selftest": {}, "bench_timer": {},
+    "ping": {},
+    "status": {},
+    "start": {},
+    "cancel": {},
+    "selftest": {},
+    "bench_timer": {},
     "showdown": {"showdown_id": "game-7:round.3_b", "cards": 2, "players": PLAYERS},
     "result": {"showdown_id": "x" * 64},
     "history": {"limit": 1000, "player": "Zoë"},
@@ -354,115 +446,213 @@ def test_good_arguments_pass_unchanged(cmd):
     assert {k: v for k, v in args.items() if v is not None} == GOOD[cmd]
 
 
-@pytest.mark.parametrize("cmd, given, args", [
-    ("history", {}, {"limit": None, "player": None}),
-    ("history", {"limit": None, "player": "Ann"}, {"limit": None, "player": "Ann"}),
-    ("bench_press", {"side": "a", "at_tick": 12},
-     {"side": "a", "offset_ms": None, "at_tick": 12, "delay_ms": None, "hold": None}),
-    ("bench_press", {"side": "a", "offset_ms": 0, "delay_ms": 3.5},
-     {"side": "a", "offset_ms": 0, "at_tick": None, "delay_ms": 3.5, "hold": None}),
-    ("bench_press", {"side": "a", "hold": True},
-     {"side": "a", "offset_ms": None, "at_tick": None, "delay_ms": None, "hold": True}),
-    ("bench_release", {"side": "b"},
-     {"side": "b", "offset_ms": None, "at_tick": None, "delay_ms": None}),
-])
+@pytest.mark.parametrize(
+    "cmd, given, args",
+    [
+        ("history", {}, {"limit": None, "player": None}),
+        ("history", {"limit": None, "player": "Ann"}, {"limit": None, "player": "Ann"}),
+        (
+            "bench_press",
+            {"side": "a", "at_tick": 12},
+            {"side": "a", "offset_ms": None, "at_tick": 12, "delay_ms": None, "hold": None},
+        ),
+        (
+            "bench_press",
+            {"side": "a", "offset_ms": 0, "delay_ms": 3.5},
+            {"side": "a", "offset_ms": 0, "at_tick": None, "delay_ms": 3.5, "hold": None},
+        ),
+        (
+            "bench_press",
+            {"side": "a", "hold": True},
+            {"side": "a", "offset_ms": None, "at_tick": None, "delay_ms": None, "hold": True},
+        ),
+        (
+            "bench_release",
+            {"side": "b"},
+            {"side": "b", "offset_ms": None, "at_tick": None, "delay_ms": None},
+        ),
+    ],
+)
 def test_absent_optional_arguments_are_none(cmd, given, args):
     assert check_arguments(cmd, given) == args
 
 
-@pytest.mark.parametrize("cmd, given, message", [
-    ("hello", {"version": "1"}, "field 'version' must be a whole number, not \"1\""),
-    ("hello", {"version": 1.0}, "field 'version' must be a whole number, not 1.0"),
-    ("auth", {"token": ""}, "field 'token' must be a non-empty string"),
-    ("auth", {"token": 5}, "field 'token' must be a non-empty string"),
-    ("ping", {"x": 1}, "unknown field 'x'"),
-    ("showdown", {"showdown_id": "", "cards": 2, "players": PLAYERS},
-     "field 'showdown_id' must be 1 to 64 characters of A-Z a-z 0-9 . _ : -, not \"\""),
-    ("showdown", {"showdown_id": "x" * 65, "cards": 2, "players": PLAYERS},
-     "field 'showdown_id' must be 1 to 64 characters of A-Z a-z 0-9 . _ : -, not "
-     "\"" + "x" * 38 + "…"),
-    ("showdown", {"showdown_id": "a/b", "cards": 2, "players": PLAYERS},
-     "field 'showdown_id' must be 1 to 64 characters of A-Z a-z 0-9 . _ : -, not \"a/b\""),
-    ("showdown", {"showdown_id": "ok\n", "cards": 2, "players": PLAYERS},
-     "field 'showdown_id' must be 1 to 64 characters of A-Z a-z 0-9 . _ : -, not \"ok\\n\""),
-    ("showdown", {"showdown_id": "s", "cards": 0, "players": PLAYERS},
-     "field 'cards' must be >= 1, not 0"),
-    ("showdown", {"showdown_id": "s", "cards": True, "players": PLAYERS},
-     "field 'cards' must be a whole number, not true"),
-    ("showdown", {"showdown_id": "s", "cards": 2}, "missing field 'players'"),
-    ("showdown", {"showdown_id": "s", "cards": 2, "players": ["Ann", "Bob"]},
-     "field 'players' must be an object {\"a\": name, \"b\": name}, not [\"Ann\", \"Bob\"]"),
-    ("showdown", {"showdown_id": "s", "cards": 2, "players": {"a": "Ann"}},
-     "missing field 'players.b'"),
-    ("showdown", {"showdown_id": "s", "cards": 2, "players": {**PLAYERS, "c": "Cy"}},
-     "unknown field 'players.c'"),
-    ("showdown", {"showdown_id": "s", "cards": 2, "players": {"a": " ", "b": "Bob"}},
-     "field 'players.a' must be a name of 1 to 40 printable characters, not \" \""),
-    ("showdown", {"showdown_id": "s", "cards": 2, "players": {"a": "Ann", "b": "B" * 41}},
-     "field 'players.b' must be a name of 1 to 40 printable characters, not "
-     "\"" + "B" * 38 + "…"),
-    ("showdown", {"showdown_id": "s", "cards": 2, "players": {"a": "A\x1b[2J", "b": "Bob"}},
-     "field 'players.a' must be a name of 1 to 40 printable characters, not \"A\\u001b[2J\" "
-     "(it holds U+001B (Cc))"),
-    ("showdown", {"showdown_id": "s", "cards": 2, "players": {"a": "Ann\u200b", "b": "Bob"}},
-     "field 'players.a' must be a name of 1 to 40 printable characters, not \"Ann\u200b\" "
-     "(it holds U+200B (Cf))"),
-    ("showdown", {"showdown_id": "s", "cards": 2, "players": {"a": "\ufeffBob", "b": "Bob"}},
-     "field 'players.a' must be a name of 1 to 40 printable characters, not \"\ufeffBob\" "
-     "(it holds U+FEFF (Cf))"),
-    ("showdown", {"showdown_id": "s", "cards": 2, "players": {"a": "Ann\u2028", "b": "Bob"}},
-     "field 'players.a' must be a name of 1 to 40 printable characters, not \"Ann\u2028\" "
-     "(it holds U+2028 (Zl))"),
-    ("showdown", {"showdown_id": "s", "cards": 2, "players": {"a": "Ann", "b": " ann "}},
-     "field 'players' must name two different players, not \"Ann\" twice"),
-    ("showdown", {"showdown_id": "s", "cards": 2, "players": PLAYERS, "seed": 1},
-     "unknown field 'seed'"),
-    ("result", {}, "missing field 'showdown_id'"),
-    ("history", {"limit": 0}, "field 'limit' must be 1 to 1000, not 0"),
-    ("history", {"limit": 1001}, "field 'limit' must be 1 to 1000, not 1001"),
-    ("history", {"player": ""},
-     "field 'player' must be a name of 1 to 40 printable characters, not \"\""),
-    ("bench_press", {"side": "a", "offset_ms": 1, "at_tick": 2},
-     "give at most one of fields 'offset_ms' and 'at_tick'"),
-    ("bench_press", {"side": "a", "hold": 1}, "field 'hold' must be true or false, not 1"),
-    ("bench_press", {"side": "c", "offset_ms": 1}, "field 'side' must be \"a\" or \"b\", not \"c\""),
-    ("bench_press", {"side": "a", "offset_ms": "5"}, "field 'offset_ms' must be a number, not \"5\""),
-    ("bench_press", {"side": "a", "at_tick": False}, "field 'at_tick' must be a number, not false"),
-    ("bench_release", {"side": "a", "offset_ms": 1, "at_tick": 2},
-     "give at most one of fields 'offset_ms' and 'at_tick'"),
-    ("bench_press", {"side": "a", "offset_ms": 1, "delay_ms": -1},
-     "field 'delay_ms' must be >= 0, not -1"),
-    ("bench_release", {}, "missing field 'side'"),
-    ("bench_timer", {"side": "a"}, "unknown field 'side'"),
-])
+@pytest.mark.parametrize(
+    "cmd, given, message",
+    [
+        ("hello", {"version": "1"}, "field 'version' must be a whole number, not \"1\""),
+        ("hello", {"version": 1.0}, "field 'version' must be a whole number, not 1.0"),
+        ("auth", {"token": ""}, "field 'token' must be a non-empty string"),
+        ("auth", {"token": 5}, "field 'token' must be a non-empty string"),
+        ("ping", {"x": 1}, "unknown field 'x'"),
+        (
+            "showdown",
+            {"showdown_id": "", "cards": 2, "players": PLAYERS},
+            "field 'showdown_id' must be 1 to 64 characters of A-Z a-z 0-9 . _ : -, not \"\"",
+        ),
+        (
+            "showdown",
+            {"showdown_id": "x" * 65, "cards": 2, "players": PLAYERS},
+            "field 'showdown_id' must be 1 to 64 characters of A-Z a-z 0-9 . _ : -, not "
+            '"' + "x" * 38 + "…",
+        ),
+        (
+            "showdown",
+            {"showdown_id": "a/b", "cards": 2, "players": PLAYERS},
+            "field 'showdown_id' must be 1 to 64 characters of A-Z a-z 0-9 . _ : -, not \"a/b\"",
+        ),
+        (
+            "showdown",
+            {"showdown_id": "ok\n", "cards": 2, "players": PLAYERS},
+            "field 'showdown_id' must be 1 to 64 characters of A-Z a-z 0-9 . _ : -, not \"ok\\n\"",
+        ),
+        (
+            "showdown",
+            {"showdown_id": "s", "cards": 0, "players": PLAYERS},
+            "field 'cards' must be >= 1, not 0",
+        ),
+        (
+            "showdown",
+            {"showdown_id": "s", "cards": True, "players": PLAYERS},
+            "field 'cards' must be a whole number, not true",
+        ),
+        ("showdown", {"showdown_id": "s", "cards": 2}, "missing field 'players'"),
+        (
+            "showdown",
+            {"showdown_id": "s", "cards": 2, "players": ["Ann", "Bob"]},
+            'field \'players\' must be an object {"a": name, "b": name}, not ["Ann", "Bob"]',
+        ),
+        (
+            "showdown",
+            {"showdown_id": "s", "cards": 2, "players": {"a": "Ann"}},
+            "missing field 'players.b'",
+        ),
+        (
+            "showdown",
+            {"showdown_id": "s", "cards": 2, "players": {**PLAYERS, "c": "Cy"}},
+            "unknown field 'players.c'",
+        ),
+        (
+            "showdown",
+            {"showdown_id": "s", "cards": 2, "players": {"a": " ", "b": "Bob"}},
+            "field 'players.a' must be a name of 1 to 40 printable characters, not \" \"",
+        ),
+        (
+            "showdown",
+            {"showdown_id": "s", "cards": 2, "players": {"a": "Ann", "b": "B" * 41}},
+            "field 'players.b' must be a name of 1 to 40 printable characters, not "
+            '"' + "B" * 38 + "…",
+        ),
+        (
+            "showdown",
+            {"showdown_id": "s", "cards": 2, "players": {"a": "A\x1b[2J", "b": "Bob"}},
+            "field 'players.a' must be a name of 1 to 40 printable characters, not \"A\\u001b[2J\" "
+            "(it holds U+001B (Cc))",
+        ),
+        (
+            "showdown",
+            {"showdown_id": "s", "cards": 2, "players": {"a": "Ann\u200b", "b": "Bob"}},
+            "field 'players.a' must be a name of 1 to 40 printable characters, not \"Ann\u200b\" "
+            "(it holds U+200B (Cf))",
+        ),
+        (
+            "showdown",
+            {"showdown_id": "s", "cards": 2, "players": {"a": "\ufeffBob", "b": "Bob"}},
+            "field 'players.a' must be a name of 1 to 40 printable characters, not \"\ufeffBob\" "
+            "(it holds U+FEFF (Cf))",
+        ),
+        (
+            "showdown",
+            {"showdown_id": "s", "cards": 2, "players": {"a": "Ann\u2028", "b": "Bob"}},
+            "field 'players.a' must be a name of 1 to 40 printable characters, not \"Ann\u2028\" "
+            "(it holds U+2028 (Zl))",
+        ),
+        (
+            "showdown",
+            {"showdown_id": "s", "cards": 2, "players": {"a": "Ann", "b": " ann "}},
+            "field 'players' must name two different players, not \"Ann\" twice",
+        ),
+        (
+            "showdown",
+            {"showdown_id": "s", "cards": 2, "players": PLAYERS, "seed": 1},
+            "unknown field 'seed'",
+        ),
+        ("result", {}, "missing field 'showdown_id'"),
+        ("history", {"limit": 0}, "field 'limit' must be 1 to 1000, not 0"),
+        ("history", {"limit": 1001}, "field 'limit' must be 1 to 1000, not 1001"),
+        (
+            "history",
+            {"player": ""},
+            "field 'player' must be a name of 1 to 40 printable characters, not \"\"",
+        ),
+        (
+            "bench_press",
+            {"side": "a", "offset_ms": 1, "at_tick": 2},
+            "give at most one of fields 'offset_ms' and 'at_tick'",
+        ),
+        ("bench_press", {"side": "a", "hold": 1}, "field 'hold' must be true or false, not 1"),
+        (
+            "bench_press",
+            {"side": "c", "offset_ms": 1},
+            'field \'side\' must be "a" or "b", not "c"',
+        ),
+        (
+            "bench_press",
+            {"side": "a", "offset_ms": "5"},
+            "field 'offset_ms' must be a number, not \"5\"",
+        ),
+        (
+            "bench_press",
+            {"side": "a", "at_tick": False},
+            "field 'at_tick' must be a number, not false",
+        ),
+        (
+            "bench_release",
+            {"side": "a", "offset_ms": 1, "at_tick": 2},
+            "give at most one of fields 'offset_ms' and 'at_tick'",
+        ),
+        (
+            "bench_press",
+            {"side": "a", "offset_ms": 1, "delay_ms": -1},
+            "field 'delay_ms' must be >= 0, not -1",
+        ),
+        ("bench_release", {}, "missing field 'side'"),
+        ("bench_timer", {"side": "a"}, "unknown field 'side'"),
+    ],
+)
 def test_bad_arguments_name_the_field(cmd, given, message):
     line = json.dumps({"id": 9, "cmd": cmd, **given}).encode() + b"\n"
     assert server_items(line) == [ProtocolError("bad_request", message, 9)]
-    with pytest.raises(ProtocolError) as raised:     # the client checks the same way
+    with pytest.raises(ProtocolError) as raised:  # the client checks the same way
         ClientConnection().send_request(cmd, **given)
     assert raised.value == ProtocolError("bad_request", message, None)
 
 
 def test_hello_without_a_version_is_refused_and_the_client_fills_its_own_in():
     assert server_items(b'{"id": 9, "cmd": "hello"}\n') == [
-        ProtocolError("bad_request", "missing field 'version'", 9)]
+        ProtocolError("bad_request", "missing field 'version'", 9)
+    ]
     assert ClientConnection(version=3).send_request("hello") == (
-        1, b'{"id":1,"cmd":"hello","version":3}\n')
+        1,
+        b'{"id":1,"cmd":"hello","version":3}\n',
+    )
 
 
 def test_decode_request_checks_one_line_without_state():
     assert decode_request(b'{"id": "q", "cmd": "result", "showdown_id": "s1"}') == Request(
-        "q", "result", {"showdown_id": "s1"})
-    with pytest.raises(ProtocolError, match="^unknown_command: unknown command \"x\"$"):
+        "q", "result", {"showdown_id": "s1"}
+    )
+    with pytest.raises(ProtocolError, match='^unknown_command: unknown command "x"$'):
         decode_request(b'{"id": "q", "cmd": "x"}')
 
 
 # --- Client side -----------------------------------------------------------
 
+
 def test_request_ids_count_up_and_unknown_commands_are_refused_locally():
     client = ClientConnection()
     assert [client.send_request("ping")[0] for _ in range(3)] == [1, 2, 3]
-    with pytest.raises(ProtocolError, match="^unknown_command: unknown command \"launch\"$"):
+    with pytest.raises(ProtocolError, match='^unknown_command: unknown command "launch"$'):
         client.send_request("launch")
     assert client.pending == {1: "ping", 2: "ping", 3: "ping"}
 
@@ -470,23 +660,46 @@ def test_request_ids_count_up_and_unknown_commands_are_refused_locally():
 def test_a_reply_to_no_pending_request_is_reported(link):
     _, client = link
     assert client.receive_data(b'{"id": 42, "ok": true}\n') == [
-        ProtocolError("unexpected_reply", "reply to unknown request id 42", 42)]
+        ProtocolError("unexpected_reply", "reply to unknown request id 42", 42)
+    ]
     assert client.receive_data(b'{"id": [1], "ok": true}\n') == [
-        ProtocolError("unexpected_reply", "reply to unknown request id [1]", [1])]
+        ProtocolError("unexpected_reply", "reply to unknown request id [1]", [1])
+    ]
 
 
-@pytest.mark.parametrize("line, error", [
-    (b"nonsense\n", ProtocolError("bad_json", "line is not valid JSON: Expecting value at column 1")),
-    (b"[]\n", ProtocolError("bad_message", "a message must be a JSON object, not an array")),
-    (b'{"hello": 1}\n', ProtocolError(
-        "bad_message", 'a message must be a reply (id and ok) or an event (event and seq), '
-                       'not {"hello": 1}')),
-    (b'{"event": "go"}\n', ProtocolError(
-        "bad_message", "an event needs a string 'event' and a whole number 'seq', not \"go\", null")),
-    (b'{"id": 1, "ok": false, "error": "busy"}\n', ProtocolError(
-        "bad_message", "an error reply needs 'error' with a string code and message, not \"busy\"",
-        1)),
-])
+@pytest.mark.parametrize(
+    "line, error",
+    [
+        (
+            b"nonsense\n",
+            ProtocolError("bad_json", "line is not valid JSON: Expecting value at column 1"),
+        ),
+        (b"[]\n", ProtocolError("bad_message", "a message must be a JSON object, not an array")),
+        (
+            b'{"hello": 1}\n',
+            ProtocolError(
+                "bad_message",
+                "a message must be a reply (id and ok) or an event (event and seq), "
+                'not {"hello": 1}',
+            ),
+        ),
+        (
+            b'{"event": "go"}\n',
+            ProtocolError(
+                "bad_message",
+                "an event needs a string 'event' and a whole number 'seq', not \"go\", null",
+            ),
+        ),
+        (
+            b'{"id": 1, "ok": false, "error": "busy"}\n',
+            ProtocolError(
+                "bad_message",
+                "an error reply needs 'error' with a string code and message, not \"busy\"",
+                1,
+            ),
+        ),
+    ],
+)
 def test_the_client_reports_lines_it_cannot_use(line, error):
     assert ClientConnection().receive_data(line) == [error]
 
@@ -500,6 +713,7 @@ def test_an_error_reply_with_no_id_is_passed_on():
 
 
 # --- Events ------------------------------------------------------------------
+
 
 def test_events_are_numbered_per_unit_across_clients():
     events = EventSequencer()
@@ -521,22 +735,25 @@ def test_every_listed_event_can_be_numbered():
 
 
 def test_the_client_sees_a_gap_in_the_event_numbers(link):
-    _, client = link                      # hello said the unit's last seq was 0
+    _, client = link  # hello said the unit's last seq was 0
     assert client.receive_data(b'{"event":"armed","seq":1,"cards":2}\n') == [
-        Event("armed", 1, {"cards": 2})]
+        Event("armed", 1, {"cards": 2})
+    ]
     assert client.receive_data(b'{"event":"go","seq":4}\n') == [EventGap(2, 4), Event("go", 4)]
     assert client.receive_data(b'{"event":"state","seq":1,"state":"idle"}\n') == [
-        EventGap(5, 1), Event("state", 1, {"state": "idle"})]
+        EventGap(5, 1),
+        Event("state", 1, {"state": "idle"}),
+    ]
     assert client.last_seq == 1
 
 
 def test_a_client_without_hello_takes_the_first_event_as_its_start():
     client = ClientConnection()
-    assert client.receive_data(b'{"event":"future_thing","seq":7}\n') == [
-        Event("future_thing", 7)]
+    assert client.receive_data(b'{"event":"future_thing","seq":7}\n') == [Event("future_thing", 7)]
 
 
 # --- Encoding ---------------------------------------------------------------
+
 
 def test_reserved_keys_cannot_be_data():
     with pytest.raises(ValueError, match="^data may not use the key 'ok'$"):
@@ -547,7 +764,8 @@ def test_reserved_keys_cannot_be_data():
 
 def test_a_lone_surrogate_is_escaped_so_the_line_stays_utf8():
     assert encode(Reply("\ud800", {"name": "Zoë"})) == (
-        b'{"id":"\\ud800","ok":true,"name":"Zo\\u00eb"}\n')
+        b'{"id":"\\ud800","ok":true,"name":"Zo\\u00eb"}\n'
+    )
     assert encode(Reply(1, {"name": "Zoë"})) == '{"id":1,"ok":true,"name":"Zoë"}\n'.encode()
 
 
@@ -559,7 +777,8 @@ def test_the_server_sends_only_replies_and_events_with_known_codes():
         Request(1, "ping").fail("No pe", "m")
     # A code this module does not list yet still goes out.
     assert encode(Request(1, "ping").fail("brand_new", "m")) == (
-        b'{"id":1,"ok":false,"error":{"code":"brand_new","message":"m"}}\n')
+        b'{"id":1,"ok":false,"error":{"code":"brand_new","message":"m"}}\n'
+    )
 
 
 def test_every_error_code_is_documented():
@@ -569,15 +788,38 @@ def test_every_error_code_is_documented():
 
 
 def test_the_protocol_module_pulls_in_only_the_standard_library():
-    code = ("import sys; before = set(sys.modules); import firmware_host.protocol; "
-            "print(' '.join(sorted(set(sys.modules) - before)))")
-    loaded = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
-                            text=True).stdout.split()
+    code = (
+        "import sys; before = set(sys.modules); import firmware_host.protocol; "
+        "print(' '.join(sorted(set(sys.modules) - before)))"
+    )
+    loaded = subprocess.run(
+        [sys.executable, "-c", code], check=True, capture_output=True, text=True
+    ).stdout.split()
     ours = {m for m in loaded if m.split(".")[0] in {"firmware_host", "hw", "engine"}}
-    assert ours == {"firmware_host", "firmware_host.protocol", *(
-        f"firmware_host.protocol.{name}" for name in
-        ("_connection", "_errors", "_framing", "_messages", "_names", "_schemas", "_values"))}
+    assert ours == {
+        "firmware_host",
+        "firmware_host.protocol",
+        *(
+            f"firmware_host.protocol.{name}"
+            for name in (
+                "_connection",
+                "_errors",
+                "_framing",
+                "_messages",
+                "_names",
+                "_schemas",
+                "_values",
+            )
+        ),
+    }
     # No hardware, transport, thread or database code: both ends import this.
     unwanted = {m.split(".")[0] for m in loaded} & {
-        "serial", "gpiozero", "transitions", "sqlite3", "threading", "socket", "asyncio"}
+        "serial",
+        "gpiozero",
+        "transitions",
+        "sqlite3",
+        "threading",
+        "socket",
+        "asyncio",
+    }
     assert unwanted == set()

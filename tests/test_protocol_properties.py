@@ -7,28 +7,50 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from firmware_host.protocol import (
-    COMMANDS, ClientConnection, ErrorReply, ProtocolError, Request, ServerConnection,
+    COMMANDS,
+    ClientConnection,
+    ErrorReply,
+    ProtocolError,
+    Request,
+    ServerConnection,
     check_arguments,
 )
 
 LIMIT = 256
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
     | st.text(max_size=20),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
-                                                                 max_size=4),
-    max_leaves=12)
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
 
 # Objects that look like requests, so the argument checks are reached often.
 request_like = st.fixed_dictionaries(
-    {"id": st.integers() | st.text(max_size=8) | json_values,
-     "cmd": st.sampled_from(COMMANDS) | st.text(max_size=10)},
-    optional={"version": json_values, "token": json_values, "showdown_id": json_values,
-              "cards": json_values, "players": json_values | st.fixed_dictionaries(
-                  {"a": st.text(max_size=45), "b": st.text(max_size=45)}),
-              "limit": json_values, "player": json_values, "side": st.sampled_from("abc"),
-              "offset_ms": json_values, "at_tick": json_values, "extra": json_values})
+    {
+        "id": st.integers() | st.text(max_size=8) | json_values,
+        "cmd": st.sampled_from(COMMANDS) | st.text(max_size=10),
+    },
+    optional={
+        "version": json_values,
+        "token": json_values,
+        "showdown_id": json_values,
+        "cards": json_values,
+        "players": json_values
+        | st.fixed_dictionaries({"a": st.text(max_size=45), "b": st.text(max_size=45)}),
+        "limit": json_values,
+        "player": json_values,
+        "side": st.sampled_from("abc"),
+        "offset_ms": json_values,
+        "at_tick": json_values,
+        "extra": json_values,
+    },
+)
 
 
 def expected_items(stream: bytes) -> int:
@@ -74,9 +96,10 @@ def check_answerable(server, items):
 
 # Raw bytes, with line ends, long runs and request-shaped pieces mixed in.
 streams = st.binary(max_size=1200) | st.lists(
-    st.binary(max_size=300) | st.sampled_from(
-        [b"\n", b"\r\n", b"\r", b" ", b"x" * 250, b'{"id":1,"cmd":"ping"}', b"\xff"]),
-    max_size=20).map(b"".join)
+    st.binary(max_size=300)
+    | st.sampled_from([b"\n", b"\r\n", b"\r", b" ", b"x" * 250, b'{"id":1,"cmd":"ping"}', b"\xff"]),
+    max_size=20,
+).map(b"".join)
 
 
 @settings(max_examples=300)
@@ -93,12 +116,23 @@ def test_random_bytes_never_raise_and_each_line_gives_one_item(stream, cuts):
     client.receive_eof()
 
 
-http_lines = st.sampled_from([b"POST / HTTP/1.1", b"GET /x?y=1 HTTP/1.0", b"Host: 127.0.0.1",
-                              b"Content-Type: text/plain", b"Upgrade: websocket"])
+http_lines = st.sampled_from(
+    [
+        b"POST / HTTP/1.1",
+        b"GET /x?y=1 HTTP/1.0",
+        b"Host: 127.0.0.1",
+        b"Content-Type: text/plain",
+        b"Upgrade: websocket",
+    ]
+)
 
 
-@given(st.lists(request_like, max_size=3), http_lines, st.lists(request_like, max_size=3),
-       st.lists(st.integers(min_value=0), max_size=8))
+@given(
+    st.lists(request_like, max_size=3),
+    http_lines,
+    st.lists(request_like, max_size=3),
+    st.lists(st.integers(min_value=0), max_size=8),
+)
 def test_an_http_line_is_the_last_thing_read(before, http_line, after, cuts):
     lines = [json.dumps(v).encode() for v in before]
     stream = b"\n".join([*lines, http_line, *(json.dumps(v).encode() for v in after)]) + b"\n"
@@ -107,14 +141,15 @@ def test_an_http_line_is_the_last_thing_read(before, http_line, after, cuts):
         items += server.receive_data(stream[start:cut])
         start = cut
         if items and getattr(items[-1], "close", False):
-            break                               # the server stops feeding a closed link
+            break  # the server stops feeding a closed link
     *answered, last = items
-    assert len(answered) == len(lines)              # one item each, read before it
+    assert len(answered) == len(lines)  # one item each, read before it
     assert (last.code, last.close) == ("http_refused", True)
 
 
-@given(st.lists(json_values | request_like, min_size=1, max_size=5),
-       st.sampled_from([b"\n", b"\r\n"]))
+@given(
+    st.lists(json_values | request_like, min_size=1, max_size=5), st.sampled_from([b"\n", b"\r\n"])
+)
 def test_random_json_lines_each_give_exactly_one_item(values, newline):
     lines = [json.dumps(v, ensure_ascii=False).encode() for v in values]
     server = ready_server()
@@ -145,5 +180,5 @@ def test_the_client_never_raises_on_what_a_unit_might_send(value, cuts):
     stream += json.dumps({"event": value, "seq": value}).encode() + b"\n"
     stream += json.dumps(value).encode() + b"\n"
     items = feed_in_chunks(client, stream, cuts)
-    assert len(items) in (3, 4)     # an event can come with an EventGap
+    assert len(items) in (3, 4)  # an event can come with an EventGap
     assert isinstance(items[0], (ErrorReply, ProtocolError))

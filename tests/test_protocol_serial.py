@@ -21,17 +21,23 @@ def test_requests_replies_and_events_through_a_loop_port():
         _, hello = client.send_request("hello")
         _, status = client.send_request("status")
         port.write(hello[:10])
-        port.write(hello[10:] + status)            # two messages, split anyhow
+        port.write(hello[10:] + status)  # two messages, split anyhow
         requests = pump(port, server, read_size=7)
         assert [(r.id, r.cmd) for r in requests] == [(1, "hello"), (2, "status")]
 
-        port.write(server.send(server.hello_reply(requests[0], unit={"name": "loop"},
-                                                  capabilities=[], seq=events.last)))
+        port.write(
+            server.send(
+                server.hello_reply(
+                    requests[0], unit={"name": "loop"}, capabilities=[], seq=events.last
+                )
+            )
+        )
         port.write(server.send(events.event("state", state="idle")))
         port.write(server.send(requests[1].reply(state="idle")).replace(b"\n", b"\r\n"))
         assert pump(port, client, read_size=5) == [
-            Reply(1, {"version": 1, "unit": {"name": "loop"}, "capabilities": [], "seq": 0},
-                  "hello"),
+            Reply(
+                1, {"version": 1, "unit": {"name": "loop"}, "capabilities": [], "seq": 0}, "hello"
+            ),
             Event("state", 1, {"state": "idle"}),
             Reply(2, {"state": "idle"}, "status"),
         ]

@@ -110,16 +110,24 @@ def test_default_environ_is_os_environ(listener, monkeypatch):
     assert received(sock) == [b"STOPPING=1"]
 
 
-@pytest.mark.parametrize("environ", [
-    {},
-    {"NOTIFY_SOCKET": ""},
-    {"WATCHDOG_USEC": "10000000"},          # a watchdog but nowhere to send pings
-])
+@pytest.mark.parametrize(
+    "environ",
+    [
+        {},
+        {"NOTIFY_SOCKET": ""},
+        {"WATCHDOG_USEC": "10000000"},  # a watchdog but nowhere to send pings
+    ],
+)
 def test_not_under_systemd_every_call_is_a_quiet_no_op(environ, caplog):
     notifier = Notifier.from_environ(environ)
     assert notifier.enabled is False
-    assert [notifier.ready("x"), notifier.status("x"), notifier.watchdog(),
-            notifier.stopping(), notifier.reloading()] == [False] * 5
+    assert [
+        notifier.ready("x"),
+        notifier.status("x"),
+        notifier.watchdog(),
+        notifier.stopping(),
+        notifier.reloading(),
+    ] == [False] * 5
     assert notifier.watchdog_interval() is None
     assert caplog.records == []
 
@@ -130,32 +138,36 @@ def test_a_relative_or_vsock_address_is_refused_with_one_warning(caplog):
         assert notifier.ready() is False
     assert notifier.enabled is False
     assert [r.getMessage() for r in caplog.records] == [
-        "NOTIFY_SOCKET='vsock:2:1234' is not a path or @abstract name; not notifying systemd"]
+        "NOTIFY_SOCKET='vsock:2:1234' is not a path or @abstract name; not notifying systemd"
+    ]
 
 
-@pytest.mark.parametrize("environ, interval", [
-    ({"WATCHDOG_USEC": "10000000"}, 5.0),
-    ({"WATCHDOG_USEC": "3000000", "WATCHDOG_PID": str(os.getpid())}, 1.5),
-    ({"WATCHDOG_USEC": "10000000", "WATCHDOG_PID": str(os.getpid() + 1)}, None),
-    ({"WATCHDOG_USEC": "10000000", "WATCHDOG_PID": "not-a-pid"}, None),
-    ({"WATCHDOG_USEC": "0"}, None),
-    ({"WATCHDOG_USEC": "-5"}, None),
-    ({"WATCHDOG_USEC": "ten"}, None),
-    ({}, None),
-])
+@pytest.mark.parametrize(
+    "environ, interval",
+    [
+        ({"WATCHDOG_USEC": "10000000"}, 5.0),
+        ({"WATCHDOG_USEC": "3000000", "WATCHDOG_PID": str(os.getpid())}, 1.5),
+        ({"WATCHDOG_USEC": "10000000", "WATCHDOG_PID": str(os.getpid() + 1)}, None),
+        ({"WATCHDOG_USEC": "10000000", "WATCHDOG_PID": "not-a-pid"}, None),
+        ({"WATCHDOG_USEC": "0"}, None),
+        ({"WATCHDOG_USEC": "-5"}, None),
+        ({"WATCHDOG_USEC": "ten"}, None),
+        ({}, None),
+    ],
+)
 def test_watchdog_interval_is_half_of_watchdog_usec_for_this_process(environ, interval):
     notifier = Notifier.from_environ({"NOTIFY_SOCKET": "/run/systemd/notify", **environ})
     assert notifier.watchdog_interval() == interval
 
 
 def test_socket_is_non_blocking_and_a_full_queue_is_logged_once(listener, caplog):
-    sock, path = listener            # never reads, so its queue fills up
+    sock, path = listener  # never reads, so its queue fills up
     notifier = Notifier(path)
     with caplog.at_level(logging.DEBUG, logger="firmware_host.service.sdnotify"):
         results = [notifier.watchdog() for _ in range(5000)]
     assert notifier._sock.getblocking() is False
     assert results[0] is True
-    assert results[-1] is False      # dropped, not blocked and not raised
+    assert results[-1] is False  # dropped, not blocked and not raised
     sent = results.count(True)
     assert results == [True] * sent + [False] * (5000 - sent)
     warnings = [r for r in caplog.records if r.levelno == logging.WARNING]
@@ -174,13 +186,14 @@ def test_a_vanished_socket_never_raises_into_the_caller(tmp_path, caplog):
         assert notifier.stopping() is False
     assert [r.getMessage() for r in caplog.records] == [
         f"cannot notify systemd at {tmp_path / 'gone'}: [Errno 2] No such file or directory "
-        "(further failures are logged at debug level)"]
+        "(further failures are logged at debug level)"
+    ]
 
 
 def test_close_is_idempotent_and_a_later_send_reopens(listener):
     sock, path = listener
     notifier = Notifier(path)
-    notifier.close()                   # before any socket exists
+    notifier.close()  # before any socket exists
     notifier.ready()
     notifier.close()
     notifier.close()
@@ -222,7 +235,7 @@ def test_pacer_counts_the_next_interval_from_a_late_poll(listener):
     clock = FakeClock(0.0)
     pacer = WatchdogPacer(Notifier(path, watchdog_usec=2_000_000), clock)
     pacer.poll()
-    clock.now = 3.5                    # the loop was busy past its deadline
+    clock.now = 3.5  # the loop was busy past its deadline
     assert pacer.poll() is True
     assert pacer.next_deadline() == 4.5
     assert received(sock) == [b"WATCHDOG=1", b"WATCHDOG=1"]
@@ -256,5 +269,5 @@ def test_a_hung_loop_stops_the_pings(listener):
     clock = FakeClock(0.0)
     pacer = WatchdogPacer(Notifier(path, watchdog_usec=1_000_000), clock)
     pacer.poll()
-    clock.now = 60.0                   # time passes, nobody polls
+    clock.now = 60.0  # time passes, nobody polls
     assert received(sock) == [b"WATCHDOG=1"]

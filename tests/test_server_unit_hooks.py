@@ -42,7 +42,7 @@ def test_reconfigure_applies_in_idle_and_is_refused_while_armed(unit):
 
 def test_selftest_runs_in_its_own_state_and_the_unit_keeps_answering(unit):
     running = unit.start_selftest()
-    assert unit.status()["state"] == "selftest"          # answered while the lights are on
+    assert unit.status()["state"] == "selftest"  # answered while the lights are on
     with pytest.raises(BusyError, match=r"^the unit is busy: a selftest is running"):
         unit.start_selftest()
     with pytest.raises(BusyError, match=r"^the unit is busy: a selftest is running"):
@@ -59,5 +59,7 @@ def test_selftest_runs_in_its_own_state_and_the_unit_keeps_answering(unit):
 def test_close_logs_the_outputs_it_leaves(caplog):
     caplog.set_level(logging.INFO, logger="firmware_host.core.unit")
     Unit(short_config(), pin_factory=MockFactory(pin_class=InjectableMockPin)).open().close()
-    assert ("outputs at exit: motor_a=0 motor_b=0 motor_enable=0.0 go=0 arrow_a=0 arrow_b=0 "
-            "buzzer=0 bar=000") in caplog.messages
+    assert (
+        "outputs at exit: motor_a=0 motor_b=0 motor_enable=0.0 go=0 arrow_a=0 arrow_b=0 "
+        "buzzer=0 bar=000"
+    ) in caplog.messages

@@ -6,12 +6,21 @@ import random
 
 import pytest
 
-from firmware_host.commands.cli import main
 import firmware_host.core.machine as machine
+from firmware_host.commands.cli import main
 from firmware_host.sim.simulate import Plan, plan_round, simulate, truth
 
-KEYS = ["showdowns", "correct", "wrong", "false_starts_injected", "false_starts_caught", "ties",
-        "timeouts", "decision_latency_us", "cpu_us_per_showdown"]
+KEYS = [
+    "showdowns",
+    "correct",
+    "wrong",
+    "false_starts_injected",
+    "false_starts_caught",
+    "ties",
+    "timeouts",
+    "decision_latency_us",
+    "cpu_us_per_showdown",
+]
 
 
 def rule(press_a, press_b):
@@ -19,19 +28,22 @@ def rule(press_a, press_b):
     return truth(plan, threshold_us=200, min_reaction_us=100_000)
 
 
-@pytest.mark.parametrize("a, b, expected", [
-    (250_000, 200_000, ("faster", "b")),
-    (200_000, 200_199, ("tie",)),
-    (200_000, 200_200, ("faster", "a")),
-    (300_000, 300_000, ("tie",)),
-    (-5_000, 200_000, ("false_start", "a")),
-    (-5_000, -4_000, ("false_start", "a")),
-    (-5_000, -4_999, ("tie",)),
-    (99_999, 250_000, ("false_start", "a")),
-    (100_000, 250_000, ("faster", "a")),
-    (None, 310_000, ("faster", "b")),
-    (None, None, ("timeout",)),
-])
+@pytest.mark.parametrize(
+    "a, b, expected",
+    [
+        (250_000, 200_000, ("faster", "b")),
+        (200_000, 200_199, ("tie",)),
+        (200_000, 200_200, ("faster", "a")),
+        (300_000, 300_000, ("tie",)),
+        (-5_000, 200_000, ("false_start", "a")),
+        (-5_000, -4_000, ("false_start", "a")),
+        (-5_000, -4_999, ("tie",)),
+        (99_999, 250_000, ("false_start", "a")),
+        (100_000, 250_000, ("faster", "a")),
+        (None, 310_000, ("faster", "b")),
+        (None, None, ("timeout",)),
+    ],
+)
 def test_the_ground_truth_rules(a, b, expected):
     assert rule(a, b) == expected
 
@@ -39,8 +51,16 @@ def test_the_ground_truth_rules(a, b, expected):
 def test_plans_cover_every_kind_and_keep_early_presses_inside_the_countdown():
     rng = random.Random(5)
     plans = [plan_round(rng, -4_500_000, 200) for _ in range(2000)]
-    assert {p.kind for p in plans} == {"normal", "one_presses", "near_tie", "false_start",
-                                       "both_false_start", "late_false_start", "too_fast", "timeout"}
+    assert {p.kind for p in plans} == {
+        "normal",
+        "one_presses",
+        "near_tie",
+        "false_start",
+        "both_false_start",
+        "late_false_start",
+        "too_fast",
+        "timeout",
+    }
     presses = [t for p in plans for t in p.press_us.values() if t is not None]
     assert min(presses) >= -4_100_000
     assert all(0 <= d <= 20_000 for p in plans for d in p.delay_us.values())
@@ -70,6 +90,7 @@ def test_a_machine_that_ignored_the_tie_threshold_would_be_caught(monkeypatch):
 
     def no_ties(presses, go_tick, **kwargs):
         return real(presses, go_tick, **{**kwargs, "tie_threshold_us": 0})
+
     monkeypatch.setattr(machine, "decide", no_ties)
     figures = simulate(300, seed=11)
     assert figures["wrong"] > 0
@@ -88,6 +109,7 @@ def test_simulate_command_exits_1_when_a_decision_is_wrong(monkeypatch, capsys):
 
     def blind(presses, go_tick, **kwargs):
         return real(presses, go_tick, **{**kwargs, "min_reaction_ms": 0})
+
     monkeypatch.setattr(machine, "decide", blind)
     assert main(["simulate", "--showdowns", "200", "--seed", "2"]) == 1
     captured = capsys.readouterr()
@@ -100,8 +122,8 @@ def test_simulate_command_refuses_zero_showdowns(capsys):
         main(["simulate", "--showdowns", "0"])
     assert exit_.value.code == 2
     assert capsys.readouterr().err.splitlines()[-1] == (
-        "showdown-unit simulate: error: argument --showdowns: must be a whole number >= 1, "
-        "not '0'")
+        "showdown-unit simulate: error: argument --showdowns: must be a whole number >= 1, not '0'"
+    )
 
 
 def test_simulate_command_says_a_bad_config_in_one_line(tmp_path, capsys):

@@ -30,7 +30,13 @@ import pytest
 from firmware_host.commands import main
 from firmware_host.protocol import token_from_text
 from firmware_host.service import (
-    EX_CONFIG, JournalLock, Notifier, WatchdogPacer, default_journal_path, load_config)
+    EX_CONFIG,
+    JournalLock,
+    Notifier,
+    WatchdogPacer,
+    default_journal_path,
+    load_config,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 UNIT = ROOT / "systemd" / "uno-showdown-unit.service"
@@ -44,6 +50,7 @@ EXPOSURE_TODAY = 1.6
 
 
 # --- reading a unit file the way systemd does -------------------------------
+
 
 def parse_unit(text: str) -> dict[str, list[tuple[str, str]]]:
     """A systemd unit as {section: [(key, value), ...]}; keys may repeat."""
@@ -115,20 +122,23 @@ def timespan(text: str) -> float:
     """A systemd time span ("10", "10s", "1min 30s", "500ms") in seconds."""
     units = {"": 1, "s": 1, "sec": 1, "ms": 1e-3, "us": 1e-6, "m": 60, "min": 60, "h": 3600}
     assert re.fullmatch(r"(\s*\d+(\.\d+)?\s*[a-z]*)+\s*", text), f"not a time span: {text!r}"
-    return sum(float(number) * units[unit]
-               for number, unit in re.findall(r"(\d+(?:\.\d+)?)\s*([a-z]*)", text))
+    return sum(
+        float(number) * units[unit]
+        for number, unit in re.findall(r"(\d+(?:\.\d+)?)\s*([a-z]*)", text)
+    )
 
 
 def exec_command(line: str) -> tuple[str, list[str]]:
     """An Exec*= value as (its prefixes, argv); "+" runs with full privileges."""
     prefixes = re.match(r"[-@:+!]*", line).group()
-    return prefixes, shlex.split(line[len(prefixes):])
+    return prefixes, shlex.split(line[len(prefixes) :])
 
 
 def environment(unit) -> dict[str, str]:
     """What the daemon finds in its environment under this unit."""
-    env = dict(e.split("=", 1) for entry in entries(unit, "Environment")
-               for e in shlex.split(entry))
+    env = dict(
+        e.split("=", 1) for entry in entries(unit, "Environment") for e in shlex.split(entry)
+    )
     for key, base in (("State", "/var/lib"), ("Runtime", "/run"), ("Configuration", "/etc")):
         names = setting_list(unit, f"{key}Directory")
         if names:
@@ -156,14 +166,17 @@ def device_allowed(unit, path: str, driver: str, access: str = "rw") -> bool:
     """Whether the service may open device node ``path``, whose major number
     /proc/devices names ``driver`` (systemd.resource-control(5), DeviceAllow=)."""
     if is_yes(setting(unit, "PrivateDevices")):
-        return False            # only /dev/null, zero, random and the like are left
+        return False  # only /dev/null, zero, random and the like are left
     allow = entries(unit, "DeviceAllow")
     if (setting(unit, "DevicePolicy") or "auto") == "auto" and not allow:
         return True
     for entry in allow:
         spec, _, granted = entry.partition(" ")
-        matches = (fnmatch.fnmatchcase(driver, spec.removeprefix("char-"))
-                   if spec.startswith("char-") else spec == path)
+        matches = (
+            fnmatch.fnmatchcase(driver, spec.removeprefix("char-"))
+            if spec.startswith("char-")
+            else spec == path
+        )
         if matches and set(access) <= set(granted.strip() or "rwm"):
             return True
     return False
@@ -202,6 +215,7 @@ def daemon_command(unit):
 
 # --- the unit's contracts with the daemon -----------------------------------
 
+
 def test_systemd_waits_for_the_daemon_s_ready_and_believes_only_the_daemon(unit):
     # Type=notify: systemd counts the service started at READY=1, which the daemon
     # sends once it listens (tests/test_daemon_signals.py), not at the fork.
@@ -214,23 +228,32 @@ def test_systemd_waits_for_the_daemon_s_ready_and_believes_only_the_daemon(unit)
     assert (args.subcommand, args.mock) == ("run", False)
     # systemd names the main process in WATCHDOG_PID; a child that inherited the
     # environment keeps quiet, as systemd would ignore it anyway.
-    child = Notifier.from_environ({"NOTIFY_SOCKET": "/run/systemd/notify",
-                                   "WATCHDOG_USEC": "10000000",
-                                   "WATCHDOG_PID": str(os.getpid() + 1)})
+    child = Notifier.from_environ(
+        {
+            "NOTIFY_SOCKET": "/run/systemd/notify",
+            "WATCHDOG_USEC": "10000000",
+            "WATCHDOG_PID": str(os.getpid() + 1),
+        }
+    )
     assert child.watchdog_interval() is None
 
 
 def test_the_daemon_pings_the_watchdog_at_least_twice_per_watchdog_sec(
-        unit, tmp_path, virtual_clock):
+    unit, tmp_path, virtual_clock
+):
     watchdog_s = timespan(setting(unit, "WatchdogSec"))
     assert watchdog_s > 0
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     listener.bind(str(tmp_path / "notify"))
     listener.setblocking(False)
     # The environment systemd gives the main process under this unit.
-    notifier = Notifier.from_environ({
-        "NOTIFY_SOCKET": str(tmp_path / "notify"),
-        "WATCHDOG_USEC": str(round(watchdog_s * 1_000_000)), "WATCHDOG_PID": str(os.getpid())})
+    notifier = Notifier.from_environ(
+        {
+            "NOTIFY_SOCKET": str(tmp_path / "notify"),
+            "WATCHDOG_USEC": str(round(watchdog_s * 1_000_000)),
+            "WATCHDOG_PID": str(os.getpid()),
+        }
+    )
     pacer = WatchdogPacer(notifier, virtual_clock.now)
     pings = []
     try:
@@ -250,17 +273,26 @@ def test_the_daemon_pings_the_watchdog_at_least_twice_per_watchdog_sec(
 
 
 def test_systemd_restarts_a_crashed_daemon_but_not_one_that_refused_to_start(
-        unit, tmp_path, capsys, monkeypatch):
+    unit, tmp_path, capsys, monkeypatch
+):
     monkeypatch.delenv("NOTIFY_SOCKET", raising=False)
     bad = tmp_path / "unit.toml"
     bad.write_text("[pins]\nmotor_a = 99\n")
     refused_config = main(["run", "--config", str(bad)])
     journal = tmp_path / "results.sqlite3"
-    with JournalLock(journal):          # another daemon serves this journal
+    with JournalLock(journal):  # another daemon serves this journal
         refused_journal = main(["run", "--mock", "--listen", "", "--journal", str(journal)])
     (tmp_path / "file").write_text("")  # a journal folder that cannot be made (yet)
-    failed = main(["run", "--mock", "--listen", "", "--journal",
-                   str(tmp_path / "file" / "sub" / "results.sqlite3")])
+    failed = main(
+        [
+            "run",
+            "--mock",
+            "--listen",
+            "",
+            "--journal",
+            str(tmp_path / "file" / "sub" / "results.sqlite3"),
+        ]
+    )
     errors = capsys.readouterr().err.splitlines()
     assert [line.split(":")[0] for line in errors] == ["error"] * 3, errors
     assert (refused_config, refused_journal, failed) == (EX_CONFIG, EX_CONFIG, 1)
@@ -281,7 +313,8 @@ def test_systemd_restarts_a_crashed_daemon_but_not_one_that_refused_to_start(
     # down, rather than toggle the motor pins forever.
     burst = int(setting(unit, "StartLimitBurst", "Unit"))
     assert burst * timespan(setting(unit, "RestartSec")) < timespan(
-        setting(unit, "StartLimitIntervalSec", "Unit"))
+        setting(unit, "StartLimitIntervalSec", "Unit")
+    )
 
 
 def test_after_every_stop_the_motor_pins_of_the_daemon_s_config_are_driven_low_as_root(unit):
@@ -308,8 +341,13 @@ DEVICES = [
     ("/dev/ttyACM0", "ttyACM", "dialout", "a USB CDC serial device"),
 ]
 #: Devices it has no business with.
-NOT_DEVICES = [("/dev/mem", "mem"), ("/dev/i2c-1", "i2c"), ("/dev/spidev0.0", "spi"),
-               ("/dev/video0", "video4linux"), ("/dev/input/event0", "input")]
+NOT_DEVICES = [
+    ("/dev/mem", "mem"),
+    ("/dev/i2c-1", "i2c"),
+    ("/dev/spidev0.0", "spi"),
+    ("/dev/video0", "video4linux"),
+    ("/dev/input/event0", "input"),
+]
 
 
 def test_the_devices_the_daemon_opens_are_allowed_and_nothing_hides_them(unit):
@@ -363,17 +401,23 @@ HARDENING = {
     "RemoveIPC": (yes, "its System V IPC goes when it stops"),
     "RestrictAddressFamilies": (
         lambda v: bool(v) and set(v) <= {"AF_UNIX", "AF_INET", "AF_INET6"},
-        "sockets for sd_notify (AF_UNIX) and the protocol listener (AF_INET, AF_INET6) only"),
+        "sockets for sd_notify (AF_UNIX) and the protocol listener (AF_INET, AF_INET6) only",
+    ),
     "SystemCallArchitectures": (only("native"), "no 32-bit system calls around the filter"),
-    "SystemCallFilter": (lambda v: bool(v) and {"@system-service", "~@privileged"} <= set(v),
-                         "the calls a service needs, less the privileged ones"),
+    "SystemCallFilter": (
+        lambda v: bool(v) and {"@system-service", "~@privileged"} <= set(v),
+        "the calls a service needs, less the privileged ones",
+    ),
     "DevicePolicy": (only("closed", "strict"), "no devices but the DeviceAllow= ones"),
 }
 
 
 def test_the_unit_shuts_every_door_on_the_hardening_list(unit):
-    missing = [f"{directive}= ({why})" for directive, (shut, why) in HARDENING.items()
-               if not shut(words(unit, directive))]
+    missing = [
+        f"{directive}= ({why})"
+        for directive, (shut, why) in HARDENING.items()
+        if not shut(words(unit, directive))
+    ]
     score = len(HARDENING) - len(missing)
     assert score == len(HARDENING), f"hardening {score}/{len(HARDENING)}; open: {missing}"
 
@@ -381,8 +425,11 @@ def test_the_unit_shuts_every_door_on_the_hardening_list(unit):
 def test_systemd_analyze_rates_the_unit_no_more_exposed_than_today():
     if shutil.which("systemd-analyze") is None:
         pytest.skip("no systemd-analyze here (HARDENING above still holds the line)")
-    done = subprocess.run(["systemd-analyze", "security", "--offline=yes", "--no-pager",
-                           str(UNIT)], capture_output=True, text=True)
+    done = subprocess.run(
+        ["systemd-analyze", "security", "--offline=yes", "--no-pager", str(UNIT)],
+        capture_output=True,
+        text=True,
+    )
     if done.returncode != 0 and "offline" in done.stderr:
         pytest.skip(f"this systemd-analyze cannot rate a unit file: {done.stderr.strip()}")
     found = re.search(r"Overall exposure level for \S+: (\d+(?:\.\d+)?)", done.stdout)
@@ -408,12 +455,14 @@ def test_after_an_install_the_unit_runs_what_the_installer_put_there(unit, syste
     log = tmp_path / "pinctrl.log"
     pinctrl = write_script(tmp_path / "pinctrl", f'echo "$*" >> {log}\n')
     env = {**os.environ, "PINCTRL": str(pinctrl), "SHOWDOWN_UNIT": str(installed(argv[0]))}
-    done = subprocess.run([str(installed(word)) for word in stop], env=env,
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [str(installed(word)) for word in stop], env=env, capture_output=True, text=True
+    )
     assert done.returncode == 0, done.stderr
     pins = config.pins
     assert log.read_text().splitlines() == [
-        f"set {pin} op dl" for pin in (pins.motor_a, pins.motor_b, pins.motor_enable)]
+        f"set {pin} op dl" for pin in (pins.motor_a, pins.motor_b, pins.motor_enable)
+    ]
 
 
 def test_installer_and_motor_safe_are_valid_bash_and_executable():
@@ -423,6 +472,7 @@ def test_installer_and_motor_safe_are_valid_bash_and_executable():
 
 
 # --- motor-safe.sh ---------------------------------------------------------
+
 
 def write_script(path: Path, body: str) -> Path:
     path.write_text("#!/bin/bash\n" + body)
@@ -436,8 +486,8 @@ def motor_env(tmp_path):
     log = tmp_path / "pinctrl.log"
     pinctrl = write_script(tmp_path / "pinctrl", f'echo "$*" >> {log}\n')
     showdown_unit = write_script(
-        tmp_path / "showdown-unit",
-        f'cd {ROOT} && exec {sys.executable} -m firmware_host "$@"\n')
+        tmp_path / "showdown-unit", f'cd {ROOT} && exec {sys.executable} -m firmware_host "$@"\n'
+    )
     env = {**os.environ, "PINCTRL": str(pinctrl), "SHOWDOWN_UNIT": str(showdown_unit)}
     return env, log
 
@@ -453,8 +503,10 @@ def test_motor_safe_drives_the_configured_motor_pins_low(motor_env, tmp_path):
     done = run_motor_safe(env, str(config))
     assert done.returncode == 0
     assert log.read_text() == "set 25 op dl\nset 16 op dl\nset 18 op dl\n"
-    assert done.stderr == ("motor-safe: GPIO25 driven low\nmotor-safe: GPIO16 driven low\n"
-                           "motor-safe: GPIO18 driven low\n")
+    assert done.stderr == (
+        "motor-safe: GPIO25 driven low\nmotor-safe: GPIO16 driven low\n"
+        "motor-safe: GPIO18 driven low\n"
+    )
 
 
 def test_motor_safe_uses_the_packaged_pins_for_a_config_without_pins(motor_env, tmp_path):
@@ -474,7 +526,8 @@ def test_motor_safe_falls_back_to_default_pins_when_the_config_is_bad(motor_env,
     assert log.read_text() == "set 23 op dl\nset 24 op dl\nset 12 op dl\n"
     assert done.stderr.splitlines()[0] == (
         f"motor-safe: cannot read {config} (error: {config}: pins.motor_a: "
-        "must be a BCM pin number 0-27, not 99); using the default pins")
+        "must be a BCM pin number 0-27, not 99); using the default pins"
+    )
 
 
 def test_motor_safe_falls_back_when_showdown_unit_is_gone(motor_env, tmp_path):
@@ -491,13 +544,13 @@ def test_motor_safe_fails_loudly_without_pinctrl(motor_env, tmp_path):
     done = run_motor_safe(env, str(tmp_path / "missing.toml"))
     assert done.returncode == 1
     assert done.stderr.splitlines()[-1] == (
-        "motor-safe: pinctrl not found (install raspi-utils); motor pins 23 24 12 NOT forced low")
+        "motor-safe: pinctrl not found (install raspi-utils); motor pins 23 24 12 NOT forced low"
+    )
 
 
 def test_motor_safe_tries_every_pin_and_fails_if_one_failed(motor_env, tmp_path):
     env, log = motor_env
-    pinctrl = write_script(tmp_path / "flaky-pinctrl",
-                           f'echo "$*" >> {log}\n[[ $2 != 24 ]]\n')
+    pinctrl = write_script(tmp_path / "flaky-pinctrl", f'echo "$*" >> {log}\n[[ $2 != 24 ]]\n')
     done = run_motor_safe({**env, "PINCTRL": str(pinctrl)}, str(tmp_path / "missing.toml"))
     assert done.returncode == 1
     assert log.read_text() == "set 23 op dl\nset 24 op dl\nset 12 op dl\n"
@@ -507,8 +560,14 @@ def test_motor_safe_tries_every_pin_and_fails_if_one_failed(motor_env, tmp_path)
 # --- install.sh ------------------------------------------------------------
 
 PIP = "pip install --quiet --disable-pip-version-check COPY[pi]"
-QUERIES = ("getent ", "id ", "stat ", "systemctl is-enabled ", "systemctl is-active ",
-           "python3 -c ")
+QUERIES = (
+    "getent ",
+    "id ",
+    "stat ",
+    "systemctl is-enabled ",
+    "systemctl is-active ",
+    "python3 -c ",
+)
 TOKEN = "etc/uno-showdown/token"
 TOKEN_HINT = [
     "to let a user command the unit: sudo usermod -aG uno-showdown USER  (USER then logs in again)",
@@ -538,61 +597,93 @@ class FakeSystem:
         self._write_stubs()
 
     def _stub(self, name, body):
-        write_script(self.stubs / name,
-                     f'echo "{name} $*" >> {self.log}\nstate={self.state}\n{body}')
+        write_script(
+            self.stubs / name, f'echo "{name} $*" >> {self.log}\nstate={self.state}\n{body}'
+        )
 
     def _write_stubs(self):
         real_id = shutil.which("id")
         real_stat = shutil.which("stat")
         self._stub("getent", 'grep "^$2:" "$state/$1" || exit 2\n')
         self._stub("groupadd", 'echo "${!#}:x:" >> "$state/group"\n')
-        self._stub("useradd", (
-            'groups=; for ((i = 1; i <= $#; i++)); do\n'
-            '  [[ ${!i} == --groups ]] && { j=$((i + 1)); groups=${!j//,/ }; }\n'
-            'done\n'
-            'echo "${!#}:x:" >> "$state/passwd"; echo "${!#}:x:" >> "$state/group"\n'
-            'echo "${!#} $groups" > "$state/groups-${!#}"\n'))
-        self._stub("usermod", 'echo " ${@: -2:1}" >> "$state/groups-${!#}"\n'
-                              'tr -d "\\n" < "$state/groups-${!#}" > "$state/t"\n'
-                              'mv "$state/t" "$state/groups-${!#}"\n')
-        self._stub("userdel", 'grep -v "^$1:" "$state/passwd" > "$state/t"; '
-                              'mv "$state/t" "$state/passwd"\n')
-        self._stub("id", (
-            'if [[ $1 == -nG ]]; then cat "$state/groups-$2"; exit; fi\n'
-            'if [[ $1 == -u && $# == 1 && -n ${FAKE_UID:-} ]]; then echo "$FAKE_UID"; exit; fi\n'
-            f'exec {real_id} "$@"\n'))
+        self._stub(
+            "useradd",
+            (
+                "groups=; for ((i = 1; i <= $#; i++)); do\n"
+                "  [[ ${!i} == --groups ]] && { j=$((i + 1)); groups=${!j//,/ }; }\n"
+                "done\n"
+                'echo "${!#}:x:" >> "$state/passwd"; echo "${!#}:x:" >> "$state/group"\n'
+                'echo "${!#} $groups" > "$state/groups-${!#}"\n'
+            ),
+        )
+        self._stub(
+            "usermod",
+            'echo " ${@: -2:1}" >> "$state/groups-${!#}"\n'
+            'tr -d "\\n" < "$state/groups-${!#}" > "$state/t"\n'
+            'mv "$state/t" "$state/groups-${!#}"\n',
+        )
+        self._stub(
+            "userdel",
+            'grep -v "^$1:" "$state/passwd" > "$state/t"; mv "$state/t" "$state/passwd"\n',
+        )
+        self._stub(
+            "id",
+            (
+                'if [[ $1 == -nG ]]; then cat "$state/groups-$2"; exit; fi\n'
+                'if [[ $1 == -u && $# == 1 && -n ${FAKE_UID:-} ]]; then echo "$FAKE_UID"; exit; fi\n'
+                f'exec {real_id} "$@"\n'
+            ),
+        )
         self._stub("chown", 'echo "$1" > "$state/owner${2//\\//%}"\n')
-        self._stub("stat", (
-            'if [[ $1 == -c && $2 == %U:%G && -e $state/owner${3//\\//%} ]]; then\n'
-            '  cat "$state/owner${3//\\//%}"; exit\n'
-            'fi\n'
-            f'exec {real_stat} "$@"\n'))
-        self._stub("systemctl", (
-            'unit=${!#}\n'
-            'case "$1 $2" in\n'
-            '  "is-enabled --quiet") [[ -e $state/enabled ]] ;;\n'
-            '  "is-active --quiet") [[ -e $state/active ]] ;;\n'
-            '  "enable --now") touch "$state/enabled" "$state/active" ;;\n'
-            '  "disable --now") rm -f "$state/enabled" "$state/active" ;;\n'
-            'esac\n'))
+        self._stub(
+            "stat",
+            (
+                "if [[ $1 == -c && $2 == %U:%G && -e $state/owner${3//\\//%} ]]; then\n"
+                '  cat "$state/owner${3//\\//%}"; exit\n'
+                "fi\n"
+                f'exec {real_stat} "$@"\n'
+            ),
+        )
+        self._stub(
+            "systemctl",
+            (
+                "unit=${!#}\n"
+                'case "$1 $2" in\n'
+                '  "is-enabled --quiet") [[ -e $state/enabled ]] ;;\n'
+                '  "is-active --quiet") [[ -e $state/active ]] ;;\n'
+                '  "enable --now") touch "$state/enabled" "$state/active" ;;\n'
+                '  "disable --now") rm -f "$state/enabled" "$state/active" ;;\n'
+                "esac\n"
+            ),
+        )
         # python3 -m venv makes a venv from these templates. Its pip records what
         # the copy it installs from holds and writes a RECORD from $state/package.
         templates = self.stubs / "venv-bin"
         templates.mkdir()
         write_script(templates / "python", f'exec {sys.executable} "$@"\n')
-        write_script(templates / "showdown-unit",
-                     f'cd {ROOT} && exec {sys.executable} -m firmware_host "$@"\n')
-        write_script(templates / "pip", (
-            f'echo "pip $*" >> {self.log}\n'
-            'source=${!#}\n'
-            f'ls -A "${{source%"[pi]"}}" > {self.state}/pip-saw\n'
-            'info=$(dirname "$0")/../lib/python3.11/site-packages/uno_showdown-0.1.0.dist-info\n'
-            f'mkdir -p "$info" && cp {self.state}/package "$info/RECORD"\n'))
-        self._stub("python3", (
-            'if [[ $1 == -m && $2 == venv ]]; then\n'
-            f'  mkdir -p "$3/bin" && cp -p {templates}/* "$3/bin/" && exit 0\n'
-            'fi\n'
-            f'exec {sys.executable} "$@"\n'))
+        write_script(
+            templates / "showdown-unit",
+            f'cd {ROOT} && exec {sys.executable} -m firmware_host "$@"\n',
+        )
+        write_script(
+            templates / "pip",
+            (
+                f'echo "pip $*" >> {self.log}\n'
+                "source=${!#}\n"
+                f'ls -A "${{source%"[pi]"}}" > {self.state}/pip-saw\n'
+                'info=$(dirname "$0")/../lib/python3.11/site-packages/uno_showdown-0.1.0.dist-info\n'
+                f'mkdir -p "$info" && cp {self.state}/package "$info/RECORD"\n'
+            ),
+        )
+        self._stub(
+            "python3",
+            (
+                "if [[ $1 == -m && $2 == venv ]]; then\n"
+                f'  mkdir -p "$3/bin" && cp -p {templates}/* "$3/bin/" && exit 0\n'
+                "fi\n"
+                f'exec {sys.executable} "$@"\n'
+            ),
+        )
 
     def run(self, *args, env=None, destdir=True):
         environ = {**os.environ, "PATH": f"{self.stubs}:{os.environ['PATH']}", **(env or {})}
@@ -600,8 +691,9 @@ class FakeSystem:
         if destdir:
             environ["DESTDIR"] = str(self.root)
         self.log.write_text("")
-        done = subprocess.run(["bash", str(INSTALL), *args], env=environ,
-                              capture_output=True, text=True)
+        done = subprocess.run(
+            ["bash", str(INSTALL), *args], env=environ, capture_output=True, text=True
+        )
         self.calls = self.log.read_text().splitlines()
         return done
 
@@ -609,14 +701,19 @@ class FakeSystem:
     def changes(self) -> list[str]:
         """The recorded calls that change something (queries left out), with
         the temporary copy pip installs from shown as COPY."""
-        return [re.sub(r" /\S+\[pi\]$", " COPY[pi]", c)
-                for c in self.calls if not c.startswith(QUERIES)]
+        return [
+            re.sub(r" /\S+\[pi\]$", " COPY[pi]", c) for c in self.calls if not c.startswith(QUERIES)
+        ]
 
     def owner(self, path: str) -> str:
         """user:group of a DESTDIR path, as the fake stat reports it."""
-        return subprocess.run(["stat", "-c", "%U:%G", str(self.root / path)], check=True,
-                              env={**os.environ, "PATH": f"{self.stubs}:{os.environ['PATH']}"},
-                              capture_output=True, text=True).stdout.strip()
+        return subprocess.run(
+            ["stat", "-c", "%U:%G", str(self.root / path)],
+            check=True,
+            env={**os.environ, "PATH": f"{self.stubs}:{os.environ['PATH']}"},
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
 
     def put_token(self, text: str, mode: int, owner: str) -> Path:
         """A token file already there, as an earlier install may have left it."""
@@ -672,14 +769,16 @@ def test_install_creates_user_venv_config_and_unit_then_enables_it(system):
     assert {"pyproject.toml", "firmware_host", "systemd"} <= set(seen)
     assert not {".git", ".venv", "build", "uno_showdown.egg-info"} & set(seen)
     assert done.stdout.splitlines()[-3:] == [
-        "done: journalctl -u uno-showdown-unit -f   shows the log", *TOKEN_HINT]
+        "done: journalctl -u uno-showdown-unit -f   shows the log",
+        *TOKEN_HINT,
+    ]
 
 
 def test_a_fresh_install_makes_a_token_the_service_group_can_read_but_not_write(system):
     done = system.run()
     assert done.returncode == 0, done.stderr
     token = system.root / TOKEN
-    assert re.fullmatch(r"[A-Za-z0-9_-]{43}\n", token.read_text())   # token_urlsafe(32)
+    assert re.fullmatch(r"[A-Za-z0-9_-]{43}\n", token.read_text())  # token_urlsafe(32)
     assert token_from_text(token.read_text(), str(token)) == token.read_text().strip()
     assert stat.S_IMODE(token.stat().st_mode) == 0o640
     assert system.owner(TOKEN) == "root:uno-showdown"
@@ -691,13 +790,19 @@ def test_a_fresh_config_serves_loopback_and_names_the_token(system):
     config = system.root / "etc/uno-showdown/unit.toml"
     server = load_config(config).server
     assert (server.listen, server.allow_remote, server.token_file) == (
-        "127.0.0.1:7700", False, "/etc/uno-showdown/token")
-    changed = [(old, new) for old, new in zip(DEFAULT_TOML.read_text().splitlines(),
-                                              config.read_text().splitlines()) if old != new]
+        "127.0.0.1:7700",
+        False,
+        "/etc/uno-showdown/token",
+    )
+    changed = [
+        (old, new)
+        for old, new in zip(DEFAULT_TOML.read_text().splitlines(), config.read_text().splitlines())
+        if old != new
+    ]
     [(old, new)] = changed
     assert old.startswith('token_file = ""')
     assert new.partition("#")[0] == 'token_file = "/etc/uno-showdown/token"  '
-    assert new.partition("#")[2] == old.partition("#")[2]      # the comment kept
+    assert new.partition("#")[2] == old.partition("#")[2]  # the comment kept
     assert len(config.read_text().splitlines()) == len(DEFAULT_TOML.read_text().splitlines())
 
 
@@ -737,8 +842,8 @@ def test_dry_run_prints_every_step_and_changes_nothing(system):
         "would run: systemctl daemon-reload",
         "would run: systemctl enable --now uno-showdown-unit",
     ]
-    assert not Path(would[6].split()[6]).exists()    # the token's copy, removed
-    assert not Path(would[8].split()[6]).exists()    # the checked copy, removed
+    assert not Path(would[6].split()[6]).exists()  # the token's copy, removed
+    assert not Path(would[8].split()[6]).exists()  # the checked copy, removed
 
 
 def test_dry_run_after_install_has_only_pip_to_do(system):
@@ -747,7 +852,8 @@ def test_dry_run_after_install_has_only_pip_to_do(system):
     assert done.returncode == 0
     assert [line for line in done.stdout.splitlines() if line.startswith("would run: ")] == [
         f"would run: {system.root}/opt/uno-showdown/venv/bin/pip install --quiet "
-        f"--disable-pip-version-check {ROOT}[pi]"]
+        f"--disable-pip-version-check {ROOT}[pi]"
+    ]
 
 
 def test_a_new_package_version_restarts_the_running_service(system):
@@ -755,8 +861,7 @@ def test_a_new_package_version_restarts_the_running_service(system):
     (system.state / "package").write_text("v2\n")
     done = system.run()
     assert done.returncode == 0
-    assert system.changes == [PIP,
-                              "systemctl restart uno-showdown-unit"]
+    assert system.changes == [PIP, "systemctl restart uno-showdown-unit"]
 
 
 def test_an_edited_unit_file_is_put_back_reloaded_and_restarted(system):
@@ -765,8 +870,7 @@ def test_an_edited_unit_file_is_put_back_reloaded_and_restarted(system):
     unit_file.write_text(unit_file.read_text().replace("WatchdogSec=10s", "WatchdogSec=0"))
     done = system.run()
     assert done.returncode == 0
-    assert system.changes == [PIP,
-                              "systemctl daemon-reload", "systemctl restart uno-showdown-unit"]
+    assert system.changes == [PIP, "systemctl daemon-reload", "systemctl restart uno-showdown-unit"]
     assert unit_file.read_bytes() == UNIT.read_bytes()
 
 
@@ -798,19 +902,30 @@ def owner_and_mode_changes(done) -> list[str]:
     return [line for line in done.stdout.splitlines() if line.startswith(("+ chown", "+ chmod"))]
 
 
-@pytest.mark.parametrize("mode, owner, fixes", [
-    (0o600, "uno-showdown:uno-showdown", ["chown", "chmod 0640"]),   # the old --allow-remote token
-    (0o644, "root:uno-showdown", ["chmod 0640"]),                    # others could read it
-    (0o660, "root:uno-showdown", ["chmod 0640"]),                    # the service could write it
-    (0o640, "root:root", ["chown"]),                                  # the service could not read it
-])
+@pytest.mark.parametrize(
+    "mode, owner, fixes",
+    [
+        (
+            0o600,
+            "uno-showdown:uno-showdown",
+            ["chown", "chmod 0640"],
+        ),  # the old --allow-remote token
+        (0o644, "root:uno-showdown", ["chmod 0640"]),  # others could read it
+        (0o660, "root:uno-showdown", ["chmod 0640"]),  # the service could write it
+        (0o640, "root:root", ["chown"]),  # the service could not read it
+    ],
+)
 def test_an_existing_token_gets_owner_and_mode_put_right_and_keeps_its_text(
-        system, mode, owner, fixes):
+    system, mode, owner, fixes
+):
     token = system.put_token("kept-token\n", mode, owner)
     done = system.run()
     assert done.returncode == 0, done.stderr
     # chmod is the real one, so the fixes are read from what run printed.
-    expected = {"chown": f"+ chown root:uno-showdown {token}", "chmod 0640": f"+ chmod 0640 {token}"}
+    expected = {
+        "chown": f"+ chown root:uno-showdown {token}",
+        "chmod 0640": f"+ chmod 0640 {token}",
+    }
     assert owner_and_mode_changes(done) == [expected[fix] for fix in fixes]
     assert token.read_text() == "kept-token\n"
     assert stat.S_IMODE(token.stat().st_mode) == 0o640
@@ -841,8 +956,11 @@ def test_a_removed_token_is_made_again_and_the_service_restarted_to_read_it(syst
     token.unlink()
     done = system.run()
     assert done.returncode == 0, done.stderr
-    assert system.changes == [PIP, f"chown root:uno-showdown {token}",
-                              "systemctl restart uno-showdown-unit"]
+    assert system.changes == [
+        PIP,
+        f"chown root:uno-showdown {token}",
+        "systemctl restart uno-showdown-unit",
+    ]
     assert token.read_text() != old
     assert stat.S_IMODE(token.stat().st_mode) == 0o640
 
@@ -855,8 +973,10 @@ def test_dry_run_shows_the_token_fixes_and_makes_none(system):
     assert system.changes == []
     assert stat.S_IMODE(token.stat().st_mode) == 0o600
     would = [line for line in done.stdout.splitlines() if line.startswith("would run: ")]
-    assert would[1:] == [f"would run: chown root:uno-showdown {token}",
-                         f"would run: chmod 0640 {token}"]
+    assert would[1:] == [
+        f"would run: chown root:uno-showdown {token}",
+        f"would run: chmod 0640 {token}",
+    ]
 
 
 def test_a_token_that_is_not_a_plain_file_is_refused(system, tmp_path):
@@ -867,15 +987,18 @@ def test_a_token_that_is_not_a_plain_file_is_refused(system, tmp_path):
     assert done.returncode == 1
     assert done.stderr.splitlines()[-1] == (
         "install.sh: /etc/uno-showdown/token is not a plain file; remove it and run "
-        "install.sh again")
+        "install.sh again"
+    )
 
 
 def test_an_empty_token_is_warned_about(system):
     system.put_token(" \n", 0o640, "root:uno-showdown")
     done = system.run()
     assert done.returncode == 0, done.stderr
-    assert ("warning: /etc/uno-showdown/token is empty, so the service will not start; "
-            "delete it and run install.sh again") in done.stdout.splitlines()
+    assert (
+        "warning: /etc/uno-showdown/token is empty, so the service will not start; "
+        "delete it and run install.sh again"
+    ) in done.stdout.splitlines()
 
 
 def test_allow_remote_writes_a_config_listening_on_the_lan_with_the_token(system):
@@ -884,20 +1007,31 @@ def test_allow_remote_writes_a_config_listening_on_the_lan_with_the_token(system
     config = system.root / "etc/uno-showdown/unit.toml"
     server = load_config(config).server
     assert (server.listen, server.allow_remote, server.token_file) == (
-        "0.0.0.0:7700", True, "/etc/uno-showdown/token")
-    changed = [(old, new) for old, new in zip(DEFAULT_TOML.read_text().splitlines(),
-                                              config.read_text().splitlines()) if old != new]
+        "0.0.0.0:7700",
+        True,
+        "/etc/uno-showdown/token",
+    )
+    changed = [
+        (old, new)
+        for old, new in zip(DEFAULT_TOML.read_text().splitlines(), config.read_text().splitlines())
+        if old != new
+    ]
     assert [new.partition("#")[0].rstrip() for _, new in changed] == [
-        'listen = "0.0.0.0:7700"', "allow_remote = true", 'token_file = "/etc/uno-showdown/token"']
+        'listen = "0.0.0.0:7700"',
+        "allow_remote = true",
+        'token_file = "/etc/uno-showdown/token"',
+    ]
     assert [new.partition("#")[2] for _, new in changed] == [
-        old.partition("#")[2] for old, _ in changed]               # the comments kept
+        old.partition("#")[2] for old, _ in changed
+    ]  # the comments kept
     token = system.root / TOKEN
     assert stat.S_IMODE(token.stat().st_mode) == 0o640
     assert system.owner(TOKEN) == "root:uno-showdown"
     assert done.stdout.splitlines()[-3:] == [
         *TOKEN_HINT,
         "  an engine on another machine needs a private copy of /etc/uno-showdown/token "
-        "(chmod 600) and --unit socket://THIS-PI:7700"]
+        "(chmod 600) and --unit socket://THIS-PI:7700",
+    ]
 
     before = system.snapshot()
     assert system.run("--allow-remote").returncode == 0
@@ -913,12 +1047,14 @@ def test_an_existing_config_without_a_token_file_gets_a_note(system):
     assert done.returncode == 0, done.stderr
     assert config.read_text() == '[server]\nlisten = "127.0.0.1:7700"\n'
     lines = done.stdout.splitlines()
-    start = lines.index("note: /etc/uno-showdown/unit.toml exists and is kept; "
-                        "add to its [server] table:")
-    assert lines[start + 1:start + 4] == [
+    start = lines.index(
+        "note: /etc/uno-showdown/unit.toml exists and is kept; add to its [server] table:"
+    )
+    assert lines[start + 1 : start + 4] == [
         '      token_file = "/etc/uno-showdown/token"',
         "      (without a token_file any local process, of any user, can command the unit)",
-        "      then: sudo systemctl restart uno-showdown-unit"]
+        "      then: sudo systemctl restart uno-showdown-unit",
+    ]
 
 
 def test_an_existing_config_with_a_token_file_gets_no_note(system):
@@ -938,14 +1074,16 @@ def test_allow_remote_with_an_existing_config_only_says_what_to_set(system):
     assert done.returncode == 0, done.stderr
     assert config.read_text() == 'unit_name = "bench 2"\n'
     lines = done.stdout.splitlines()
-    start = lines.index("note: /etc/uno-showdown/unit.toml exists and is kept; "
-                        "add to its [server] table:")
-    assert lines[start + 1:start + 6] == [
+    start = lines.index(
+        "note: /etc/uno-showdown/unit.toml exists and is kept; add to its [server] table:"
+    )
+    assert lines[start + 1 : start + 6] == [
         '      token_file = "/etc/uno-showdown/token"',
         '      listen = "0.0.0.0:7700"',
         "      allow_remote = true",
         "      (without a token_file any local process, of any user, can command the unit)",
-        "      then: sudo systemctl restart uno-showdown-unit"]
+        "      then: sudo systemctl restart uno-showdown-unit",
+    ]
 
 
 def test_uninstall_removes_service_and_venv_but_keeps_config_and_results(system):
@@ -955,8 +1093,10 @@ def test_uninstall_removes_service_and_venv_but_keeps_config_and_results(system)
     results.write_bytes(b"SQLite format 3\0")
     done = system.run("--uninstall")
     assert done.returncode == 0, done.stderr
-    assert system.changes == ["systemctl disable --now uno-showdown-unit",
-                              "systemctl daemon-reload"]
+    assert system.changes == [
+        "systemctl disable --now uno-showdown-unit",
+        "systemctl daemon-reload",
+    ]
     assert not (system.root / "etc/systemd/system/uno-showdown-unit.service").exists()
     assert not (system.root / "opt/uno-showdown").exists()
     assert (system.root / "etc/uno-showdown/unit.toml").exists()
@@ -972,8 +1112,11 @@ def test_uninstall_purge_removes_config_results_and_user(system):
     (system.root / "var/lib/uno-showdown").mkdir(parents=True)
     done = system.run("--uninstall", "--purge")
     assert done.returncode == 0, done.stderr
-    assert system.changes == ["systemctl disable --now uno-showdown-unit",
-                              "systemctl daemon-reload", "userdel uno-showdown"]
+    assert system.changes == [
+        "systemctl disable --now uno-showdown-unit",
+        "systemctl daemon-reload",
+        "userdel uno-showdown",
+    ]
     assert [p for p in system.root.rglob("*") if p.is_file()] == []
     assert not (system.root / "etc/uno-showdown").exists()
     assert not (system.root / "var/lib/uno-showdown").exists()
@@ -989,12 +1132,19 @@ def test_uninstall_dry_run_changes_nothing(system):
     assert f"would run: rm -rf {system.root}/opt/uno-showdown" in done.stdout.splitlines()
 
 
-@pytest.mark.parametrize("args, code, message", [
-    (["--purge"], 1, "install.sh: --purge only goes with --uninstall"),
-    (["--uninstall", "--allow-remote"], 1, "install.sh: --allow-remote does not go with --uninstall"),
-    (["--frobnicate"], 2, "install.sh: unknown argument: --frobnicate"),
-    (["--source"], 1, "install.sh: --source needs a directory"),
-])
+@pytest.mark.parametrize(
+    "args, code, message",
+    [
+        (["--purge"], 1, "install.sh: --purge only goes with --uninstall"),
+        (
+            ["--uninstall", "--allow-remote"],
+            1,
+            "install.sh: --allow-remote does not go with --uninstall",
+        ),
+        (["--frobnicate"], 2, "install.sh: unknown argument: --frobnicate"),
+        (["--source"], 1, "install.sh: --source needs a directory"),
+    ],
+)
 def test_bad_arguments_are_refused(system, args, code, message):
     done = system.run(*args)
     assert done.returncode == code
@@ -1005,15 +1155,18 @@ def test_bad_arguments_are_refused(system, args, code, message):
 def test_source_that_is_not_a_checkout_is_refused(system, tmp_path):
     done = system.run("--source", str(tmp_path / "elsewhere"))
     assert done.returncode == 1
-    assert done.stderr == (f"install.sh: {tmp_path}/elsewhere is not an uno-showdown checkout "
-                           "(no pyproject.toml or firmware_host/service/default.toml)\n")
+    assert done.stderr == (
+        f"install.sh: {tmp_path}/elsewhere is not an uno-showdown checkout "
+        "(no pyproject.toml or firmware_host/service/default.toml)\n"
+    )
     assert system.changes == []
 
 
 def test_a_real_install_needs_root(system, tmp_path):
     # No DESTDIR: the real paths. The bogus --source is a second line of defence.
-    done = system.run("--source", str(tmp_path / "nowhere"), env={"FAKE_UID": "1000"},
-                      destdir=False)
+    done = system.run(
+        "--source", str(tmp_path / "nowhere"), env={"FAKE_UID": "1000"}, destdir=False
+    )
     assert done.returncode == 1
     assert done.stderr.startswith("install.sh: must be run as root (try: sudo ")
     assert system.changes == []

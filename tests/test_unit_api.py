@@ -4,14 +4,22 @@ These run on the real clock with a very short timing config; they wait for
 events (with a generous safety timeout) but never assert how long anything took.
 """
 
-
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 import firmware_host
 from firmware_host import (
-    BusyError, InvalidCardsError, NotArmedError, NotMockError, PaddleHeldError, Result, Unit,
-    UnitClosedError, UnitEvent, UnitFaultError)
+    BusyError,
+    InvalidCardsError,
+    NotArmedError,
+    NotMockError,
+    PaddleHeldError,
+    Result,
+    Unit,
+    UnitClosedError,
+    UnitEvent,
+    UnitFaultError,
+)
 from hw.mock import InjectableMockPin
 from tests.unit_helpers import WAIT_S, Recorder, short_config
 
@@ -48,8 +56,11 @@ def test_a_showdown_through_the_api_reports_events_and_the_result(unit):
     recorder = Recorder()
     unit.subscribe(recorder)
     journal = []
-    unit.recorder = JournalSpy(lambda call, result: journal.append(
-        (call, result.showdown_id, result.launch, len(recorder.events))))
+    unit.recorder = JournalSpy(
+        lambda call, result: journal.append(
+            (call, result.showdown_id, result.launch, len(recorder.events))
+        )
+    )
     assert unit.arm("sd-1", 2, PLAYERS)["state"] == "armed"
     unit.bench.press("a", offset_s=0.05)
     unit.bench.press("b", offset_s=0.08)
@@ -57,12 +68,19 @@ def test_a_showdown_through_the_api_reports_events_and_the_result(unit):
     event = recorder.wait_for("result")
     result = Result.from_dict(event.data)
     assert (result.winner, result.loser, result.reason, result.cards) == ("a", "b", "faster", 2)
-    assert result.reaction_us == {"a": 50000, "b": 80000}      # ticks placed on the GO tick
+    assert result.reaction_us == {"a": 50000, "b": 80000}  # ticks placed on the GO tick
     assert unit.result("sd-1") == result
     assert unit.result("nope") is None
     recorder.wait_for("state", count=7)
-    assert recorder.names() == ["armed", "countdown", "countdown", "countdown", "go",
-                                "launched", "result"]
+    assert recorder.names() == [
+        "armed",
+        "countdown",
+        "countdown",
+        "countdown",
+        "go",
+        "launched",
+        "result",
+    ]
     # The decision was recorded before the motor ran (no "launched" event yet),
     # and the outcome before the result event was published.
     launched_at = [e.name for e in recorder.events].index("launched")
@@ -81,7 +99,9 @@ def test_command_errors_carry_their_protocol_codes(unit):
     with pytest.raises(InvalidCardsError) as caught:
         unit.arm("sd-1", 11, PLAYERS)
     assert (caught.value.code, str(caught.value)) == (
-        "invalid_cards", "cards must be a whole number from 1 to 10, not 11")
+        "invalid_cards",
+        "cards must be a whole number from 1 to 10, not 11",
+    )
     unit.arm("sd-1", 2, PLAYERS)
     unit.bench.press("a", hold=True)
     with pytest.raises(PaddleHeldError) as caught:
@@ -91,8 +111,9 @@ def test_command_errors_carry_their_protocol_codes(unit):
 
 
 def test_busy_while_a_countdown_runs_and_cancel_returns_to_idle():
-    with Unit(short_config(countdown_step_s=60.0),
-              pin_factory=MockFactory(pin_class=InjectableMockPin)) as unit:
+    with Unit(
+        short_config(countdown_step_s=60.0), pin_factory=MockFactory(pin_class=InjectableMockPin)
+    ) as unit:
         unit.arm("sd-1", 2, PLAYERS)
         unit.start()
         with pytest.raises(BusyError) as caught:
@@ -108,6 +129,7 @@ def test_a_fault_keeps_the_loop_answering_and_cancel_clears_it(unit):
 
     def journal_down(call, result):
         raise OSError("journal unavailable")
+
     unit.recorder = JournalSpy(journal_down)
     unit.arm("sd-1", 1, PLAYERS)
     unit.bench.press("b", offset_s=0.02)
@@ -115,8 +137,9 @@ def test_a_fault_keeps_the_loop_answering_and_cancel_clears_it(unit):
     recorder.wait_for("fault")
     status = unit.status()
     assert status["state"] == "fault"
-    assert status["fault"] == ("cannot record the decision of 'sd-1' (journal unavailable): "
-                               "nothing was launched")
+    assert status["fault"] == (
+        "cannot record the decision of 'sd-1' (journal unavailable): nothing was launched"
+    )
     assert "launched" not in recorder.names()
     with pytest.raises(UnitFaultError) as caught:
         unit.arm("sd-2", 1, PLAYERS)
@@ -129,6 +152,7 @@ def test_unsubscribe_stops_the_events_and_a_failing_subscriber_hurts_no_one(unit
 
     def broken(event):
         raise RuntimeError("subscriber bug")
+
     unit.subscribe(broken)
     unsubscribe = unit.subscribe(first)
     unit.subscribe(second)
@@ -143,7 +167,9 @@ def test_unsubscribe_stops_the_events_and_a_failing_subscriber_hurts_no_one(unit
 
 def test_a_subscriber_may_call_the_unit_from_the_loop_thread(unit):
     seen = []
-    unit.subscribe(lambda event: seen.append(unit.status()["state"]) if event.name == "armed" else None)
+    unit.subscribe(
+        lambda event: seen.append(unit.status()["state"]) if event.name == "armed" else None
+    )
     unit.arm("sd-1", 2, PLAYERS)
     assert seen == ["armed"]
 
@@ -194,7 +220,7 @@ def test_a_command_sent_as_the_loop_stops_is_refused_at_once_not_after_the_timeo
 
         def put(self, event):
             if event.kind == "call":
-                loop.stop()             # returns once the loop thread has ended
+                loop.stop()  # returns once the loop thread has ended
             inbox.put(event)
 
         def __getattr__(self, name):

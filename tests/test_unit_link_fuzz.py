@@ -13,8 +13,14 @@ from hypothesis import strategies as st
 
 from engine.units.ports import ShowdownOutcome, ShowdownRequest
 from engine.units.remote import RemoteUnit, UnitProblem
-from engine.units.unit_link import (MAX_QUEUED_EVENTS, AuthFailed, CommandRefused, LinkLost,
-                                    UnitLink, VersionMismatch)
+from engine.units.unit_link import (
+    MAX_QUEUED_EVENTS,
+    AuthFailed,
+    CommandRefused,
+    LinkLost,
+    UnitLink,
+    VersionMismatch,
+)
 from firmware_host.protocol import EVENTS as UNIT_EVENTS
 from tests.fake_unit import FakeUnit, decided
 
@@ -24,20 +30,37 @@ FUZZ = settings(derandomize=True, deadline=None, max_examples=150)
 
 # -- what a unit sends, and ways to get it wrong ----------------------------------------
 
-RESULT = {"showdown_id": "t-1", "players": {"a": "Ann", "b": "Bob"}, "winner": "b",
-          "loser": "a", "reason": "faster", "tie_reruns": 0,
-          "reaction_us": {"a": 250_000, "b": 230_000}, "margin_us": 20_000, "cards": 3,
-          "launch": "launched", "cards_counted": None}
-SHOWDOWN = {"showdown_id": "t-1", "cards": 3, "players": {"a": "Ann", "b": "Bob"},
-            "tie_reruns": 0}
-STATUS = {"state": "armed", "paddles": {"a": False, "b": False}, "showdown": SHOWDOWN,
-          "last_result": None, "fault": None}
+RESULT = {
+    "showdown_id": "t-1",
+    "players": {"a": "Ann", "b": "Bob"},
+    "winner": "b",
+    "loser": "a",
+    "reason": "faster",
+    "tie_reruns": 0,
+    "reaction_us": {"a": 250_000, "b": 230_000},
+    "margin_us": 20_000,
+    "cards": 3,
+    "launch": "launched",
+    "cards_counted": None,
+}
+SHOWDOWN = {"showdown_id": "t-1", "cards": 3, "players": {"a": "Ann", "b": "Bob"}, "tie_reruns": 0}
+STATUS = {
+    "state": "armed",
+    "paddles": {"a": False, "b": False},
+    "showdown": SHOWDOWN,
+    "last_result": None,
+    "fault": None,
+}
 HELLO = {"version": 1, "unit": {"name": "u"}, "capabilities": ["bench"], "seq": 0}
 #: Each command's good replies.
 REPLIES = {
-    "hello": [HELLO], "auth": [{}], "ping": [{}], "bench_timer": [{}],
+    "hello": [HELLO],
+    "auth": [{}],
+    "ping": [{}],
+    "bench_timer": [{}],
     "status": [STATUS, {**STATUS, "state": "idle", "showdown": None, "last_result": RESULT}],
-    "start": [{**STATUS, "state": "countdown"}], "cancel": [{**STATUS, "state": "idle"}],
+    "start": [{**STATUS, "state": "countdown"}],
+    "cancel": [{**STATUS, "state": "idle"}],
     "showdown": [STATUS, {"state": "done", "result": RESULT}],
     "result": [{"result": RESULT}, {"result": {**RESULT, "launch": "pending"}}],
     "history": [{"results": [RESULT], "players": {}}],
@@ -49,23 +72,58 @@ EVENTS = [
     {"event": "countdown", "showdown_id": "t-1", "step": 1, "steps": 3, "rerun": 0},
     {"event": "go", "showdown_id": "t-1", "ticks": 12.5},
     {"event": "tie", "showdown_id": "t-1", "gap_us": 90, "rerun": 1, "void": False},
-    {"event": "launched", "showdown_id": "t-1", "side": "a", "cards": 3, "verified": False,
-     "outcome": "jam"},
-    {"event": "result", **RESULT}, {"event": "fault", "reason": "stuck"},
-    {"event": "paddle_held", "side": "b"}, {"event": "sparkle"},
+    {
+        "event": "launched",
+        "showdown_id": "t-1",
+        "side": "a",
+        "cards": 3,
+        "verified": False,
+        "outcome": "jam",
+    },
+    {"event": "result", **RESULT},
+    {"event": "fault", "reason": "stuck"},
+    {"event": "paddle_held", "side": "b"},
+    {"event": "sparkle"},
 ]
 # Values of every JSON type, near the edges the checks must catch.
-WRONG = [None, True, False, 0, -1, 1.5, 2**70, "", "x", "a", "done", "pending", [], [1], {},
-         {"a": 1}, {"a": None, "b": None}, RESULT]
-KEYS = sorted({key for replies in REPLIES.values() for reply in replies for key in reply}
-              | {key for event in EVENTS for key in event} | set(RESULT) | {"id", "ok", "seq"})
+WRONG = [
+    None,
+    True,
+    False,
+    0,
+    -1,
+    1.5,
+    2**70,
+    "",
+    "x",
+    "a",
+    "done",
+    "pending",
+    [],
+    [1],
+    {},
+    {"a": 1},
+    {"a": None, "b": None},
+    RESULT,
+]
+KEYS = sorted(
+    {key for replies in REPLIES.values() for reply in replies for key in reply}
+    | {key for event in EVENTS for key in event}
+    | set(RESULT)
+    | {"id", "ok", "seq"}
+)
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
     | st.text(max_size=12),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner,
-                                                                 max_size=3),
-    max_leaves=8)
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
 wrong = st.sampled_from(WRONG) | st.sampled_from(WRONG) | json_values
 # Up to two fields changed, or dropped (``...``), at the top or in a result.
 changes = st.dictionaries(st.sampled_from(KEYS), wrong | st.just(...), max_size=2)
@@ -91,42 +149,59 @@ def almost(messages: list[dict]):
 
 
 # The strategies are cached: building (and validating) one per draw is most of the time.
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def reply(cmd: str, request_id: int):
     """The reply to request ``request_id``, mostly; or to another id, a refusal, none."""
-    head = st.sampled_from([{"id": request_id, "ok": True}] * 4 + [
-        {"id": request_id + 1, "ok": True}, {"id": request_id, "ok": False,
-                                              "error": {"code": "busy", "message": "no"}}])
-    return st.builds(lambda head, body: [{**body, **head}], head, almost(REPLIES[cmd])) \
-        | st.just([])
+    head = st.sampled_from(
+        [{"id": request_id, "ok": True}] * 4
+        + [
+            {"id": request_id + 1, "ok": True},
+            {"id": request_id, "ok": False, "error": {"code": "busy", "message": "no"}},
+        ]
+    )
+    return st.builds(lambda head, body: [{**body, **head}], head, almost(REPLIES[cmd])) | st.just(
+        []
+    )
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def event(seq: int):
-    return st.builds(lambda body, seq: {**body, "seq": seq}, almost(EVENTS),
-                     st.sampled_from([seq, seq, seq + 2]))
+    return st.builds(
+        lambda body, seq: {**body, "seq": seq}, almost(EVENTS), st.sampled_from([seq, seq, seq + 2])
+    )
 
 
 # Whole lines of noise (the random-bytes test cuts lines anywhere).
 noise = st.binary(max_size=60).map(lambda junk: junk.replace(b"\n", b"") + b"\n") | st.sampled_from(
-    [b"\n", b"\r\n", b"[1,2]\n", b'{"id": null, "ok": false, "error": {"code": "x", '
-     b'"message": "y"}}\n', b"\xff\n", b"x" * 200])
+    [
+        b"\n",
+        b"\r\n",
+        b"[1,2]\n",
+        b'{"id": null, "ok": false, "error": {"code": "x", "message": "y"}}\n',
+        b"\xff\n",
+        b"x" * 200,
+    ]
+)
 
 
 def lines(values) -> bytes:
-    return b"".join(v if isinstance(v, bytes) else json.dumps(v).encode() + b"\n"
-                    for v in values)
+    return b"".join(v if isinstance(v, bytes) else json.dumps(v).encode() + b"\n" for v in values)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def answer(cmd: str, request_id: int):
     """What the unit sends after a request: events and noise around its reply (or not)."""
     extras = st.lists(event(request_id) | noise, max_size=2)
-    return st.builds(lambda before, reply, after: lines(before + reply + after), extras,
-                     reply(cmd, request_id), extras)
+    return st.builds(
+        lambda before, reply, after: lines(before + reply + after),
+        extras,
+        reply(cmd, request_id),
+        extras,
+    )
 
 
 # -- a scripted port and virtual time ---------------------------------------------------
+
 
 class ScriptedPort:
     """A port with no file descriptor: each write lets the next answer in,
@@ -148,8 +223,8 @@ class ScriptedPort:
 
     def read(self, size: int) -> bytes:
         self.reads += 1
-        data = bytes(self.inbox[:min(size, self.cuts[self.reads % len(self.cuts)])])
-        del self.inbox[:len(data)]
+        data = bytes(self.inbox[: min(size, self.cuts[self.reads % len(self.cuts)])])
+        del self.inbox[: len(data)]
         return data
 
     def close(self) -> None:
@@ -167,10 +242,18 @@ class Clock:
         self.now += seconds
 
 
-CALLS = [("status", {}), ("showdown", {"showdown_id": "t-1", "cards": 3,
-                                       "players": {"a": "Ann", "b": "Bob"}}),
-         ("result", {"showdown_id": "t-1"}), ("start", {}), ("cancel", {}), ("ping", {}),
-         ("history", {"limit": 1}), ("bench_timer", {}), (None, {}), (None, {})]
+CALLS = [
+    ("status", {}),
+    ("showdown", {"showdown_id": "t-1", "cards": 3, "players": {"a": "Ann", "b": "Bob"}}),
+    ("result", {"showdown_id": "t-1"}),
+    ("start", {}),
+    ("cancel", {}),
+    ("ping", {}),
+    ("history", {"limit": 1}),
+    ("bench_timer", {}),
+    (None, {}),
+    (None, {}),
+]
 
 
 def exercise(port: ScriptedPort, token: str | None, calls) -> list[str]:
@@ -178,8 +261,15 @@ def exercise(port: ScriptedPort, token: str | None, calls) -> list[str]:
     only the link's own errors come out, and the queue stays within its limit.
     Returns what each step gave, to show what the examples reach."""
     clock = Clock()
-    link = UnitLink(URL, token=token, reply_timeout_s=0.5, poll_s=0.05, clock=clock,
-                    sleep=clock.sleep, open_port=lambda url, **settings: port)
+    link = UnitLink(
+        URL,
+        token=token,
+        reply_timeout_s=0.5,
+        poll_s=0.05,
+        clock=clock,
+        sleep=clock.sleep,
+        open_port=lambda url, **settings: port,
+    )
     try:
         link.open()
     except ALLOWED as exc:
@@ -203,21 +293,27 @@ def exercise(port: ScriptedPort, token: str | None, calls) -> list[str]:
 
 # -- the properties ----------------------------------------------------------------------
 
+
 @FUZZ
 @given(st.booleans(), st.permutations(CALLS), st.data())
 def test_replies_and_events_of_almost_the_right_shape_raise_only_link_errors(token, calls, data):
     commands = ["auth"] * token + ["hello"] + [cmd or "status" for cmd, _ in calls]
     answers = [data.draw(answer(cmd, number)) for number, cmd in enumerate(commands, 1)]
-    if data.draw(st.integers(0, 3)):        # mostly a good start, to reach the calls
-        answers[:1 + token] = [lines([{"id": number, "ok": True, **REPLIES[cmd][0]}])
-                               for number, cmd in enumerate(commands[:1 + token], 1)]
+    if data.draw(st.integers(0, 3)):  # mostly a good start, to reach the calls
+        answers[: 1 + token] = [
+            lines([{"id": number, "ok": True, **REPLIES[cmd][0]}])
+            for number, cmd in enumerate(commands[: 1 + token], 1)
+        ]
     cuts = data.draw(st.lists(st.integers(1, 300), max_size=4))
     exercise(ScriptedPort(answers, cuts), "t0k" if token else None, calls)
 
 
 @FUZZ
-@given(st.booleans(), st.lists(st.binary(max_size=400), max_size=12),
-       st.lists(st.integers(1, 500), max_size=4))
+@given(
+    st.booleans(),
+    st.lists(st.binary(max_size=400), max_size=12),
+    st.lists(st.integers(1, 500), max_size=4),
+)
 def test_random_bytes_raise_only_link_errors(hello, answers, cuts):
     answers = [lines([{"id": 1, "ok": True, **HELLO}])] * hello + answers
     exercise(ScriptedPort(answers, cuts), None, CALLS)
@@ -242,26 +338,43 @@ class Stalled(Exception):
 
 
 @FUZZ
-@given(st.sampled_from(["hello", "status", "showdown", "start", "result", "cancel"]),
-       st.data(), st.sampled_from(EVENTS), changes, changes, st.booleans())
-def test_the_remote_unit_raises_only_unit_problems(cmd, data, bad_event, top, inner,
-                                                   corrupt_event):
+@given(
+    st.sampled_from(["hello", "status", "showdown", "start", "result", "cancel"]),
+    st.data(),
+    st.sampled_from(EVENTS),
+    changes,
+    changes,
+    st.booleans(),
+)
+def test_the_remote_unit_raises_only_unit_problems(cmd, data, bad_event, top, inner, corrupt_event):
     unit = FakeUnit([decided(winner="a")] * 3)
     reply_data = data.draw(almost(REPLIES[cmd]))
     unit.replace_reply[cmd] = lambda unit, request: {
-        key: value for key, value in reply_data.items() if key not in ("id", "ok")}
+        key: value for key, value in reply_data.items() if key not in ("id", "ok")
+    }
     name = bad_event["event"]
     if corrupt_event and name in UNIT_EVENTS:
         unit.corrupt_event[name] = lambda original: {
-            key: value for key, value in changed({"event": name, **original}, top, inner).items()
-            if key not in ("event", "seq")}
+            key: value
+            for key, value in changed({"event": name, **original}, top, inner).items()
+            if key not in ("event", "seq")
+        }
 
     def sleep(seconds):
         unit.sleep(seconds)
         if unit.now > STALLED_S:
             raise Stalled
-    port = RemoteUnit(URL, start=True, id_prefix="t", reconnect_s=0.5, reply_timeout_s=0.5,
-                      open_port=unit.open_port, clock=unit.clock, sleep=sleep)
+
+    port = RemoteUnit(
+        URL,
+        start=True,
+        id_prefix="t",
+        reconnect_s=0.5,
+        reply_timeout_s=0.5,
+        open_port=unit.open_port,
+        clock=unit.clock,
+        sleep=sleep,
+    )
     try:
         outcome = port.run_showdown(REQUEST)
     except (UnitProblem, Stalled):

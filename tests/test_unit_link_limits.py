@@ -5,8 +5,14 @@ import logging
 
 import pytest
 
-from engine.units.unit_link import (MAX_QUEUED_EVENT_BYTES, MAX_QUEUED_EVENTS, LinkLost,
-                                    ProtocolViolation, UnitFlooding, UnitLink)
+from engine.units.unit_link import (
+    MAX_QUEUED_EVENT_BYTES,
+    MAX_QUEUED_EVENTS,
+    LinkLost,
+    ProtocolViolation,
+    UnitFlooding,
+    UnitLink,
+)
 from tests.fake_unit import FakeUnit
 
 URL = "socket://unit.test:7700"
@@ -34,8 +40,9 @@ def test_events_up_to_the_limit_are_kept_and_one_more_is_a_flood():
     with pytest.raises(UnitFlooding) as caught:
         link.call("ping")
     assert isinstance(caught.value, LinkLost)
-    assert str(caught.value) == ("the unit is flooding the link: more than 1000 events waiting "
-                                 "to be read")
+    assert str(caught.value) == (
+        "the unit is flooding the link: more than 1000 events waiting to be read"
+    )
     assert not link.is_open and link.queued_events == 0
 
 
@@ -56,8 +63,9 @@ def test_a_flood_of_big_events_is_stopped_by_their_bytes():
         unit.emit("paddle_held", side="a", padding="x" * 100_000)
     with pytest.raises(UnitFlooding) as caught:
         link.call("ping")
-    assert str(caught.value) == ("the unit is flooding the link: more than 1048576 bytes of "
-                                 "events waiting to be read")
+    assert str(caught.value) == (
+        "the unit is flooding the link: more than 1048576 bytes of events waiting to be read"
+    )
 
 
 def test_reading_the_events_makes_room_again():
@@ -78,22 +86,31 @@ def test_lines_the_engine_cannot_use_are_logged_a_few_then_counted(caplog):
     unit.ports[0].push(b"[1, 2]\n" * 10_000)
     assert link.next_event(0.1) is None
     lines = [r.getMessage() for r in caplog.records]
-    assert lines == [f"{URL}: passed over a line from the unit: bad_message: a message must be "
-                     "a JSON object, not an array"] * 5
+    assert (
+        lines
+        == [
+            f"{URL}: passed over a line from the unit: bad_message: a message must be "
+            "a JSON object, not an array"
+        ]
+        * 5
+    )
     caplog.clear()
     unit.now += 5.0
     unit.ports[0].push(b"[1, 2]\n")
-    assert link.next_event(0.1) is None            # 5 s since the first line not logged
+    assert link.next_event(0.1) is None  # 5 s since the first line not logged
     assert [r.getMessage() for r in caplog.records] == [
-        f"{URL}: passed over 9996 more lines the engine cannot use"]
+        f"{URL}: passed over 9996 more lines the engine cannot use"
+    ]
     caplog.clear()
-    unit.ports[0].push(b"\xff\n{\"id\": null, \"ok\": false, \"error\": {\"code\": \"bad_json\", "
-                       b"\"message\": \"no\"}}\n")
+    unit.ports[0].push(
+        b'\xff\n{"id": null, "ok": false, "error": {"code": "bad_json", "message": "no"}}\n'
+    )
     link.next_event(0.1)
     assert caplog.records == []
     link.close()
     assert [r.getMessage() for r in caplog.records] == [
-        f"{URL}: passed over 2 more lines the engine cannot use"]
+        f"{URL}: passed over 2 more lines the engine cannot use"
+    ]
 
 
 def test_replies_to_unknown_or_abandoned_ids_are_not_kept(caplog):
@@ -107,10 +124,10 @@ def test_replies_to_unknown_or_abandoned_ids_are_not_kept(caplog):
     assert link.call("status")["state"] == "idle"
     assert link._replies == {}
     assert [r.getMessage() for r in caplog.records] == [
+        f"{URL}: passed over a line from the unit: unexpected_reply: reply to unknown request id 2",
         f"{URL}: passed over a line from the unit: unexpected_reply: reply to unknown request "
-        "id 2",
-        f"{URL}: passed over a line from the unit: unexpected_reply: reply to unknown request "
-        "id 999"]
+        "id 999",
+    ]
 
 
 def test_a_status_of_the_wrong_shape_is_a_protocol_violation():
@@ -122,21 +139,34 @@ def test_a_status_of_the_wrong_shape_is_a_protocol_violation():
     assert isinstance(caught.value, LinkLost)
     assert str(caught.value) == (
         "the unit's reply to status is malformed: field 'state' must be one of idle, armed, "
-        "countdown, hold, go, false_start, resolved, launching, timeout, selftest, fault, not 5")
-    assert (caught.value.what, caught.value.problem) == ("reply to status", (
-        "field 'state' must be one of idle, armed, countdown, hold, go, false_start, resolved, "
-        "launching, timeout, selftest, fault, not 5"))
+        "countdown, hold, go, false_start, resolved, launching, timeout, selftest, fault, not 5"
+    )
+    assert (caught.value.what, caught.value.problem) == (
+        "reply to status",
+        (
+            "field 'state' must be one of idle, armed, countdown, hold, go, false_start, resolved, "
+            "launching, timeout, selftest, fault, not 5"
+        ),
+    )
     assert not link.is_open
 
 
 def test_a_hello_of_the_wrong_shape_fails_the_open():
     unit = FakeUnit()
     unit.replace_reply["hello"] = lambda unit, request: {
-        "version": 1, "unit": {"name": "fake"}, "capabilities": "bench", "seq": 0}
+        "version": 1,
+        "unit": {"name": "fake"},
+        "capabilities": "bench",
+        "seq": 0,
+    }
     link = UnitLink(URL, open_port=unit.open_port, clock=unit.clock, sleep=unit.sleep)
-    with pytest.raises(ProtocolViolation, match=(
+    with pytest.raises(
+        ProtocolViolation,
+        match=(
             "^the unit's reply to hello is malformed: field 'capabilities' must be an array of "
-            "strings, not \"bench\"$")):
+            'strings, not "bench"$'
+        ),
+    ):
         link.open()
     assert not link.is_open
 
@@ -145,9 +175,13 @@ def test_an_event_of_the_wrong_shape_is_a_protocol_violation():
     unit = FakeUnit()
     link = open_link(unit)
     unit.emit("countdown", showdown_id="x", step="1", steps=3, rerun=0)
-    with pytest.raises(ProtocolViolation, match=(
+    with pytest.raises(
+        ProtocolViolation,
+        match=(
             "^the unit's countdown event is malformed: field 'step' must be a whole number "
-            ">= 1, not \"1\"$")):
+            '>= 1, not "1"$'
+        ),
+    ):
         link.next_event(1.0)
 
 

@@ -8,13 +8,30 @@ from firmware_host.core import result as unit_result
 from firmware_host.protocol import EVENTS, EventName
 
 RESULT = unit_result.Result(
-    showdown_id="g1-r1", players={"a": "Ann", "b": "Bob"}, winner="b", loser="a",
-    reason="faster", tie_reruns=0, reaction_us={"a": 263000, "b": 241000}, margin_us=22000,
-    cards=2, launch="launched", cards_counted=None).to_dict()
-STATUS = {"state": "armed", "paddles": {"a": False, "b": False},
-          "showdown": {"showdown_id": "g1-r1", "cards": 2, "players": {"a": "Ann", "b": "Bob"},
-                       "tie_reruns": 0},
-          "last_result": RESULT, "fault": None}
+    showdown_id="g1-r1",
+    players={"a": "Ann", "b": "Bob"},
+    winner="b",
+    loser="a",
+    reason="faster",
+    tie_reruns=0,
+    reaction_us={"a": 263000, "b": 241000},
+    margin_us=22000,
+    cards=2,
+    launch="launched",
+    cards_counted=None,
+).to_dict()
+STATUS = {
+    "state": "armed",
+    "paddles": {"a": False, "b": False},
+    "showdown": {
+        "showdown_id": "g1-r1",
+        "cards": 2,
+        "players": {"a": "Ann", "b": "Bob"},
+        "tie_reruns": 0,
+    },
+    "last_result": RESULT,
+    "fault": None,
+}
 EVENT_SAMPLES = {
     "state": {"state": "countdown", "previous": "armed"},
     "armed": {"showdown_id": "g1-r1", "cards": 2, "players": {"a": "Ann", "b": "Bob"}},
@@ -24,8 +41,13 @@ EVENT_SAMPLES = {
     "tie": {"showdown_id": "g1-r1", "gap_us": 120, "rerun": 1, "void": False},
     "paddle_held": {"side": "b"},
     "result": RESULT,
-    "launched": {"showdown_id": "g1-r1", "side": "a", "cards": 2, "verified": False,
-                 "outcome": "launched"},
+    "launched": {
+        "showdown_id": "g1-r1",
+        "side": "a",
+        "cards": 2,
+        "verified": False,
+        "outcome": "launched",
+    },
     "cancelled": {"showdown_id": "g1-r1"},
     "fault": {"reason": "motor driver not answering"},
 }
@@ -39,71 +61,153 @@ def test_every_event_the_unit_sends_passes(name):
     assert check_event(name, EVENT_SAMPLES[name]) == EVENT_SAMPLES[name]
 
 
-@pytest.mark.parametrize("cmd, data", [
-    ("hello", {"version": 1, "unit": {"name": "u"}, "capabilities": ["bench"], "seq": 0}),
-    ("auth", {}), ("ping", {}), ("status", STATUS), ("start", STATUS), ("cancel", STATUS),
-    ("status", {**STATUS, "paddles": None, "showdown": None, "last_result": None}),
-    ("status", {**STATUS, "state": "fault", "fault": "card sensor stuck"}),
-    ("showdown", STATUS), ("showdown", {"state": "done", "result": RESULT}),
-    ("result", {"result": {**RESULT, "launch": "interrupted", "cards_counted": 1}}),
-    ("result", {"result": {**RESULT, "winner": None, "loser": None, "reason": "timeout",
-                           "reaction_us": {"a": None, "b": None}, "margin_us": None}}),
-    ("history", {"results": [RESULT], "players": {}}),
-    ("selftest", {"passed": True, "devices": [{"name": "paddle_a", "ok": True, "detail": ""}]}),
-    ("bench_press", {}), ("bench_release", {}), ("bench_timer", {}),
-    ("status", {**STATUS, "added_later": [1, 2]}),      # fields a newer unit adds are kept
-])
+@pytest.mark.parametrize(
+    "cmd, data",
+    [
+        ("hello", {"version": 1, "unit": {"name": "u"}, "capabilities": ["bench"], "seq": 0}),
+        ("auth", {}),
+        ("ping", {}),
+        ("status", STATUS),
+        ("start", STATUS),
+        ("cancel", STATUS),
+        ("status", {**STATUS, "paddles": None, "showdown": None, "last_result": None}),
+        ("status", {**STATUS, "state": "fault", "fault": "card sensor stuck"}),
+        ("showdown", STATUS),
+        ("showdown", {"state": "done", "result": RESULT}),
+        ("result", {"result": {**RESULT, "launch": "interrupted", "cards_counted": 1}}),
+        (
+            "result",
+            {
+                "result": {
+                    **RESULT,
+                    "winner": None,
+                    "loser": None,
+                    "reason": "timeout",
+                    "reaction_us": {"a": None, "b": None},
+                    "margin_us": None,
+                }
+            },
+        ),
+        ("history", {"results": [RESULT], "players": {}}),
+        ("selftest", {"passed": True, "devices": [{"name": "paddle_a", "ok": True, "detail": ""}]}),
+        ("bench_press", {}),
+        ("bench_release", {}),
+        ("bench_timer", {}),
+        ("status", {**STATUS, "added_later": [1, 2]}),  # fields a newer unit adds are kept
+    ],
+)
 def test_replies_the_unit_sends_pass(cmd, data):
     assert check_reply(cmd, data) == data
 
 
-@pytest.mark.parametrize("cmd, data, message", [
-    ("status", {**STATUS, "state": 5},
-     "field 'state' must be one of idle, armed, countdown, hold, go, false_start, resolved, "
-     "launching, timeout, selftest, fault, not 5"),
-    ("status", {key: value for key, value in STATUS.items() if key != "fault"},
-     "missing field 'fault'"),
-    ("status", {**STATUS, "showdown": [1]}, "field 'showdown' must be an object or null, not [1]"),
-    ("status", {**STATUS, "showdown": {**STATUS["showdown"], "players": {"a": "Ann"}}},
-     "missing field 'showdown.players.b'"),
-    ("status", {**STATUS, "paddles": {"a": 0, "b": False}},
-     "field 'paddles.a' must be true or false, not 0"),
-    ("status", {**STATUS, "fault": 3}, "field 'fault' must be a string or null, not 3"),
-    ("showdown", {"state": "done", "result": None},
-     "field 'result' must be an object, not null"),
-    ("showdown", {"state": "finished"},
-     "field 'state' must be one of done, idle, armed, countdown, hold, go, false_start, "
-     "resolved, launching, timeout, selftest, fault, not \"finished\""),
-    ("result", {}, "missing field 'result'"),
-    ("result", {"result": {**RESULT, "launch": "flying"}},
-     "field 'result.launch' must be one of launched, jam, cancelled, none, fault, pending, "
-     "interrupted, not \"flying\""),
-    ("result", {"result": {**RESULT, "loser": "c"}},
-     "field 'result.loser' must be \"a\", \"b\" or null, not \"c\""),
-    ("result", {"result": {**RESULT, "tie_reruns": True}},
-     "field 'result.tie_reruns' must be a whole number >= 0, not true"),
-    ("result", {"result": {**RESULT, "reaction_us": {"a": 1.5, "b": None}}},
-     "field 'result.reaction_us.a' must be a whole number or null, not 1.5"),
-    ("result", {"result": {**RESULT, "cards_counted": -1}},
-     "field 'result.cards_counted' must be a whole number >= 0 or null, not -1"),
-    ("result", {"result": {**RESULT, "showdown_id": "a b"}},
-     "field 'result.showdown_id' must be 1 to 64 characters of A-Z a-z 0-9 . _ : -, not \"a b\""),
-    ("result", {"result": {**RESULT, "winner": "a"}},
-     "field 'result' must name a winner and a loser on different sides when its reason is "
-     "\"faster\", not \"a\" and \"a\""),
-    ("result", {"result": {**RESULT, "reason": "timeout"}},
-     "field 'result' must name no winner and no loser when its reason is \"timeout\", not "
-     "\"b\" and \"a\""),
-    ("hello", {"version": 1, "unit": "u", "capabilities": [], "seq": 0},
-     "field 'unit' must be an object, not \"u\""),
-    ("hello", {"version": 1, "unit": {}, "capabilities": [], "seq": -1},
-     "field 'seq' must be a whole number >= 0, not -1"),
-    ("history", {"results": [1], "players": {}},
-     "field 'results' must be an array of objects, not [1]"),
-    ("status", {**STATUS, "state": "x" * 60},
-     "field 'state' must be one of idle, armed, countdown, hold, go, false_start, resolved, "
-     "launching, timeout, selftest, fault, not \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…"),
-])
+@pytest.mark.parametrize(
+    "cmd, data, message",
+    [
+        (
+            "status",
+            {**STATUS, "state": 5},
+            "field 'state' must be one of idle, armed, countdown, hold, go, false_start, resolved, "
+            "launching, timeout, selftest, fault, not 5",
+        ),
+        (
+            "status",
+            {key: value for key, value in STATUS.items() if key != "fault"},
+            "missing field 'fault'",
+        ),
+        (
+            "status",
+            {**STATUS, "showdown": [1]},
+            "field 'showdown' must be an object or null, not [1]",
+        ),
+        (
+            "status",
+            {**STATUS, "showdown": {**STATUS["showdown"], "players": {"a": "Ann"}}},
+            "missing field 'showdown.players.b'",
+        ),
+        (
+            "status",
+            {**STATUS, "paddles": {"a": 0, "b": False}},
+            "field 'paddles.a' must be true or false, not 0",
+        ),
+        ("status", {**STATUS, "fault": 3}, "field 'fault' must be a string or null, not 3"),
+        (
+            "showdown",
+            {"state": "done", "result": None},
+            "field 'result' must be an object, not null",
+        ),
+        (
+            "showdown",
+            {"state": "finished"},
+            "field 'state' must be one of done, idle, armed, countdown, hold, go, false_start, "
+            'resolved, launching, timeout, selftest, fault, not "finished"',
+        ),
+        ("result", {}, "missing field 'result'"),
+        (
+            "result",
+            {"result": {**RESULT, "launch": "flying"}},
+            "field 'result.launch' must be one of launched, jam, cancelled, none, fault, pending, "
+            'interrupted, not "flying"',
+        ),
+        (
+            "result",
+            {"result": {**RESULT, "loser": "c"}},
+            'field \'result.loser\' must be "a", "b" or null, not "c"',
+        ),
+        (
+            "result",
+            {"result": {**RESULT, "tie_reruns": True}},
+            "field 'result.tie_reruns' must be a whole number >= 0, not true",
+        ),
+        (
+            "result",
+            {"result": {**RESULT, "reaction_us": {"a": 1.5, "b": None}}},
+            "field 'result.reaction_us.a' must be a whole number or null, not 1.5",
+        ),
+        (
+            "result",
+            {"result": {**RESULT, "cards_counted": -1}},
+            "field 'result.cards_counted' must be a whole number >= 0 or null, not -1",
+        ),
+        (
+            "result",
+            {"result": {**RESULT, "showdown_id": "a b"}},
+            "field 'result.showdown_id' must be 1 to 64 characters of A-Z a-z 0-9 . _ : -, not \"a b\"",
+        ),
+        (
+            "result",
+            {"result": {**RESULT, "winner": "a"}},
+            "field 'result' must name a winner and a loser on different sides when its reason is "
+            '"faster", not "a" and "a"',
+        ),
+        (
+            "result",
+            {"result": {**RESULT, "reason": "timeout"}},
+            "field 'result' must name no winner and no loser when its reason is \"timeout\", not "
+            '"b" and "a"',
+        ),
+        (
+            "hello",
+            {"version": 1, "unit": "u", "capabilities": [], "seq": 0},
+            "field 'unit' must be an object, not \"u\"",
+        ),
+        (
+            "hello",
+            {"version": 1, "unit": {}, "capabilities": [], "seq": -1},
+            "field 'seq' must be a whole number >= 0, not -1",
+        ),
+        (
+            "history",
+            {"results": [1], "players": {}},
+            "field 'results' must be an array of objects, not [1]",
+        ),
+        (
+            "status",
+            {**STATUS, "state": "x" * 60},
+            "field 'state' must be one of idle, armed, countdown, hold, go, false_start, resolved, "
+            'launching, timeout, selftest, fault, not "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…',
+        ),
+    ],
+)
 def test_a_malformed_reply_is_named_field_by_field(cmd, data, message):
     with pytest.raises(Malformed) as caught:
         check_reply(cmd, data)
@@ -111,18 +215,33 @@ def test_a_malformed_reply_is_named_field_by_field(cmd, data, message):
     assert isinstance(caught.value, ValueError)
 
 
-@pytest.mark.parametrize("name, data, message", [
-    ("result", {**RESULT, "winner": None},
-     "the result must name a winner and a loser on different sides when its reason is "
-     "\"faster\", not null and \"a\""),
-    ("tie", {**EVENT_SAMPLES["tie"], "void": "no"},
-     "field 'void' must be true or false, not \"no\""),
-    ("go", {"showdown_id": "g1-r1", "ticks": "soon"},
-     "field 'ticks' must be a number, not \"soon\""),
-    ("armed", {"showdown_id": None, "cards": 2, "players": {"a": "A", "b": "B"}},
-     "field 'showdown_id' must be 1 to 64 characters of A-Z a-z 0-9 . _ : -, not null"),
-    ("fault", {}, "missing field 'reason'"),
-])
+@pytest.mark.parametrize(
+    "name, data, message",
+    [
+        (
+            "result",
+            {**RESULT, "winner": None},
+            "the result must name a winner and a loser on different sides when its reason is "
+            '"faster", not null and "a"',
+        ),
+        (
+            "tie",
+            {**EVENT_SAMPLES["tie"], "void": "no"},
+            "field 'void' must be true or false, not \"no\"",
+        ),
+        (
+            "go",
+            {"showdown_id": "g1-r1", "ticks": "soon"},
+            "field 'ticks' must be a number, not \"soon\"",
+        ),
+        (
+            "armed",
+            {"showdown_id": None, "cards": 2, "players": {"a": "A", "b": "B"}},
+            "field 'showdown_id' must be 1 to 64 characters of A-Z a-z 0-9 . _ : -, not null",
+        ),
+        ("fault", {}, "missing field 'reason'"),
+    ],
+)
 def test_a_malformed_event_is_named_field_by_field(name, data, message):
     with pytest.raises(Malformed) as caught:
         check_event(name, data)

@@ -22,8 +22,9 @@ def play(capsys, monkeypatch, *argv):
     """Run ``showdown play``; the game itself is replaced by recording its arguments.
     Returns the status, stderr's last line (after the usage, if any) and the arguments."""
     seen = {}
-    monkeypatch.setattr(play_cmd, "play_game",
-                        lambda players, **kwargs: seen.update(kwargs, players=players) or 0)
+    monkeypatch.setattr(
+        play_cmd, "play_game", lambda players, **kwargs: seen.update(kwargs, players=players) or 0
+    )
     status = cli.main(["play", *argv])
     err = capsys.readouterr().err
     if status == 2:
@@ -49,19 +50,24 @@ def test_a_two_line_token_file_is_the_daemon_s_error(tmp_path, capsys, monkeypat
     status, err, seen = play(capsys, monkeypatch, "--unit", UNIT, "--token-file", str(path))
     assert status == 2 and seen == {}
     assert err == "showdown play: error: " + token_error("one\ntwo\n", path) + "\n"
-    assert err == (f"showdown play: error: {path}: holds 2 lines; a token file holds the token "
-                   "on one line\n")
+    assert err == (
+        f"showdown play: error: {path}: holds 2 lines; a token file holds the token on one line\n"
+    )
 
 
-@pytest.mark.parametrize("content, message", [
-    (None, "{path}: no such file"),
-    (b"\n \n", "{path}: the file is empty"),
-    (b"ok\xff\xfe", "{path}: not UTF-8 text (byte 2: 0xff)"),
-    ("directory", "{path}: cannot read: Is a directory"),
-    (b"ab\x07c", "{path}: the token holds U+0007 (Cc); use printable characters"),
-])
-def test_a_token_file_that_cannot_be_used_is_one_line_naming_it(tmp_path, capsys, monkeypatch,
-                                                                content, message):
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (None, "{path}: no such file"),
+        (b"\n \n", "{path}: the file is empty"),
+        (b"ok\xff\xfe", "{path}: not UTF-8 text (byte 2: 0xff)"),
+        ("directory", "{path}: cannot read: Is a directory"),
+        (b"ab\x07c", "{path}: the token holds U+0007 (Cc); use printable characters"),
+    ],
+)
+def test_a_token_file_that_cannot_be_used_is_one_line_naming_it(
+    tmp_path, capsys, monkeypatch, content, message
+):
     path = tmp_path / "token"
     if content == "directory":
         path.mkdir()
@@ -73,21 +79,37 @@ def test_a_token_file_that_cannot_be_used_is_one_line_naming_it(tmp_path, capsys
 
 
 def test_names_are_kept_as_the_unit_keeps_them():
-    assert names_for_unit([" Zoe\u0308   Smith", "Ann", "bot2"]) == ["Zo\u00eb Smith", "Ann",
-                                                                     "bot2"]
+    assert names_for_unit([" Zoe\u0308   Smith", "Ann", "bot2"]) == [
+        "Zo\u00eb Smith",
+        "Ann",
+        "bot2",
+    ]
 
 
-@pytest.mark.parametrize("players, message", [
-    ("Ann,Ann\u202eB", "the unit would refuse player 2's name: it must be a name of 1 to 40 "
-                      "printable characters, not \"Ann\u202eB\" (it holds U+202E (Cf))"),
-    ("Ann," + "x" * 41, "the unit would refuse player 2's name: it must be a name of 1 to 40 "
-                        "printable characters, not \"" + "x" * 38 + "…"),
-    ("Zo\u00eb,bot,Zoe\u0308", "the unit would take players 1 and 3 for the same person: "
-                               "\"Zo\u00eb\" and \"Zoe\u0308\" are one name to it (it ignores "
-                               "case, runs of spaces and Unicode forms)"),
-])
-def test_names_the_unit_would_refuse_stop_showdown_play_at_the_start(capsys, monkeypatch,
-                                                                     players, message):
+@pytest.mark.parametrize(
+    "players, message",
+    [
+        (
+            "Ann,Ann\u202eB",
+            "the unit would refuse player 2's name: it must be a name of 1 to 40 "
+            'printable characters, not "Ann\u202eB" (it holds U+202E (Cf))',
+        ),
+        (
+            "Ann," + "x" * 41,
+            "the unit would refuse player 2's name: it must be a name of 1 to 40 "
+            'printable characters, not "' + "x" * 38 + "…",
+        ),
+        (
+            "Zo\u00eb,bot,Zoe\u0308",
+            "the unit would take players 1 and 3 for the same person: "
+            '"Zo\u00eb" and "Zoe\u0308" are one name to it (it ignores '
+            "case, runs of spaces and Unicode forms)",
+        ),
+    ],
+)
+def test_names_the_unit_would_refuse_stop_showdown_play_at_the_start(
+    capsys, monkeypatch, players, message
+):
     status, err, seen = play(capsys, monkeypatch, "--players", players, "--unit", UNIT)
     assert status == 2 and seen == {}
     assert err == f"showdown play: error: {message}\n"

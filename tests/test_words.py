@@ -6,19 +6,45 @@ import pytest
 
 from firmware_host.core.result import Result
 from firmware_host.protocol import EventName, Launch, Reason
-from firmware_host.protocol.words import (announce, decision_line, event_line, history_line,
-                                          interrupted_text, launch_problem, launch_text,
-                                          load_line, ms, noun, player_label, plural, result_line,
-                                          reruns_text, side_label, table_line, us, verdict,
-                                          versus)
+from firmware_host.protocol.words import (
+    announce,
+    decision_line,
+    event_line,
+    history_line,
+    interrupted_text,
+    launch_problem,
+    launch_text,
+    load_line,
+    ms,
+    noun,
+    player_label,
+    plural,
+    reruns_text,
+    result_line,
+    side_label,
+    table_line,
+    us,
+    verdict,
+    versus,
+)
 
 NAMES = {"a": "Ann", "b": "Bob"}
 
 
 def result(**changes):
-    base = {"showdown_id": "sd-1", "players": dict(NAMES), "winner": "b", "loser": "a",
-            "reason": "faster", "tie_reruns": 0, "reaction_us": {"a": 254500, "b": 231000},
-            "margin_us": 23500, "cards": 2, "launch": "launched", "cards_counted": None}
+    base = {
+        "showdown_id": "sd-1",
+        "players": dict(NAMES),
+        "winner": "b",
+        "loser": "a",
+        "reason": "faster",
+        "tie_reruns": 0,
+        "reaction_us": {"a": 254500, "b": 231000},
+        "margin_us": 23500,
+        "cards": 2,
+        "launch": "launched",
+        "cards_counted": None,
+    }
     return {**base, **changes}
 
 
@@ -32,8 +58,13 @@ EVENTS = {
     EventName.TIE: {"showdown_id": "sd-1", "gap_us": 120, "rerun": 1, "void": False},
     EventName.PADDLE_HELD: {"side": "a"},
     EventName.RESULT: result(),
-    EventName.LAUNCHED: {"showdown_id": "sd-1", "side": "a", "cards": 2, "verified": True,
-                         "outcome": "launched"},
+    EventName.LAUNCHED: {
+        "showdown_id": "sd-1",
+        "side": "a",
+        "cards": 2,
+        "verified": True,
+        "outcome": "launched",
+    },
     EventName.CANCELLED: {"showdown_id": "sd-1"},
     EventName.FAULT: {"reason": "motor driver not responding"},
 }
@@ -48,7 +79,7 @@ EVENT_LINES = {
     EventName.TIE: "tie       120 us apart: re-run 1",
     EventName.PADDLE_HELD: "paddle A is held down: release it to start",
     EventName.RESULT: "result    sd-1: Bob (side B) beat Ann (side A), faster by 23500 us; "
-                      "2 cards launched (reactions: A 254.5 ms, B 231.0 ms)",
+    "2 cards launched (reactions: A 254.5 ms, B 231.0 ms)",
     EventName.LAUNCHED: "launched  2 cards toward side A, counted",
     EventName.CANCELLED: "cancelled sd-1",
     EventName.FAULT: "FAULT     motor driver not responding",
@@ -63,7 +94,7 @@ def test_the_examples_cover_every_event_with_its_fields():
 @pytest.mark.parametrize("name", list(EventName))
 def test_every_event_has_its_line(name):
     assert event_line(name, EVENTS[name]) == EVENT_LINES[name]
-    assert event_line(str(name), EVENTS[name]) == EVENT_LINES[name]      # the wire's text too
+    assert event_line(str(name), EVENTS[name]) == EVENT_LINES[name]  # the wire's text too
 
 
 def test_an_unknown_event_is_an_error_not_a_silent_line():
@@ -71,21 +102,26 @@ def test_an_unknown_event_is_an_error_not_a_silent_line():
         event_line("boom", {})
 
 
-@pytest.mark.parametrize("data, line", [
-    ({"showdown_id": "x", "step": 2, "steps": 3, "rerun": 1}, "countdown 2/3 (re-run 1)"),
-])
+@pytest.mark.parametrize(
+    "data, line",
+    [
+        ({"showdown_id": "x", "step": 2, "steps": 3, "rerun": 1}, "countdown 2/3 (re-run 1)"),
+    ],
+)
 def test_a_rerun_countdown_says_which_rerun(data, line):
     assert event_line("countdown", data) == line
 
 
-@pytest.mark.parametrize("verified, outcome, line", [
-    (True, "launched", "launched  1 card toward side B, counted"),
-    (False, "launched", "launched  1 card toward side B, not counted (no sensor)"),
-    (False, "jam", "launched  1 card toward side B, JAM: not all counted"),
-])
+@pytest.mark.parametrize(
+    "verified, outcome, line",
+    [
+        (True, "launched", "launched  1 card toward side B, counted"),
+        (False, "launched", "launched  1 card toward side B, not counted (no sensor)"),
+        (False, "jam", "launched  1 card toward side B, JAM: not all counted"),
+    ],
+)
 def test_a_launch_says_whether_the_sensor_counted_it(verified, outcome, line):
-    data = {"showdown_id": "x", "side": "b", "cards": 1, "verified": verified,
-            "outcome": outcome}
+    data = {"showdown_id": "x", "side": "b", "cards": 1, "verified": verified, "outcome": outcome}
     assert event_line("launched", data) == line
 
 
@@ -98,17 +134,17 @@ def test_a_void_tie_says_void():
 #: What the table hears of a running showdown (showdown play on a unit); None: nothing.
 TABLE_LINES = {
     EventName.STATE: None,
-    EventName.ARMED: None,              # load_line says it, before the start
+    EventName.ARMED: None,  # load_line says it, before the start
     EventName.COUNTDOWN: "  countdown 1/3",
     EventName.GO: "  GO!",
     EventName.FALSE_START: "  False start: Bob (side B) pressed before GO.",
     EventName.TIE: "  Too close to call (120 us apart): the countdown runs again.",
     EventName.PADDLE_HELD: "  Ann's paddle (side A) is held down: let go, then press the timer "
-                           "button.",
-    EventName.RESULT: None,             # announce says it
-    EventName.LAUNCHED: None,           # only a jam is told
-    EventName.CANCELLED: None,          # the port raises a UnitProblem
-    EventName.FAULT: None,              # the port raises a UnitFault
+    "button.",
+    EventName.RESULT: None,  # announce says it
+    EventName.LAUNCHED: None,  # only a jam is told
+    EventName.CANCELLED: None,  # the port raises a UnitProblem
+    EventName.FAULT: None,  # the port raises a UnitFault
 }
 
 
@@ -124,7 +160,8 @@ def test_the_table_hears_of_a_jam_with_the_count():
 
 def test_the_table_is_told_what_to_load_and_who_stands_where():
     assert load_line(1, {"a": "Cat", "b": "Ann"}, start=True) == (
-        "Load 1 card into the unit: Cat (side A) vs Ann (side B). Starting the countdown.")
+        "Load 1 card into the unit: Cat (side A) vs Ann (side B). Starting the countdown."
+    )
 
 
 # -- launch outcomes --------------------------------------------------------------------
@@ -144,21 +181,26 @@ LAUNCH_TEXTS = {
 def test_every_launch_outcome_has_its_words(launch):
     assert set(LAUNCH_TEXTS) == set(Launch)
     assert launch_text(launch, 2, 1) == LAUNCH_TEXTS[launch]
-    assert launch_problem(launch)       # a sentence for the table, whatever happened
+    assert launch_problem(launch)  # a sentence for the table, whatever happened
 
 
 def test_the_launch_problems_the_table_hears():
-    assert [launch_problem(launch) for launch in ("jam", "fault", "cancelled", "pending",
-                                                  "interrupted")] == [
-        "The launcher jammed", "The unit faulted during the launch",
-        "The launch was cancelled on the unit", "The unit did not record how the launch ended",
-        "The unit stopped before the launch ended"]
+    assert [
+        launch_problem(launch) for launch in ("jam", "fault", "cancelled", "pending", "interrupted")
+    ] == [
+        "The launcher jammed",
+        "The unit faulted during the launch",
+        "The launch was cancelled on the unit",
+        "The unit did not record how the launch ended",
+        "The unit stopped before the launch ended",
+    ]
 
 
 def test_an_interrupted_launch_without_a_sensor_count_says_no_count():
     assert launch_text("interrupted", 3) == "launch of 3 cards interrupted"
     assert interrupted_text("Bob", 2, 2) == (
-        "The unit stopped before the launch ended: Bob takes 2 cards (2 of 2 counted out).")
+        "The unit stopped before the launch ended: Bob takes 2 cards (2 of 2 counted out)."
+    )
 
 
 def test_regression_history_said_1_cards():
@@ -170,29 +212,59 @@ def test_regression_history_said_1_cards():
 
 # -- verdicts: one wording per idea, on every surface --------------------------------
 
-@pytest.mark.parametrize("changes, unit_line, table_sentence, history_outcome", [
-    ({}, "sd-1: Bob (side B) beat Ann (side A), faster by 23500 us; 2 cards launched",
-     "Bob wins: Ann 254.5 ms, Bob 231.0 ms, margin 23.5 ms. Ann takes 2 cards.",
-     "Bob won (faster)"),
-    ({"margin_us": None, "reaction_us": {"a": None, "b": 231000}},
-     "sd-1: Bob (side B) beat Ann (side A), who did not press in time; 2 cards launched",
-     "Bob wins: Ann -, Bob 231.0 ms (Ann did not press in time). Ann takes 2 cards.",
-     "Bob won (faster)"),
-    ({"reason": "false_start", "reaction_us": {"a": None, "b": None}, "margin_us": None},
-     "sd-1: false start by Ann (side A); 2 cards launched",
-     "False start by Ann (side A). Ann takes 2 cards.", "false start by Ann"),
-    ({"reason": "timeout", "winner": None, "loser": None, "launch": "none",
-      "reaction_us": {"a": None, "b": None}, "margin_us": None},
-     "sd-1: nobody pressed in time; no launch",
-     "Nobody pressed in time. The showdown is armed again.", "nobody pressed in time"),
-    ({"reason": "tie_void", "winner": None, "loser": None, "launch": "none", "tie_reruns": 3,
-      "margin_us": 50},
-     "sd-1: too close to call after 3 re-runs: void; no launch",
-     "Too close to call after 3 re-runs: void. The showdown is armed again.",
-     "too close to call after 3 re-runs: void"),
-])
-def test_each_verdict_reads_the_same_on_every_surface(changes, unit_line, table_sentence,
-                                                      history_outcome):
+
+@pytest.mark.parametrize(
+    "changes, unit_line, table_sentence, history_outcome",
+    [
+        (
+            {},
+            "sd-1: Bob (side B) beat Ann (side A), faster by 23500 us; 2 cards launched",
+            "Bob wins: Ann 254.5 ms, Bob 231.0 ms, margin 23.5 ms. Ann takes 2 cards.",
+            "Bob won (faster)",
+        ),
+        (
+            {"margin_us": None, "reaction_us": {"a": None, "b": 231000}},
+            "sd-1: Bob (side B) beat Ann (side A), who did not press in time; 2 cards launched",
+            "Bob wins: Ann -, Bob 231.0 ms (Ann did not press in time). Ann takes 2 cards.",
+            "Bob won (faster)",
+        ),
+        (
+            {"reason": "false_start", "reaction_us": {"a": None, "b": None}, "margin_us": None},
+            "sd-1: false start by Ann (side A); 2 cards launched",
+            "False start by Ann (side A). Ann takes 2 cards.",
+            "false start by Ann",
+        ),
+        (
+            {
+                "reason": "timeout",
+                "winner": None,
+                "loser": None,
+                "launch": "none",
+                "reaction_us": {"a": None, "b": None},
+                "margin_us": None,
+            },
+            "sd-1: nobody pressed in time; no launch",
+            "Nobody pressed in time. The showdown is armed again.",
+            "nobody pressed in time",
+        ),
+        (
+            {
+                "reason": "tie_void",
+                "winner": None,
+                "loser": None,
+                "launch": "none",
+                "tie_reruns": 3,
+                "margin_us": 50,
+            },
+            "sd-1: too close to call after 3 re-runs: void; no launch",
+            "Too close to call after 3 re-runs: void. The showdown is armed again.",
+            "too close to call after 3 re-runs: void",
+        ),
+    ],
+)
+def test_each_verdict_reads_the_same_on_every_surface(
+    changes, unit_line, table_sentence, history_outcome
+):
     data = result(**changes)
     assert result_line(data) == unit_line == str(Result.from_dict(data))
     assert announce(data) == table_sentence
@@ -208,29 +280,42 @@ def test_every_reason_has_a_verdict():
 def test_a_history_row_shows_when_who_how_and_the_times():
     row = history_line({**result(), "recorded_at": "2025-11-30T18:04:11+00:00"})
     when, *rest = row.split("  ")
-    assert len(when) == len("2025-11-30 18:04:11")     # local time, to the second
-    assert rest == ["sd-1", "Ann vs Bob", "Bob won (faster)", "A 254.5 ms", "B 231.0 ms",
-                    "margin 23.5 ms", "2 cards launched"]
+    assert len(when) == len("2025-11-30 18:04:11")  # local time, to the second
+    assert rest == [
+        "sd-1",
+        "Ann vs Bob",
+        "Bob won (faster)",
+        "A 254.5 ms",
+        "B 231.0 ms",
+        "margin 23.5 ms",
+        "2 cards launched",
+    ]
 
 
 def test_a_damaged_history_row_still_gets_a_line():
     assert history_line({"showdown_id": "x"}) == (
-        "?  x  ? vs ?  no winner (None)  A -  B -  margin -  no launch")
+        "?  x  ? vs ?  no winner (None)  A -  B -  margin -  no launch"
+    )
 
 
-@pytest.mark.parametrize("outcome, winner, loser, margin, line", [
-    ("faster", "b", "a", 23500, "decided   side B faster by 23500 us: cards go to side A"),
-    ("false_start", "a", "b", None, "decided   false start by side B: cards go to side B"),
-    ("tie", None, None, 120, None),
-])
+@pytest.mark.parametrize(
+    "outcome, winner, loser, margin, line",
+    [
+        ("faster", "b", "a", 23500, "decided   side B faster by 23500 us: cards go to side A"),
+        ("false_start", "a", "b", None, "decided   false start by side B: cards go to side B"),
+        ("tie", None, None, 120, None),
+    ],
+)
 def test_the_demo_says_each_decision(outcome, winner, loser, margin, line):
     assert decision_line(outcome, winner, loser, margin) == line
 
 
 # -- the helpers ----------------------------------------------------------------------
 
-@pytest.mark.parametrize("count, text", [(0, "0 cards"), (1, "1 card"), (2, "2 cards"),
-                                         (10, "10 cards")])
+
+@pytest.mark.parametrize(
+    "count, text", [(0, "0 cards"), (1, "1 card"), (2, "2 cards"), (10, "10 cards")]
+)
 def test_plural(count, text):
     assert plural(count, "card") == text
     assert noun(count, "card") == text.split(" ", 1)[1]
@@ -241,9 +326,18 @@ def test_plural_of_an_irregular_noun():
     assert [reruns_text(n) for n in (1, 2)] == ["1 near-tie re-run", "2 near-tie re-runs"]
 
 
-@pytest.mark.parametrize("micros, text", [(231400, "231.4 ms"), (23974, "24.0 ms"),
-                                          (0, "0.0 ms"), (-2500, "-2.5 ms"), (None, "-"),
-                                          (True, "-"), ("5", "-")])
+@pytest.mark.parametrize(
+    "micros, text",
+    [
+        (231400, "231.4 ms"),
+        (23974, "24.0 ms"),
+        (0, "0.0 ms"),
+        (-2500, "-2.5 ms"),
+        (None, "-"),
+        (True, "-"),
+        ("5", "-"),
+    ],
+)
 def test_ms_from_microseconds(micros, text):
     assert ms(micros) == text
 

@@ -11,17 +11,27 @@ from firmware_host.service.config import load_config
 
 __all__ = ["WAIT_S", "short_config", "Recorder"]
 
-WAIT_S = 10.0           # a safety net for a broken loop, not a timing assertion
+WAIT_S = 10.0  # a safety net for a broken loop, not a timing assertion
 
 
 def short_config(**timing):
     """The default config on mock pins with a countdown and launch of milliseconds."""
     config = load_config(None)
-    fast = dict(countdown_step_s=0.01, flash_period_s=0.005, beep_s=0.002, go_tone_s=0.01,
-                hold_min_s=0.01, hold_max_s=0.02, response_timeout_s=0.5, paddle_warning_s=0.05)
+    fast = dict(
+        countdown_step_s=0.01,
+        flash_period_s=0.005,
+        beep_s=0.002,
+        go_tone_s=0.01,
+        hold_min_s=0.01,
+        hold_max_s=0.02,
+        response_timeout_s=0.5,
+        paddle_warning_s=0.05,
+    )
     return config.replace(
-        backend="mock", timing=replace(config.timing, **{**fast, **timing}),
-        launcher=replace(config.launcher, spin_up_s=0.01, per_card_s=0.01))
+        backend="mock",
+        timing=replace(config.timing, **{**fast, **timing}),
+        launcher=replace(config.launcher, spin_up_s=0.01, per_card_s=0.01),
+    )
 
 
 class Recorder:
@@ -39,7 +49,8 @@ class Recorder:
     def wait_for(self, name, count=1):
         with self._changed:
             ok = self._changed.wait_for(
-                lambda: sum(e.name == name for e in self.events) >= count, WAIT_S)
+                lambda: sum(e.name == name for e in self.events) >= count, WAIT_S
+            )
         assert ok, f"no {name!r} event; got {[e.name for e in self.events]}"
         return [e for e in self.events if e.name == name][count - 1]
 

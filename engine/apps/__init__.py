@@ -7,5 +7,17 @@ from engine.apps.demo import UnitDaemon, run_demo
 from engine.apps.driver import EVENT_KINDS, Match, MatchEvent, MatchResult, describe, play_match
 from engine.apps.play import parse_players, play_game
 
-__all__ = ["main", "COMMANDS", "Match", "MatchEvent", "MatchResult", "play_match", "describe",
-           "EVENT_KINDS", "play_game", "parse_players", "run_demo", "UnitDaemon"]
+__all__ = [
+    "main",
+    "COMMANDS",
+    "Match",
+    "MatchEvent",
+    "MatchResult",
+    "play_match",
+    "describe",
+    "EVENT_KINDS",
+    "play_game",
+    "parse_players",
+    "run_demo",
+    "UnitDaemon",
+]

@@ -33,5 +33,4 @@ def build_parser():
 
 
 def main(argv: list[str] | None = None) -> int:
-    return console.run(argv, prog=PROG, description=DESCRIPTION, commands=COMMANDS,
-                       renamed=RENAMED)
+    return console.run(argv, prog=PROG, description=DESCRIPTION, commands=COMMANDS, renamed=RENAMED)

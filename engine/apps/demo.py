@@ -28,26 +28,42 @@ import sys
 import tempfile
 import time
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable, TextIO
-
-from firmware_host.protocol import console
-from firmware_host.protocol.reactions import HUMAN, Reactions
-from firmware_host.protocol.words import ms, player_label, plural, reruns_text, versus
+from typing import TextIO
 
 from engine.apps.driver import Match, MatchEvent, describe
 from engine.core.game import Game
 from engine.players.bots import HeuristicBot
 from engine.units.remote import RemoteUnit, UnitProblem
 from engine.units.unit_link import LinkLost, UnitLink
+from firmware_host.protocol import console
+from firmware_host.protocol.reactions import HUMAN, Reactions
+from firmware_host.protocol.words import ms, player_label, plural, reruns_text, versus
 
-__all__ = ["DEMO_UNIT_CONFIG", "DEMO_TIMING", "NAMES", "SimulatedTable", "UnitDaemon",
-           "DaemonError", "run_demo", "add_arguments", "command"]
+__all__ = [
+    "DEMO_UNIT_CONFIG",
+    "DEMO_TIMING",
+    "NAMES",
+    "SimulatedTable",
+    "UnitDaemon",
+    "DaemonError",
+    "run_demo",
+    "add_arguments",
+    "command",
+]
 
 #: The unit's timing for the demo: short, so a 500-point match takes seconds.
-DEMO_TIMING = {"countdown_step_s": 0.02, "flash_period_s": 0.01, "beep_s": 0.005,
-               "go_tone_s": 0.01, "hold_min_s": 0.01, "hold_max_s": 0.02,
-               "response_timeout_s": 2.0, "paddle_warning_s": 0.1}
+DEMO_TIMING = {
+    "countdown_step_s": 0.02,
+    "flash_period_s": 0.01,
+    "beep_s": 0.005,
+    "go_tone_s": 0.01,
+    "hold_min_s": 0.01,
+    "hold_max_s": 0.02,
+    "response_timeout_s": 2.0,
+    "paddle_warning_s": 0.1,
+}
 DEMO_LAUNCHER = {"spin_up_s": 0.02, "per_card_s": 0.005}
 #: The unit's settle window (its default): the table needs it to time its presses.
 DEMO_SETTLE_S = 0.025
@@ -57,9 +73,12 @@ def _toml(section: str, values: dict) -> str:
     return f"[{section}]\n" + "".join(f"{key} = {value!r}\n" for key, value in values.items())
 
 
-DEMO_UNIT_CONFIG = ("# showdown demo: a short countdown and hold (the unit's defaults are "
-                    "much longer)\n" + _toml("timing", {**DEMO_TIMING, "settle_s": DEMO_SETTLE_S})
-                    + _toml("launcher", DEMO_LAUNCHER))
+DEMO_UNIT_CONFIG = (
+    "# showdown demo: a short countdown and hold (the unit's defaults are "
+    "much longer)\n"
+    + _toml("timing", {**DEMO_TIMING, "settle_s": DEMO_SETTLE_S})
+    + _toml("launcher", DEMO_LAUNCHER)
+)
 
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Joe")
 
@@ -91,12 +110,19 @@ class SimulatedTable:
     the last showdown, so an earlier press would go unseen.
     """
 
-    def __init__(self, rng: random.Random, *, reactions: Reactions = HUMAN,
-                 press_timer: bool = True, settle_s: float = DEMO_SETTLE_S,
-                 spin_up_s: float = DEMO_LAUNCHER["spin_up_s"],
-                 per_card_s: float = DEMO_LAUNCHER["per_card_s"],
-                 countdown_s: float = 3 * DEMO_TIMING["countdown_step_s"],
-                 hold_min_s: float = DEMO_TIMING["hold_min_s"], lockout_s: float = 0.05):
+    def __init__(
+        self,
+        rng: random.Random,
+        *,
+        reactions: Reactions = HUMAN,
+        press_timer: bool = True,
+        settle_s: float = DEMO_SETTLE_S,
+        spin_up_s: float = DEMO_LAUNCHER["spin_up_s"],
+        per_card_s: float = DEMO_LAUNCHER["per_card_s"],
+        countdown_s: float = 3 * DEMO_TIMING["countdown_step_s"],
+        hold_min_s: float = DEMO_TIMING["hold_min_s"],
+        lockout_s: float = 0.05,
+    ):
         self.rng = rng
         self.reactions = reactions
         self.press_timer = press_timer
@@ -106,8 +132,9 @@ class SimulatedTable:
         # How early a false start may come (see above), in ms.
         self.max_lead_ms = min(40.0, (countdown_s + hold_min_s - lockout_s) * 1000 - 5)
         if self.max_lead_ms < 1:
-            raise ValueError("countdown_s + hold_min_s must exceed lockout_s by 6 ms for false "
-                             "starts to be seen")
+            raise ValueError(
+                "countdown_s + hold_min_s must exceed lockout_s by 6 ms for false starts to be seen"
+            )
         self._cards = 1
 
     def plan(self, cards: int) -> list[tuple[str, float]]:
@@ -119,19 +146,21 @@ class SimulatedTable:
         faster, slower = ("a", "b") if rng.random() < 0.5 else ("b", "a")
         times = {faster: first_us / 1000, slower: second_us / 1000}
         window_ms = (self.settle_s + self.spin_up_s + self.per_card_s * cards) * 1000
-        return sorted(((side, at) for side, at in times.items()
-                       if at < first_us / 1000 + window_ms - 1), key=lambda press: press[1])
+        return sorted(
+            ((side, at) for side, at in times.items() if at < first_us / 1000 + window_ms - 1),
+            key=lambda press: press[1],
+        )
 
     def armed(self, link: UnitLink, request, unit_id: str) -> None:
         self._cards = request.cards
-        self._release(link)         # hands off the paddles, whatever happened before
+        self._release(link)  # hands off the paddles, whatever happened before
         self._press(link)
         if self.press_timer:
             link.call("bench_timer")
 
     def event(self, link: UnitLink, event) -> None:
         if event.name == "tie" and not event.data["void"]:
-            self._release(link)            # they let go; the countdown runs again
+            self._release(link)  # they let go; the countdown runs again
             self._press(link)
 
     def _press(self, link: UnitLink) -> None:
@@ -153,8 +182,14 @@ class UnitDaemon:
 
     READY = re.compile(r"ready: .*?\btcp 127\.0\.0\.1:(\d+)")
 
-    def __init__(self, workdir: Path, *, config_text: str = DEMO_UNIT_CONFIG,
-                 listen: str = "127.0.0.1:0", python: str = sys.executable):
+    def __init__(
+        self,
+        workdir: Path,
+        *,
+        config_text: str = DEMO_UNIT_CONFIG,
+        listen: str = "127.0.0.1:0",
+        python: str = sys.executable,
+    ):
         self.workdir = Path(workdir)
         self.config_path = self.workdir / "unit.toml"
         self.journal_path = self.workdir / "results.sqlite3"
@@ -171,20 +206,35 @@ class UnitDaemon:
 
     @property
     def args(self) -> list[str]:
-        return [self.python, "-m", "firmware_host", "-v", "run", "--mock",
-                "--listen", self.listen, "--journal", str(self.journal_path),
-                "--config", str(self.config_path)]
+        return [
+            self.python,
+            "-m",
+            "firmware_host",
+            "-v",
+            "run",
+            "--mock",
+            "--listen",
+            self.listen,
+            "--journal",
+            str(self.journal_path),
+            "--config",
+            str(self.config_path),
+        ]
 
     def start(self, timeout_s: float = 30.0) -> int:
         """Start the daemon and wait for its ready line; returns the port."""
         self.config_path.write_text(self.config_text)
-        env = {key: value for key, value in os.environ.items()
-               if key not in ("NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID")}
+        env = {
+            key: value
+            for key, value in os.environ.items()
+            if key not in ("NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID")
+        }
         env["PYTHONUNBUFFERED"] = "1"
         # The log goes to a file: a pipe nobody reads would fill and stall the daemon.
         with open(self.log_path, "wb") as log:
-            self.process = subprocess.Popen(self.args, stdin=subprocess.DEVNULL, stdout=log,
-                                            stderr=subprocess.STDOUT, env=env)
+            self.process = subprocess.Popen(
+                self.args, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, env=env
+            )
         deadline = time.monotonic() + timeout_s
         while True:
             found = self.READY.search(self.log_text())
@@ -192,13 +242,16 @@ class UnitDaemon:
                 self.port = int(found.group(1))
                 return self.port
             if self.process.poll() is not None:
-                raise DaemonError(f"the unit daemon exited with status {self.process.returncode} "
-                                  f"before it was ready:\n{self.log_tail()}")
+                raise DaemonError(
+                    f"the unit daemon exited with status {self.process.returncode} "
+                    f"before it was ready:\n{self.log_tail()}"
+                )
             if time.monotonic() > deadline:
                 self.kill()
-                raise DaemonError(f"the unit daemon was not ready after {timeout_s:g} s:\n"
-                                  f"{self.log_tail()}")
-            time.sleep(0.02)        # a log file gives no notice: look again shortly
+                raise DaemonError(
+                    f"the unit daemon was not ready after {timeout_s:g} s:\n{self.log_tail()}"
+                )
+            time.sleep(0.02)  # a log file gives no notice: look again shortly
 
     def log_text(self) -> str:
         try:
@@ -220,8 +273,9 @@ class UnitDaemon:
             return process.wait(timeout_s)
         except subprocess.TimeoutExpired:
             self.kill()
-            raise DaemonError(f"the unit daemon did not stop within {timeout_s:g} s of SIGTERM "
-                              "and was killed") from None
+            raise DaemonError(
+                f"the unit daemon did not stop within {timeout_s:g} s of SIGTERM and was killed"
+            ) from None
 
     def kill(self) -> None:
         """SIGKILL (a crash, for the fault tests), then reap it."""
@@ -236,20 +290,34 @@ def _unit_defaults() -> str:
     config = tomllib.loads(text)
     timing = config["timing"]
     steps = len(config["pins"]["countdown_leds"])
-    return (f"{steps} steps of {timing['countdown_step_s']:g} s and a "
-            f"{timing['hold_min_s']:g}-{timing['hold_max_s']:g} s hold")
+    return (
+        f"{steps} steps of {timing['countdown_step_s']:g} s and a "
+        f"{timing['hold_min_s']:g}-{timing['hold_max_s']:g} s hold"
+    )
 
 
 def _notable(event: MatchEvent) -> bool:
     """The plays worth a line: actions that hit someone, wilds, UNO, a last card."""
     kind = event.kind
-    if kind in ("match_start", "round_start", "face", "challenge", "catch", "showdown",
-                "round_end", "match_end"):
+    if kind in (
+        "match_start",
+        "round_start",
+        "face",
+        "challenge",
+        "catch",
+        "showdown",
+        "round_end",
+        "match_end",
+    ):
         return True
     if kind == "play":
         data = event.data
-        return (data["uno"] or data["cards_left"] == 0 or bool(data["draws"])
-                or data["card"].startswith("W"))
+        return (
+            data["uno"]
+            or data["cards_left"] == 0
+            or bool(data["draws"])
+            or data["card"].startswith("W")
+        )
     return False
 
 
@@ -287,30 +355,44 @@ def _showdown_line(number: int, event: MatchEvent, names) -> str:
     challenger, opponent = d["names"]
     again = f" [{reruns_text(d['tie_reruns'])}]" if d["tie_reruns"] else ""
     sides = versus(player_label(challenger, "a"), player_label(opponent, "b"))
-    return (f"  Showdown {number} ({d['cause']}): {challenger} loads "
-            f"{plural(d['cards'], 'card')}, {sides}. Unit: {d['detail']}{again}. "
-            f"{names[d['loser']]} takes the cards.")
+    return (
+        f"  Showdown {number} ({d['cause']}): {challenger} loads "
+        f"{plural(d['cards'], 'card')}, {sides}. Unit: {d['detail']}{again}. "
+        f"{names[d['loser']]} takes the cards."
+    )
 
 
 def _scoreboard(names, scores, rounds_won, stats: dict) -> list[str]:
     """The final table: points and rounds from the engine, showdown figures from the unit."""
-    lines = ["", "Final scoreboard (showdown figures are the unit's, from its journal):",
-             f"  {'player':<7}{'points':>7}{'rounds':>8}{'showdowns':>11}{'won':>5}{'lost':>6}"
-             f"{'false starts':>14}{'median reaction':>17}{'best':>10}"]
+    lines = [
+        "",
+        "Final scoreboard (showdown figures are the unit's, from its journal):",
+        f"  {'player':<7}{'points':>7}{'rounds':>8}{'showdowns':>11}{'won':>5}{'lost':>6}"
+        f"{'false starts':>14}{'median reaction':>17}{'best':>10}",
+    ]
     order = sorted(range(len(names)), key=lambda p: -scores[p])
     for p in order:
         unit = stats.get(names[p], {})
-        lines.append(f"  {names[p]:<7}{scores[p]:>7}{rounds_won[p]:>8}"
-                     f"{unit.get('showdowns', 0):>11}{unit.get('wins', 0):>5}"
-                     f"{unit.get('losses', 0):>6}{unit.get('false_starts', 0):>14}"
-                     f"{ms(unit.get('median_reaction_us')):>17}"
-                     f"{ms(unit.get('best_reaction_us')):>10}")
+        lines.append(
+            f"  {names[p]:<7}{scores[p]:>7}{rounds_won[p]:>8}"
+            f"{unit.get('showdowns', 0):>11}{unit.get('wins', 0):>5}"
+            f"{unit.get('losses', 0):>6}{unit.get('false_starts', 0):>14}"
+            f"{ms(unit.get('median_reaction_us')):>17}"
+            f"{ms(unit.get('best_reaction_us')):>10}"
+        )
     return lines
 
 
-def run_demo(*, seed: int = 1, players: int = 3, target: int = 500, out: TextIO = sys.stdout,
-             tty: bool | None = None, workdir: Path | None = None,
-             clock: Callable[[], float] = time.monotonic) -> int:
+def run_demo(
+    *,
+    seed: int = 1,
+    players: int = 3,
+    target: int = 500,
+    out: TextIO = sys.stdout,
+    tty: bool | None = None,
+    workdir: Path | None = None,
+    clock: Callable[[], float] = time.monotonic,
+) -> int:
     """Play the demo; returns the exit status (0: the match finished and the
     daemon stopped cleanly)."""
     if not 2 <= players <= len(NAMES):
@@ -325,8 +407,7 @@ def run_demo(*, seed: int = 1, players: int = 3, target: int = 500, out: TextIO 
             screen.line(f"error: {exc}")
             return 1
         try:
-            status = _play(daemon, screen, seed=seed, players=players, target=target,
-                           clock=clock)
+            status = _play(daemon, screen, seed=seed, players=players, target=target, clock=clock)
         except KeyboardInterrupt:
             screen.clear_progress()
             screen.line("Interrupted: the match is abandoned.")
@@ -344,20 +425,34 @@ def run_demo(*, seed: int = 1, players: int = 3, target: int = 500, out: TextIO 
         return status
 
 
-def _play(daemon: UnitDaemon, screen: _Screen, *, seed: int, players: int, target: int,
-          clock) -> int:
+def _play(
+    daemon: UnitDaemon, screen: _Screen, *, seed: int, players: int, target: int, clock
+) -> int:
     rng = random.Random(seed)
     names = list(NAMES[:players])
-    steps = ", ".join(f"{key} {value:g}" for key, value in DEMO_TIMING.items()
-                      if key in ("countdown_step_s", "hold_min_s", "hold_max_s"))
-    screen.line(f"The unit listens on {daemon.url}; its journal is {daemon.journal_path} "
-                "(removed at the end).")
-    screen.line(f"For the demo the unit runs a short countdown and hold ({steps}); its own "
-                f"defaults are {_unit_defaults()}.")
-    screen.line("A simulated table presses the mock paddles and the timer button through the "
-                "unit's bench commands; the unit decides every showdown.")
-    unit = RemoteUnit(daemon.url, start=False, table=SimulatedTable(random.Random(rng.getrandbits(64))),
-                      id_prefix="demo")
+    steps = ", ".join(
+        f"{key} {value:g}"
+        for key, value in DEMO_TIMING.items()
+        if key in ("countdown_step_s", "hold_min_s", "hold_max_s")
+    )
+    screen.line(
+        f"The unit listens on {daemon.url}; its journal is {daemon.journal_path} "
+        "(removed at the end)."
+    )
+    screen.line(
+        f"For the demo the unit runs a short countdown and hold ({steps}); its own "
+        f"defaults are {_unit_defaults()}."
+    )
+    screen.line(
+        "A simulated table presses the mock paddles and the timer button through the "
+        "unit's bench commands; the unit decides every showdown."
+    )
+    unit = RemoteUnit(
+        daemon.url,
+        start=False,
+        table=SimulatedTable(random.Random(rng.getrandbits(64))),
+        id_prefix="demo",
+    )
     game = Game.new(players, "showdown", seed=seed, target=target)
     started = clock()
     counts = {"showdowns": 0}
@@ -371,14 +466,24 @@ def _play(daemon: UnitDaemon, screen: _Screen, *, seed: int, players: int, targe
             rounds_won[event.data["winner"]] += 1
             screen.line(describe(event, names))
         elif _notable(event):
-            screen.line(("  " if event.kind in ("play", "face", "challenge", "catch") else "")
-                        + describe(event, names))
+            screen.line(
+                ("  " if event.kind in ("play", "face", "challenge", "catch") else "")
+                + describe(event, names)
+            )
         scores = ", ".join(f"{n} {s}" for n, s in zip(names, game.scores))
-        screen.show_progress(f"[round {game.round}, showdown {counts['showdowns']}, "
-                             f"{clock() - started:.0f} s] {scores}")
+        screen.show_progress(
+            f"[round {game.round}, showdown {counts['showdowns']}, "
+            f"{clock() - started:.0f} s] {scores}"
+        )
 
-    match = Match(game, [HeuristicBot(name) for name in names], unit, names=names, log=log,
-                  match_id=f"s{seed}")
+    match = Match(
+        game,
+        [HeuristicBot(name) for name in names],
+        unit,
+        names=names,
+        log=log,
+        match_id=f"s{seed}",
+    )
     try:
         with unit:
             result = match.run()
@@ -395,8 +500,10 @@ def _play(daemon: UnitDaemon, screen: _Screen, *, seed: int, players: int, targe
     for line in _scoreboard(names, result.scores, rounds_won, stats):
         screen.line(line)
     elapsed = clock() - started
-    screen.line(f"{names[result.winner]} wins the match: {result.rounds} rounds, "
-                f"{result.showdowns} showdowns, {result.decisions} decisions in {elapsed:.1f} s.")
+    screen.line(
+        f"{names[result.winner]} wins the match: {result.rounds} rounds, "
+        f"{result.showdowns} showdowns, {result.decisions} decisions in {elapsed:.1f} s."
+    )
     return 0
 
 
@@ -411,12 +518,24 @@ def _unit_stats(url: str) -> dict:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--seed", type=console.seed, default=1,
-                        help="deal, bots and table seed (default: 1, the same match each time)")
-    parser.add_argument("--players", type=console.whole_number(2, len(NAMES)), default=3,
-                        help="number of bots (default: 3)")
-    parser.add_argument("--target", type=console.positive_int, default=500,
-                        help="points that win the match (default: 500)")
+    parser.add_argument(
+        "--seed",
+        type=console.seed,
+        default=1,
+        help="deal, bots and table seed (default: 1, the same match each time)",
+    )
+    parser.add_argument(
+        "--players",
+        type=console.whole_number(2, len(NAMES)),
+        default=3,
+        help="number of bots (default: 3)",
+    )
+    parser.add_argument(
+        "--target",
+        type=console.positive_int,
+        default=500,
+        help="points that win the match (default: 500)",
+    )
 
 
 def command(args: argparse.Namespace) -> int:

@@ -45,24 +45,42 @@ Cards and colours are given as text (``"R5"``, ``"G"``); players as indices.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Callable, Sequence
-
-from firmware_host.protocol.words import ms, plural, reruns_text, versus
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from engine.core.actions import Action, ActionKind
 from engine.core.errors import IllegalActionError, StateError
 from engine.core.game import Game
 from engine.units.ports import ShowdownRequest
+from firmware_host.protocol.words import ms, plural, reruns_text, versus
 
 __all__ = ["Match", "MatchEvent", "MatchResult", "play_match", "describe", "EVENT_KINDS"]
 
-EVENT_KINDS = ("match_start", "round_start", "play", "draw", "keep", "accept", "challenge",
-               "catch", "colour", "face", "showdown", "round_end", "match_end")
+EVENT_KINDS = (
+    "match_start",
+    "round_start",
+    "play",
+    "draw",
+    "keep",
+    "accept",
+    "challenge",
+    "catch",
+    "colour",
+    "face",
+    "showdown",
+    "round_end",
+    "match_end",
+)
 
 _KIND_WORDS = {
-    ActionKind.PLAY: "play", ActionKind.DRAW: "draw", ActionKind.KEEP: "keep",
-    ActionKind.ACCEPT: "accept", ActionKind.CHALLENGE: "challenge", ActionKind.CATCH: "catch",
-    ActionKind.CHOOSE_COLOUR: "colour", ActionKind.CHOOSE_SHOWDOWN: "face",
+    ActionKind.PLAY: "play",
+    ActionKind.DRAW: "draw",
+    ActionKind.KEEP: "keep",
+    ActionKind.ACCEPT: "accept",
+    ActionKind.CHALLENGE: "challenge",
+    ActionKind.CATCH: "catch",
+    ActionKind.CHOOSE_COLOUR: "colour",
+    ActionKind.CHOOSE_SHOWDOWN: "face",
 }
 
 
@@ -101,9 +119,19 @@ class Match:
     raises StateError.
     """
 
-    def __init__(self, game: Game, agents: Sequence, unit, *, names: Sequence[str] | None = None,
-                 log: Callable[[MatchEvent], None] | None = None, debug: bool = False,
-                 check_every: int = 1, max_decisions: int = 200_000, match_id: str = "m1"):
+    def __init__(
+        self,
+        game: Game,
+        agents: Sequence,
+        unit,
+        *,
+        names: Sequence[str] | None = None,
+        log: Callable[[MatchEvent], None] | None = None,
+        debug: bool = False,
+        check_every: int = 1,
+        max_decisions: int = 200_000,
+        match_id: str = "m1",
+    ):
         if len(agents) != game.players:
             raise ValueError(f"{len(agents)} agents for {game.players} players")
         if names is None:
@@ -130,34 +158,58 @@ class Match:
         """Play every remaining round; return the result once the match is won."""
         game = self.game
         if not self.events:
-            self._emit("match_start", players=list(self.names), variant=game.variant.name,
-                       target=game.target, house_rules=str(game.house_rules))
+            self._emit(
+                "match_start",
+                players=list(self.names),
+                variant=game.variant.name,
+                target=game.target,
+                house_rules=str(game.house_rules),
+            )
         while True:
             if game.round_over:
                 if game.match_over:
                     break
                 game.next_round()
             self.play_round()
-        result = MatchResult(game.match_winner, game.scores, game.round, self.decisions,
-                             self.showdowns, ())
-        self._emit("match_end", winner=result.winner, scores=list(result.scores),
-                   rounds=result.rounds, decisions=result.decisions, showdowns=result.showdowns)
+        result = MatchResult(
+            game.match_winner, game.scores, game.round, self.decisions, self.showdowns, ()
+        )
+        self._emit(
+            "match_end",
+            winner=result.winner,
+            scores=list(result.scores),
+            rounds=result.rounds,
+            decisions=result.decisions,
+            showdowns=result.showdowns,
+        )
         return dataclasses.replace(result, events=tuple(self.events))
 
     def play_round(self) -> None:
         """Play the current round to its end."""
         game = self.game
         self._round_decisions = 0
-        self._emit("round_start", dealer=game.dealer, first=game.to_act, top=str(game.top_card),
-                   colour=_text(game.colour), hand_sizes=list(game.hand_sizes),
-                   scores=list(game.scores), notation=game.notation())
+        self._emit(
+            "round_start",
+            dealer=game.dealer,
+            first=game.to_act,
+            top=str(game.top_card),
+            colour=_text(game.colour),
+            hand_sizes=list(game.hand_sizes),
+            scores=list(game.scores),
+            notation=game.notation(),
+        )
         while not game.round_over:
             self.step()
         if self.debug:
             game.check_invariants()
         outcome = game.outcome
-        self._emit("round_end", winner=outcome.winner, points=outcome.points,
-                   scores=list(outcome.scores), hand_sizes=list(game.hand_sizes))
+        self._emit(
+            "round_end",
+            winner=outcome.winner,
+            points=outcome.points,
+            scores=list(outcome.scores),
+            hand_sizes=list(game.hand_sizes),
+        )
 
     def step(self) -> None:
         """One decision: the pending showdown's result, or the next agent's action."""
@@ -165,8 +217,10 @@ class Match:
         self.decisions += 1
         self._round_decisions += 1
         if self._round_decisions > self.max_decisions:
-            raise StateError(f"round {game.round} has not ended after {self.max_decisions} "
-                             f"decisions (a runaway game?): {game.notation()}")
+            raise StateError(
+                f"round {game.round} has not ended after {self.max_decisions} "
+                f"decisions (a runaway game?): {game.notation()}"
+            )
         if game.pending_showdown is not None:
             self._showdown()
         else:
@@ -176,7 +230,8 @@ class Match:
                 legal = " ".join(map(str, game.legal_actions()))
                 raise IllegalActionError(
                     f"{self.names[player]} (player {player}, {self.agents[player]!r}) chose "
-                    f"{str(action)!r}, which is not legal in {game.notation()!r} (legal: {legal})")
+                    f"{str(action)!r}, which is not legal in {game.notation()!r} (legal: {legal})"
+                )
             self._apply(player, action)
         if self.debug and self.decisions % self.check_every == 0:
             game.check_invariants()
@@ -192,8 +247,13 @@ class Match:
         word = _KIND_WORDS[kind]
         data = {"player": player, "action": str(action)}
         if kind is ActionKind.PLAY:
-            data.update(card=str(action.card), colour=_text(game.colour), uno=action.uno,
-                        cards_left=after[player], draws=grew)
+            data.update(
+                card=str(action.card),
+                colour=_text(game.colour),
+                uno=action.uno,
+                cards_left=after[player],
+                draws=grew,
+            )
         elif kind is ActionKind.DRAW:
             data.update(cards=grew.get(player, 0), can_play=game.drawn_card is not None)
         elif kind is ActionKind.ACCEPT:
@@ -202,8 +262,7 @@ class Match:
             # A good challenge leaves the challenger to play on.
             succeeded = not game.round_over and game.current == player
             drew = offender if succeeded else player
-            data.update(offender=offender, succeeded=succeeded, drew=drew,
-                        cards=grew.get(drew, 0))
+            data.update(offender=offender, succeeded=succeeded, drew=drew, cards=grew.get(drew, 0))
         elif kind is ActionKind.CATCH:
             data.update(caught=action.player, cards=grew.get(action.player, 0))
         elif kind is ActionKind.CHOOSE_COLOUR:
@@ -217,22 +276,35 @@ class Match:
         pending = game.pending_showdown
         self.showdowns += 1
         request = ShowdownRequest(
-            f"{self.match_id}:r{game.round}:s{self.showdowns}", pending.challenger,
-            pending.opponent, self.names[pending.challenger], self.names[pending.opponent],
-            len(pending.cards))
+            f"{self.match_id}:r{game.round}:s{self.showdowns}",
+            pending.challenger,
+            pending.opponent,
+            self.names[pending.challenger],
+            self.names[pending.opponent],
+            len(pending.cards),
+        )
         outcome = self.unit.run_showdown(request)
         try:
             outcome.check(request)
         except ValueError as exc:
             raise IllegalActionError(f"unit port {self.unit!r}: {exc}") from None
         game.apply(Action.showdown_result(outcome.loser))
-        self._emit("showdown", showdown_id=request.showdown_id, challenger=request.challenger,
-                   opponent=request.opponent,
-                   names=[request.challenger_name, request.opponent_name],
-                   cause=str(pending.cause), cards=request.cards, loser=outcome.loser,
-                   winner=outcome.winner, reason=outcome.reason,
-                   reaction_us=dict(outcome.reaction_us), margin_us=outcome.margin_us,
-                   tie_reruns=outcome.tie_reruns, detail=outcome.detail)
+        self._emit(
+            "showdown",
+            showdown_id=request.showdown_id,
+            challenger=request.challenger,
+            opponent=request.opponent,
+            names=[request.challenger_name, request.opponent_name],
+            cause=str(pending.cause),
+            cards=request.cards,
+            loser=outcome.loser,
+            winner=outcome.winner,
+            reason=outcome.reason,
+            reaction_us=dict(outcome.reaction_us),
+            margin_us=outcome.margin_us,
+            tie_reruns=outcome.tie_reruns,
+            detail=outcome.detail,
+        )
 
     def _emit(self, kind: str, **data) -> None:
         event = MatchEvent(kind, self.game.round, data)
@@ -241,12 +313,23 @@ class Match:
             self.log(event)
 
 
-def play_match(game_or_players: Game | int | Sequence[str], agents: Sequence, unit_port, *,
-               log: Callable[[MatchEvent], None] | None = None,
-               names: Sequence[str] | None = None, variant: str = "showdown",
-               seed: int | None = None, rng=None, target: int = 500, house_rules=None,
-               debug: bool = False, check_every: int = 1, max_decisions: int = 200_000,
-               match_id: str = "m1") -> MatchResult:
+def play_match(
+    game_or_players: Game | int | Sequence[str],
+    agents: Sequence,
+    unit_port,
+    *,
+    log: Callable[[MatchEvent], None] | None = None,
+    names: Sequence[str] | None = None,
+    variant: str = "showdown",
+    seed: int | None = None,
+    rng=None,
+    target: int = 500,
+    house_rules=None,
+    debug: bool = False,
+    check_every: int = 1,
+    max_decisions: int = 200_000,
+    match_id: str = "m1",
+) -> MatchResult:
     """Play a match to the end and return its result.
 
     ``game_or_players`` is a Game (played from where it stands), a number of
@@ -261,10 +344,20 @@ def play_match(game_or_players: Game | int | Sequence[str], agents: Sequence, un
                 raise TypeError("give the names once: as game_or_players or as names")
             names = list(game_or_players)
             game_or_players = len(names)
-        game = Game.new(game_or_players, variant, seed=seed, rng=rng, target=target,
-                        house_rules=house_rules)
-    return Match(game, agents, unit_port, names=names, log=log, debug=debug,
-                 check_every=check_every, max_decisions=max_decisions, match_id=match_id).run()
+        game = Game.new(
+            game_or_players, variant, seed=seed, rng=rng, target=target, house_rules=house_rules
+        )
+    return Match(
+        game,
+        agents,
+        unit_port,
+        names=names,
+        log=log,
+        debug=debug,
+        check_every=check_every,
+        max_decisions=max_decisions,
+        match_id=match_id,
+    ).run()
 
 
 def _text(value) -> str | None:
@@ -285,12 +378,17 @@ def describe(event: MatchEvent, names: Sequence[str]) -> str:
     who = names[d["player"]] if "player" in d else ""
     kind = event.kind
     if kind == "match_start":
-        return (f"Match: {', '.join(d['players'])}; {d['variant']} to {d['target']} points"
-                + ("" if d["house_rules"] == "-" else f"; house rules {d['house_rules']}") + ".")
+        return (
+            f"Match: {', '.join(d['players'])}; {d['variant']} to {d['target']} points"
+            + ("" if d["house_rules"] == "-" else f"; house rules {d['house_rules']}")
+            + "."
+        )
     if kind == "round_start":
         colour = "" if d["colour"] is None else f" ({_COLOUR_NAMES[d['colour']]})"
-        return (f"Round {event.round}: {names[d['dealer']]} deals; {d['top']}{colour} turned up; "
-                f"{names[d['first']]} goes first.")
+        return (
+            f"Round {event.round}: {names[d['dealer']]} deals; {d['top']}{colour} turned up; "
+            f"{names[d['first']]} goes first."
+        )
     if kind == "play":
         text = f"{who} plays {d['card']}"
         if d["card"].startswith("W") and d["colour"] is not None:
@@ -315,18 +413,21 @@ def describe(event: MatchEvent, names: Sequence[str]) -> str:
         return f"{who} draws {plural(d['cards'], 'card')}."
     if kind == "challenge":
         if d["succeeded"]:
-            return (f"{who} challenges the Wild Draw Four: {names[d['offender']]} held a card "
-                    f"of the colour and draws {d['cards']}.")
-        return (f"{who} challenges the Wild Draw Four: it was legal; {who} draws "
-                f"{plural(d['cards'], 'card')}.")
+            return (
+                f"{who} challenges the Wild Draw Four: {names[d['offender']]} held a card "
+                f"of the colour and draws {d['cards']}."
+            )
+        return (
+            f"{who} challenges the Wild Draw Four: it was legal; {who} draws "
+            f"{plural(d['cards'], 'card')}."
+        )
     if kind == "catch":
         caught = names[d["caught"]]
         return f"{who} catches {caught}, who did not call UNO: {caught} draws {d['cards']}."
     if kind == "colour":
         return f"{who} names {_COLOUR_NAMES[d['colour']]}."
     if kind == "face":
-        return (f"{who} faces {names[d['opponent']]} in a showdown for "
-                f"{plural(d['count'], 'card')}.")
+        return f"{who} faces {names[d['opponent']]} in a showdown for {plural(d['count'], 'card')}."
     if kind == "showdown":
         challenger, opponent = d["names"]
         winner, loser = names[d["winner"]], names[d["loser"]]
@@ -334,14 +435,19 @@ def describe(event: MatchEvent, names: Sequence[str]) -> str:
         if d["margin_us"] is not None:
             how += f" by {ms(d['margin_us'])}"
         rerun = f" after {reruns_text(d['tie_reruns'])}" if d["tie_reruns"] else ""
-        return (f"Showdown ({d['cause']}): {versus(challenger, opponent)} for "
-                f"{plural(d['cards'], 'card')}: {how}{rerun}; {loser} takes the cards.")
+        return (
+            f"Showdown ({d['cause']}): {versus(challenger, opponent)} for "
+            f"{plural(d['cards'], 'card')}: {how}{rerun}; {loser} takes the cards."
+        )
     if kind == "round_end":
         scores = ", ".join(f"{n} {s}" for n, s in zip(names, d["scores"]))
-        return (f"Round {event.round} won by {names[d['winner']]} for {d['points']} points. "
-                f"Scores: {scores}.")
+        return (
+            f"Round {event.round} won by {names[d['winner']]} for {d['points']} points. "
+            f"Scores: {scores}."
+        )
     if kind == "match_end":
-        return (f"{names[d['winner']]} wins the match with {d['scores'][d['winner']]} points "
-                f"after {plural(d['rounds'], 'round')}.")
+        return (
+            f"{names[d['winner']]} wins the match with {d['scores'][d['winner']]} points "
+            f"after {plural(d['rounds'], 'round')}."
+        )
     return f"{kind}: {d}"
-

@@ -21,9 +21,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Callable, Sequence
-
-from firmware_host.protocol.words import noun, plural
+from collections.abc import Callable, Sequence
 
 from engine.apps.driver import Match, MatchEvent, describe
 from engine.core.actions import Action, ActionKind
@@ -33,9 +31,18 @@ from engine.core.game import Game
 from engine.players.bots import HeuristicBot, PlayerView, RandomBot
 from engine.units.ports import ManualUnit, SimulatedUnit
 from engine.units.remote import PauseOnProblem, RemoteUnit, UnitProblem, is_unit_url
+from firmware_host.protocol.words import noun, plural
 
-__all__ = ["play_game", "parse_players", "Person", "SharedScreen", "card_name", "action_text",
-           "UNITS", "BOT_KINDS"]
+__all__ = [
+    "play_game",
+    "parse_players",
+    "Person",
+    "SharedScreen",
+    "card_name",
+    "action_text",
+    "UNITS",
+    "BOT_KINDS",
+]
 
 #: What a --players entry may say instead of a person's name.
 BOT_KINDS = ("bot", "random")
@@ -44,9 +51,14 @@ BOT_KINDS = ("bot", "random")
 UNITS = ("sim", "manual")
 
 _COLOUR_WORDS = ("red", "yellow", "green", "blue")
-_RANK_WORDS = {Rank.DRAW_TWO: "Draw Two", Rank.REVERSE: "Reverse", Rank.SKIP: "Skip",
-               Rank.WILD: "Wild", Rank.WILD_DRAW_FOUR: "Wild Draw Four",
-               Rank.WILD_SHOWDOWN: "Wild Showdown"}
+_RANK_WORDS = {
+    Rank.DRAW_TWO: "Draw Two",
+    Rank.REVERSE: "Reverse",
+    Rank.SKIP: "Skip",
+    Rank.WILD: "Wild",
+    Rank.WILD_DRAW_FOUR: "Wild Draw Four",
+    Rank.WILD_SHOWDOWN: "Wild Showdown",
+}
 _WORDS = ("draw", "keep", "challenge", "accept", "catch", "colour", "face", "loser")
 
 
@@ -81,8 +93,10 @@ def action_text(action: Action, game: Game, names: Sequence[str]) -> str:
     if kind is ActionKind.ACCEPT:
         return f"draw {game.pending_draws} cards (your turn ends)"
     if kind is ActionKind.CHALLENGE:
-        return (f"challenge the Wild Draw Four: if it was legal you draw "
-                f"{game.pending_draws + 2} instead of {game.pending_draws}")
+        return (
+            f"challenge the Wild Draw Four: if it was legal you draw "
+            f"{game.pending_draws + 2} instead of {game.pending_draws}"
+        )
     if kind is ActionKind.CATCH:
         who = names[action.player]
         return f"catch {who}, who did not call UNO ({who} draws {game.house_rules.uno_penalty})"
@@ -102,8 +116,9 @@ def parse_players(text: str) -> list[str]:
     entries = [part.strip() for part in text.split(",")]
     entries = [e.lower() if e.lower() in BOT_KINDS else e for e in entries]
     if any(not e for e in entries):
-        raise ValueError(f"empty name in {text!r}: write names separated by commas, "
-                         f"e.g. Ann,Bob,bot,random")
+        raise ValueError(
+            f"empty name in {text!r}: write names separated by commas, e.g. Ann,Bob,bot,random"
+        )
     if not 2 <= len(entries) <= 10:
         raise ValueError(f"{plural(len(entries), 'player')} in {text!r}: a game takes 2-10")
     people = [e.casefold() for e in entries if e not in BOT_KINDS]
@@ -118,9 +133,15 @@ class SharedScreen:
     their hand. (The *table* is the people at the unit:
     :class:`engine.units.remote.Table`.)"""
 
-    def __init__(self, game: Game, names: Sequence[str], people: Sequence[int],
-                 input_fn: Callable[[str], str], print_fn: Callable[[str], None],
-                 clear_fn: Callable[[], None] | None = None):
+    def __init__(
+        self,
+        game: Game,
+        names: Sequence[str],
+        people: Sequence[int],
+        input_fn: Callable[[str], str],
+        print_fn: Callable[[str], None],
+        clear_fn: Callable[[], None] | None = None,
+    ):
         self.game = game
         self.names = list(names)
         self.people = list(people)
@@ -155,8 +176,10 @@ class SharedScreen:
         self._known = hand
         if new:
             cards = sorted(new.elements())
-            self.print_fn(f"  ({self.names[player]}, your new {noun(len(cards), 'card')}: "
-                          f"{' '.join(map(str, cards))})")
+            self.print_fn(
+                f"  ({self.names[player]}, your new {noun(len(cards), 'card')}: "
+                f"{' '.join(map(str, cards))})"
+            )
 
     def on_event(self, event: MatchEvent) -> None:
         """The driver's log: print the event, then what it changed in the seated hand."""
@@ -180,16 +203,19 @@ class SharedScreen:
             hand = game.hand(p)
             if hand:
                 points = sum(card.points for card in hand)
-                self.print_fn(f"  {self.names[p]} held {' '.join(map(str, hand))} "
-                              f"({points} points)")
+                self.print_fn(
+                    f"  {self.names[p]} held {' '.join(map(str, hand))} ({points} points)"
+                )
 
     def status(self, player: int) -> None:
         game = self.game
         colour = "" if game.colour is None else f" · colour {_COLOUR_WORDS[game.colour]}"
         way = "clockwise" if game.direction == 1 else "anticlockwise"
         self.print_fn("")
-        self.print_fn(f"Round {game.round} · top card {game.top_card} "
-                      f"({card_name(game.top_card)}){colour} · {way}")
+        self.print_fn(
+            f"Round {game.round} · top card {game.top_card} "
+            f"({card_name(game.top_card)}){colour} · {way}"
+        )
         sizes = ", ".join(f"{n} {s}" for n, s in zip(self.names, game.hand_sizes))
         scores = ", ".join(f"{n} {s}" for n, s in zip(self.names, game.scores))
         self.print_fn(f"Cards in hand: {sizes} · Scores: {scores}")
@@ -216,8 +242,11 @@ class Person:
         legal = game.legal_actions()
         menu = _menu(legal)
         for i, (label, actions) in enumerate(menu, 1):
-            words = (action_text(actions[0], game, screen.names) if len(actions) == 1
-                     else _group_text(actions[0], screen.names))
+            words = (
+                action_text(actions[0], game, screen.names)
+                if len(actions) == 1
+                else _group_text(actions[0], screen.names)
+            )
             screen.print_fn(f"  {i:>2}. {label:<10} {words}")
         while True:
             answer = screen.ask("Your choice (number or action): ")
@@ -249,15 +278,18 @@ class Person:
         screen = self.screen
         if actions[0].kind is ActionKind.PLAY:
             choices = {str(a.colour): a for a in actions}
-            screen.print_fn("Name a colour: " + ", ".join(
-                f"{i}. {_COLOUR_WORDS[c]}" for i, c in enumerate(COLOURS, 1)))
+            screen.print_fn(
+                "Name a colour: "
+                + ", ".join(f"{i}. {_COLOUR_WORDS[c]}" for i, c in enumerate(COLOURS, 1))
+            )
             while True:
                 answer = screen.ask("Colour (number, letter or name): ")
                 colour = _parse_colour(answer)
                 if colour is not None and str(colour) in choices:
                     return choices[str(colour)]
-                screen.print_fn(f"{answer!r} is not a colour: type 1-4, R, Y, G, B or a "
-                               "colour's name.")
+                screen.print_fn(
+                    f"{answer!r} is not a colour: type 1-4, R, Y, G, B or a colour's name."
+                )
         counts = {a.count: a for a in actions}
         low, high = min(counts), max(counts)
         while True:
@@ -271,8 +303,9 @@ def _menu(legal) -> list[tuple[str, list[Action]]]:
     """Menu entries: (label, actions). A wild's colours and a Wild Showdown's
     counts are grouped into one entry, asked for afterwards."""
     entries: dict[str, list[Action]] = {}
-    plays = sorted((a for a in legal if a.kind is ActionKind.PLAY),
-                   key=lambda a: (_card_order(a.card), a.uno))
+    plays = sorted(
+        (a for a in legal if a.kind is ActionKind.PLAY), key=lambda a: (_card_order(a.card), a.uno)
+    )
     for action in plays + [a for a in legal if a.kind is not ActionKind.PLAY]:
         if action.kind is ActionKind.PLAY and action.colour is not None:
             label = str(action.card) + (" uno" if action.uno else "")
@@ -291,8 +324,9 @@ def _card_order(card: Card) -> tuple:
 
 def _group_text(action: Action, names) -> str:
     if action.kind is ActionKind.PLAY:
-        return (f"play {card_name(action.card)} and name a colour"
-                + (", calling UNO" if action.uno else ""))
+        return f"play {card_name(action.card)} and name a colour" + (
+            ", calling UNO" if action.uno else ""
+        )
     return f"face {names[action.player]} in a showdown (then choose the cards)"
 
 
@@ -311,8 +345,10 @@ def _choose(answer: str, menu, legal) -> tuple[list[Action] | None, str]:
     try:
         action = Action.parse(text)
     except NotationError:
-        return None, (f"{answer!r} is not a choice: type a number from 1 to {len(menu)} "
-                      "or an action as the menu writes it (e.g. R5, draw).")
+        return None, (
+            f"{answer!r} is not a choice: type a number from 1 to {len(menu)} "
+            "or an action as the menu writes it (e.g. R5, draw)."
+        )
     if action in legal:
         return [action], ""
     return None, f"{text} is not legal now: choose from the menu."
@@ -346,12 +382,18 @@ def _parse_colour(text: str) -> Colour | None:
     return None
 
 
-def play_game(players: Sequence[str], *, variant: str = "showdown", unit: str = "sim",
-              seed: int | None = None, target: int = 500,
-              input_fn: Callable[[str], str] | None = input,
-              print_fn: Callable[[str], None] = print,
-              clear_fn: Callable[[], None] | None = None,
-              unit_options: dict | None = None) -> int:
+def play_game(
+    players: Sequence[str],
+    *,
+    variant: str = "showdown",
+    unit: str = "sim",
+    seed: int | None = None,
+    target: int = 500,
+    input_fn: Callable[[str], str] | None = input,
+    print_fn: Callable[[str], None] = print,
+    clear_fn: Callable[[], None] | None = None,
+    unit_options: dict | None = None,
+) -> int:
     """Play a match at the terminal; return the exit status.
 
     ``players`` as ``parse_players`` returns them. 0 when the match ends or the

@@ -13,10 +13,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from firmware_host.protocol.console import UsageError, positive_int, seed, whole_number
-
 from engine.apps.play import BOT_KINDS, UNITS, parse_players, play_game
 from engine.units import is_unit_url, names_for_unit, token_from_text
+from firmware_host.protocol.console import UsageError, positive_int, seed, whole_number
 
 __all__ = ["add_arguments", "command", "read_token"]
 
@@ -33,28 +32,55 @@ def _unit(text: str) -> str:
         return text
     raise argparse.ArgumentTypeError(
         f"{text!r}: use sim, manual, or the unit's URL (socket://HOST:PORT) or serial device "
-        "(/dev/...)")
+        "(/dev/...)"
+    )
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--players", type=_players, default=parse_players("You,bot,bot,bot"),
-                        help='seats in order: names of people, "bot" (heuristic) or "random" '
-                             '(default: "You,bot,bot,bot")')
-    parser.add_argument("--variant", choices=("showdown", "classic"), default="showdown",
-                        help="the rules (default: showdown)")
-    parser.add_argument("--unit", type=_unit, default="sim", metavar="sim|manual|URL",
-                        help="showdowns simulated (sim, the default), reported by hand "
-                             "(manual), or fought on the unit at URL (socket://HOST:PORT, "
-                             "or a serial device such as /dev/ttyUSB0)")
-    parser.add_argument("--token-file", metavar="FILE", default=None,
-                        help="the unit's shared token, for a unit that listens beyond "
-                             "loopback (the file the daemon's --token-file names)")
-    parser.add_argument("--baud", type=whole_number(50), default=115200,
-                        help="serial speed for a unit on a serial device (default: 115200)")
-    parser.add_argument("--seed", type=seed, default=None,
-                        help="shuffle and bot seed, to replay a game (default: random)")
-    parser.add_argument("--target", type=positive_int, default=500,
-                        help="points that win the match (default: 500)")
+    parser.add_argument(
+        "--players",
+        type=_players,
+        default=parse_players("You,bot,bot,bot"),
+        help='seats in order: names of people, "bot" (heuristic) or "random" '
+        '(default: "You,bot,bot,bot")',
+    )
+    parser.add_argument(
+        "--variant",
+        choices=("showdown", "classic"),
+        default="showdown",
+        help="the rules (default: showdown)",
+    )
+    parser.add_argument(
+        "--unit",
+        type=_unit,
+        default="sim",
+        metavar="sim|manual|URL",
+        help="showdowns simulated (sim, the default), reported by hand "
+        "(manual), or fought on the unit at URL (socket://HOST:PORT, "
+        "or a serial device such as /dev/ttyUSB0)",
+    )
+    parser.add_argument(
+        "--token-file",
+        metavar="FILE",
+        default=None,
+        help="the unit's shared token, for a unit that listens beyond "
+        "loopback (the file the daemon's --token-file names)",
+    )
+    parser.add_argument(
+        "--baud",
+        type=whole_number(50),
+        default=115200,
+        help="serial speed for a unit on a serial device (default: 115200)",
+    )
+    parser.add_argument(
+        "--seed",
+        type=seed,
+        default=None,
+        help="shuffle and bot seed, to replay a game (default: random)",
+    )
+    parser.add_argument(
+        "--target", type=positive_int, default=500, help="points that win the match (default: 500)"
+    )
 
 
 def _clear() -> None:
@@ -76,8 +102,9 @@ def read_token(path) -> str:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise ValueError(f"{path}: not UTF-8 text (byte {exc.start}: "
-                         f"{data[exc.start]:#04x})") from None
+        raise ValueError(
+            f"{path}: not UTF-8 text (byte {exc.start}: {data[exc.start]:#04x})"
+        ) from None
     return token_from_text(text, str(path))
 
 
@@ -103,6 +130,14 @@ def command(args: argparse.Namespace) -> int:
                 raise UsageError(str(exc)) from None
     elif args.token_file is not None:
         raise UsageError("--token-file is for a unit at a URL (--unit socket://...)")
-    return play_game(args.players, variant=args.variant, unit=args.unit, seed=args.seed,
-                     target=args.target, input_fn=input, print_fn=print,
-                     clear_fn=_clear if sys.stdout.isatty() else None, unit_options=options)
+    return play_game(
+        args.players,
+        variant=args.variant,
+        unit=args.unit,
+        seed=args.seed,
+        target=args.target,
+        input_fn=input,
+        print_fn=print,
+        clear_fn=_clear if sys.stdout.isatty() else None,
+        unit_options=options,
+    )

@@ -28,18 +28,24 @@ import json
 import random
 import time
 
-from firmware_host.protocol import console
-
 from engine.core.game import Game
+from firmware_host.protocol import console
 
 __all__ = ["add_arguments", "command", "run"]
 
 POLICIES = ("uniform", "prefer-play")
 
 
-def run(*, games: int | None = None, seconds: float | None = None, players: int = 2,
-        policy: str = "uniform", seed: int = 0, variant: str = "showdown",
-        clock=time.perf_counter) -> dict:
+def run(
+    *,
+    games: int | None = None,
+    seconds: float | None = None,
+    players: int = 2,
+    policy: str = "uniform",
+    seed: int = 0,
+    variant: str = "showdown",
+    clock=time.perf_counter,
+) -> dict:
     """Play rounds until ``games`` are done or ``seconds`` have passed on ``clock``."""
     if (games is None) == (seconds is None):
         raise ValueError("give games or seconds")
@@ -76,18 +82,31 @@ def run(*, games: int | None = None, seconds: float | None = None, players: int 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     amount = parser.add_mutually_exclusive_group()
     amount.add_argument("--games", type=console.positive_int, metavar="N", help="play N rounds")
-    amount.add_argument("--seconds", type=console.seconds, metavar="S",
-                        help="play for S seconds (default 10)")
-    parser.add_argument("--players", type=console.whole_number(2, 10), default=2, metavar="P",
-                        help="players per game, 2-10 (default 2)")
+    amount.add_argument(
+        "--seconds", type=console.seconds, metavar="S", help="play for S seconds (default 10)"
+    )
+    parser.add_argument(
+        "--players",
+        type=console.whole_number(2, 10),
+        default=2,
+        metavar="P",
+        help="players per game, 2-10 (default 2)",
+    )
     # prefer-play by default: uniform agents take voluntary draws and, in the
     # Showdown variant, play rounds of tens of thousands of decisions.
-    parser.add_argument("--policy", choices=POLICIES, default="prefer-play",
-                        help="how the random agents choose (default prefer-play)")
-    parser.add_argument("--variant", choices=("showdown", "classic"), default="showdown",
-                        help="rules to play (default showdown)")
-    parser.add_argument("--seed", type=console.seed, default=0,
-                        help="seed of the agents and deals")
+    parser.add_argument(
+        "--policy",
+        choices=POLICIES,
+        default="prefer-play",
+        help="how the random agents choose (default prefer-play)",
+    )
+    parser.add_argument(
+        "--variant",
+        choices=("showdown", "classic"),
+        default="showdown",
+        help="rules to play (default showdown)",
+    )
+    parser.add_argument("--seed", type=console.seed, default=0, help="seed of the agents and deals")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -95,14 +114,21 @@ def command(args) -> int:
     duration = args.seconds if args.games is None and args.seconds is not None else None
     if args.games is None and duration is None:
         duration = 10.0
-    result = run(games=args.games, seconds=duration, players=args.players, policy=args.policy,
-                 seed=args.seed, variant=args.variant)
+    result = run(
+        games=args.games,
+        seconds=duration,
+        players=args.players,
+        policy=args.policy,
+        seed=args.seed,
+        variant=args.variant,
+    )
     if args.json:
         print(json.dumps(result))
     else:
-        print(f"{args.variant}, {args.players} players, {args.policy}: "
-              f"{result['games_per_s']:.0f} games/s ({result['games']} games in "
-              f"{result['seconds']:.2f} s), {result['decisions_per_game']:.1f} decisions/game, "
-              f"{result['turns_per_game']:.1f} turns/game")
+        print(
+            f"{args.variant}, {args.players} players, {args.policy}: "
+            f"{result['games_per_s']:.0f} games/s ({result['games']} games in "
+            f"{result['seconds']:.2f} s), {result['decisions_per_game']:.1f} decisions/game, "
+            f"{result['turns_per_game']:.1f} turns/game"
+        )
     return 0
-

@@ -55,7 +55,9 @@ class ActionKind(enum.IntEnum):
     SHOWDOWN_RESULT = 8
 
 
-PLAY, DRAW, KEEP, CHALLENGE, ACCEPT, CATCH, CHOOSE_COLOUR, CHOOSE_SHOWDOWN, SHOWDOWN_RESULT = ActionKind
+PLAY, DRAW, KEEP, CHALLENGE, ACCEPT, CATCH, CHOOSE_COLOUR, CHOOSE_SHOWDOWN, SHOWDOWN_RESULT = (
+    ActionKind
+)
 
 _WORDS = {DRAW: "draw", KEEP: "keep", CHALLENGE: "challenge", ACCEPT: "accept"}
 _BY_WORD = {word: kind for kind, word in _WORDS.items()}
@@ -78,14 +80,27 @@ class Action:
     count: int | None
     uno: bool
 
-    def __new__(cls, kind: ActionKind, card: Card | None = None, colour: Colour | None = None,
-                player: int | None = None, count: int | None = None, uno: bool = False) -> Action:
+    def __new__(
+        cls,
+        kind: ActionKind,
+        card: Card | None = None,
+        colour: Colour | None = None,
+        player: int | None = None,
+        count: int | None = None,
+        uno: bool = False,
+    ) -> Action:
         key = (kind, card, colour, player, count, uno)
         action = _SHARED.get(key)
         if action is None:
             action = object.__new__(cls)
-            values = (ActionKind(kind), None if card is None else CARD[card],
-                      None if colour is None else COLOURS[colour], player, count, bool(uno))
+            values = (
+                ActionKind(kind),
+                None if card is None else CARD[card],
+                None if colour is None else COLOURS[colour],
+                player,
+                count,
+                bool(uno),
+            )
             for name, value in zip(cls.__slots__, values):
                 object.__setattr__(action, name, value)
             _SHARED[key] = action
@@ -154,7 +169,8 @@ class Action:
         if action is None:
             raise NotationError(
                 f"invalid action {text!r}: expected e.g. R5, W=G, R5 uno, draw, keep, challenge, "
-                "accept, catch 1, colour R, face 1 x2, loser 0")
+                "accept, catch 1, colour R, face 1 x2, loser 0"
+            )
         return action
 
     @classmethod
@@ -171,8 +187,9 @@ class Action:
             return cls.face(_number(words[1]), _number(words[2][1:]))
         if len(words) in (1, 2) and (len(words) == 1 or words[1] == "uno"):
             card, _, colour = words[0].partition("=")
-            return cls.play(Card.parse(card), Colour.parse(colour) if colour else None,
-                            uno=len(words) == 2)
+            return cls.play(
+                Card.parse(card), Colour.parse(colour) if colour else None, uno=len(words) == 2
+            )
         return None
 
     @property

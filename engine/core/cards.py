@@ -133,12 +133,24 @@ MAX_SHOWDOWN = 7
 LAST_NUMBER_RANK = int(Rank.NINE)
 FIRST_WILD_RANK = int(Rank.WILD)
 
-_RANK_TEXT = {**{r: str(int(r)) for r in Rank if r <= LAST_NUMBER_RANK},
-              Rank.DRAW_TWO: "+2", Rank.REVERSE: "R", Rank.SKIP: "S",
-              Rank.WILD: "W", Rank.WILD_DRAW_FOUR: "W+4", Rank.WILD_SHOWDOWN: "WS"}
-_POINTS = {**{r: int(r) for r in Rank if r <= LAST_NUMBER_RANK},
-           Rank.DRAW_TWO: 20, Rank.REVERSE: 20, Rank.SKIP: 20,
-           Rank.WILD: 50, Rank.WILD_DRAW_FOUR: 50, Rank.WILD_SHOWDOWN: 40}
+_RANK_TEXT = {
+    **{r: str(int(r)) for r in Rank if r <= LAST_NUMBER_RANK},
+    Rank.DRAW_TWO: "+2",
+    Rank.REVERSE: "R",
+    Rank.SKIP: "S",
+    Rank.WILD: "W",
+    Rank.WILD_DRAW_FOUR: "W+4",
+    Rank.WILD_SHOWDOWN: "WS",
+}
+_POINTS = {
+    **{r: int(r) for r in Rank if r <= LAST_NUMBER_RANK},
+    Rank.DRAW_TWO: 20,
+    Rank.REVERSE: 20,
+    Rank.SKIP: 20,
+    Rank.WILD: 50,
+    Rank.WILD_DRAW_FOUR: 50,
+    Rank.WILD_SHOWDOWN: 40,
+}
 #: The ranks of the wild cards (colour field WILD_COLOUR).
 WILD_RANKS = (Rank.WILD, Rank.WILD_DRAW_FOUR, Rank.WILD_SHOWDOWN)
 
@@ -167,10 +179,14 @@ class Card(int):
         if wild != (colour is None):
             raise NotationError(f"{rank.name} {'takes no' if wild else 'needs a'} colour")
         if showdown and (wild or not 1 <= showdown <= MAX_SHOWDOWN):
-            raise NotationError(f"a Showdown number must be 1-{MAX_SHOWDOWN} on a coloured card, "
-                                f"not {showdown}")
-        code = (showdown << SHOWDOWN_SHIFT | (WILD_COLOUR if wild else int(colour)) << COLOUR_SHIFT
-                | rank)
+            raise NotationError(
+                f"a Showdown number must be 1-{MAX_SHOWDOWN} on a coloured card, not {showdown}"
+            )
+        code = (
+            showdown << SHOWDOWN_SHIFT
+            | (WILD_COLOUR if wild else int(colour)) << COLOUR_SHIFT
+            | rank
+        )
         return CARD[code]
 
     @classmethod

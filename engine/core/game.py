@@ -36,20 +36,62 @@ import enum
 import random
 import struct
 
-from engine.core.actions import (ACCEPT, CATCH, CHALLENGE, CHOOSE_COLOUR, DRAW, KEEP, PLAY,
-                                 SHOWDOWN_RESULT, Action)
-from engine.core.cards import (CARD, CODE_MASK, COLOUR_SHIFT, COLOURS, FACE_MASK, FIRST_WILD_RANK,
-                               LAST_NUMBER_RANK, NUMBER_TEST_MASK, RANK_MASK, SHOWDOWN_SHIFT,
-                               WILD_COLOUR, Card, Colour, Rank)
+from engine.core.actions import (
+    ACCEPT,
+    CATCH,
+    CHALLENGE,
+    CHOOSE_COLOUR,
+    DRAW,
+    KEEP,
+    PLAY,
+    SHOWDOWN_RESULT,
+    Action,
+)
+from engine.core.cards import (
+    CARD,
+    CODE_MASK,
+    COLOUR_SHIFT,
+    COLOURS,
+    FACE_MASK,
+    FIRST_WILD_RANK,
+    LAST_NUMBER_RANK,
+    NUMBER_TEST_MASK,
+    RANK_MASK,
+    SHOWDOWN_SHIFT,
+    WILD_COLOUR,
+    Card,
+    Colour,
+    Rank,
+)
 from engine.core.errors import IllegalActionError, InvariantError, NotationError, StateError
 from engine.core.notation import PHASES, Position
-from engine.core.rules import (FIRST_CARD_COVERED, FIRST_CARD_RETURNED, HAND_SIZE,
-                               LOST_CHALLENGE_CARDS, HouseRules, Variant, first_card_effect,
-                               may_challenge, stacks_on, wild_draw_four_is_legal)
-from engine.core.tables import (CATCHES, COLOUR_CHOICES, DRAW_AND_CATCH, DRAW_ONLY, EFFECTS,
-                                PASS_TURN, PLAIN_PLAYS, PLAYABLE, POINTS, RESULTS, UNO_PLAYS,
-                                match_key)
+from engine.core.rules import (
+    FIRST_CARD_COVERED,
+    FIRST_CARD_RETURNED,
+    HAND_SIZE,
+    LOST_CHALLENGE_CARDS,
+    HouseRules,
+    Variant,
+    first_card_effect,
+    may_challenge,
+    stacks_on,
+    wild_draw_four_is_legal,
+)
 from engine.core.tables import ACCEPT as ACCEPT_ACTION
+from engine.core.tables import (
+    CATCHES,
+    COLOUR_CHOICES,
+    DRAW_AND_CATCH,
+    DRAW_ONLY,
+    EFFECTS,
+    PASS_TURN,
+    PLAIN_PLAYS,
+    PLAYABLE,
+    POINTS,
+    RESULTS,
+    UNO_PLAYS,
+    match_key,
+)
 from engine.core.tables import CHALLENGE as CHALLENGE_ACTION
 from engine.core.tables import DRAW as DRAW_ACTION
 from engine.core.tables import KEEP as KEEP_ACTION
@@ -60,20 +102,26 @@ __all__ = ["Game", "Outcome", "PendingShowdown", "Phase", "HAND_SIZE"]
 class Phase(enum.Enum):
     """What the game is waiting for."""
 
-    PLAY = "play"                        # the current player begins a turn
-    DRAWN = "drawn"                      # play the card just drawn, or keep it
-    PENALTY = "penalty"                  # accept a draw penalty (or challenge / stack)
-    CHOOSE_COLOUR = "colour"             # name the colour of a wild turned first
-    CHOOSE_SHOWDOWN = "face"             # a Wild Showdown: name opponent and cards
-    SHOWDOWN = "showdown"                # waiting for the unit's result
+    PLAY = "play"  # the current player begins a turn
+    DRAWN = "drawn"  # play the card just drawn, or keep it
+    PENALTY = "penalty"  # accept a draw penalty (or challenge / stack)
+    CHOOSE_COLOUR = "colour"  # name the colour of a wild turned first
+    CHOOSE_SHOWDOWN = "face"  # a Wild Showdown: name opponent and cards
+    SHOWDOWN = "showdown"  # waiting for the unit's result
     ROUND_OVER = "over"
 
 
 # Internal phase numbers (Phase members are for callers), in the order of the
 # notation's phase words (engine.core.notation.PHASES, as tables.EFFECTS numbers them).
 _PLAY, _DRAWN, _PENALTY, _COLOUR, _FACE, _OVER = range(len(PHASES))
-_PHASES = (Phase.PLAY, Phase.DRAWN, Phase.PENALTY, Phase.CHOOSE_COLOUR,
-           Phase.CHOOSE_SHOWDOWN, Phase.ROUND_OVER)
+_PHASES = (
+    Phase.PLAY,
+    Phase.DRAWN,
+    Phase.PENALTY,
+    Phase.CHOOSE_COLOUR,
+    Phase.CHOOSE_SHOWDOWN,
+    Phase.ROUND_OVER,
+)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -124,10 +172,33 @@ class Game:
                 a game read from notation counts from 0)
     """
 
-    __slots__ = ("current", "round_over", "turns", "_variant", "_house", "_n", "_hands", "_draw",
-                 "_discard", "_top", "_direction", "_phase", "_pending", "_wd4_legal",
-                 "_catchable", "_showdown", "_scores", "_dealer", "_round", "_target", "_seed",
-                 "_shuffles", "_legal", "_deck", "_effects")
+    __slots__ = (
+        "current",
+        "round_over",
+        "turns",
+        "_variant",
+        "_house",
+        "_n",
+        "_hands",
+        "_draw",
+        "_discard",
+        "_top",
+        "_direction",
+        "_phase",
+        "_pending",
+        "_wd4_legal",
+        "_catchable",
+        "_showdown",
+        "_scores",
+        "_dealer",
+        "_round",
+        "_target",
+        "_seed",
+        "_shuffles",
+        "_legal",
+        "_deck",
+        "_effects",
+    )
 
     # State: hands, draw pile (top last) and discard pile (top last) are lists of
     # plain int card codes; _top is what the next card must match, its match key
@@ -141,9 +212,17 @@ class Game:
     # -- construction -------------------------------------------------------------
 
     @classmethod
-    def new(cls, players: int, variant: str | Variant = "showdown", *, seed: int | None = None,
-            rng: random.Random | None = None, house_rules: HouseRules | None = None,
-            target: int = 500, dealer: int = 0) -> Game:
+    def new(
+        cls,
+        players: int,
+        variant: str | Variant = "showdown",
+        *,
+        seed: int | None = None,
+        rng: random.Random | None = None,
+        house_rules: HouseRules | None = None,
+        target: int = 500,
+        dealer: int = 0,
+    ) -> Game:
         """Deal the first round of a match.
 
         ``players`` is the number of players (2-10); players are 0, 1, 2...
@@ -153,9 +232,12 @@ class Game:
         """
         variant = Variant.named(variant) if isinstance(variant, str) else variant
         if not isinstance(players, int) or not (
-                variant.min_players <= players <= variant.max_players):
-            raise ValueError(f"{variant.name} takes {variant.min_players}-{variant.max_players} "
-                             f"players, not {players!r}")
+            variant.min_players <= players <= variant.max_players
+        ):
+            raise ValueError(
+                f"{variant.name} takes {variant.min_players}-{variant.max_players} "
+                f"players, not {players!r}"
+            )
         if len(variant.deck) < HAND_SIZE * players + 1:
             raise ValueError(f"a {len(variant.deck)}-card deck cannot deal {players} hands")
         if not isinstance(dealer, int) or not 0 <= dealer < players:
@@ -189,13 +271,15 @@ class Game:
         if self._phase != _OVER:
             raise StateError(f"the round is not over: {self.notation()}")
         if self.match_over:
-            raise StateError(f"the match is over (player {self.match_winner} won): "
-                             f"{self.notation()}")
+            raise StateError(
+                f"the match is over (player {self.match_winner} won): {self.notation()}"
+            )
         cards = [c for hand in self._hands for c in hand] + self._draw + self._discard
         cards.sort()
         if len(cards) < HAND_SIZE * self._n + 1:
-            raise StateError(f"{len(cards)} cards cannot deal {self._n} hands of {HAND_SIZE}: "
-                             f"{self.notation()}")
+            raise StateError(
+                f"{len(cards)} cards cannot deal {self._n} hands of {HAND_SIZE}: {self.notation()}"
+            )
         self._dealer = (self._dealer + 1) % self._n
         self._round += 1
         self._deal(cards)
@@ -375,8 +459,7 @@ class Game:
         if self._phase != _OVER:
             return None
         winner = self.current
-        points = sum(POINTS[c] for p, hand in enumerate(self._hands) if p != winner
-                     for c in hand)
+        points = sum(POINTS[c] for p, hand in enumerate(self._hands) if p != winner for c in hand)
         return Outcome(winner, points, tuple(self._scores), self.match_winner)
 
     # -- legal actions ------------------------------------------------------------
@@ -458,14 +541,14 @@ class Game:
     def _legal_face(self) -> tuple:
         low, high = self._house.showdown_cards
         p = self.current
-        return tuple(Action.face(o, k) for o in range(self._n) if o != p
-                     for k in range(low, high + 1))
+        return tuple(
+            Action.face(o, k) for o in range(self._n) if o != p for k in range(low, high + 1)
+        )
 
     def _legal_over(self) -> tuple:
         return ()
 
-    _LEGAL = (None, _legal_drawn, _legal_penalty, _legal_colour, _legal_face,
-              _legal_over)
+    _LEGAL = (None, _legal_drawn, _legal_penalty, _legal_colour, _legal_face, _legal_over)
 
     # -- applying -----------------------------------------------------------------
 
@@ -488,8 +571,12 @@ class Game:
         target = self._catchable
         # "Before the next player begins a turn": any decision after the play
         # closes the UNO window, except the player's own Wild Showdown choice.
-        if target >= 0 and kind is not CATCH and kind is not SHOWDOWN_RESULT and (
-                self.current != target or self._phase != _FACE):
+        if (
+            target >= 0
+            and kind is not CATCH
+            and kind is not SHOWDOWN_RESULT
+            and (self.current != target or self._phase != _FACE)
+        ):
             self._catchable = -1
         if kind is PLAY:
             p = self.current
@@ -533,8 +620,9 @@ class Game:
 
     def _illegal(self, action) -> IllegalActionError:
         legal = " ".join(map(str, self.legal_actions())) or "none, the round is over"
-        return IllegalActionError(f"illegal action {str(action)!r} in {self.notation()!r} "
-                                  f"(legal: {legal})")
+        return IllegalActionError(
+            f"illegal action {str(action)!r} in {self.notation()!r} (legal: {legal})"
+        )
 
     def _play(self, action: Action) -> None:
         """Play a card and apply its effect, as this game's effect table says
@@ -575,8 +663,11 @@ class Game:
                     self._pending = 0
             self.current, self._phase = (p + turns * d) % n, phase
         # The Showdown symbol, whatever the card (never on a wild).
-        if card >> SHOWDOWN_SHIFT and self._variant.showdowns and self._start_showdown(
-                p, victim, card >> SHOWDOWN_SHIFT):
+        if (
+            card >> SHOWDOWN_SHIFT
+            and self._variant.showdowns
+            and self._start_showdown(p, victim, card >> SHOWDOWN_SHIFT)
+        ):
             return
         if not left and phase == _PLAY:  # a penalty or a Wild Showdown is decided first
             self._end_round(p)
@@ -665,8 +756,9 @@ class Game:
             self._end_round(challenger)  # a last card's showdown, won
 
     def _end_round(self, winner: int) -> None:
-        self._scores[winner] += sum(POINTS[c] for p, hand in enumerate(self._hands)
-                                    if p != winner for c in hand)
+        self._scores[winner] += sum(
+            POINTS[c] for p, hand in enumerate(self._hands) if p != winner for c in hand
+        )
         self.current, self._phase = winner, _OVER
         self.round_over = True
         self._catchable = -1
@@ -781,8 +873,9 @@ class Game:
         game._legal = None
         game._effects = EFFECTS[game._n == 2, game._house.stacking]
         game._deck = tuple(game._all_cards())
-        if not variant.showdowns and any(c >> SHOWDOWN_SHIFT or c & RANK_MASK == Rank.WILD_SHOWDOWN
-                                         for c in game._deck):
+        if not variant.showdowns and any(
+            c >> SHOWDOWN_SHIFT or c & RANK_MASK == Rank.WILD_SHOWDOWN for c in game._deck
+        ):
             raise NotationError(f"Showdown cards in a classic game: {text!r}")
         try:
             game.check_invariants()
@@ -832,8 +925,11 @@ class Game:
             problems.append("the match key is not the top card's")
         if (self._top >> COLOUR_SHIFT == WILD_COLOUR) != (self._phase == _COLOUR):
             problems.append("the colour is unnamed outside the colour phase or named in it")
-        if (self._phase == _COLOUR and self._discard
-                and self._discard[-1] & RANK_MASK < FIRST_WILD_RANK):
+        if (
+            self._phase == _COLOUR
+            and self._discard
+            and self._discard[-1] & RANK_MASK < FIRST_WILD_RANK
+        ):
             problems.append("a colour is chosen only for a wild first card")
         if self._phase == _PENALTY:
             rank = self._discard[-1] & RANK_MASK if self._discard else -1
@@ -845,8 +941,11 @@ class Game:
                 problems.append("a Draw Two penalty waits for a decision only under stacking")
         if self._phase == _DRAWN and not self._hands[self.current]:
             problems.append("drawn phase with an empty hand")
-        if (self._phase == _FACE and self._discard
-                and self._discard[-1] & RANK_MASK != Rank.WILD_SHOWDOWN):
+        if (
+            self._phase == _FACE
+            and self._discard
+            and self._discard[-1] & RANK_MASK != Rank.WILD_SHOWDOWN
+        ):
             problems.append("a showdown is named only after a Wild Showdown")
         if self.round_over != (self._phase == _OVER):
             problems.append("round_over disagrees with the phase")
@@ -869,5 +968,3 @@ class Game:
 
 def _cards(codes) -> tuple[Card, ...]:
     return tuple(map(CARD.__getitem__, codes))
-
-

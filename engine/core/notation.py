@@ -25,8 +25,24 @@ from engine.core.rules import HouseRules
 
 __all__ = ["Position", "FIELDS", "PHASES"]
 
-FIELDS = ("variant", "hands", "draw", "discard", "colour", "direction", "player", "phase",
-          "uno", "showdown", "scores", "dealer", "round", "target", "house-rules", "rng")
+FIELDS = (
+    "variant",
+    "hands",
+    "draw",
+    "discard",
+    "colour",
+    "direction",
+    "player",
+    "phase",
+    "uno",
+    "showdown",
+    "scores",
+    "dealer",
+    "round",
+    "target",
+    "house-rules",
+    "rng",
+)
 #: Phase words; ``penalty`` carries the pending draw count (and, under a Wild
 #: Draw Four, whether it was played legally): ``penalty:4:illegal``.
 PHASES = ("play", "drawn", "penalty", "colour", "face", "over")
@@ -72,24 +88,26 @@ class Position(NamedTuple):
         if self.showdown is not None:
             challenger, opponent, cards = self.showdown
             showdown = f"{challenger}v{opponent}:{_cards(cards)}"
-        return " ".join((
-            self.variant,
-            "/".join(",".join(map(TEXT.__getitem__, hand)) for hand in self.hands),
-            _cards(self.draw),
-            _cards(self.discard),
-            "-" if self.colour is None else str(self.colour),
-            "+" if self.direction == 1 else "-",
-            str(self.player),
-            phase,
-            "-" if self.catchable is None else str(self.catchable),
-            showdown,
-            ",".join(map(str, self.scores)),
-            str(self.dealer),
-            str(self.round),
-            str(self.target),
-            str(self.house_rules),
-            f"{self.seed:x}:{self.shuffles}",
-        ))
+        return " ".join(
+            (
+                self.variant,
+                "/".join(",".join(map(TEXT.__getitem__, hand)) for hand in self.hands),
+                _cards(self.draw),
+                _cards(self.discard),
+                "-" if self.colour is None else str(self.colour),
+                "+" if self.direction == 1 else "-",
+                str(self.player),
+                phase,
+                "-" if self.catchable is None else str(self.catchable),
+                showdown,
+                ",".join(map(str, self.scores)),
+                str(self.dealer),
+                str(self.round),
+                str(self.target),
+                str(self.house_rules),
+                f"{self.seed:x}:{self.shuffles}",
+            )
+        )
 
     @classmethod
     def parse(cls, text: str) -> Position:
@@ -98,21 +116,44 @@ class Position(NamedTuple):
             raise NotationError(f"notation must be a str, not {type(text).__name__}")
         fields = text.split(" ")
         if len(fields) != len(FIELDS):
-            raise NotationError(f"notation has {len(fields)} fields, expected {len(FIELDS)} "
-                                f"({' '.join(FIELDS)}): {text!r}")
-        (variant, hands, draw, discard, colour, direction, player, phase, uno, showdown,
-         scores, dealer, round_, target, house, rng) = fields
+            raise NotationError(
+                f"notation has {len(fields)} fields, expected {len(FIELDS)} "
+                f"({' '.join(FIELDS)}): {text!r}"
+            )
+        (
+            variant,
+            hands,
+            draw,
+            discard,
+            colour,
+            direction,
+            player,
+            phase,
+            uno,
+            showdown,
+            scores,
+            dealer,
+            round_,
+            target,
+            house,
+            rng,
+        ) = fields
         field = _Field(text)
         hands = [field.cards("hands", part, empty="") for part in hands.split("/")]
         pending, wd4_legal = 0, None
         phase, *extra = phase.split(":")
         if phase not in PHASES or (phase == "penalty") != bool(extra):
-            field.fail("phase", ":".join([phase, *extra]), "expected " + ", ".join(PHASES)
-                       + " (penalty:N or penalty:N:legal|illegal)")
+            field.fail(
+                "phase",
+                ":".join([phase, *extra]),
+                "expected " + ", ".join(PHASES) + " (penalty:N or penalty:N:legal|illegal)",
+            )
         if extra:
             pending = field.number("phase", extra[0])
             if len(extra) > 2 or (len(extra) == 2 and extra[1] not in ("legal", "illegal")):
-                field.fail("phase", ":".join(["penalty", *extra]), "expected penalty:N[:legal|:illegal]")
+                field.fail(
+                    "phase", ":".join(["penalty", *extra]), "expected penalty:N[:legal|:illegal]"
+                )
             if len(extra) == 2:
                 wd4_legal = extra[1] == "legal"
         if showdown == "-":
@@ -120,8 +161,11 @@ class Position(NamedTuple):
         else:
             players, _, cards = showdown.partition(":")
             challenger, _, opponent = players.partition("v")
-            showdown = (field.number("showdown", challenger), field.number("showdown", opponent),
-                        field.cards("showdown", cards, empty=None))
+            showdown = (
+                field.number("showdown", challenger),
+                field.number("showdown", opponent),
+                field.cards("showdown", cards, empty=None),
+            )
         if direction not in ("+", "-"):
             field.fail("direction", direction, "expected + or -")
         seed, _, shuffles = rng.partition(":")

@@ -28,15 +28,42 @@ from collections import Counter
 from importlib import resources
 from pathlib import Path
 
-from engine.core.cards import (COLOUR_MASK, COLOUR_SHIFT, COLOURS, LAST_NUMBER_RANK,
-                               MAX_SHOWDOWN, RANK_MASK, WILD_RANKS, Card, Rank)
+from engine.core.cards import (
+    COLOUR_MASK,
+    COLOUR_SHIFT,
+    COLOURS,
+    LAST_NUMBER_RANK,
+    MAX_SHOWDOWN,
+    RANK_MASK,
+    WILD_RANKS,
+    Card,
+    Rank,
+)
 from engine.core.errors import DeckError, NotationError
 
-__all__ = ["HouseRules", "Variant", "FIRST_CARD_RULES", "classic_deck", "load_showdown_deck",
-           "HAND_SIZE", "DRAW_TWO_CARDS", "WILD_DRAW_FOUR_CARDS", "LOST_CHALLENGE_CARDS",
-           "Effect", "CARD_EFFECTS", "TWO_PLAYER_REVERSE", "STACKED_DRAW_TWO",
-           "FIRST_CARD_EFFECTS", "FIRST_CARD_RETURNED", "FIRST_CARD_COVERED", "card_effects",
-           "first_card_effect", "wild_draw_four_is_legal", "may_challenge", "stacks_on"]
+__all__ = [
+    "HouseRules",
+    "Variant",
+    "FIRST_CARD_RULES",
+    "classic_deck",
+    "load_showdown_deck",
+    "HAND_SIZE",
+    "DRAW_TWO_CARDS",
+    "WILD_DRAW_FOUR_CARDS",
+    "LOST_CHALLENGE_CARDS",
+    "Effect",
+    "CARD_EFFECTS",
+    "TWO_PLAYER_REVERSE",
+    "STACKED_DRAW_TWO",
+    "FIRST_CARD_EFFECTS",
+    "FIRST_CARD_RETURNED",
+    "FIRST_CARD_COVERED",
+    "card_effects",
+    "first_card_effect",
+    "wild_draw_four_is_legal",
+    "may_challenge",
+    "stacks_on",
+]
 
 #: Cards dealt to each player.
 HAND_SIZE = 7
@@ -93,13 +120,20 @@ class Effect:
     last_card: Effect | None = None
 
     def __post_init__(self):
-        if self.then not in ("play", "penalty", "face") or (self.then == "penalty") != (
-                self.penalty > 0) or (self.draws and self.penalty) or self.turns not in (0, 1, 2):
+        if (
+            self.then not in ("play", "penalty", "face")
+            or (self.then == "penalty") != (self.penalty > 0)
+            or (self.draws and self.penalty)
+            or self.turns not in (0, 1, 2)
+        ):
             raise ValueError(f"inconsistent card effect: {self!r}")
 
     def __repr__(self) -> str:
-        fields = (f"{f.name}={getattr(self, f.name)!r}" for f in dataclasses.fields(self)
-                  if getattr(self, f.name) != f.default)
+        fields = (
+            f"{f.name}={getattr(self, f.name)!r}"
+            for f in dataclasses.fields(self)
+            if getattr(self, f.name) != f.default
+        )
         return f"Effect({', '.join(fields)})"
 
 
@@ -115,8 +149,9 @@ CARD_EFFECTS: dict[Rank, Effect] = {
     Rank.REVERSE: Effect(reverses=True),
     Rank.SKIP: Effect(turns=2),
     Rank.WILD: Effect(names_colour=True),
-    Rank.WILD_DRAW_FOUR: Effect(names_colour=True, penalty=WILD_DRAW_FOUR_CARDS,
-                                challengeable=True, then="penalty"),
+    Rank.WILD_DRAW_FOUR: Effect(
+        names_colour=True, penalty=WILD_DRAW_FOUR_CARDS, challengeable=True, then="penalty"
+    ),
     # The same player then names the opponent and the cards (``face``).
     Rank.WILD_SHOWDOWN: Effect(names_colour=True, turns=0, then="face"),
 }
@@ -124,8 +159,9 @@ CARD_EFFECTS: dict[Rank, Effect] = {
 TWO_PLAYER_REVERSE = CARD_EFFECTS[Rank.SKIP]
 #: House rule ``stacking``: a Draw Two waits for the next player's answer (a
 #: Draw Two of their own, or accepting the total); as a last card it acts at once.
-STACKED_DRAW_TWO = Effect(penalty=DRAW_TWO_CARDS, then="penalty",
-                          last_card=CARD_EFFECTS[Rank.DRAW_TWO])
+STACKED_DRAW_TWO = Effect(
+    penalty=DRAW_TWO_CARDS, then="penalty", last_card=CARD_EFFECTS[Rank.DRAW_TWO]
+)
 
 #: What a coloured card turned first does, by rank: as if the dealer had played
 #: it (the player after the dealer draws two or misses the turn), except that
@@ -224,12 +260,15 @@ class HouseRules:
         if not isinstance(self.uno_penalty, int) or not 0 <= self.uno_penalty <= 20:
             raise ValueError(f"uno_penalty must be 0-20, not {self.uno_penalty!r}")
         if self.first_card is not None and self.first_card not in FIRST_CARD_RULES:
-            raise ValueError(f"first_card must be one of {', '.join(FIRST_CARD_RULES)}, "
-                             f"not {self.first_card!r}")
+            raise ValueError(
+                f"first_card must be one of {', '.join(FIRST_CARD_RULES)}, not {self.first_card!r}"
+            )
         low, high = self.showdown_cards
         if not 1 <= low <= high <= MAX_SHOWDOWN:
-            raise ValueError(f"showdown_cards must be (low, high) with 1 <= low <= high <= "
-                             f"{MAX_SHOWDOWN}, not {self.showdown_cards!r}")
+            raise ValueError(
+                f"showdown_cards must be (low, high) with 1 <= low <= high <= "
+                f"{MAX_SHOWDOWN}, not {self.showdown_cards!r}"
+            )
         object.__setattr__(self, "showdown_cards", (int(low), int(high)))
 
     def __str__(self) -> str:
@@ -276,7 +315,8 @@ class HouseRules:
         except ValueError as exc:
             raise NotationError(
                 f"invalid house rules {text!r}: {exc} (options: stack, until, uno=N, "
-                "first=return|choose|flip, ws=LOW-HIGH)") from None
+                "first=return|choose|flip, ws=LOW-HIGH)"
+            ) from None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -307,8 +347,7 @@ class Variant:
     @classmethod
     def showdown(cls, deck_file: str | Path | None = None) -> Variant:
         """UNO Showdown: 112 cards; ``deck_file`` replaces the packaged symbol list."""
-        return cls("showdown", load_showdown_deck(deck_file), first_card="choose",
-                   showdowns=True)
+        return cls("showdown", load_showdown_deck(deck_file), first_card="choose", showdowns=True)
 
     @classmethod
     def named(cls, name: str) -> Variant:
@@ -352,14 +391,15 @@ def load_showdown_deck(path: str | Path | None = None) -> tuple[Card, ...]:
         raise DeckError(f"{name}: not valid TOML: {exc}") from None
     unknown = set(data) - {"wild_showdown", "symbols"}
     if unknown:
-        raise DeckError(f"{name}: unknown key {sorted(unknown)[0]!r} "
-                        "(expected wild_showdown, symbols)")
+        raise DeckError(
+            f"{name}: unknown key {sorted(unknown)[0]!r} (expected wild_showdown, symbols)"
+        )
     count = data.get("wild_showdown", 4)
     if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= 20:
         raise DeckError(f"{name}: wild_showdown: must be a whole number 0-20, not {count!r}")
     symbols = data.get("symbols", [])
     if not isinstance(symbols, list):
-        raise DeckError(f"{name}: symbols: must be a list of cards such as \"R7!2\"")
+        raise DeckError(f'{name}: symbols: must be a list of cards such as "R7!2"')
     plain = Counter(classic_deck())
     deck = list(classic_deck())
     for index, text in enumerate(symbols):
@@ -369,11 +409,12 @@ def load_showdown_deck(path: str | Path | None = None) -> tuple[Card, ...]:
         except NotationError as exc:
             raise DeckError(f"{where}: {exc}") from None
         if not card.showdown:
-            raise DeckError(f"{where}: {text!r} has no Showdown number (write e.g. \"R7!2\")")
+            raise DeckError(f'{where}: {text!r} has no Showdown number (write e.g. "R7!2")')
         base = Card.of(card.colour, card.rank)
         if plain[base] == 0:
-            raise DeckError(f"{where}: {text!r}: the deck has no plain {base} left to carry "
-                            "the symbol")
+            raise DeckError(
+                f"{where}: {text!r}: the deck has no plain {base} left to carry the symbol"
+            )
         plain[base] -= 1
         deck[deck.index(base)] = card
     deck += [Card.of(None, Rank.WILD_SHOWDOWN)] * count

@@ -16,14 +16,39 @@ keeps its hands and piles as lists of ints and never builds an object to answer
 from __future__ import annotations
 
 from engine.core.actions import _PLAYS, Action
-from engine.core.cards import (CARD, COLOUR_MASK, COLOUR_SHIFT, COLOURS, POINTS_BY_CODE,
-                               RANK_MASK, SHOWDOWN_SHIFT, WILD_COLOUR, Rank)
+from engine.core.cards import (
+    CARD,
+    COLOUR_MASK,
+    COLOUR_SHIFT,
+    COLOURS,
+    POINTS_BY_CODE,
+    RANK_MASK,
+    SHOWDOWN_SHIFT,
+    WILD_COLOUR,
+    Rank,
+)
 from engine.core.notation import PHASES
 from engine.core.rules import Effect, card_effects
 
-__all__ = ["PLAIN_PLAYS", "UNO_PLAYS", "PLAYABLE", "POINTS", "DRAW", "KEEP", "CHALLENGE",
-           "ACCEPT", "CATCHES", "DRAW_ONLY", "DRAW_AND_CATCH", "RESULTS", "COLOUR_CHOICES",
-           "PLAYER_SLOTS", "match_key", "EFFECTS", "PASS_TURN"]
+__all__ = [
+    "PLAIN_PLAYS",
+    "UNO_PLAYS",
+    "PLAYABLE",
+    "POINTS",
+    "DRAW",
+    "KEEP",
+    "CHALLENGE",
+    "ACCEPT",
+    "CATCHES",
+    "DRAW_ONLY",
+    "DRAW_AND_CATCH",
+    "RESULTS",
+    "COLOUR_CHOICES",
+    "PLAYER_SLOTS",
+    "match_key",
+    "EFFECTS",
+    "PASS_TURN",
+]
 
 #: Players the per-player tables (CATCHES, RESULTS...) cover: 0-31, room to
 #: spare (a variant seats at most 10).
@@ -42,8 +67,15 @@ def _effect_tuple(effect: Effect | None) -> tuple | None:
         return None
     if effect == Effect():
         return PASS_TURN
-    return (effect.turns, effect.reverses, effect.draws or effect.penalty, effect.names_colour,
-            effect.challengeable, PHASES.index(effect.then), _effect_tuple(effect.last_card))
+    return (
+        effect.turns,
+        effect.reverses,
+        effect.draws or effect.penalty,
+        effect.names_colour,
+        effect.challengeable,
+        PHASES.index(effect.then),
+        _effect_tuple(effect.last_card),
+    )
 
 
 def _effects_by_rank(two_players: bool, stacking: bool) -> tuple:
@@ -67,9 +99,14 @@ def _build_playable():
     faces = 1 << SHOWDOWN_SHIFT  # the codes without a Showdown number
     for colour in COLOURS:
         for rank in Rank:
-            low = [c is not None and ((c >> COLOUR_SHIFT & COLOUR_MASK) in (colour, WILD_COLOUR)
-                                      or (c & RANK_MASK) == rank)
-                   for c in CARD[:faces]]
+            low = [
+                c is not None
+                and (
+                    (c >> COLOUR_SHIFT & COLOUR_MASK) in (colour, WILD_COLOUR)
+                    or (c & RANK_MASK) == rank
+                )
+                for c in CARD[:faces]
+            ]
             # The Showdown number does not matter: the same list for each. A
             # list, not bytes: indexing a list is the faster of the two in CPython 3.11.
             tables[match_key(colour, rank)] = low * (len(CARD) // faces)
@@ -100,5 +137,8 @@ PASS_TURN = ()
 #: PASS_TURN: (turns, reverses, cards, names_colour, challengeable, phase, last
 #: card's tuple or None), ``cards`` being the effect's draws, or its penalty when
 #: the phase is ``penalty``, and ``phase`` the index of its word in notation.PHASES.
-EFFECTS = {(two_players, stacking): _effects_by_rank(two_players, stacking)
-           for two_players in (False, True) for stacking in (False, True)}
+EFFECTS = {
+    (two_players, stacking): _effects_by_rank(two_players, stacking)
+    for two_players in (False, True)
+    for stacking in (False, True)
+}

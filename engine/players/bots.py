@@ -267,6 +267,8 @@ class HeuristicBot:
         sizes, scores = view.hand_sizes, view.scores
         opponent = min(view.opponents(), key=lambda p: (sizes[p], -scores[p], p))
         counts = sorted(a.count for a in legal if a.player == opponent)
-        close = (sizes[opponent] <= self.CLOSE_CARDS
-                 or scores[opponent] >= self.CLOSE_SCORE * view.target)
+        close = (
+            sizes[opponent] <= self.CLOSE_CARDS
+            or scores[opponent] >= self.CLOSE_SCORE * view.target
+        )
         return Action.face(opponent, counts[-1] if close else counts[0])

@@ -33,13 +33,20 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from typing import Callable, Mapping, Protocol
+from collections.abc import Callable, Mapping
+from typing import Protocol
 
 from firmware_host.protocol.reactions import HUMAN, Reactions
 from firmware_host.protocol.words import plural, reruns_text, us, versus
 
-__all__ = ["ShowdownRequest", "ShowdownOutcome", "UnitPort", "SimulatedUnit", "ManualUnit",
-           "REASONS"]
+__all__ = [
+    "ShowdownRequest",
+    "ShowdownOutcome",
+    "UnitPort",
+    "SimulatedUnit",
+    "ManualUnit",
+    "REASONS",
+]
 
 #: Why the loser lost: slower after GO, or pressed before it.
 REASONS = ("faster", "false_start")
@@ -98,9 +105,11 @@ class ShowdownOutcome:
     def check(self, request: ShowdownRequest) -> None:
         """Raise ValueError unless this outcome is between the request's two players."""
         if {self.loser, self.winner} != set(request.players):
-            raise ValueError(f"showdown {request.showdown_id} was player "
-                             f"{versus(str(request.challenger), str(request.opponent))}, but the outcome says {self.winner} beat "
-                             f"{self.loser}")
+            raise ValueError(
+                f"showdown {request.showdown_id} was player "
+                f"{versus(str(request.challenger), str(request.opponent))}, but the outcome says {self.winner} beat "
+                f"{self.loser}"
+            )
 
 
 class UnitPort(Protocol):
@@ -123,11 +132,19 @@ class SimulatedUnit:
     ``detail``.
     """
 
-    def __init__(self, rng: random.Random, *, reactions: Reactions = HUMAN,
-                 tie_threshold_us: int = 200, max_reruns: int = 3):
+    def __init__(
+        self,
+        rng: random.Random,
+        *,
+        reactions: Reactions = HUMAN,
+        tie_threshold_us: int = 200,
+        max_reruns: int = 3,
+    ):
         if tie_threshold_us < 0 or max_reruns < 0:
-            raise ValueError(f"tie_threshold_us and max_reruns must be >= 0, not "
-                             f"{tie_threshold_us} and {max_reruns}")
+            raise ValueError(
+                f"tie_threshold_us and max_reruns must be >= 0, not "
+                f"{tie_threshold_us} and {max_reruns}"
+            )
         self.rng = rng
         self.reactions = reactions
         self.tie_threshold_us = tie_threshold_us
@@ -141,8 +158,14 @@ class SimulatedUnit:
             if self.reactions.false_start(rng):
                 loser = rng.choice(players)
                 return ShowdownOutcome(
-                    loser, request.other(loser), "false_start", dict.fromkeys(players),
-                    None, len(ties), _with_ties(f"false start by {request.name(loser)}", ties))
+                    loser,
+                    request.other(loser),
+                    "false_start",
+                    dict.fromkeys(players),
+                    None,
+                    len(ties),
+                    _with_ties(f"false start by {request.name(loser)}", ties),
+                )
             first_us, second_us = self.reactions.presses_us(rng)
             faster = rng.choice(players)
             margin = second_us - first_us
@@ -153,13 +176,22 @@ class SimulatedUnit:
             reaction = {player: times[player] for player in players}
             if margin < self.tie_threshold_us:
                 loser = rng.choice(players)
-                detail = (f"too close to call ({us(margin)}): the cards on each side "
-                          f"decided against {request.name(loser)}")
+                detail = (
+                    f"too close to call ({us(margin)}): the cards on each side "
+                    f"decided against {request.name(loser)}"
+                )
             else:
                 loser = request.other(faster)
                 detail = f"{request.name(faster)} faster by {us(margin)}"
-            return ShowdownOutcome(loser, request.other(loser), "faster", reaction, margin,
-                                   len(ties), _with_ties(detail, ties))
+            return ShowdownOutcome(
+                loser,
+                request.other(loser),
+                "faster",
+                reaction,
+                margin,
+                len(ties),
+                _with_ties(detail, ties),
+            )
 
 
 def _with_ties(detail: str, ties: list) -> str:
@@ -178,16 +210,18 @@ class ManualUnit:
     KeyboardInterrupt from ``input_fn`` pass through to the caller.
     """
 
-    def __init__(self, input_fn: Callable[[str], str] = input,
-                 output_fn: Callable[[str], None] = print):
+    def __init__(
+        self, input_fn: Callable[[str], str] = input, output_fn: Callable[[str], None] = print
+    ):
         self.input_fn = input_fn
         self.output_fn = output_fn
 
     def run_showdown(self, request: ShowdownRequest) -> ShowdownOutcome:
         c, o = request.players
         seats = versus(f"{request.challenger_name} ({c})", f"{request.opponent_name} ({o})")
-        self.output_fn(f"Showdown {request.showdown_id}: {seats} for "
-                       f"{plural(request.cards, 'card')}.")
+        self.output_fn(
+            f"Showdown {request.showdown_id}: {seats} for {plural(request.cards, 'card')}."
+        )
         prompt = f"Who won? ({request.challenger_name}/{request.opponent_name}, or f NAME for a false start) "
         while True:
             answer = self.input_fn(prompt).strip()
@@ -202,17 +236,25 @@ class ManualUnit:
         unknown = dict.fromkeys(request.players)
         winner = _player(request, answer)
         if winner is not None:
-            return ShowdownOutcome(request.other(winner), winner, "faster", unknown,
-                                   detail="entered by hand"), ""
+            return ShowdownOutcome(
+                request.other(winner), winner, "faster", unknown, detail="entered by hand"
+            ), ""
         if answer[:1].lower() == "f":
             offender = _player(request, answer[1:].strip())
             if offender is not None:
-                return ShowdownOutcome(offender, request.other(offender), "false_start", unknown,
-                                       detail="false start, entered by hand"), ""
+                return ShowdownOutcome(
+                    offender,
+                    request.other(offender),
+                    "false_start",
+                    unknown,
+                    detail="false start, entered by hand",
+                ), ""
         c, o = request.players
-        return None, (f"{answer!r} is not {request.challenger_name} ({c}) or "
-                      f"{request.opponent_name} ({o}): type who won, or f and who false-started "
-                      f"(e.g. f {request.challenger_name})")
+        return None, (
+            f"{answer!r} is not {request.challenger_name} ({c}) or "
+            f"{request.opponent_name} ({o}): type who won, or f and who false-started "
+            f"(e.g. f {request.challenger_name})"
+        )
 
 
 def _player(request: ShowdownRequest, text: str) -> int | None:

@@ -61,21 +61,45 @@ import logging
 import re
 import secrets
 import time
-from typing import Callable, Protocol
-
-from firmware_host.protocol import RUNNING_STATES, Event, EventGap, clean_name, clean_players
-from firmware_host.protocol.words import (announce, interrupted_text, launch_problem, load_line,
-                                          plural, table_line, verdict, versus)
+from collections.abc import Callable
+from typing import Protocol
 
 # The errors live with the engine's others; imported here, where they are raised.
-from engine.core.errors import (UnitBusy, UnitFault, UnitJam, UnitProblem, UnitUnreachable,
-                                UnitVersionError)
+from engine.core.errors import (
+    UnitBusy,
+    UnitFault,
+    UnitJam,
+    UnitProblem,
+    UnitUnreachable,
+    UnitVersionError,
+)
 from engine.units.ports import ShowdownOutcome, ShowdownRequest
 from engine.units.unit_link import AuthFailed, CommandRefused, LinkLost, UnitLink, VersionMismatch
+from firmware_host.protocol import RUNNING_STATES, Event, EventGap, clean_name, clean_players
+from firmware_host.protocol.words import (
+    announce,
+    interrupted_text,
+    launch_problem,
+    load_line,
+    plural,
+    table_line,
+    verdict,
+    versus,
+)
 
-__all__ = ["RemoteUnit", "Table", "PauseOnProblem", "is_unit_url", "names_for_unit",
-           "UnitProblem", "UnitUnreachable", "UnitBusy", "UnitVersionError", "UnitFault",
-           "UnitJam"]
+__all__ = [
+    "RemoteUnit",
+    "Table",
+    "PauseOnProblem",
+    "is_unit_url",
+    "names_for_unit",
+    "UnitProblem",
+    "UnitUnreachable",
+    "UnitBusy",
+    "UnitVersionError",
+    "UnitFault",
+    "UnitJam",
+]
 
 log = logging.getLogger(__name__)
 
@@ -119,7 +143,8 @@ def names_for_unit(names) -> list[str]:
                 f"the unit would take players {first} and {seat} for the same person: "
                 f"{json.dumps(names[first - 1], ensure_ascii=False)} and "
                 f"{json.dumps(names[seat - 1], ensure_ascii=False)} are one name to "
-                "it (it ignores case, runs of spaces and Unicode forms)")
+                "it (it ignores case, runs of spaces and Unicode forms)"
+            )
     return cleaned
 
 
@@ -139,18 +164,31 @@ class RemoteUnit:
     showdown id to the unit's id of the result that decided it.
     """
 
-    def __init__(self, url: str, *, start: bool = False, table: Table | None = None,
-                 say: Callable[[str], None] | None = None, id_prefix: str | None = None,
-                 token: str | None = None, baudrate: int = 115200,
-                 reply_timeout_s: float = 5.0, heartbeat_s: float = 1.0,
-                 reconnect_s: float = 60.0, backoff_s: float = 0.05, max_backoff_s: float = 2.0,
-                 clock: Callable[[], float] = time.monotonic,
-                 sleep: Callable[[float], None] = time.sleep, open_port=None):
+    def __init__(
+        self,
+        url: str,
+        *,
+        start: bool = False,
+        table: Table | None = None,
+        say: Callable[[str], None] | None = None,
+        id_prefix: str | None = None,
+        token: str | None = None,
+        baudrate: int = 115200,
+        reply_timeout_s: float = 5.0,
+        heartbeat_s: float = 1.0,
+        reconnect_s: float = 60.0,
+        backoff_s: float = 0.05,
+        max_backoff_s: float = 2.0,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep,
+        open_port=None,
+    ):
         if id_prefix is None:
             id_prefix = secrets.token_hex(4)
         if not _ID_PREFIX.fullmatch(id_prefix):
-            raise ValueError(f"id_prefix must be 1 to 40 characters of A-Z a-z 0-9 . _ : -, "
-                             f"not {id_prefix!r}")
+            raise ValueError(
+                f"id_prefix must be 1 to 40 characters of A-Z a-z 0-9 . _ : -, not {id_prefix!r}"
+            )
         self.url = url
         self.start = start
         self.table = table
@@ -162,10 +200,16 @@ class RemoteUnit:
         self.max_backoff_s = max_backoff_s
         self.clock = clock
         self.sleep = sleep
-        self._link_options = dict(baudrate=baudrate, token=token, reply_timeout_s=reply_timeout_s,
-                                  clock=clock, sleep=sleep, open_port=open_port)
+        self._link_options = dict(
+            baudrate=baudrate,
+            token=token,
+            reply_timeout_s=reply_timeout_s,
+            clock=clock,
+            sleep=sleep,
+            open_port=open_port,
+        )
         self._link: UnitLink | None = None
-        self._accepted: set[str] = set()     # unit ids whose launch problem the table was told
+        self._accepted: set[str] = set()  # unit ids whose launch problem the table was told
         self._fault_told = False
         self.unit_ids: dict[str, str] = {}
         #: (what, clock time) of the last showdown fought: "arm" (sent), "armed" and
@@ -179,7 +223,7 @@ class RemoteUnit:
 
     # -- the link ------------------------------------------------------------------
 
-    def open(self) -> "RemoteUnit":
+    def open(self) -> RemoteUnit:
         """Connect now, and check the unit is ready for a showdown. Raises
         UnitUnreachable, UnitVersionError, UnitBusy or UnitFault."""
         try:
@@ -189,22 +233,31 @@ class RemoteUnit:
             self._drop_link()
             raise self._unreachable(exc) from None
         except CommandRefused as exc:
-            raise UnitProblem(f"the unit at {self.url} refused status: {exc.message}",
-                              url=self.url, what_to_do="Check the unit's log.") from None
+            raise UnitProblem(
+                f"the unit at {self.url} refused status: {exc.message}",
+                url=self.url,
+                what_to_do="Check the unit's log.",
+            ) from None
         if status["state"] == "fault":
-            raise UnitFault(f"the unit at {self.url} is in fault: {status['fault']}", url=self.url,
-                            what_to_do="Fix the unit (see its log), then start again.")
+            raise UnitFault(
+                f"the unit at {self.url} is in fault: {status['fault']}",
+                url=self.url,
+                what_to_do="Fix the unit (see its log), then start again.",
+            )
         if status["state"] not in ("idle", "armed"):
             current = status.get("showdown") or {}
-            raise UnitBusy(f"the unit at {self.url} is busy: {status['state']}, showdown "
-                           f"{current.get('showdown_id')}", url=self.url,
-                           what_to_do="Let that showdown finish, or cancel it on the unit.")
+            raise UnitBusy(
+                f"the unit at {self.url} is busy: {status['state']}, showdown "
+                f"{current.get('showdown_id')}",
+                url=self.url,
+                what_to_do="Let that showdown finish, or cancel it on the unit.",
+            )
         return self
 
     def close(self) -> None:
         self._drop_link()
 
-    def __enter__(self) -> "RemoteUnit":
+    def __enter__(self) -> RemoteUnit:
         return self.open()
 
     def __exit__(self, *exc_info) -> None:
@@ -217,11 +270,19 @@ class RemoteUnit:
         try:
             self.hello = link.open()
         except VersionMismatch as exc:
-            raise UnitVersionError(str(exc), url=self.url, what_to_do=(
-                "Use an engine and a unit of matching versions (update the older one).")) from None
+            raise UnitVersionError(
+                str(exc),
+                url=self.url,
+                what_to_do=(
+                    "Use an engine and a unit of matching versions (update the older one)."
+                ),
+            ) from None
         except AuthFailed as exc:
-            raise UnitProblem(str(exc), url=self.url, what_to_do=(
-                "Give the engine the unit's token (the file in server.token_file).")) from None
+            raise UnitProblem(
+                str(exc),
+                url=self.url,
+                what_to_do=("Give the engine the unit's token (the file in server.token_file)."),
+            ) from None
         self._link = link
         return link
 
@@ -231,10 +292,15 @@ class RemoteUnit:
             link.close()
 
     def _unreachable(self, exc: Exception) -> UnitUnreachable:
-        return UnitUnreachable(f"cannot reach the unit at {self.url}: {exc}", url=self.url,
-                               what_to_do=("Check that the unit is switched on and its daemon "
-                                           "runs (showdown-unit run), and the cable or network, "
-                                           "then retry."))
+        return UnitUnreachable(
+            f"cannot reach the unit at {self.url}: {exc}",
+            url=self.url,
+            what_to_do=(
+                "Check that the unit is switched on and its daemon "
+                "runs (showdown-unit run), and the cable or network, "
+                "then retry."
+            ),
+        )
 
     # -- a showdown ----------------------------------------------------------------
 
@@ -253,9 +319,9 @@ class RemoteUnit:
             result, fresh = self._fight(request, unit_id)
             if fresh:
                 self._tell(announce(result))
-            elif result["launch"] == "interrupted":     # the table never heard the verdict
+            elif result["launch"] == "interrupted":  # the table never heard the verdict
                 self._tell(f"{verdict(result)}.")
-            if result["loser"] is None:         # timeout or void tie: the game needs a loser
+            if result["loser"] is None:  # timeout or void tie: the game needs a loser
                 log.info("showdown %s: %s; arming it again", unit_id, result["reason"])
                 voided.append(result)
                 attempt += 1
@@ -277,8 +343,12 @@ class RemoteUnit:
                 now = self.clock()
                 if give_up is None:
                     give_up = now + self.reconnect_s
-                    log.warning("showdown %s: lost the link to %s (%s); reconnecting",
-                                unit_id, self.url, exc)
+                    log.warning(
+                        "showdown %s: lost the link to %s (%s); reconnecting",
+                        unit_id,
+                        self.url,
+                        exc,
+                    )
                     self._tell(f"Lost the link to the unit ({exc}): reconnecting...")
                 if now >= give_up:
                     raise self._unreachable(exc) from None
@@ -290,58 +360,74 @@ class RemoteUnit:
         try:
             return clean_players({"a": request.challenger_name, "b": request.opponent_name})
         except ValueError as exc:
-            raise UnitProblem(f"the unit at {self.url} cannot take this showdown's names: {exc}",
-                              url=self.url, what_to_do="Decide this showdown by hand.") from None
+            raise UnitProblem(
+                f"the unit at {self.url} cannot take this showdown's names: {exc}",
+                url=self.url,
+                what_to_do="Decide this showdown by hand.",
+            ) from None
 
-    def _arm_and_wait(self, link: UnitLink, request: ShowdownRequest,
-                      unit_id: str) -> tuple[dict, bool]:
+    def _arm_and_wait(
+        self, link: UnitLink, request: ShowdownRequest, unit_id: str
+    ) -> tuple[dict, bool]:
         players = self._players(request)
         while True:
             self.timeline = [("arm", self.clock())]
             try:
-                status = link.call("showdown", showdown_id=unit_id, cards=request.cards,
-                                   players=players)
+                status = link.call(
+                    "showdown", showdown_id=unit_id, cards=request.cards, players=players
+                )
             except CommandRefused as exc:
                 self._refused(link, exc)
-                continue                        # the unit was reset: arm again
+                continue  # the unit was reset: arm again
             self.timeline.append(("armed", self.clock()))
             if status["state"] == "done":
                 result = self._same_showdown(request, unit_id, status["result"])
                 if result["launch"] != "pending":
                     log.info("showdown %s: the unit already has its result", unit_id)
                     return result, False
-                log.info("showdown %s: decided, the cards are flying: waiting for the result",
-                         unit_id)
+                log.info(
+                    "showdown %s: decided, the cards are flying: waiting for the result", unit_id
+                )
             elif status["state"] == "armed":
                 self._begin(link, request, unit_id)
             result = self._wait_for_result(link, request, unit_id)
             if result is not None:
                 return result, True
-            log.warning("showdown %s vanished from the unit without a result: arming it "
-                        "again", unit_id)
+            log.warning(
+                "showdown %s vanished from the unit without a result: arming it again", unit_id
+            )
 
     def _refused(self, link: UnitLink, exc: CommandRefused) -> None:
         """Arming was refused: reset a fault the table has seen, else raise."""
         if exc.code == "busy":
-            raise UnitBusy(f"the unit at {self.url} is busy with another showdown: "
-                           f"{exc.message}", url=self.url, what_to_do=(
-                               "Let that showdown finish, or cancel it on the unit, then retry."))
+            raise UnitBusy(
+                f"the unit at {self.url} is busy with another showdown: {exc.message}",
+                url=self.url,
+                what_to_do=("Let that showdown finish, or cancel it on the unit, then retry."),
+            )
         if exc.code == "fault":
             if self._fault_told:
                 self._fault_told = False
                 try:
-                    link.call("cancel")     # the table says it is fixed: reset the unit
+                    link.call("cancel")  # the table says it is fixed: reset the unit
                     return
                 except CommandRefused as again:
                     exc = again
             self._fault_told = True
-            raise UnitFault(f"the unit at {self.url} is in fault: {exc.message}", url=self.url,
-                            what_to_do=("Fix the unit (see its log: wiring, motor, card sensor), "
-                                        "then retry: the unit is reset and the showdown runs "
-                                        "again."))
-        raise UnitProblem(f"the unit at {self.url} refused the showdown: {exc.code}: "
-                          f"{exc.message}", url=self.url,
-                          what_to_do="Decide this showdown by hand.")
+            raise UnitFault(
+                f"the unit at {self.url} is in fault: {exc.message}",
+                url=self.url,
+                what_to_do=(
+                    "Fix the unit (see its log: wiring, motor, card sensor), "
+                    "then retry: the unit is reset and the showdown runs "
+                    "again."
+                ),
+            )
+        raise UnitProblem(
+            f"the unit at {self.url} refused the showdown: {exc.code}: {exc.message}",
+            url=self.url,
+            what_to_do="Decide this showdown by hand.",
+        )
 
     def _same_showdown(self, request: ShowdownRequest, unit_id: str, result: dict) -> dict:
         """A journal answer must be this showdown, not an old one under the same id."""
@@ -350,8 +436,10 @@ class RemoteUnit:
             raise UnitProblem(
                 f"the unit's journal already holds a different showdown {unit_id!r} "
                 f"({versus(result['players']['a'], result['players']['b'])}, "
-                f"{plural(result['cards'], 'card')})", url=self.url,
-                what_to_do="Use another id_prefix for this match, or decide by hand.")
+                f"{plural(result['cards'], 'card')})",
+                url=self.url,
+                what_to_do="Use another id_prefix for this match, or decide by hand.",
+            )
         return result
 
     def _begin(self, link: UnitLink, request: ShowdownRequest, unit_id: str) -> None:
@@ -362,15 +450,18 @@ class RemoteUnit:
             try:
                 link.call("start")
             except CommandRefused as exc:
-                if exc.code not in ("paddle_held", "busy"):   # busy: it started already
-                    raise UnitProblem(f"the unit at {self.url} would not start: {exc.message}",
-                                      url=self.url, what_to_do=(
-                                          "Press the timer button on the unit, or retry.")) from None
+                if exc.code not in ("paddle_held", "busy"):  # busy: it started already
+                    raise UnitProblem(
+                        f"the unit at {self.url} would not start: {exc.message}",
+                        url=self.url,
+                        what_to_do=("Press the timer button on the unit, or retry."),
+                    ) from None
                 log.info("start: %s", exc)
             self.timeline.append(("start", self.clock()))
 
-    def _wait_for_result(self, link: UnitLink, request: ShowdownRequest,
-                         unit_id: str) -> dict | None:
+    def _wait_for_result(
+        self, link: UnitLink, request: ShowdownRequest, unit_id: str
+    ) -> dict | None:
         """The final result event (or the journal's answer after a gap); None if
         the showdown vanished from the unit (re-arm it). A result whose launch
         is still pending is not final: the wait goes on."""
@@ -378,8 +469,11 @@ class RemoteUnit:
             item = link.next_event(self.heartbeat_s)
             if item is None or isinstance(item, EventGap):
                 if isinstance(item, EventGap):
-                    log.info("events %d to %d were lost: asking the unit", item.expected,
-                             item.received - 1)
+                    log.info(
+                        "events %d to %d were lost: asking the unit",
+                        item.expected,
+                        item.received - 1,
+                    )
                 found, result = self._check_in(link, unit_id)
                 if found:
                     return result
@@ -387,9 +481,11 @@ class RemoteUnit:
             showdown_id = item.data.get("showdown_id")
             if showdown_id is not None and showdown_id != unit_id:
                 if item.name == "armed":
-                    raise UnitBusy(f"another client armed showdown {showdown_id} on the unit at "
-                                   f"{self.url}", url=self.url, what_to_do=(
-                                       "Let that showdown finish, or cancel it, then retry."))
+                    raise UnitBusy(
+                        f"another client armed showdown {showdown_id} on the unit at {self.url}",
+                        url=self.url,
+                        what_to_do=("Let that showdown finish, or cancel it, then retry."),
+                    )
                 continue
             self.timeline.append((item.name, link.last_arrival))
             if self.table is not None:
@@ -399,19 +495,26 @@ class RemoteUnit:
                     return dict(item.data)
                 continue
             if item.name == "cancelled":
-                raise UnitProblem(f"showdown {unit_id} was cancelled on the unit", url=self.url,
-                                  what_to_do="Retry to run it again, or decide by hand.")
+                raise UnitProblem(
+                    f"showdown {unit_id} was cancelled on the unit",
+                    url=self.url,
+                    what_to_do="Retry to run it again, or decide by hand.",
+                )
             if item.name == "fault":
                 result = self._fetch(link, unit_id)
                 if result is not None and result["launch"] != "pending":
                     return result
-                if result is not None:      # the unit's final word on the launch follows
+                if result is not None:  # the unit's final word on the launch follows
                     continue
                 self._fault_told = True
-                raise UnitFault(f"the unit at {self.url} reports a fault: "
-                                f"{item.data.get('reason')}", url=self.url, what_to_do=(
-                                    "Fix the unit (see its log), then retry: the unit is reset "
-                                    "and the showdown runs again."))
+                raise UnitFault(
+                    f"the unit at {self.url} reports a fault: {item.data.get('reason')}",
+                    url=self.url,
+                    what_to_do=(
+                        "Fix the unit (see its log), then retry: the unit is reset "
+                        "and the showdown runs again."
+                    ),
+                )
             said = table_line(item.name, item.data, self._names(request))
             if said is not None:
                 self._tell(said)
@@ -433,15 +536,22 @@ class RemoteUnit:
                 return False, None
             return True, result
         if current is not None:
-            raise UnitBusy(f"the unit at {self.url} is running showdown "
-                           f"{current['showdown_id']}, not {unit_id}", url=self.url,
-                           what_to_do="Let that showdown finish, or cancel it, then retry.")
+            raise UnitBusy(
+                f"the unit at {self.url} is running showdown "
+                f"{current['showdown_id']}, not {unit_id}",
+                url=self.url,
+                what_to_do="Let that showdown finish, or cancel it, then retry.",
+            )
         if status["state"] == "fault":
             self._fault_told = True
-            raise UnitFault(f"the unit at {self.url} is in fault: {status['fault']}",
-                            url=self.url, what_to_do=(
-                                "Fix the unit (see its log), then retry: the unit is reset and "
-                                "the showdown runs again."))
+            raise UnitFault(
+                f"the unit at {self.url} is in fault: {status['fault']}",
+                url=self.url,
+                what_to_do=(
+                    "Fix the unit (see its log), then retry: the unit is reset and "
+                    "the showdown runs again."
+                ),
+            )
         return True, None
 
     def _fetch(self, link: UnitLink, unit_id: str) -> dict | None:
@@ -450,9 +560,11 @@ class RemoteUnit:
         except CommandRefused as exc:
             if exc.code == "unknown_showdown":
                 return None
-            raise UnitProblem(f"the unit at {self.url} would not give the result of "
-                              f"{unit_id}: {exc.message}", url=self.url,
-                              what_to_do="Retry, or decide by hand.") from None
+            raise UnitProblem(
+                f"the unit at {self.url} would not give the result of {unit_id}: {exc.message}",
+                url=self.url,
+                what_to_do="Retry, or decide by hand.",
+            ) from None
 
     def _check_launch(self, request: ShowdownRequest, unit_id: str, result: dict) -> None:
         """A decided showdown whose cards did not all fly: tell the table once.
@@ -469,27 +581,39 @@ class RemoteUnit:
             self._tell(interrupted_text(name, result["cards"], counted))
             return
         out = "" if counted is None else f" ({counted} of {result['cards']} counted)"
-        raise UnitJam(f"{launch_problem(launch)}{out}: {verdict(result)}; {name} takes "
-                      f"{plural(result['cards'], 'card')}", url=self.url, loser=loser, what_to_do=(
-                          f"Clear the launcher and give {name} the cards still in the unit, "
-                          f"then retry to go on with the unit's verdict ({name} takes the "
-                          "cards), or decide by hand."))
+        raise UnitJam(
+            f"{launch_problem(launch)}{out}: {verdict(result)}; {name} takes "
+            f"{plural(result['cards'], 'card')}",
+            url=self.url,
+            loser=loser,
+            what_to_do=(
+                f"Clear the launcher and give {name} the cards still in the unit, "
+                f"then retry to go on with the unit's verdict ({name} takes the "
+                "cards), or decide by hand."
+            ),
+        )
 
-    def _outcome(self, request: ShowdownRequest, unit_id: str, result: dict,
-                 voided: list[dict]) -> ShowdownOutcome:
+    def _outcome(
+        self, request: ShowdownRequest, unit_id: str, result: dict, voided: list[dict]
+    ) -> ShowdownOutcome:
         player = {"a": request.challenger, "b": request.opponent}
-        reruns = result["tie_reruns"] + sum(r["tie_reruns"] + (r["reason"] == "tie_void")
-                                            for r in voided)
+        reruns = result["tie_reruns"] + sum(
+            r["tie_reruns"] + (r["reason"] == "tie_void") for r in voided
+        )
         detail = f"{verdict(result)} (unit showdown {unit_id}"
         if voided:
             detail += ", after " + ", ".join(r["reason"] for r in voided)
         if result["launch"] == "interrupted":
             detail += ", launch interrupted"
         return ShowdownOutcome(
-            loser=player[result["loser"]], winner=player[result["winner"]],
+            loser=player[result["loser"]],
+            winner=player[result["winner"]],
             reason=result["reason"],
             reaction_us={player[side]: result["reaction_us"][side] for side in "ab"},
-            margin_us=result["margin_us"], tie_reruns=reruns, detail=detail + ")")
+            margin_us=result["margin_us"],
+            tie_reruns=reruns,
+            detail=detail + ")",
+        )
 
     # -- words for the table -------------------------------------------------------
 
@@ -508,8 +632,9 @@ class PauseOnProblem:
     showdown (the same id, so nothing runs twice), or a player's name or
     number says who takes the cards."""
 
-    def __init__(self, port, input_fn: Callable[[str], str] = input,
-                 output_fn: Callable[[str], None] = print):
+    def __init__(
+        self, port, input_fn: Callable[[str], str] = input, output_fn: Callable[[str], None] = print
+    ):
         self.port = port
         self.input_fn = input_fn
         self.output_fn = output_fn
@@ -527,8 +652,12 @@ class PauseOnProblem:
                 loser = self._ask(request)
                 if loser is not None:
                     return ShowdownOutcome(
-                        loser, request.other(loser), "faster", dict.fromkeys(request.players),
-                        detail=f"decided by hand after: {problem}")
+                        loser,
+                        request.other(loser),
+                        "faster",
+                        dict.fromkeys(request.players),
+                        detail=f"decided by hand after: {problem}",
+                    )
 
     def _ask(self, request: ShowdownRequest) -> int | None:
         """None to retry, else the loser typed."""
@@ -540,5 +669,7 @@ class PauseOnProblem:
             for player in request.players:
                 if answer.casefold() == request.name(player).casefold() or answer == str(player):
                     return player
-            self.output_fn(f"{answer!r} is neither r nor {c} ({request.challenger}) or {o} "
-                           f"({request.opponent}).")
+            self.output_fn(
+                f"{answer!r} is neither r nor {c} ({request.challenger}) or {o} "
+                f"({request.opponent})."
+            )

@@ -39,19 +39,40 @@ import collections
 import logging
 import select
 import time
-from typing import Any, Callable
-
-from firmware_host.protocol import (ClientConnection, ErrorReply, Event, EventGap,
-                                    ProtocolError, Reply)
+from collections.abc import Callable
+from typing import Any
 
 # The errors live with the engine's others; imported here, where they are raised.
-from engine.core.errors import (AuthFailed, CommandRefused, LinkLost, ProtocolViolation,
-                                UnitFlooding, VersionMismatch)
+from engine.core.errors import (
+    AuthFailed,
+    CommandRefused,
+    LinkLost,
+    ProtocolViolation,
+    UnitFlooding,
+    VersionMismatch,
+)
 from engine.units.unit_replies import Malformed, check_event, check_reply
+from firmware_host.protocol import (
+    ClientConnection,
+    ErrorReply,
+    Event,
+    EventGap,
+    ProtocolError,
+    Reply,
+)
 
-__all__ = ["UnitLink", "LinkLost", "UnitFlooding", "ProtocolViolation", "CommandRefused",
-           "VersionMismatch", "AuthFailed", "open_serial_url", "MAX_QUEUED_EVENTS",
-           "MAX_QUEUED_EVENT_BYTES"]
+__all__ = [
+    "UnitLink",
+    "LinkLost",
+    "UnitFlooding",
+    "ProtocolViolation",
+    "CommandRefused",
+    "VersionMismatch",
+    "AuthFailed",
+    "open_serial_url",
+    "MAX_QUEUED_EVENTS",
+    "MAX_QUEUED_EVENT_BYTES",
+]
 
 log = logging.getLogger(__name__)
 
@@ -70,8 +91,9 @@ def open_serial_url(url: str, *, baudrate: int, timeout: float, write_timeout: f
     only now). ``timeout=0`` makes reads return what is there at once."""
     import serial
 
-    return serial.serial_for_url(url, baudrate=baudrate, timeout=timeout,
-                                 write_timeout=write_timeout)
+    return serial.serial_for_url(
+        url, baudrate=baudrate, timeout=timeout, write_timeout=write_timeout
+    )
 
 
 class _NoiseLog:
@@ -81,7 +103,7 @@ class _NoiseLog:
         self.url, self.clock = url, clock
         self.seen = 0
         self.unlogged = 0
-        self.since: float | None = None     # when the unlogged count started
+        self.since: float | None = None  # when the unlogged count started
 
     def passed_over(self, text: str) -> None:
         self.seen += 1
@@ -98,8 +120,9 @@ class _NoiseLog:
 
     def flush(self) -> None:
         if self.unlogged:
-            log.warning("%s: passed over %d more lines the engine cannot use", self.url,
-                        self.unlogged)
+            log.warning(
+                "%s: passed over %d more lines the engine cannot use", self.url, self.unlogged
+            )
             self.unlogged = 0
 
 
@@ -111,11 +134,18 @@ class UnitLink:
     measures the reply deadline; ``sleep`` waits on a port with no file descriptor.
     """
 
-    def __init__(self, url: str, *, baudrate: int = 115200, token: str | None = None,
-                 reply_timeout_s: float = 5.0, poll_s: float = 0.05,
-                 clock: Callable[[], float] = time.monotonic,
-                 sleep: Callable[[float], None] = time.sleep,
-                 open_port: Callable[..., Any] | None = None):
+    def __init__(
+        self,
+        url: str,
+        *,
+        baudrate: int = 115200,
+        token: str | None = None,
+        reply_timeout_s: float = 5.0,
+        poll_s: float = 0.05,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep,
+        open_port: Callable[..., Any] | None = None,
+    ):
         self.url = url
         self.baudrate = baudrate
         self.token = token
@@ -128,7 +158,7 @@ class UnitLink:
         self._fileno: int | None = None
         self._conn: ClientConnection | None = None
         self._events: collections.deque = collections.deque()
-        self._queued_bytes = 0     # bytes read since the event queue was last empty
+        self._queued_bytes = 0  # bytes read since the event queue was last empty
         self._replies: dict[Any, Reply | ErrorReply | ProtocolError] = {}
         self._noise = _NoiseLog(url, clock)
         #: The unit's hello reply: version, unit (name, software, ...), capabilities, seq.
@@ -152,9 +182,10 @@ class UnitLink:
         if self._port is not None:
             raise RuntimeError(f"the link to {self.url} is already open")
         try:
-            self._port = self._open_port(self.url, baudrate=self.baudrate, timeout=0,
-                                         write_timeout=self.reply_timeout_s)
-        except (OSError, ValueError) as exc:   # pyserial's SerialException is an OSError
+            self._port = self._open_port(
+                self.url, baudrate=self.baudrate, timeout=0, write_timeout=self.reply_timeout_s
+            )
+        except (OSError, ValueError) as exc:  # pyserial's SerialException is an OSError
             raise LinkLost(str(exc)) from None
         try:
             self._fileno = self._port.fileno()
@@ -169,14 +200,17 @@ class UnitLink:
                 try:
                     self.call("auth", token=self.token)
                 except CommandRefused as exc:
-                    raise AuthFailed(f"the unit at {self.url} refused the token: "
-                                     f"{exc.message}") from None
+                    raise AuthFailed(
+                        f"the unit at {self.url} refused the token: {exc.message}"
+                    ) from None
             try:
                 self.hello = self.call("hello")
             except CommandRefused as exc:
                 if exc.code == "unsupported_version":
-                    raise VersionMismatch(f"the unit at {self.url} and this engine share no "
-                                          f"protocol version: {exc.message}") from None
+                    raise VersionMismatch(
+                        f"the unit at {self.url} and this engine share no "
+                        f"protocol version: {exc.message}"
+                    ) from None
                 raise LinkLost(f"hello refused: {exc.code}: {exc.message}") from None
         except BaseException:
             self.close()
@@ -226,7 +260,7 @@ class UnitLink:
         deadline = self.clock() + self.reply_timeout_s
         while request_id not in self._replies:
             if self.clock() >= deadline:
-                self._conn.pending.pop(request_id, None)    # a late reply is nobody's
+                self._conn.pending.pop(request_id, None)  # a late reply is nobody's
                 raise LinkLost(f"no reply to {cmd} within {self.reply_timeout_s:g} s")
             self._pump()
         reply = self._replies.pop(request_id)
@@ -234,8 +268,7 @@ class UnitLink:
             try:
                 return check_reply(reply.cmd, reply.data)
             except Malformed as exc:
-                raise self._broken(ProtocolViolation(f"reply to {reply.cmd}", str(exc))) \
-                    from None
+                raise self._broken(ProtocolViolation(f"reply to {reply.cmd}", str(exc))) from None
         # An ErrorReply, or a ProtocolError for a hello reply with a version we lack.
         raise CommandRefused(cmd, reply.code, reply.message)
 
@@ -260,14 +293,17 @@ class UnitLink:
     def _pump(self) -> None:
         """Wait at most ``poll_s`` for input; file what came."""
         try:
-            if self._fileno is not None and not select.select([self._fileno], [], [],
-                                                               self.poll_s)[0]:
+            if (
+                self._fileno is not None
+                and not select.select([self._fileno], [], [], self.poll_s)[0]
+            ):
                 return
             data = self._port.read(65536)
-        except OSError as exc:       # SerialException: "socket disconnected", a pty gone...
+        except OSError as exc:  # SerialException: "socket disconnected", a pty gone...
             text = str(exc)
-            raise LinkLost(text if text.startswith("read failed") else f"read failed: {text}") \
-                from None
+            raise LinkLost(
+                text if text.startswith("read failed") else f"read failed: {text}"
+            ) from None
         if not data:
             if self._fileno is None:
                 self.sleep(self.poll_s)
@@ -283,16 +319,20 @@ class UnitLink:
                 self._replies[item.request_id] = item
             elif isinstance(item, ErrorReply):
                 # The unit could not read some line (noise on the wire): nobody's reply.
-                self._noise.passed_over(f"the unit could not read a line: {item.code}: "
-                                        f"{item.message}")
+                self._noise.passed_over(
+                    f"the unit could not read a line: {item.code}: {item.message}"
+                )
             else:
                 self._noise.passed_over(f"passed over a line from the unit: {item}")
         if self._events:
             self._queued_bytes += len(data)
             if self._queued_bytes > MAX_QUEUED_EVENT_BYTES:
-                raise self._broken(UnitFlooding(
-                    f"the unit is flooding the link: more than {MAX_QUEUED_EVENT_BYTES} bytes "
-                    "of events waiting to be read"))
+                raise self._broken(
+                    UnitFlooding(
+                        f"the unit is flooding the link: more than {MAX_QUEUED_EVENT_BYTES} bytes "
+                        "of events waiting to be read"
+                    )
+                )
 
     def _queue(self, item: Event | EventGap) -> None:
         if isinstance(item, Event):
@@ -301,7 +341,10 @@ class UnitLink:
             except Malformed as exc:
                 raise self._broken(ProtocolViolation(f"{item.name} event", str(exc))) from None
         if len(self._events) >= MAX_QUEUED_EVENTS:
-            raise self._broken(UnitFlooding(
-                f"the unit is flooding the link: more than {MAX_QUEUED_EVENTS} events waiting "
-                "to be read"))
+            raise self._broken(
+                UnitFlooding(
+                    f"the unit is flooding the link: more than {MAX_QUEUED_EVENTS} events waiting "
+                    "to be read"
+                )
+            )
         self._events.append((self.clock(), item))

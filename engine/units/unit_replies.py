@@ -59,7 +59,7 @@ class _Rule:
         if not self.test(value):
             raise Malformed(f"{_field(path)} must be {self.text}, not {_show(value)}")
 
-    def or_null(self) -> "_Rule":
+    def or_null(self) -> _Rule:
         return _Rule(f"{self.text} or null", lambda value: value is None or self.test(value))
 
 
@@ -68,7 +68,7 @@ class _Shape:
     """An object with required ``fields``; extra fields pass. ``agree``
     checks the fields against each other once each is good."""
 
-    fields: Mapping[str, "_Rule | _Shape"]
+    fields: Mapping[str, _Rule | _Shape]
     nullable: bool = False
     agree: Callable[[str, Mapping], None] | None = None
 
@@ -86,7 +86,7 @@ class _Shape:
         if self.agree is not None:
             self.agree(path, value)
 
-    def or_null(self) -> "_Shape":
+    def or_null(self) -> _Shape:
         return _Shape(self.fields, True, self.agree)
 
 
@@ -95,8 +95,9 @@ def _is_int(value: Any) -> bool:
 
 
 def _one_of(*values: str) -> _Rule:
-    return _Rule(f"one of {', '.join(values)}", lambda value: isinstance(value, str)
-                 and value in values)
+    return _Rule(
+        f"one of {', '.join(values)}", lambda value: isinstance(value, str) and value in values
+    )
 
 
 def _whole(low: int) -> _Rule:
@@ -114,16 +115,21 @@ def _is_showdown_id(value: Any) -> bool:
 _TEXT = _Rule("a string", lambda value: isinstance(value, str))
 _FLAG = _Rule("true or false", lambda value: isinstance(value, bool))
 _INT = _Rule("a whole number", _is_int)
-_NUMBER = _Rule("a number", lambda value: isinstance(value, (int, float))
-                and not isinstance(value, bool))
+_NUMBER = _Rule(
+    "a number", lambda value: isinstance(value, (int, float)) and not isinstance(value, bool)
+)
 _OBJECT = _Shape({})
 _SIDE = _Rule('"a" or "b"', lambda value: value in SIDES)
 _SIDE_OR_NULL = _Rule('"a", "b" or null', lambda value: value is None or value in SIDES)
 _SHOWDOWN_ID = _Rule("1 to 64 characters of A-Z a-z 0-9 . _ : -", _is_showdown_id)
-_STRINGS = _Rule("an array of strings", lambda value: isinstance(value, list)
-                 and all(isinstance(item, str) for item in value))
-_OBJECTS = _Rule("an array of objects", lambda value: isinstance(value, list)
-                 and all(isinstance(item, Mapping) for item in value))
+_STRINGS = _Rule(
+    "an array of strings",
+    lambda value: isinstance(value, list) and all(isinstance(item, str) for item in value),
+)
+_OBJECTS = _Rule(
+    "an array of objects",
+    lambda value: isinstance(value, list) and all(isinstance(item, Mapping) for item in value),
+)
 _PLAYERS = _Shape({"a": _TEXT, "b": _TEXT})
 
 
@@ -132,25 +138,44 @@ def _result_agrees(path: str, result: Mapping) -> None:
     winner, loser, reason = result["winner"], result["loser"], result["reason"]
     where = _field(path) if path else "the result"
     if reason in _DECIDING and (winner is None or loser is None or winner == loser):
-        raise Malformed(f"{where} must name a winner and a loser on different sides when its "
-                        f"reason is {_show(reason)}, not {_show(winner)} and {_show(loser)}")
+        raise Malformed(
+            f"{where} must name a winner and a loser on different sides when its "
+            f"reason is {_show(reason)}, not {_show(winner)} and {_show(loser)}"
+        )
     if reason not in _DECIDING and (winner is not None or loser is not None):
-        raise Malformed(f"{where} must name no winner and no loser when its reason is "
-                        f"{_show(reason)}, not {_show(winner)} and {_show(loser)}")
+        raise Malformed(
+            f"{where} must name no winner and no loser when its reason is "
+            f"{_show(reason)}, not {_show(winner)} and {_show(loser)}"
+        )
 
 
-RESULT = _Shape({
-    "showdown_id": _SHOWDOWN_ID, "players": _PLAYERS, "winner": _SIDE_OR_NULL,
-    "loser": _SIDE_OR_NULL, "reason": _one_of(*Reason), "tie_reruns": _whole(0),
-    "reaction_us": _Shape({"a": _INT.or_null(), "b": _INT.or_null()}),
-    "margin_us": _INT.or_null(), "cards": _whole(1), "launch": _one_of(*Launch),
-    "cards_counted": _whole(0).or_null(),
-}, agree=_result_agrees)
+RESULT = _Shape(
+    {
+        "showdown_id": _SHOWDOWN_ID,
+        "players": _PLAYERS,
+        "winner": _SIDE_OR_NULL,
+        "loser": _SIDE_OR_NULL,
+        "reason": _one_of(*Reason),
+        "tie_reruns": _whole(0),
+        "reaction_us": _Shape({"a": _INT.or_null(), "b": _INT.or_null()}),
+        "margin_us": _INT.or_null(),
+        "cards": _whole(1),
+        "launch": _one_of(*Launch),
+        "cards_counted": _whole(0).or_null(),
+    },
+    agree=_result_agrees,
+)
 
 _STATUS_FIELDS = {
     "paddles": _Shape({"a": _FLAG, "b": _FLAG}).or_null(),
-    "showdown": _Shape({"showdown_id": _SHOWDOWN_ID, "cards": _whole(1), "players": _PLAYERS,
-                        "tie_reruns": _whole(0)}).or_null(),
+    "showdown": _Shape(
+        {
+            "showdown_id": _SHOWDOWN_ID,
+            "cards": _whole(1),
+            "players": _PLAYERS,
+            "tie_reruns": _whole(0),
+        }
+    ).or_null(),
     "last_result": RESULT.or_null(),
     "fault": _TEXT.or_null(),
 }
@@ -167,8 +192,9 @@ def _showdown_reply(data: Mapping) -> None:
 _NOTHING = _OBJECT.check
 #: The checks of each command's reply data.
 _REPLIES: dict[str, Callable[[str, Mapping], None]] = {
-    "hello": _Shape({"version": _whole(1), "unit": _OBJECT, "capabilities": _STRINGS,
-                     "seq": _whole(0)}).check,
+    "hello": _Shape(
+        {"version": _whole(1), "unit": _OBJECT, "capabilities": _STRINGS, "seq": _whole(0)}
+    ).check,
     "auth": _NOTHING,
     "ping": _NOTHING,
     "status": _STATUS.check,
@@ -186,18 +212,26 @@ _REPLIES: dict[str, Callable[[str, Mapping], None]] = {
 #: The checks of each event's data: a rule for each of its keys (``EventName.fields``).
 _EVENTS: dict[str, _Shape] = {
     EventName.STATE: _Shape({"state": _one_of(*UnitState), "previous": _one_of(*UnitState)}),
-    EventName.ARMED: _Shape({"showdown_id": _SHOWDOWN_ID, "cards": _whole(1),
-                             "players": _PLAYERS}),
-    EventName.COUNTDOWN: _Shape({"showdown_id": _SHOWDOWN_ID, "step": _whole(1),
-                                 "steps": _whole(1), "rerun": _whole(0)}),
+    EventName.ARMED: _Shape({"showdown_id": _SHOWDOWN_ID, "cards": _whole(1), "players": _PLAYERS}),
+    EventName.COUNTDOWN: _Shape(
+        {"showdown_id": _SHOWDOWN_ID, "step": _whole(1), "steps": _whole(1), "rerun": _whole(0)}
+    ),
     EventName.GO: _Shape({"showdown_id": _SHOWDOWN_ID, "ticks": _NUMBER}),
     EventName.FALSE_START: _Shape({"showdown_id": _SHOWDOWN_ID, "side": _SIDE}),
-    EventName.TIE: _Shape({"showdown_id": _SHOWDOWN_ID, "gap_us": _INT.or_null(),
-                           "rerun": _whole(0), "void": _FLAG}),
+    EventName.TIE: _Shape(
+        {"showdown_id": _SHOWDOWN_ID, "gap_us": _INT.or_null(), "rerun": _whole(0), "void": _FLAG}
+    ),
     EventName.PADDLE_HELD: _Shape({"side": _SIDE}),
     EventName.RESULT: RESULT,
-    EventName.LAUNCHED: _Shape({"showdown_id": _SHOWDOWN_ID, "side": _SIDE, "cards": _whole(0),
-                                "verified": _FLAG, "outcome": _one_of(*Launch)}),
+    EventName.LAUNCHED: _Shape(
+        {
+            "showdown_id": _SHOWDOWN_ID,
+            "side": _SIDE,
+            "cards": _whole(0),
+            "verified": _FLAG,
+            "outcome": _one_of(*Launch),
+        }
+    ),
     EventName.CANCELLED: _Shape({"showdown_id": _SHOWDOWN_ID}),
     EventName.FAULT: _Shape({"reason": _TEXT}),
 }

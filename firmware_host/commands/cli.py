@@ -24,14 +24,46 @@ DESCRIPTION = "Controller for the UNO Showdown unit (Raspberry Pi or mock pins).
 
 #: (subcommand, module, one-line help), in the order ``--help`` shows them.
 COMMANDS = [
-    ("check-config", "firmware_host.commands.check_config", "print the effective config, or the one thing wrong with it"),
-    ("selftest", "firmware_host.commands.selftest_cmd", "light, sound and spin every device once and check the inputs read idle"),
-    ("history", "firmware_host.commands.history_cmd", "recent showdown results and each player's reaction times"),
-    ("journal", "firmware_host.commands.journal_cmd", "look after the results journal: 'journal check' reports any damage"),
-    ("diagram", "firmware_host.commands.diagram", "print the showdown state machine as a Mermaid diagram"),
-    ("simulate", "firmware_host.sim.simulate", "play many showdowns on mock pins and virtual time, check every decision"),
-    ("run", "firmware_host.commands.run_cmd", "run the unit standalone on its pins (--mock: on the keyboard)"),
-    ("demo", "firmware_host.commands.demo_cmd", "a short showdown session on mock pins, then a 1000-showdown simulation"),
+    (
+        "check-config",
+        "firmware_host.commands.check_config",
+        "print the effective config, or the one thing wrong with it",
+    ),
+    (
+        "selftest",
+        "firmware_host.commands.selftest_cmd",
+        "light, sound and spin every device once and check the inputs read idle",
+    ),
+    (
+        "history",
+        "firmware_host.commands.history_cmd",
+        "recent showdown results and each player's reaction times",
+    ),
+    (
+        "journal",
+        "firmware_host.commands.journal_cmd",
+        "look after the results journal: 'journal check' reports any damage",
+    ),
+    (
+        "diagram",
+        "firmware_host.commands.diagram",
+        "print the showdown state machine as a Mermaid diagram",
+    ),
+    (
+        "simulate",
+        "firmware_host.sim.simulate",
+        "play many showdowns on mock pins and virtual time, check every decision",
+    ),
+    (
+        "run",
+        "firmware_host.commands.run_cmd",
+        "run the unit standalone on its pins (--mock: on the keyboard)",
+    ),
+    (
+        "demo",
+        "firmware_host.commands.demo_cmd",
+        "a short showdown session on mock pins, then a 1000-showdown simulation",
+    ),
 ]
 
 #: The errors a subcommand may leave to the scaffold: one ``error:`` line, exit 1.
@@ -47,5 +79,11 @@ def build_parser():
 
 def main(argv: list[str] | None = None) -> int:
     # transitions logs every state change at INFO; our machine logs its own, once.
-    return console.run(argv, prog=PROG, description=DESCRIPTION, commands=COMMANDS,
-                       errors=ERRORS, quieter=("transitions",))
+    return console.run(
+        argv,
+        prog=PROG,
+        description=DESCRIPTION,
+        commands=COMMANDS,
+        errors=ERRORS,
+        quieter=("transitions",),
+    )

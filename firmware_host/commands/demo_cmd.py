@@ -24,23 +24,58 @@ __all__ = ["SCENE_TIMING", "SCENES", "play_demo", "add_arguments", "command"]
 
 #: The unit's timing for the scenes: a shortened countdown so the demo reads
 #: quickly (the default steps are 1 s).
-SCENE_TIMING = {"countdown_step_s": 0.5, "hold_min_s": 0.3, "hold_max_s": 0.8,
-               "response_timeout_s": 2.0, "settle_s": 0.025}
+SCENE_TIMING = {
+    "countdown_step_s": 0.5,
+    "hold_min_s": 0.3,
+    "hold_max_s": 0.8,
+    "response_timeout_s": 2.0,
+    "settle_s": 0.025,
+}
 
 #: (title, showdown id, cards, players, edges, notes) where edges are bench
 #: calls for the first round, and for the re-run if there is one.
 SCENES = [
-    ("A normal win", "demo-1", 3, {"a": "Ann", "b": "Bob"},
-     [[("press", "a", 0.2314, 0.0021), ("press", "b", 0.2648, 0.0004),
-       ("release", "a", 0.45, 0.0), ("release", "b", 0.48, 0.0)]]),
-    ("A false start in the hold", "demo-2", 2, {"a": "Ann", "b": "Bob"},
-     [[("press", "b", -0.25, 0.0008), ("release", "b", -0.05, 0.0)]]),
-    ("A near tie (120 us apart) is re-run; then the callbacks arrive in the wrong order",
-     "demo-3", 4, {"a": "Cat", "b": "Dan"},
-     [[("press", "a", 0.25, 0.0031), ("press", "b", 0.25012, 0.0002),
-       ("release", "a", 0.40, 0.0), ("release", "b", 0.40, 0.0)],
-      [("press", "a", 0.2870, 0.0090), ("press", "b", 0.2873, 0.0005),
-       ("release", "a", 0.50, 0.0), ("release", "b", 0.50, 0.0)]]),
+    (
+        "A normal win",
+        "demo-1",
+        3,
+        {"a": "Ann", "b": "Bob"},
+        [
+            [
+                ("press", "a", 0.2314, 0.0021),
+                ("press", "b", 0.2648, 0.0004),
+                ("release", "a", 0.45, 0.0),
+                ("release", "b", 0.48, 0.0),
+            ]
+        ],
+    ),
+    (
+        "A false start in the hold",
+        "demo-2",
+        2,
+        {"a": "Ann", "b": "Bob"},
+        [[("press", "b", -0.25, 0.0008), ("release", "b", -0.05, 0.0)]],
+    ),
+    (
+        "A near tie (120 us apart) is re-run; then the callbacks arrive in the wrong order",
+        "demo-3",
+        4,
+        {"a": "Cat", "b": "Dan"},
+        [
+            [
+                ("press", "a", 0.25, 0.0031),
+                ("press", "b", 0.25012, 0.0002),
+                ("release", "a", 0.40, 0.0),
+                ("release", "b", 0.40, 0.0),
+            ],
+            [
+                ("press", "a", 0.2870, 0.0090),
+                ("press", "b", 0.2873, 0.0005),
+                ("release", "a", 0.50, 0.0),
+                ("release", "b", 0.50, 0.0),
+            ],
+        ],
+    ),
     ("Nobody presses", "demo-4", 1, {"a": "Eve", "b": "Fay"}, [[]]),
 ]
 
@@ -49,10 +84,12 @@ def play_demo(out=sys.stdout) -> list:
     """Play the scenes; returns their Results as dicts."""
     config = load_config(None)
     config = config.replace(timing=replace(config.timing, **SCENE_TIMING))
-    out.write("Showdown unit demo: the real state machine and board on mock pins, virtual time.\n"
-              f"The countdown is shortened for the demo: {SCENE_TIMING['countdown_step_s']} s "
-              f"steps (default {load_config(None).timing.countdown_step_s} s), hold "
-              f"{SCENE_TIMING['hold_min_s']}-{SCENE_TIMING['hold_max_s']} s.\n")
+    out.write(
+        "Showdown unit demo: the real state machine and board on mock pins, virtual time.\n"
+        f"The countdown is shortened for the demo: {SCENE_TIMING['countdown_step_s']} s "
+        f"steps (default {load_config(None).timing.countdown_step_s} s), hold "
+        f"{SCENE_TIMING['hold_min_s']}-{SCENE_TIMING['hold_max_s']} s.\n"
+    )
     results = []
     with VirtualRig(config, seed=2024) as rig:
         for title, showdown_id, cards, players, rounds in SCENES:
@@ -68,11 +105,15 @@ def play_demo(out=sys.stdout) -> list:
                 text = None
                 if event.name != EventName.STATE:
                     text = event_line(event.name, event.data)
-                elif (event.data["previous"] in ("go", "false_start")
-                        and event.data["state"] in ("resolved", "launching", "countdown")):
+                elif event.data["previous"] in ("go", "false_start") and event.data["state"] in (
+                    "resolved",
+                    "launching",
+                    "countdown",
+                ):
                     decision = rig.core.decision
-                    text = decision_line(decision.outcome, decision.winner, decision.loser,
-                                         decision.margin_us)
+                    text = decision_line(
+                        decision.outcome, decision.winner, decision.loser, decision.margin_us
+                    )
                 if event.name == EventName.GO:
                     text = f"GO (tick {event.data['ticks'] - started:.6f} s)"
                 if text is not None:
@@ -80,8 +121,10 @@ def play_demo(out=sys.stdout) -> list:
 
             def on_edge(side, ticks, pressed, started=started):
                 if pressed:
-                    out.write(f"  {rig.clock() - started:7.3f} s  paddle {side.upper()} pressed: "
-                              f"{_edge_timing(rig, ticks)}\n")
+                    out.write(
+                        f"  {rig.clock() - started:7.3f} s  paddle {side.upper()} pressed: "
+                        f"{_edge_timing(rig, ticks)}\n"
+                    )
                 forward(side, ticks, pressed)
 
             forward, listeners = rig.board.on_paddle_edge, rig.core.listeners
@@ -106,8 +149,13 @@ def _edge_timing(rig, ticks: float) -> str:
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("--showdowns", type=positive_int, default=1000, metavar="N",
-                        help="how many showdowns the closing simulation plays (default 1000)")
+    parser.add_argument(
+        "--showdowns",
+        type=positive_int,
+        default=1000,
+        metavar="N",
+        help="how many showdowns the closing simulation plays (default 1000)",
+    )
     parser.add_argument("--seed", type=seed, default=1, metavar="S", help="its seed (default 1)")
 
 
@@ -117,6 +165,8 @@ def command(args) -> int:
     figures = simulate(args.showdowns, args.seed)
     figures.pop("_wrong_examples", None)
     print(format_summary(figures, args.seed))
-    ok = figures["wrong"] == 0 and figures["false_starts_caught"] == figures["false_starts_injected"]
+    ok = (
+        figures["wrong"] == 0 and figures["false_starts_caught"] == figures["false_starts_injected"]
+    )
     print("\nevery decision right" if ok else "\nSOME DECISIONS WERE WRONG")
     return 0 if ok else 1

@@ -38,17 +38,29 @@ def mermaid() -> str:
     False
     """
     model = _Model()
-    GraphMachine(model=model, states=list(STATES), transitions=TRANSITIONS, initial="idle",
-                 auto_transitions=False, graph_engine="mermaid", show_conditions=True,
-                 title=f"title: {TITLE}")
+    GraphMachine(
+        model=model,
+        states=list(STATES),
+        transitions=TRANSITIONS,
+        initial="idle",
+        auto_transitions=False,
+        graph_engine="mermaid",
+        show_conditions=True,
+        title=f"title: {TITLE}",
+    )
     lines = model.get_graph().draw(None).splitlines()
-    return "".join(f"{line}\n" for line in lines
-                   if line.strip() and not line.lstrip().startswith(_STYLING))
+    return "".join(
+        f"{line}\n" for line in lines if line.strip() and not line.lstrip().startswith(_STYLING)
+    )
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("-o", "--output", metavar="FILE",
-                        help="write the diagram to FILE instead of standard output")
+    parser.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        help="write the diagram to FILE instead of standard output",
+    )
 
 
 def command(args) -> int:

@@ -22,26 +22,33 @@ from firmware_host.protocol.words import history_line, ms, noun
 from firmware_host.service.config import add_config_argument, load_config
 from firmware_host.service.journal import Journal, default_journal_path
 
-__all__ = ["add_arguments", "command", "render_text", "add_journal_arguments",
-           "journal_location"]
+__all__ = ["add_arguments", "command", "render_text", "add_journal_arguments", "journal_location"]
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("--player", metavar="NAME",
-                        help="only showdowns this player took part in (exact name)")
-    parser.add_argument("--limit", type=positive_int, metavar="N",
-                        help="how many results to show (default: journal.history_limit)")
-    parser.add_argument("--json", action="store_true",
-                        help='print {"results": [...], "players": {...}, "damaged": [...]} '
-                             'as JSON')
+    parser.add_argument(
+        "--player", metavar="NAME", help="only showdowns this player took part in (exact name)"
+    )
+    parser.add_argument(
+        "--limit",
+        type=positive_int,
+        metavar="N",
+        help="how many results to show (default: journal.history_limit)",
+    )
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help='print {"results": [...], "players": {...}, "damaged": [...]} as JSON',
+    )
     add_journal_arguments(parser)
 
 
 def add_journal_arguments(parser) -> None:
     """``--config`` and ``--journal``, for every command that reads the journal."""
     add_config_argument(parser)
-    parser.add_argument("--journal", metavar="PATH",
-                        help="the journal file (default: where the daemon keeps it)")
+    parser.add_argument(
+        "--journal", metavar="PATH", help="the journal file (default: where the daemon keeps it)"
+    )
 
 
 def journal_location(args, config) -> Path:
@@ -64,7 +71,7 @@ def command(args) -> int:
             print(f"no results yet ({path} does not exist)")
             return 0
     else:
-        with Journal(path, readonly=True) as journal:     # a JournalError: the scaffold's
+        with Journal(path, readonly=True) as journal:  # a JournalError: the scaffold's
             history = journal.history(limit, args.player)
     if args.json:
         print(json.dumps(history, indent=2, ensure_ascii=False))
@@ -84,9 +91,18 @@ def render_text(history: dict, path: Path | str) -> str:
     lines += [history_line(result) for result in results]
     lines += ["", "Reaction times (all recorded showdowns):"]
     header = ("player", "showdowns", "median", "best", "false starts", "wins", "losses")
-    rows = [(name, str(s["showdowns"]), ms(s["median_reaction_us"]), ms(s["best_reaction_us"]),
-             str(s["false_starts"]), str(s["wins"]), str(s["losses"]))
-            for name, s in players.items()]
+    rows = [
+        (
+            name,
+            str(s["showdowns"]),
+            ms(s["median_reaction_us"]),
+            ms(s["best_reaction_us"]),
+            str(s["false_starts"]),
+            str(s["wins"]),
+            str(s["losses"]),
+        )
+        for name, s in players.items()
+    ]
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
     for row in [header, *rows]:
         cells = [row[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(row[1:], widths[1:])]
@@ -99,7 +115,8 @@ def _damaged_line(history: dict, path) -> str:
     if not damaged:
         return ""
     count = len(damaged)
-    return (f"{count} damaged {noun(count, 'row')} skipped "
-            f"({noun(count, 'entry', 'entries')} {', '.join(map(str, damaged))}): "
-            f"run showdown-unit journal check --journal {path}\n")
-
+    return (
+        f"{count} damaged {noun(count, 'row')} skipped "
+        f"({noun(count, 'entry', 'entries')} {', '.join(map(str, damaged))}): "
+        f"run showdown-unit journal check --journal {path}\n"
+    )

@@ -22,9 +22,11 @@ __all__ = ["add_arguments", "command"]
 def add_arguments(parser) -> None:
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     check = actions.add_parser(
-        "check", help="SQLite's integrity check and every row validated (read-only)",
+        "check",
+        help="SQLite's integrity check and every row validated (read-only)",
         description="SQLite's integrity check and every row validated; reads the "
-                    "journal read-only and changes nothing")
+        "journal read-only and changes nothing",
+    )
     check.add_argument("--json", action="store_true", help="print the report as JSON")
     add_journal_arguments(check)
 
@@ -35,10 +37,10 @@ def command(args) -> int:
     if not path.exists():
         raise CommandError(f"{path}: no such journal file")
     try:
-        with Journal(path, readonly=True) as journal:     # other JournalErrors: the scaffold's
+        with Journal(path, readonly=True) as journal:  # other JournalErrors: the scaffold's
             report = journal.check()
     except JournalDamagedError as exc:
-        raise CommandError(exc.detail) from None            # its hint is this command
+        raise CommandError(exc.detail) from None  # its hint is this command
     if args.json:
         print(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
     else:

@@ -27,8 +27,6 @@ import termios
 import time
 import tty
 
-from hw.pins import PinBackendError
-
 from firmware_host.core.bench import pin_states
 from firmware_host.core.errors import UnitError
 from firmware_host.core.mailbox import Mailbox
@@ -38,11 +36,13 @@ from firmware_host.protocol.console import CommandError
 from firmware_host.protocol.words import event_line
 from firmware_host.service.config import ConfigError, add_config_argument, load_config
 from firmware_host.service.journal import JournalError, JournalLockedError
+from hw.pins import PinBackendError
 
 __all__ = ["status_line", "TerminalUI", "print_events", "add_arguments", "command"]
 
 
 # -- the outputs on one line ---------------------------------------------------------
+
 
 def status_line(pins: dict, state: str) -> str:
     """The outputs as one line of text.
@@ -57,11 +57,14 @@ def status_line(pins: dict, state: str) -> str:
         motor = f">{'A' if pins['motor_a'] else 'B'} {round(pins['duty'] * 100)}%"
     else:
         motor = "off"
-    return (f"bar [{bar}]  GO {'*' if pins['go'] else '.'}  arrow {arrow}  "
-            f"buzz {'*' if pins['buzzer'] else '.'}  motor {motor}  | {state}")
+    return (
+        f"bar [{bar}]  GO {'*' if pins['go'] else '.'}  arrow {arrow}  "
+        f"buzz {'*' if pins['buzzer'] else '.'}  motor {motor}  | {state}"
+    )
 
 
 # -- the keyboard on mock pins ---------------------------------------------------------
+
 
 class TerminalUI:
     """Keys press the mock pins (through the unit's bench, on the real clock);
@@ -70,7 +73,7 @@ class TerminalUI:
 
     KEYS = {" ": "timer", "t": "timer", "a": "a", "l": "b", "b": "b", "c": "cancel", "q": "quit"}
     HELP = "space/t timer button, a and l paddles, c cancel, q quit"
-    REFRESH_S = 0.05            # only while a showdown runs, for the flashing LEDs
+    REFRESH_S = 0.05  # only while a showdown runs, for the flashing LEDs
 
     def __init__(self, unit: Unit | None = None, out=None):
         self.unit = unit
@@ -120,15 +123,16 @@ class TerminalUI:
         self.unit = unit
         fd = sys.stdin.fileno()
         saved = termios.tcgetattr(fd)
-        unsubscribe = unit.subscribe(mailbox.put)       # the loop thread only enqueues
+        unsubscribe = unit.subscribe(mailbox.put)  # the loop thread only enqueues
         try:
             tty.setcbreak(fd)
             self.out.write(f"mock unit on the keyboard: {self.HELP}\n")
             self.draw()
             while not mailbox.stop_requested:
                 active = self._state not in ("idle", "armed", "fault")
-                ready, _, _ = select.select([fd, mailbox], [], [],
-                                            self.REFRESH_S if active else None)
+                ready, _, _ = select.select(
+                    [fd, mailbox], [], [], self.REFRESH_S if active else None
+                )
                 for event in mailbox.take():
                     self.show(event)
                 if fd in ready:
@@ -148,19 +152,20 @@ def print_events(unit: Unit, mailbox: Mailbox, out=None) -> None:
     the ui (``mailbox.request_stop()``)."""
     out = out or sys.stdout
     started = time.monotonic()
-    unsubscribe = unit.subscribe(mailbox.put)           # the loop thread only enqueues
+    unsubscribe = unit.subscribe(mailbox.put)  # the loop thread only enqueues
     # Said only now: the daemon's signal handlers are in place.
-    out.write("mock unit running headless (stdin is not a terminal); "
-              "SIGTERM or Ctrl-C stops it\n")
+    out.write("mock unit running headless (stdin is not a terminal); SIGTERM or Ctrl-C stops it\n")
     out.flush()
     try:
         while True:
             for event in mailbox.take():
                 if event.name != EventName.STATE:
-                    out.write(f"{time.monotonic() - started:8.3f} s  "
-                              f"{event_line(event.name, event.data)}\n")
+                    out.write(
+                        f"{time.monotonic() - started:8.3f} s  "
+                        f"{event_line(event.name, event.data)}\n"
+                    )
             out.flush()
-            if mailbox.stop_requested:      # after the events that came before it
+            if mailbox.stop_requested:  # after the events that came before it
                 return
             mailbox.wait()
     finally:
@@ -169,37 +174,60 @@ def print_events(unit: Unit, mailbox: Mailbox, out=None) -> None:
 
 def add_arguments(parser) -> None:
     add_config_argument(parser)
-    parser.add_argument("--mock", action="store_true",
-                        help="mock pins instead of GPIO; on a terminal the keyboard plays the table")
-    parser.add_argument("--listen", metavar="HOST:PORT",
-                        help='serve the protocol over TCP here (default: server.listen, '
-                             '127.0.0.1:7700; port 0 picks a free one; "" for no TCP)')
-    parser.add_argument("--allow-remote", action="store_true", default=None,
-                        help="allow a --listen address that is not loopback (needs --token-file)")
-    parser.add_argument("--token-file", metavar="FILE",
-                        help="file with the token TCP clients must send with auth, on one "
-                             "line (others may not read it; its group may)")
-    parser.add_argument("--serial", metavar="DEVICE",
-                        help="also serve the protocol on this serial device (pyserial)")
+    parser.add_argument(
+        "--mock",
+        action="store_true",
+        help="mock pins instead of GPIO; on a terminal the keyboard plays the table",
+    )
+    parser.add_argument(
+        "--listen",
+        metavar="HOST:PORT",
+        help="serve the protocol over TCP here (default: server.listen, "
+        '127.0.0.1:7700; port 0 picks a free one; "" for no TCP)',
+    )
+    parser.add_argument(
+        "--allow-remote",
+        action="store_true",
+        default=None,
+        help="allow a --listen address that is not loopback (needs --token-file)",
+    )
+    parser.add_argument(
+        "--token-file",
+        metavar="FILE",
+        help="file with the token TCP clients must send with auth, on one "
+        "line (others may not read it; its group may)",
+    )
+    parser.add_argument(
+        "--serial",
+        metavar="DEVICE",
+        help="also serve the protocol on this serial device (pyserial)",
+    )
     parser.add_argument("--baud", type=int, metavar="N", help="serial speed (default: server.baud)")
-    parser.add_argument("--journal", metavar="PATH",
-                        help="results journal (default: journal.path, else $STATE_DIRECTORY, "
-                             "or a temp dir with --mock)")
+    parser.add_argument(
+        "--journal",
+        metavar="PATH",
+        help="results journal (default: journal.path, else $STATE_DIRECTORY, "
+        "or a temp dir with --mock)",
+    )
 
 
 def command(args) -> int:
-    from firmware_host.service import daemon      # the service: unit, journal, server, systemd
+    from firmware_host.service import daemon  # the service: unit, journal, server, systemd
 
-    sources = {f"server.{key}": daemon.COMMAND_LINE for key in
-               ("listen", "allow_remote", "token_file", "serial", "baud")
-               if getattr(args, key, None) is not None}
+    sources = {
+        f"server.{key}": daemon.COMMAND_LINE
+        for key in ("listen", "allow_remote", "token_file", "serial", "baud")
+        if getattr(args, key, None) is not None
+    }
 
     def load():
         return daemon.apply_flags(load_config(args.config, system=True), args)
+
     try:
         config = load()
-        links = daemon.check_links(config, sources=sources,
-                                   default_source=daemon.config_source(args.config))
+        links = daemon.check_links(
+            config, sources=sources, default_source=daemon.config_source(args.config)
+        )
     except ConfigError as exc:
         raise CommandError(str(exc), daemon.EX_CONFIG) from None
     ui = None

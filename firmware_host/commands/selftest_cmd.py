@@ -19,11 +19,13 @@ SLEEP = time.sleep
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("--mock", action="store_true",
-                        help="use mock pins instead of the configured backend")
+    parser.add_argument(
+        "--mock", action="store_true", help="use mock pins instead of the configured backend"
+    )
     add_config_argument(parser)
-    parser.add_argument("--json", action="store_true",
-                        help='print {"ok": ..., "devices": [...]} instead of lines')
+    parser.add_argument(
+        "--json", action="store_true", help='print {"ok": ..., "devices": [...]} instead of lines'
+    )
 
 
 def command(args) -> int:
@@ -31,8 +33,9 @@ def command(args) -> int:
     # A GPIOZeroError (PinBackendError is one) is left to the scaffold.
     factory = make_pin_factory("mock" if args.mock else config.backend)
     try:
-        with Board(config.pins, pin_factory=factory,
-                   lockout_s=config.timing.press_lockout_s) as board:
+        with Board(
+            config.pins, pin_factory=factory, lockout_s=config.timing.press_lockout_s
+        ) as board:
             checks = run_selftest(board, sleep=SLEEP)
     finally:
         factory.close()

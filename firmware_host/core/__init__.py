@@ -7,13 +7,29 @@ from firmware_host.core.bench import BENCH_HORIZON_S, MAX_DELAY_S, PRESS_HOLD_S,
 from firmware_host.core.clock import Clock, VirtualClock, monotonic
 from firmware_host.core.deadlines import Deadlines
 from firmware_host.core.decide import Decision, Outcome, is_early, measure
-from firmware_host.core.errors import (BusyError, InvalidArgumentError, InvalidCardsError,
-                                       NotArmedError, NotMockError, PaddleHeldError,
-                                       UnitClosedError, UnitError, UnitFaultError,
-                                       UnknownShowdownError)
+from firmware_host.core.errors import (
+    BusyError,
+    InvalidArgumentError,
+    InvalidCardsError,
+    NotArmedError,
+    NotMockError,
+    PaddleHeldError,
+    UnitClosedError,
+    UnitError,
+    UnitFaultError,
+    UnknownShowdownError,
+)
 from firmware_host.core.loop import COMMAND_TIMEOUT_S, MAX_WAIT_S, RETRY_S, EventLoop
-from firmware_host.core.machine import (IGNORED, STATES, TRANSITIONS, InputEvent, RecordFailed,
-                                        Recorder, Showdown, ShowdownCore)
+from firmware_host.core.machine import (
+    IGNORED,
+    STATES,
+    TRANSITIONS,
+    InputEvent,
+    Recorder,
+    RecordFailed,
+    Showdown,
+    ShowdownCore,
+)
 from firmware_host.core.mailbox import Mailbox
 from firmware_host.core.result import Result, UnitEvent
 from firmware_host.core.show import Show
@@ -24,23 +40,54 @@ from firmware_host.core.verdict import launch_outcome, result_of
 # firmware_host.core.decide. Import it from there.
 __all__ = [
     # unit
-    "Unit", "UnitBench",
+    "Unit",
+    "UnitBench",
     # result, verdict (the values in them: firmware_host.protocol's Side, Reason, Launch, ...)
-    "Result", "UnitEvent", "result_of", "launch_outcome",
+    "Result",
+    "UnitEvent",
+    "result_of",
+    "launch_outcome",
     # errors
-    "UnitError", "BusyError", "NotArmedError", "InvalidCardsError", "InvalidArgumentError",
-    "PaddleHeldError", "UnitFaultError", "UnknownShowdownError", "NotMockError",
+    "UnitError",
+    "BusyError",
+    "NotArmedError",
+    "InvalidCardsError",
+    "InvalidArgumentError",
+    "PaddleHeldError",
+    "UnitFaultError",
+    "UnknownShowdownError",
+    "NotMockError",
     "UnitClosedError",
     # machine
-    "STATES", "TRANSITIONS", "IGNORED", "InputEvent", "Showdown", "ShowdownCore",
-    "Recorder", "RecordFailed",
+    "STATES",
+    "TRANSITIONS",
+    "IGNORED",
+    "InputEvent",
+    "Showdown",
+    "ShowdownCore",
+    "Recorder",
+    "RecordFailed",
     # show
     "Show",
     # decide
-    "Outcome", "Decision", "measure", "is_early",
+    "Outcome",
+    "Decision",
+    "measure",
+    "is_early",
     # bench
-    "Bench", "pin_states", "BENCH_HORIZON_S", "MAX_DELAY_S", "PRESS_HOLD_S",
+    "Bench",
+    "pin_states",
+    "BENCH_HORIZON_S",
+    "MAX_DELAY_S",
+    "PRESS_HOLD_S",
     # clock, deadlines, loop, mailbox
-    "Clock", "monotonic", "VirtualClock", "Deadlines", "EventLoop", "COMMAND_TIMEOUT_S",
-    "MAX_WAIT_S", "RETRY_S", "Mailbox",
+    "Clock",
+    "monotonic",
+    "VirtualClock",
+    "Deadlines",
+    "EventLoop",
+    "COMMAND_TIMEOUT_S",
+    "MAX_WAIT_S",
+    "RETRY_S",
+    "Mailbox",
 ]

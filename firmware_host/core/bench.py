@@ -37,10 +37,9 @@ import itertools
 import math
 from dataclasses import dataclass
 
-from hw.mock import InjectableMockPin
-
 from firmware_host.core.errors import InvalidArgumentError, NotMockError
 from firmware_host.protocol import RUNNING_STATES, SIDES
+from hw.mock import InjectableMockPin
 
 __all__ = ["Bench", "pin_states", "BENCH_HORIZON_S", "MAX_DELAY_S", "PRESS_HOLD_S"]
 
@@ -58,12 +57,12 @@ _SHOWDOWN_STATES = ("armed", *RUNNING_STATES, "fault")
 
 @dataclass(eq=False)
 class _Edge:
-    target: str               # "a", "b" or "timer"
+    target: str  # "a", "b" or "timer"
     pressed: bool
-    offset_s: float | None    # from GO (the edge then belongs to a showdown), or None
-    tick: float | None        # an absolute tick, or None (now / from offset_s)
-    delay_s: float            # delivery comes this long after the tick
-    hold_s: float | None = None     # a press lets go this long after; None: held
+    offset_s: float | None  # from GO (the edge then belongs to a showdown), or None
+    tick: float | None  # an absolute tick, or None (now / from offset_s)
+    delay_s: float  # delivery comes this long after the tick
+    hold_s: float | None = None  # a press lets go this long after; None: held
 
     @property
     def of_showdown(self) -> bool:
@@ -80,15 +79,14 @@ class Bench:
     def __init__(self, core):
         self.core = core
         board = core.board
-        pins = {"a": board.paddle_a.pin, "b": board.paddle_b.pin,
-                "timer": board.timer_button.pin}
+        pins = {"a": board.paddle_a.pin, "b": board.paddle_b.pin, "timer": board.timer_button.pin}
         self.pins = pins if all(isinstance(p, InjectableMockPin) for p in pins.values()) else None
         self._for_countdown: list[_Edge] = []  # from GO, placed before any countdown
-        self._for_go: list[_Edge] = []         # offset >= 0, waiting for this round's GO
+        self._for_go: list[_Edge] = []  # offset >= 0, waiting for this round's GO
         self._anchored: dict[str, _Edge] = {}  # placed on a planned GO, not delivered yet
-        self._of_showdown: set[str] = set()    # deadlines of the showdown's edges
-        self._let_go: dict[str, str] = {}      # paddle -> deadline of its automatic release
-        self._left_down: set[str] = set()      # paddles a showdown's press holds down
+        self._of_showdown: set[str] = set()  # deadlines of the showdown's edges
+        self._let_go: dict[str, str] = {}  # paddle -> deadline of its automatic release
+        self._left_down: set[str] = set()  # paddles a showdown's press holds down
         self._names = itertools.count()
         core.listeners = (*core.listeners, self._on_event)
 
@@ -96,8 +94,15 @@ class Bench:
     def available(self) -> bool:
         return self.pins is not None
 
-    def press(self, side: str, *, offset_s: float | None = None, tick: float | None = None,
-              delay_s: float = 0.0, hold: bool = False) -> dict:
+    def press(
+        self,
+        side: str,
+        *,
+        offset_s: float | None = None,
+        tick: float | None = None,
+        delay_s: float = 0.0,
+        hold: bool = False,
+    ) -> dict:
         """Press paddle ``side``: now, at ``offset_s`` from GO, or at ``tick``;
         the callback is delivered ``delay_s`` after the tick. It lets go
         :data:`PRESS_HOLD_S` later unless ``hold`` is true.
@@ -112,8 +117,14 @@ class Bench:
         when = self._when(offset_s, tick, delay_s)
         return self._add(_Edge(side, True, *when, None if hold else PRESS_HOLD_S))
 
-    def release(self, side: str, *, offset_s: float | None = None, tick: float | None = None,
-                delay_s: float = 0.0) -> dict:
+    def release(
+        self,
+        side: str,
+        *,
+        offset_s: float | None = None,
+        tick: float | None = None,
+        delay_s: float = 0.0,
+    ) -> dict:
         """Release paddle ``side``; times as for :meth:`press`."""
         side = self._side(side)
         return self._add(_Edge(side, False, *self._when(offset_s, tick, delay_s)))
@@ -133,7 +144,7 @@ class Bench:
 
     def _check_mock(self) -> None:
         if self.pins is None:
-            raise NotMockError("the bench needs mock pins (backend \"mock\" or --mock)")
+            raise NotMockError('the bench needs mock pins (backend "mock" or --mock)')
 
     def _side(self, side) -> str:
         self._check_mock()
@@ -143,14 +154,16 @@ class Bench:
 
     @staticmethod
     def _is_seconds(value) -> bool:
-        return (not isinstance(value, bool) and isinstance(value, (int, float))
-                and math.isfinite(value))
+        return (
+            not isinstance(value, bool) and isinstance(value, (int, float)) and math.isfinite(value)
+        )
 
     @classmethod
     def _seconds(cls, name: str, value, lo: float, hi: float) -> float:
         if not (cls._is_seconds(value) and lo <= value <= hi):
             raise InvalidArgumentError(
-                f"{name} must be a number of seconds from {lo:g} to {hi:g}, not {value!r}")
+                f"{name} must be a number of seconds from {lo:g} to {hi:g}, not {value!r}"
+            )
         return float(value)
 
     def _when(self, offset_s, tick, delay_s) -> tuple:
@@ -160,10 +173,13 @@ class Bench:
             offset_s = self._seconds("offset_s", offset_s, -BENCH_HORIZON_S, BENCH_HORIZON_S)
         if tick is not None:
             now = self.core.board.ticks()
-            if not (self._is_seconds(tick)
-                    and abs(self.core.board.ticks_diff(tick, now)) <= BENCH_HORIZON_S):
+            if not (
+                self._is_seconds(tick)
+                and abs(self.core.board.ticks_diff(tick, now)) <= BENCH_HORIZON_S
+            ):
                 raise InvalidArgumentError(
-                    f"tick must be a pin tick within {BENCH_HORIZON_S:g} s of now, not {tick!r}")
+                    f"tick must be a pin tick within {BENCH_HORIZON_S:g} s of now, not {tick!r}"
+                )
             tick = float(tick)
         return offset_s, tick, self._seconds("delay_s", delay_s, 0.0, MAX_DELAY_S)
 
@@ -223,7 +239,7 @@ class Bench:
         pin = self.pins[edge.target]
         if edge.target == "timer":
             pin.drive_low(ticks=tick)
-            pin.drive_high(ticks=tick)     # let go at once; the button's lockout drops it
+            pin.drive_high(ticks=tick)  # let go at once; the button's lockout drops it
             return
         # This edge replaces the paddle's pending automatic release.
         replaced = self._let_go.pop(edge.target, None)
@@ -286,19 +302,22 @@ class Bench:
         """The showdown is over (finished or cancelled): its edges still to
         come are dropped and the paddles its presses hold down let go."""
         self.core.unschedule(*self._of_showdown)
-        self._let_go = {side: name for side, name in self._let_go.items()
-                        if name not in self._of_showdown}
+        self._let_go = {
+            side: name for side, name in self._let_go.items() if name not in self._of_showdown
+        }
         self._of_showdown = set()
         self._for_countdown, self._for_go, self._anchored = [], [], {}
         left_down, self._left_down = sorted(self._left_down), set()
         for side in left_down:
-            self._drive(_Edge(side, False, None, None, 0.0), self.core.board.ticks(),
-                        self.core.clock())
+            self._drive(
+                _Edge(side, False, None, None, 0.0), self.core.board.ticks(), self.core.clock()
+            )
 
 
 def pin_states(board) -> dict:
     """The output pins' levels as they are now: the LED bar (1 = lit), GO,
     arrows, buzzer, the H-bridge direction pins and the enable pin's PWM duty."""
+
     def level(device):
         return 0 if device is None else int(bool(device.pin.state))
 

@@ -32,7 +32,7 @@ class Deadlines:
         # longer the live one for its name is skipped when it surfaces).
         self._live: dict[str, tuple[float, int, str, Any]] = {}
         self._heap: list[tuple[float, int, str, Any]] = []
-        self._order = itertools.count()     # equal times: first scheduled, first out
+        self._order = itertools.count()  # equal times: first scheduled, first out
 
     def schedule(self, name: str, when: float, action: Any) -> None:
         """Set ``name`` due at clock time ``when`` (replacing its deadline)."""

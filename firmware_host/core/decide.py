@@ -63,8 +63,13 @@ def _ns(seconds: float) -> int:
     return round(seconds * 1_000_000_000)
 
 
-def is_early(tick: float, go_tick: float | None, *,
-             ticks_diff: Callable[[float, float], float], min_reaction_ms: int = 0) -> bool:
+def is_early(
+    tick: float,
+    go_tick: float | None,
+    *,
+    ticks_diff: Callable[[float, float], float],
+    min_reaction_ms: int = 0,
+) -> bool:
     """A false start: no GO yet, a tick before the GO tick, or less than
     ``min_reaction_ms`` after it. A press on the GO tick itself is valid."""
     if go_tick is None:
@@ -73,21 +78,34 @@ def is_early(tick: float, go_tick: float | None, *,
     return reaction < 0 or _ns(reaction) < min_reaction_ms * 1_000_000
 
 
-def measure(presses: Mapping[str, float | None], go_tick: float | None, *,
-            ticks_diff: Callable[[float, float], float]) -> tuple[dict, int | None]:
+def measure(
+    presses: Mapping[str, float | None],
+    go_tick: float | None,
+    *,
+    ticks_diff: Callable[[float, float], float],
+) -> tuple[dict, int | None]:
     """Each side's reaction in whole microseconds from the GO tick (None: no
     press, or no GO), and the gap between the two presses (None unless both)."""
-    reaction_us = {side: None if presses[side] is None or go_tick is None
-                   else _us(ticks_diff(presses[side], go_tick)) for side in SIDES}
+    reaction_us = {
+        side: None
+        if presses[side] is None or go_tick is None
+        else _us(ticks_diff(presses[side], go_tick))
+        for side in SIDES
+    }
     margin_us = None
     if presses[_A] is not None and presses[_B] is not None:
         margin_us = abs(_us(ticks_diff(presses[_B], presses[_A])))
     return reaction_us, margin_us
 
 
-def decide(presses: Mapping[str, float | None], go_tick: float | None, *,
-           ticks_diff: Callable[[float, float], float], tie_threshold_us: int,
-           min_reaction_ms: int = 0) -> Decision:
+def decide(
+    presses: Mapping[str, float | None],
+    go_tick: float | None,
+    *,
+    ticks_diff: Callable[[float, float], float],
+    tie_threshold_us: int,
+    min_reaction_ms: int = 0,
+) -> Decision:
     """Decide a round from each side's first press tick (None: no press) and
     the GO tick (None: GO never came).
 
@@ -109,8 +127,11 @@ def decide(presses: Mapping[str, float | None], go_tick: float | None, *,
     pressed = [side for side in SIDES if presses[side] is not None]
     if not pressed:
         return Decision(Outcome.TIMEOUT, reaction_us=reaction_us)
-    early = [side for side in pressed if is_early(presses[side], go_tick, ticks_diff=ticks_diff,
-                                                  min_reaction_ms=min_reaction_ms)]
+    early = [
+        side
+        for side in pressed
+        if is_early(presses[side], go_tick, ticks_diff=ticks_diff, min_reaction_ms=min_reaction_ms)
+    ]
     contenders = early or pressed
     if len(contenders) == 1:
         first = contenders[0]
@@ -122,7 +143,13 @@ def decide(presses: Mapping[str, float | None], go_tick: float | None, *,
         first = _A if gap > 0 else _B
     other = _B if first is _A else _A
     if early:
-        return Decision(Outcome.FALSE_START, winner=other, loser=first,
-                        reaction_us=reaction_us, margin_us=margin_us)
-    return Decision(Outcome.FASTER, winner=first, loser=other,
-                    reaction_us=reaction_us, margin_us=margin_us)
+        return Decision(
+            Outcome.FALSE_START,
+            winner=other,
+            loser=first,
+            reaction_us=reaction_us,
+            margin_us=margin_us,
+        )
+    return Decision(
+        Outcome.FASTER, winner=first, loser=other, reaction_us=reaction_us, margin_us=margin_us
+    )

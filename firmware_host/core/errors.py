@@ -14,9 +14,16 @@ names what the unit saw, for example the state it was in.
 from __future__ import annotations
 
 __all__ = [
-    "UnitError", "BusyError", "NotArmedError", "InvalidCardsError",
-    "InvalidArgumentError", "PaddleHeldError", "UnitFaultError",
-    "UnknownShowdownError", "NotMockError", "UnitClosedError",
+    "UnitError",
+    "BusyError",
+    "NotArmedError",
+    "InvalidCardsError",
+    "InvalidArgumentError",
+    "PaddleHeldError",
+    "UnitFaultError",
+    "UnknownShowdownError",
+    "NotMockError",
+    "UnitClosedError",
 ]
 
 

@@ -45,17 +45,16 @@ class EventLoop:
     """Runs ``core`` (a :class:`~firmware_host.core.machine.ShowdownCore` on a real
     clock) on its own thread; :meth:`call` runs a command there."""
 
-    def __init__(self, core, *, pacers=(), name: str = "showdown-loop",
-                 retry_s: float = RETRY_S):
+    def __init__(self, core, *, pacers=(), name: str = "showdown-loop", retry_s: float = RETRY_S):
         self.core = core
         self.pacers = list(pacers)
         self.name = name
         self.retry_s = retry_s
-        self._failure: str | None = None    # the failure that is repeating
-        self._repeats = 0                    # how often it came again
+        self._failure: str | None = None  # the failure that is repeating
+        self._repeats = 0  # how often it came again
         self._thread: threading.Thread | None = None
         self._stopping = False
-        self._finished = False          # the thread is past its last inbox read
+        self._finished = False  # the thread is past its last inbox read
 
     @property
     def running(self) -> bool:
@@ -110,12 +109,12 @@ class EventLoop:
                     core.pump()
                     for pacer in self.pacers:
                         pacer.poll()
-                except Exception as exc:        # a bug outside the core's own guard
+                except Exception as exc:  # a bug outside the core's own guard
                     self._failed(exc)
                     retrying = True
                 else:
                     if not retrying:
-                        self._recovered()       # a whole turn went well
+                        self._recovered()  # a whole turn went well
                     retrying = False
         finally:
             self._recovered()
@@ -123,19 +122,24 @@ class EventLoop:
                 core.shutdown()
             except Exception:
                 log.exception("making the outputs safe on stop failed")
-            self._finished = True       # before the refusal: see call()
+            self._finished = True  # before the refusal: see call()
             self._refuse_waiting_commands()
 
     def _wait(self) -> InputEvent | None:
-        deadlines = [when for when in (self.core.next_deadline(),
-                                       *(pacer.next_deadline() for pacer in self.pacers))
-                     if when is not None]
+        deadlines = [
+            when
+            for when in (
+                self.core.next_deadline(),
+                *(pacer.next_deadline() for pacer in self.pacers),
+            )
+            if when is not None
+        ]
         if not deadlines:
             return self.core.inbox.get()
         timeout = min(deadlines) - self.core.clock()
         if timeout <= 0:
             return None
-        if not timeout < MAX_WAIT_S:        # far away, infinite or not a number
+        if not timeout < MAX_WAIT_S:  # far away, infinite or not a number
             timeout = MAX_WAIT_S
         try:
             return self.core.inbox.get(timeout=timeout)
@@ -171,8 +175,9 @@ class EventLoop:
     def _recovered(self) -> None:
         """The repeating failure is over: say how often it came in all."""
         if self._failure is not None and self._repeats and not _logged_count(self._repeats):
-            log.warning("event loop error repeated %d times in all: %s",
-                        self._repeats, self._failure)
+            log.warning(
+                "event loop error repeated %d times in all: %s", self._repeats, self._failure
+            )
         self._failure, self._repeats = None, 0
 
     def _refuse_waiting_commands(self) -> None:

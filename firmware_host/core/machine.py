@@ -37,17 +37,38 @@ from firmware_host.core.clock import Clock, monotonic
 from firmware_host.core.deadlines import Deadlines
 from firmware_host.core.decide import Decision, Outcome, decide, is_early
 from firmware_host.core.errors import (
-    BusyError, InvalidArgumentError, InvalidCardsError, NotArmedError,
-    PaddleHeldError, UnitError, UnitFaultError)
+    BusyError,
+    InvalidArgumentError,
+    InvalidCardsError,
+    NotArmedError,
+    PaddleHeldError,
+    UnitError,
+    UnitFaultError,
+)
 from firmware_host.core.result import Result, UnitEvent
 from firmware_host.core.show import Show
 from firmware_host.core.verdict import launch_outcome, result_of
-from firmware_host.protocol import (SIDES, EventName, Launch, Side, UnitState,
-                                    clean_players, clean_showdown_id)
+from firmware_host.protocol import (
+    SIDES,
+    EventName,
+    Launch,
+    Side,
+    UnitState,
+    clean_players,
+    clean_showdown_id,
+)
 from hw.selftest import DeviceCheck, selftest_steps
 
-__all__ = ["STATES", "TRANSITIONS", "IGNORED", "InputEvent", "Showdown", "ShowdownCore",
-           "Recorder", "RecordFailed"]
+__all__ = [
+    "STATES",
+    "TRANSITIONS",
+    "IGNORED",
+    "InputEvent",
+    "Showdown",
+    "ShowdownCore",
+    "Recorder",
+    "RecordFailed",
+]
 
 log = logging.getLogger(__name__)
 
@@ -63,8 +84,13 @@ _NOT_FAULT = [state for state in STATES if state != "fault"]
 TRANSITIONS = [
     # trigger              source                  dest           guard / action
     dict(trigger="arm_received", source=["idle", "armed"], dest="armed"),
-    dict(trigger="timer_pressed", source="idle", dest="armed",
-         before="_arm_standalone", after="_request_start"),
+    dict(
+        trigger="timer_pressed",
+        source="idle",
+        dest="armed",
+        before="_arm_standalone",
+        after="_request_start",
+    ),
     dict(trigger="timer_pressed", source="armed", dest="countdown", unless="paddle_is_held"),
     dict(trigger="timer_pressed", source="armed", dest=None, after="_warn_paddle_held"),
     dict(trigger="timer_pressed", source="fault", dest="idle", conditions="board_answers"),
@@ -73,21 +99,38 @@ TRANSITIONS = [
     dict(trigger="step_elapsed", source="countdown", dest=None, after="_next_step"),
     dict(trigger="countdown_elapsed", source="countdown", dest="hold"),
     dict(trigger="hold_elapsed", source="hold", dest="go"),
-    dict(trigger="paddle_pressed", source=["countdown", "hold"], dest="false_start",
-         before="_record_press"),
-    dict(trigger="paddle_pressed", source="go", dest="false_start",
-         conditions="press_is_early", before="_record_press"),
-    dict(trigger="paddle_pressed", source=["go", "false_start"], dest=None,
-         after="_record_press"),
-    dict(trigger="settled", source=["go", "false_start"], dest="countdown",
-         conditions="tie_rerun_is_due", before="_count_rerun"),
+    dict(
+        trigger="paddle_pressed",
+        source=["countdown", "hold"],
+        dest="false_start",
+        before="_record_press",
+    ),
+    dict(
+        trigger="paddle_pressed",
+        source="go",
+        dest="false_start",
+        conditions="press_is_early",
+        before="_record_press",
+    ),
+    dict(trigger="paddle_pressed", source=["go", "false_start"], dest=None, after="_record_press"),
+    dict(
+        trigger="settled",
+        source=["go", "false_start"],
+        dest="countdown",
+        conditions="tie_rerun_is_due",
+        before="_count_rerun",
+    ),
     dict(trigger="settled", source="go", dest="resolved"),
     dict(trigger="settled", source="false_start", dest="resolved", conditions="is_tie"),
     dict(trigger="settled", source="false_start", dest="launching"),
     dict(trigger="response_timed_out", source="go", dest="timeout"),
     dict(trigger="announced", source="resolved", dest="launching", conditions="has_loser"),
-    dict(trigger="announced", source=["resolved", "timeout"], dest="idle",
-         before="_finish_without_launch"),
+    dict(
+        trigger="announced",
+        source=["resolved", "timeout"],
+        dest="idle",
+        before="_finish_without_launch",
+    ),
     dict(trigger="card_passed", source="launching", dest=None, after="_count_card"),
     dict(trigger="cards_out", source="launching", dest="idle", before="_finish_launch"),
     dict(trigger="launch_elapsed", source="launching", dest="idle", before="_finish_launch"),
@@ -116,8 +159,7 @@ IGNORED = {
 }
 
 # Deadlines owned by the machine and its show (the bench adds its own, under other names).
-_MACHINE_DEADLINES = ("step", "hold", "response", "settle", "launch", "selftest",
-                      *Show.DEADLINES)
+_MACHINE_DEADLINES = ("step", "hold", "response", "settle", "launch", "selftest", *Show.DEADLINES)
 
 #: Results kept in memory for unit.result(); the journal keeps them for good.
 RESULTS_KEPT = 1000
@@ -127,6 +169,7 @@ _STANDALONE_PLAYERS: dict[str, str] = {Side.A: "A", Side.B: "B"}
 
 
 # -- where verdicts go ----------------------------------------------------------
+
 
 class Recorder(Protocol):
     """Where the core writes each verdict before anything moves (the daemon:
@@ -150,6 +193,7 @@ class RecordFailed(RuntimeError):
 
 
 # -- what the core works on ----------------------------------------------------
+
 
 @dataclass(frozen=True)
 class InputEvent:
@@ -178,8 +222,8 @@ class Showdown:
 class _Round:
     """One countdown and what happened after it (a tie re-run starts another)."""
 
-    start: float                       # clock time the countdown began
-    planned_go: float                  # clock time GO is due
+    start: float  # clock time the countdown began
+    planned_go: float  # clock time GO is due
     steps: int
     step: int = 0
     go_tick: float | None = None
@@ -195,6 +239,7 @@ class _Launch:
 
 
 # -- the core ------------------------------------------------------------------
+
 
 class ShowdownCore:
     """The state machine and its outputs, driven by inputs and deadlines.
@@ -230,8 +275,15 @@ class ShowdownCore:
     cancelled: Callable[[], bool]
     failed: Callable[[], bool]
 
-    def __init__(self, board, config, *, clock: Clock = monotonic,
-                 rng: random.Random | None = None, recorder: Recorder | None = None):
+    def __init__(
+        self,
+        board,
+        config,
+        *,
+        clock: Clock = monotonic,
+        rng: random.Random | None = None,
+        recorder: Recorder | None = None,
+    ):
         self.board = board
         self.config = config
         self.timing = config.timing
@@ -247,9 +299,9 @@ class ShowdownCore:
         self.last_result: Result | None = None
         self.fault_reason: str | None = None
         self.last_decision_latency_us: float | None = None
-        self._recorded = False          # the decision is with the recorder
+        self._recorded = False  # the decision is with the recorder
         self._launch: _Launch | None = None
-        self._selftest: tuple | None = None   # (steps, future) while one runs
+        self._selftest: tuple | None = None  # (steps, future) while one runs
         self._edge: tuple[str, float] | None = None
         self._deadlines = Deadlines()
         self.show = Show(board, self.timing, self._deadlines, clock)
@@ -260,8 +312,13 @@ class ShowdownCore:
         # the state's own on_enter_* actions and the events they emit.
         states = [{"name": name, "on_enter": "_state_changed"} for name in STATES]
         self.machine = Machine(
-            model=self, states=states, transitions=TRANSITIONS, initial="idle",
-            queued=True, auto_transitions=False)
+            model=self,
+            states=states,
+            transitions=TRANSITIONS,
+            initial="idle",
+            queued=True,
+            auto_transitions=False,
+        )
         board.on_paddle_edge = self._paddle_edge
         board.on_timer_button = self._timer_button
         board.on_card = self._card_seen
@@ -371,7 +428,7 @@ class ShowdownCore:
         log.error("fault: %s", reason)
         self.fault_reason = reason
         try:
-            self.board.safe()           # the motor first
+            self.board.safe()  # the motor first
         except Exception:
             log.exception("making the outputs safe failed")
         self.unschedule(*_MACHINE_DEADLINES)
@@ -438,7 +495,9 @@ class ShowdownCore:
             raise InvalidArgumentError(str(exc)) from None
         limit = self.config.showdown.max_cards
         if isinstance(cards, bool) or not isinstance(cards, int) or not 1 <= cards <= limit:
-            raise InvalidCardsError(f"cards must be a whole number from 1 to {limit}, not {cards!r}")
+            raise InvalidCardsError(
+                f"cards must be a whole number from 1 to {limit}, not {cards!r}"
+            )
         self.showdown = Showdown(showdown_id, cards, players)
         self._fire("arm_received")
         return self.status()
@@ -450,7 +509,8 @@ class ShowdownCore:
         if self.state == "armed":
             held = self._held_sides()
             raise PaddleHeldError(
-                f"paddle {' and '.join(held)} is held down: release it, then start", held)
+                f"paddle {' and '.join(held)} is held down: release it, then start", held
+            )
         return self.status()
 
     def cancel(self) -> dict:
@@ -458,10 +518,12 @@ class ShowdownCore:
         the board answers)."""
         self._fire("cancelled")
         if self.state == "fault":
-            raise UnitFaultError(f"the unit stays in fault: the board does not answer ({self.fault_reason})")
+            raise UnitFaultError(
+                f"the unit stays in fault: the board does not answer ({self.fault_reason})"
+            )
         return self.status()
 
-    def start_selftest(self) -> "Future[list[DeviceCheck]]":
+    def start_selftest(self) -> Future[list[DeviceCheck]]:
         """Light, sound and spin every device (:func:`hw.selftest.selftest_steps`)
         in the ``selftest`` state, each wait a deadline of the loop, so the
         unit keeps answering meanwhile. Only in idle, else BusyError (another
@@ -484,9 +546,12 @@ class ShowdownCore:
             paddles = None
         showdown = None
         if self.showdown is not None:
-            showdown = {"showdown_id": self.showdown.showdown_id, "cards": self.showdown.cards,
-                        "players": dict(self.showdown.players),
-                        "tie_reruns": self.showdown.tie_reruns}
+            showdown = {
+                "showdown_id": self.showdown.showdown_id,
+                "cards": self.showdown.cards,
+                "players": dict(self.showdown.players),
+                "tie_reruns": self.showdown.tie_reruns,
+            }
         return {
             "state": self.state,
             "paddles": paddles,
@@ -513,7 +578,7 @@ class ShowdownCore:
 
     def _on_press(self, side: str, ticks: float) -> None:
         if self.round is not None and self.round.presses[side] is not None:
-            return                      # that side's first press is already in
+            return  # that side's first press is already in
         if self.state in ("resolved", "launching"):
             # Too late to change the decision, but it is that side's reaction time.
             self.round.presses[side] = ticks
@@ -522,8 +587,12 @@ class ShowdownCore:
         self._fire("paddle_pressed")
 
     def _is_early(self, ticks: float) -> bool:
-        return is_early(ticks, self.round.go_tick, ticks_diff=self.board.ticks_diff,
-                        min_reaction_ms=self.timing.min_reaction_ms)
+        return is_early(
+            ticks,
+            self.round.go_tick,
+            ticks_diff=self.board.ticks_diff,
+            min_reaction_ms=self.timing.min_reaction_ms,
+        )
 
     def press_is_early(self) -> bool:
         return self._is_early(self._edge[1])
@@ -542,9 +611,12 @@ class ShowdownCore:
     def _settle(self) -> None:
         self.unschedule("settle")
         self.decision = decide(
-            self.round.presses, self.round.go_tick, ticks_diff=self.board.ticks_diff,
+            self.round.presses,
+            self.round.go_tick,
+            ticks_diff=self.board.ticks_diff,
             tie_threshold_us=self.timing.tie_threshold_us,
-            min_reaction_ms=self.timing.min_reaction_ms)
+            min_reaction_ms=self.timing.min_reaction_ms,
+        )
         self.last_decision_latency_us = (time.perf_counter() - self._arrived) * 1e6
         if self.decision.loser is not None:
             # On disk before anything moves: a crash from here on cannot lose
@@ -552,8 +624,11 @@ class ShowdownCore:
             self._record_decision()
         if self.decision.outcome == Outcome.FALSE_START:
             self.show.false_start(self.decision.loser)
-            self.emit(EventName.FALSE_START, showdown_id=self.showdown.showdown_id,
-                      side=self.decision.loser)
+            self.emit(
+                EventName.FALSE_START,
+                showdown_id=self.showdown.showdown_id,
+                side=self.decision.loser,
+            )
         self.settled()
 
     def _record_decision(self) -> None:
@@ -562,8 +637,9 @@ class ShowdownCore:
             try:
                 self.recorder.decided(result)
             except Exception as exc:
-                raise RecordFailed(_record_failure(exc, "the decision", result) +
-                                   ": nothing was launched") from exc
+                raise RecordFailed(
+                    _record_failure(exc, "the decision", result) + ": nothing was launched"
+                ) from exc
         self._recorded = True
 
     # -- guards ------------------------------------------------------------------
@@ -587,8 +663,11 @@ class ShowdownCore:
         return self.decision.outcome == Outcome.TIE
 
     def tie_rerun_is_due(self) -> bool:
-        return (self.is_tie() and self.timing.tie_policy == "rerun"
-                and self.showdown.tie_reruns < self.timing.max_tie_reruns)
+        return (
+            self.is_tie()
+            and self.timing.tie_policy == "rerun"
+            and self.showdown.tie_reruns < self.timing.max_tie_reruns
+        )
 
     def has_loser(self) -> bool:
         return self.decision.loser is not None
@@ -597,15 +676,20 @@ class ShowdownCore:
 
     def _arm_standalone(self) -> None:
         showdown_id = f"local-{self.rng.getrandbits(48):012x}"
-        self.showdown = Showdown(showdown_id, self.config.showdown.default_cards,
-                                 dict(_STANDALONE_PLAYERS))
+        self.showdown = Showdown(
+            showdown_id, self.config.showdown.default_cards, dict(_STANDALONE_PLAYERS)
+        )
 
     def _request_start(self) -> None:
         self.start_received()
 
     def on_enter_armed(self) -> None:
-        self.emit(EventName.ARMED, showdown_id=self.showdown.showdown_id, cards=self.showdown.cards,
-                  players=dict(self.showdown.players))
+        self.emit(
+            EventName.ARMED,
+            showdown_id=self.showdown.showdown_id,
+            cards=self.showdown.cards,
+            players=dict(self.showdown.players),
+        )
 
     def _warn_paddle_held(self) -> None:
         held = self._held_sides()
@@ -637,10 +721,18 @@ class ShowdownCore:
         begins = rnd.start + (rnd.step - 1) * self.timing.countdown_step_s
         self.show.countdown_step(rnd.step, begins)
         last = rnd.step == rnd.steps
-        self.schedule("step", begins + self.timing.countdown_step_s,
-                      self.countdown_elapsed if last else self.step_elapsed)
-        self.emit(EventName.COUNTDOWN, showdown_id=self.showdown.showdown_id, step=rnd.step,
-                  steps=rnd.steps, rerun=self.showdown.tie_reruns)
+        self.schedule(
+            "step",
+            begins + self.timing.countdown_step_s,
+            self.countdown_elapsed if last else self.step_elapsed,
+        )
+        self.emit(
+            EventName.COUNTDOWN,
+            showdown_id=self.showdown.showdown_id,
+            step=rnd.step,
+            steps=rnd.steps,
+            rerun=self.showdown.tie_reruns,
+        )
 
     def on_exit_countdown(self) -> None:
         self.unschedule("step")
@@ -657,8 +749,9 @@ class ShowdownCore:
         # The tick read right after the light is on: every press is measured against it.
         self.round.go_tick = self.show.go()
         self.round.go_time = self.clock()
-        self.schedule("response", self.round.go_time + self.timing.response_timeout_s,
-                      self.response_timed_out)
+        self.schedule(
+            "response", self.round.go_time + self.timing.response_timeout_s, self.response_timed_out
+        )
         self.emit(EventName.GO, showdown_id=self.showdown.showdown_id, ticks=self.round.go_tick)
 
     def on_exit_go(self) -> None:
@@ -671,21 +764,34 @@ class ShowdownCore:
 
     def _count_rerun(self) -> None:
         self.showdown.tie_reruns += 1
-        self.emit(EventName.TIE, showdown_id=self.showdown.showdown_id,
-                  gap_us=self.decision.margin_us, rerun=self.showdown.tie_reruns, void=False)
+        self.emit(
+            EventName.TIE,
+            showdown_id=self.showdown.showdown_id,
+            gap_us=self.decision.margin_us,
+            rerun=self.showdown.tie_reruns,
+            void=False,
+        )
 
     # -- after the decision ----------------------------------------------------------
 
     def on_enter_resolved(self) -> None:
         if self.is_tie():
-            self.emit(EventName.TIE, showdown_id=self.showdown.showdown_id,
-                      gap_us=self.decision.margin_us, rerun=self.showdown.tie_reruns, void=True)
+            self.emit(
+                EventName.TIE,
+                showdown_id=self.showdown.showdown_id,
+                gap_us=self.decision.margin_us,
+                rerun=self.showdown.tie_reruns,
+                void=True,
+            )
         self.announced()
 
     def on_enter_timeout(self) -> None:
-        self.decision = decide(self.round.presses, self.round.go_tick,
-                               ticks_diff=self.board.ticks_diff,
-                               tie_threshold_us=self.timing.tie_threshold_us)
+        self.decision = decide(
+            self.round.presses,
+            self.round.go_tick,
+            ticks_diff=self.board.ticks_diff,
+            tie_threshold_us=self.timing.tie_threshold_us,
+        )
         self.announced()
 
     def on_enter_launching(self) -> None:
@@ -705,9 +811,10 @@ class ShowdownCore:
         if self.recorder is not None:
             try:
                 self.recorder.cards_counted(self.showdown.showdown_id, self._launch.counted)
-            except Exception as exc:        # the final record says it again
-                log.warning("cannot record the card count of %s: %s",
-                            self.showdown.showdown_id, exc)
+            except Exception as exc:  # the final record says it again
+                log.warning(
+                    "cannot record the card count of %s: %s", self.showdown.showdown_id, exc
+                )
         if self._launch.counted >= self._launch.cards:
             self.cards_out()
 
@@ -721,11 +828,20 @@ class ShowdownCore:
         sensor = self.board.has_card_sensor
         outcome, verified = launch_outcome(launch.cards, launch.counted, sensor=sensor)
         if outcome is Launch.JAM:
-            log.warning("jam: %d of %d cards counted in %.2f s", launch.counted, launch.cards,
-                        self.config.launcher.max_run_s)
-        self.emit(EventName.LAUNCHED, showdown_id=self.showdown.showdown_id, side=launch.side,
-                  cards=launch.counted if sensor else launch.cards, verified=verified,
-                  outcome=outcome)
+            log.warning(
+                "jam: %d of %d cards counted in %.2f s",
+                launch.counted,
+                launch.cards,
+                self.config.launcher.max_run_s,
+            )
+        self.emit(
+            EventName.LAUNCHED,
+            showdown_id=self.showdown.showdown_id,
+            side=launch.side,
+            cards=launch.counted if sensor else launch.cards,
+            verified=verified,
+            outcome=outcome,
+        )
         self._publish(self._result(outcome))
 
     def _finish_without_launch(self) -> None:
@@ -756,10 +872,10 @@ class ShowdownCore:
 
     def on_exit_selftest(self) -> None:
         self.unschedule("selftest")
-        if self._selftest is not None:         # cut short: cancel, fault or shutdown
+        if self._selftest is not None:  # cut short: cancel, fault or shutdown
             steps, future = self._selftest
             self._selftest = None
-            steps.close()                       # its finally makes the outputs safe
+            steps.close()  # its finally makes the outputs safe
             future.set_exception(UnitError("the selftest was stopped before it ended"))
 
     def on_enter_idle(self) -> None:
@@ -771,21 +887,29 @@ class ShowdownCore:
 
     def _result(self, launch: Launch) -> Result:
         counted = self._launch.counted if self._launch and self.board.has_card_sensor else None
-        return result_of(self.showdown, self.decision, self.round.presses, self.round.go_tick,
-                         launch=launch, cards_counted=counted, ticks_diff=self.board.ticks_diff)
+        return result_of(
+            self.showdown,
+            self.decision,
+            self.round.presses,
+            self.round.go_tick,
+            launch=launch,
+            cards_counted=counted,
+            ticks_diff=self.board.ticks_diff,
+        )
 
     def _publish(self, result: Result) -> None:
         self.showdown.finished = True
         if self.recorder is not None:
             try:
-                self.recorder.finished(result)      # before anyone hears of it
+                self.recorder.finished(result)  # before anyone hears of it
             except Exception as exc:
                 if not self._recorded:
                     raise RecordFailed(_record_failure(exc, "the result", result)) from exc
                 # The verdict is on disk already: tell it, then fault.
                 self._remember(result)
-                raise RecordFailed(_record_failure(exc, "the launch outcome", result) +
-                                   "; the verdict is recorded") from exc
+                raise RecordFailed(
+                    _record_failure(exc, "the launch outcome", result) + "; the verdict is recorded"
+                ) from exc
         self._remember(result)
 
     def _remember(self, result: Result) -> None:

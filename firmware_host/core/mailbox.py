@@ -98,5 +98,5 @@ class Mailbox:
 def _signal(number: int):
     try:
         return signal.Signals(number)
-    except ValueError:              # a real-time signal has no name
+    except ValueError:  # a real-time signal has no name
         return number

@@ -84,14 +84,16 @@ class Result:
         return data
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "Result":
+    def from_dict(cls, data: dict[str, Any]) -> Result:
         """The inverse of :meth:`to_dict`; unknown or missing keys are an error."""
         if not isinstance(data, dict):
             raise ValueError(f"a result must be a dict, not {type(data).__name__}")
         keys = set(RESULT_KEYS)
         missing, unknown = keys - set(data), set(data) - keys
         if missing or unknown:
-            raise ValueError(f"result keys wrong: missing {sorted(missing)}, unknown {sorted(unknown)}")
+            raise ValueError(
+                f"result keys wrong: missing {sorted(missing)}, unknown {sorted(unknown)}"
+            )
         return cls(**data)
 
     def __str__(self) -> str:

@@ -56,8 +56,8 @@ class Show:
         self.timing = timing
         self.deadlines = deadlines
         self.clock = clock
-        self._step = 0              # the countdown step on the bar
-        self._lit = True            # the bar's flash: lit or dark
+        self._step = 0  # the countdown step on the bar
+        self._lit = True  # the bar's flash: lit or dark
 
     # -- armed: a paddle held at start -------------------------------------------
 
@@ -153,5 +153,6 @@ class Show:
         if seconds <= 0:
             return
         self.board.set_buzzer(True)
-        self.deadlines.schedule("buzzer", self.clock() + seconds,
-                                lambda: self.board.set_buzzer(False))
+        self.deadlines.schedule(
+            "buzzer", self.clock() + seconds, lambda: self.board.set_buzzer(False)
+        )

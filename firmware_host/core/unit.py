@@ -15,11 +15,6 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 
-from hw.board import Board
-from hw.pins import make_pin_factory
-
-from hw.selftest import DeviceCheck
-
 from firmware_host.core.bench import Bench, pin_states
 from firmware_host.core.clock import Clock, monotonic
 from firmware_host.core.errors import BusyError, UnitClosedError, UnitError
@@ -27,6 +22,9 @@ from firmware_host.core.loop import EventLoop
 from firmware_host.core.machine import Recorder, ShowdownCore
 from firmware_host.core.result import Result, UnitEvent
 from firmware_host.protocol import RUNNING_STATES
+from hw.board import Board
+from hw.pins import make_pin_factory
+from hw.selftest import DeviceCheck
 
 __all__ = ["Unit", "UnitBench"]
 
@@ -50,9 +48,16 @@ class Unit:
     run by the loop (the watchdog).
     """
 
-    def __init__(self, config, *, pin_factory=None, clock: Clock | None = None,
-                 rng: random.Random | None = None, recorder: Recorder | None = None,
-                 pacers=()):
+    def __init__(
+        self,
+        config,
+        *,
+        pin_factory=None,
+        clock: Clock | None = None,
+        rng: random.Random | None = None,
+        recorder: Recorder | None = None,
+        pacers=(),
+    ):
         self.config = config
         self._pin_factory = pin_factory
         self._owns_factory = pin_factory is None
@@ -68,17 +73,21 @@ class Unit:
 
     # -- lifetime ------------------------------------------------------------------
 
-    def open(self) -> "Unit":
+    def open(self) -> Unit:
         """Build the board (outputs safe), the machine and start the loop."""
         if self._loop is not None:
             return self
         try:
             if self._pin_factory is None:
                 self._pin_factory = make_pin_factory(self.config.backend)
-            self.board = Board(self.config.pins, pin_factory=self._pin_factory,
-                               lockout_s=self.config.timing.press_lockout_s)
-            self._core = ShowdownCore(self.board, self.config, clock=self._clock,
-                                      rng=self._rng, recorder=self._recorder)
+            self.board = Board(
+                self.config.pins,
+                pin_factory=self._pin_factory,
+                lockout_s=self.config.timing.press_lockout_s,
+            )
+            self._core = ShowdownCore(
+                self.board, self.config, clock=self._clock, rng=self._rng, recorder=self._recorder
+            )
             self._bench = Bench(self._core)
             self._core.listeners = (*self._core.listeners, self._publish)
             self._loop = EventLoop(self._core, pacers=self._pacers)
@@ -105,7 +114,7 @@ class Unit:
                 factory, self._pin_factory = self._pin_factory, None
                 factory.close()
 
-    def __enter__(self) -> "Unit":
+    def __enter__(self) -> Unit:
         return self.open()
 
     def __exit__(self, *exc_info) -> None:
@@ -167,7 +176,7 @@ class Unit:
             device.lockout_s = config.timing.press_lockout_s
         self.config = config
 
-    def start_selftest(self) -> "Future[list[DeviceCheck]]":
+    def start_selftest(self) -> Future[list[DeviceCheck]]:
         """Begin the selftest (every light, the buzzer, the motor each way) and
         return at once with a future for its checks. The unit is in state
         ``selftest`` for about 2.5 s and keeps answering meanwhile; only in
@@ -190,6 +199,7 @@ class Unit:
 
         def unsubscribe() -> None:
             self._subscribers = tuple(s for s in self._subscribers if s is not fn)
+
         return unsubscribe
 
     def _publish(self, event: UnitEvent) -> None:
@@ -210,7 +220,7 @@ class Unit:
             self._call(setattr, self._core, "recorder", recorder)
 
     @property
-    def bench(self) -> "UnitBench":
+    def bench(self) -> UnitBench:
         """Paddle and timer-button edges on mock pins (NotMockError otherwise)."""
         return UnitBench(self)
 
@@ -219,12 +229,14 @@ def _outputs_text(board) -> str:
     """The output levels as one log line, the motor first."""
     try:
         pins = pin_states(board)
-    except Exception as exc:        # a broken board must not stop the close
+    except Exception as exc:  # a broken board must not stop the close
         return f"unreadable ({type(exc).__name__}: {exc})"
     bar = "".join(str(lit) for lit in pins["bar"])
-    return (f"motor_a={pins['motor_a']} motor_b={pins['motor_b']} motor_enable={pins['duty']} "
-            f"go={pins['go']} arrow_a={pins['arrow_a']} arrow_b={pins['arrow_b']} "
-            f"buzzer={pins['buzzer']} bar={bar}")
+    return (
+        f"motor_a={pins['motor_a']} motor_b={pins['motor_b']} motor_enable={pins['duty']} "
+        f"go={pins['go']} arrow_a={pins['arrow_a']} arrow_b={pins['arrow_b']} "
+        f"buzzer={pins['buzzer']} bar={bar}"
+    )
 
 
 class UnitBench:
@@ -240,21 +252,36 @@ class UnitBench:
             raise UnitClosedError("the unit is not open")
         return self._unit._bench
 
-    def press(self, side: str, *, offset_s: float | None = None, tick: float | None = None,
-              delay_s: float = 0.0, hold: bool = False) -> dict:
+    def press(
+        self,
+        side: str,
+        *,
+        offset_s: float | None = None,
+        tick: float | None = None,
+        delay_s: float = 0.0,
+        hold: bool = False,
+    ) -> dict:
         """Press paddle ``side`` now, at ``offset_s`` from GO (measured from the
         real GO tick; negative: before GO; waits for the next countdown if
         none runs) or at ``tick``; the callback comes ``delay_s`` after the
         tick. It lets go by itself after :data:`~firmware_host.core.bench.PRESS_HOLD_S`
         unless ``hold``. A time out of bounds is InvalidArgumentError."""
-        return self._unit._call(self._bench().press, side, offset_s=offset_s, tick=tick,
-                                delay_s=delay_s, hold=hold)
+        return self._unit._call(
+            self._bench().press, side, offset_s=offset_s, tick=tick, delay_s=delay_s, hold=hold
+        )
 
-    def release(self, side: str, *, offset_s: float | None = None, tick: float | None = None,
-                delay_s: float = 0.0) -> dict:
+    def release(
+        self,
+        side: str,
+        *,
+        offset_s: float | None = None,
+        tick: float | None = None,
+        delay_s: float = 0.0,
+    ) -> dict:
         """Let go of paddle ``side``; times as for :meth:`press`."""
-        return self._unit._call(self._bench().release, side, offset_s=offset_s, tick=tick,
-                                delay_s=delay_s)
+        return self._unit._call(
+            self._bench().release, side, offset_s=offset_s, tick=tick, delay_s=delay_s
+        )
 
     def tap(self, side: str, hold_s: float | None = None) -> dict:
         """Press now and let go ``hold_s`` later (default

@@ -33,20 +33,34 @@ if TYPE_CHECKING:
 __all__ = ["result_of", "launch_outcome"]
 
 
-def result_of(showdown: Showdown, decision: Decision, presses: Mapping[str, float | None],
-              go_tick: float | None, *, launch: Launch, cards_counted: int | None,
-              ticks_diff: Callable[[float, float], float]) -> Result:
+def result_of(
+    showdown: Showdown,
+    decision: Decision,
+    presses: Mapping[str, float | None],
+    go_tick: float | None,
+    *,
+    launch: Launch,
+    cards_counted: int | None,
+    ticks_diff: Callable[[float, float], float],
+) -> Result:
     """The Result of ``showdown`` as decided by ``decision``, its launch so far
     being ``launch``. The reaction times are measured again from ``presses``:
     a press that came after the decision (while the cards fly) adds that
     side's time, and never changes the verdict."""
     reaction_us, margin_us = measure(presses, go_tick, ticks_diff=ticks_diff)
     return Result(
-        showdown_id=showdown.showdown_id, players=dict(showdown.players),
-        winner=decision.winner, loser=decision.loser, reason=Outcome(decision.outcome).reason,
-        tie_reruns=showdown.tie_reruns, reaction_us=reaction_us,
-        margin_us=margin_us, cards=showdown.cards, launch=launch,
-        cards_counted=cards_counted)
+        showdown_id=showdown.showdown_id,
+        players=dict(showdown.players),
+        winner=decision.winner,
+        loser=decision.loser,
+        reason=Outcome(decision.outcome).reason,
+        tie_reruns=showdown.tie_reruns,
+        reaction_us=reaction_us,
+        margin_us=margin_us,
+        cards=showdown.cards,
+        launch=launch,
+        cards_counted=cards_counted,
+    )
 
 
 def launch_outcome(cards: int, counted: int, *, sensor: bool) -> tuple[Launch, bool]:

@@ -40,32 +40,94 @@ Request(id=1, cmd='hello', args={'version': 1})
 [ProtocolError('bad_request', "missing field 'showdown_id'", request_id=2)]
 """
 
-from firmware_host.protocol._connection import (MAX_AUTH_FAILURES, MIN_PROTOCOL_VERSION,
-                                                PROTOCOL_VERSION, ClientConnection,
-                                                ConnectionState, ServerConnection,
-                                                negotiate_version)
+from firmware_host.protocol._connection import (
+    MAX_AUTH_FAILURES,
+    MIN_PROTOCOL_VERSION,
+    PROTOCOL_VERSION,
+    ClientConnection,
+    ConnectionState,
+    ServerConnection,
+    negotiate_version,
+)
 from firmware_host.protocol._errors import ERROR_CODES, LOCAL_ERROR_CODES, ProtocolError
-from firmware_host.protocol._framing import (CLIENT_MAX_LINE_BYTES, DEFAULT_MAX_LINE_BYTES,
-                                             MAX_DEPTH)
-from firmware_host.protocol._messages import (EVENTS, ErrorReply, Event, EventGap, EventSequencer,
-                                              Reply, Request, encode)
-from firmware_host.protocol._names import (MAX_NAME_CHARS, MAX_TOKEN_CHARS, auth_line_bytes,
-                                           clean_name, clean_players, clean_showdown_id,
-                                           token_from_text)
-from firmware_host.protocol._schemas import (BENCH_COMMANDS, COMMANDS, check_arguments,
-                                             decode_request)
-from firmware_host.protocol._values import (RESULT_KEYS, RUNNING_STATES, SIDES, EventName,
-                                            Launch, Reason, Side, TextEnum, UnitState)
+from firmware_host.protocol._framing import CLIENT_MAX_LINE_BYTES, DEFAULT_MAX_LINE_BYTES, MAX_DEPTH
+from firmware_host.protocol._messages import (
+    EVENTS,
+    ErrorReply,
+    Event,
+    EventGap,
+    EventSequencer,
+    Reply,
+    Request,
+    encode,
+)
+from firmware_host.protocol._names import (
+    MAX_NAME_CHARS,
+    MAX_TOKEN_CHARS,
+    auth_line_bytes,
+    clean_name,
+    clean_players,
+    clean_showdown_id,
+    token_from_text,
+)
+from firmware_host.protocol._schemas import (
+    BENCH_COMMANDS,
+    COMMANDS,
+    check_arguments,
+    decode_request,
+)
+from firmware_host.protocol._values import (
+    RESULT_KEYS,
+    RUNNING_STATES,
+    SIDES,
+    EventName,
+    Launch,
+    Reason,
+    Side,
+    TextEnum,
+    UnitState,
+)
 
 __all__ = [
-    "PROTOCOL_VERSION", "MIN_PROTOCOL_VERSION", "DEFAULT_MAX_LINE_BYTES",
-    "CLIENT_MAX_LINE_BYTES", "ERROR_CODES", "LOCAL_ERROR_CODES", "COMMANDS",
-    "BENCH_COMMANDS", "EVENTS", "ProtocolError", "Request", "Reply", "ErrorReply",
-    "Event", "EventGap", "EventSequencer", "ConnectionState", "ServerConnection",
-    "ClientConnection", "encode", "decode_request", "check_arguments",
-    "negotiate_version", "MAX_DEPTH", "MAX_NAME_CHARS", "MAX_TOKEN_CHARS",
-    "MAX_AUTH_FAILURES", "clean_name", "clean_players", "clean_showdown_id",
-    "token_from_text", "auth_line_bytes",
-    "TextEnum", "Side", "SIDES", "UnitState", "RUNNING_STATES", "Reason", "Launch", "RESULT_KEYS",
+    "PROTOCOL_VERSION",
+    "MIN_PROTOCOL_VERSION",
+    "DEFAULT_MAX_LINE_BYTES",
+    "CLIENT_MAX_LINE_BYTES",
+    "ERROR_CODES",
+    "LOCAL_ERROR_CODES",
+    "COMMANDS",
+    "BENCH_COMMANDS",
+    "EVENTS",
+    "ProtocolError",
+    "Request",
+    "Reply",
+    "ErrorReply",
+    "Event",
+    "EventGap",
+    "EventSequencer",
+    "ConnectionState",
+    "ServerConnection",
+    "ClientConnection",
+    "encode",
+    "decode_request",
+    "check_arguments",
+    "negotiate_version",
+    "MAX_DEPTH",
+    "MAX_NAME_CHARS",
+    "MAX_TOKEN_CHARS",
+    "MAX_AUTH_FAILURES",
+    "clean_name",
+    "clean_players",
+    "clean_showdown_id",
+    "token_from_text",
+    "auth_line_bytes",
+    "TextEnum",
+    "Side",
+    "SIDES",
+    "UnitState",
+    "RUNNING_STATES",
+    "Reason",
+    "Launch",
+    "RESULT_KEYS",
     "EventName",
 ]

@@ -11,13 +11,25 @@ from collections.abc import Mapping
 from typing import Any
 
 from firmware_host.protocol._errors import ProtocolError, _show
-from firmware_host.protocol._framing import (CLIENT_MAX_LINE_BYTES, DEFAULT_MAX_LINE_BYTES,
-                                             _TOO_LONG, _decode_object, _LineBuffer)
+from firmware_host.protocol._framing import (
+    _TOO_LONG,
+    CLIENT_MAX_LINE_BYTES,
+    DEFAULT_MAX_LINE_BYTES,
+    _decode_object,
+    _LineBuffer,
+)
 from firmware_host.protocol._messages import ErrorReply, Event, EventGap, Reply, Request, encode
 from firmware_host.protocol._schemas import _SCHEMAS, _envelope, check_arguments
 
-__all__ = ["PROTOCOL_VERSION", "MIN_PROTOCOL_VERSION", "MAX_AUTH_FAILURES", "ConnectionState",
-           "ServerConnection", "ClientConnection", "negotiate_version"]
+__all__ = [
+    "PROTOCOL_VERSION",
+    "MIN_PROTOCOL_VERSION",
+    "MAX_AUTH_FAILURES",
+    "ConnectionState",
+    "ServerConnection",
+    "ClientConnection",
+    "negotiate_version",
+]
 
 #: The highest protocol version this module speaks, and the lowest.
 PROTOCOL_VERSION = 1
@@ -38,9 +50,13 @@ def negotiate_version(client_version: int) -> int:
     (1, 1)
     """
     if client_version < MIN_PROTOCOL_VERSION:
-        raise ProtocolError("unsupported_version", (
-            f"client speaks up to version {client_version}; "
-            f"this unit speaks versions {MIN_PROTOCOL_VERSION} to {PROTOCOL_VERSION}"))
+        raise ProtocolError(
+            "unsupported_version",
+            (
+                f"client speaks up to version {client_version}; "
+                f"this unit speaks versions {MIN_PROTOCOL_VERSION} to {PROTOCOL_VERSION}"
+            ),
+        )
     return min(client_version, PROTOCOL_VERSION)
 
 
@@ -76,9 +92,15 @@ class _Connection(abc.ABC):
         items = []
         for line in self._lines.feed(bytes(data)):
             if line is _TOO_LONG:
-                items.append(ProtocolError("line_too_long", (
-                    f"line longer than {self._lines.limit} bytes; "
-                    "discarded up to the next newline")))
+                items.append(
+                    ProtocolError(
+                        "line_too_long",
+                        (
+                            f"line longer than {self._lines.limit} bytes; "
+                            "discarded up to the next newline"
+                        ),
+                    )
+                )
             elif line.strip(b" \t\r"):
                 items.extend(self._line(line))
                 if items and getattr(items[-1], "close", False):
@@ -97,8 +119,11 @@ class _Connection(abc.ABC):
         left = self._lines.eof()
         if not left:
             return []
-        return [ProtocolError("truncated_line", f"link closed in the middle of a line "
-                                                f"({left} bytes discarded)")]
+        return [
+            ProtocolError(
+                "truncated_line", f"link closed in the middle of a line ({left} bytes discarded)"
+            )
+        ]
 
     close = receive_eof
 
@@ -124,8 +149,13 @@ class ServerConnection(_Connection):
     happens to look like a header never resets it.
     """
 
-    def __init__(self, *, token: str | None = None,
-                 max_line_bytes: int = DEFAULT_MAX_LINE_BYTES, refuse_http: bool = True):
+    def __init__(
+        self,
+        *,
+        token: str | None = None,
+        max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+        refuse_http: bool = True,
+    ):
         super().__init__(max_line_bytes)
         self.refuse_http = refuse_http
         self._token = token.encode("utf-8") if token else None
@@ -150,12 +180,14 @@ class ServerConnection(_Connection):
             raise TypeError(f"a server sends replies and events, not {type(message).__name__}")
         return encode(message)
 
-    def hello_reply(self, request: Request, *, unit: Mapping[str, Any],
-                    capabilities: list[str], seq: int) -> Reply:
+    def hello_reply(
+        self, request: Request, *, unit: Mapping[str, Any], capabilities: list[str], seq: int
+    ) -> Reply:
         """The answer to ``hello``: the agreed version, the unit's identity and
         capabilities, and the last event seq (so the client can spot gaps)."""
-        return request.reply(version=self.version, unit=dict(unit),
-                             capabilities=list(capabilities), seq=seq)
+        return request.reply(
+            version=self.version, unit=dict(unit), capabilities=list(capabilities), seq=seq
+        )
 
     def _line(self, line: bytes) -> list:
         try:
@@ -171,14 +203,21 @@ class ServerConnection(_Connection):
 
     def _request(self, line: bytes) -> Request:
         if self.refuse_http and not line.startswith(b"{") and _looks_like_http(line):
-            raise ProtocolError("http_refused", "this port speaks JSON lines, not HTTP: "
-                                                "closing the link", close=True)
+            raise ProtocolError(
+                "http_refused",
+                "this port speaks JSON lines, not HTTP: closing the link",
+                close=True,
+            )
         request_id, cmd, given = _envelope(line)
         if self.state is ConnectionState.AUTH and cmd != "auth":
-            raise ProtocolError("unauthorized", f"send auth with the unit's token before "
-                                                f"{_show(cmd)}", request_id)
-        if cmd in _SCHEMAS and self.state is ConnectionState.HELLO \
-                and cmd not in _CONNECTION_COMMANDS:
+            raise ProtocolError(
+                "unauthorized", f"send auth with the unit's token before {_show(cmd)}", request_id
+            )
+        if (
+            cmd in _SCHEMAS
+            and self.state is ConnectionState.HELLO
+            and cmd not in _CONNECTION_COMMANDS
+        ):
             raise ProtocolError("hello_required", f"send hello before {_show(cmd)}", request_id)
         args = check_arguments(cmd, given, request_id)
         if cmd == "auth":
@@ -198,8 +237,12 @@ class ServerConnection(_Connection):
         if not hmac.compare_digest(given, self._token):
             self.auth_failures += 1
             if self.auth_failures >= MAX_AUTH_FAILURES:
-                raise ProtocolError("unauthorized", f"wrong token ({self.auth_failures} tries): "
-                                                    "closing the link", request_id, close=True)
+                raise ProtocolError(
+                    "unauthorized",
+                    f"wrong token ({self.auth_failures} tries): closing the link",
+                    request_id,
+                    close=True,
+                )
             raise ProtocolError("unauthorized", "wrong token", request_id)
         if self.state is ConnectionState.AUTH:
             self.state = ConnectionState.HELLO
@@ -215,13 +258,14 @@ class ClientConnection(_Connection):
     not use.
     """
 
-    def __init__(self, *, max_line_bytes: int = CLIENT_MAX_LINE_BYTES,
-                 version: int = PROTOCOL_VERSION):
+    def __init__(
+        self, *, max_line_bytes: int = CLIENT_MAX_LINE_BYTES, version: int = PROTOCOL_VERSION
+    ):
         super().__init__(max_line_bytes)
         self.max_version = version
-        self.version: int | None = None        # agreed in the hello reply
-        self.last_seq: int | None = None       # the last event number seen
-        self.pending: dict[Any, str] = {}      # request id -> command
+        self.version: int | None = None  # agreed in the hello reply
+        self.last_seq: int | None = None  # the last event number seen
+        self.pending: dict[Any, str] = {}  # request id -> command
         self._next_id = 1
 
     def send_request(self, cmd: str, **args) -> tuple[int, bytes]:
@@ -240,21 +284,32 @@ class ClientConnection(_Connection):
         try:
             obj = _decode_object(line, "a message")
         except ProtocolError as error:
-            return [error if error.code == "bad_json"
-                    else ProtocolError("bad_message", error.message)]
+            return [
+                error if error.code == "bad_json" else ProtocolError("bad_message", error.message)
+            ]
         if "event" in obj:
             return self._event(obj)
         if "id" in obj and isinstance(obj.get("ok"), bool):
             return [self._reply(obj)]
-        return [ProtocolError("bad_message", "a message must be a reply (id and ok) or an "
-                                             f"event (event and seq), not {_show(obj)}")]
+        return [
+            ProtocolError(
+                "bad_message",
+                "a message must be a reply (id and ok) or an "
+                f"event (event and seq), not {_show(obj)}",
+            )
+        ]
 
     def _event(self, obj: dict) -> list:
         name, seq = obj.pop("event"), obj.pop("seq", None)
         if not isinstance(name, str) or isinstance(seq, bool) or not isinstance(seq, int):
-            return [ProtocolError("bad_message", "an event needs a string 'event' and a "
-                                                 f"whole number 'seq', not {_show(name)}, "
-                                                 f"{_show(seq)}")]
+            return [
+                ProtocolError(
+                    "bad_message",
+                    "an event needs a string 'event' and a "
+                    f"whole number 'seq', not {_show(name)}, "
+                    f"{_show(seq)}",
+                )
+            ]
         items = []
         if self.last_seq is not None and seq != self.last_seq + 1:
             items.append(EventGap(self.last_seq + 1, seq))
@@ -266,27 +321,43 @@ class ClientConnection(_Connection):
         request_id, ok = obj.pop("id"), obj.pop("ok")
         if not ok:
             error = obj.get("error")
-            if (not isinstance(error, dict) or not isinstance(error.get("code"), str)
-                    or not error["code"] or not isinstance(error.get("message"), str)):
-                return ProtocolError("bad_message", "an error reply needs 'error' with a "
-                                                    f"string code and message, not {_show(error)}",
-                                     request_id)
+            if (
+                not isinstance(error, dict)
+                or not isinstance(error.get("code"), str)
+                or not error["code"]
+                or not isinstance(error.get("message"), str)
+            ):
+                return ProtocolError(
+                    "bad_message",
+                    "an error reply needs 'error' with a "
+                    f"string code and message, not {_show(error)}",
+                    request_id,
+                )
         if request_id is None and not ok:
             return ErrorReply(None, error["code"], error["message"])  # unit could not read an id
         try:
             cmd = self.pending.pop(request_id)
         except (KeyError, TypeError):
-            return ProtocolError("unexpected_reply", f"reply to unknown request id "
-                                                     f"{_show(request_id)}", request_id)
+            return ProtocolError(
+                "unexpected_reply", f"reply to unknown request id {_show(request_id)}", request_id
+            )
         if not ok:
             return ErrorReply(request_id, error["code"], error["message"], cmd)
         if cmd == "hello":
             version = obj.get("version")
-            if (isinstance(version, bool) or not isinstance(version, int)
-                    or not MIN_PROTOCOL_VERSION <= version <= self.max_version):
-                return ProtocolError("unsupported_version", (
-                    f"unit answered version {_show(version)}; this client speaks versions "
-                    f"{MIN_PROTOCOL_VERSION} to {self.max_version}"), request_id)
+            if (
+                isinstance(version, bool)
+                or not isinstance(version, int)
+                or not MIN_PROTOCOL_VERSION <= version <= self.max_version
+            ):
+                return ProtocolError(
+                    "unsupported_version",
+                    (
+                        f"unit answered version {_show(version)}; this client speaks versions "
+                        f"{MIN_PROTOCOL_VERSION} to {self.max_version}"
+                    ),
+                    request_id,
+                )
             self.version = version
             seq = obj.get("seq")
             if isinstance(seq, int) and not isinstance(seq, bool):

@@ -47,15 +47,14 @@ class ProtocolError(ValueError):
     one for bad arguments, with the message the unit would have sent.
     """
 
-    def __init__(self, code: str, message: str, request_id: Any = None, *,
-                 close: bool = False):
+    def __init__(self, code: str, message: str, request_id: Any = None, *, close: bool = False):
         super().__init__(f"{code}: {message}")
         self.code, self.message, self.request_id = code, message, request_id
         #: The server answers this line, then closes the link; nothing after
         #: it on the link is read.
         self.close = close
 
-    def to_reply(self) -> "ErrorReply":
+    def to_reply(self) -> ErrorReply:
         """The error reply a server sends for this line."""
         return ErrorReply(self.request_id, self.code, self.message)
 
@@ -70,13 +69,14 @@ class ProtocolError(ValueError):
 
     def __repr__(self):
         close = ", close=True" if self.close else ""
-        return (f"ProtocolError({self.code!r}, {self.message!r}, "
-                f"request_id={self.request_id!r}{close})")
+        return (
+            f"ProtocolError({self.code!r}, {self.message!r}, request_id={self.request_id!r}{close})"
+        )
 
 
 def _show(value: Any) -> str:
     try:
         text = json.dumps(value, ensure_ascii=False, default=repr)
-    except (RecursionError, ValueError):     # nothing decoded here is this deep
+    except (RecursionError, ValueError):  # nothing decoded here is this deep
         text = f"<{type(value).__name__}>"
     return text if len(text) <= 40 else text[:39] + "…"

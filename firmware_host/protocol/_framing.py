@@ -20,7 +20,7 @@ CLIENT_MAX_LINE_BYTES = 1_048_576
 MAX_DEPTH = 32
 
 
-_TOO_LONG = object()   # a line over the limit, in place of its bytes
+_TOO_LONG = object()  # a line over the limit, in place of its bytes
 
 
 class _LineBuffer:
@@ -41,7 +41,7 @@ class _LineBuffer:
             piece = data[start:end]
             start = end + 1
             if self._discarding:
-                self._discarding = False   # the over-long line was reported already
+                self._discarding = False  # the over-long line was reported already
                 continue
             # A line's \r may have arrived in the buffer just before the \n.
             if len(self._buffer) + len(piece) > self.limit + 1:
@@ -103,11 +103,15 @@ def _decode_object(line: bytes, what: str) -> dict:
     try:
         text = line.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise ProtocolError("bad_json", f"line is not valid UTF-8 (byte 0x{line[exc.start]:02x} "
-                                        f"at offset {exc.start})") from None
+        raise ProtocolError(
+            "bad_json",
+            f"line is not valid UTF-8 (byte 0x{line[exc.start]:02x} at offset {exc.start})",
+        ) from None
     if _depth(line) > MAX_DEPTH:
-        raise ProtocolError("bad_json", f"line is not valid JSON here: arrays and objects "
-                                        f"nested deeper than {MAX_DEPTH}")
+        raise ProtocolError(
+            "bad_json",
+            f"line is not valid JSON here: arrays and objects nested deeper than {MAX_DEPTH}",
+        )
     try:
         value = _DECODER.decode(text)
     except _DuplicateKey as exc:

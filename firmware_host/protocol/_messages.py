@@ -10,8 +10,16 @@ from typing import Any, ClassVar
 
 from firmware_host.protocol._values import EventName
 
-__all__ = ["EVENTS", "Request", "Reply", "ErrorReply", "Event", "EventGap", "EventSequencer",
-           "encode"]
+__all__ = [
+    "EVENTS",
+    "Request",
+    "Reply",
+    "ErrorReply",
+    "Event",
+    "EventGap",
+    "EventSequencer",
+    "encode",
+]
 
 #: The events the unit pushes to every client that completed hello (each
 #: :class:`EventName` names the keys of its data).
@@ -29,10 +37,10 @@ class Request:
     cmd: str
     args: Mapping[str, Any] = field(default_factory=dict)
 
-    def reply(self, **data) -> "Reply":
+    def reply(self, **data) -> Reply:
         return Reply(self.id, data, self.cmd)
 
-    def fail(self, code: str, message: str) -> "ErrorReply":
+    def fail(self, code: str, message: str) -> ErrorReply:
         """An error reply. ``code`` should be one of ERROR_CODES; any
         lower_case_word is sent, so a code added to the unit cannot crash it."""
         if not isinstance(code, str) or not _CODE.fullmatch(code):
@@ -113,8 +121,11 @@ def encode(message: Request | Reply | ErrorReply | Event) -> bytes:
     elif isinstance(message, Reply):
         head, body = {"id": message.id, "ok": True}, message.data
     elif isinstance(message, ErrorReply):
-        head = {"id": message.id, "ok": False,
-                "error": {"code": message.code, "message": message.message}}
+        head = {
+            "id": message.id,
+            "ok": False,
+            "error": {"code": message.code, "message": message.message},
+        }
         body = {}
     elif isinstance(message, Event):
         head, body = {"event": message.name, "seq": message.seq}, message.data

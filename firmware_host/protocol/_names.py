@@ -11,8 +11,15 @@ from firmware_host.protocol._errors import _show
 from firmware_host.protocol._messages import Request, encode
 from firmware_host.protocol._values import SIDES
 
-__all__ = ["MAX_NAME_CHARS", "MAX_TOKEN_CHARS", "clean_name", "clean_players",
-           "clean_showdown_id", "token_from_text", "auth_line_bytes"]
+__all__ = [
+    "MAX_NAME_CHARS",
+    "MAX_TOKEN_CHARS",
+    "clean_name",
+    "clean_players",
+    "clean_showdown_id",
+    "token_from_text",
+    "auth_line_bytes",
+]
 
 #: The longest player name, in characters once normalised.
 MAX_NAME_CHARS = 40
@@ -29,7 +36,7 @@ _REFUSED_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
 
 def _refused_character(text: str) -> str | None:
     if text.isascii() and text.isprintable():
-        return None                     # the common case, at C speed
+        return None  # the common case, at C speed
     for char in text:
         if unicodedata.category(char) in _REFUSED_CATEGORIES:
             return f"U+{ord(char):04X} ({unicodedata.category(char)})"
@@ -74,8 +81,9 @@ def clean_players(value: Any, field: str = "players") -> dict[str, str]:
     ValueError: field 'players' must name two different players, not "Ann" twice
     """
     if not isinstance(value, Mapping):
-        raise ValueError(f"field '{field}' must be an object {{\"a\": name, \"b\": name}}, "
-                         f"not {_show(value)}")
+        raise ValueError(
+            f'field \'{field}\' must be an object {{"a": name, "b": name}}, not {_show(value)}'
+        )
     for key in value:
         if key not in SIDES:
             raise ValueError(f"unknown field '{field}.{key}'")
@@ -93,8 +101,9 @@ def clean_players(value: Any, field: str = "players") -> dict[str, str]:
 def clean_showdown_id(value: Any, field: str = "showdown_id") -> str:
     """A showdown id: 1 to 64 characters of ``A-Z a-z 0-9 . _ : -``; ValueError otherwise."""
     if not isinstance(value, str) or not _SHOWDOWN_ID.fullmatch(value):
-        raise ValueError(f"field '{field}' must be 1 to 64 characters of A-Z a-z 0-9 . _ : -, "
-                         f"not {_show(value)}")
+        raise ValueError(
+            f"field '{field}' must be 1 to 64 characters of A-Z a-z 0-9 . _ : -, not {_show(value)}"
+        )
     return value
 
 
@@ -115,11 +124,13 @@ def token_from_text(text: str, source: str) -> str:
         raise ValueError(f"{source}: the file is empty")
     lines = token.splitlines()
     if len(lines) > 1:
-        raise ValueError(f"{source}: holds {len(lines)} lines; a token file holds the token "
-                         "on one line")
+        raise ValueError(
+            f"{source}: holds {len(lines)} lines; a token file holds the token on one line"
+        )
     if len(token) > MAX_TOKEN_CHARS:
-        raise ValueError(f"{source}: the token is {len(token)} characters; at most "
-                         f"{MAX_TOKEN_CHARS}")
+        raise ValueError(
+            f"{source}: the token is {len(token)} characters; at most {MAX_TOKEN_CHARS}"
+        )
     bad = _refused_character(token)
     if bad is not None:
         raise ValueError(f"{source}: the token holds {bad}; use printable characters")

@@ -29,6 +29,7 @@ def _whole(lo: int | None = None, hi: int | None = None):
         if lo is not None and value < lo:
             raise _Invalid(f"field '{name}' must be >= {lo}, not {value}")
         return value
+
     return check
 
 
@@ -52,11 +53,13 @@ def _flag(name, value):
 
 def _checked_by(clean):
     """A schema check from a ``clean_*`` function (ValueError -> _Invalid)."""
+
     def check(name, value):
         try:
             return clean(value, name)
         except ValueError as exc:
             raise _Invalid(str(exc)) from None
+
     return check
 
 
@@ -67,7 +70,7 @@ _players = _checked_by(clean_players)
 
 def _side(name, value):
     if value not in SIDES:
-        raise _Invalid(f"field '{name}' must be \"a\" or \"b\", not {_show(value)}")
+        raise _Invalid(f'field \'{name}\' must be "a" or "b", not {_show(value)}')
     return value
 
 
@@ -78,6 +81,8 @@ def _one_timing(args):
 
 
 _Check = Callable[[str, Any], Any]
+
+
 def _not_negative(name, value):
     if _number(name, value) < 0:
         raise _Invalid(f"field '{name}' must be >= 0, not {value}")
@@ -97,8 +102,11 @@ _SCHEMAS: dict[str, tuple[dict[str, _Check], set[str], Callable | None]] = {
     "auth": ({"token": _token}, set(), None),
     "ping": ({}, set(), None),
     "status": ({}, set(), None),
-    "showdown": ({"showdown_id": _showdown_id, "cards": _whole(1), "players": _players},
-                 set(), None),
+    "showdown": (
+        {"showdown_id": _showdown_id, "cards": _whole(1), "players": _players},
+        set(),
+        None,
+    ),
     "start": ({}, set(), None),
     "cancel": ({}, set(), None),
     "result": ({"showdown_id": _showdown_id}, set(), None),
@@ -114,15 +122,16 @@ COMMANDS = tuple(_SCHEMAS)
 BENCH_COMMANDS = ("bench_press", "bench_release", "bench_timer")
 
 
-def _check_fields(given: dict, checks: dict[str, _Check], optional: set[str],
-                  prefix: str = "") -> dict:
+def _check_fields(
+    given: dict, checks: dict[str, _Check], optional: set[str], prefix: str = ""
+) -> dict:
     for key in given:
         if key not in checks:
             raise _Invalid(f"unknown field '{prefix}{key}'")
     args = {}
     for key, check in checks.items():
         if key in optional and given.get(key) is None:
-            args[key] = None   # absent, or null: the same thing
+            args[key] = None  # absent, or null: the same thing
         elif key in given:
             args[key] = check(prefix + key, given[key])
         else:
@@ -166,14 +175,16 @@ def _envelope(line: bytes) -> tuple[Any, str, dict]:
         raise ProtocolError("bad_request", "missing field 'id'")
     request_id = obj.pop("id")
     if not _is_id(request_id):
-        raise ProtocolError("bad_request", f"field 'id' must be a number or a string, "
-                                           f"not {_show(request_id)}")
+        raise ProtocolError(
+            "bad_request", f"field 'id' must be a number or a string, not {_show(request_id)}"
+        )
     if "cmd" not in obj:
         raise ProtocolError("bad_request", "missing field 'cmd'", request_id)
     cmd = obj.pop("cmd")
     if not isinstance(cmd, str):
-        raise ProtocolError("bad_request", f"field 'cmd' must be a string, not {_show(cmd)}",
-                            request_id)
+        raise ProtocolError(
+            "bad_request", f"field 'cmd' must be a string, not {_show(cmd)}", request_id
+        )
     return request_id, cmd, obj
 
 

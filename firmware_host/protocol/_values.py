@@ -25,8 +25,17 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-__all__ = ["TextEnum", "Side", "SIDES", "UnitState", "RUNNING_STATES", "Reason", "Launch",
-           "RESULT_KEYS", "EventName"]
+__all__ = [
+    "TextEnum",
+    "Side",
+    "SIDES",
+    "UnitState",
+    "RUNNING_STATES",
+    "Reason",
+    "Launch",
+    "RESULT_KEYS",
+    "EventName",
+]
 
 
 class TextEnum(StrEnum):
@@ -72,17 +81,23 @@ class UnitState(TextEnum):
 #: The states in which a showdown is under way (neither idle nor armed): the
 #: unit refuses to arm or start another.
 RUNNING_STATES: tuple[UnitState, ...] = (
-    UnitState.COUNTDOWN, UnitState.HOLD, UnitState.GO, UnitState.FALSE_START,
-    UnitState.RESOLVED, UnitState.LAUNCHING, UnitState.TIMEOUT)
+    UnitState.COUNTDOWN,
+    UnitState.HOLD,
+    UnitState.GO,
+    UnitState.FALSE_START,
+    UnitState.RESOLVED,
+    UnitState.LAUNCHING,
+    UnitState.TIMEOUT,
+)
 
 
 class Reason(TextEnum):
     """Why a showdown ended as it did (a result's ``reason``)."""
 
-    FASTER = "faster"               # the loser pressed later, or never
-    FALSE_START = "false_start"     # the loser pressed too early
-    TIMEOUT = "timeout"             # nobody pressed in time
-    TIE_VOID = "tie_void"           # a tie with no re-run left
+    FASTER = "faster"  # the loser pressed later, or never
+    FALSE_START = "false_start"  # the loser pressed too early
+    TIMEOUT = "timeout"  # nobody pressed in time
+    TIE_VOID = "tie_void"  # a tie with no re-run left
 
     @property
     def decides(self) -> bool:
@@ -93,11 +108,11 @@ class Reason(TextEnum):
 class Launch(TextEnum):
     """What the launcher did (a result's ``launch``)."""
 
-    LAUNCHED = "launched"           # ran its time, or the sensor counted every card
-    JAM = "jam"                     # the sensor had not counted them all by launcher.max_run_s
-    CANCELLED = "cancelled"         # cancelled mid-launch
-    NONE = "none"                   # nothing to launch: a timeout, a void tie
-    FAULT = "fault"                 # a fault stopped it
+    LAUNCHED = "launched"  # ran its time, or the sensor counted every card
+    JAM = "jam"  # the sensor had not counted them all by launcher.max_run_s
+    CANCELLED = "cancelled"  # cancelled mid-launch
+    NONE = "none"  # nothing to launch: a timeout, a void tie
+    FAULT = "fault"  # a fault stopped it
     # These two come only from the journal: the decision is recorded and the
     # cards are flying now; or the unit stopped, crashed or lost power after the
     # decision was recorded and before the launch ended (some or all of the
@@ -108,8 +123,19 @@ class Launch(TextEnum):
 
 
 #: The keys of a result on the wire (``Result.to_dict()``), in order.
-RESULT_KEYS = ("showdown_id", "players", "winner", "loser", "reason", "tie_reruns",
-               "reaction_us", "margin_us", "cards", "launch", "cards_counted")
+RESULT_KEYS = (
+    "showdown_id",
+    "players",
+    "winner",
+    "loser",
+    "reason",
+    "tie_reruns",
+    "reaction_us",
+    "margin_us",
+    "cards",
+    "launch",
+    "cards_counted",
+)
 
 
 class EventName(TextEnum):

@@ -50,8 +50,19 @@ import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
 
-__all__ = ["run", "build_parser", "configure_logging", "CommandError", "UsageError",
-           "whole_number", "positive_int", "seed", "seconds", "INTERRUPTED", "LOG_FORMAT"]
+__all__ = [
+    "run",
+    "build_parser",
+    "configure_logging",
+    "CommandError",
+    "UsageError",
+    "whole_number",
+    "positive_int",
+    "seed",
+    "seconds",
+    "INTERRUPTED",
+    "LOG_FORMAT",
+]
 
 #: Ctrl-C: the line on stderr and the exit status (128 + SIGINT, as a shell says it).
 INTERRUPTED = ("interrupted", 130)
@@ -79,15 +90,16 @@ class UsageError(CommandError):
 
 # -- argparse types ------------------------------------------------------------------
 
+
 def whole_number(low: int = 0, high: int | None = None) -> Callable[[str], int]:
     """An argparse type: a whole number from ``low`` (to ``high``), written in digits."""
     bound = f">= {low}" if high is None else f"from {low} to {high}"
 
     def parse(text: str) -> int:
-        if not _WHOLE.fullmatch(text) or int(text) < low or (high is not None
-                                                             and int(text) > high):
+        if not _WHOLE.fullmatch(text) or int(text) < low or (high is not None and int(text) > high):
             raise argparse.ArgumentTypeError(f"must be a whole number {bound}, not {text!r}")
         return int(text)
+
     parse.__name__ = "whole_number"
     return parse
 
@@ -111,8 +123,8 @@ def seconds(text: str) -> float:
 
 # -- the scaffold --------------------------------------------------------------------
 
-def configure_logging(verbose: int = 0, quiet: bool = False, *,
-                      quieter: Sequence[str] = ()) -> int:
+
+def configure_logging(verbose: int = 0, quiet: bool = False, *, quieter: Sequence[str] = ()) -> int:
     """Log WARNING and up (``verbose`` 1: INFO, 2 or more: DEBUG; ``quiet``:
     ERROR only) to stderr in :data:`LOG_FORMAT`; the loggers named in ``quieter``
     (chatty libraries) never below WARNING. Returns the level."""
@@ -126,16 +138,22 @@ def configure_logging(verbose: int = 0, quiet: bool = False, *,
     return level
 
 
-def build_parser(prog: str, description: str, commands: Sequence[tuple[str, str, str]], *,
-                 renamed: Mapping[str, str] | None = None) -> argparse.ArgumentParser:
+def build_parser(
+    prog: str,
+    description: str,
+    commands: Sequence[tuple[str, str, str]],
+    *,
+    renamed: Mapping[str, str] | None = None,
+) -> argparse.ArgumentParser:
     """The parser: ``-v``/``-q``, then one subcommand per ``(name, module, help)``
     of ``commands``, in that order. ``renamed`` maps an old subcommand name
     to its new one: the old name still works (hidden from ``--help``) and says
     once on stderr that it moved."""
     parser = argparse.ArgumentParser(prog=prog, description=description)
     volume = parser.add_mutually_exclusive_group()
-    volume.add_argument("-v", "--verbose", action="count", default=0,
-                        help="log more (-v: info, -vv: debug)")
+    volume.add_argument(
+        "-v", "--verbose", action="count", default=0, help="log more (-v: info, -vv: debug)"
+    )
     volume.add_argument("-q", "--quiet", action="store_true", help="log errors only")
     sub = parser.add_subparsers(dest="subcommand", metavar="COMMAND", required=True)
     modules = {}
@@ -148,15 +166,22 @@ def build_parser(prog: str, description: str, commands: Sequence[tuple[str, str,
         # No help=: argparse then lists no line for it in --help.
         command_parser = sub.add_parser(old, description=f"{prog} {old} is now {prog} {new}")
         modules[new].add_arguments(command_parser)
-        command_parser.set_defaults(handler=modules[new].command, parser=command_parser,
-                                    renamed_from=old, renamed_to=new)
+        command_parser.set_defaults(
+            handler=modules[new].command, parser=command_parser, renamed_from=old, renamed_to=new
+        )
     return parser
 
 
-def run(argv: Sequence[str] | None, *, prog: str, description: str,
-        commands: Sequence[tuple[str, str, str]],
-        errors: Mapping[type[BaseException], int] | None = None,
-        renamed: Mapping[str, str] | None = None, quieter: Sequence[str] = ()) -> int:
+def run(
+    argv: Sequence[str] | None,
+    *,
+    prog: str,
+    description: str,
+    commands: Sequence[tuple[str, str, str]],
+    errors: Mapping[type[BaseException], int] | None = None,
+    renamed: Mapping[str, str] | None = None,
+    quieter: Sequence[str] = (),
+) -> int:
     """Parse ``argv``, configure logging, run the subcommand; returns the exit
     status (see the module docstring). argparse's own usage errors exit 2 as
     usual (SystemExit)."""

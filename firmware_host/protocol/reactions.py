@@ -58,15 +58,20 @@ class Reactions:
 
     def __post_init__(self) -> None:
         if not 0 < self.min_ms <= self.median_ms <= self.max_ms:
-            raise ValueError(f"need 0 < min_ms <= median_ms <= max_ms, not {self.min_ms:g}, "
-                             f"{self.median_ms:g}, {self.max_ms:g}")
+            raise ValueError(
+                f"need 0 < min_ms <= median_ms <= max_ms, not {self.min_ms:g}, "
+                f"{self.median_ms:g}, {self.max_ms:g}"
+            )
         if self.spread < 0 or self.gap_sd_ms < 0:
-            raise ValueError(f"spread and gap_sd_ms must be >= 0, not {self.spread:g} and "
-                             f"{self.gap_sd_ms:g}")
+            raise ValueError(
+                f"spread and gap_sd_ms must be >= 0, not {self.spread:g} and {self.gap_sd_ms:g}"
+            )
         rates = (self.false_start_rate, self.near_tie_rate, self.photo_finish_rate)
         if not all(0 <= rate <= 1 for rate in rates) or sum(rates[1:]) > 1:
-            raise ValueError(f"the rates must be 0-1 (near-tie and photo finish together at "
-                             f"most 1), not {', '.join(f'{rate:g}' for rate in rates)}")
+            raise ValueError(
+                f"the rates must be 0-1 (near-tie and photo finish together at "
+                f"most 1), not {', '.join(f'{rate:g}' for rate in rates)}"
+            )
 
     def reaction_us(self, rng: random.Random) -> int:
         """One person's reaction after GO, in whole microseconds."""

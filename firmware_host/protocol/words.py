@@ -43,15 +43,33 @@ from typing import Any
 
 from firmware_host.protocol._values import EventName, Launch, Reason, Side
 
-__all__ = ["plural", "noun", "ms", "us", "side_label", "player_label", "versus",
-           "launch_text", "launch_problem", "verdict", "announce", "result_line",
-           "history_line", "event_line", "table_line", "load_line", "interrupted_text",
-           "decision_line", "reruns_text"]
+__all__ = [
+    "plural",
+    "noun",
+    "ms",
+    "us",
+    "side_label",
+    "player_label",
+    "versus",
+    "launch_text",
+    "launch_problem",
+    "verdict",
+    "announce",
+    "result_line",
+    "history_line",
+    "event_line",
+    "table_line",
+    "load_line",
+    "interrupted_text",
+    "decision_line",
+    "reruns_text",
+]
 
 Result = Mapping[str, Any]
 
 
 # -- the pieces ------------------------------------------------------------------
+
 
 def noun(count: int, singular: str, many: str | None = None) -> str:
     """The noun for ``count`` things (``many`` for an irregular plural).
@@ -172,8 +190,9 @@ def launch_text(launch: str | None, cards: int, counted: int | None = None) -> s
     if launch == Launch.PENDING:
         return f"{cards_text} launching"
     if launch == Launch.INTERRUPTED:
-        return (f"launch of {cards_text} interrupted"
-                + ("" if counted is None else f", {counted} counted out"))
+        return f"launch of {cards_text} interrupted" + (
+            "" if counted is None else f", {counted} counted out"
+        )
     return f"{cards_text} {launch}"
 
 
@@ -257,8 +276,11 @@ def result_line(result: Result) -> str:
         winner = player_label(names[result["winner"]], result["winner"])
         loser = player_label(names[result["loser"]], result["loser"])
         margin = result["margin_us"]
-        text = (f"{winner} beat {loser}, who {_LATE}" if margin is None
-                else f"{winner} beat {loser}, faster by {us(margin)}")
+        text = (
+            f"{winner} beat {loser}, who {_LATE}"
+            if margin is None
+            else f"{winner} beat {loser}, faster by {us(margin)}"
+        )
     elif reason == Reason.FALSE_START:
         text = _false_start(names[result["loser"]], result["loser"])
     elif reason == Reason.TIMEOUT:
@@ -294,28 +316,36 @@ def history_line(result: Result) -> str:
     else:
         outcome = f"no winner ({reason})"
     reaction = result.get("reaction_us") or {}
-    return "  ".join([
-        _local_time(result.get("recorded_at")),
-        str(result.get("showdown_id")),
-        versus(name[Side.A], name[Side.B]),
-        outcome,
-        f"A {ms(reaction.get(Side.A))}",
-        f"B {ms(reaction.get(Side.B))}",
-        f"margin {ms(result.get('margin_us'))}",
-        launch_text(result.get("launch"), result.get("cards"), result.get("cards_counted")),
-    ])
+    return "  ".join(
+        [
+            _local_time(result.get("recorded_at")),
+            str(result.get("showdown_id")),
+            versus(name[Side.A], name[Side.B]),
+            outcome,
+            f"A {ms(reaction.get(Side.A))}",
+            f"B {ms(reaction.get(Side.B))}",
+            f"margin {ms(result.get('margin_us'))}",
+            launch_text(result.get("launch"), result.get("cards"), result.get("cards_counted")),
+        ]
+    )
 
 
 def _local_time(iso: object) -> str:
     try:
-        return datetime.fromisoformat(iso).astimezone().strftime(  # type: ignore[arg-type]
-            "%Y-%m-%d %H:%M:%S")
+        return (
+            datetime.fromisoformat(iso)
+            .astimezone()
+            .strftime(  # type: ignore[arg-type]
+                "%Y-%m-%d %H:%M:%S"
+            )
+        )
     except (TypeError, ValueError):
         return "?"
 
 
-def decision_line(outcome: str, winner: str | None, loser: str | None,
-                  margin_us: int | None) -> str | None:
+def decision_line(
+    outcome: str, winner: str | None, loser: str | None, margin_us: int | None
+) -> str | None:
     """The core's decision as the unit's demo shows it (None for a tie: the
     tie event says it).
 
@@ -328,16 +358,21 @@ def decision_line(outcome: str, winner: str | None, loser: str | None,
     """
     if outcome == Reason.FASTER:
         if margin_us is None:
-            return (f"decided   {side_label(winner)} first, no edge from {side_label(loser)} "
-                    f"within the settle window: cards go to {side_label(loser)}")
-        return (f"decided   {side_label(winner)} faster by {us(margin_us)}: "
-                f"cards go to {side_label(loser)}")
+            return (
+                f"decided   {side_label(winner)} first, no edge from {side_label(loser)} "
+                f"within the settle window: cards go to {side_label(loser)}"
+            )
+        return (
+            f"decided   {side_label(winner)} faster by {us(margin_us)}: "
+            f"cards go to {side_label(loser)}"
+        )
     if outcome == Reason.FALSE_START:
         return f"decided   false start by {side_label(loser)}: cards go to {side_label(loser)}"
     return None
 
 
 # -- events -------------------------------------------------------------------------
+
 
 def event_line(name: str, data: Mapping[str, Any]) -> str:
     """One event as the unit's keyboard ui and headless printer show it (and
@@ -358,8 +393,10 @@ def event_line(name: str, data: Mapping[str, Any]) -> str:
         return f"state     {data['previous']} -> {data['state']}"
     if name == EventName.ARMED:
         players = data["players"]
-        return (f"armed     {data['showdown_id']}: {plural(data['cards'], 'card')}, "
-                f"{versus(player_label(players['a'], Side.A), player_label(players['b'], Side.B))}")
+        return (
+            f"armed     {data['showdown_id']}: {plural(data['cards'], 'card')}, "
+            f"{versus(player_label(players['a'], Side.A), player_label(players['b'], Side.B))}"
+        )
     if name == EventName.COUNTDOWN:
         rerun = f" (re-run {data['rerun']})" if data["rerun"] else ""
         return f"countdown {data['step']}/{data['steps']}{rerun}"
@@ -376,8 +413,10 @@ def event_line(name: str, data: Mapping[str, Any]) -> str:
         counted = "counted" if data["verified"] else "not counted (no sensor)"
         if data["outcome"] == Launch.JAM:
             counted = "JAM: not all counted"
-        return (f"launched  {plural(data['cards'], 'card')} toward {side_label(data['side'])}, "
-                f"{counted}")
+        return (
+            f"launched  {plural(data['cards'], 'card')} toward {side_label(data['side'])}, "
+            f"{counted}"
+        )
     if name == EventName.RESULT:
         reactions = ", ".join(f"{side.upper()} {ms(data['reaction_us'][side])}" for side in Side)
         return f"result    {result_line(data)} (reactions: {reactions})"
@@ -414,8 +453,10 @@ def table_line(name: str, data: Mapping[str, Any], names: Mapping[str, str]) -> 
         return f"  Too close to call{gap}: {then}."
     if name == EventName.PADDLE_HELD:
         side = data["side"]
-        return (f"  {names[side]}'s paddle ({side_label(side)}) is held down: let go, "
-                "then press the timer button.")
+        return (
+            f"  {names[side]}'s paddle ({side_label(side)}) is held down: let go, "
+            "then press the timer button."
+        )
     if name == EventName.LAUNCHED and data["outcome"] == Launch.JAM:
         return f"  {launch_problem(Launch.JAM)}: {plural(data['cards'], 'card')} counted."
     return None
@@ -429,8 +470,10 @@ def load_line(cards: int, names: Mapping[str, str], *, start: bool) -> str:
     'Load 3 cards into the unit: Cat (side A) vs Ann (side B). Press the timer button.'
     """
     how = "Starting the countdown." if start else "Press the timer button."
-    return (f"Load {plural(cards, 'card')} into the unit: "
-            f"{versus(player_label(names['a'], Side.A), player_label(names['b'], Side.B))}. {how}")
+    return (
+        f"Load {plural(cards, 'card')} into the unit: "
+        f"{versus(player_label(names['a'], Side.A), player_label(names['b'], Side.B))}. {how}"
+    )
 
 
 def interrupted_text(name: str, cards: int, counted: int | None) -> str:

@@ -23,9 +23,18 @@ from typing import Any
 from hw.pinmap import OPTIONAL_DEVICES, PinConflictError, PinMap
 
 __all__ = [
-    "ConfigError", "TimingConfig", "LauncherConfig", "ShowdownConfig",
-    "ServerConfig", "JournalConfig", "UnitConfig", "load_config",
-    "add_config_argument", "SYSTEM_CONFIG", "BACKENDS", "TIE_POLICIES",
+    "ConfigError",
+    "TimingConfig",
+    "LauncherConfig",
+    "ShowdownConfig",
+    "ServerConfig",
+    "JournalConfig",
+    "UnitConfig",
+    "load_config",
+    "add_config_argument",
+    "SYSTEM_CONFIG",
+    "BACKENDS",
+    "TIE_POLICIES",
 ]
 
 log = logging.getLogger(__name__)
@@ -109,19 +118,22 @@ class UnitConfig:
     server: ServerConfig = field(default_factory=ServerConfig)
     journal: JournalConfig = field(default_factory=JournalConfig)
 
-    def replace(self, **changes) -> "UnitConfig":
+    def replace(self, **changes) -> UnitConfig:
         """A copy with top-level fields changed (sections are replaced whole)."""
         return dataclasses.replace(self, **changes)
 
 
 _SECTIONS = {
-    "pins": PinMap, "timing": TimingConfig, "launcher": LauncherConfig,
-    "showdown": ShowdownConfig, "server": ServerConfig, "journal": JournalConfig,
+    "pins": PinMap,
+    "timing": TimingConfig,
+    "launcher": LauncherConfig,
+    "showdown": ShowdownConfig,
+    "server": ServerConfig,
+    "journal": JournalConfig,
 }
 
 
-def load_config(path: str | os.PathLike | None = None, *,
-                system: bool = False) -> UnitConfig:
+def load_config(path: str | os.PathLike | None = None, *, system: bool = False) -> UnitConfig:
     """Load the packaged default, then ``path`` (or, with ``system=True`` and no
     path, ``/etc/uno-showdown/unit.toml`` if it exists) on top of it."""
     default_text = resources.files("firmware_host.service").joinpath("default.toml").read_text()
@@ -136,8 +148,9 @@ def load_config(path: str | os.PathLike | None = None, *,
         except OSError as exc:
             raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from None
         except UnicodeDecodeError as exc:
-            raise ConfigError(f"{path}: not UTF-8 text (byte {exc.start}: "
-                              f"{exc.object[exc.start]:#04x})") from None
+            raise ConfigError(
+                f"{path}: not UTF-8 text (byte {exc.start}: {exc.object[exc.start]:#04x})"
+            ) from None
         user = _parse(text, str(path))
         for key in _keys(user):
             sources[key] = str(path)
@@ -147,8 +160,9 @@ def load_config(path: str | os.PathLike | None = None, *,
 
 def add_config_argument(parser) -> None:
     """The ``--config FILE`` option of every subcommand that reads the config."""
-    parser.add_argument("--config", metavar="FILE",
-                        help=f"config file (default: {SYSTEM_CONFIG} if present)")
+    parser.add_argument(
+        "--config", metavar="FILE", help=f"config file (default: {SYSTEM_CONFIG} if present)"
+    )
 
 
 def _parse(text: str, name: str) -> dict:
@@ -204,7 +218,7 @@ def _build(merged: dict, sources: dict[str, str]) -> UnitConfig:
 # Keys that older versions wrote into every installed config: read and ignored.
 _RETIRED = {
     "server.send_queue_lines": "a client is now dropped by bytes it does not read "
-                               "(server.send_buffer_bytes, server.send_stall_s)",
+    "(server.send_buffer_bytes, server.send_stall_s)",
 }
 
 
@@ -213,8 +227,12 @@ def _check_fields(cls, table: dict, prefix: str, fail, skip=()) -> dict:
     values = {}
     for key, value in table.items():
         if prefix + key in _RETIRED:
-            log.warning("config key %s%s is no longer used and is ignored: %s", prefix, key,
-                        _RETIRED[prefix + key])
+            log.warning(
+                "config key %s%s is no longer used and is ignored: %s",
+                prefix,
+                key,
+                _RETIRED[prefix + key],
+            )
             continue
         if key not in known:
             fail(prefix + key, f"unknown key (known: {', '.join(sorted(known))})")
@@ -262,8 +280,10 @@ def _build_pins(table: dict, fail, sources: dict[str, str]) -> PinMap:
             values[key] = tuple(_check_pin(v, full, fail) for v in value)
         elif value in ("", None):
             if key not in OPTIONAL_DEVICES:
-                fail(full, "is required (only "
-                     f"{', '.join(sorted(OPTIONAL_DEVICES))} may be left empty)")
+                fail(
+                    full,
+                    f"is required (only {', '.join(sorted(OPTIONAL_DEVICES))} may be left empty)",
+                )
             values[key] = None
         else:
             values[key] = _check_pin(value, full, fail)

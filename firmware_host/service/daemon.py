@@ -38,22 +38,30 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from hw.pins import make_pin_factory
-
 from firmware_host.core.errors import BusyError, UnitError
 from firmware_host.core.machine import RecordFailed
 from firmware_host.core.mailbox import Mailbox
 from firmware_host.core.unit import Unit
 from firmware_host.protocol import DEFAULT_MAX_LINE_BYTES, auth_line_bytes, token_from_text
 from firmware_host.service.config import SYSTEM_CONFIG, ConfigError, UnitConfig, load_config
-from firmware_host.service.journal import (
-    Journal, JournalError, JournalLock, default_journal_path)
+from firmware_host.service.journal import Journal, JournalError, JournalLock, default_journal_path
 from firmware_host.service.sdnotify import Notifier, WatchdogPacer
 from firmware_host.service.server import Server
 from firmware_host.service.transports import Reactor, is_loopback, parse_address
+from hw.pins import make_pin_factory
 
-__all__ = ["Daemon", "Links", "JournalWriter", "EX_CONFIG", "apply_flags", "check_links",
-           "read_token", "journal_path", "restart_keys", "config_source"]
+__all__ = [
+    "Daemon",
+    "Links",
+    "JournalWriter",
+    "EX_CONFIG",
+    "apply_flags",
+    "check_links",
+    "read_token",
+    "journal_path",
+    "restart_keys",
+    "config_source",
+]
 
 log = logging.getLogger(__name__)
 
@@ -62,12 +70,20 @@ EX_CONFIG = 78
 COMMAND_LINE = "<command line>"
 
 # What each signal the daemon handles asks the main thread to do.
-_SIGNAL_ITEMS = {signal.SIGTERM: ("stop", signal.SIGTERM), signal.SIGINT: ("stop", signal.SIGINT),
-                 signal.SIGHUP: ("reload",)}
+_SIGNAL_ITEMS = {
+    signal.SIGTERM: ("stop", signal.SIGTERM),
+    signal.SIGINT: ("stop", signal.SIGINT),
+    signal.SIGHUP: ("reload",),
+}
 
 # flag attribute -> [server] key it overrides
-_SERVER_FLAGS = {"listen": "listen", "allow_remote": "allow_remote", "token_file": "token_file",
-                 "serial": "serial", "baud": "baud"}
+_SERVER_FLAGS = {
+    "listen": "listen",
+    "allow_remote": "allow_remote",
+    "token_file": "token_file",
+    "serial": "serial",
+    "baud": "baud",
+}
 
 
 def config_source(path) -> str:
@@ -84,8 +100,11 @@ def apply_flags(config: UnitConfig, args) -> UnitConfig:
     no config could hold is a ConfigError naming the flag."""
     if getattr(args, "mock", False):
         config = config.replace(backend="mock")
-    changes = {key: getattr(args, flag) for flag, key in _SERVER_FLAGS.items()
-               if getattr(args, flag, None) is not None}
+    changes = {
+        key: getattr(args, flag)
+        for flag, key in _SERVER_FLAGS.items()
+        if getattr(args, flag, None) is not None
+    }
     baud = changes.get("baud")
     if baud is not None and not 50 <= baud <= 4_000_000:
         raise ConfigError(f"{COMMAND_LINE}: --baud: must be 50 to 4000000, not {baud}")
@@ -112,8 +131,9 @@ class Links:
         return ", ".join(parts) or "no links"
 
 
-def check_links(config: UnitConfig, *, sources: dict[str, str] | None = None,
-                default_source: str = "<config>") -> Links:
+def check_links(
+    config: UnitConfig, *, sources: dict[str, str] | None = None, default_source: str = "<config>"
+) -> Links:
     """The links ``config.server`` asks for, or a ConfigError: an address
     that is not loopback without ``allow_remote`` and a token, a token file
     that :func:`read_token` refuses. ``sources`` maps ``server.<key>`` to
@@ -121,8 +141,9 @@ def check_links(config: UnitConfig, *, sources: dict[str, str] | None = None,
     sources = sources or {}
 
     def fail(key: str, message: str):
-        raise ConfigError(f"{sources.get(f'server.{key}', default_source)}: server.{key}: "
-                          f"{message}")
+        raise ConfigError(
+            f"{sources.get(f'server.{key}', default_source)}: server.{key}: {message}"
+        )
 
     server = config.server
     listen = token = None
@@ -132,17 +153,23 @@ def check_links(config: UnitConfig, *, sources: dict[str, str] | None = None,
         except ValueError as exc:
             fail("listen", str(exc))
         if not is_loopback(listen[0]) and not server.allow_remote:
-            fail("listen", f"{server.listen} is not a loopback address; serving other hosts "
-                           "needs --allow-remote (server.allow_remote) and --token-file "
-                           "(server.token_file)")
+            fail(
+                "listen",
+                f"{server.listen} is not a loopback address; serving other hosts "
+                "needs --allow-remote (server.allow_remote) and --token-file "
+                "(server.token_file)",
+            )
     if server.token_file:
         try:
             token = read_token(server.token_file, max_line_bytes=server.max_line_bytes)
         except ValueError as exc:
             fail("token_file", str(exc))
     if listen is not None and not is_loopback(listen[0]) and token is None:
-        fail("listen", f"{server.listen} is not loopback, so clients must authenticate: "
-                       "give --token-file FILE (server.token_file), which others may not read")
+        fail(
+            "listen",
+            f"{server.listen} is not loopback, so clients must authenticate: "
+            "give --token-file FILE (server.token_file), which others may not read",
+        )
     return Links(listen, token, server.serial or None, server.baud)
 
 
@@ -162,18 +189,22 @@ def read_token(path, *, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES) -> str:
     except OSError as exc:
         raise ValueError(f"{path}: cannot read: {exc.strerror or exc}") from None
     if mode & stat.S_IRWXO:
-        raise ValueError(f"{path}: mode {stat.S_IMODE(mode):04o} lets others use it; "
-                         f"chmod o-rwx {path}")
+        raise ValueError(
+            f"{path}: mode {stat.S_IMODE(mode):04o} lets others use it; chmod o-rwx {path}"
+        )
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise ValueError(f"{path}: not UTF-8 text (byte {exc.start}: "
-                         f"{data[exc.start]:#04x})") from None
+        raise ValueError(
+            f"{path}: not UTF-8 text (byte {exc.start}: {data[exc.start]:#04x})"
+        ) from None
     token = token_from_text(text, str(path))
     if auth_line_bytes(token) > max_line_bytes:
-        raise ValueError(f"{path}: the token is too long: its auth line would be "
-                         f"{auth_line_bytes(token)} bytes, more than server.max_line_bytes "
-                         f"({max_line_bytes})")
+        raise ValueError(
+            f"{path}: the token is too long: its auth line would be "
+            f"{auth_line_bytes(token)} bytes, more than server.max_line_bytes "
+            f"({max_line_bytes})"
+        )
     return token
 
 
@@ -187,8 +218,11 @@ def restart_keys(old: UnitConfig, new: UnitConfig) -> list[str]:
     keys = ["backend"] if old.backend != new.backend else []
     for section in ("pins", "server", "journal"):
         before, after = getattr(old, section), getattr(new, section)
-        keys += [f"{section}.{field.name}" for field in dataclasses.fields(before)
-                 if getattr(before, field.name) != getattr(after, field.name)]
+        keys += [
+            f"{section}.{field.name}"
+            for field in dataclasses.fields(before)
+            if getattr(before, field.name) != getattr(after, field.name)
+        ]
     return keys
 
 
@@ -203,7 +237,7 @@ class JournalWriter:
         self.path = path
         self.lock = lock
         self._journal: Journal | None = None
-        self._decided: set[str] = set()     # decisions of this run awaiting their outcome
+        self._decided: set[str] = set()  # decisions of this run awaiting their outcome
 
     def open(self) -> None:
         """Open the journal; a decision a crash left without its launch
@@ -213,9 +247,12 @@ class JournalWriter:
         self._journal = Journal(self.path)
         for result in self._journal.recover():
             loser = result["loser"]
-            log.warning("showdown %s was decided (%s loses) but the unit stopped before its "
-                        "launch ended: recorded as interrupted", result["showdown_id"],
-                        result["players"][loser] if loser else "nobody")
+            log.warning(
+                "showdown %s was decided (%s loses) but the unit stopped before its "
+                "launch ended: recorded as interrupted",
+                result["showdown_id"],
+                result["players"][loser] if loser else "nobody",
+            )
 
     def _open_journal(self) -> Journal:
         if self._journal is None:
@@ -228,7 +265,8 @@ class JournalWriter:
             if self.lock is not None and not self.lock.held():
                 raise JournalError(
                     f"{self.path}: cannot record the decision of {result.showdown_id!r}: the "
-                    "journal's lock file was removed or replaced (another daemon may use it)")
+                    "journal's lock file was removed or replaced (another daemon may use it)"
+                )
             journal.record_decision(result.to_dict())
         self._decided.add(result.showdown_id)
 
@@ -239,9 +277,13 @@ class JournalWriter:
         with _said_as_a_fault():
             journal = self._open_journal()
             if result.showdown_id in self._decided:
-                journal.record_outcome(result.showdown_id, result.launch, result.cards_counted,
-                                       reaction_us=result.reaction_us,
-                                       margin_us=result.margin_us)
+                journal.record_outcome(
+                    result.showdown_id,
+                    result.launch,
+                    result.cards_counted,
+                    reaction_us=result.reaction_us,
+                    margin_us=result.margin_us,
+                )
                 self._decided.discard(result.showdown_id)
             else:
                 journal.record(result.to_dict())
@@ -274,9 +316,16 @@ class Daemon:
     ``notifier``: default from ``$NOTIFY_SOCKET``.
     """
 
-    def __init__(self, config: UnitConfig, links: Links, *,
-                 load: Callable[[], UnitConfig] | None = None, ui=None,
-                 notifier: Notifier | None = None, pin_factory=None):
+    def __init__(
+        self,
+        config: UnitConfig,
+        links: Links,
+        *,
+        load: Callable[[], UnitConfig] | None = None,
+        ui=None,
+        notifier: Notifier | None = None,
+        pin_factory=None,
+    ):
         self.config = config
         self.links = links
         self._load = load or (lambda: load_config(None, system=True))
@@ -333,20 +382,30 @@ class Daemon:
             self._pin_factory = make_pin_factory(config.backend)
         path = journal_path(config)
         log.info("results journal: %s", path)
-        Journal(path).close()       # a journal that cannot be opened fails here, plainly
+        Journal(path).close()  # a journal that cannot be opened fails here, plainly
         self._lock = JournalLock(path)
-        self._lock.acquire()        # one daemon per journal: a second one stops here
+        self._lock.acquire()  # one daemon per journal: a second one stops here
         self._writer = JournalWriter(path, self._lock)
         pacer = WatchdogPacer(self._notifier, time.monotonic)
-        self.unit = Unit(config, pin_factory=self._pin_factory, recorder=self._writer,
-                         pacers=[pacer]).open()
+        self.unit = Unit(
+            config, pin_factory=self._pin_factory, recorder=self._writer, pacers=[pacer]
+        ).open()
         self.unit.call(self._writer.open)
         self.unit.subscribe(self._on_unit_event)
-        self.server = Server(self.unit, path, settings=config.server,
-                             history_limit=config.journal.history_limit,
-                             mock=config.backend == "mock")
-        self.reactor = Reactor(self.server, listen=self.links.listen, token=self.links.token,
-                               serial_device=self.links.serial, baud=self.links.baud).open()
+        self.server = Server(
+            self.unit,
+            path,
+            settings=config.server,
+            history_limit=config.journal.history_limit,
+            mock=config.backend == "mock",
+        )
+        self.reactor = Reactor(
+            self.server,
+            listen=self.links.listen,
+            token=self.links.token,
+            serial_device=self.links.serial,
+            baud=self.links.baud,
+        ).open()
         self.reactor.start()
         if self._ui is not None:
             self._ui_mailbox = Mailbox()
@@ -357,9 +416,9 @@ class Daemon:
         while True:
             self._control.wait()
             for item in self._control.take():
-                if isinstance(item, int):           # a signal, noted on the pipe
+                if isinstance(item, int):  # a signal, noted on the pipe
                     if item not in _SIGNAL_ITEMS:
-                        continue                    # another handler's signal: not ours
+                        continue  # another handler's signal: not ours
                     item = _SIGNAL_ITEMS[item]
                 kind = item[0]
                 if kind == "stop":
@@ -413,14 +472,18 @@ class Daemon:
             new = self._load()
         except ConfigError as exc:
             log.error("reload failed, keeping the running config: %s", exc)
-        except Exception:               # a bug in loading must not end the service
+        except Exception:  # a bug in loading must not end the service
             log.exception("reload failed, keeping the running config")
         else:
             for key in restart_keys(self.config, new):
                 log.warning("reload: %s changed; it takes effect after a restart", key)
             # What needs a restart stays as it runs.
-            self._pending = new.replace(backend=self.config.backend, pins=self.config.pins,
-                                        server=self.config.server, journal=self.config.journal)
+            self._pending = new.replace(
+                backend=self.config.backend,
+                pins=self.config.pins,
+                server=self.config.server,
+                journal=self.config.journal,
+            )
             self._apply_pending()
         self._notifier.ready(status=self.status_text())
 
@@ -428,8 +491,9 @@ class Daemon:
         try:
             self.unit.reconfigure(self._pending)
         except BusyError:
-            log.info("reload: a showdown is under way; the new config applies when the "
-                     "unit is idle")
+            log.info(
+                "reload: a showdown is under way; the new config applies when the unit is idle"
+            )
             return
         except UnitError as exc:
             log.error("reload: cannot apply the new config: %s", exc)
@@ -467,7 +531,7 @@ class Daemon:
         if self._ui_thread is not None:
             self._ui_mailbox.request_stop()
             self._ui_thread.join(5.0)
-            if self._ui_thread.is_alive():      # stuck on its terminal: leave its pipe open
+            if self._ui_thread.is_alive():  # stuck on its terminal: leave its pipe open
                 log.warning("the terminal interface did not stop within 5 s")
             else:
                 self._ui_mailbox.close()
@@ -475,10 +539,10 @@ class Daemon:
         if self.unit is not None:
             for step in (self.unit.cancel, lambda: self.unit.call(self._writer.close)):
                 try:
-                    step()          # cancel: the motor stops now, a cut launch is journaled
+                    step()  # cancel: the motor stops now, a cut launch is journaled
                 except UnitError as exc:
                     log.warning("on stop: %s", exc)
-            self.unit.close()       # outputs safe (motor first), levels logged
+            self.unit.close()  # outputs safe (motor first), levels logged
         if self.reactor is not None:
             self.reactor.close()
         if self.server is not None:
@@ -487,7 +551,7 @@ class Daemon:
             self._pin_factory.close()
             self._pin_factory = None
         if self._lock is not None:
-            self._lock.release()        # last: nothing writes the journal any more
+            self._lock.release()  # last: nothing writes the journal any more
         self._notifier.close()
         log.info("stopped")
 

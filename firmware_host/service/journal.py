@@ -49,7 +49,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -58,9 +58,17 @@ from firmware_host.protocol import Launch
 from firmware_host.protocol.words import noun, plural
 
 __all__ = [
-    "Journal", "JournalEntry", "JournalReport", "JournalLock",
-    "JournalError", "JournalConflictError", "JournalDamagedError", "JournalLockedError",
-    "default_journal_path", "SCHEMA_VERSION", "FILENAME",
+    "Journal",
+    "JournalEntry",
+    "JournalReport",
+    "JournalLock",
+    "JournalError",
+    "JournalConflictError",
+    "JournalDamagedError",
+    "JournalLockedError",
+    "default_journal_path",
+    "SCHEMA_VERSION",
+    "FILENAME",
 ]
 
 log = logging.getLogger(__name__)
@@ -95,13 +103,14 @@ _V1_TO_V2 = [
     "ALTER TABLE results ADD COLUMN outcome_at REAL",
 ]
 
-_COLUMNS = {      # what a reader selects, per schema version
+_COLUMNS = {  # what a reader selects, per schema version
     1: "entry, showdown_id, recorded_at, body, NULL, NULL",
     2: "entry, showdown_id, recorded_at, body, launch, cards_counted",
 }
 
 
 # -- errors and values ------------------------------------------------------------------
+
 
 class JournalError(RuntimeError):
     """The journal cannot be opened or used; the message names the file."""
@@ -136,7 +145,7 @@ class JournalEntry:
     @property
     def recorded_at_iso(self) -> str:
         """UTC, to the second: ``2025-11-30T18:04:11Z``."""
-        moment = datetime.fromtimestamp(self.recorded_at, timezone.utc)
+        moment = datetime.fromtimestamp(self.recorded_at, UTC)
         return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
@@ -156,20 +165,30 @@ class JournalReport:
     schema_version: int
 
     def to_dict(self) -> dict[str, Any]:
-        return {"path": self.path, "ok": self.ok, "rows": self.rows,
-                "pending": list(self.pending), "damaged": list(self.damaged),
-                "sqlite_messages": list(self.sqlite_messages),
-                "schema_version": self.schema_version}
+        return {
+            "path": self.path,
+            "ok": self.ok,
+            "rows": self.rows,
+            "pending": list(self.pending),
+            "damaged": list(self.damaged),
+            "sqlite_messages": list(self.sqlite_messages),
+            "schema_version": self.schema_version,
+        }
 
     def __str__(self) -> str:
         problems = len(self.damaged) + len(self.sqlite_messages)
         verdict = "ok" if self.ok else f"{plural(problems, 'problem')} found"
-        upgrade = (f" (the daemon upgrades it to {SCHEMA_VERSION})"
-                   if self.schema_version < SCHEMA_VERSION else "")
-        lines = [f"{self.path}: {verdict}",
-                 f"  schema version {self.schema_version}{upgrade}, {self.rows} rows",
-                 f"  launches pending: {', '.join(self.pending) or 'none'}",
-                 f"  damaged rows: {_entries_text(self.damaged) or 'none'}"]
+        upgrade = (
+            f" (the daemon upgrades it to {SCHEMA_VERSION})"
+            if self.schema_version < SCHEMA_VERSION
+            else ""
+        )
+        lines = [
+            f"{self.path}: {verdict}",
+            f"  schema version {self.schema_version}{upgrade}, {self.rows} rows",
+            f"  launches pending: {', '.join(self.pending) or 'none'}",
+            f"  damaged rows: {_entries_text(self.damaged) or 'none'}",
+        ]
         shown = self.sqlite_messages[:10]
         lines.append(f"  SQLite: {'ok' if not shown else shown[0]}")
         lines += [f"    {message}" for message in shown[1:]]
@@ -193,8 +212,9 @@ class _Refused(Exception):
     """A write the journal's content does not allow; the message says why."""
 
 
-def default_journal_path(configured: str, *, mock: bool,
-                         environ: Mapping[str, str] | None = None) -> Path:
+def default_journal_path(
+    configured: str, *, mock: bool, environ: Mapping[str, str] | None = None
+) -> Path:
     """Where the journal lives: ``journal.path`` if set; else a temp dir for a
     unit on mock pins (bench results stay out of the real history); else
     ``$STATE_DIRECTORY`` (systemd's ``StateDirectory=``); else
@@ -232,8 +252,9 @@ _AFTER_THE_DECISION = ("launch", "cards_counted", "reaction_us", "margin_us")
 
 def _decision(result: Mapping[str, Any]) -> str:
     """The verdict part of a result (all but the launch and the timing), as canonical JSON."""
-    return _canonical({key: value for key, value in result.items()
-                       if key not in _AFTER_THE_DECISION})
+    return _canonical(
+        {key: value for key, value in result.items() if key not in _AFTER_THE_DECISION}
+    )
 
 
 def _later_timing(decided: Mapping[str, Any], reaction_us, margin_us) -> dict | None:
@@ -255,16 +276,19 @@ def _check_count(counted, *, optional: bool) -> None:
     if counted is None and optional:
         return
     if isinstance(counted, bool) or not isinstance(counted, int) or counted < 0:
-        raise ValueError(f"cards_counted must be a whole number >= 0"
-                         f"{' or None' if optional else ''}, not {counted!r}")
+        raise ValueError(
+            f"cards_counted must be a whole number >= 0"
+            f"{' or None' if optional else ''}, not {counted!r}"
+        )
 
 
 def _is_damage(exc: sqlite3.Error) -> bool:
-    primary = getattr(exc, "sqlite_errorcode", 0) & 0xFF     # extended codes keep it low
+    primary = getattr(exc, "sqlite_errorcode", 0) & 0xFF  # extended codes keep it low
     return primary in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB)
 
 
 # -- the journal ------------------------------------------------------------------------
+
 
 class Journal:
     """Showdown results in an SQLite file, created with its schema on first use.
@@ -277,8 +301,13 @@ class Journal:
     stamped on each record.
     """
 
-    def __init__(self, path: str | os.PathLike, *, readonly: bool = False,
-                 clock: Callable[[], float] = time.time):
+    def __init__(
+        self,
+        path: str | os.PathLike,
+        *,
+        readonly: bool = False,
+        clock: Callable[[], float] = time.time,
+    ):
         self.path = Path(path) if str(path) != ":memory:" else path
         self.readonly = readonly
         self.schema_version = SCHEMA_VERSION
@@ -316,13 +345,15 @@ class Journal:
             # files (which would belong to whoever ran this).
             wal = self.path.with_name(self.path.name + "-wal")
             mode = "mode=ro" if wal.exists() else "mode=ro&immutable=1"
-            return sqlite3.connect(f"{self.path.resolve().as_uri()}?{mode}", uri=True,
-                                   isolation_level=None)
+            return sqlite3.connect(
+                f"{self.path.resolve().as_uri()}?{mode}", uri=True, isolation_level=None
+            )
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         except OSError as exc:
-            raise JournalError(f"{self.path}: cannot create its folder: "
-                               f"{exc.strerror or exc}") from None
+            raise JournalError(
+                f"{self.path}: cannot create its folder: {exc.strerror or exc}"
+            ) from None
         db = sqlite3.connect(self.path, isolation_level=None)
         mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
         if mode != "wal":
@@ -335,8 +366,9 @@ class Journal:
         found = [row[0] for row in self._db.execute("PRAGMA quick_check")]
         if found != ["ok"]:
             more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
-            raise JournalDamagedError(f"{self.path}: the journal is damaged: {found[0]}{more}",
-                                      self.path)
+            raise JournalDamagedError(
+                f"{self.path}: the journal is damaged: {found[0]}{more}", self.path
+            )
 
     def _check_schema(self, emptied: bool) -> None:
         version = self._version()
@@ -347,7 +379,7 @@ class Journal:
             raise JournalError(f"{self.path}: the journal is empty (no schema yet)")
         if version < SCHEMA_VERSION and not self.readonly:
             with self._transaction():
-                version = self._version()     # again: another connection may have done it
+                version = self._version()  # again: another connection may have done it
                 if version == 0:
                     self._create(emptied)
                 elif version == 1:
@@ -358,16 +390,22 @@ class Journal:
     def _version(self) -> int:
         version = self._db.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
-            raise JournalError(f"{self.path}: journal schema version {version} is newer than "
-                               f"this software understands ({SCHEMA_VERSION})")
+            raise JournalError(
+                f"{self.path}: journal schema version {version} is newer than "
+                f"this software understands ({SCHEMA_VERSION})"
+            )
         return version
 
     def _refuse_unversioned(self) -> None:
-        tables = [row[0] for row in self._db.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table'")]
+        tables = [
+            row[0]
+            for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        ]
         if tables:
-            raise JournalError(f"{self.path}: not a results journal (it has tables "
-                               f"{', '.join(tables)} and no schema version)")
+            raise JournalError(
+                f"{self.path}: not a results journal (it has tables "
+                f"{', '.join(tables)} and no schema version)"
+            )
 
     def _create(self, emptied: bool) -> None:
         self._refuse_unversioned()
@@ -375,8 +413,11 @@ class Journal:
             self._db.execute(statement)
         self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         if emptied:
-            log.warning("%s: the journal file was empty (0 bytes): any results it held "
-                        "are gone; starting a new journal", self.path)
+            log.warning(
+                "%s: the journal file was empty (0 bytes): any results it held "
+                "are gone; starting a new journal",
+                self.path,
+            )
 
     def _upgrade_from_v1(self) -> None:
         for statement in _V1_TO_V2:
@@ -387,12 +428,18 @@ class Journal:
                 result = json.loads(body)
                 launch, counted = result["launch"], result["cards_counted"]
             except (TypeError, ValueError, KeyError):
-                continue       # a damaged row stays damaged; readers skip it
-            self._db.execute("UPDATE results SET launch = ?, cards_counted = ?, outcome_at = ? "
-                             "WHERE entry = ?", (launch, counted, recorded_at, entry))
+                continue  # a damaged row stays damaged; readers skip it
+            self._db.execute(
+                "UPDATE results SET launch = ?, cards_counted = ?, outcome_at = ? WHERE entry = ?",
+                (launch, counted, recorded_at, entry),
+            )
         self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-        log.info("%s: journal upgraded from schema version 1 to %d (%d rows)",
-                 self.path, SCHEMA_VERSION, len(rows))
+        log.info(
+            "%s: journal upgraded from schema version 1 to %d (%d rows)",
+            self.path,
+            SCHEMA_VERSION,
+            len(rows),
+        )
 
     # -- writing ------------------------------------------------------------------------
 
@@ -402,17 +449,27 @@ class Journal:
         decision is already recorded; JournalConflictError if another is."""
         showdown_id, players = self._valid(result)
         if result["launch"] != "pending":
-            raise ValueError(f"a decision has launch 'pending', not {result['launch']!r} "
-                             f"(record() takes a finished result)")
+            raise ValueError(
+                f"a decision has launch 'pending', not {result['launch']!r} "
+                f"(record() takes a finished result)"
+            )
         with self._writing(f"cannot record the decision of {showdown_id!r}") as db:
             known = self._row(db, showdown_id)
             if known is not None:
                 self._same_decision(showdown_id, known[0], result, timing_too=True)
                 return False
-            db.execute("INSERT INTO results (showdown_id, recorded_at, player_a, player_b, body, "
-                       "cards_counted) VALUES (?, ?, ?, ?, ?, ?)",
-                       (showdown_id, self._clock(), players["a"], players["b"],
-                        _canonical(result), result["cards_counted"]))
+            db.execute(
+                "INSERT INTO results (showdown_id, recorded_at, player_a, player_b, body, "
+                "cards_counted) VALUES (?, ?, ?, ?, ?, ?)",
+                (
+                    showdown_id,
+                    self._clock(),
+                    players["a"],
+                    players["b"],
+                    _canonical(result),
+                    result["cards_counted"],
+                ),
+            )
             return True
 
     def record_cards(self, showdown_id: str, counted: int) -> None:
@@ -420,19 +477,27 @@ class Journal:
         crash of this process but not necessarily a power cut: the commit
         skips the fsync (``synchronous=NORMAL``, in WAL mode)."""
         _check_count(counted, optional=False)
-        with self._writing(f"cannot record the card count of {showdown_id!r}",
-                           synchronous="NORMAL") as db:
+        with self._writing(
+            f"cannot record the card count of {showdown_id!r}", synchronous="NORMAL"
+        ) as db:
             known = self._row(db, showdown_id)
             if known is None:
                 raise _Refused("no decision recorded for it")
             if known[1] is not None:
                 raise _Refused(f"its launch already ended ({known[1]})")
-            db.execute("UPDATE results SET cards_counted = ? WHERE showdown_id = ?",
-                       (counted, showdown_id))
+            db.execute(
+                "UPDATE results SET cards_counted = ? WHERE showdown_id = ?", (counted, showdown_id)
+            )
 
-    def record_outcome(self, showdown_id: str, launch: str, cards_counted: int | None, *,
-                       reaction_us: Mapping[str, int | None] | None = None,
-                       margin_us: int | None = None) -> None:
+    def record_outcome(
+        self,
+        showdown_id: str,
+        launch: str,
+        cards_counted: int | None,
+        *,
+        reaction_us: Mapping[str, int | None] | None = None,
+        margin_us: int | None = None,
+    ) -> None:
         """How the launch of a recorded decision ended, on disk before this
         returns. ``reaction_us``/``margin_us``: the timing as it stands now,
         when a press came after the decision (the loser's, while the cards
@@ -455,7 +520,8 @@ class Journal:
                 raise JournalConflictError(
                     f"showdown {showdown_id!r} already has the launch outcome {known_launch!r} "
                     f"(cards_counted {known_count}), "
-                    f"not {launch!r} (cards_counted {cards_counted})")
+                    f"not {launch!r} (cards_counted {cards_counted})"
+                )
 
     def record(self, result: Mapping[str, Any]) -> bool:
         """Store a finished result (launch not "pending") in one step, on disk
@@ -464,29 +530,41 @@ class Journal:
         result is already recorded; JournalConflictError if another is."""
         showdown_id, players = self._valid(result)
         if result["launch"] == "pending":
-            raise ValueError("record() takes a finished result, not launch 'pending' "
-                             "(use record_decision)")
+            raise ValueError(
+                "record() takes a finished result, not launch 'pending' (use record_decision)"
+            )
         with self._writing(f"cannot record {showdown_id!r}") as db:
             known = self._row(db, showdown_id)
             if known is None:
                 now = self._clock()
-                db.execute("INSERT INTO results (showdown_id, recorded_at, player_a, player_b, "
-                           "body, launch, cards_counted, outcome_at) "
-                           "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                           (showdown_id, now, players["a"], players["b"], _canonical(result),
-                            result["launch"], result["cards_counted"], now))
+                db.execute(
+                    "INSERT INTO results (showdown_id, recorded_at, player_a, player_b, "
+                    "body, launch, cards_counted, outcome_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        showdown_id,
+                        now,
+                        players["a"],
+                        players["b"],
+                        _canonical(result),
+                        result["launch"],
+                        result["cards_counted"],
+                        now,
+                    ),
+                )
                 return True
             body, launch, counted = known
             self._same_decision(showdown_id, body, result)
             if launch is None:
-                timing = self._timing(showdown_id, body, result["reaction_us"],
-                                      result["margin_us"])
-                self._finish(db, showdown_id, result["launch"], result["cards_counted"],
-                             timing=timing)
+                timing = self._timing(showdown_id, body, result["reaction_us"], result["margin_us"])
+                self._finish(
+                    db, showdown_id, result["launch"], result["cards_counted"], timing=timing
+                )
                 return True
             if (launch, counted) != (result["launch"], result["cards_counted"]):
                 raise JournalConflictError(
-                    f"showdown {showdown_id!r} is already recorded with a different result")
+                    f"showdown {showdown_id!r} is already recorded with a different result"
+                )
             return False
 
     def recover(self) -> list[dict[str, Any]]:
@@ -495,8 +573,9 @@ class Journal:
         it once at start, before serving. Returns those results, merged."""
         recovered, now = [], self._clock()
         with self._writing("cannot recover interrupted launches") as db:
-            rows = db.execute(f"SELECT {_COLUMNS[2]} FROM results WHERE launch IS NULL "
-                              "ORDER BY entry").fetchall()
+            rows = db.execute(
+                f"SELECT {_COLUMNS[2]} FROM results WHERE launch IS NULL ORDER BY entry"
+            ).fetchall()
             for entry, showdown_id, _, body, _, counted in rows:
                 try:
                     result = self._merged(showdown_id, body, "interrupted", counted)
@@ -514,13 +593,14 @@ class Journal:
         showdown_id, players = result.get("showdown_id"), result.get("players")
         if not isinstance(showdown_id, str) or not showdown_id:
             raise ValueError(f"a result needs a showdown_id string, not {showdown_id!r}")
-        if (not isinstance(players, Mapping)
-                or not all(isinstance(players.get(side), str) for side in "ab")):
+        if not isinstance(players, Mapping) or not all(
+            isinstance(players.get(side), str) for side in "ab"
+        ):
             raise ValueError(f"a result needs players {{'a': name, 'b': name}}, not {players!r}")
         for text in (showdown_id, players["a"], players["b"]):
             try:
                 text.encode("utf-8")
-            except UnicodeEncodeError:   # a lone surrogate: SQLite cannot store it
+            except UnicodeEncodeError:  # a lone surrogate: SQLite cannot store it
                 raise ValueError(f"a result's names must be valid text, not {text!r}") from None
         try:
             Result.from_dict(dict(result))
@@ -530,20 +610,25 @@ class Journal:
         _check_count(result["cards_counted"], optional=True)
         return showdown_id, players
 
-    def _same_decision(self, showdown_id: str, body: str, result: Mapping[str, Any], *,
-                       timing_too: bool = False) -> None:
+    def _same_decision(
+        self, showdown_id: str, body: str, result: Mapping[str, Any], *, timing_too: bool = False
+    ) -> None:
         try:
             decided = json.loads(body)
             same = _decision(decided) == _decision(result)
             if timing_too:
-                same = same and all(decided.get(key) == result[key]
-                                    for key in ("reaction_us", "margin_us"))
+                same = same and all(
+                    decided.get(key) == result[key] for key in ("reaction_us", "margin_us")
+                )
         except (TypeError, ValueError, AttributeError):
-            raise JournalDamagedError(f"{self.path}: the result of {showdown_id!r} is damaged: "
-                                      "its body is not JSON", self.path) from None
+            raise JournalDamagedError(
+                f"{self.path}: the result of {showdown_id!r} is damaged: its body is not JSON",
+                self.path,
+            ) from None
         if not same:
             raise JournalConflictError(
-                f"showdown {showdown_id!r} is already recorded with a different result")
+                f"showdown {showdown_id!r} is already recorded with a different result"
+            )
 
     def _timing(self, showdown_id: str, body: str, reaction_us, margin_us) -> dict:
         decided = json.loads(body)
@@ -552,25 +637,40 @@ class Journal:
             raise JournalConflictError(
                 f"showdown {showdown_id!r}: the launch outcome may only add the timing of "
                 f"presses after the decision, not change {decided.get('reaction_us')} "
-                f"(margin {decided.get('margin_us')}) to {reaction_us} (margin {margin_us})")
+                f"(margin {decided.get('margin_us')}) to {reaction_us} (margin {margin_us})"
+            )
         return timing
 
-    def _finish(self, db, showdown_id: str, launch: str, counted: int | None,
-                at: float | None = None, *, timing: dict | None = None) -> None:
+    def _finish(
+        self,
+        db,
+        showdown_id: str,
+        launch: str,
+        counted: int | None,
+        at: float | None = None,
+        *,
+        timing: dict | None = None,
+    ) -> None:
         """Close a decision with its launch outcome; ``timing`` adds the
         presses that came after it to its body (the verdict stays as decided)."""
         when = self._clock() if at is None else at
         if timing is not None:
             body = json.loads(self._row(db, showdown_id)[0])
-            db.execute("UPDATE results SET body = ? WHERE showdown_id = ?",
-                       (_canonical({**body, **timing}), showdown_id))
-        db.execute("UPDATE results SET launch = ?, cards_counted = ?, outcome_at = ? "
-                   "WHERE showdown_id = ?", (launch, counted, when, showdown_id))
+            db.execute(
+                "UPDATE results SET body = ? WHERE showdown_id = ?",
+                (_canonical({**body, **timing}), showdown_id),
+            )
+        db.execute(
+            "UPDATE results SET launch = ?, cards_counted = ?, outcome_at = ? "
+            "WHERE showdown_id = ?",
+            (launch, counted, when, showdown_id),
+        )
 
     @staticmethod
     def _row(db, showdown_id: str):
-        return db.execute("SELECT body, launch, cards_counted FROM results "
-                          "WHERE showdown_id = ?", (showdown_id,)).fetchone()
+        return db.execute(
+            "SELECT body, launch, cards_counted FROM results WHERE showdown_id = ?", (showdown_id,)
+        ).fetchone()
 
     @contextlib.contextmanager
     def _writing(self, doing: str, *, synchronous: str = "FULL"):
@@ -585,14 +685,14 @@ class Journal:
         except _Refused as exc:
             raise JournalError(f"{self.path}: {doing}: {exc.args[0]}") from None
         except sqlite3.ProgrammingError:
-            raise                          # a mistake in the calling code, not the file
+            raise  # a mistake in the calling code, not the file
         except sqlite3.Error as exc:
             raise self._error(doing, exc) from None
 
     @contextlib.contextmanager
     def _transaction(self, synchronous: str = "FULL"):
         db = self._open_db()
-        if synchronous != "FULL":        # not allowed inside a transaction
+        if synchronous != "FULL":  # not allowed inside a transaction
             db.execute(f"PRAGMA synchronous={synchronous}")
         try:
             db.execute("BEGIN IMMEDIATE")
@@ -619,16 +719,20 @@ class Journal:
         """The result recorded for ``showdown_id`` (launch "pending" while its
         launch runs), or None. JournalDamagedError if its row is damaged."""
         with self._reading() as db:
-            row = db.execute(f"SELECT {_COLUMNS[self.schema_version]} FROM results "
-                             "WHERE showdown_id = ?", (showdown_id,)).fetchone()
+            row = db.execute(
+                f"SELECT {_COLUMNS[self.schema_version]} FROM results WHERE showdown_id = ?",
+                (showdown_id,),
+            ).fetchone()
         if row is None:
             return None
         entry, _, _, body, launch, counted = row
         try:
             return self._merged(showdown_id, body, launch, counted)
         except _Damaged as exc:
-            raise JournalDamagedError(f"{self.path}: the result of {showdown_id!r} "
-                                      f"(entry {entry}) is damaged: {exc}", self.path) from None
+            raise JournalDamagedError(
+                f"{self.path}: the result of {showdown_id!r} (entry {entry}) is damaged: {exc}",
+                self.path,
+            ) from None
 
     def entries(self, limit: int = 50, player: str | None = None) -> list[JournalEntry]:
         """The last ``limit`` results, newest first, with their times;
@@ -660,8 +764,10 @@ class Journal:
         with its ``recorded_at`` time (ISO 8601, UTC); ``damaged``: the entry
         numbers of rows skipped because they are not a valid result."""
         damaged: dict[int, str] = {}
-        results = [{"recorded_at": entry.recorded_at_iso, **entry.result}
-                   for entry in self._entries(limit, player, damaged)]
+        results = [
+            {"recorded_at": entry.recorded_at_iso, **entry.result}
+            for entry in self._entries(limit, player, damaged)
+        ]
         players = self._player_stats(player, damaged)
         self._warn_damaged(damaged)
         return {"results": results, "players": players, "damaged": sorted(damaged)}
@@ -684,8 +790,10 @@ class Journal:
                 name = result["players"][side]
                 if player is not None and name != player:
                     continue
-                tally = tallies.setdefault(name, {"showdowns": 0, "reactions": [],
-                                                  "false_starts": 0, "wins": 0, "losses": 0})
+                tally = tallies.setdefault(
+                    name,
+                    {"showdowns": 0, "reactions": [], "false_starts": 0, "wins": 0, "losses": 0},
+                )
                 tally["showdowns"] += 1
                 tally["wins"] += result["winner"] == side
                 tally["losses"] += result["loser"] == side
@@ -709,16 +817,21 @@ class Journal:
             }
         return stats
 
-    def _scan(self, player: str | None, damaged: dict[int, str], *,
-              newest_first: bool = False) -> Iterator[tuple[float, dict[str, Any]]]:
+    def _scan(
+        self, player: str | None, damaged: dict[int, str], *, newest_first: bool = False
+    ) -> Iterator[tuple[float, dict[str, Any]]]:
         """(recorded_at, merged result) per valid row; each damaged row's
         entry number and why go into ``damaged``."""
-        where, params = ("", ()) if player is None else (
-            "WHERE player_a = ? OR player_b = ?", (player, player))
+        where, params = (
+            ("", ()) if player is None else ("WHERE player_a = ? OR player_b = ?", (player, player))
+        )
         order = "DESC" if newest_first else "ASC"
         with self._reading() as db:
-            rows = db.execute(f"SELECT {_COLUMNS[self.schema_version]} FROM results {where} "
-                              f"ORDER BY entry {order}", params)
+            rows = db.execute(
+                f"SELECT {_COLUMNS[self.schema_version]} FROM results {where} "
+                f"ORDER BY entry {order}",
+                params,
+            )
             for entry, showdown_id, recorded_at, body, launch, counted in rows:
                 try:
                     result = self._merged(showdown_id, body, launch, counted)
@@ -727,8 +840,9 @@ class Journal:
                     continue
                 yield recorded_at, result
 
-    def _merged(self, showdown_id: str, body, launch: str | None,
-                counted: int | None) -> dict[str, Any]:
+    def _merged(
+        self, showdown_id: str, body, launch: str | None, counted: int | None
+    ) -> dict[str, Any]:
         """The result of one row: its body with the launch outcome (version
         2), checked to be a valid result; _Damaged if it is not."""
         try:
@@ -749,8 +863,7 @@ class Journal:
 
     def _warn_damaged(self, damaged: dict[int, str]) -> None:
         for entry in sorted(damaged):
-            log.warning("%s: entry %d skipped, it is damaged: %s", self.path, entry,
-                        damaged[entry])
+            log.warning("%s: entry %d skipped, it is damaged: %s", self.path, entry, damaged[entry])
 
     @contextlib.contextmanager
     def _reading(self):
@@ -758,7 +871,7 @@ class Journal:
         try:
             yield db
         except sqlite3.ProgrammingError:
-            raise                          # a mistake in the calling code, not the file
+            raise  # a mistake in the calling code, not the file
         except sqlite3.Error as exc:
             raise self._error("cannot read the journal", exc) from None
 
@@ -769,14 +882,14 @@ class Journal:
         db = self._open_db()
         messages = []
         try:
-            messages += [row[0] for row in db.execute("PRAGMA integrity_check")
-                         if row[0] != "ok"]
+            messages += [row[0] for row in db.execute("PRAGMA integrity_check") if row[0] != "ok"]
         except sqlite3.Error as exc:
             messages.append(str(exc))
         rows, pending, damaged = 0, [], []
         try:
             for entry, showdown_id, _, body, launch, counted in db.execute(
-                    f"SELECT {_COLUMNS[self.schema_version]} FROM results ORDER BY entry"):
+                f"SELECT {_COLUMNS[self.schema_version]} FROM results ORDER BY entry"
+            ):
                 rows += 1
                 try:
                     result = self._merged(showdown_id, body, launch, counted)
@@ -787,10 +900,15 @@ class Journal:
                     pending.append(showdown_id)
         except sqlite3.Error as exc:
             messages.append(f"reading the rows stopped after {rows}: {exc}")
-        return JournalReport(path=str(self.path), ok=not (messages or damaged), rows=rows,
-                             pending=tuple(pending), damaged=tuple(damaged),
-                             sqlite_messages=tuple(messages),
-                             schema_version=self.schema_version)
+        return JournalReport(
+            path=str(self.path),
+            ok=not (messages or damaged),
+            rows=rows,
+            pending=tuple(pending),
+            damaged=tuple(damaged),
+            sqlite_messages=tuple(messages),
+            schema_version=self.schema_version,
+        )
 
     # -- closing ------------------------------------------------------------------------
 
@@ -805,7 +923,7 @@ class Journal:
         if db is not None:
             db.close()
 
-    def __enter__(self) -> "Journal":
+    def __enter__(self) -> Journal:
         return self
 
     def __exit__(self, *exc_info) -> None:
@@ -817,6 +935,7 @@ class Journal:
 
 
 # -- one daemon per journal -------------------------------------------------------------
+
 
 class JournalLock:
     """One unit daemon per journal: an exclusive ``flock`` on
@@ -836,7 +955,7 @@ class JournalLock:
         self._fd: int | None = None
         self._memory_held = False
 
-    def acquire(self) -> "JournalLock":
+    def acquire(self) -> JournalLock:
         """Take the lock, or JournalLockedError naming the pid that holds it."""
         if self.path is None:
             self._memory_held = True
@@ -853,15 +972,17 @@ class JournalLock:
                     pid = self._holder(fd)
                     os.close(fd)
                     raise JournalLockedError(
-                        f"{self.journal_path}: in use by another unit daemon ({pid})") from None
+                        f"{self.journal_path}: in use by another unit daemon ({pid})"
+                    ) from None
                 if self._same_file(fd):
                     break
-                os.close(fd)          # deleted or replaced before we locked it: again
+                os.close(fd)  # deleted or replaced before we locked it: again
             os.ftruncate(fd, 0)
             os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
         except OSError as exc:
-            raise JournalError(f"{self.path}: cannot take the journal's lock: "
-                               f"{exc.strerror or exc}") from None
+            raise JournalError(
+                f"{self.path}: cannot take the journal's lock: {exc.strerror or exc}"
+            ) from None
         self._fd = fd
         return self
 
@@ -894,7 +1015,7 @@ class JournalLock:
         if fd is not None:
             os.close(fd)
 
-    def __enter__(self) -> "JournalLock":
+    def __enter__(self) -> JournalLock:
         return self.acquire()
 
     def __exit__(self, *exc_info) -> None:

@@ -42,20 +42,27 @@ class Notifier:
     Every method returns True when a datagram was sent.
     """
 
-    def __init__(self, address: str | None, *, watchdog_usec: int | None = None,
-                 monotonic_us: Callable[[], int] = _monotonic_us):
+    def __init__(
+        self,
+        address: str | None,
+        *,
+        watchdog_usec: int | None = None,
+        monotonic_us: Callable[[], int] = _monotonic_us,
+    ):
         self.address = address or None
         self._target = _socket_address(self.address) if self.address else None
         if self.address and self._target is None:
-            log.warning("NOTIFY_SOCKET=%r is not a path or @abstract name; "
-                        "not notifying systemd", self.address)
+            log.warning(
+                "NOTIFY_SOCKET=%r is not a path or @abstract name; not notifying systemd",
+                self.address,
+            )
         self._watchdog_usec = watchdog_usec if watchdog_usec and watchdog_usec > 0 else None
         self._monotonic_us = monotonic_us
         self._sock: socket.socket | None = None
         self._failed_before = False
 
     @classmethod
-    def from_environ(cls, environ: Mapping[str, str] | None = None) -> "Notifier":
+    def from_environ(cls, environ: Mapping[str, str] | None = None) -> Notifier:
         """The notifier systemd asked for in ``environ`` (default ``os.environ``).
 
         The watchdog counts only if ``WATCHDOG_PID`` is unset or is this process:
@@ -122,8 +129,11 @@ class Notifier:
         except OSError as exc:
             if not self._failed_before:
                 self._failed_before = True
-                log.warning("cannot notify systemd at %s: %s (further failures are "
-                            "logged at debug level)", self.address, exc)
+                log.warning(
+                    "cannot notify systemd at %s: %s (further failures are logged at debug level)",
+                    self.address,
+                    exc,
+                )
             else:
                 log.debug("cannot notify systemd at %s: %s", self.address, exc)
             return False

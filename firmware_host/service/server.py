@@ -47,12 +47,25 @@ from pathlib import Path
 from firmware_host.core.bench import BENCH_HORIZON_S, MAX_DELAY_S
 from firmware_host.core.errors import InvalidArgumentError, UnitError, UnknownShowdownError
 from firmware_host.protocol import (
-    MAX_AUTH_FAILURES, ErrorReply, EventSequencer, ProtocolError, Reply, Request,
-    ServerConnection, encode)
+    MAX_AUTH_FAILURES,
+    ErrorReply,
+    EventSequencer,
+    ProtocolError,
+    Reply,
+    Request,
+    ServerConnection,
+    encode,
+)
 from firmware_host.service.journal import Journal
 
-__all__ = ["Server", "Session", "CommandWorker", "MAX_IN_FLIGHT", "READ_PAUSE_BYTES",
-           "software_version"]
+__all__ = [
+    "Server",
+    "Session",
+    "CommandWorker",
+    "MAX_IN_FLIGHT",
+    "READ_PAUSE_BYTES",
+    "software_version",
+]
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +77,7 @@ READ_PAUSE_BYTES = 65536
 #: At most this many bytes are handed to the OS in one write.
 CHUNK_BYTES = 65536
 
-_AT_ONCE = ("auth", "hello", "ping")    # answered on the I/O thread
+_AT_ONCE = ("auth", "hello", "ping")  # answered on the I/O thread
 
 
 def software_version() -> str:
@@ -89,15 +102,22 @@ class Session:
     the reason once one of the first two is decided.
     """
 
-    def __init__(self, name: str, connection: ServerConnection, *, send_buffer_bytes: int,
-                 counted: bool = True, hello_deadline: float | None = None):
+    def __init__(
+        self,
+        name: str,
+        connection: ServerConnection,
+        *,
+        send_buffer_bytes: int,
+        counted: bool = True,
+        hello_deadline: float | None = None,
+    ):
         self.name = name
         self.connection = connection
-        self.counted = counted          # counts against server.max_clients (TCP)
-        self.in_flight = 0              # commands given to the worker, not answered yet
+        self.counted = counted  # counts against server.max_clients (TCP)
+        self.in_flight = 0  # commands given to the worker, not answered yet
         self.closing: str | None = None
-        self.flush_first = False        # closing: send what is queued first
-        self.peer_closed = False        # the client sent EOF; it may still read
+        self.flush_first = False  # closing: send what is queued first
+        self.peer_closed = False  # the client sent EOF; it may still read
         self.closed = False
         #: Clock time by which auth and hello must be done (None: no deadline).
         self.hello_deadline = hello_deadline
@@ -115,8 +135,10 @@ class Session:
         self._lines.append(data)
         self.pending_bytes += len(data)
         if self.pending_bytes > self._limit:
-            self.drop(f"{self.pending_bytes} bytes waiting to be sent, more than "
-                      f"server.send_buffer_bytes ({self._limit}): the client is not reading")
+            self.drop(
+                f"{self.pending_bytes} bytes waiting to be sent, more than "
+                f"server.send_buffer_bytes ({self._limit}): the client is not reading"
+            )
 
     def drop(self, reason: str) -> None:
         """Close at once; what was queued is lost."""
@@ -148,8 +170,12 @@ class Session:
 
     @property
     def reading_paused(self) -> bool:
-        return (self.in_flight >= MAX_IN_FLIGHT or self.pending_bytes >= READ_PAUSE_BYTES
-                or self.peer_closed or self.closing is not None)
+        return (
+            self.in_flight >= MAX_IN_FLIGHT
+            or self.pending_bytes >= READ_PAUSE_BYTES
+            or self.peer_closed
+            or self.closing is not None
+        )
 
     def outgoing(self) -> bytes:
         """The bytes to write next (up to CHUNK_BYTES of whole lines, or what
@@ -200,7 +226,7 @@ class CommandWorker:
         while (job := self._jobs.get()) is not None:
             try:
                 job()
-            except Exception:           # a job answers its own errors; this is a bug
+            except Exception:  # a job answers its own errors; this is a bug
                 log.exception("command worker job failed")
 
 
@@ -229,8 +255,16 @@ class Server:
     from the loop and worker threads after something was put on the outbox.
     """
 
-    def __init__(self, unit, journal_path, *, settings, history_limit: int = 50,
-                 mock: bool = False, runner=None):
+    def __init__(
+        self,
+        unit,
+        journal_path,
+        *,
+        settings,
+        history_limit: int = 50,
+        mock: bool = False,
+        runner=None,
+    ):
         self.unit = unit
         self.settings = settings
         self.history_limit = history_limit
@@ -239,7 +273,7 @@ class Server:
         self.sessions: list[Session] = []
         self.wake: Callable[[], None] = lambda: None
         self._journal_path = Path(journal_path) if journal_path != ":memory:" else journal_path
-        self._journal: Journal | None = None          # the worker thread's own
+        self._journal: Journal | None = None  # the worker thread's own
         self._outbox: queue.SimpleQueue = queue.SimpleQueue()
         self._runner = runner if runner is not None else CommandWorker()
         self._unsubscribe = unit.subscribe(self._on_unit_event)
@@ -250,28 +284,46 @@ class Server:
     def client_count(self) -> int:
         return sum(session.counted for session in self.sessions)
 
-    def open_session(self, name: str, *, token: str | None = None, counted: bool = True,
-                     hello_deadline: float | None = None) -> Session | None:
+    def open_session(
+        self,
+        name: str,
+        *,
+        token: str | None = None,
+        counted: bool = True,
+        hello_deadline: float | None = None,
+    ) -> Session | None:
         """A new session, or None when ``counted`` and max_clients are
         already connected (send :meth:`refusal` and close the link).
         ``hello_deadline``: clock time by which auth and hello must be done."""
         if counted and self.client_count >= self.settings.max_clients:
-            log.warning("refused %s: already %d clients (server.max_clients)", name,
-                        self.client_count)
+            log.warning(
+                "refused %s: already %d clients (server.max_clients)", name, self.client_count
+            )
             return None
         # Only TCP needs shutting out web pages; see ServerConnection's refuse_http.
-        connection = ServerConnection(token=token, max_line_bytes=self.settings.max_line_bytes,
-                                      refuse_http=counted)
-        session = Session(name, connection, send_buffer_bytes=self.settings.send_buffer_bytes,
-                          counted=counted, hello_deadline=hello_deadline)
+        connection = ServerConnection(
+            token=token, max_line_bytes=self.settings.max_line_bytes, refuse_http=counted
+        )
+        session = Session(
+            name,
+            connection,
+            send_buffer_bytes=self.settings.send_buffer_bytes,
+            counted=counted,
+            hello_deadline=hello_deadline,
+        )
         self.sessions.append(session)
         log.debug("client %s connected", name)
         return session
 
     def refusal(self) -> bytes:
         """The one line an extra client gets before it is closed."""
-        return encode(ErrorReply(None, "busy", f"too many clients: this unit serves at most "
-                                               f"{self.settings.max_clients}"))
+        return encode(
+            ErrorReply(
+                None,
+                "busy",
+                f"too many clients: this unit serves at most {self.settings.max_clients}",
+            )
+        )
 
     def close_session(self, session: Session, reason: str = "closed") -> None:
         if session.closed:
@@ -281,14 +333,18 @@ class Server:
         session.connection.close()
         self.sessions = [s for s in self.sessions if s is not session]
         # A storm of connections that never said hello must not flood the log.
-        log.log(logging.INFO if said_hello else logging.DEBUG, "client %s gone: %s",
-                session.name, reason)
+        log.log(
+            logging.INFO if said_hello else logging.DEBUG,
+            "client %s gone: %s",
+            session.name,
+            reason,
+        )
 
     def receive(self, session: Session, data: bytes) -> None:
         """Bytes read from ``session``'s link: answer what can be answered now,
         give the rest to the worker."""
         if session.closing is not None or session.closed:
-            return                      # it is being closed: nothing more is read
+            return  # it is being closed: nothing more is read
         try:
             items = session.connection.receive_data(data)
         except Exception:
@@ -315,11 +371,21 @@ class Server:
     def expire_hello(self, session: Session, waited_s: float) -> None:
         """``session`` did not finish auth and hello in time: tell it, close it."""
         session.hello_deadline = None
-        log.warning("client %s: no auth and hello within %g s: closing the link",
-                    session.name, waited_s)
-        session.queue(encode(ErrorReply(None, "hello_timeout", (
-            f"auth and hello did not come within {waited_s:g} s of connecting: "
-            "closing the link"))))
+        log.warning(
+            "client %s: no auth and hello within %g s: closing the link", session.name, waited_s
+        )
+        session.queue(
+            encode(
+                ErrorReply(
+                    None,
+                    "hello_timeout",
+                    (
+                        f"auth and hello did not come within {waited_s:g} s of connecting: "
+                        "closing the link"
+                    ),
+                )
+            )
+        )
         session.close_after_flush(f"no auth and hello within {waited_s:g} s")
 
     def _answer(self, session: Session, item) -> None:
@@ -339,9 +405,12 @@ class Server:
             return
         try:
             if item.cmd == "hello":
-                reply = connection.hello_reply(item, unit=self.identity(),
-                                               capabilities=self.capabilities(),
-                                               seq=self.events.last)
+                reply = connection.hello_reply(
+                    item,
+                    unit=self.identity(),
+                    capabilities=self.capabilities(),
+                    seq=self.events.last,
+                )
             else:
                 reply = item.reply()
         except Exception as exc:
@@ -353,15 +422,23 @@ class Server:
         if error.code == "http_refused":
             log.warning("client %s sent an HTTP request: closing the link", session.name)
         elif error.code == "unauthorized" and error.message.startswith("wrong token"):
-            log.warning("client %s: wrong token (%d of %d tries)", session.name,
-                        session.connection.auth_failures, MAX_AUTH_FAILURES)
+            log.warning(
+                "client %s: wrong token (%d of %d tries)",
+                session.name,
+                session.connection.auth_failures,
+                MAX_AUTH_FAILURES,
+            )
         else:
             log.debug("client %s: %s", session.name, error)
 
     def identity(self) -> dict:
-        config = self.unit.config       # reconfigure() swaps it whole
-        return {"name": config.unit_name, "software": software_version(),
-                "max_cards": config.showdown.max_cards, "backend": config.backend}
+        config = self.unit.config  # reconfigure() swaps it whole
+        return {
+            "name": config.unit_name,
+            "software": software_version(),
+            "max_cards": config.showdown.max_cards,
+            "backend": config.backend,
+        }
 
     def capabilities(self) -> list[str]:
         caps = ["bench"] if self.mock else []
@@ -417,17 +494,18 @@ class Server:
         self._outbox.put((session, reply))
         self.wake()
 
-    def _reply_later(self, session: Session, later: "_Later") -> None:
+    def _reply_later(self, session: Session, later: _Later) -> None:
         self._outbox.put((session, self._guarded(later.request, later.finish)))
         self.wake()
 
-    def execute(self, request: Request) -> "Reply | ErrorReply | _Later":
+    def execute(self, request: Request) -> Reply | ErrorReply | _Later:
         """Carry out one command; every error becomes an error reply. A
         command the unit finishes later (a selftest) gives a :class:`_Later`."""
         handler = getattr(self, f"_cmd_{request.cmd}", None)
         if handler is None:
-            return self._fault_reply(request, NotImplementedError(
-                f"the server has no handler for {request.cmd!r}"))
+            return self._fault_reply(
+                request, NotImplementedError(f"the server has no handler for {request.cmd!r}")
+            )
         return self._guarded(request, lambda: handler(request))
 
     def _guarded(self, request: Request, work):
@@ -464,8 +542,9 @@ class Server:
         if known is not None:
             log.info("showdown %s is already in the journal: answered from there", showdown_id)
             return request.reply(state="done", result=known)
-        return request.reply(**self.unit.arm(showdown_id, request.args["cards"],
-                                             dict(request.args["players"])))
+        return request.reply(
+            **self.unit.arm(showdown_id, request.args["cards"], dict(request.args["players"]))
+        )
 
     def _cmd_start(self, request):
         return request.reply(**self.unit.start())
@@ -485,30 +564,38 @@ class Server:
         return request.reply(**self.journal().history(limit, request.args["player"]))
 
     def _cmd_selftest(self, request):
-        running = self.unit.start_selftest()        # BusyError at once if one runs
+        running = self.unit.start_selftest()  # BusyError at once if one runs
 
         def finish():
             checks = running.result()
-            return request.reply(passed=all(check.ok for check in checks),
-                                 devices=[check.to_dict() for check in checks])
+            return request.reply(
+                passed=all(check.ok for check in checks),
+                devices=[check.to_dict() for check in checks],
+            )
+
         return _Later(request, running, finish)
 
     @staticmethod
     def _bench_times(args) -> dict:
         """The bench's times in seconds, bounded in the protocol's own words."""
-        limits = {"offset_ms": (-BENCH_HORIZON_S * 1000, BENCH_HORIZON_S * 1000),
-                  "delay_ms": (0, MAX_DELAY_S * 1000)}
+        limits = {
+            "offset_ms": (-BENCH_HORIZON_S * 1000, BENCH_HORIZON_S * 1000),
+            "delay_ms": (0, MAX_DELAY_S * 1000),
+        }
         for field, (lo, hi) in limits.items():
             value = args[field]
             if value is not None and not lo <= value <= hi:
                 raise InvalidArgumentError(f"{field} must be {lo:g} to {hi:g} ms, not {value:g}")
-        return {"offset_s": None if args["offset_ms"] is None else args["offset_ms"] / 1000,
-                "tick": args["at_tick"],
-                "delay_s": (args["delay_ms"] or 0) / 1000}
+        return {
+            "offset_s": None if args["offset_ms"] is None else args["offset_ms"] / 1000,
+            "tick": args["at_tick"],
+            "delay_s": (args["delay_ms"] or 0) / 1000,
+        }
 
     def _cmd_bench_press(self, request):
-        self.unit.bench.press(request.args["side"], hold=bool(request.args["hold"]),
-                              **self._bench_times(request.args))
+        self.unit.bench.press(
+            request.args["side"], hold=bool(request.args["hold"]), **self._bench_times(request.args)
+        )
         return request.reply()
 
     def _cmd_bench_release(self, request):

@@ -91,13 +91,15 @@ class _SerialLink:
     def open(self) -> None:
         # timeout=0: read() returns what is there; the selector says when.
         try:
-            self.port = serial.Serial(self.device, self.baud, timeout=0, write_timeout=0,
-                                      exclusive=True)
+            self.port = serial.Serial(
+                self.device, self.baud, timeout=0, write_timeout=0, exclusive=True
+            )
         except (OSError, serial.SerialException) as exc:
             # pyserial names the device only in some of its messages.
             text = str(exc)
             raise serial.SerialException(
-                text if self.device in text else f"serial {self.device}: {text}") from None
+                text if self.device in text else f"serial {self.device}: {text}"
+            ) from None
 
     def close(self) -> None:
         port, self.port = self.port, None
@@ -117,9 +119,16 @@ class Reactor:
     ``serial.SerialException``), :meth:`start` runs the thread.
     """
 
-    def __init__(self, server: Server, *, listen: tuple[str, int] | None = None,
-                 token: str | None = None, serial_device: str | None = None,
-                 baud: int = 115200, clock=time.monotonic):
+    def __init__(
+        self,
+        server: Server,
+        *,
+        listen: tuple[str, int] | None = None,
+        token: str | None = None,
+        serial_device: str | None = None,
+        baud: int = 115200,
+        clock=time.monotonic,
+    ):
         self.server = server
         self._listen = listen
         self._token = token
@@ -137,7 +146,7 @@ class Reactor:
 
     # -- lifetime --------------------------------------------------------------------
 
-    def open(self) -> "Reactor":
+    def open(self) -> Reactor:
         """Bind the listener and open the serial port; raises if either fails."""
         try:
             self._wake_r, self._wake_w = socket.socketpair()
@@ -221,7 +230,7 @@ class Reactor:
         try:
             self._wake_w.send(b"\0")
         except (BlockingIOError, AttributeError, OSError):
-            pass                # already awake, or closing
+            pass  # already awake, or closing
 
     # -- the loop ----------------------------------------------------------------------
 
@@ -229,7 +238,7 @@ class Reactor:
         while self._running:
             try:
                 self._turn()
-            except Exception:           # a bug here must not end the server
+            except Exception:  # a bug here must not end the server
                 log.exception("server I/O loop error")
 
     def _turn(self) -> None:
@@ -281,10 +290,14 @@ class Reactor:
         for session in list(self._sockets):
             if session.hello_deadline is not None and now >= session.hello_deadline:
                 self.server.expire_hello(session, settings.hello_timeout_s)
-            if (session.stalled_since is not None
-                    and now - session.stalled_since >= settings.send_stall_s):
-                session.drop(f"{session.pending_bytes} bytes waiting to be sent and none taken "
-                             f"for {now - session.stalled_since:.0f} s: the client stopped reading")
+            if (
+                session.stalled_since is not None
+                and now - session.stalled_since >= settings.send_stall_s
+            ):
+                session.drop(
+                    f"{session.pending_bytes} bytes waiting to be sent and none taken "
+                    f"for {now - session.stalled_since:.0f} s: the client stopped reading"
+                )
 
     def _drain_wake(self) -> None:
         try:
@@ -311,7 +324,7 @@ class Reactor:
             if session.wants_write:
                 self._flush(session)
             if link.session is not session:
-                return                  # the write failed: the link was reset
+                return  # the write failed: the link was reset
             if session.finished:
                 self._serial_lost(f"reset: {session.closing}")
             elif link.port is not None:
@@ -359,7 +372,7 @@ class Reactor:
                 sock, address = self._listener.accept()
             except (BlockingIOError, InterruptedError):
                 return
-            except OSError as exc:       # out of file descriptors, ...
+            except OSError as exc:  # out of file descriptors, ...
                 log.error("accept failed: %s", exc)
                 return
             sock.setblocking(False)
@@ -399,7 +412,7 @@ class Reactor:
         try:
             sock.send(self.server.refusal())
             sock.shutdown(socket.SHUT_WR)
-            sock.recv(_READ_BYTES)      # what the client sent already: no reset on close
+            sock.recv(_READ_BYTES)  # what the client sent already: no reset on close
         except OSError:
             pass
         sock.close()
@@ -486,8 +499,12 @@ class Reactor:
 
     def _serial_lost(self, reason: str) -> None:
         link = self._serial
-        log.error("serial %s lost (%s); the unit carries on, retrying every %s s",
-                  link.device, reason, SERIAL_RETRY_S)
+        log.error(
+            "serial %s lost (%s); the unit carries on, retrying every %s s",
+            link.device,
+            reason,
+            SERIAL_RETRY_S,
+        )
         if link.session is not None:
             self.server.receive_eof(link.session)
             link.session = None
@@ -509,7 +526,6 @@ class Reactor:
         self._serial_opened()
 
 
-
 # Linux reports a peer's half-close as POLLRDHUP; elsewhere only a read sees it.
 _POLLRDHUP = getattr(select, "POLLRDHUP", 0)
 
@@ -518,8 +534,10 @@ def _tune(sock: socket.socket) -> None:
     """No Nagle delay; keepalive probes, so a peer that vanished is found."""
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
-    for option, value in (("TCP_KEEPIDLE", KEEPALIVE_IDLE_S),
-                          ("TCP_KEEPINTVL", KEEPALIVE_INTERVAL_S),
-                          ("TCP_KEEPCNT", KEEPALIVE_PROBES)):
+    for option, value in (
+        ("TCP_KEEPIDLE", KEEPALIVE_IDLE_S),
+        ("TCP_KEEPINTVL", KEEPALIVE_INTERVAL_S),
+        ("TCP_KEEPCNT", KEEPALIVE_PROBES),
+    ):
         if hasattr(socket, option):
             sock.setsockopt(socket.IPPROTO_TCP, getattr(socket, option), value)

@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import random
 
-from hw.board import Board
-from hw.mock import VirtualMockFactory
-
 from firmware_host.core.bench import Bench, pin_states
 from firmware_host.core.clock import VirtualClock
 from firmware_host.core.machine import ShowdownCore
+from hw.board import Board
+from hw.mock import VirtualMockFactory
 
 __all__ = ["VirtualRig", "advance", "run_until"]
 
@@ -50,10 +49,12 @@ class VirtualRig:
         self.factory = VirtualMockFactory(self.clock)
         self.board = None
         try:
-            self.board = Board(config.pins, pin_factory=self.factory,
-                               lockout_s=config.timing.press_lockout_s)
-            self.core = ShowdownCore(self.board, config, clock=self.clock,
-                                     rng=random.Random(seed), recorder=recorder)
+            self.board = Board(
+                config.pins, pin_factory=self.factory, lockout_s=config.timing.press_lockout_s
+            )
+            self.core = ShowdownCore(
+                self.board, config, clock=self.clock, rng=random.Random(seed), recorder=recorder
+            )
         except BaseException:
             self.close()
             raise
@@ -83,7 +84,7 @@ class VirtualRig:
             self.board.close()
         self.factory.close()
 
-    def __enter__(self) -> "VirtualRig":
+    def __enter__(self) -> VirtualRig:
         return self
 
     def __exit__(self, *exc_info) -> None:

@@ -41,9 +41,15 @@ MAX_DELAY_US = 20_000
 #: worst delivery delay (see docs/timing.md), and the 100 ms sprint rule on.
 SIM_TIMING = {"settle_s": 0.025, "min_reaction_ms": 100}
 
-KINDS = (                       # (kind, weight)
-    ("normal", 50), ("one_presses", 5), ("near_tie", 12), ("false_start", 10),
-    ("both_false_start", 5), ("late_false_start", 6), ("too_fast", 6), ("timeout", 6),
+KINDS = (  # (kind, weight)
+    ("normal", 50),
+    ("one_presses", 5),
+    ("near_tie", 12),
+    ("false_start", 10),
+    ("both_false_start", 5),
+    ("late_false_start", 6),
+    ("too_fast", 6),
+    ("timeout", 6),
 )
 NEAR_TIE_GAPS_US = (0, 1, 2, 10, 100, 150, 198, 199, 200, 201, 202, 250, 400, 1000)
 
@@ -89,8 +95,8 @@ def plan_round(rng: random.Random, earliest_us: int, threshold_us: int) -> Plan:
         gap = rng.choice((0, 1, threshold_us - 1, threshold_us, rng.randint(1_000, 400_000)))
         press[second] = max(earliest_us, min(-1, press[first] + gap))
     elif kind == "late_false_start":
-        press[first] = -rng.randint(1, 5_000)                  # just before GO ...
-        delay[first] = rng.randint(-press[first] + 1, MAX_DELAY_US)   # ... delivered after it
+        press[first] = -rng.randint(1, 5_000)  # just before GO ...
+        delay[first] = rng.randint(-press[first] + 1, MAX_DELAY_US)  # ... delivered after it
     elif kind == "too_fast":
         press[first] = rng.choice((rng.randint(10_000, 99_999), 99_999, 100_000))
     elif kind == "timeout":
@@ -129,7 +135,7 @@ def _play_round(rig, plan: Plan, rng: random.Random) -> None:
         if offset_us is None:
             continue
         edges = [(offset_us, True, plan.delay_us[side])]
-        if rng.random() < 0.5:                     # contact bounce right after the press
+        if rng.random() < 0.5:  # contact bounce right after the press
             at = offset_us
             for k in range(rng.randint(2, 6)):
                 at += rng.randint(100, 1_500)
@@ -150,13 +156,20 @@ def simulate(showdowns: int, seed: int, config=None) -> dict:
     config = config.replace(timing=replace(config.timing, **SIM_TIMING))
     timing = config.timing
     rng = random.Random(seed)
-    figures = dict(showdowns=showdowns, correct=0, wrong=0, false_starts_injected=0,
-                   false_starts_caught=0, ties=0, timeouts=0)
+    figures = dict(
+        showdowns=showdowns,
+        correct=0,
+        wrong=0,
+        false_starts_injected=0,
+        false_starts_caught=0,
+        ties=0,
+        timeouts=0,
+    )
     latencies: list[float] = []
     wrong_examples: list[str] = []
     with VirtualRig(config, seed=seed) as rig:
         core = rig.core
-        rounds: list[tuple] = []            # (plan, truth) of the running showdown
+        rounds: list[tuple] = []  # (plan, truth) of the running showdown
         decisions: list[tuple] = []
 
         def on_event(event):
@@ -164,13 +177,24 @@ def simulate(showdowns: int, seed: int, config=None) -> dict:
                 rnd = core.round
                 earliest_us = round((rnd.start - rnd.planned_go) * 1e6)
                 plan = plan_round(rng, earliest_us, timing.tie_threshold_us)
-                rounds.append((plan, truth(plan, threshold_us=timing.tie_threshold_us,
-                                           min_reaction_us=timing.min_reaction_ms * 1000)))
+                rounds.append(
+                    (
+                        plan,
+                        truth(
+                            plan,
+                            threshold_us=timing.tie_threshold_us,
+                            min_reaction_us=timing.min_reaction_ms * 1000,
+                        ),
+                    )
+                )
                 _play_round(rig, plan, rng)
             elif event.name == "state" and event.data["state"] == "timeout":
                 decisions.append(("timeout",))
-            elif (event.name == "state" and event.data["previous"] in ("go", "false_start")
-                  and event.data["state"] in ("resolved", "launching", "countdown")):
+            elif (
+                event.name == "state"
+                and event.data["previous"] in ("go", "false_start")
+                and event.data["state"] in ("resolved", "launching", "countdown")
+            ):
                 decisions.append(_decision(core))
                 latencies.append(core.last_decision_latency_us)
 
@@ -180,8 +204,9 @@ def simulate(showdowns: int, seed: int, config=None) -> dict:
             rounds.clear()
             decisions.clear()
             rig.events.clear()
-            core.arm(f"sim-{number}", rng.randint(1, config.showdown.max_cards),
-                     {"a": "A", "b": "B"})
+            core.arm(
+                f"sim-{number}", rng.randint(1, config.showdown.max_cards), {"a": "A", "b": "B"}
+            )
             core.start()
             while core.state != "idle" or core.next_deadline() is not None:
                 deadline = core.next_deadline()
@@ -194,15 +219,17 @@ def simulate(showdowns: int, seed: int, config=None) -> dict:
             else:
                 figures["wrong"] += 1
                 if len(wrong_examples) < 5:
-                    wrong_examples.append(f"sim-{number}: plans {[p for p, _ in rounds]}, "
-                                          f"expected {expected}, decided {decisions}")
+                    wrong_examples.append(
+                        f"sim-{number}: plans {[p for p, _ in rounds]}, "
+                        f"expected {expected}, decided {decisions}"
+                    )
             for (plan, want), got in zip(rounds, decisions):
                 if want[0] == "false_start":
                     figures["false_starts_injected"] += 1
                     figures["false_starts_caught"] += got == want
                 figures["ties"] += got == ("tie",)
             figures["timeouts"] += decisions[-1:] == [("timeout",)]
-            rig.advance(1.0)                 # players settle before the next showdown
+            rig.advance(1.0)  # players settle before the next showdown
         cpu = time.process_time() - started
     figures["decision_latency_us"] = _percentiles(latencies)
     figures["cpu_us_per_showdown"] = round(cpu / max(showdowns, 1) * 1e6, 1)
@@ -216,21 +243,34 @@ def _percentiles(values: list[float]) -> dict:
         return {"p50": None, "p99": None, "max": None}
     ordered = sorted(values)
     p99 = ordered[min(len(ordered) - 1, math.ceil(0.99 * len(ordered)) - 1)]
-    return {"p50": round(statistics.median(ordered), 1), "p99": round(p99, 1),
-            "max": round(ordered[-1], 1)}
+    return {
+        "p50": round(statistics.median(ordered), 1),
+        "p99": round(p99, 1),
+        "max": round(ordered[-1], 1),
+    }
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("--showdowns", type=positive_int, default=1000, metavar="N",
-                        help="how many showdowns to play (default 1000)")
-    parser.add_argument("--seed", type=seed, default=1, metavar="S",
-                        help="random seed; the same seed plays the same showdowns (default 1)")
+    parser.add_argument(
+        "--showdowns",
+        type=positive_int,
+        default=1000,
+        metavar="N",
+        help="how many showdowns to play (default 1000)",
+    )
+    parser.add_argument(
+        "--seed",
+        type=seed,
+        default=1,
+        metavar="S",
+        help="random seed; the same seed plays the same showdowns (default 1)",
+    )
     parser.add_argument("--config", metavar="FILE", help="unit config to start from")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
 
 
 def command(args) -> int:
-    config = load_config(args.config)        # a ConfigError: the scaffold's, exit 1
+    config = load_config(args.config)  # a ConfigError: the scaffold's, exit 1
     figures = simulate(args.showdowns, args.seed, config)
     examples = figures.pop("_wrong_examples", [])
     for line in examples:
@@ -239,21 +279,25 @@ def command(args) -> int:
         print(json.dumps(figures))
     else:
         print(format_summary(figures, args.seed))
-    failed = figures["wrong"] > 0 or figures["false_starts_caught"] < figures["false_starts_injected"]
+    failed = (
+        figures["wrong"] > 0 or figures["false_starts_caught"] < figures["false_starts_injected"]
+    )
     return 1 if failed else 0
 
 
 def format_summary(figures: dict, seed: int) -> str:
     latency = figures["decision_latency_us"]
-    return "\n".join([
-        f"{figures['showdowns']} showdowns (seed {seed}) on the real machine and board, mock pins, "
-        f"virtual time; settle window {SIM_TIMING['settle_s'] * 1000:g} ms, "
-        f"callbacks up to {MAX_DELAY_US // 1000} ms late",
-        f"  decisions right:  {figures['correct']}    wrong: {figures['wrong']}",
-        f"  false starts:     {figures['false_starts_caught']} caught of "
-        f"{figures['false_starts_injected']} injected",
-        f"  ties:             {figures['ties']}    timeouts: {figures['timeouts']}",
-        f"  decision latency: p50 {latency['p50']} us, p99 {latency['p99']} us, "
-        f"max {latency['max']} us (edge arrival to decision, wall time)",
-        f"  CPU:              {figures['cpu_us_per_showdown']} us per showdown",
-    ])
+    return "\n".join(
+        [
+            f"{figures['showdowns']} showdowns (seed {seed}) on the real machine and board, mock pins, "
+            f"virtual time; settle window {SIM_TIMING['settle_s'] * 1000:g} ms, "
+            f"callbacks up to {MAX_DELAY_US // 1000} ms late",
+            f"  decisions right:  {figures['correct']}    wrong: {figures['wrong']}",
+            f"  false starts:     {figures['false_starts_caught']} caught of "
+            f"{figures['false_starts_injected']} injected",
+            f"  ties:             {figures['ties']}    timeouts: {figures['timeouts']}",
+            f"  decision latency: p50 {latency['p50']} us, p99 {latency['p99']} us, "
+            f"max {latency['max']} us (edge arrival to decision, wall time)",
+            f"  CPU:              {figures['cpu_us_per_showdown']} us per showdown",
+        ]
+    )
