@@ -6,13 +6,14 @@ STAMP  := $(VENV)/.installed
 # What pytest collects: the tests and the doctests of every package (pyproject's testpaths).
 TEST_PATHS := tests hw firmware_host engine
 
-.PHONY: help demo test check clean
+.PHONY: help demo test check lint clean
 
 help:
 	@echo "make demo    play a whole UNO match against the unit daemon on mock pins"
-	@echo "make test    every test and doctest, Hypothesis derandomized: what CI runs (.ci/run)"
-	@echo "make check   the fast inner loop: every test that needs no process and no real"
-	@echo "             clock, and the doctests, in under 20 s"
+	@echo "make test    lint, types, every test and doctest (Hypothesis derandomized): what CI runs"
+	@echo "make check   the fast inner loop: lint, types, and every test that needs no"
+	@echo "             process and no real clock, and the doctests, in under 20 s"
+	@echo "make lint    ruff (lint and format) and mypy alone"
 	@echo "make clean   remove .venv and the build files"
 
 $(STAMP): pyproject.toml
@@ -26,13 +27,19 @@ demo: $(STAMP)
 
 # The CI command and the README's. The "ci" Hypothesis profile (tests/conftest.py)
 # runs the same examples every time and keeps no example database.
-test: $(STAMP)
+test: lint
 	$(PYTHON) -m pytest --hypothesis-profile=ci $(TEST_PATHS)
 
 # Leaves out the tests marked slow (a process or the real clock; tests/conftest.py).
-# The lint and type checks (ruff, mypy) go first in this recipe, before pytest.
-check: $(STAMP)
+check: lint
 	$(PYTHON) -m pytest -m "not slow" -n 2 $(TEST_PATHS)
+
+# ruff and mypy read their settings from pyproject.toml. `ruff format .` fixes
+# what the format check finds.
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
 
 clean:
 	rm -rf $(VENV) build *.egg-info

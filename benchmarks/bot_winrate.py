@@ -22,12 +22,13 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.apps.driver import play_match
-from engine.players.bots import HeuristicBot, RandomBot
+from engine.players.bots import Agent, HeuristicBot, RandomBot
 from engine.units.ports import SimulatedUnit
 
 
@@ -40,7 +41,8 @@ class PlayFirstBot(RandomBot):
         return self.rng.choice(active or legal)
 
 
-OPPONENTS = {
+#: Each kind of opponent, made as ``make(rng, name)``.
+OPPONENTS: dict[str, Callable[[random.Random, str], Agent]] = {
     "random": RandomBot,
     "play-first": PlayFirstBot,
     "heuristic": lambda rng, name: HeuristicBot(name),
@@ -93,7 +95,7 @@ def run(
         "wins": wins,
         "rate": wins / matches,
         "ci95": (low, high),
-        "by_seat": [w / n for w, n in zip(wins_by_seat, played_by_seat)],
+        "by_seat": [w / n for w, n in zip(wins_by_seat, played_by_seat, strict=True)],
         "mean_rounds": statistics.mean(rounds),
         "mean_decisions": statistics.mean(decisions),
         "max_decisions": max(decisions),

@@ -67,6 +67,7 @@ daemon.log (every daemon's log, and a line per showdown) says what happened.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import http.client
 import json
 import os
@@ -241,6 +242,12 @@ class Figures:
 # -- the daemon under test ------------------------------------------------------------
 
 
+class DaemonProcess(subprocess.Popen[bytes]):
+    """A daemon's process, with the thread that copies its output to the log."""
+
+    drain: threading.Thread
+
+
 class Service:
     """The unit daemon, started again and again on one journal and config.
     ``generation`` counts up each time a daemon is stopped or killed, so a
@@ -253,7 +260,7 @@ class Service:
         self.journal_path = workdir / "results.sqlite3"
         self.log_path = workdir / "daemon.log"
         self.verbose = verbose
-        self.process: subprocess.Popen | None = None
+        self.process: DaemonProcess | None = None
         self.port: int | None = None
         self.generation = 0
         self.starts = 0
@@ -261,7 +268,7 @@ class Service:
         self._notify: NotifyListener | None = None
         self._lock = threading.Lock()  # port and generation change together
         self._log_lock = threading.Lock()
-        self._log = open(self.log_path, "ab")
+        self._log = open(self.log_path, "ab")  # noqa: SIM115 (kept open until close())
 
     def _args(self) -> list[str]:
         return [
@@ -279,9 +286,9 @@ class Service:
             "127.0.0.1:0",
         ]
 
-    def _spawn(self, env: dict) -> subprocess.Popen:
+    def _spawn(self, env: dict) -> DaemonProcess:
         self.starts += 1
-        process = subprocess.Popen(
+        process = DaemonProcess(
             self._args(),
             cwd=ROOT,
             env=env,
@@ -354,6 +361,8 @@ class Service:
     def _end(self, how) -> int:
         with self._lock:
             process, notify = self.process, self._notify
+            if process is None:
+                raise HarnessError("no daemon to end")
             self.generation += 1
             self.port = self.process = self._notify = None
         how(process)
@@ -460,7 +469,7 @@ class Watcher:
 
     def see(self, event: dict) -> None:
         name, sid, track = event["event"], event.get("showdown_id"), self.track
-        if name == "armed" and not sid.startswith(self.chaos.prefix):
+        if name == "armed" and sid is not None and not sid.startswith(self.chaos.prefix):
             self.chaos.figures.foreign_arms.add(sid)
         if name == "fault":
             self.fault_reason = event["reason"]
@@ -469,7 +478,7 @@ class Watcher:
         track.events.append(event.get("state", name))
         if name == "armed":
             track.arms += 1
-            if self.chaos.journal_has(sid):  # decided before, and armed again
+            if self.chaos.journal_has(track.sid):  # decided before, and armed again
                 track.twice = True
             self._moment("armed")
         elif name == "state":
@@ -502,20 +511,24 @@ class Watcher:
 class Chaos:
     """The showdowns, their faults and the checks."""
 
+    session: Session  # the link in use: run() makes the first
+
     def __init__(self, service: Service, seed: int):
         self.service = service
         self.rng = random.Random(seed)
         self.prefix = f"chaos{seed}-"
         self.figures = Figures()
         self.tracks: list[Track] = []
-        self.session: Session | None = None
 
     # -- links and the journal ----------------------------------------------------------
 
     def connect(self) -> Session:
+        port = self.service.port
+        if port is None:
+            raise HarnessError("no daemon to connect to")
         for _ in range(20):  # a connect storm may hold every slot a moment
             try:
-                return Session(self.service.port)
+                return Session(port)
             except (LinkClosed, ConnectionError):
                 time.sleep(0.05)
         raise HarnessError("cannot connect to the daemon")
@@ -542,7 +555,7 @@ class Chaos:
     # -- one showdown --------------------------------------------------------------------
 
     def run(self, count: int) -> None:
-        plans = []
+        plans: list[tuple[str, str | None]] = []
         while len(plans) < count:
             block = list(BLOCK)
             self.rng.shuffle(block)
@@ -752,11 +765,9 @@ class Chaos:
             self.service.note(f"the daemon exited {code} by itself during {track.sid}")
         self.figures.harness_errors.append(f"{track.sid}: {type(exc).__name__}: {exc}")
         self.service.note(f"harness error in {track.sid}: {exc!r}")
-        try:
+        with contextlib.suppress(OSError):
             self.session.close()
-        except OSError:
-            pass
-        if self.service.limited:
+        if self.service.limited and self.service.process is not None:
             self.service.stop()
         if self.service.process is None:
             self.service.start()
@@ -788,10 +799,8 @@ class Wrong(Exception):
 
 
 def _send_quietly(sock: socket.socket, data: bytes) -> None:
-    try:
+    with contextlib.suppress(OSError):  # the reader finds out
         sock.sendall(data)
-    except OSError:
-        pass  # the reader finds out
 
 
 def _read_to_eof(sock: socket.socket) -> bytes:

@@ -119,7 +119,7 @@ def main(argv=None) -> int:
             table = BenchTable()
             port = RemoteUnit(daemon.url, start=True, table=table, id_prefix="bench")
             skipped = []
-            rows = {
+            rows: dict[str, list[float]] = {
                 key: []
                 for key in ("total", "unit", "table", "overhead", "arm", "after GO", "journal")
             }
@@ -137,7 +137,7 @@ def main(argv=None) -> int:
                     countdown_hold, decision, launch = unit_parts(times, outcome)
                     unit = countdown_hold + decision + launch
                     spent = table.spent - table_before
-                    values = {
+                    parts = {
                         "total": total,
                         "unit": unit,
                         "table": spent,
@@ -146,7 +146,7 @@ def main(argv=None) -> int:
                         "after GO": times["launched"] - times["go"] - decision - launch,
                         "journal": times["result"] - times["launched"],
                     }
-                    for key, value in values.items():
+                    for key, value in parts.items():
                         rows[key].append(value * 1000)
         finally:
             code = daemon.stop()

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import random
+from collections.abc import Callable, Sequence
 
 from engine import Action, Game
 
@@ -25,42 +26,34 @@ class UnoShowdownAdapter:
     name = "uno-showdown"
     variant = "classic"
 
+    # Set by new_game: the game, and the three calls the benchmark makes once per
+    # decision, as the game's own callables rather than methods of ours that call
+    # the game.
+    game: Game
+    legal_actions: Callable[[], Sequence[Action]]
+    step: Callable[[Action], None]
+    is_over: Callable[[], bool]
+
     def __init__(self, num_players: int, seed: int):
         self.players = num_players
         self.rng = random.Random(seed)  # one seeded stream for every game dealt
-        self.game = None
         # Same as ``action.is_passive``, as a C-level call (actions are shared
         # values hashed by identity): the benchmark asks it of every legal action
         # under --policy prefer-play.
         self.is_passive = frozenset((Action.draw(), Action.keep())).__contains__
 
-    def new_game(self):
+    def new_game(self) -> None:
         game = self.game = Game.new(self.players, self.variant, rng=self.rng)
-        # The benchmark calls these once per decision: hand it the game's own
-        # callables rather than methods of ours that call the game. The game
-        # counts turns as the benchmark defines them (Game.turns).
         self.legal_actions = game.legal_actions
         self.step = game.apply
         self.is_over = functools.partial(getattr, game, "round_over")
 
-    def is_over(self):  # replaced per game in new_game
-        return self.game.round_over
+    def turns(self) -> int:
+        return self.game.turns  # counted as the benchmark defines turns
 
-    def legal_actions(self):  # replaced per game in new_game
-        return self.game.legal_actions()
-
-    def step(self, action):  # replaced per game in new_game
-        self.game.apply(action)
-
-    def turns(self):
-        return self.game.turns
-
-    def winner(self):
+    def winner(self) -> int | None:
         outcome = self.game.outcome
         return None if outcome is None else outcome.winner
-
-    def is_passive(self, action):  # replaced per instance in __init__
-        return action.is_passive
 
 
 class UnoShowdownVariantAdapter(UnoShowdownAdapter):

@@ -43,11 +43,16 @@ class Board:
         self.on_paddle_edge: Callable[[str, float, bool], None] | None = None
         self.on_timer_button: Callable[[float], None] | None = None
         self.on_card: Callable[[float], None] | None = None
+        # The devices are None until _build makes them (buzzer and card_sensor stay
+        # None if not fitted); a board that fails to build never escapes __init__.
         self.launcher: Launcher | None = None
         self.countdown_leds: tuple[LED, ...] = ()
-        self.go_led = self.arrow_a = self.arrow_b = None
+        self.go_led: LED | None = None
+        self.arrow_a: LED | None = None
+        self.arrow_b: LED | None = None
         self.buzzer: Buzzer | None = None
-        self.paddle_a = self.paddle_b = None
+        self.paddle_a: Paddle | None = None
+        self.paddle_b: Paddle | None = None
         self.timer_button: TimerButton | None = None
         self.card_sensor: CardSensor | None = None
         self.pin_factory = pin_factory
@@ -81,12 +86,10 @@ class Board:
         self.arrow_b = add(LED(pins.arrow_b, initial_value=False, pin_factory=factory))
         if pins.buzzer is not None:
             self.buzzer = add(Buzzer(pins.buzzer, initial_value=False, pin_factory=factory))
-        for side in ("a", "b"):
-            paddle = add(
-                Paddle(getattr(pins, f"paddle_{side}"), lockout_s=lockout_s, pin_factory=factory)
-            )
-            paddle.on_edge = functools.partial(self._paddle_edge, side)
-            setattr(self, f"paddle_{side}", paddle)
+        self.paddle_a = add(Paddle(pins.paddle_a, lockout_s=lockout_s, pin_factory=factory))
+        self.paddle_a.on_edge = functools.partial(self._paddle_edge, "a")
+        self.paddle_b = add(Paddle(pins.paddle_b, lockout_s=lockout_s, pin_factory=factory))
+        self.paddle_b.on_edge = functools.partial(self._paddle_edge, "b")
         self.timer_button = add(
             TimerButton(pins.timer_button, lockout_s=lockout_s, pin_factory=factory)
         )
@@ -113,7 +116,9 @@ class Board:
             callback(ticks)
 
     def paddle(self, side: str) -> Paddle:
-        return self.paddle_a if check_side(side) == "a" else self.paddle_b
+        paddle = self.paddle_a if check_side(side) == "a" else self.paddle_b
+        assert paddle is not None  # built in __init__
+        return paddle
 
     def paddle_is_pressed(self, side: str) -> bool:
         """The live pin level of paddle ``side`` ("a" or "b")."""
@@ -149,19 +154,18 @@ class Board:
             led.value = index < lit
 
     def set_go(self, on: bool) -> None:
+        assert self.go_led is not None  # built in __init__
         self.go_led.value = bool(on)
 
     def set_arrow(self, side: str | None) -> None:
         """Light the false-start arrow toward ``side``; None turns both off."""
+        arrow_a, arrow_b = self.arrow_a, self.arrow_b
+        assert arrow_a is not None and arrow_b is not None  # built in __init__
         if side is None:
-            self.arrow_a.off()
-            self.arrow_b.off()
+            arrow_a.off()
+            arrow_b.off()
             return
-        on, off = (
-            (self.arrow_a, self.arrow_b)
-            if check_side(side) == "a"
-            else (self.arrow_b, self.arrow_a)
-        )
+        on, off = (arrow_a, arrow_b) if check_side(side) == "a" else (arrow_b, arrow_a)
         off.off()
         on.on()
 

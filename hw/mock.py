@@ -34,11 +34,13 @@ class InjectableMockPin(MockPWMPin):
     injected at an exact tick. The ``when_changed`` callback runs synchronously
     in the caller, as with gpiozero's own mock pins."""
 
-    def clear_states(self):
+    _state: float  # MockPin's level, or a PWM pin's duty (declared: gpiozero has no types)
+
+    def clear_states(self) -> None:
         self._last_change = self._factory.ticks()
         self.states = [PinState(0.0, self._state)]
 
-    def _change_state(self, value, ticks=None):
+    def _change_state(self, value: float, ticks: float | None = None) -> bool:
         if self._state == value:
             return False
         t = self._factory.ticks() if ticks is None else ticks
@@ -62,9 +64,9 @@ class InjectableMockPin(MockPWMPin):
                 f"cannot drive {self!r}: it is an {self._function}, not an input"
             )
         edge = "rising" if value else "falling"
-        if self._change_state(value, ticks):
-            if self._edges in ("both", edge) and self._when_changed is not None:
-                self._call_when_changed()
+        changed = self._change_state(value, ticks)
+        if changed and self._edges in ("both", edge) and self._when_changed is not None:
+            self._call_when_changed()
 
 
 class VirtualMockFactory(MockFactory):

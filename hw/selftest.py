@@ -53,6 +53,8 @@ class DeviceCheck:
 #: What a selftest is, step by step: it yields how long to wait (seconds)
 #: with something switched on, and returns the checks.
 Steps = Generator[float, None, list[DeviceCheck]]
+# One device's part of it: the same waits, and that device's check.
+_DeviceSteps = Generator[float, None, DeviceCheck]
 
 
 def run_selftest(board, sleep: Callable[[float], None] = time.sleep) -> list[DeviceCheck]:
@@ -77,7 +79,7 @@ def selftest_steps(board) -> Steps:
     """:func:`run_selftest` as a generator, for a caller that waits in its
     own way (the unit's event loop waits on deadlines, so it keeps answering).
     Closing the generator part-way leaves the outputs safe."""
-    checks = []
+    checks: list[DeviceCheck] = []
     try:
         board.safe()
         for name, device in board.devices():
@@ -93,7 +95,7 @@ def selftest_steps(board) -> Steps:
     return checks
 
 
-def _check(name: str, device) -> Steps:
+def _check(name: str, device) -> _DeviceSteps:
     if isinstance(device, Paddle):
         return _check_switch(name, device)
     if isinstance(device, CardSensor):
@@ -132,7 +134,7 @@ def _check_beam(name: str, sensor: CardSensor) -> DeviceCheck:
     return DeviceCheck(name, True, f"{sensor.pin!r} beam whole (high)")
 
 
-def _check_output(name: str, device) -> Steps:
+def _check_output(name: str, device) -> _DeviceSteps:
     pin = device.pin
     device.on()
     try:
@@ -149,7 +151,7 @@ def _check_output(name: str, device) -> Steps:
     )
 
 
-def _check_launcher(name: str, launcher: Launcher) -> Steps:
+def _check_launcher(name: str, launcher: Launcher) -> _DeviceSteps:
     pins = (launcher.toward_a.pin, launcher.toward_b.pin, launcher.enable.pin)
     parts, ok = [], True
     try:
@@ -171,7 +173,8 @@ def _check_launcher(name: str, launcher: Launcher) -> Steps:
     if any(stopped):
         ok = False
         parts.append(
-            "did not stop: " + " ".join(f"{pin!r}={state}" for pin, state in zip(pins, stopped))
+            "did not stop: "
+            + " ".join(f"{pin!r}={state}" for pin, state in zip(pins, stopped, strict=True))
         )
     else:
         parts.append("stopped")

@@ -122,10 +122,8 @@ class NotifyListener:
             return sum(key in m and (value is None or m[key] == value) for m in self.messages)
 
     def close(self) -> None:
-        try:
+        with contextlib.suppress(OSError):
             self.sock.shutdown(socket.SHUT_RDWR)  # the reader's recv returns b""
-        except OSError:
-            pass
         self._reader.join(WAIT_S)
         self.sock.close()
 
@@ -251,6 +249,8 @@ class Client:
         self.events: list[dict] = []
         self.unread_events: list[dict] = []
         self.replies: dict = {}
+        #: The socket of a TCP client (tests shut it down half-way); None otherwise.
+        self.sock: socket.socket | None = None
         self.other: list[bytes] = []
 
     @classmethod

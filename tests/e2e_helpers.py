@@ -4,6 +4,7 @@ record and the unit's journal tell the same story."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pty
 import random
@@ -12,6 +13,7 @@ import select
 import socket
 import threading
 import tty
+from typing import ClassVar
 
 from engine.apps.demo import SimulatedTable
 from engine.apps.driver import Match
@@ -185,14 +187,14 @@ class NoisyProxy:
 
     #: Noise the unit cannot take for a request (no usable id), and noise that
     #: is no message of the unit's.
-    TO_UNIT = [
+    TO_UNIT: ClassVar[list[bytes]] = [
         b"\x00\xff\xfe garbage",
         b'{"half": ',
         b"[]",
         b'{"cmd": "ping"}',
         b"\xc3\x28 not utf-8",
     ]
-    TO_ENGINE = [
+    TO_ENGINE: ClassVar[list[bytes]] = [
         b"\xffnoise",
         b'{"not": "a message"}',
         b'{"id": 987654, "ok": true}',
@@ -266,10 +268,8 @@ class NoisyProxy:
             pass
         finally:
             for sock in both:
-                try:
+                with contextlib.suppress(OSError):
                     sock.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
                 sock.close()
 
     def _cut(self, line: bytes) -> bool:

@@ -123,7 +123,7 @@ def test_a_usage_error_reads_as_argparse_says_its_own(tool, capsys):
     ],
 )
 def test_the_logging_flags(tool, monkeypatch, flags, level):
-    run, act = tool
+    run, _act = tool
     configured = {}
     monkeypatch.setattr(logging, "basicConfig", lambda **kwargs: configured.update(kwargs))
     chatty = logging.getLogger("test_console.chatty")

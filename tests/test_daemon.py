@@ -102,7 +102,8 @@ def test_a_full_showdown_through_the_protocol(daemon):
         fetched = client.request("result", showdown_id="g1-r1")
         assert fetched["result"] == {k: v for k, v in result.items() if k not in ("event", "seq")}
     with Journal(daemon.journal_path, readonly=True) as journal:
-        assert journal.get("g1-r1")["winner"] == "b"
+        row = journal.get("g1-r1")
+        assert row is not None and row["winner"] == "b"
 
 
 def test_ten_thousand_malformed_lines_during_a_showdown(daemon):
@@ -194,22 +195,25 @@ def test_a_repeated_showdown_id_is_never_run_twice(daemon):
 
 def test_max_clients_turns_the_next_one_away(tmp_path):
     config = FAST_CONFIG + "\n[server]\nmax_clients = 2\n"
-    with running_daemon(tmp_path, config_text=config) as daemon:
-        with Client.tcp(daemon.port) as one, Client.tcp(daemon.port) as two:
-            one.hello()
-            two.hello()
-            with Client.tcp(daemon.port) as three:
-                assert three.read_message() == {
-                    "id": None,
-                    "ok": False,
-                    "error": {
-                        "code": "busy",
-                        "message": "too many clients: this unit serves at most 2",
-                    },
-                }
-                with pytest.raises(LinkClosed):
-                    three.read_message()
-            assert one.request("ping")["ok"] and two.request("ping")["ok"]
+    with (
+        running_daemon(tmp_path, config_text=config) as daemon,
+        Client.tcp(daemon.port) as one,
+        Client.tcp(daemon.port) as two,
+    ):
+        one.hello()
+        two.hello()
+        with Client.tcp(daemon.port) as three:
+            assert three.read_message() == {
+                "id": None,
+                "ok": False,
+                "error": {
+                    "code": "busy",
+                    "message": "too many clients: this unit serves at most 2",
+                },
+            }
+            with pytest.raises(LinkClosed):
+                three.read_message()
+        assert one.request("ping")["ok"] and two.request("ping")["ok"]
 
 
 def test_selftest_runs_off_the_io_thread_so_pings_overtake_it(daemon):

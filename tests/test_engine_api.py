@@ -233,6 +233,12 @@ def test_house_rules_text_round_trips():
     assert HouseRules.parse(str(house)) == house
 
 
+@pytest.mark.parametrize("text", ["uno=3,uno=5", "stack,stack", "ws=1-2,ws=1-3"])
+def test_a_house_rule_written_twice_is_refused(text):
+    with pytest.raises(NotationError, match="given twice"):
+        HouseRules.parse(text)
+
+
 def test_phase_of_a_fresh_game():
     game = Game.from_notation("classic R5,B1/G3,Y9 Y3,G7,B2 R1 R + 0 play - - 0,0 1 1 500 - 1:0")
     assert game.phase is Phase.PLAY

@@ -77,7 +77,7 @@ def test_the_same_seed_gives_the_same_log_and_another_seed_another():
 
 
 def test_the_log_frames_the_match_in_rounds():
-    game, match, result = seeded_match(6, players=3, target=200)
+    _game, match, result = seeded_match(6, players=3, target=200)
     events = result.events
     kinds = [e.kind for e in events]
     assert set(kinds) <= set(EVENT_KINDS)

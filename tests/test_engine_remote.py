@@ -192,7 +192,7 @@ def test_reconnecting_backs_off_and_gives_up_after_reconnect_s():
         unit.reachable = False
 
     unit.before_reply["start"] = vanish
-    with pytest.raises(UnitUnreachable, match="cannot reach the unit at socket://unit.test:7700"):
+    with pytest.raises(UnitUnreachable, match=r"cannot reach the unit at socket://unit.test:7700"):
         remote(unit, reconnect_s=5.0, say=said.append).run_showdown(REQUEST)
     assert unit.sleeps == [0.05, 0.1, 0.2, 0.4, 0.8, 1.6, 2.0]
     assert sum(unit.sleeps) >= 5.0

@@ -47,11 +47,13 @@ def test_a_kill_while_the_cards_fly_keeps_the_verdict_and_never_runs_it_again(tm
     same_journal = ["--journal", str(tmp_path / "results.sqlite3")]
     (tmp_path / "before").mkdir()
     (tmp_path / "after").mkdir()
-    with running_daemon(tmp_path / "before", same_journal, SLOW_LAUNCH) as daemon:
-        with Client.tcp(daemon.port) as client:
-            decide(client, "kill-1")
-            daemon.process.kill()  # SIGKILL: no cleanup at all
-            daemon.process.wait(WAIT_S)
+    with (
+        running_daemon(tmp_path / "before", same_journal, SLOW_LAUNCH) as daemon,
+        Client.tcp(daemon.port) as client,
+    ):
+        decide(client, "kill-1")
+        daemon.process.kill()  # SIGKILL: no cleanup at all
+        daemon.process.wait(WAIT_S)
     with running_daemon(tmp_path / "after", same_journal, SLOW_LAUNCH) as daemon:
         with Client.tcp(daemon.port) as client:
             client.hello()

@@ -23,7 +23,7 @@ def result(showdown_id, a, b, winner, reason, reaction, margin, launch="launched
         "loser": loser,
         "reason": reason,
         "tie_reruns": 0,
-        "reaction_us": dict(zip("ab", reaction)),
+        "reaction_us": dict(zip("ab", reaction, strict=True)),
         "margin_us": margin,
         "cards": 2,
         "launch": launch,

@@ -257,7 +257,7 @@ def test_close_makes_safe_first_then_releases_every_pin(mock_factory, mock_pin, 
     board.close()
     assert changes[:3] == [(12, 0.0), (24, False), (19, False)]
     assert board.closed
-    for bcm in OUTPUTS + (17, 27, 22, 16):
+    for bcm in (*OUTPUTS, 17, 27, 22, 16):
         assert mock_pin(bcm).function == "input"  # released: floating on a Pi
     # The pins are free again.
     LED(19, pin_factory=mock_factory).close()
@@ -303,7 +303,7 @@ def test_half_built_board_failing_in_a_constructor(mock_factory, mock_pin, monke
             raise RuntimeError("timer button broke")
 
     monkeypatch.setattr(hw.board, "TimerButton", FailingTimerButton)
-    with pytest.raises(RuntimeError, match="^timer button broke$"):
+    with pytest.raises(RuntimeError, match=r"^timer button broke$"):
         Board(PinMap(), pin_factory=mock_factory)
     assert built == ["timer"]
     assert [mock_pin(bcm).function for bcm in (23, 24, 12, 19, 26, 17, 27)] == ["input"] * 7
@@ -318,7 +318,7 @@ def test_close_tries_every_step_and_reraises_the_first_failure(mock_factory, moc
         raise OSError("H-bridge gone")
 
     monkeypatch.setattr(board.launcher, "stop", broken_stop, raising=False)
-    with pytest.raises(OSError, match="^H-bridge gone$"):
+    with pytest.raises(OSError, match=r"^H-bridge gone$"):
         board.close()
     assert mock_pin(19).state == 0
     assert mock_pin(19).function == "input"

@@ -154,7 +154,7 @@ def test_virtual_factory_ticks_follow_the_clock(mock_factory, virtual_clock):
 
 
 def test_virtual_factory_refuses_pins_that_ignore_its_clock():
-    with pytest.raises(ValueError, match="^pin_class must be InjectableMockPin or a subclass"):
+    with pytest.raises(ValueError, match=r"^pin_class must be InjectableMockPin or a subclass"):
         VirtualMockFactory(lambda: 0.0, pin_class=MockPin)
 
 
@@ -205,7 +205,7 @@ def test_driving_an_output_is_refused(mock_pin):
     pin = mock_pin(5)
     pin.function = "output"
     with pytest.raises(
-        PinInvalidFunction, match="^cannot drive GPIO5: it is an output, not an input$"
+        PinInvalidFunction, match=r"^cannot drive GPIO5: it is an output, not an input$"
     ):
         pin.drive_low(ticks=1.0)
 
@@ -245,8 +245,10 @@ def test_card_feeder_releases_queued_cards_as_time_passes(board):
 
 
 def test_card_feeder_needs_a_card_sensor(mock_factory):
-    with Board(PinMap(), pin_factory=mock_factory) as board:
-        with pytest.raises(ValueError, match="^the board has no card sensor to feed$"):
-            CardFeeder(board)
+    with (
+        Board(PinMap(), pin_factory=mock_factory) as board,
+        pytest.raises(ValueError, match=r"^the board has no card sensor to feed$"),
+    ):
+        CardFeeder(board)
     with pytest.raises(ValueError, match=r"^dwell_s must be > 0, not 0$"):
         CardFeeder(mock_factory.pin(16), dwell_s=0)

@@ -38,7 +38,7 @@ def result(
 ):
     """A dict shaped like Result.to_dict(); launch "launched" if someone lost, else "none"."""
     loser = {"a": "b", "b": "a", None: None}[winner]
-    reaction_us = dict(zip("ab", reaction))
+    reaction_us = dict(zip("ab", reaction, strict=True))
     both = None not in reaction
     return {
         "showdown_id": showdown_id,
@@ -118,7 +118,7 @@ def test_recording_the_same_result_again_is_a_no_op(journal):
 def test_a_different_result_under_a_known_id_is_refused(journal):
     journal.record(result("sd-1"))
     with pytest.raises(
-        JournalConflictError, match="^showdown 'sd-1' is already recorded with a different result$"
+        JournalConflictError, match=r"^showdown 'sd-1' is already recorded with a different result$"
     ):
         journal.record(result("sd-1", winner="b"))
     assert journal.get("sd-1") == result("sd-1")
@@ -190,7 +190,7 @@ def test_recent_is_newest_first_with_a_limit_and_a_player_filter(journal):
     assert [r["showdown_id"] for r in journal.recent(limit=2)] == ["sd-3", "sd-2"]
     assert [r["showdown_id"] for r in journal.recent(player="Ann")] == ["sd-2", "sd-1"]
     assert journal.recent(player="ann") == []
-    with pytest.raises(ValueError, match="^limit must be a whole number >= 1, not 0$"):
+    with pytest.raises(ValueError, match=r"^limit must be a whole number >= 1, not 0$"):
         journal.recent(limit=0)
 
 
@@ -357,7 +357,7 @@ def test_close_is_idempotent_and_a_closed_journal_says_so(tmp_path):
     journal = Journal(tmp_path / FILENAME)
     journal.close()
     journal.close()
-    with pytest.raises(JournalError, match="the journal is closed$"):
+    with pytest.raises(JournalError, match=r"the journal is closed$"):
         journal.get("sd-1")
     assert repr(journal) == f"<Journal '{tmp_path / FILENAME}' closed>"
 

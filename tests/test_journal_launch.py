@@ -121,7 +121,7 @@ def test_the_same_decision_again_is_a_no_op(journal):
 def test_another_decision_under_a_known_id_is_refused(journal):
     journal.record_decision(decision("sd-1"))
     with pytest.raises(
-        JournalConflictError, match="^showdown 'sd-1' is already recorded with a different result$"
+        JournalConflictError, match=r"^showdown 'sd-1' is already recorded with a different result$"
     ):
         journal.record_decision(decision("sd-1", winner="b"))
     assert journal.get("sd-1") == decision("sd-1")
@@ -229,7 +229,7 @@ def test_record_completes_a_pending_decision(journal):
     assert journal.record(result("sd-1", launch="jam", cards_counted=1)) is False
     journal.record_outcome("sd-1", "jam", 1)  # the same outcome: no-op
     with pytest.raises(
-        JournalConflictError, match="^showdown 'sd-1' is already recorded with a different result$"
+        JournalConflictError, match=r"^showdown 'sd-1' is already recorded with a different result$"
     ):
         journal.record(result("sd-1", launch="launched", cards_counted=2))
 
@@ -237,7 +237,7 @@ def test_record_completes_a_pending_decision(journal):
 def test_record_does_not_complete_another_decision(journal):
     journal.record_decision(decision("sd-1"))
     with pytest.raises(
-        JournalConflictError, match="^showdown 'sd-1' is already recorded with a different result$"
+        JournalConflictError, match=r"^showdown 'sd-1' is already recorded with a different result$"
     ):
         journal.record(result("sd-1", winner="b"))
     assert journal.get("sd-1") == decision("sd-1")

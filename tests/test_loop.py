@@ -195,7 +195,7 @@ def test_a_deadline_action_that_raises_faults_the_unit_once_and_is_gone(make_loo
 
 
 def test_stop_ends_the_thread_at_once_while_the_loop_waits_to_retry(make_loop):
-    loop, core, faults = make_loop([FailingPacer("next_deadline")], retry_s=3600.0)
+    loop, core, _faults = make_loop([FailingPacer("next_deadline")], retry_s=3600.0)
     loop.start()
     assert loop.call(core.status, timeout=WAIT_S)["state"] == "fault"
     thread = loop._thread

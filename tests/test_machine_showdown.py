@@ -342,7 +342,7 @@ def test_when_both_edges_are_in_the_decision_does_not_wait_for_the_window(rig):
 
 
 def test_a_press_exactly_at_the_go_tick_is_valid(rig):
-    go = to_go(rig)
+    to_go(rig)
     rig.bench.press("b", offset_s=0.0)
     rig.advance(5)
     result = results(rig)[0]
@@ -501,7 +501,7 @@ def test_reversed_callback_order_the_tick_decides_not_the_arrival(rig):
 
 
 def test_bounces_after_the_first_press_do_not_move_its_tick(rig):
-    go = to_go(rig)
+    to_go(rig)
     rig.bench.press("a", offset_s=0.2)
     for k, offset in enumerate((0.2003, 0.2008, 0.2012, 0.202, 0.203)):
         (rig.bench.release if k % 2 == 0 else rig.bench.press)("a", offset_s=offset)
@@ -646,7 +646,7 @@ def test_the_timer_button_in_idle_arms_the_default_showdown_and_starts_it(rig):
     rig.bench.press_timer()
     rig.core.pump()
     assert rig.state == "countdown"
-    armed = [e.data for e in rig.events if e.name == "armed"][0]
+    armed = next(e.data for e in rig.events if e.name == "armed")
     assert armed["cards"] == 2 and armed["players"] == {"a": "A", "b": "B"}
     assert armed["showdown_id"].startswith("local-") and len(armed["showdown_id"]) == 18
     assert rig.pins() == outputs(bar=(1, 0, 0), buzzer=1)
@@ -736,7 +736,7 @@ def test_a_jam_when_the_sensor_has_not_counted_every_card_by_the_maximum():
 
 
 def test_the_losers_late_press_is_still_reported_as_its_reaction_time(rig):
-    go = to_go(rig)
+    to_go(rig)
     rig.bench.press("a", offset_s=0.2)
     rig.bench.press("b", offset_s=0.6)  # while the cards fly
     rig.advance(5)
@@ -909,7 +909,10 @@ def test_a_false_start_is_recorded_before_the_arrow_lights():
 def test_a_decision_that_cannot_be_recorded_launches_nothing_and_faults(how):
     with make_rig() as rig:
         rig.core.recorder = journal = Journal(rig, fail={"decided"})
-        go = to_go(rig) if how == "faster" else start(rig)
+        if how == "faster":
+            to_go(rig)
+        else:
+            start(rig)
         rig.bench.press("a", offset_s=0.2 if how == "faster" else -0.3)
         rig.advance(5)
         assert rig.state == "fault" and rig.pins() == OFF

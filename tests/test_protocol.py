@@ -190,7 +190,7 @@ def test_a_line_exactly_at_the_limit_is_accepted():
 
 def test_the_client_limit_is_larger_for_long_replies(link):
     server, client = link
-    request_id, data = client.send_request("history")
+    _request_id, data = client.send_request("history")
     [request] = server.receive_data(data)
     reply = server.send(request.reply(results=["r" * 100] * 1000))
     assert len(reply) > 100_000
@@ -345,7 +345,7 @@ def test_the_version_rule():
     assert negotiate_version(2) == 1  # a newer client speaks down to us
     with pytest.raises(
         ProtocolError,
-        match="^unsupported_version: client speaks up to "
+        match=r"^unsupported_version: client speaks up to "
         "version 0; this unit speaks versions 1 to 1$",
     ):
         negotiate_version(0)
@@ -642,7 +642,7 @@ def test_decode_request_checks_one_line_without_state():
     assert decode_request(b'{"id": "q", "cmd": "result", "showdown_id": "s1"}') == Request(
         "q", "result", {"showdown_id": "s1"}
     )
-    with pytest.raises(ProtocolError, match='^unknown_command: unknown command "x"$'):
+    with pytest.raises(ProtocolError, match=r'^unknown_command: unknown command "x"$'):
         decode_request(b'{"id": "q", "cmd": "x"}')
 
 
@@ -652,7 +652,7 @@ def test_decode_request_checks_one_line_without_state():
 def test_request_ids_count_up_and_unknown_commands_are_refused_locally():
     client = ClientConnection()
     assert [client.send_request("ping")[0] for _ in range(3)] == [1, 2, 3]
-    with pytest.raises(ProtocolError, match='^unknown_command: unknown command "launch"$'):
+    with pytest.raises(ProtocolError, match=r'^unknown_command: unknown command "launch"$'):
         client.send_request("launch")
     assert client.pending == {1: "ping", 2: "ping", 3: "ping"}
 
@@ -724,7 +724,7 @@ def test_events_are_numbered_per_unit_across_clients():
     result = events.event("result", winner="a", margin_us=1200)
     assert encode(result) == b'{"event":"result","seq":2,"winner":"a","margin_us":1200}\n'
     assert events.last == 2
-    with pytest.raises(ValueError, match="^unknown event 'bang' \\(known: state, armed, "):
+    with pytest.raises(ValueError, match=r"^unknown event 'bang' \(known: state, armed, "):
         events.event("bang")
     assert events.last == 2
 
@@ -756,9 +756,9 @@ def test_a_client_without_hello_takes_the_first_event_as_its_start():
 
 
 def test_reserved_keys_cannot_be_data():
-    with pytest.raises(ValueError, match="^data may not use the key 'ok'$"):
+    with pytest.raises(ValueError, match=r"^data may not use the key 'ok'$"):
         encode(Reply(1, {"ok": False}))
-    with pytest.raises(ValueError, match="^data may not use the key 'seq'$"):
+    with pytest.raises(ValueError, match=r"^data may not use the key 'seq'$"):
         encode(Event("go", 1, {"seq": 2}))
 
 
@@ -771,9 +771,9 @@ def test_a_lone_surrogate_is_escaped_so_the_line_stays_utf8():
 
 def test_the_server_sends_only_replies_and_events_with_known_codes():
     server = ServerConnection()
-    with pytest.raises(TypeError, match="^a server sends replies and events, not Request$"):
+    with pytest.raises(TypeError, match=r"^a server sends replies and events, not Request$"):
         server.send(Request(1, "ping"))
-    with pytest.raises(ValueError, match="^error code must be a lower_case_word, not 'No pe'$"):
+    with pytest.raises(ValueError, match=r"^error code must be a lower_case_word, not 'No pe'$"):
         Request(1, "ping").fail("No pe", "m")
     # A code this module does not list yet still goes out.
     assert encode(Request(1, "ping").fail("brand_new", "m")) == (

@@ -78,7 +78,7 @@ def ready_server(refuse_http=False):
 
 def feed_in_chunks(end, stream: bytes, cuts: list[int]) -> list:
     items, start = [], 0
-    for cut in sorted(set(c % (len(stream) + 1) for c in cuts)) + [len(stream)]:
+    for cut in [*sorted(set(c % (len(stream) + 1) for c in cuts)), len(stream)]:
         items += end.receive_data(stream[start:cut])
         start = cut
     return items
@@ -137,7 +137,7 @@ def test_an_http_line_is_the_last_thing_read(before, http_line, after, cuts):
     lines = [json.dumps(v).encode() for v in before]
     stream = b"\n".join([*lines, http_line, *(json.dumps(v).encode() for v in after)]) + b"\n"
     server, items, start = ready_server(refuse_http=True), [], 0
-    for cut in sorted(set(c % (len(stream) + 1) for c in cuts)) + [len(stream)]:
+    for cut in [*sorted(set(c % (len(stream) + 1) for c in cuts)), len(stream)]:
         items += server.receive_data(stream[start:cut])
         start = cut
         if items and getattr(items[-1], "close", False):
@@ -156,7 +156,7 @@ def test_random_json_lines_each_give_exactly_one_item(values, newline):
     items = server.receive_data(newline.join(lines) + newline)
     assert len(items) == len(lines)
     check_answerable(server, items)
-    for value, line, item in zip(values, lines, items):
+    for value, line, item in zip(values, lines, items, strict=True):
         if len(line) > LIMIT:
             assert item.code == "line_too_long"
         elif isinstance(item, Request):

@@ -276,7 +276,7 @@ def test_many_unread_replies_pause_reading_instead_of_dropping_the_client(fake):
 
 
 def test_a_half_closed_client_is_closed_only_once_its_replies_are_out(fake):
-    server, unit = fake
+    server, _unit = fake
     server._runner = held = HeldRunner()
     session = ready_session(server)
     server.receive(session, b'{"id":1,"cmd":"status"}\n{"id":2,"cmd":"ping"}\n')
@@ -315,7 +315,7 @@ def test_an_http_request_closes_the_link_before_any_later_line_is_read(fake, cap
 
 
 def test_a_serial_link_takes_a_header_like_line_as_noise_not_as_http(fake):
-    server, unit = fake
+    server, _unit = fake
     session = server.open_session("serial /dev/ttyUSB0", counted=False)
     replies = talk(
         server, session, b"Host: noise on the line\n", {"id": 1, "cmd": "hello", "version": 1}

@@ -14,6 +14,7 @@ for the commands that would touch the system (systemctl, useradd, ...).
 
 import fnmatch
 import importlib
+import itertools
 import os
 import re
 import shlex
@@ -114,7 +115,7 @@ def entries(unit, key, section="Service") -> list[str]:
     found: list[str] = []
     for k, v in unit.get(section, []):
         if k == key:
-            found = found + [v] if v else []
+            found = [*found, v] if v else []
     return found
 
 
@@ -269,7 +270,7 @@ def test_the_daemon_pings_the_watchdog_at_least_twice_per_watchdog_sec(
     # The first ping at once (systemd's timer runs from the start); then one ping
     # may be lost or late and the next still lands within WatchdogSec.
     assert pings[0] == 0.0
-    assert max(b - a for a, b in zip(pings, pings[1:])) <= watchdog_s / 2
+    assert max(b - a for a, b in itertools.pairwise(pings)) <= watchdog_s / 2
 
 
 def test_systemd_restarts_a_crashed_daemon_but_not_one_that_refused_to_start(
@@ -539,7 +540,7 @@ def test_motor_safe_falls_back_when_showdown_unit_is_gone(motor_env, tmp_path):
 
 
 def test_motor_safe_fails_loudly_without_pinctrl(motor_env, tmp_path):
-    env, log = motor_env
+    env, _log = motor_env
     env = {**env, "PINCTRL": str(tmp_path / "no-pinctrl")}
     done = run_motor_safe(env, str(tmp_path / "missing.toml"))
     assert done.returncode == 1
@@ -796,7 +797,9 @@ def test_a_fresh_config_serves_loopback_and_names_the_token(system):
     )
     changed = [
         (old, new)
-        for old, new in zip(DEFAULT_TOML.read_text().splitlines(), config.read_text().splitlines())
+        for old, new in zip(
+            DEFAULT_TOML.read_text().splitlines(), config.read_text().splitlines(), strict=True
+        )
         if old != new
     ]
     [(old, new)] = changed
@@ -1013,7 +1016,9 @@ def test_allow_remote_writes_a_config_listening_on_the_lan_with_the_token(system
     )
     changed = [
         (old, new)
-        for old, new in zip(DEFAULT_TOML.read_text().splitlines(), config.read_text().splitlines())
+        for old, new in zip(
+            DEFAULT_TOML.read_text().splitlines(), config.read_text().splitlines(), strict=True
+        )
         if old != new
     ]
     assert [new.partition("#")[0].rstrip() for _, new in changed] == [

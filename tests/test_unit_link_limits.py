@@ -163,7 +163,7 @@ def test_a_hello_of_the_wrong_shape_fails_the_open():
     with pytest.raises(
         ProtocolViolation,
         match=(
-            "^the unit's reply to hello is malformed: field 'capabilities' must be an array of "
+            r"^the unit's reply to hello is malformed: field 'capabilities' must be an array of "
             'strings, not "bench"$'
         ),
     ):
@@ -178,7 +178,7 @@ def test_an_event_of_the_wrong_shape_is_a_protocol_violation():
     with pytest.raises(
         ProtocolViolation,
         match=(
-            "^the unit's countdown event is malformed: field 'step' must be a whole number "
+            r"^the unit's countdown event is malformed: field 'step' must be a whole number "
             '>= 1, not "1"$'
         ),
     ):

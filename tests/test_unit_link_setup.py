@@ -116,5 +116,5 @@ def test_names_the_unit_would_refuse_stop_showdown_play_at_the_start(
 
 
 def test_names_are_not_checked_without_a_unit(capsys, monkeypatch):
-    status, err, seen = play(capsys, monkeypatch, "--players", "Zo\u00eb,Zoe\u0308")
+    status, _err, seen = play(capsys, monkeypatch, "--players", "Zo\u00eb,Zoe\u0308")
     assert status == 0 and seen["players"] == ["Zo\u00eb", "Zoe\u0308"]

@@ -164,8 +164,8 @@ class SimulatedTable:
             self._press(link)
 
     def _press(self, link: UnitLink) -> None:
-        for side, ms in self.plan(self._cards):
-            link.call("bench_press", side=side, offset_ms=ms)
+        for side, offset_ms in self.plan(self._cards):
+            link.call("bench_press", side=side, offset_ms=offset_ms)
 
     @staticmethod
     def _release(link: UnitLink) -> None:
@@ -414,7 +414,7 @@ def run_demo(
             status = 130
         finally:
             try:
-                code = daemon.stop()
+                code: int | None = daemon.stop()
             except DaemonError as exc:
                 screen.line(f"error: {exc}")
                 code = None
@@ -470,7 +470,7 @@ def _play(
                 ("  " if event.kind in ("play", "face", "challenge", "catch") else "")
                 + describe(event, names)
             )
-        scores = ", ".join(f"{n} {s}" for n, s in zip(names, game.scores))
+        scores = ", ".join(f"{n} {s}" for n, s in zip(names, game.scores, strict=True))
         screen.show_progress(
             f"[round {game.round}, showdown {counts['showdowns']}, "
             f"{clock() - started:.0f} s] {scores}"

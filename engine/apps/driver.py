@@ -50,8 +50,9 @@ from typing import Any
 
 from engine.core.actions import Action, ActionKind
 from engine.core.errors import IllegalActionError, StateError
-from engine.core.game import Game
-from engine.units.ports import ShowdownRequest
+from engine.core.game import Game, PendingShowdown
+from engine.players.bots import Agent
+from engine.units.ports import ShowdownRequest, UnitPort
 from firmware_host.protocol.words import ms, plural, reruns_text, versus
 
 __all__ = ["Match", "MatchEvent", "MatchResult", "play_match", "describe", "EVENT_KINDS"]
@@ -122,8 +123,8 @@ class Match:
     def __init__(
         self,
         game: Game,
-        agents: Sequence,
-        unit,
+        agents: Sequence[Agent],
+        unit: UnitPort,
         *,
         names: Sequence[str] | None = None,
         log: Callable[[MatchEvent], None] | None = None,
@@ -167,13 +168,12 @@ class Match:
             )
         while True:
             if game.round_over:
-                if game.match_over:
+                winner = game.match_winner
+                if winner is not None:
                     break
                 game.next_round()
             self.play_round()
-        result = MatchResult(
-            game.match_winner, game.scores, game.round, self.decisions, self.showdowns, ()
-        )
+        result = MatchResult(winner, game.scores, game.round, self.decisions, self.showdowns, ())
         self._emit(
             "match_end",
             winner=result.winner,
@@ -203,6 +203,8 @@ class Match:
         if self.debug:
             game.check_invariants()
         outcome = game.outcome
+        if outcome is None:  # cannot happen: round_over and outcome go together
+            raise StateError(f"round {game.round} ended without an outcome: {game.notation()}")
         self._emit(
             "round_end",
             winner=outcome.winner,
@@ -221,10 +223,13 @@ class Match:
                 f"round {game.round} has not ended after {self.max_decisions} "
                 f"decisions (a runaway game?): {game.notation()}"
             )
-        if game.pending_showdown is not None:
-            self._showdown()
+        pending = game.pending_showdown
+        if pending is not None:
+            self._showdown(pending)
         else:
             player = game.to_act
+            if player is None:  # no showdown pending: the round is over
+                raise StateError(f"round {game.round} is over: {game.notation()}")
             action = self.agents[player].act(game, player)
             if not game.is_legal(action):
                 legal = " ".join(map(str, game.legal_actions()))
@@ -264,16 +269,16 @@ class Match:
             drew = offender if succeeded else player
             data.update(offender=offender, succeeded=succeeded, drew=drew, cards=grew.get(drew, 0))
         elif kind is ActionKind.CATCH:
-            data.update(caught=action.player, cards=grew.get(action.player, 0))
+            caught = action.player
+            data.update(caught=caught, cards=0 if caught is None else grew.get(caught, 0))
         elif kind is ActionKind.CHOOSE_COLOUR:
             data.update(colour=str(action.colour))
         elif kind is ActionKind.CHOOSE_SHOWDOWN:
             data.update(opponent=action.player, count=action.count)
         self._emit(word, **data)
 
-    def _showdown(self) -> None:
+    def _showdown(self, pending: PendingShowdown) -> None:
         game = self.game
-        pending = game.pending_showdown
         self.showdowns += 1
         request = ShowdownRequest(
             f"{self.match_id}:r{game.round}:s{self.showdowns}",
@@ -315,8 +320,8 @@ class Match:
 
 def play_match(
     game_or_players: Game | int | Sequence[str],
-    agents: Sequence,
-    unit_port,
+    agents: Sequence[Agent],
+    unit_port: UnitPort,
     *,
     log: Callable[[MatchEvent], None] | None = None,
     names: Sequence[str] | None = None,
@@ -440,7 +445,7 @@ def describe(event: MatchEvent, names: Sequence[str]) -> str:
             f"{plural(d['cards'], 'card')}: {how}{rerun}; {loser} takes the cards."
         )
     if kind == "round_end":
-        scores = ", ".join(f"{n} {s}" for n, s in zip(names, d["scores"]))
+        scores = ", ".join(f"{n} {s}" for n, s in zip(names, d["scores"], strict=True))
         return (
             f"Round {event.round} won by {names[d['winner']]} for {d['points']} points. "
             f"Scores: {scores}."

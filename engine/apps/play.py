@@ -28,8 +28,8 @@ from engine.core.actions import Action, ActionKind
 from engine.core.cards import COLOURS, Card, Colour, Rank
 from engine.core.errors import NotationError
 from engine.core.game import Game
-from engine.players.bots import HeuristicBot, PlayerView, RandomBot
-from engine.units.ports import ManualUnit, SimulatedUnit
+from engine.players.bots import Agent, HeuristicBot, PlayerView, RandomBot
+from engine.units.ports import ManualUnit, SimulatedUnit, UnitPort
 from engine.units.remote import PauseOnProblem, RemoteUnit, UnitProblem, is_unit_url
 from firmware_host.protocol.words import noun, plural
 
@@ -69,7 +69,8 @@ def card_name(card: Card) -> str:
     ('red 7 (showdown 2)', 'Wild Draw Four')
     """
     rank = _RANK_WORDS.get(card.rank, str(card.number))
-    name = rank if card.is_wild else f"{_COLOUR_WORDS[card.colour]} {rank}"
+    colour = card.colour  # None for a wild
+    name = rank if colour is None else f"{_COLOUR_WORDS[colour]} {rank}"
     return f"{name} (showdown {card.showdown})" if card.showdown else name
 
 
@@ -80,8 +81,10 @@ def action_text(action: Action, game: Game, names: Sequence[str]) -> str:
     >>> [action_text(a, g, ["Ann", "Bob"]) for a in g.legal_actions()][:2]
     ['play red 5', 'play Wild, naming red']
     """
+    # An action's fields depend on its kind (a play has its card...); one lacking them
+    # is shown as its text.
     kind = action.kind
-    if kind is ActionKind.PLAY:
+    if kind is ActionKind.PLAY and action.card is not None:
         text = f"play {card_name(action.card)}"
         if action.colour is not None:
             text += f", naming {_COLOUR_WORDS[action.colour]}"
@@ -97,12 +100,16 @@ def action_text(action: Action, game: Game, names: Sequence[str]) -> str:
             f"challenge the Wild Draw Four: if it was legal you draw "
             f"{game.pending_draws + 2} instead of {game.pending_draws}"
         )
-    if kind is ActionKind.CATCH:
+    if kind is ActionKind.CATCH and action.player is not None:
         who = names[action.player]
         return f"catch {who}, who did not call UNO ({who} draws {game.house_rules.uno_penalty})"
-    if kind is ActionKind.CHOOSE_COLOUR:
+    if kind is ActionKind.CHOOSE_COLOUR and action.colour is not None:
         return f"name {_COLOUR_WORDS[action.colour]}"
-    if kind is ActionKind.CHOOSE_SHOWDOWN:
+    if (
+        kind is ActionKind.CHOOSE_SHOWDOWN
+        and action.player is not None
+        and action.count is not None
+    ):
         return f"face {names[action.player]} for {plural(action.count, 'card')}"
     return str(action)
 
@@ -138,7 +145,7 @@ class SharedScreen:
         game: Game,
         names: Sequence[str],
         people: Sequence[int],
-        input_fn: Callable[[str], str],
+        input_fn: Callable[[str], str] | None,
         print_fn: Callable[[str], None],
         clear_fn: Callable[[], None] | None = None,
     ):
@@ -150,9 +157,11 @@ class SharedScreen:
         self.clear_fn = clear_fn
         # With one person at the table there is nobody to hide the hand from.
         self.at_screen = self.people[0] if len(self.people) == 1 else None
-        self._known = Counter()
+        self._known: Counter[Card] = Counter()
 
     def ask(self, prompt: str) -> str:
+        if self.input_fn is None:  # input_fn=None is for bots only: nobody to ask
+            raise TypeError("this screen has no input_fn to ask with")
         return self.input_fn(prompt).strip()
 
     def seat(self, player: int) -> None:
@@ -216,8 +225,8 @@ class SharedScreen:
             f"Round {game.round} · top card {game.top_card} "
             f"({card_name(game.top_card)}){colour} · {way}"
         )
-        sizes = ", ".join(f"{n} {s}" for n, s in zip(self.names, game.hand_sizes))
-        scores = ", ".join(f"{n} {s}" for n, s in zip(self.names, game.scores))
+        sizes = ", ".join(f"{n} {s}" for n, s in zip(self.names, game.hand_sizes, strict=True))
+        scores = ", ".join(f"{n} {s}" for n, s in zip(self.names, game.scores, strict=True))
         self.print_fn(f"Cards in hand: {sizes} · Scores: {scores}")
         hand = sorted(game.hand(player), key=_card_order)
         self.print_fn(f"{self.names[player]}, your hand: {' '.join(map(str, hand))}")
@@ -250,20 +259,21 @@ class Person:
             screen.print_fn(f"  {i:>2}. {label:<10} {words}")
         while True:
             answer = screen.ask("Your choice (number or action): ")
-            actions, problem = _choose(answer, menu, legal)
-            if actions is None:
+            chosen, problem = _choose(answer, menu, legal)
+            if chosen is None:
                 screen.print_fn(problem)
                 continue
-            if len(actions) == 1:
-                return actions[0]
-            return self._follow_up(actions)
+            if len(chosen) == 1:
+                return chosen[0]
+            return self._follow_up(chosen)
 
     def _situation(self, game: Game, player: int) -> str:
         view = PlayerView(game, player)
         phase = game.phase.value
         names = self.screen.names
-        if phase == "drawn":
-            return f"You drew {view.drawn_card} ({card_name(view.drawn_card)}): play it or keep it."
+        drawn = view.drawn_card  # set in the "drawn" phase
+        if phase == "drawn" and drawn is not None:
+            return f"You drew {drawn} ({card_name(drawn)}): play it or keep it."
         if phase == "penalty":
             offender = names[view.next_player(-1)]
             return f"{offender} played {game.top_card} at you: {game.pending_draws} cards to draw."
@@ -290,7 +300,7 @@ class Person:
                 screen.print_fn(
                     f"{answer!r} is not a colour: type 1-4, R, Y, G, B or a colour's name."
                 )
-        counts = {a.count: a for a in actions}
+        counts = {a.count: a for a in actions if a.count is not None}
         low, high = min(counts), max(counts)
         while True:
             answer = screen.ask(f"How many cards ({low}-{high})? ")
@@ -323,7 +333,7 @@ def _card_order(card: Card) -> tuple:
 
 
 def _group_text(action: Action, names) -> str:
-    if action.kind is ActionKind.PLAY:
+    if action.kind is ActionKind.PLAY and action.card is not None:
         return f"play {card_name(action.card)} and name a colour" + (
             ", calling UNO" if action.uno else ""
         )
@@ -355,7 +365,7 @@ def _choose(answer: str, menu, legal) -> tuple[list[Action] | None, str]:
 
 
 def _normalise(text: str) -> str:
-    """Action text with the engine's case: ``r5 UNO`` -> ``R5 uno``, ``Colour g`` -> ``colour G``."""
+    """Action text in the engine's case: ``r5 UNO`` -> ``R5 uno``, ``Colour g`` -> ``colour G``."""
     words = text.split()
     if not words:
         return ""
@@ -376,7 +386,7 @@ def _parse_colour(text: str) -> Colour | None:
     text = text.strip().lower()
     if text in ("1", "2", "3", "4"):
         return COLOURS[int(text) - 1]
-    for colour, word in zip(COLOURS, _COLOUR_WORDS):
+    for colour, word in zip(COLOURS, _COLOUR_WORDS, strict=True):
         if text in (word, word[0]):
             return colour
     return None
@@ -413,7 +423,7 @@ def play_game(
     people = [seat for seat, p in enumerate(players) if p not in BOT_KINDS]
     game = Game.new(len(players), variant, rng=rng, target=target)
     screen = SharedScreen(game, names, people, input_fn, print_fn, clear_fn)
-    agents = []
+    agents: list[Agent] = []
     for seat, p in enumerate(players):
         if p == "bot":
             agents.append(HeuristicBot(names[seat]))
@@ -422,6 +432,7 @@ def play_game(
         else:
             agents.append(Person(screen, p))
     remote = None
+    port: UnitPort
     if is_unit_url(unit):
         remote = RemoteUnit(unit, say=print_fn, **(unit_options or {}))
         port = PauseOnProblem(remote, screen.ask, print_fn)

@@ -27,7 +27,9 @@ import argparse
 import json
 import random
 import time
+from collections.abc import Sequence
 
+from engine.core.actions import Action
 from engine.core.game import Game
 from firmware_host.protocol import console
 
@@ -60,7 +62,7 @@ def run(
     while played != games and (deadline is None or clock() < deadline):
         game = Game.new(players, variant, rng=rng)
         while not game.round_over:
-            actions = game.legal_actions()
+            actions: Sequence[Action] = game.legal_actions()
             if prefer_play and len(actions) > 1:
                 active = [a for a in actions if not a.is_passive]
                 if active:

@@ -101,7 +101,7 @@ class Action:
                 count,
                 bool(uno),
             )
-            for name, value in zip(cls.__slots__, values):
+            for name, value in zip(cls.__slots__, values, strict=True):
                 object.__setattr__(action, name, value)
             _SHARED[key] = action
         return action
@@ -234,8 +234,8 @@ _SIMPLE = {DRAW: _DRAW, KEEP: _KEEP, CHALLENGE: _CHALLENGE, ACCEPT: _ACCEPT}
 _COLOUR_CHOICES = {c: Action(CHOOSE_COLOUR, colour=c) for c in COLOURS}
 
 
-def _build_plays():
-    plays = {}
+def _build_plays() -> dict[tuple[Card, Colour | None, bool], Action]:
+    plays: dict[tuple[Card, Colour | None, bool], Action] = {}
     for card in CARD:
         if card is None:
             continue

@@ -28,6 +28,7 @@ True
 from __future__ import annotations
 
 import enum
+from typing import cast
 
 from engine.core.errors import NotationError
 
@@ -184,10 +185,10 @@ class Card(int):
             )
         code = (
             showdown << SHOWDOWN_SHIFT
-            | (WILD_COLOUR if wild else int(colour)) << COLOUR_SHIFT
+            | (WILD_COLOUR if colour is None else int(colour)) << COLOUR_SHIFT
             | rank
         )
-        return CARD[code]
+        return cast(Card, CARD[code])  # a real card's code: the checks above hold
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -239,8 +240,8 @@ class Card(int):
         return format(TEXT[self], spec)
 
 
-def _build():
-    card = [None] * CARD_COUNT
+def _build() -> tuple[list[Card | None], list[str]]:
+    card: list[Card | None] = [None] * CARD_COUNT
     text = [""] * CARD_COUNT
     for showdown in range(MAX_SHOWDOWN + 1):
         for colour in range(WILD_COLOUR + 1):
@@ -260,4 +261,4 @@ def _build():
 CARD, TEXT = _build()
 #: Points by card code (0 where no card has that code).
 POINTS_BY_CODE = [0 if c is None else c.points for c in CARD]
-_BY_TEXT = {t: c for c, t in zip(CARD, TEXT) if t}
+_BY_TEXT = {t: c for c, t in zip(CARD, TEXT, strict=True) if c is not None}

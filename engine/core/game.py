@@ -21,7 +21,8 @@ A showdown stops the game until its result is fed back:
 ...     "showdown R5!2,B1/G3,Y9 Y3,G7,B2 R1 R + 0 play - - 0,0 1 1 500 - 1:0")
 >>> game.apply("R5!2")
 >>> game.to_act is None, game.pending_showdown
-(True, PendingShowdown(challenger=0, opponent=1, cards=(Card.parse('Y3'), Card.parse('G7')), cause=Card.parse('R5!2')))
+(True, PendingShowdown(challenger=0, opponent=1,
+ cards=(Card.parse('Y3'), Card.parse('G7')), cause=Card.parse('R5!2')))
 >>> [str(a) for a in game.legal_actions()]
 ['loser 0', 'loser 1']
 >>> game.apply(Action.showdown_result(loser=1))
@@ -35,6 +36,8 @@ import dataclasses
 import enum
 import random
 import struct
+from collections.abc import Callable, Iterable
+from typing import ClassVar, cast
 
 from engine.core.actions import (
     ACCEPT,
@@ -150,6 +153,10 @@ class Outcome:
 
 _NO_HOUSE_RULES = HouseRules()
 
+# CARD for the codes a game holds: hands, piles and the unit hold real cards'
+# codes only, never one that CARD maps to None.
+_CARD = cast("list[Card]", CARD)
+
 # The shuffle (Game._shuffle): each one seeds a generator with
 # seed << _SHUFFLE_COUNT_BITS | shuffles so far (docs/notation.md), which draws one
 # unsigned key of _KEY_BYTES bytes ("I") per card.
@@ -208,6 +215,31 @@ class Game:
     # UNO (-1: nobody); _showdown is (challenger, opponent, cards in the unit) or
     # None; _legal caches legal_actions() until the next apply(); _effects is
     # what each card does in this game, by rank (tables.EFFECTS).
+    current: int
+    round_over: bool
+    turns: int
+    _variant: Variant
+    _house: HouseRules
+    _n: int
+    _hands: list[list[int]]
+    _draw: list[int]
+    _discard: list[int]
+    _top: int
+    _direction: int
+    _phase: int
+    _pending: int
+    _wd4_legal: bool | None
+    _catchable: int
+    _showdown: tuple[int, int, list[int]] | None
+    _scores: list[int]
+    _dealer: int
+    _round: int
+    _target: int
+    _seed: int
+    _shuffles: int
+    _legal: tuple[Action, ...] | None
+    _deck: tuple[int, ...]
+    _effects: tuple[tuple, ...]
 
     # -- construction -------------------------------------------------------------
 
@@ -289,7 +321,7 @@ class Game:
         self._shuffle(cards)
         n = self._n
         first = (self._dealer + 1) % n
-        hands = [None] * n
+        hands: list[list[int]] = [[]] * n  # placeholders, each replaced below
         for i in range(n):
             hands[(first + i) % n] = cards[-HAND_SIZE:][::-1]
             del cards[-HAND_SIZE:]
@@ -387,7 +419,7 @@ class Game:
 
     @property
     def top_card(self) -> Card:
-        return CARD[self._discard[-1]]
+        return _CARD[self._discard[-1]]
 
     @property
     def colour(self) -> Colour | None:
@@ -409,7 +441,7 @@ class Game:
     @property
     def drawn_card(self) -> Card | None:
         """The card just drawn that may now be played (DRAWN phase), else None."""
-        return CARD[self._hands[self.current][-1]] if self._phase == _DRAWN else None
+        return _CARD[self._hands[self.current][-1]] if self._phase == _DRAWN else None
 
     @property
     def catchable(self) -> int | None:
@@ -425,7 +457,7 @@ class Game:
         if self._showdown is None:
             return None
         challenger, opponent, cards = self._showdown
-        return PendingShowdown(challenger, opponent, _cards(cards), CARD[self._discard[-1]])
+        return PendingShowdown(challenger, opponent, _cards(cards), _CARD[self._discard[-1]])
 
     @property
     def scores(self) -> tuple[int, ...]:
@@ -482,7 +514,7 @@ class Game:
         hand = self._hands[p]
         playable = PLAYABLE[self._top]
         plays = UNO_PLAYS if len(hand) == 2 else PLAIN_PLAYS
-        actions = []
+        actions: list[Action] = []
         seen = []
         for card in hand:
             if playable[card] and card not in seen:
@@ -502,22 +534,22 @@ class Game:
     def is_legal(self, action: Action) -> bool:
         return action in self.legal_actions()
 
-    def _legal_other(self) -> tuple:
+    def _legal_other(self) -> tuple[Action, ...]:
         if self._showdown is not None:
             challenger, opponent, _ = self._showdown
             return (RESULTS[challenger], RESULTS[opponent])
         return self._LEGAL[self._phase](self)
 
-    def _legal_drawn(self) -> tuple:
+    def _legal_drawn(self) -> tuple[Action, ...]:
         hand = self._hands[self.current]
         plays = UNO_PLAYS if len(hand) == 2 else PLAIN_PLAYS
         return plays[hand[-1]] + (KEEP_ACTION,)
 
-    def _legal_penalty(self) -> tuple:
+    def _legal_penalty(self) -> tuple[Action, ...]:
         p = self.current
         hand = self._hands[p]
         rank = self._discard[-1] & RANK_MASK
-        actions = []
+        actions: list[Action] = []
         offender = (p - self._direction) % self._n
         # No stacking once the offender has gone out: the round ends with this penalty.
         if self._house.stacking and self._hands[offender]:
@@ -535,20 +567,28 @@ class Game:
             actions.append(CATCHES[target])
         return tuple(actions)
 
-    def _legal_colour(self) -> tuple:
+    def _legal_colour(self) -> tuple[Action, ...]:
         return COLOUR_CHOICES
 
-    def _legal_face(self) -> tuple:
+    def _legal_face(self) -> tuple[Action, ...]:
         low, high = self._house.showdown_cards
         p = self.current
         return tuple(
             Action.face(o, k) for o in range(self._n) if o != p for k in range(low, high + 1)
         )
 
-    def _legal_over(self) -> tuple:
+    def _legal_over(self) -> tuple[Action, ...]:
         return ()
 
-    _LEGAL = (None, _legal_drawn, _legal_penalty, _legal_colour, _legal_face, _legal_over)
+    # By phase. The play phase's are legal_actions()'s own: it never looks them up here.
+    _LEGAL: ClassVar[tuple[Callable[[Game], tuple[Action, ...]], ...]] = (
+        legal_actions,
+        _legal_drawn,
+        _legal_penalty,
+        _legal_colour,
+        _legal_face,
+        _legal_over,
+    )
 
     # -- applying -----------------------------------------------------------------
 
@@ -560,7 +600,8 @@ class Game:
         if legal is None:
             legal = self.legal_actions()
         try:
-            legal.index(action)
+            # The legal action itself (the same shared instance): an Action, not text.
+            action = legal[legal.index(action)]
         except ValueError:
             if type(action) is not str:
                 raise self._illegal(action) from None
@@ -581,7 +622,8 @@ class Game:
         if kind is PLAY:
             p = self.current
             hand = self._hands[p]
-            card = action.card
+            # A play always has its card; a cast() would cost a call on the hot path.
+            card: int = action.card  # type: ignore[assignment]
             if card & NUMBER_TEST_MASK <= LAST_NUMBER_RANK and len(hand) > 2:
                 # The commonest decision, written out: a number card without a
                 # Showdown symbol, from a hand that keeps two cards or more. It
@@ -601,20 +643,21 @@ class Game:
         elif kind is KEEP:
             self.current = (self.current + self._direction) % self._n
             self._phase = _PLAY
+        # The rarer kinds: each action has the fields of its kind (see Action).
         elif kind is SHOWDOWN_RESULT:
-            self._resolve_showdown(action.player)
+            self._resolve_showdown(cast(int, action.player))
         elif kind is ACCEPT:
             self._accept()
         elif kind is CHALLENGE:
             self._challenge()
         elif kind is CATCH:
-            self._draw_cards(action.player, self._house.uno_penalty)
+            self._draw_cards(cast(int, action.player), self._house.uno_penalty)
             self._catchable = -1
         elif kind is CHOOSE_COLOUR:
-            self._top = action.colour << COLOUR_SHIFT | self._top & RANK_MASK
+            self._top = cast(Colour, action.colour) << COLOUR_SHIFT | self._top & RANK_MASK
             self._phase = _PLAY
         else:
-            self._face(action.player, action.count)
+            self._face(cast(int, action.player), cast(int, action.count))
         if self.current != before or self.round_over:
             self.turns += 1
 
@@ -628,7 +671,9 @@ class Game:
         """Play a card and apply its effect, as this game's effect table says
         (rules.card_effects as tables.EFFECTS writes it; the fields as in rules.Effect)."""
         p = self.current
-        card = action.card & CODE_MASK  # piles and hands hold plain ints: faster than Card
+        # Piles and hands hold plain ints: faster than Card. (A play always has its
+        # card and a wild its colour; a cast() would cost a call on the hot path.)
+        card = action.card & CODE_MASK  # type: ignore[operator]
         hand = self._hands[p]
         hand.remove(card)
         self._discard.append(card)
@@ -648,7 +693,7 @@ class Game:
             if names_colour:
                 if challengeable:  # judged by the colour it covered
                     self._wd4_legal = wild_draw_four_is_legal(hand, self._top >> COLOUR_SHIFT)
-                self._top = action.colour << COLOUR_SHIFT | rank
+                self._top = action.colour << COLOUR_SHIFT | rank  # type: ignore[operator]
             else:
                 self._top = card & FACE_MASK
             n, d = self._n, self._direction
@@ -749,7 +794,8 @@ class Game:
         return True
 
     def _resolve_showdown(self, loser: int) -> None:
-        challenger, _, unit = self._showdown
+        # A result is legal only while a showdown is pending.
+        challenger, _, unit = cast("tuple[int, int, list[int]]", self._showdown)
         self._showdown = None
         self._hands[loser] += unit
         if not self._hands[challenger]:
@@ -966,5 +1012,5 @@ class Game:
         return f"Game.from_notation({self.notation()!r})"
 
 
-def _cards(codes) -> tuple[Card, ...]:
-    return tuple(map(CARD.__getitem__, codes))
+def _cards(codes: Iterable[int]) -> tuple[Card, ...]:
+    return tuple(map(_CARD.__getitem__, codes))

@@ -17,7 +17,7 @@ True
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import NamedTuple, NoReturn
 
 from engine.core.cards import TEXT, Card, Colour
 from engine.core.errors import NotationError
@@ -122,24 +122,24 @@ class Position(NamedTuple):
             )
         (
             variant,
-            hands,
+            hands_field,
             draw,
             discard,
-            colour,
+            colour_field,
             direction,
             player,
             phase,
             uno,
-            showdown,
+            showdown_field,
             scores,
             dealer,
             round_,
             target,
-            house,
+            house_field,
             rng,
         ) = fields
         field = _Field(text)
-        hands = [field.cards("hands", part, empty="") for part in hands.split("/")]
+        hands = [field.cards("hands", part, empty="") for part in hands_field.split("/")]
         pending, wd4_legal = 0, None
         phase, *extra = phase.split(":")
         if phase not in PHASES or (phase == "penalty") != bool(extra):
@@ -156,10 +156,9 @@ class Position(NamedTuple):
                 )
             if len(extra) == 2:
                 wd4_legal = extra[1] == "legal"
-        if showdown == "-":
-            showdown = None
-        else:
-            players, _, cards = showdown.partition(":")
+        showdown: tuple[int, int, list[Card]] | None = None
+        if showdown_field != "-":
+            players, _, cards = showdown_field.partition(":")
             challenger, _, opponent = players.partition("v")
             showdown = (
                 field.number("showdown", challenger),
@@ -168,14 +167,14 @@ class Position(NamedTuple):
             )
         if direction not in ("+", "-"):
             field.fail("direction", direction, "expected + or -")
-        seed, _, shuffles = rng.partition(":")
+        seed_hex, _, shuffles = rng.partition(":")
         try:
-            seed = int(seed, 16)
+            seed = int(seed_hex, 16)
         except ValueError:
             field.fail("rng", rng, "expected SEED:COUNT, the seed in hex")
         try:
-            house = HouseRules.parse(house)
-            colour = None if colour == "-" else Colour.parse(colour)
+            house = HouseRules.parse(house_field)
+            colour = None if colour_field == "-" else Colour.parse(colour_field)
         except NotationError as exc:
             raise NotationError(f"{exc} in {text!r}") from None
         return cls(
@@ -211,7 +210,7 @@ class _Field:
     def __init__(self, text: str):
         self.text = text
 
-    def fail(self, name: str, value: str, expected: str):
+    def fail(self, name: str, value: str, expected: str) -> NoReturn:
         raise NotationError(f"invalid {name} field {value!r}: {expected}, in {self.text!r}")
 
     def number(self, name: str, value: str) -> int:
@@ -219,7 +218,7 @@ class _Field:
             self.fail(name, value, "expected a whole number")
         return int(value)
 
-    def cards(self, name: str, value: str, empty: str | None = "-") -> list:
+    def cards(self, name: str, value: str, empty: str | None = "-") -> list[Card]:
         if value == empty:
             return []
         try:

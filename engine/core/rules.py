@@ -27,6 +27,7 @@ import tomllib
 from collections import Counter
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from engine.core.cards import (
     COLOUR_MASK,
@@ -290,12 +291,14 @@ class HouseRules:
         """The house rules written as ``str()`` writes them (``-`` for none)."""
         if text == "-":
             return cls()
-        options = {}
+        options: dict[str, Any] = {}  # HouseRules keyword arguments, of mixed types
+        seen: set[str] = set()  # the names as written (options has the keyword names)
         try:
             for part in text.split(","):
                 name, _, value = part.partition("=")
-                if name in options:
+                if name in seen:
                     raise ValueError(f"{name} given twice")
+                seen.add(name)
                 if part == "stack":
                     options["stacking"] = True
                 elif part == "until":

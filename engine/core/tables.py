@@ -15,6 +15,8 @@ keeps its hands and piles as lists of ints and never builds an object to answer
 
 from __future__ import annotations
 
+from typing import cast
+
 from engine.core.actions import _PLAYS, Action
 from engine.core.cards import (
     CARD,
@@ -83,19 +85,20 @@ def _effects_by_rank(two_players: bool, stacking: bool) -> tuple:
     return tuple(_effect_tuple(effects[rank]) for rank in Rank)  # Rank runs 0, 1, 2...
 
 
-def _build_play_tables():
-    plain, with_uno = [()] * len(CARD), [()] * len(CARD)
-    for (card, colour, uno), action in _PLAYS.items():
+def _build_play_tables() -> tuple[list[tuple[Action, ...]], list[tuple[Action, ...]]]:
+    plain: list[tuple[Action, ...]] = [()] * len(CARD)
+    with_uno: list[tuple[Action, ...]] = [()] * len(CARD)
+    for (card, _colour, uno), action in _PLAYS.items():
         if uno:
             with_uno[card] += (action,)
         else:
             plain[card] += (action,)
-    both = [p + u for p, u in zip(plain, with_uno)]
+    both = [p + u for p, u in zip(plain, with_uno, strict=True)]
     return plain, both
 
 
-def _build_playable():
-    tables = [None] * match_key(len(COLOURS), 0)
+def _build_playable() -> list[list[bool]]:
+    tables: list[list[bool] | None] = [None] * match_key(len(COLOURS), 0)
     faces = 1 << SHOWDOWN_SHIFT  # the codes without a Showdown number
     for colour in COLOURS:
         for rank in Rank:
@@ -110,7 +113,8 @@ def _build_playable():
             # The Showdown number does not matter: the same list for each. A
             # list, not bytes: indexing a list is the faster of the two in CPython 3.11.
             tables[match_key(colour, rank)] = low * (len(CARD) // faces)
-    return tables
+    # The keys of no card's face (ranks past the last) stay None; nothing reads them.
+    return cast("list[list[bool]]", tables)
 
 
 #: By card code: the card's plays (a wild once per colour), and the same

@@ -208,6 +208,8 @@ class HeuristicBot:
 
     def _play_score(self, view: PlayerView, action: Action, danger: bool) -> float:
         card = action.card
+        if card is None:
+            raise ValueError(f"not a play: {action}")
         hand = view.hand
         next_small = view.hand_sizes[view.next_player()] <= self.DANGER_CARDS
         if card.is_wild:
@@ -224,7 +226,8 @@ class HeuristicBot:
     @staticmethod
     def best_colour(cards) -> Colour:
         """The colour held most among ``cards`` (ties: most points, then R, Y, G, B)."""
-        count, points = Counter(), Counter()
+        count: Counter[Colour] = Counter()
+        points: Counter[Colour] = Counter()
         for card in cards:
             if card.colour is not None:
                 count[card.colour] += 1

@@ -107,8 +107,8 @@ class ShowdownOutcome:
         if {self.loser, self.winner} != set(request.players):
             raise ValueError(
                 f"showdown {request.showdown_id} was player "
-                f"{versus(str(request.challenger), str(request.opponent))}, but the outcome says {self.winner} beat "
-                f"{self.loser}"
+                f"{versus(str(request.challenger), str(request.opponent))}, "
+                f"but the outcome says {self.winner} beat {self.loser}"
             )
 
 
@@ -222,7 +222,10 @@ class ManualUnit:
         self.output_fn(
             f"Showdown {request.showdown_id}: {seats} for {plural(request.cards, 'card')}."
         )
-        prompt = f"Who won? ({request.challenger_name}/{request.opponent_name}, or f NAME for a false start) "
+        prompt = (
+            f"Who won? ({request.challenger_name}/{request.opponent_name}, "
+            "or f NAME for a false start) "
+        )
         while True:
             answer = self.input_fn(prompt).strip()
             outcome, problem = self.parse(request, answer)

@@ -126,7 +126,8 @@ def names_for_unit(names) -> list[str]:
     >>> names_for_unit(["Ann", "ANN"])
     Traceback (most recent call last):
     ...
-    ValueError: the unit would take players 1 and 2 for the same person: "Ann" and "ANN" are one name to it (it ignores case, runs of spaces and Unicode forms)
+    ValueError: the unit would take players 1 and 2 for the same person: "Ann" and "ANN" are one
+    name to it (it ignores case, runs of spaces and Unicode forms)
     """
     cleaned = []
     for seat, name in enumerate(names, 1):
@@ -381,10 +382,10 @@ class RemoteUnit:
                 continue  # the unit was reset: arm again
             self.timeline.append(("armed", self.clock()))
             if status["state"] == "done":
-                result = self._same_showdown(request, unit_id, status["result"])
-                if result["launch"] != "pending":
+                journal = self._same_showdown(request, unit_id, status["result"])
+                if journal["launch"] != "pending":
                     log.info("showdown %s: the unit already has its result", unit_id)
-                    return result, False
+                    return journal, False
                 log.info(
                     "showdown %s: decided, the cards are flying: waiting for the result", unit_id
                 )
@@ -487,7 +488,8 @@ class RemoteUnit:
                         what_to_do=("Let that showdown finish, or cancel it, then retry."),
                     )
                 continue
-            self.timeline.append((item.name, link.last_arrival))
+            if link.last_arrival is not None:  # always: next_event sets it with each item
+                self.timeline.append((item.name, link.last_arrival))
             if self.table is not None:
                 self.table.event(link, item)
             if item.name == "result":

@@ -40,7 +40,7 @@ import logging
 import select
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 # The errors live with the engine's others; imported here, where they are raised.
 from engine.core.errors import (
@@ -70,6 +70,7 @@ __all__ = [
     "VersionMismatch",
     "AuthFailed",
     "open_serial_url",
+    "Port",
     "MAX_QUEUED_EVENTS",
     "MAX_QUEUED_EVENT_BYTES",
 ]
@@ -86,7 +87,21 @@ NOISE_LINES_LOGGED = 5
 NOISE_SUMMARY_EVERY_S = 5.0
 
 
-def open_serial_url(url: str, *, baudrate: int, timeout: float, write_timeout: float):
+class Port(Protocol):
+    """What the link uses of a port: pyserial's, or a test's scripted one.
+    ``fileno()`` may raise (AttributeError, OSError, ValueError) for a port
+    with no file descriptor: the link polls it instead."""
+
+    def fileno(self) -> int: ...
+
+    def read(self, size: int, /) -> bytes: ...
+
+    def write(self, data: bytes, /) -> int | None: ...
+
+    def close(self) -> None: ...
+
+
+def open_serial_url(url: str, *, baudrate: int, timeout: float, write_timeout: float) -> Port:
     """``serial.serial_for_url`` with the link's settings (pyserial is imported
     only now). ``timeout=0`` makes reads return what is there at once."""
     import serial
@@ -144,7 +159,7 @@ class UnitLink:
         poll_s: float = 0.05,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], None] = time.sleep,
-        open_port: Callable[..., Any] | None = None,
+        open_port: Callable[..., Port] | None = None,
     ):
         self.url = url
         self.baudrate = baudrate
@@ -154,7 +169,7 @@ class UnitLink:
         self.clock = clock
         self.sleep = sleep
         self._open_port = open_port or open_serial_url
-        self._port = None
+        self._port: Port | None = None
         self._fileno: int | None = None
         self._conn: ClientConnection | None = None
         self._events: collections.deque = collections.deque()
@@ -182,13 +197,14 @@ class UnitLink:
         if self._port is not None:
             raise RuntimeError(f"the link to {self.url} is already open")
         try:
-            self._port = self._open_port(
+            port = self._open_port(
                 self.url, baudrate=self.baudrate, timeout=0, write_timeout=self.reply_timeout_s
             )
         except (OSError, ValueError) as exc:  # pyserial's SerialException is an OSError
             raise LinkLost(str(exc)) from None
+        self._port = port
         try:
-            self._fileno = self._port.fileno()
+            self._fileno = port.fileno()
         except (AttributeError, OSError, ValueError):
             self._fileno = None
         self._conn = ClientConnection()
@@ -234,6 +250,12 @@ class UnitLink:
         self._queued_bytes = 0
         self._noise.flush()
 
+    def _opened(self) -> tuple[Port, ClientConnection]:
+        """The open port and its protocol connection; LinkLost if the link is closed."""
+        if self._port is None or self._conn is None:
+            raise LinkLost(f"the link to {self.url} is not open")
+        return self._port, self._conn
+
     def _broken(self, error: LinkLost) -> LinkLost:
         """Close the link (a flood or a violation: nothing more from it is
         trusted) and return ``error`` to raise."""
@@ -244,12 +266,11 @@ class UnitLink:
 
     def send(self, cmd: str, **args) -> Any:
         """Send a request without waiting; returns its id (see :meth:`wait_reply`)."""
-        if self._port is None:
-            raise LinkLost(f"the link to {self.url} is not open")
-        request_id, data = self._conn.send_request(cmd, **args)
+        port, conn = self._opened()
+        request_id, data = conn.send_request(cmd, **args)
         log.debug("%s > %s", self.url, data.rstrip(b"\n").decode("utf-8", "replace"))
         try:
-            self._port.write(data)
+            port.write(data)
         except OSError as exc:
             raise LinkLost(f"write failed: {exc}") from None
         return request_id
@@ -260,15 +281,18 @@ class UnitLink:
         deadline = self.clock() + self.reply_timeout_s
         while request_id not in self._replies:
             if self.clock() >= deadline:
-                self._conn.pending.pop(request_id, None)  # a late reply is nobody's
+                if self._conn is not None:
+                    self._conn.pending.pop(request_id, None)  # a late reply is nobody's
                 raise LinkLost(f"no reply to {cmd} within {self.reply_timeout_s:g} s")
             self._pump()
         reply = self._replies.pop(request_id)
         if isinstance(reply, Reply):
+            # The connection fills in the request's command when the reply comes.
+            replied_to = cmd if reply.cmd is None else reply.cmd
             try:
-                return check_reply(reply.cmd, reply.data)
+                return check_reply(replied_to, reply.data)
             except Malformed as exc:
-                raise self._broken(ProtocolViolation(f"reply to {reply.cmd}", str(exc))) from None
+                raise self._broken(ProtocolViolation(f"reply to {replied_to}", str(exc))) from None
         # An ErrorReply, or a ProtocolError for a hello reply with a version we lack.
         raise CommandRefused(cmd, reply.code, reply.message)
 
@@ -292,13 +316,14 @@ class UnitLink:
 
     def _pump(self) -> None:
         """Wait at most ``poll_s`` for input; file what came."""
+        port, conn = self._opened()
         try:
             if (
                 self._fileno is not None
                 and not select.select([self._fileno], [], [], self.poll_s)[0]
             ):
                 return
-            data = self._port.read(65536)
+            data = port.read(65536)
         except OSError as exc:  # SerialException: "socket disconnected", a pty gone...
             text = str(exc)
             raise LinkLost(
@@ -308,7 +333,7 @@ class UnitLink:
             if self._fileno is None:
                 self.sleep(self.poll_s)
             return
-        for item in self._conn.receive_data(data):
+        for item in conn.receive_data(data):
             if isinstance(item, (Event, EventGap)):
                 log.debug("%s < %s", self.url, item)
                 self._queue(item)

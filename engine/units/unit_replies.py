@@ -11,7 +11,8 @@ for a bad request:
 ...                        "last_result": None, "fault": None})
 Traceback (most recent call last):
 ...
-engine.units.unit_replies.Malformed: field 'state' must be one of idle, armed, countdown, hold, go, false_start, resolved, launching, timeout, selftest, fault, not 5
+engine.units.unit_replies.Malformed: field 'state' must be one of idle, armed, countdown, hold,
+go, false_start, resolved, launching, timeout, selftest, fault, not 5
 
 Fields a newer unit adds are kept and not checked; so are the replies of
 commands and the events this module does not list (the engine does not use them).
@@ -76,8 +77,8 @@ class _Shape:
         if value is None and self.nullable:
             return
         if not isinstance(value, Mapping):
-            rule = "an object or null" if self.nullable else "an object"
-            raise Malformed(f"{_field(path)} must be {rule}, not {_show(value)}")
+            expected = "an object or null" if self.nullable else "an object"
+            raise Malformed(f"{_field(path)} must be {expected}, not {_show(value)}")
         for key, rule in self.fields.items():
             where = f"{path}.{key}" if path else key
             if key not in value:
@@ -166,7 +167,7 @@ RESULT = _Shape(
     agree=_result_agrees,
 )
 
-_STATUS_FIELDS = {
+_STATUS_FIELDS: dict[str, _Rule | _Shape] = {
     "paddles": _Shape({"a": _FLAG, "b": _FLAG}).or_null(),
     "showdown": _Shape(
         {

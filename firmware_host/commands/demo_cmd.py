@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import replace
+from typing import TypedDict
 
 from firmware_host.protocol import EventName
 from firmware_host.protocol.console import positive_int, seed
@@ -22,9 +23,20 @@ from firmware_host.sim.simulate import format_summary, simulate
 
 __all__ = ["SCENE_TIMING", "SCENES", "play_demo", "add_arguments", "command"]
 
+
+class _SceneTiming(TypedDict):
+    """The TimingConfig fields the scenes change."""
+
+    countdown_step_s: float
+    hold_min_s: float
+    hold_max_s: float
+    response_timeout_s: float
+    settle_s: float
+
+
 #: The unit's timing for the scenes: a shortened countdown so the demo reads
 #: quickly (the default steps are 1 s).
-SCENE_TIMING = {
+SCENE_TIMING: _SceneTiming = {
     "countdown_step_s": 0.5,
     "hold_min_s": 0.3,
     "hold_max_s": 0.8,
@@ -32,9 +44,12 @@ SCENE_TIMING = {
     "settle_s": 0.025,
 }
 
+#: A bench call: ("press" or "release", side, offset from GO in s, callback delay in s).
+_Edge = tuple[str, str, float, float]
+
 #: (title, showdown id, cards, players, edges, notes) where edges are bench
 #: calls for the first round, and for the re-run if there is one.
-SCENES = [
+SCENES: list[tuple[str, str, int, dict[str, str], list[list[_Edge]]]] = [
     (
         "A normal win",
         "demo-1",
@@ -111,6 +126,7 @@ def play_demo(out=sys.stdout) -> list:
                     "countdown",
                 ):
                     decision = rig.core.decision
+                    assert decision is not None  # the round has settled
                     text = decision_line(
                         decision.outcome, decision.winner, decision.loser, decision.margin_us
                     )
@@ -119,7 +135,10 @@ def play_demo(out=sys.stdout) -> list:
                 if text is not None:
                     out.write(f"  {rig.clock() - started:7.3f} s  {text}\n")
 
-            def on_edge(side, ticks, pressed, started=started):
+            forward, listeners = rig.board.on_paddle_edge, rig.core.listeners
+            assert forward is not None  # the core listens to the board
+
+            def on_edge(side, ticks, pressed, started=started, forward=forward):
                 if pressed:
                     out.write(
                         f"  {rig.clock() - started:7.3f} s  paddle {side.upper()} pressed: "
@@ -127,14 +146,15 @@ def play_demo(out=sys.stdout) -> list:
                     )
                 forward(side, ticks, pressed)
 
-            forward, listeners = rig.board.on_paddle_edge, rig.core.listeners
             rig.board.on_paddle_edge = on_edge
             rig.core.listeners = (*listeners, on_event)
             rig.core.arm(showdown_id, cards, players)
             rig.core.start()
             rig.advance(15)
             rig.core.listeners, rig.board.on_paddle_edge = listeners, forward
-            results.append(rig.core.result(showdown_id).to_dict())
+            result = rig.core.result(showdown_id)
+            assert result is not None  # the showdown is over by now
+            results.append(result.to_dict())
     return results
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from firmware_host.protocol.console import CommandError, positive_int
 from firmware_host.protocol.words import history_line, ms, noun
@@ -66,7 +67,7 @@ def command(args) -> int:
     if args.journal and not path.exists():
         raise CommandError(f"{path}: no such journal file")
     if not path.exists():
-        history = {"results": [], "players": {}, "damaged": []}
+        history: dict[str, Any] = {"results": [], "players": {}, "damaged": []}
         if not args.json:
             print(f"no results yet ({path} does not exist)")
             return 0
@@ -105,7 +106,9 @@ def render_text(history: dict, path: Path | str) -> str:
     ]
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
     for row in [header, *rows]:
-        cells = [row[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(row[1:], widths[1:])]
+        cells = [row[0].ljust(widths[0])] + [
+            c.rjust(w) for c, w in zip(row[1:], widths[1:], strict=True)
+        ]
         lines.append("  ".join(cells).rstrip())
     return "\n".join(lines) + "\n" + _damaged_line(history, path)
 

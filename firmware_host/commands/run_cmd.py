@@ -26,6 +26,7 @@ import sys
 import termios
 import time
 import tty
+from typing import ClassVar
 
 from firmware_host.core.bench import pin_states
 from firmware_host.core.errors import UnitError
@@ -71,7 +72,15 @@ class TerminalUI:
     one line shows the outputs, refreshed while a showdown runs. Everything
     here runs on the ui thread; the unit's loop only fills the mailbox."""
 
-    KEYS = {" ": "timer", "t": "timer", "a": "a", "l": "b", "b": "b", "c": "cancel", "q": "quit"}
+    KEYS: ClassVar[dict[str, str]] = {
+        " ": "timer",
+        "t": "timer",
+        "a": "a",
+        "l": "b",
+        "b": "b",
+        "c": "cancel",
+        "q": "quit",
+    }
     HELP = "space/t timer button, a and l paddles, c cancel, q quit"
     REFRESH_S = 0.05  # only while a showdown runs, for the flashing LEDs
 
@@ -81,6 +90,12 @@ class TerminalUI:
         self._state = "idle"
         self._started = time.monotonic()
 
+    @property
+    def _unit(self) -> Unit:
+        # Given to __init__, or to __call__ before any key or drawing.
+        assert self.unit is not None, "the terminal ui has no unit"
+        return self.unit
+
     def handle_key(self, key: str) -> bool:
         """Act on one key; False when it means quit."""
         action = self.KEYS.get(key.lower())
@@ -88,11 +103,11 @@ class TerminalUI:
             if action == "quit":
                 return False
             if action == "timer":
-                self.unit.bench.press_timer()
+                self._unit.bench.press_timer()
             elif action in ("a", "b"):
-                self.unit.bench.tap(action)
+                self._unit.bench.tap(action)
             elif action == "cancel":
-                self.unit.cancel()
+                self._unit.cancel()
         except UnitError as exc:
             self._print(f"{exc.code}: {exc}")
         return True
@@ -112,7 +127,7 @@ class TerminalUI:
         self.draw()
 
     def draw(self) -> None:
-        board = self.unit.board
+        board = self._unit.board
         if board is None:
             return
         self.out.write(f"\r\x1b[K{status_line(pin_states(board), self._state)}")

@@ -166,7 +166,8 @@ class Bench:
             )
         return float(value)
 
-    def _when(self, offset_s, tick, delay_s) -> tuple:
+    def _when(self, offset_s, tick, delay_s) -> tuple[float | None, float | None, float]:
+        """The checked ``offset_s``, ``tick`` and ``delay_s``, as _Edge takes them."""
         if offset_s is not None and tick is not None:
             raise InvalidArgumentError("give offset_s or tick, not both")
         if offset_s is not None:
@@ -187,7 +188,8 @@ class Bench:
 
     def _add(self, edge: _Edge) -> dict:
         core = self.core
-        if not edge.of_showdown:
+        offset_s = edge.offset_s
+        if offset_s is None:  # now or at a tick: not of a showdown
             tick = core.board.ticks() if edge.tick is None else edge.tick
             return self._deliver(edge, tick, tick + edge.delay_s)
         rnd = core.round
@@ -196,7 +198,7 @@ class Bench:
             return self._waiting(edge, "countdown")
         if rnd.go_tick is not None:
             return self._deliver(edge, *self._on(edge, rnd.go_tick, rnd.go_time))
-        if edge.offset_s >= 0 and core.state in ("countdown", "hold"):
+        if offset_s >= 0 and core.state in ("countdown", "hold"):
             self._for_go.append(edge)
             return self._waiting(edge, "go")
         return self._on_planned_go(edge)
@@ -211,7 +213,9 @@ class Bench:
     @staticmethod
     def _on(edge: _Edge, base_tick: float, base_time: float) -> tuple[float, float]:
         """The edge's tick and delivery time with GO at ``base_tick`` / ``base_time``."""
-        return base_tick + edge.offset_s, base_time + edge.offset_s + edge.delay_s
+        offset_s = edge.offset_s
+        assert offset_s is not None  # only a showdown's edges are timed from GO
+        return base_tick + offset_s, base_time + offset_s + edge.delay_s
 
     def _on_planned_go(self, edge: _Edge, name: str | None = None) -> dict:
         planned = self.core.round.planned_go
@@ -234,9 +238,12 @@ class Bench:
         return {**placed, "deadline": name, "deliver_at": when}
 
     def _drive(self, edge: _Edge, tick: float, when: float, name: str | None = None) -> None:
-        self._anchored.pop(name, None)
-        self._of_showdown.discard(name)
-        pin = self.pins[edge.target]
+        if name is not None:
+            self._anchored.pop(name, None)
+            self._of_showdown.discard(name)
+        pins = self.pins
+        assert pins is not None  # edges are only placed on mock pins
+        pin = pins[edge.target]
         if edge.target == "timer":
             pin.drive_low(ticks=tick)
             pin.drive_high(ticks=tick)  # let go at once; the button's lockout drops it
@@ -252,13 +259,14 @@ class Bench:
                 self._left_down.add(edge.target)
             else:
                 self._left_down.discard(edge.target)
-            if edge.hold_s is not None:
-                self._let_go_later(edge, tick, when)
+            self._let_go_later(edge, tick, when)
         else:
             pin.drive_high(ticks=tick)
             self._left_down.discard(edge.target)
 
     def _let_go_later(self, press: _Edge, tick: float, when: float) -> None:
+        if press.hold_s is None:
+            return  # held: only a release edge lets go
         # The release keeps the press's delivery delay, and its showdown.
         release = _Edge(press.target, False, press.offset_s, None, 0.0)
         delivered = max(when, self.core.clock())

@@ -88,13 +88,14 @@ def measure(
     press, or no GO), and the gap between the two presses (None unless both)."""
     reaction_us = {
         side: None
-        if presses[side] is None or go_tick is None
-        else _us(ticks_diff(presses[side], go_tick))
+        if (tick := presses[side]) is None or go_tick is None
+        else _us(ticks_diff(tick, go_tick))
         for side in SIDES
     }
     margin_us = None
-    if presses[_A] is not None and presses[_B] is not None:
-        margin_us = abs(_us(ticks_diff(presses[_B], presses[_A])))
+    a, b = presses[_A], presses[_B]
+    if a is not None and b is not None:
+        margin_us = abs(_us(ticks_diff(b, a)))
     return reaction_us, margin_us
 
 
@@ -119,24 +120,26 @@ def decide(
 
     >>> diff = lambda later, earlier: later - earlier
     >>> decide({"a": 10.2315, "b": 10.25}, 10.0, ticks_diff=diff, tie_threshold_us=200)
-    Decision(outcome='faster', winner='a', loser='b', reaction_us={'a': 231500, 'b': 250000}, margin_us=18500)
+    Decision(outcome='faster', winner='a', loser='b',
+             reaction_us={'a': 231500, 'b': 250000}, margin_us=18500)
     >>> decide({"a": 10.2, "b": 9.9999}, 10.0, ticks_diff=diff, tie_threshold_us=200).loser
     'b'
     """
     reaction_us, margin_us = measure(presses, go_tick, ticks_diff=ticks_diff)
-    pressed = [side for side in SIDES if presses[side] is not None]
+    # Each side that pressed, and its tick.
+    pressed = {side: tick for side in SIDES if (tick := presses[side]) is not None}
     if not pressed:
         return Decision(Outcome.TIMEOUT, reaction_us=reaction_us)
     early = [
         side
-        for side in pressed
-        if is_early(presses[side], go_tick, ticks_diff=ticks_diff, min_reaction_ms=min_reaction_ms)
+        for side, tick in pressed.items()
+        if is_early(tick, go_tick, ticks_diff=ticks_diff, min_reaction_ms=min_reaction_ms)
     ]
-    contenders = early or pressed
+    contenders = early or list(pressed)
     if len(contenders) == 1:
         first = contenders[0]
     else:
-        gap = ticks_diff(presses[_B], presses[_A])
+        gap = ticks_diff(pressed[_B], pressed[_A])
         gap_ns = abs(_ns(gap))
         if gap_ns == 0 or gap_ns < tie_threshold_us * 1000:
             return Decision(Outcome.TIE, reaction_us=reaction_us, margin_us=margin_us)

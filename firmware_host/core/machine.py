@@ -29,7 +29,7 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from transitions import Machine
 
@@ -57,7 +57,10 @@ from firmware_host.protocol import (
     clean_players,
     clean_showdown_id,
 )
-from hw.selftest import DeviceCheck, selftest_steps
+from hw.selftest import DeviceCheck, Steps, selftest_steps
+
+if TYPE_CHECKING:
+    from transitions.core import TransitionConfigDict  # only in its type stubs
 
 __all__ = [
     "STATES",
@@ -81,7 +84,7 @@ _NOT_FAULT = [state for state in STATES if state != "fault"]
 # inputs (paddle_pressed, timer_pressed, card_passed), commands (arm_received,
 # start_received, cancelled) and its own deadlines (the *_elapsed ones,
 # settled). Transitions with the same trigger and source are tried in order.
-TRANSITIONS = [
+TRANSITIONS: list[TransitionConfigDict] = [
     # trigger              source                  dest           guard / action
     dict(trigger="arm_received", source=["idle", "armed"], dest="armed"),
     dict(
@@ -301,7 +304,7 @@ class ShowdownCore:
         self.last_decision_latency_us: float | None = None
         self._recorded = False  # the decision is with the recorder
         self._launch: _Launch | None = None
-        self._selftest: tuple | None = None  # (steps, future) while one runs
+        self._selftest: tuple[Steps, Future[list[DeviceCheck]]] | None = None  # while one runs
         self._edge: tuple[str, float] | None = None
         self._deadlines = Deadlines()
         self.show = Show(board, self.timing, self._deadlines, clock)
@@ -334,6 +337,28 @@ class ShowdownCore:
 
     def _card_seen(self, ticks: float) -> None:
         self.inbox.put(InputEvent("card", (ticks,)))
+
+    # -- what the state implies is there (if not, it is a bug: a fault) ----------
+
+    @property
+    def _current_showdown(self) -> Showdown:
+        """The armed or running showdown (there is one from armed until idle)."""
+        return _present(self.showdown, "showdown", self.state)
+
+    @property
+    def _current_round(self) -> _Round:
+        """The countdown and what followed it (from countdown until idle)."""
+        return _present(self.round, "round", self.state)
+
+    @property
+    def _current_decision(self) -> Decision:
+        """How the round ended (once it settled or timed out)."""
+        return _present(self.decision, "decision", self.state)
+
+    @property
+    def _current_launch(self) -> _Launch:
+        """The cards on their way (while launching)."""
+        return _present(self._launch, "launch", self.state)
 
     # -- driving the core --------------------------------------------------------
 
@@ -483,7 +508,7 @@ class ShowdownCore:
         so two engines can never swap each other's showdown."""
         self._refuse_unless("idle", "armed")
         if self.state == "armed":
-            armed = self.showdown.showdown_id
+            armed = self._current_showdown.showdown_id
             if showdown_id == armed:
                 return self.status()
             raise BusyError(f"showdown {armed!r} is armed: cancel it before arming another")
@@ -577,11 +602,12 @@ class ShowdownCore:
     # -- inputs ------------------------------------------------------------------
 
     def _on_press(self, side: str, ticks: float) -> None:
-        if self.round is not None and self.round.presses[side] is not None:
+        rnd = self.round
+        if rnd is not None and rnd.presses[side] is not None:
             return  # that side's first press is already in
         if self.state in ("resolved", "launching"):
             # Too late to change the decision, but it is that side's reaction time.
-            self.round.presses[side] = ticks
+            self._current_round.presses[side] = ticks
             return
         self._edge = (side, ticks)
         self._fire("paddle_pressed")
@@ -589,17 +615,18 @@ class ShowdownCore:
     def _is_early(self, ticks: float) -> bool:
         return is_early(
             ticks,
-            self.round.go_tick,
+            self._current_round.go_tick,
             ticks_diff=self.board.ticks_diff,
             min_reaction_ms=self.timing.min_reaction_ms,
         )
 
     def press_is_early(self) -> bool:
-        return self._is_early(self._edge[1])
+        _, ticks = _present(self._edge, "paddle edge", self.state)
+        return self._is_early(ticks)
 
     def _record_press(self) -> None:
-        side, ticks = self._edge
-        presses = self.round.presses
+        side, ticks = _present(self._edge, "paddle edge", self.state)
+        presses = self._current_round.presses
         first = presses[Side.A] is None and presses[Side.B] is None
         presses[side] = ticks
         self.unschedule("response")
@@ -610,25 +637,27 @@ class ShowdownCore:
 
     def _settle(self) -> None:
         self.unschedule("settle")
-        self.decision = decide(
-            self.round.presses,
-            self.round.go_tick,
+        rnd = self._current_round
+        decision = self.decision = decide(
+            rnd.presses,
+            rnd.go_tick,
             ticks_diff=self.board.ticks_diff,
             tie_threshold_us=self.timing.tie_threshold_us,
             min_reaction_ms=self.timing.min_reaction_ms,
         )
         self.last_decision_latency_us = (time.perf_counter() - self._arrived) * 1e6
-        if self.decision.loser is not None:
+        loser = decision.loser
+        if loser is not None:
             # On disk before anything moves: a crash from here on cannot lose
             # the verdict, and a failure here launches nothing.
             self._record_decision()
-        if self.decision.outcome == Outcome.FALSE_START:
-            self.show.false_start(self.decision.loser)
-            self.emit(
-                EventName.FALSE_START,
-                showdown_id=self.showdown.showdown_id,
-                side=self.decision.loser,
-            )
+            if decision.outcome == Outcome.FALSE_START:  # the loser is who jumped
+                self.show.false_start(loser)
+                self.emit(
+                    EventName.FALSE_START,
+                    showdown_id=self._current_showdown.showdown_id,
+                    side=loser,
+                )
         self.settled()
 
     def _record_decision(self) -> None:
@@ -660,17 +689,17 @@ class ShowdownCore:
         return True
 
     def is_tie(self) -> bool:
-        return self.decision.outcome == Outcome.TIE
+        return self._current_decision.outcome == Outcome.TIE
 
     def tie_rerun_is_due(self) -> bool:
         return (
             self.is_tie()
             and self.timing.tie_policy == "rerun"
-            and self.showdown.tie_reruns < self.timing.max_tie_reruns
+            and self._current_showdown.tie_reruns < self.timing.max_tie_reruns
         )
 
     def has_loser(self) -> bool:
-        return self.decision.loser is not None
+        return self._current_decision.loser is not None
 
     # -- arming and the paddle warning ----------------------------------------------
 
@@ -684,11 +713,12 @@ class ShowdownCore:
         self.start_received()
 
     def on_enter_armed(self) -> None:
+        showdown = self._current_showdown
         self.emit(
             EventName.ARMED,
-            showdown_id=self.showdown.showdown_id,
-            cards=self.showdown.cards,
-            players=dict(self.showdown.players),
+            showdown_id=showdown.showdown_id,
+            cards=showdown.cards,
+            players=dict(showdown.players),
         )
 
     def _warn_paddle_held(self) -> None:
@@ -716,7 +746,7 @@ class ShowdownCore:
         self._next_step()
 
     def _next_step(self) -> None:
-        rnd = self.round
+        rnd, showdown = self._current_round, self._current_showdown
         rnd.step += 1
         begins = rnd.start + (rnd.step - 1) * self.timing.countdown_step_s
         self.show.countdown_step(rnd.step, begins)
@@ -728,10 +758,10 @@ class ShowdownCore:
         )
         self.emit(
             EventName.COUNTDOWN,
-            showdown_id=self.showdown.showdown_id,
+            showdown_id=showdown.showdown_id,
             step=rnd.step,
             steps=rnd.steps,
-            rerun=self.showdown.tie_reruns,
+            rerun=showdown.tie_reruns,
         )
 
     def on_exit_countdown(self) -> None:
@@ -740,19 +770,20 @@ class ShowdownCore:
 
     def on_enter_hold(self) -> None:
         self.show.hold()
-        self.schedule("hold", self.round.planned_go, self.hold_elapsed)
+        self.schedule("hold", self._current_round.planned_go, self.hold_elapsed)
 
     def on_exit_hold(self) -> None:
         self.unschedule("hold")
 
     def on_enter_go(self) -> None:
+        rnd = self._current_round
         # The tick read right after the light is on: every press is measured against it.
-        self.round.go_tick = self.show.go()
-        self.round.go_time = self.clock()
+        rnd.go_tick = self.show.go()
+        rnd.go_time = self.clock()
         self.schedule(
-            "response", self.round.go_time + self.timing.response_timeout_s, self.response_timed_out
+            "response", rnd.go_time + self.timing.response_timeout_s, self.response_timed_out
         )
-        self.emit(EventName.GO, showdown_id=self.showdown.showdown_id, ticks=self.round.go_tick)
+        self.emit(EventName.GO, showdown_id=self._current_showdown.showdown_id, ticks=rnd.go_tick)
 
     def on_exit_go(self) -> None:
         self.show.go_over()
@@ -763,12 +794,13 @@ class ShowdownCore:
         self.show.jumped()
 
     def _count_rerun(self) -> None:
-        self.showdown.tie_reruns += 1
+        showdown = self._current_showdown
+        showdown.tie_reruns += 1
         self.emit(
             EventName.TIE,
-            showdown_id=self.showdown.showdown_id,
-            gap_us=self.decision.margin_us,
-            rerun=self.showdown.tie_reruns,
+            showdown_id=showdown.showdown_id,
+            gap_us=self._current_decision.margin_us,
+            rerun=showdown.tie_reruns,
             void=False,
         )
 
@@ -776,19 +808,21 @@ class ShowdownCore:
 
     def on_enter_resolved(self) -> None:
         if self.is_tie():
+            showdown = self._current_showdown
             self.emit(
                 EventName.TIE,
-                showdown_id=self.showdown.showdown_id,
-                gap_us=self.decision.margin_us,
-                rerun=self.showdown.tie_reruns,
+                showdown_id=showdown.showdown_id,
+                gap_us=self._current_decision.margin_us,
+                rerun=showdown.tie_reruns,
                 void=True,
             )
         self.announced()
 
     def on_enter_timeout(self) -> None:
+        rnd = self._current_round
         self.decision = decide(
-            self.round.presses,
-            self.round.go_tick,
+            rnd.presses,
+            rnd.go_tick,
             ticks_diff=self.board.ticks_diff,
             tie_threshold_us=self.timing.tie_threshold_us,
         )
@@ -796,26 +830,26 @@ class ShowdownCore:
 
     def on_enter_launching(self) -> None:
         launcher = self.config.launcher
-        cards = self.showdown.cards
-        self._launch = _Launch(self.decision.loser, cards)
+        cards = self._current_showdown.cards
+        loser = _present(self._current_decision.loser, "loser", self.state)
+        self._launch = _Launch(loser, cards)
         if self.board.has_card_sensor:
             # The sensor says when the cards are out; the maximum makes it a jam.
             run_s = launcher.max_run_s
         else:
             run_s = min(launcher.spin_up_s + launcher.per_card_s * cards, launcher.max_run_s)
-        self.board.launcher.launch_toward(self.decision.loser, launcher.speed)
+        self.board.launcher.launch_toward(loser, launcher.speed)
         self.schedule("launch", self.clock() + run_s, self.launch_elapsed)
 
     def _count_card(self) -> None:
-        self._launch.counted += 1
+        launch, showdown_id = self._current_launch, self._current_showdown.showdown_id
+        launch.counted += 1
         if self.recorder is not None:
             try:
-                self.recorder.cards_counted(self.showdown.showdown_id, self._launch.counted)
+                self.recorder.cards_counted(showdown_id, launch.counted)
             except Exception as exc:  # the final record says it again
-                log.warning(
-                    "cannot record the card count of %s: %s", self.showdown.showdown_id, exc
-                )
-        if self._launch.counted >= self._launch.cards:
+                log.warning("cannot record the card count of %s: %s", showdown_id, exc)
+        if launch.counted >= launch.cards:
             self.cards_out()
 
     def on_exit_launching(self) -> None:
@@ -824,7 +858,7 @@ class ShowdownCore:
 
     def _finish_launch(self) -> None:
         self.board.launcher.stop()
-        launch = self._launch
+        launch = self._current_launch
         sensor = self.board.has_card_sensor
         outcome, verified = launch_outcome(launch.cards, launch.counted, sensor=sensor)
         if outcome is Launch.JAM:
@@ -836,7 +870,7 @@ class ShowdownCore:
             )
         self.emit(
             EventName.LAUNCHED,
-            showdown_id=self.showdown.showdown_id,
+            showdown_id=self._current_showdown.showdown_id,
             side=launch.side,
             cards=launch.counted if sensor else launch.cards,
             verified=verified,
@@ -860,7 +894,7 @@ class ShowdownCore:
         self._selftest_step()
 
     def _selftest_step(self) -> None:
-        steps, future = self._selftest
+        steps, future = _present(self._selftest, "selftest", self.state)
         try:
             wait = next(steps)
         except StopIteration as done:
@@ -887,18 +921,19 @@ class ShowdownCore:
 
     def _result(self, launch: Launch) -> Result:
         counted = self._launch.counted if self._launch and self.board.has_card_sensor else None
+        rnd = self._current_round
         return result_of(
-            self.showdown,
-            self.decision,
-            self.round.presses,
-            self.round.go_tick,
+            self._current_showdown,
+            self._current_decision,
+            rnd.presses,
+            rnd.go_tick,
             launch=launch,
             cards_counted=counted,
             ticks_diff=self.board.ticks_diff,
         )
 
     def _publish(self, result: Result) -> None:
-        self.showdown.finished = True
+        self._current_showdown.finished = True
         if self.recorder is not None:
             try:
                 self.recorder.finished(result)  # before anyone hears of it
@@ -924,6 +959,17 @@ class ShowdownCore:
             previous, self._shown_state = self._shown_state, self.state
             log.info("state %s -> %s", previous, self.state)
             self.emit(EventName.STATE, state=self.state, previous=previous)
+
+
+_T = TypeVar("_T")
+
+
+def _present(value: _T | None, what: str, state: str) -> _T:
+    """``value``, which the machine's state says is there: if it is not, that
+    is a bug, and the fault it causes names it."""
+    if value is None:
+        raise RuntimeError(f"no {what} in state {state!r}")
+    return value
 
 
 def _text(exc: Exception) -> str:

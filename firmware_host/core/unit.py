@@ -131,30 +131,37 @@ class Unit:
             raise UnitClosedError("the unit is not open")
         return self._loop.call(fn, *args, **kwargs)
 
+    @property
+    def _opened_core(self) -> ShowdownCore:
+        """The machine, once the unit was opened (UnitClosedError before)."""
+        if self._core is None:
+            raise UnitClosedError("the unit is not open")
+        return self._core
+
     def arm(self, showdown_id: str, cards: int, players: dict[str, str] | None = None) -> dict:
         """Arm a showdown; ``players`` maps "a" and "b" to names (default "A", "B").
         Returns the status. Raises InvalidCardsError, InvalidArgumentError,
         BusyError or UnitFaultError."""
-        return self._call(self._core.arm, showdown_id, cards, players)
+        return self._call(self._opened_core.arm, showdown_id, cards, players)
 
     def start(self) -> dict:
         """Start the armed showdown (what the timer button does). Raises
         NotArmedError, BusyError, PaddleHeldError (the unit stays armed and
         blinks the arrow) or UnitFaultError."""
-        return self._call(self._core.start)
+        return self._call(self._opened_core.start)
 
     def cancel(self) -> dict:
         """Back to idle, outputs safe, from any state; from fault only if the
         board answers (else UnitFaultError)."""
-        return self._call(self._core.cancel)
+        return self._call(self._opened_core.cancel)
 
     def status(self) -> dict:
         """state, paddles ({"a": bool, "b": bool}), showdown, last_result, fault."""
-        return self._call(self._core.status)
+        return self._call(self._opened_core.status)
 
     def result(self, showdown_id: str) -> Result | None:
         """A result from this run of the unit (the journal has older ones)."""
-        return self._call(self._core.result, showdown_id)
+        return self._call(self._opened_core.result, showdown_id)
 
     def call(self, fn, *args, **kwargs):
         """Run ``fn(*args, **kwargs)`` on the loop thread and return its value:
@@ -168,11 +175,13 @@ class Unit:
         self._call(self._reconfigure, config)
 
     def _reconfigure(self, config) -> None:
-        core = self._core
+        core = self._opened_core
         if core.state in RUNNING_STATES or core.state in ("armed", "selftest"):
             raise BusyError(f"a showdown is under way: state is {core.state!r}")
+        board = self.board
+        assert board is not None and board.timer_button is not None  # open while the loop runs
         core.config, core.timing = config, config.timing
-        for device in (self.board.paddle_a, self.board.paddle_b, self.board.timer_button):
+        for device in (board.paddle("a"), board.paddle("b"), board.timer_button):
             device.lockout_s = config.timing.press_lockout_s
         self.config = config
 
@@ -181,7 +190,7 @@ class Unit:
         return at once with a future for its checks. The unit is in state
         ``selftest`` for about 2.5 s and keeps answering meanwhile; only in
         idle, else BusyError (a second selftest too)."""
-        return self._call(self._core.start_selftest)
+        return self._call(self._opened_core.start_selftest)
 
     def selftest(self, timeout: float = SELFTEST_TIMEOUT_S) -> list[DeviceCheck]:
         """:meth:`start_selftest` and wait for its checks."""

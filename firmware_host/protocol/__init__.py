@@ -35,7 +35,8 @@ b'{"id":1,"cmd":"hello","version":1}\\n'
 Request(id=1, cmd='hello', args={'version': 1})
 >>> reply = server.hello_reply(request, unit={"name": "bench"}, capabilities=[], seq=0)
 >>> client.receive_data(server.send(reply))
-[Reply(id=1, data={'version': 1, 'unit': {'name': 'bench'}, 'capabilities': [], 'seq': 0}, cmd='hello')]
+[Reply(id=1, data={'version': 1, 'unit': {'name': 'bench'}, 'capabilities': [], 'seq': 0},
+       cmd='hello')]
 >>> server.receive_data(b'{"id": 2, "cmd": "showdown", "cards": 0}\\n')
 [ProtocolError('bad_request', "missing field 'showdown_id'", request_id=2)]
 """

@@ -108,7 +108,8 @@ class _Connection(abc.ABC):
                     break
         return items
 
-    def _closing(self, error: ProtocolError) -> None:
+    # A hook with nothing to do by default, not an abstract method: only the server needs it.
+    def _closing(self, error: ProtocolError) -> None:  # noqa: B027
         """A line that ends the link was read (only the server has such lines)."""
 
     def receive_eof(self) -> list[ProtocolError]:
@@ -310,7 +311,7 @@ class ClientConnection(_Connection):
                     f"{_show(seq)}",
                 )
             ]
-        items = []
+        items: list[EventGap | Event] = []
         if self.last_seq is not None and seq != self.last_seq + 1:
             items.append(EventGap(self.last_seq + 1, seq))
         self.last_seq = seq
@@ -319,6 +320,7 @@ class ClientConnection(_Connection):
 
     def _reply(self, obj: dict):
         request_id, ok = obj.pop("id"), obj.pop("ok")
+        failure: ErrorReply | None = None  # the unit's error, without the command yet
         if not ok:
             error = obj.get("error")
             if (
@@ -333,16 +335,17 @@ class ClientConnection(_Connection):
                     f"string code and message, not {_show(error)}",
                     request_id,
                 )
-        if request_id is None and not ok:
-            return ErrorReply(None, error["code"], error["message"])  # unit could not read an id
+            failure = ErrorReply(request_id, error["code"], error["message"])
+            if request_id is None:
+                return failure  # unit could not read an id
         try:
             cmd = self.pending.pop(request_id)
         except (KeyError, TypeError):
             return ProtocolError(
                 "unexpected_reply", f"reply to unknown request id {_show(request_id)}", request_id
             )
-        if not ok:
-            return ErrorReply(request_id, error["code"], error["message"], cmd)
+        if failure is not None:
+            return ErrorReply(request_id, failure.code, failure.message, cmd)
         if cmd == "hello":
             version = obj.get("version")
             if (

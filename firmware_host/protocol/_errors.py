@@ -27,7 +27,9 @@ ERROR_CODES = {
     "not_mock": "bench commands need a unit on mock pins",
     "closed": "the unit is shutting down",
     "fault": "the unit is in its fault state, or failed doing the command",
-    "http_refused": "the line looks like HTTP: this port speaks JSON lines; the unit closes the link",
+    "http_refused": (
+        "the line looks like HTTP: this port speaks JSON lines; the unit closes the link"
+    ),
     "hello_timeout": "auth and hello did not come in time; the unit closes the link",
 }
 #: Codes a connection reports to its own side only: nothing is sent for them.

@@ -116,6 +116,8 @@ def encode(message: Request | Reply | ErrorReply | Event) -> bytes:
     >>> encode(ErrorReply(None, "bad_json", "line is not valid JSON"))
     b'{"id":null,"ok":false,"error":{"code":"bad_json","message":"line is not valid JSON"}}\\n'
     """
+    head: dict[str, Any]
+    body: Mapping[str, Any]
     if isinstance(message, Request):
         head, body = {"id": message.id, "cmd": message.cmd}, message.args
     elif isinstance(message, Reply):

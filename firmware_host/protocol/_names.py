@@ -54,7 +54,8 @@ def clean_name(value: Any, field: str = "name") -> str:
     >>> clean_name("Ann\\u202eB", "players.a")
     Traceback (most recent call last):
     ...
-    ValueError: field 'players.a' must be a name of 1 to 40 printable characters, not "Ann\\u202eB" (it holds U+202E (Cf))
+    ValueError: field 'players.a' must be a name of 1 to 40 printable characters,
+    not "Ann\\u202eB" (it holds U+202E (Cf))
     """
     rule = f"field '{field}' must be a name of 1 to {MAX_NAME_CHARS} printable characters"
     if not isinstance(value, str):

@@ -24,7 +24,7 @@ def _whole(lo: int | None = None, hi: int | None = None):
     def check(name, value):
         if isinstance(value, bool) or not isinstance(value, int):
             raise _Invalid(f"field '{name}' must be a whole number, not {_show(value)}")
-        if hi is not None and not lo <= value <= hi:
+        if lo is not None and hi is not None and not lo <= value <= hi:
             raise _Invalid(f"field '{name}' must be {lo} to {hi}, not {value}")
         if lo is not None and value < lo:
             raise _Invalid(f"field '{name}' must be >= {lo}, not {value}")
@@ -128,7 +128,7 @@ def _check_fields(
     for key in given:
         if key not in checks:
             raise _Invalid(f"unknown field '{prefix}{key}'")
-    args = {}
+    args: dict[str, Any] = {}
     for key, check in checks.items():
         if key in optional and given.get(key) is None:
             args[key] = None  # absent, or null: the same thing
@@ -148,7 +148,8 @@ def check_arguments(cmd: str, given: Mapping[str, Any], request_id: Any = None) 
     >>> check_arguments("result", {"showdown_id": "a b"})
     Traceback (most recent call last):
     ...
-    firmware_host.protocol._errors.ProtocolError: bad_request: field 'showdown_id' must be 1 to 64 characters of A-Z a-z 0-9 . _ : -, not "a b"
+    firmware_host.protocol._errors.ProtocolError: bad_request: field 'showdown_id' must be
+    1 to 64 characters of A-Z a-z 0-9 . _ : -, not "a b"
     """
     if cmd not in _SCHEMAS:
         raise ProtocolError("unknown_command", f"unknown command {_show(cmd)}", request_id)

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeGuard
 
 from firmware_host.protocol._values import EventName, Launch, Reason, Side
 
@@ -91,7 +91,7 @@ def plural(count: int, singular: str, many: str | None = None) -> str:
     return f"{count} {noun(count, singular, many)}"
 
 
-def _is_number(value: object) -> bool:
+def _is_number(value: object) -> TypeGuard[int | float]:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
@@ -169,8 +169,9 @@ def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def launch_text(launch: str | None, cards: int, counted: int | None = None) -> str:
-    """What the launcher did with a showdown's cards, every outcome a result can carry.
+def launch_text(launch: str | None, cards: int | None, counted: int | None = None) -> str:
+    """What the launcher did with a showdown's cards, every outcome a result can carry
+    (``cards`` None: a damaged journal row that lost the count).
 
     >>> for launch in Launch:
     ...     print(f"{launch:<12} {launch_text(launch, 3, 1)}")
@@ -181,12 +182,12 @@ def launch_text(launch: str | None, cards: int, counted: int | None = None) -> s
     fault        3 cards fault
     pending      3 cards launching
     interrupted  launch of 3 cards interrupted, 1 counted out
-    >>> launch_text("interrupted", 1, None), launch_text("launched", 1)
-    ('launch of 1 card interrupted', '1 card launched')
+    >>> launch_text("interrupted", 1, None), launch_text("launched", 1), launch_text("jam", None)
+    ('launch of 1 card interrupted', '1 card launched', '? cards jam')
     """
     if launch in (None, Launch.NONE):
         return "no launch"
-    cards_text = plural(cards, "card")
+    cards_text = "? cards" if cards is None else plural(cards, "card")
     if launch == Launch.PENDING:
         return f"{cards_text} launching"
     if launch == Launch.INTERRUPTED:
@@ -197,7 +198,7 @@ def launch_text(launch: str | None, cards: int, counted: int | None = None) -> s
 
 
 #: What the table is told when the cards did not all fly (RemoteUnit pauses the game).
-_LAUNCH_PROBLEMS = {
+_LAUNCH_PROBLEMS: dict[str, str] = {
     Launch.JAM: "The launcher jammed",
     Launch.FAULT: "The unit faulted during the launch",
     Launch.CANCELLED: "The launch was cancelled on the unit",
@@ -316,6 +317,9 @@ def history_line(result: Result) -> str:
     else:
         outcome = f"no winner ({reason})"
     reaction = result.get("reaction_us") or {}
+    cards = result.get("cards")
+    if not isinstance(cards, int) or isinstance(cards, bool):  # a damaged row: not known
+        cards = None
     return "  ".join(
         [
             _local_time(result.get("recorded_at")),
@@ -325,21 +329,17 @@ def history_line(result: Result) -> str:
             f"A {ms(reaction.get(Side.A))}",
             f"B {ms(reaction.get(Side.B))}",
             f"margin {ms(result.get('margin_us'))}",
-            launch_text(result.get("launch"), result.get("cards"), result.get("cards_counted")),
+            launch_text(result.get("launch"), cards, result.get("cards_counted")),
         ]
     )
 
 
 def _local_time(iso: object) -> str:
+    if not isinstance(iso, str):  # no time, or a damaged one
+        return "?"
     try:
-        return (
-            datetime.fromisoformat(iso)
-            .astimezone()
-            .strftime(  # type: ignore[arg-type]
-                "%Y-%m-%d %H:%M:%S"
-            )
-        )
-    except (TypeError, ValueError):
+        return datetime.fromisoformat(iso).astimezone().strftime("%Y-%m-%d %H:%M:%S")
+    except ValueError:
         return "?"
 
 
@@ -357,6 +357,7 @@ def decision_line(
     'decided   false start by side A: cards go to side A'
     """
     if outcome == Reason.FASTER:
+        assert winner is not None and loser is not None  # a faster decision names both
         if margin_us is None:
             return (
                 f"decided   {side_label(winner)} first, no edge from {side_label(loser)} "
@@ -367,6 +368,7 @@ def decision_line(
             f"cards go to {side_label(loser)}"
         )
     if outcome == Reason.FALSE_START:
+        assert loser is not None  # the offender
         return f"decided   false start by {side_label(loser)}: cards go to {side_label(loser)}"
     return None
 
@@ -483,7 +485,8 @@ def interrupted_text(name: str, cards: int, counted: int | None) -> str:
     >>> interrupted_text("Bob", 3, None)
     'The unit stopped before the launch ended: Bob takes 3 cards by hand.'
     >>> interrupted_text("Bob", 3, 1)
-    'The unit stopped before the launch ended: Bob takes 3 cards (1 of 3 counted out: hand Bob the other 2).'
+    'The unit stopped before the launch ended: Bob takes 3 cards
+    (1 of 3 counted out: hand Bob the other 2).'
     """
     said = f"{launch_problem(Launch.INTERRUPTED)}: {name} takes {plural(cards, 'card')}"
     if counted is None:

@@ -15,10 +15,11 @@ import dataclasses
 import logging
 import os
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from hw.pinmap import OPTIONAL_DEVICES, PinConflictError, PinMap
 
@@ -190,8 +191,12 @@ def _merge(base: dict, override: dict, name: str) -> None:
             base[key] = value
 
 
+#: Raises the ConfigError for a key: ``fail(key, message)``.
+_Fail = Callable[[str, str], NoReturn]
+
+
 def _build(merged: dict, sources: dict[str, str]) -> UnitConfig:
-    def fail(key: str, message: str):
+    def fail(key: str, message: str) -> NoReturn:
         raise ConfigError(f"{sources.get(key, '<config>')}: {key}: {message}")
 
     top = {}
@@ -222,7 +227,7 @@ _RETIRED = {
 }
 
 
-def _check_fields(cls, table: dict, prefix: str, fail, skip=()) -> dict:
+def _check_fields(cls, table: dict, prefix: str, fail: _Fail, skip=()) -> dict:
     known = {f.name: f for f in dataclasses.fields(cls) if f.name not in skip}
     values = {}
     for key, value in table.items():
@@ -240,7 +245,7 @@ def _check_fields(cls, table: dict, prefix: str, fail, skip=()) -> dict:
     return values
 
 
-def _check_value(spec: dataclasses.Field, value: Any, key: str, fail):
+def _check_value(spec: dataclasses.Field, value: Any, key: str, fail: _Fail):
     kind = spec.type if isinstance(spec.type, str) else spec.type.__name__
     meta = spec.metadata
     if kind == "bool":
@@ -267,7 +272,7 @@ def _check_value(spec: dataclasses.Field, value: Any, key: str, fail):
     return value
 
 
-def _build_pins(table: dict, fail, sources: dict[str, str]) -> PinMap:
+def _build_pins(table: dict, fail: _Fail, sources: dict[str, str]) -> PinMap:
     known = {f.name for f in dataclasses.fields(PinMap)}
     values: dict[str, Any] = {}
     for key, value in table.items():
@@ -299,7 +304,7 @@ def _build_pins(table: dict, fail, sources: dict[str, str]) -> PinMap:
         fail(f"pins.{blamed}", str(exc))
 
 
-def _check_pin(value, key: str, fail) -> int:
+def _check_pin(value, key: str, fail: _Fail) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value not in _BCM_PINS:
         fail(key, f"must be a BCM pin number 0-27, not {value!r}")
     return value

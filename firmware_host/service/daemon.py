@@ -37,6 +37,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from types import FrameType
+from typing import Any, NoReturn
 
 from firmware_host.core.errors import BusyError, UnitError
 from firmware_host.core.machine import RecordFailed
@@ -70,7 +72,7 @@ EX_CONFIG = 78
 COMMAND_LINE = "<command line>"
 
 # What each signal the daemon handles asks the main thread to do.
-_SIGNAL_ITEMS = {
+_SIGNAL_ITEMS: dict[int, tuple[str | signal.Signals, ...]] = {
     signal.SIGTERM: ("stop", signal.SIGTERM),
     signal.SIGINT: ("stop", signal.SIGINT),
     signal.SIGHUP: ("reload",),
@@ -84,6 +86,9 @@ _SERVER_FLAGS = {
     "serial": "serial",
     "baud": "baud",
 }
+
+# What signal.signal takes and returns.
+_SignalHandler = Callable[[int, FrameType | None], Any] | int | signal.Handlers | None
 
 
 def config_source(path) -> str:
@@ -140,7 +145,7 @@ def check_links(
     where it was set, for the error message."""
     sources = sources or {}
 
-    def fail(key: str, message: str):
+    def fail(key: str, message: str) -> NoReturn:
         raise ConfigError(
             f"{sources.get(f'server.{key}', default_source)}: server.{key}: {message}"
         )
@@ -334,7 +339,7 @@ class Daemon:
         self._pin_factory = pin_factory
         self._owns_factory = pin_factory is None
         self._control = Mailbox()
-        self._previous_handlers: dict[int, object] = {}
+        self._previous_handlers: dict[int, _SignalHandler] = {}
         self._previous_wakeup_fd: int | None = None
         self._pending: UnitConfig | None = None
         self._state, self._showdown_id = "idle", None
@@ -488,8 +493,10 @@ class Daemon:
         self._notifier.ready(status=self.status_text())
 
     def _apply_pending(self) -> None:
+        pending, unit = self._pending, self.unit
+        assert pending is not None and unit is not None  # a reload waits for a running unit
         try:
-            self.unit.reconfigure(self._pending)
+            unit.reconfigure(pending)
         except BusyError:
             log.info(
                 "reload: a showdown is under way; the new config applies when the unit is idle"
@@ -499,7 +506,7 @@ class Daemon:
             log.error("reload: cannot apply the new config: %s", exc)
             self._pending = None
             return
-        self.config, self._pending = self._pending, None
+        self.config, self._pending = pending, None
         log.info("reload: config applied")
 
     # -- signals -----------------------------------------------------------------------
@@ -529,20 +536,24 @@ class Daemon:
         if self.reactor is not None:
             self.reactor.stop_accepting()
         if self._ui_thread is not None:
-            self._ui_mailbox.request_stop()
+            mailbox = self._ui_mailbox
+            assert mailbox is not None  # made before the thread
+            mailbox.request_stop()
             self._ui_thread.join(5.0)
             if self._ui_thread.is_alive():  # stuck on its terminal: leave its pipe open
                 log.warning("the terminal interface did not stop within 5 s")
             else:
-                self._ui_mailbox.close()
+                mailbox.close()
             self._ui_thread = None
-        if self.unit is not None:
-            for step in (self.unit.cancel, lambda: self.unit.call(self._writer.close)):
+        unit, writer = self.unit, self._writer
+        if unit is not None:
+            assert writer is not None  # made before the unit
+            for step in (unit.cancel, lambda: unit.call(writer.close)):
                 try:
                     step()  # cancel: the motor stops now, a cut launch is journaled
                 except UnitError as exc:
                     log.warning("on stop: %s", exc)
-            self.unit.close()  # outputs safe (motor first), levels logged
+            unit.close()  # outputs safe (motor first), levels logged
         if self.reactor is not None:
             self.reactor.close()
         if self.server is not None:

@@ -32,7 +32,8 @@ True
 >>> journal.get("sd-1")["launch"], journal.get("sd-2")
 ('launched', None)
 >>> journal.player_stats("Bob")
-{'Bob': {'showdowns': 1, 'median_reaction_us': 241000, 'best_reaction_us': 241000, 'false_starts': 0, 'wins': 1, 'losses': 0}}
+{'Bob': {'showdowns': 1, 'median_reaction_us': 241000, 'best_reaction_us': 241000,
+         'false_starts': 0, 'wins': 1, 'losses': 0}}
 >>> journal.close()
 """
 
@@ -47,7 +48,7 @@ import sqlite3
 import statistics
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -309,6 +310,7 @@ class Journal:
         clock: Callable[[], float] = time.time,
     ):
         self.path = Path(path) if str(path) != ":memory:" else path
+        self._file = None if path == ":memory:" else Path(path)  # None: in memory
         self.readonly = readonly
         self.schema_version = SCHEMA_VERSION
         self._clock = clock
@@ -328,33 +330,33 @@ class Journal:
 
     def _emptied(self) -> bool:
         """The file is there with 0 bytes and no WAL: whatever it held is gone."""
-        if self.path == ":memory:" or not self.path.exists():
+        if self._file is None or not self._file.exists():
             return False
-        wal = self.path.with_name(self.path.name + "-wal")
-        return self.path.stat().st_size == 0 and (not wal.exists() or wal.stat().st_size == 0)
+        wal = self._file.with_name(self._file.name + "-wal")
+        return self._file.stat().st_size == 0 and (not wal.exists() or wal.stat().st_size == 0)
 
     def _connect(self) -> sqlite3.Connection:
         # isolation_level=None: the journal says BEGIN and COMMIT itself.
-        if self.path == ":memory:":
+        if self._file is None:
             return sqlite3.connect(":memory:", isolation_level=None)
         if self.readonly:
-            if not self.path.exists():
+            if not self._file.exists():
                 raise JournalError(f"{self.path}: no journal there")
             # With no -wal file the unit is not running and everything is in
             # the main file: read it as immutable, so SQLite creates no side
             # files (which would belong to whoever ran this).
-            wal = self.path.with_name(self.path.name + "-wal")
+            wal = self._file.with_name(self._file.name + "-wal")
             mode = "mode=ro" if wal.exists() else "mode=ro&immutable=1"
             return sqlite3.connect(
-                f"{self.path.resolve().as_uri()}?{mode}", uri=True, isolation_level=None
+                f"{self._file.resolve().as_uri()}?{mode}", uri=True, isolation_level=None
             )
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            self._file.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         except OSError as exc:
             raise JournalError(
                 f"{self.path}: cannot create its folder: {exc.strerror or exc}"
             ) from None
-        db = sqlite3.connect(self.path, isolation_level=None)
+        db = sqlite3.connect(self._file, isolation_level=None)
         mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
         if mode != "wal":
             log.warning("%s: SQLite would not use WAL (journal_mode is %s)", self.path, mode)
@@ -363,7 +365,7 @@ class Journal:
         return db
 
     def _quick_check(self) -> None:
-        found = [row[0] for row in self._db.execute("PRAGMA quick_check")]
+        found = [row[0] for row in self._open_db().execute("PRAGMA quick_check")]
         if found != ["ok"]:
             more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
             raise JournalDamagedError(
@@ -388,7 +390,7 @@ class Journal:
         self.schema_version = version
 
     def _version(self) -> int:
-        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        version = self._open_db().execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
             raise JournalError(
                 f"{self.path}: journal schema version {version} is newer than "
@@ -399,7 +401,9 @@ class Journal:
     def _refuse_unversioned(self) -> None:
         tables = [
             row[0]
-            for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+            for row in self._open_db().execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'"
+            )
         ]
         if tables:
             raise JournalError(
@@ -409,9 +413,10 @@ class Journal:
 
     def _create(self, emptied: bool) -> None:
         self._refuse_unversioned()
+        db = self._open_db()
         for statement in _SCHEMA:
-            self._db.execute(statement)
-        self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            db.execute(statement)
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         if emptied:
             log.warning(
                 "%s: the journal file was empty (0 bytes): any results it held "
@@ -420,20 +425,21 @@ class Journal:
             )
 
     def _upgrade_from_v1(self) -> None:
+        db = self._open_db()
         for statement in _V1_TO_V2:
-            self._db.execute(statement)
-        rows = self._db.execute("SELECT entry, recorded_at, body FROM results").fetchall()
+            db.execute(statement)
+        rows = db.execute("SELECT entry, recorded_at, body FROM results").fetchall()
         for entry, recorded_at, body in rows:
             try:
                 result = json.loads(body)
                 launch, counted = result["launch"], result["cards_counted"]
             except (TypeError, ValueError, KeyError):
                 continue  # a damaged row stays damaged; readers skip it
-            self._db.execute(
+            db.execute(
                 "UPDATE results SET launch = ?, cards_counted = ?, outcome_at = ? WHERE entry = ?",
                 (launch, counted, recorded_at, entry),
             )
-        self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         log.info(
             "%s: journal upgraded from schema version 1 to %d (%d rows)",
             self.path,
@@ -586,7 +592,7 @@ class Journal:
                 recovered.append(result)
         return recovered
 
-    def _valid(self, result: Mapping[str, Any]) -> tuple[str, dict]:
+    def _valid(self, result: Mapping[str, Any]) -> tuple[str, Mapping[str, Any]]:
         """The id and players of a valid result dict; ValueError if it is not one."""
         if not isinstance(result, Mapping):
             raise ValueError(f"a result must be a dict, not {type(result).__name__}")
@@ -819,7 +825,7 @@ class Journal:
 
     def _scan(
         self, player: str | None, damaged: dict[int, str], *, newest_first: bool = False
-    ) -> Iterator[tuple[float, dict[str, Any]]]:
+    ) -> Generator[tuple[float, dict[str, Any]], None, None]:
         """(recorded_at, merged result) per valid row; each damaged row's
         entry number and why go into ``damaged``."""
         where, params = (
@@ -974,7 +980,7 @@ class JournalLock:
                     raise JournalLockedError(
                         f"{self.journal_path}: in use by another unit daemon ({pid})"
                     ) from None
-                if self._same_file(fd):
+                if self._same_file(self.path, fd):
                     break
                 os.close(fd)  # deleted or replaced before we locked it: again
             os.ftruncate(fd, 0)
@@ -993,9 +999,10 @@ class JournalLock:
         except (OSError, ValueError):
             return "pid unknown"
 
-    def _same_file(self, fd: int) -> bool:
+    @staticmethod
+    def _same_file(path: Path, fd: int) -> bool:
         try:
-            on_disk, ours = os.stat(self.path), os.fstat(fd)
+            on_disk, ours = os.stat(path), os.fstat(fd)
         except OSError:
             return False
         return (on_disk.st_dev, on_disk.st_ino) == (ours.st_dev, ours.st_ino)
@@ -1006,7 +1013,7 @@ class JournalLock:
         then take a new one)."""
         if self.path is None:
             return self._memory_held
-        return self._fd is not None and self._same_file(self._fd)
+        return self._fd is not None and self._same_file(self.path, self._fd)
 
     def release(self) -> None:
         """Let go of the lock; safe to call twice."""

@@ -403,6 +403,7 @@ class Server:
             session.in_flight += 1
             self._runner.submit(lambda: self._run_command(session, item))
             return
+        reply: Reply | ErrorReply
         try:
             if item.cmd == "hello":
                 reply = connection.hello_reply(

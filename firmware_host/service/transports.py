@@ -20,6 +20,7 @@ again with ``hello``.
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import logging
 import os
@@ -136,7 +137,8 @@ class Reactor:
         self._serial = _SerialLink(serial_device, baud) if serial_device else None
         self._selector = selectors.DefaultSelector()
         self._listener: socket.socket | None = None
-        self._wake_r = self._wake_w = None
+        self._wake_r: socket.socket | None = None
+        self._wake_w: socket.socket | None = None
         self._sockets: dict[Session, socket.socket] = {}
         self._masks: dict[int, int] = {}
         self._thread: threading.Thread | None = None
@@ -149,13 +151,13 @@ class Reactor:
     def open(self) -> Reactor:
         """Bind the listener and open the serial port; raises if either fails."""
         try:
-            self._wake_r, self._wake_w = socket.socketpair()
-            for end in (self._wake_r, self._wake_w):
+            self._wake_r, self._wake_w = wake_r, wake_w = socket.socketpair()
+            for end in (wake_r, wake_w):
                 end.setblocking(False)
-            self._selector.register(self._wake_r, selectors.EVENT_READ, ("wake", None))
+            self._selector.register(wake_r, selectors.EVENT_READ, ("wake", None))
             self.server.wake = self._wake
             if self._listen is not None:
-                self._open_listener()
+                self._open_listener(self._listen)
             if self._serial is not None:
                 self._serial.open()
                 self._serial_opened()
@@ -164,8 +166,8 @@ class Reactor:
             raise
         return self
 
-    def _open_listener(self) -> None:
-        host, port = self._listen
+    def _open_listener(self, address: tuple[str, int]) -> None:
+        host, port = address
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
         listener = socket.socket(family, socket.SOCK_STREAM)
         try:
@@ -227,10 +229,11 @@ class Reactor:
 
     def _wake(self) -> None:
         # From any thread: one byte makes the selector return.
-        try:
-            self._wake_w.send(b"\0")
-        except (BlockingIOError, AttributeError, OSError):
-            pass  # already awake, or closing
+        wake_w = self._wake_w
+        if wake_w is None:
+            return  # not open, or closed
+        with contextlib.suppress(BlockingIOError, OSError):  # already awake, or closing
+            wake_w.send(b"\0")
 
     # -- the loop ----------------------------------------------------------------------
 
@@ -258,8 +261,9 @@ class Reactor:
             elif kind == "serial":
                 if mask & selectors.EVENT_READ:
                     self._read_serial()
-                if mask & selectors.EVENT_WRITE and self._serial.session is session:
-                    self._flush(session)
+                link = self._serial  # a failed read resets it: no session, or a new one
+                if mask & selectors.EVENT_WRITE and link is not None and link.session is session:
+                    self._flush(link.session)
         if self._stop_accepting:
             self._close_listener()
         self.server.pump()
@@ -300,6 +304,7 @@ class Reactor:
                 )
 
     def _drain_wake(self) -> None:
+        assert self._wake_r is not None  # open() made it before the thread started
         try:
             while self._wake_r.recv(4096):
                 pass
@@ -358,10 +363,8 @@ class Reactor:
         except (OSError, ValueError):
             return
         if fd in self._masks or fileobj in (self._wake_r, self._listener):
-            try:
+            with contextlib.suppress(KeyError, ValueError):
                 self._selector.unregister(fileobj)
-            except (KeyError, ValueError):
-                pass
             self._masks.pop(fd, None)
 
     # -- TCP ------------------------------------------------------------------------------
@@ -437,20 +440,21 @@ class Reactor:
         """Write as much of ``session``'s queue as the OS takes now, and
         note when its waiting bytes last moved (for send_stall_s)."""
         link = self._serial
-        is_serial = link is not None and link.session is session
+        # The serial session's bytes go to the port; a TCP session's to its socket.
+        port = link.port if link is not None and link.session is session else None
         moved = False
         while data := session.outgoing():
             try:
-                if is_serial:
+                if port is not None:
                     # os.write, not Serial.write: with write_timeout=0 pyserial
                     # retries EAGAIN in a loop; the fd is non-blocking already.
-                    count = os.write(link.port.fileno(), data)
+                    count = os.write(port.fileno(), data)
                 else:
                     count = self._sockets[session].send(data)
             except (BlockingIOError, InterruptedError):
                 break
             except OSError as exc:
-                if is_serial:
+                if port is not None:
                     self._serial_lost(f"write failed: {exc}")
                 else:
                     self._drop(session, f"write failed: {exc}")
@@ -482,13 +486,18 @@ class Reactor:
 
     def _serial_opened(self) -> None:
         link = self._serial
+        assert link is not None and link.port is not None  # just opened
         link.retry_at = None
-        link.session = self.server.open_session(f"serial {link.device}", counted=False)
-        self._watch(link.port, ("serial", link.session), selectors.EVENT_READ)
+        session = self.server.open_session(f"serial {link.device}", counted=False)
+        assert session is not None  # only counted sessions are refused
+        link.session = session
+        self._watch(link.port, ("serial", session), selectors.EVENT_READ)
         log.info("serial %s open at %d baud", link.device, link.baud)
 
     def _read_serial(self) -> None:
         link = self._serial
+        # Watched only while open, for its session.
+        assert link is not None and link.port is not None and link.session is not None
         try:
             data = link.port.read(max(1, link.port.in_waiting))
         except (OSError, serial.SerialException) as exc:
@@ -499,6 +508,7 @@ class Reactor:
 
     def _serial_lost(self, reason: str) -> None:
         link = self._serial
+        assert link is not None  # only a serial link is lost
         log.error(
             "serial %s lost (%s); the unit carries on, retrying every %s s",
             link.device,

@@ -47,11 +47,14 @@ class VirtualRig:
         self.config = config
         self.clock = VirtualClock(start)
         self.factory = VirtualMockFactory(self.clock)
-        self.board = None
         try:
             self.board = Board(
                 config.pins, pin_factory=self.factory, lockout_s=config.timing.press_lockout_s
             )
+        except BaseException:
+            self.factory.close()
+            raise
+        try:
             self.core = ShowdownCore(
                 self.board, config, clock=self.clock, rng=random.Random(seed), recorder=recorder
             )
@@ -80,8 +83,7 @@ class VirtualRig:
         run_until(self.core, self.clock, when)
 
     def close(self) -> None:
-        if self.board is not None:
-            self.board.close()
+        self.board.close()
         self.factory.close()
 
     def __enter__(self) -> VirtualRig:
