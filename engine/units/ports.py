@@ -55,7 +55,12 @@ REASONS = ("faster", "false_start")
 @dataclasses.dataclass(frozen=True)
 class ShowdownRequest:
     """One showdown to fight: its id (unique in the match, valid as a protocol
-    showdown id), the two players' indices and names, and the cards at stake."""
+    showdown id), the two players' indices and names, and the cards at stake.
+
+    ``bots`` maps each of the two players who is a bot (not a person) to the
+    median of its reaction time after GO, in milliseconds: a unit that can
+    press a paddle for a bot does so with that skill; people are not in it.
+    """
 
     showdown_id: str
     challenger: int
@@ -63,6 +68,7 @@ class ShowdownRequest:
     challenger_name: str
     opponent_name: str
     cards: int
+    bots: Mapping[int, float] = dataclasses.field(default_factory=dict)
 
     @property
     def players(self) -> tuple[int, int]:
