@@ -50,7 +50,7 @@ def daemon(tmp_path):
 def test_a_full_showdown_through_the_protocol(daemon):
     with Client.tcp(daemon.port) as client:
         hello = client.hello()
-        assert hello["unit"]["backend"] == "mock" and hello["capabilities"] == ["bench"]
+        assert hello["unit"]["backend"] == "mock" and hello["capabilities"] == ["bots", "bench"]
         assert hello["seq"] == 0
         armed = arm(client, "g1-r1", cards=3)
         assert armed["state"] == "armed"
@@ -59,6 +59,7 @@ def test_a_full_showdown_through_the_protocol(daemon):
             "cards": 3,
             "players": PLAYERS,
             "tie_reruns": 0,
+            "bots": [],
         }
         press(client, "b", 180)
         press(client, "a", 215.5)
@@ -133,6 +134,7 @@ def test_ten_thousand_malformed_lines_during_a_showdown(daemon):
         assert codes == {
             "bad_json",
             "bad_request",
+            "invalid_cards",
             "unknown_command",
             "line_too_long",
             "unsupported_version",

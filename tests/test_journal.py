@@ -35,6 +35,7 @@ def result(
     cards=2,
     launch=None,
     cards_counted=None,
+    bots=(),
 ):
     """A dict shaped like Result.to_dict(); launch "launched" if someone lost, else "none"."""
     loser = {"a": "b", "b": "a", None: None}[winner]
@@ -43,6 +44,7 @@ def result(
     return {
         "showdown_id": showdown_id,
         "players": {"a": a, "b": b},
+        "bots": list(bots),
         "winner": winner,
         "loser": loser,
         "reason": reason,
@@ -76,12 +78,12 @@ def journal(tmp_path):
 
 
 def test_a_new_file_gets_the_schema_in_wal_mode(tmp_path):
-    path = tmp_path / "deep" / "dir" / FILENAME
+    path = tmp_path / "dir" / FILENAME
     with Journal(path):
         pass
     db = sqlite3.connect(path)
-    assert SCHEMA_VERSION == 2
-    assert db.execute("PRAGMA user_version").fetchone() == (2,)
+    assert SCHEMA_VERSION == 3
+    assert db.execute("PRAGMA user_version").fetchone() == (3,)
     assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
     assert [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")] == [
         "results"
@@ -137,8 +139,8 @@ def test_a_different_result_under_a_known_id_is_refused(journal):
         ),
         (
             {"showdown_id": "s", "players": {"a": "A", "b": "B"}, "reason": "timeout"},
-            "not a valid result: result keys wrong: missing ['cards', 'cards_counted', 'launch', "
-            "'loser', 'margin_us', 'reaction_us', 'tie_reruns', 'winner'], unknown []",
+            "not a valid result: result keys wrong: missing ['bots', 'cards', 'cards_counted', "
+            "'launch', 'loser', 'margin_us', 'reaction_us', 'tie_reruns', 'winner'], unknown []",
         ),
         (
             {**result("s"), "reason": "slower"},
@@ -189,7 +191,7 @@ def test_recent_is_newest_first_with_a_limit_and_a_player_filter(journal):
     assert [r["showdown_id"] for r in journal.recent()] == ["sd-3", "sd-2", "sd-1"]
     assert [r["showdown_id"] for r in journal.recent(limit=2)] == ["sd-3", "sd-2"]
     assert [r["showdown_id"] for r in journal.recent(player="Ann")] == ["sd-2", "sd-1"]
-    assert journal.recent(player="ann") == []
+    assert journal.recent(player="Nobody") == []
     with pytest.raises(ValueError, match=r"^limit must be a whole number >= 1, not 0$"):
         journal.recent(limit=0)
 
@@ -266,6 +268,7 @@ def test_history_document(journal):
                 "losses": 1,
             }
         },
+        "bots": {},
         "damaged": [],
     }
 
@@ -348,7 +351,7 @@ def test_a_newer_schema_is_refused(tmp_path):
     with pytest.raises(
         JournalError,
         match="journal schema version 7 is newer than this "
-        r"software understands \(2\)$",
+        r"software understands \(3\)$",
     ):
         Journal(path)
 
@@ -406,5 +409,55 @@ def test_default_paths(tmp_path, monkeypatch):
 def test_a_journal_whose_folder_cannot_be_made_is_a_journal_error(tmp_path):
     (tmp_path / "file").write_text("")
     path = tmp_path / "file" / "sub" / "results.sqlite3"
-    with pytest.raises(JournalError, match=f"^{path}: cannot create its folder: Not a directory$"):
+    with pytest.raises(
+        JournalError,
+        match=(
+            f"^{path}: cannot create its folder: {tmp_path / 'file'} is not a folder "
+            r"\(only the journal's own folder is created: check the path\)$"
+        ),
+    ):
         Journal(path)
+
+
+def test_a_journal_path_creates_at_most_its_last_folder(tmp_path):
+    # Before: mkdir(parents=True), so a typo in --journal made folders anywhere.
+    typo = tmp_path / "srv" / "uno" / FILENAME
+    with pytest.raises(JournalError) as caught:
+        Journal(typo)
+    assert str(caught.value) == (
+        f"{typo}: cannot create its folder: {tmp_path / 'srv'} does not exist "
+        "(only the journal's own folder is created: check the path)"
+    )
+    assert not (tmp_path / "srv").exists()
+    with Journal(tmp_path / "new" / FILENAME):
+        pass
+    assert (tmp_path / "new").stat().st_mode & 0o777 == 0o700
+
+
+def test_the_default_places_are_made_whole(tmp_path, monkeypatch):
+    # ~/.local/state may be missing on a fresh machine: the default place is made anyway.
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state" / "deep"))
+    monkeypatch.delenv("STATE_DIRECTORY", raising=False)
+    path = default_journal_path("", mock=False)
+    assert path == tmp_path / "state" / "deep" / "uno-showdown" / FILENAME
+    with Journal(path):
+        pass
+    assert path.exists()
+
+
+def test_folder_problem_says_what_opening_would_say_and_creates_nothing(tmp_path):
+    from firmware_host.service.journal import folder_problem
+
+    typo = tmp_path / "srv" / "uno" / FILENAME
+    with pytest.raises(JournalError) as caught:
+        Journal(typo)
+    assert folder_problem(typo) == str(caught.value)
+    (tmp_path / "file").write_text("")
+    assert folder_problem(tmp_path / "file" / "sub" / FILENAME) == (
+        f"{tmp_path / 'file' / 'sub' / FILENAME}: cannot create its folder: "
+        f"{tmp_path / 'file'} is not a folder (only the journal's own folder is created: "
+        "check the path)"
+    )
+    assert folder_problem(tmp_path / "new" / FILENAME) is None
+    assert folder_problem(":memory:") is None
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]

@@ -111,22 +111,22 @@ def test_a_damaged_page_is_reported_by_check(path):
     assert report == JournalReport(
         path=str(path),
         ok=False,
-        rows=284,
+        rows=294,
         pending=(),
         damaged=(),
         sqlite_messages=(
             "database disk image is malformed",
-            "reading the rows stopped after 284: database disk image is malformed",
+            "reading the rows stopped after 294: database disk image is malformed",
         ),
-        schema_version=2,
+        schema_version=3,
     )
     assert str(report) == (
         f"{path}: 2 problems found\n"
-        "  schema version 2, 284 rows\n"
+        "  schema version 3, 294 rows\n"
         "  launches pending: none\n"
         "  damaged rows: none\n"
         "  SQLite: database disk image is malformed\n"
-        "    reading the rows stopped after 284: database disk image is malformed"
+        "    reading the rows stopped after 294: database disk image is malformed"
     )
 
 
@@ -211,7 +211,7 @@ def test_every_reader_skips_a_damaged_row_and_get_names_it(path, caplog):
         ("[1, 2]", "its body is not a result but a list"),
         (
             '{"showdown_id": "sd-2"}',
-            "not a valid result: result keys wrong: missing ['cards', 'loser', 'margin_us', "
+            "not a valid result: result keys wrong: missing ['bots', 'cards', 'loser', 'margin_us', "
             "'players', 'reaction_us', 'reason', 'tie_reruns', 'winner'], unknown []",
         ),
         (
@@ -270,11 +270,11 @@ def test_check_reports_damaged_rows_and_pending_launches(path):
         pending=("sd-4",),
         damaged=(2,),
         sqlite_messages=(),
-        schema_version=2,
+        schema_version=3,
     )
     assert str(report) == (
         f"{path}: 1 problem found\n"
-        "  schema version 2, 4 rows\n"
+        "  schema version 3, 4 rows\n"
         "  launches pending: sd-4\n"
         "  damaged rows: entry 2\n"
         "  SQLite: ok"
@@ -292,7 +292,7 @@ def test_check_of_a_sound_journal(path):
         pending=(),
         damaged=(),
         sqlite_messages=(),
-        schema_version=2,
+        schema_version=3,
     )
     assert report.to_dict() == {
         "path": str(path),
@@ -301,7 +301,7 @@ def test_check_of_a_sound_journal(path):
         "pending": [],
         "damaged": [],
         "sqlite_messages": [],
-        "schema_version": 2,
+        "schema_version": 3,
     }
     assert str(report).splitlines()[0] == f"{path}: ok"
 

@@ -152,9 +152,25 @@ def test_a_lock_that_cannot_be_made_is_a_journal_error(tmp_path):
     (tmp_path / "file").write_text("")
     path = tmp_path / "file" / "sub" / FILENAME
     with pytest.raises(
-        JournalError, match=f"^{path}.lock: cannot take the journal's lock: Not a directory$"
+        JournalError,
+        match=(
+            f"^{path}: cannot create its folder: {tmp_path / 'file'} is not a folder "
+            r"\(only the journal's own folder is created: check the path\)$"
+        ),
     ):
         JournalLock(path).acquire()
+
+
+def test_a_lock_creates_at_most_the_journals_own_folder(tmp_path):
+    path = tmp_path / "typo" / "sub" / FILENAME
+    with pytest.raises(
+        JournalError,
+        match=f"^{path}: cannot create its folder: {tmp_path / 'typo'} does not exist ",
+    ):
+        JournalLock(path).acquire()
+    assert not (tmp_path / "typo").exists()
+    with JournalLock(tmp_path / "sub" / FILENAME) as lock:
+        assert lock.held()
 
 
 def test_a_memory_journal_needs_no_lock_file(tmp_path, monkeypatch):

@@ -1,4 +1,6 @@
-"""A version 1 journal (the whole result in one row) read as it is, and upgraded to 2."""
+"""Older journals read as they are, and upgraded to version 3 in place: version 1 (the
+whole result in one row) and version 2 (the launch outcome in columns of its own; no
+``bots`` in a result: every side was a person's, so an old result reads as ``"bots": []``)."""
 
 import json
 import re
@@ -25,10 +27,47 @@ CREATE INDEX results_player_b ON results (player_b);
 PRAGMA user_version = 1;
 """
 
+#: The results as this version reads them (bots came with version 3)...
 V1_RESULTS = [
     result("g1-r1", winner="b", cards_counted=2),
     result("g1-r2", a="Cy", winner=None, reason="timeout", reaction=(None, None)),
     result("g1-r3", launch="jam", cards_counted=1),
+]
+
+
+def old(body):
+    """... and as a version 1 or 2 unit wrote them: without ``bots``."""
+    return {key: value for key, value in body.items() if key != "bots"}
+
+
+#: The schema of version 2, as the unit created it.
+V2_SCHEMA = """
+CREATE TABLE results (
+    entry INTEGER PRIMARY KEY,
+    showdown_id TEXT NOT NULL UNIQUE,
+    recorded_at REAL NOT NULL,
+    player_a TEXT NOT NULL,
+    player_b TEXT NOT NULL,
+    body TEXT NOT NULL,
+    launch TEXT,
+    cards_counted INTEGER,
+    outcome_at REAL
+);
+CREATE INDEX results_player_a ON results (player_a);
+CREATE INDEX results_player_b ON results (player_b);
+PRAGMA user_version = 2;
+"""
+
+V3_COLUMNS = [
+    "entry",
+    "showdown_id",
+    "recorded_at",
+    "player_a",
+    "player_b",
+    "body",
+    "launch",
+    "cards_counted",
+    "outcome_at",
 ]
 
 
@@ -47,13 +86,59 @@ def v1_path(tmp_path):
                 T0 + n,
                 body["players"]["a"],
                 body["players"]["b"],
-                json.dumps(body, sort_keys=True, separators=(",", ":")),
+                json.dumps(old(body), sort_keys=True, separators=(",", ":")),
             ),
         )
     db.execute("INSERT INTO results VALUES (4, 'g1-r4', ?, 'Ann', 'Bob', '{\"oops')", (T0 + 4,))
     db.commit()
     db.close()
     return path
+
+
+@pytest.fixture
+def v2_path(tmp_path):
+    """A version 2 journal: two results, a decision whose launch is running, entry 4 damaged."""
+    path = tmp_path / FILENAME
+    db = sqlite3.connect(path)
+    db.executescript(V2_SCHEMA)
+    for n, body in enumerate(V1_RESULTS[:2], start=1):
+        db.execute(
+            "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                n,
+                body["showdown_id"],
+                T0 + n,
+                body["players"]["a"],
+                body["players"]["b"],
+                json.dumps(old(body), sort_keys=True, separators=(",", ":")),
+                body["launch"],
+                body["cards_counted"],
+                T0 + n,
+            ),
+        )
+    pending = old({**V1_RESULTS[2], "launch": "pending", "cards_counted": None})
+    db.execute(
+        "INSERT INTO results VALUES (3, 'g1-r3', ?, 'Ann', 'Bob', ?, NULL, 1, NULL)",
+        (T0 + 3, json.dumps(pending, sort_keys=True, separators=(",", ":"))),
+    )
+    db.execute(
+        "INSERT INTO results VALUES (4, 'g1-r4', ?, 'Ann', 'Bob', '{\"oops', NULL, NULL, NULL)",
+        (T0 + 4,),
+    )
+    db.commit()
+    db.close()
+    return path
+
+
+def bodies(path):
+    db = sqlite3.connect(path)
+    try:
+        return [
+            json.loads(body) if body.startswith('{"') and body.endswith("}") else body
+            for (body,) in db.execute("SELECT body FROM results ORDER BY entry")
+        ]
+    finally:
+        db.close()
 
 
 def columns(path):
@@ -68,26 +153,13 @@ def columns(path):
 
 def test_a_writable_open_upgrades_it_and_keeps_every_row(v1_path):
     with Journal(v1_path) as journal:
-        assert journal.schema_version == 2
+        assert journal.schema_version == 3
         assert journal.entries() == [
             JournalEntry(T0 + n, body) for n, body in reversed(list(enumerate(V1_RESULTS, start=1)))
         ]
         assert journal.history()["damaged"] == [4]
         assert journal.recover() == []  # an old damaged row is no pending launch
-    assert columns(v1_path) == (
-        2,
-        [
-            "entry",
-            "showdown_id",
-            "recorded_at",
-            "player_a",
-            "player_b",
-            "body",
-            "launch",
-            "cards_counted",
-            "outcome_at",
-        ],
-    )
+    assert columns(v1_path) == (3, V3_COLUMNS)
     db = sqlite3.connect(v1_path)
     rows = db.execute("SELECT entry, launch, cards_counted, outcome_at FROM results").fetchall()
     assert rows == [
@@ -125,7 +197,7 @@ def test_read_only_reads_version_1_and_changes_nothing(v1_path):
         assert reader.history()["damaged"] == [4]
         report = reader.check()
     assert (report.ok, report.rows, report.damaged, report.schema_version) == (False, 4, (4,), 1)
-    assert str(report).splitlines()[1] == "  schema version 1 (the daemon upgrades it to 2), 4 rows"
+    assert str(report).splitlines()[1] == "  schema version 1 (the daemon upgrades it to 3), 4 rows"
     assert v1_path.read_bytes() == before
     assert sorted(p.name for p in v1_path.parent.iterdir()) == [FILENAME]
 
@@ -145,3 +217,60 @@ def test_the_upgrade_is_one_transaction(v1_path, monkeypatch):
         1,
         ["entry", "showdown_id", "recorded_at", "player_a", "player_b", "body"],
     )
+
+
+# -- version 2 ---------------------------------------------------------------------------
+
+
+def test_a_version_2_journal_is_upgraded_in_place_and_its_results_had_no_bots(v2_path, caplog):
+    caplog.set_level("INFO", logger="firmware_host.service.journal")
+    with Journal(v2_path) as journal:
+        assert journal.schema_version == 3
+        assert [entry.result for entry in journal.entries()] == [
+            {**V1_RESULTS[2], "launch": "pending", "cards_counted": 1},
+            V1_RESULTS[1],
+            V1_RESULTS[0],
+        ]
+        assert journal.history()["damaged"] == [4]
+    assert columns(v2_path) == (3, V3_COLUMNS)
+    stored = bodies(v2_path)
+    assert [body["bots"] for body in stored[:3]] == [[], [], []]
+    assert stored[3] == '{"oops'  # a damaged row stays as it was
+    assert [r.getMessage() for r in caplog.records if "upgraded" in r.getMessage()] == [
+        f"{v2_path}: journal upgraded from schema version 2 to 3 (4 rows)"
+    ]
+
+
+def test_an_upgraded_version_2_journal_completes_its_pending_launch(v2_path):
+    with Journal(v2_path) as journal:
+        [interrupted] = journal.recover()
+        assert interrupted == {**V1_RESULTS[2], "launch": "interrupted", "cards_counted": 1}
+        assert journal.record(V1_RESULTS[0]) is False  # the same result, bots [] and all
+        with pytest.raises(JournalError, match="already recorded with a different result"):
+            journal.record({**V1_RESULTS[0], "bots": ["b"]})
+
+
+def test_read_only_reads_version_2_with_no_bots_and_changes_nothing(v2_path):
+    before = v2_path.read_bytes()
+    with Journal(v2_path, readonly=True) as reader:
+        assert reader.schema_version == 2
+        assert reader.get("g1-r1") == V1_RESULTS[0]
+        assert reader.get("g1-r1")["bots"] == []
+        assert reader.history()["bots"] == {}
+        report = reader.check()
+    assert (report.ok, report.rows, report.damaged, report.pending) == (False, 4, (4,), ("g1-r3",))
+    assert str(report).splitlines()[1] == "  schema version 2 (the daemon upgrades it to 3), 4 rows"
+    assert v2_path.read_bytes() == before
+
+
+def test_the_upgrade_from_version_2_is_one_transaction(v2_path, monkeypatch):
+    def broken(self):
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(Journal, "_upgrade_from_v2", broken)
+    with pytest.raises(
+        JournalError, match=re.escape(f"{v2_path}: cannot open the journal: disk I/O error")
+    ):
+        Journal(v2_path)
+    assert columns(v2_path)[0] == 2
+    assert "bots" not in bodies(v2_path)[0]

@@ -114,11 +114,12 @@ def test_arm_moves_idle_to_armed_and_reports_the_showdown(rig):
         "showdown_id": "sd-1",
         "cards": 3,
         "players": PLAYERS,
+        "bots": [],
         "tie_reruns": 0,
     }
     assert [(e.name, e.data) for e in rig.events] == [
         ("state", {"state": "armed", "previous": "idle"}),
-        ("armed", {"showdown_id": "sd-1", "cards": 3, "players": PLAYERS}),
+        ("armed", {"showdown_id": "sd-1", "cards": 3, "players": PLAYERS, "bots": []}),
     ]
     assert rig.pins() == OFF
 
@@ -133,6 +134,7 @@ def test_arm_another_id_while_armed_is_busy_and_keeps_the_armed_showdown(rig):
         "showdown_id": "sd-1",
         "cards": 3,
         "players": PLAYERS,
+        "bots": [],
         "tie_reruns": 0,
     }
 

@@ -163,7 +163,7 @@ def test_hello_ping_and_bad_lines_are_answered_at_once(fake):
                 "max_cards": 10,
                 "backend": "mock",
             },
-            "capabilities": ["bench"],
+            "capabilities": ["bots", "bench"],
             "seq": 0,
         },
         {"id": 3, "ok": True},
@@ -476,6 +476,7 @@ def test_result_and_history_read_the_journal(fake, tmp_path):
     body = {
         "showdown_id": "old-1",
         "players": PLAYERS,
+        "bots": [],
         "winner": "a",
         "loser": "b",
         "reason": "faster",
@@ -511,6 +512,7 @@ def test_a_known_showdown_id_is_answered_from_the_journal_or_the_live_state(fake
     timeout = {
         "showdown_id": "done-1",
         "players": PLAYERS,
+        "bots": [],
         "winner": None,
         "loser": None,
         "reason": "timeout",
@@ -536,7 +538,7 @@ def test_a_known_showdown_id_is_answered_from_the_journal_or_the_live_state(fake
     assert live["state"] == "countdown" and live["showdown"]["showdown_id"] == "live-1"
     assert [name for name, _, _ in unit.calls] == ["status", "status"]  # never armed
     talk(server, session, {"id": 3, "showdown_id": "new-1", **arm})
-    assert unit.calls[-1] == ("arm", ("new-1", 2, PLAYERS), {})
+    assert unit.calls[-1] == ("arm", ("new-1", 2, PLAYERS, None), {})
 
 
 class HeldRunner(list):

@@ -1,6 +1,7 @@
 """``showdown-unit journal check``: is the results journal sound?
 
-Finds the journal as ``showdown-unit history`` does, opens it read-only (it
+Finds the journal as ``showdown-unit history`` does (``--journal PATH``,
+``--mock`` for the one ``run --mock`` writes, else the daemon's), opens it read-only (it
 creates and changes nothing, so it is safe while the daemon runs), runs
 SQLite's integrity check and validates every row, and prints what it found.
 Exit 0 if the journal is sound; 1 if it has problems, or if it is missing or

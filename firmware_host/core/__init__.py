@@ -35,6 +35,7 @@ from firmware_host.core.result import Result, UnitEvent
 from firmware_host.core.show import Show
 from firmware_host.core.unit import Unit, UnitBench
 from firmware_host.core.verdict import launch_outcome, result_of
+from firmware_host.core.virtual_paddles import BOT_DEADLINES, VirtualPaddles, bot_reactions
 
 # decide() itself is not re-exported: the name would hide the module
 # firmware_host.core.decide. Import it from there.
@@ -67,8 +68,11 @@ __all__ = [
     "ShowdownCore",
     "Recorder",
     "RecordFailed",
-    # show
+    # show, the bots' paddles
     "Show",
+    "VirtualPaddles",
+    "bot_reactions",
+    "BOT_DEADLINES",
     # decide
     "Outcome",
     "Decision",

@@ -11,8 +11,10 @@ GO tick, never from the order in which callbacks ran. docs/timing.md explains
 the rules.
 
 The core keeps the machine and the decision; what the board shows in each
-phase is :class:`~firmware_host.core.show.Show`'s, and the Result of a
-showdown is built by :mod:`firmware_host.core.verdict`.
+phase is :class:`~firmware_host.core.show.Show`'s, the Result of a
+showdown is built by :mod:`firmware_host.core.verdict`, and a bot's paddle
+is pressed by :class:`~firmware_host.core.virtual_paddles.VirtualPaddles`,
+through :meth:`ShowdownCore.paddle_edge` like a pin's.
 
 >>> sorted(IGNORED["launching"])
 ['paddle_pressed', 'timer_pressed']
@@ -48,12 +50,14 @@ from firmware_host.core.errors import (
 from firmware_host.core.result import Result, UnitEvent
 from firmware_host.core.show import Show
 from firmware_host.core.verdict import launch_outcome, result_of
+from firmware_host.core.virtual_paddles import BOT_DEADLINES, VirtualPaddles
 from firmware_host.protocol import (
     SIDES,
     EventName,
     Launch,
     Side,
     UnitState,
+    clean_bots,
     clean_players,
     clean_showdown_id,
 )
@@ -162,7 +166,16 @@ IGNORED = {
 }
 
 # Deadlines owned by the machine and its show (the bench adds its own, under other names).
-_MACHINE_DEADLINES = ("step", "hold", "response", "settle", "launch", "selftest", *Show.DEADLINES)
+_MACHINE_DEADLINES = (
+    "step",
+    "hold",
+    "response",
+    "settle",
+    "launch",
+    "selftest",
+    *Show.DEADLINES,
+    *BOT_DEADLINES,
+)
 
 #: Results kept in memory for unit.result(); the journal keeps them for good.
 RESULTS_KEPT = 1000
@@ -201,8 +214,8 @@ class RecordFailed(RuntimeError):
 @dataclass(frozen=True)
 class InputEvent:
     """One item of the core's inbox. ``kind`` is "paddle" (data: side, ticks,
-    pressed), "timer" (ticks), "card" (ticks), "call" (a command: fn, args,
-    kwargs, future) or "wake". ``arrived`` is ``time.perf_counter()`` when
+    pressed, virtual: a bot's edge), "timer" (ticks), "card" (ticks), "call"
+    (a command: fn, args, kwargs, future) or "wake". ``arrived`` is ``time.perf_counter()`` when
     it was queued, to measure decision latency."""
 
     kind: str
@@ -212,13 +225,15 @@ class InputEvent:
 
 @dataclass
 class Showdown:
-    """The armed or running showdown."""
+    """The armed or running showdown. ``bots``: the sides a bot plays, each
+    with its median reaction in ms (the unit presses those paddles itself)."""
 
     showdown_id: str
     cards: int
     players: dict[str, str]
     tie_reruns: int = 0
     finished: bool = False
+    bots: dict[Side, float] = field(default_factory=dict)
 
 
 @dataclass
@@ -308,6 +323,9 @@ class ShowdownCore:
         self._edge: tuple[str, float] | None = None
         self._deadlines = Deadlines()
         self.show = Show(board, self.timing, self._deadlines, clock)
+        self.bot_paddles = VirtualPaddles(
+            self._deadlines, self.rng, lambda side, ticks: self.paddle_edge(side, ticks, True, True)
+        )
         self._arrived = time.perf_counter()
         self._shown_state = "idle"
         self.state = "idle"
@@ -322,15 +340,17 @@ class ShowdownCore:
             queued=True,
             auto_transitions=False,
         )
-        board.on_paddle_edge = self._paddle_edge
+        board.on_paddle_edge = self.paddle_edge
         board.on_timer_button = self._timer_button
         board.on_card = self._card_seen
         board.safe()
 
     # -- pin callbacks: on the backend's thread, they only enqueue ------------
 
-    def _paddle_edge(self, side: str, ticks: float, pressed: bool) -> None:
-        self.inbox.put(InputEvent("paddle", (side, ticks, pressed)))
+    def paddle_edge(self, side: str, ticks: float, pressed: bool, virtual: bool = False) -> None:
+        """A paddle edge with its tick: the board's callback, and the way in
+        of a bot's virtual edge (``virtual``), so both take one path."""
+        self.inbox.put(InputEvent("paddle", (side, ticks, pressed, virtual)))
 
     def _timer_button(self, ticks: float) -> None:
         self.inbox.put(InputEvent("timer", (ticks,)))
@@ -370,9 +390,9 @@ class ShowdownCore:
             return
         with self._fault_guard(f"{event.kind} event"):
             if event.kind == "paddle":
-                side, ticks, pressed = event.data
+                side, ticks, pressed, virtual = event.data
                 if pressed:
-                    self._on_press(side, ticks)
+                    self._on_press(side, ticks, virtual)
             elif event.kind == "timer":
                 self._fire("timer_pressed")
             elif event.kind == "card":
@@ -502,10 +522,18 @@ class ShowdownCore:
             raise BusyError("the unit is busy: a selftest is running (about 2.5 s)")
         raise BusyError(f"the unit is busy: state is {self.state!r}")
 
-    def arm(self, showdown_id: str, cards: int, players: dict[str, str] | None = None) -> dict:
+    def arm(
+        self,
+        showdown_id: str,
+        cards: int,
+        players: dict[str, str] | None = None,
+        bots: dict[str, object] | None = None,
+    ) -> dict:
         """Arm a showdown in idle. The armed showdown's own id again is answered
         with the status; another id while one is armed is busy (cancel it first),
-        so two engines can never swap each other's showdown."""
+        so two engines can never swap each other's showdown. ``bots``: the
+        protocol's field, ``{side: {"reaction_ms": N}}``; the unit presses
+        those sides' paddles itself."""
         self._refuse_unless("idle", "armed")
         if self.state == "armed":
             armed = self._current_showdown.showdown_id
@@ -516,6 +544,7 @@ class ShowdownCore:
             # The protocol's own checks: what a client may send is what the unit keeps.
             showdown_id = clean_showdown_id(showdown_id)
             players = clean_players(_STANDALONE_PLAYERS if players is None else players)
+            bot_sides = clean_bots(bots)
         except ValueError as exc:
             raise InvalidArgumentError(str(exc)) from None
         limit = self.config.showdown.max_cards
@@ -523,7 +552,7 @@ class ShowdownCore:
             raise InvalidCardsError(
                 f"cards must be a whole number from 1 to {limit}, not {cards!r}"
             )
-        self.showdown = Showdown(showdown_id, cards, players)
+        self.showdown = Showdown(showdown_id, cards, players, bots=bot_sides)
         self._fire("arm_received")
         return self.status()
 
@@ -575,6 +604,7 @@ class ShowdownCore:
                 "showdown_id": self.showdown.showdown_id,
                 "cards": self.showdown.cards,
                 "players": dict(self.showdown.players),
+                "bots": list(self.showdown.bots),
                 "tie_reruns": self.showdown.tie_reruns,
             }
         return {
@@ -601,7 +631,13 @@ class ShowdownCore:
 
     # -- inputs ------------------------------------------------------------------
 
-    def _on_press(self, side: str, ticks: float) -> None:
+    def _on_press(self, side: str, ticks: float, virtual: bool) -> None:
+        bots = self.showdown.bots if self.showdown is not None else {}
+        if (side in bots) != virtual:
+            # A bot's side takes only the bot's edges; a person's only the pin's.
+            if not virtual:
+                log.info("paddle %s pressed: ignored, a bot plays side %s", side.upper(), side)
+            return
         rnd = self.round
         if rnd is not None and rnd.presses[side] is not None:
             return  # that side's first press is already in
@@ -674,7 +710,11 @@ class ShowdownCore:
     # -- guards ------------------------------------------------------------------
 
     def _held_sides(self) -> tuple[Side, ...]:
-        return tuple(side for side in SIDES if self.board.paddle_is_pressed(side))
+        """People's paddles held down (a bot's side ignores its real paddle)."""
+        bots = self.showdown.bots if self.showdown is not None else {}
+        return tuple(
+            side for side in SIDES if side not in bots and self.board.paddle_is_pressed(side)
+        )
 
     def paddle_is_held(self) -> bool:
         return bool(self._held_sides())
@@ -682,7 +722,8 @@ class ShowdownCore:
     def board_answers(self) -> bool:
         try:
             self.board.safe()
-            self._held_sides()
+            for side in SIDES:
+                self.board.paddle_is_pressed(side)
         except Exception as exc:
             log.error("the board still fails: %s", exc)
             return False
@@ -719,7 +760,16 @@ class ShowdownCore:
             showdown_id=showdown.showdown_id,
             cards=showdown.cards,
             players=dict(showdown.players),
+            bots=list(showdown.bots),
         )
+        # Two bots: nobody presses the timer button, so the unit starts itself.
+        self.bot_paddles.armed(
+            showdown.bots, self.clock(), self.timing.bot_start_s, self._start_bots
+        )
+
+    def _start_bots(self) -> None:
+        log.info("both sides are bots: the unit starts the countdown itself")
+        self._fire("start_received")
 
     def _warn_paddle_held(self) -> None:
         held = self._held_sides()
@@ -728,12 +778,14 @@ class ShowdownCore:
         self.show.paddle_held(held)
 
     def on_exit_armed(self) -> None:
+        self.bot_paddles.armed_over()
         self.show.paddle_warning_over()
 
     # -- countdown, hold, go -----------------------------------------------------------
 
     def on_enter_countdown(self) -> None:
         self.unschedule("settle", "response")
+        self.bot_paddles.round_over()  # a re-run: the bots draw again at its GO
         self.decision = None
         self._recorded = False
         self.show.countdown_begins()
@@ -783,7 +835,14 @@ class ShowdownCore:
         self.schedule(
             "response", rnd.go_time + self.timing.response_timeout_s, self.response_timed_out
         )
-        self.emit(EventName.GO, showdown_id=self._current_showdown.showdown_id, ticks=rnd.go_tick)
+        showdown = self._current_showdown
+        self.bot_paddles.go(
+            showdown.bots,
+            go_tick=rnd.go_tick,
+            go_time=rnd.go_time,
+            min_reaction_ms=self.timing.min_reaction_ms,
+        )
+        self.emit(EventName.GO, showdown_id=showdown.showdown_id, ticks=rnd.go_tick)
 
     def on_exit_go(self) -> None:
         self.show.go_over()

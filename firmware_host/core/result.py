@@ -55,6 +55,7 @@ class Result:
     cards: int
     launch: Launch
     cards_counted: int | None = None
+    bots: tuple[Side, ...] = ()
 
     def __post_init__(self):
         if self.reason not in _REASONS:
@@ -74,6 +75,14 @@ class Result:
                 raise ValueError(f"{name} must have exactly the keys 'a' and 'b', not {value!r}")
             # Copied so the caller's dict cannot change a frozen result.
             object.__setattr__(self, name, {side: value[side] for side in SIDES})
+        bots = self.bots
+        if (
+            not isinstance(bots, (list, tuple))
+            or any(not isinstance(side, str) or side not in SIDES for side in bots)
+            or len(set(bots)) != len(bots)
+        ):
+            raise ValueError(f"bots must be a list of distinct sides 'a', 'b', not {bots!r}")
+        object.__setattr__(self, "bots", tuple(side for side in SIDES if side in bots))
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-safe dict (str, int, None and nested dicts only), keys in
@@ -81,6 +90,7 @@ class Result:
         it is on every showdown's path, and asdict walks each value.)"""
         data = {key: getattr(self, key) for key in RESULT_KEYS}
         data["players"], data["reaction_us"] = dict(self.players), dict(self.reaction_us)
+        data["bots"] = list(self.bots)
         return data
 
     @classmethod

@@ -138,11 +138,19 @@ class Unit:
             raise UnitClosedError("the unit is not open")
         return self._core
 
-    def arm(self, showdown_id: str, cards: int, players: dict[str, str] | None = None) -> dict:
-        """Arm a showdown; ``players`` maps "a" and "b" to names (default "A", "B").
+    def arm(
+        self,
+        showdown_id: str,
+        cards: int,
+        players: dict[str, str] | None = None,
+        bots: dict | None = None,
+    ) -> dict:
+        """Arm a showdown; ``players`` maps "a" and "b" to names (default "A", "B");
+        ``bots`` maps the sides a bot plays to ``{"reaction_ms": N}`` (the unit
+        presses those paddles itself; two bots start by themselves).
         Returns the status. Raises InvalidCardsError, InvalidArgumentError,
         BusyError or UnitFaultError."""
-        return self._call(self._opened_core.arm, showdown_id, cards, players)
+        return self._call(self._opened_core.arm, showdown_id, cards, players, bots)
 
     def start(self) -> dict:
         """Start the armed showdown (what the timer button does). Raises

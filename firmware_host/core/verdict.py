@@ -11,7 +11,7 @@ goes to the recorder and when a showdown ends.
 >>> presses, go_tick = {"a": 10.25, "b": 10.2315}, 10.0
 >>> decision = decide(presses, go_tick, ticks_diff=diff, tie_threshold_us=200)
 >>> showdown = SimpleNamespace(showdown_id="sd-1", players={"a": "Ann", "b": "Bob"},
-...                            cards=2, tie_reruns=0)
+...                            cards=2, tie_reruns=0, bots={})
 >>> launch, verified = launch_outcome(cards=2, counted=2, sensor=True)
 >>> print(result_of(showdown, decision, presses, go_tick, launch=launch, cards_counted=2,
 ...                 ticks_diff=diff))
@@ -60,6 +60,7 @@ def result_of(
         cards=showdown.cards,
         launch=launch,
         cards_counted=cards_counted,
+        bots=tuple(showdown.bots),
     )
 
 

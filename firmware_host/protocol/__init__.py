@@ -73,8 +73,10 @@ from firmware_host.protocol._names import (
 )
 from firmware_host.protocol._schemas import (
     BENCH_COMMANDS,
+    BOT_REACTION_MS,
     COMMANDS,
     check_arguments,
+    clean_bots,
     decode_request,
 )
 from firmware_host.protocol._values import (
@@ -98,6 +100,7 @@ __all__ = [
     "LOCAL_ERROR_CODES",
     "COMMANDS",
     "BENCH_COMMANDS",
+    "BOT_REACTION_MS",
     "EVENTS",
     "ProtocolError",
     "Request",
@@ -120,6 +123,7 @@ __all__ = [
     "clean_name",
     "clean_players",
     "clean_showdown_id",
+    "clean_bots",
     "token_from_text",
     "auth_line_bytes",
     "TextEnum",

@@ -11,13 +11,28 @@ from firmware_host.protocol._errors import ProtocolError, _show
 from firmware_host.protocol._framing import _decode_object
 from firmware_host.protocol._messages import Request
 from firmware_host.protocol._names import clean_name, clean_players, clean_showdown_id
-from firmware_host.protocol._values import SIDES
+from firmware_host.protocol._values import SIDES, Side
 
-__all__ = ["COMMANDS", "BENCH_COMMANDS", "check_arguments", "decode_request"]
+__all__ = [
+    "COMMANDS",
+    "BENCH_COMMANDS",
+    "BOT_REACTION_MS",
+    "check_arguments",
+    "clean_bots",
+    "decode_request",
+]
+
+#: The range of a bot's median reaction time (``bots.<side>.reaction_ms``), in ms.
+BOT_REACTION_MS = (100, 1000)
 
 
 class _Invalid(Exception):
-    """An argument failed its check; the text is the error message."""
+    """An argument failed its check; the text is the error message and
+    ``code`` the error code (``bad_request`` unless the field has its own)."""
+
+    def __init__(self, message: str, code: str = "bad_request"):
+        super().__init__(message)
+        self.code = code
 
 
 def _whole(lo: int | None = None, hi: int | None = None):
@@ -68,6 +83,78 @@ _showdown_id = _checked_by(clean_showdown_id)
 _players = _checked_by(clean_players)
 
 
+def _cards(name, value):
+    """A card count: every bad one is ``invalid_cards`` (the unit answers a
+    count above its ``showdown.max_cards`` with that code too)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise _Invalid(
+            f"field '{name}' must be a whole number >= 1, not {_show(value)}", "invalid_cards"
+        )
+    return value
+
+
+def clean_bots(value: Any, name: str = "bots") -> dict[Side, float]:
+    """The ``bots`` of a showdown as ``{side: reaction_ms}`` (sides in order),
+    or ValueError naming the field. ``None`` is no bots.
+
+    >>> clean_bots({"b": {"reaction_ms": 230}, "a": {"reaction_ms": 180.5}})
+    {'a': 180.5, 'b': 230.0}
+    >>> clean_bots({"a": {"reaction_ms": 50}})
+    Traceback (most recent call last):
+    ...
+    ValueError: field 'bots.a.reaction_ms' must be a number from 100 to 1000, not 50
+    """
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise ValueError(
+            f'field \'{name}\' must be an object like {{"b": {{"reaction_ms": 230}}}}, '
+            f"not {_show(value)}"
+        )
+    lo, hi = BOT_REACTION_MS
+    bots: dict[Side, float] = {}
+    for key in value:
+        if key not in SIDES:
+            raise ValueError(
+                f'field \'{name}\' may only have the keys "a" and "b", not {_show(key)}'
+            )
+    for side in SIDES:
+        if side not in value:
+            continue
+        bot, where = value[side], f"{name}.{side}"
+        if not isinstance(bot, Mapping):
+            raise ValueError(
+                f"field '{where}' must be an object {{\"reaction_ms\": N}}, not {_show(bot)}"
+            )
+        for key in bot:
+            if key != "reaction_ms":
+                raise ValueError(f"unknown field '{where}.{key}'")
+        if "reaction_ms" not in bot:
+            raise ValueError(f"missing field '{where}.reaction_ms'")
+        reaction = bot["reaction_ms"]
+        if (
+            isinstance(reaction, bool)
+            or not isinstance(reaction, (int, float))
+            or not math.isfinite(reaction)
+            or not lo <= reaction <= hi
+        ):
+            raise ValueError(
+                f"field '{where}.reaction_ms' must be a number from {lo} to {hi}, "
+                f"not {_show(reaction)}"
+            )
+        bots[side] = float(reaction)
+    return bots
+
+
+def _bots(name, value):
+    """``bots`` checked, in the request's own shape (the unit cleans it again)."""
+    try:
+        bots = clean_bots(value, name)
+    except ValueError as exc:
+        raise _Invalid(str(exc), "invalid_argument") from None
+    return {side: {"reaction_ms": reaction_ms} for side, reaction_ms in bots.items()}
+
+
 def _side(name, value):
     if value not in SIDES:
         raise _Invalid(f'field \'{name}\' must be "a" or "b", not {_show(value)}')
@@ -103,8 +190,8 @@ _SCHEMAS: dict[str, tuple[dict[str, _Check], set[str], Callable | None]] = {
     "ping": ({}, set(), None),
     "status": ({}, set(), None),
     "showdown": (
-        {"showdown_id": _showdown_id, "cards": _whole(1), "players": _players},
-        set(),
+        {"showdown_id": _showdown_id, "cards": _cards, "players": _players, "bots": _bots},
+        {"bots"},
         None,
     ),
     "start": ({}, set(), None),
@@ -152,14 +239,18 @@ def check_arguments(cmd: str, given: Mapping[str, Any], request_id: Any = None) 
     1 to 64 characters of A-Z a-z 0-9 . _ : -, not "a b"
     """
     if cmd not in _SCHEMAS:
-        raise ProtocolError("unknown_command", f"unknown command {_show(cmd)}", request_id)
+        raise ProtocolError(
+            "unknown_command",
+            f"unknown command {_show(cmd)}; the commands are {', '.join(_SCHEMAS)}",
+            request_id,
+        )
     checks, optional, whole = _SCHEMAS[cmd]
     try:
         args = _check_fields(dict(given), checks, optional)
         if whole is not None:
             whole(args)
     except _Invalid as exc:
-        raise ProtocolError("bad_request", str(exc), request_id) from None
+        raise ProtocolError(exc.code, str(exc), request_id) from None
     return args
 
 

@@ -126,6 +126,7 @@ class Launch(TextEnum):
 RESULT_KEYS = (
     "showdown_id",
     "players",
+    "bots",
     "winner",
     "loser",
     "reason",
@@ -151,7 +152,7 @@ class EventName(TextEnum):
         return member
 
     STATE = "state", ("state", "previous")
-    ARMED = "armed", ("showdown_id", "cards", "players")
+    ARMED = "armed", ("showdown_id", "cards", "players", "bots")
     COUNTDOWN = "countdown", ("showdown_id", "step", "steps", "rerun")
     GO = "go", ("showdown_id", "ticks")
     FALSE_START = "false_start", ("showdown_id", "side")

@@ -72,6 +72,7 @@ class TimingConfig:
     press_lockout_s: float = _spec(0.05, lo=0.0, hi=5.0)
     response_timeout_s: float = _spec(5.0, lo=0.0, hi=600.0, lo_open=True)
     paddle_warning_s: float = _spec(1.5, lo=0.0, hi=30.0)
+    bot_start_s: float = _spec(1.0, lo=0.0, hi=60.0)
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ lock.
 >>> decision = {"showdown_id": "sd-1", "players": {"a": "Ann", "b": "Bob"},
 ...             "winner": "b", "loser": "a", "reason": "faster", "tie_reruns": 0,
 ...             "reaction_us": {"a": 263000, "b": 241000}, "margin_us": 22000,
-...             "cards": 2, "launch": "pending", "cards_counted": None}
+...             "cards": 2, "launch": "pending", "cards_counted": None, "bots": []}
 >>> journal.record_decision(decision)
 True
 >>> journal.record_cards("sd-1", 1)
@@ -31,9 +31,11 @@ True
 >>> journal.record_outcome("sd-1", "launched", 2)
 >>> journal.get("sd-1")["launch"], journal.get("sd-2")
 ('launched', None)
->>> journal.player_stats("Bob")
+>>> journal.player_stats("bob")
 {'Bob': {'showdowns': 1, 'median_reaction_us': 241000, 'best_reaction_us': 241000,
          'false_starts': 0, 'wins': 1, 'losses': 0}}
+>>> journal.player_names()
+['Ann', 'Bob']
 >>> journal.close()
 """
 
@@ -68,6 +70,7 @@ __all__ = [
     "JournalDamagedError",
     "JournalLockedError",
     "default_journal_path",
+    "folder_problem",
     "SCHEMA_VERSION",
     "FILENAME",
 ]
@@ -75,7 +78,7 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 #: Kept in ``PRAGMA user_version``; a journal newer than this is refused.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 FILENAME = "results.sqlite3"
 #: What a launch can end as (``pending`` is no end).
 OUTCOMES = tuple(outcome for outcome in Launch if outcome is not Launch.PENDING)
@@ -104,9 +107,14 @@ _V1_TO_V2 = [
     "ALTER TABLE results ADD COLUMN outcome_at REAL",
 ]
 
+#: Version 3 results carry ``bots`` (the sides a bot played); a version 2
+#: body gains ``"bots": []`` (people played both sides: bots came with version 3).
+_NO_BOTS: list[str] = []
+
 _COLUMNS = {  # what a reader selects, per schema version
     1: "entry, showdown_id, recorded_at, body, NULL, NULL",
     2: "entry, showdown_id, recorded_at, body, launch, cards_counted",
+    3: "entry, showdown_id, recorded_at, body, launch, cards_counted",
 }
 
 
@@ -336,6 +344,12 @@ class Journal:
         return self._file.stat().st_size == 0 and (not wal.exists() or wal.stat().st_size == 0)
 
     def _connect(self) -> sqlite3.Connection:
+        db = self._open_connection()
+        # Names match without regard to case (Unicode, not only ASCII as NOCASE).
+        db.create_function("casefold", 1, _casefold, deterministic=True)
+        return db
+
+    def _open_connection(self) -> sqlite3.Connection:
         # isolation_level=None: the journal says BEGIN and COMMIT itself.
         if self._file is None:
             return sqlite3.connect(":memory:", isolation_level=None)
@@ -350,12 +364,7 @@ class Journal:
             return sqlite3.connect(
                 f"{self._file.resolve().as_uri()}?{mode}", uri=True, isolation_level=None
             )
-        try:
-            self._file.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        except OSError as exc:
-            raise JournalError(
-                f"{self.path}: cannot create its folder: {exc.strerror or exc}"
-            ) from None
+        _make_folder(self._file, self.path)
         db = sqlite3.connect(self._file, isolation_level=None)
         mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
         if mode != "wal":
@@ -384,8 +393,8 @@ class Journal:
                 version = self._version()  # again: another connection may have done it
                 if version == 0:
                     self._create(emptied)
-                elif version == 1:
-                    self._upgrade_from_v1()
+                else:
+                    self._upgrade(version)
             version = SCHEMA_VERSION
         self.schema_version = version
 
@@ -424,6 +433,36 @@ class Journal:
                 self.path,
             )
 
+    def _upgrade(self, version: int) -> None:
+        """Version 1 or 2 to the current one, inside the caller's transaction."""
+        rows = self._open_db().execute("SELECT COUNT(*) FROM results").fetchone()[0]
+        if version == 1:
+            self._upgrade_from_v1()
+        self._upgrade_from_v2()
+        self._open_db().execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        log.info(
+            "%s: journal upgraded from schema version %d to %d (%d rows)",
+            self.path,
+            version,
+            SCHEMA_VERSION,
+            rows,
+        )
+
+    def _upgrade_from_v2(self) -> None:
+        """Every body gains ``"bots": []``: a version 2 unit had no bots."""
+        db = self._open_db()
+        for entry, body in db.execute("SELECT entry, body FROM results").fetchall():
+            try:
+                result = json.loads(body)
+            except (TypeError, ValueError):
+                continue  # a damaged row stays damaged; readers skip it
+            if not isinstance(result, dict) or "bots" in result:
+                continue
+            db.execute(
+                "UPDATE results SET body = ? WHERE entry = ?",
+                (_canonical({**result, "bots": _NO_BOTS}), entry),
+            )
+
     def _upgrade_from_v1(self) -> None:
         db = self._open_db()
         for statement in _V1_TO_V2:
@@ -439,13 +478,6 @@ class Journal:
                 "UPDATE results SET launch = ?, cards_counted = ?, outcome_at = ? WHERE entry = ?",
                 (launch, counted, recorded_at, entry),
             )
-        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-        log.info(
-            "%s: journal upgraded from schema version 1 to %d (%d rows)",
-            self.path,
-            SCHEMA_VERSION,
-            len(rows),
-        )
 
     # -- writing ------------------------------------------------------------------------
 
@@ -742,8 +774,8 @@ class Journal:
 
     def entries(self, limit: int = 50, player: str | None = None) -> list[JournalEntry]:
         """The last ``limit`` results, newest first, with their times;
-        ``player``: only showdowns that name took part in (exact match). A
-        damaged row is skipped with a warning."""
+        ``player``: only showdowns that name took part in (in any case:
+        "ann" is "Ann"). A damaged row is skipped with a warning."""
         damaged: dict[int, str] = {}
         entries = self._entries(limit, player, damaged)
         self._warn_damaged(damaged)
@@ -754,29 +786,47 @@ class Journal:
         return [entry.result for entry in self.entries(limit, player)]
 
     def player_stats(self, player: str | None = None) -> dict[str, dict[str, Any]]:
-        """Per player name, over every recorded showdown: ``showdowns``,
+        """Per player name, over every showdown a person played: ``showdowns``,
         ``median_reaction_us`` and ``best_reaction_us`` (None with no timed
         press), ``false_starts``, ``wins``, ``losses``. A reaction counts when
         it is a press at or after GO in a showdown that was not a false start.
-        ``player``: that player only ({} if unknown)."""
+        ``player``: that player only, in any case ({} if unknown). A side a
+        bot played counts in :meth:`bot_stats`, never here."""
         damaged: dict[int, str] = {}
-        stats = self._player_stats(player, damaged)
+        stats = self._player_stats(player, damaged)[0]
         self._warn_damaged(damaged)
         return stats
 
+    def bot_stats(self, player: str | None = None) -> dict[str, dict[str, Any]]:
+        """:meth:`player_stats` of the bots: per name, the showdowns a bot
+        played under it (the unit pressed its paddle)."""
+        damaged: dict[int, str] = {}
+        stats = self._player_stats(player, damaged)[1]
+        self._warn_damaged(damaged)
+        return stats
+
+    def player_names(self) -> list[str]:
+        """Every name in the journal, people and bots, sorted without regard to case."""
+        with self._reading() as db:
+            rows = db.execute("SELECT player_a FROM results UNION SELECT player_b FROM results")
+            return sorted((row[0] for row in rows), key=lambda name: (name.casefold(), name))
+
     def history(self, limit: int = 50, player: str | None = None) -> dict[str, Any]:
         """The ``history`` document (protocol reply and ``history --json``):
-        ``{"results": [...], "players": {...}, "damaged": [...]}``, each result
-        with its ``recorded_at`` time (ISO 8601, UTC); ``damaged``: the entry
-        numbers of rows skipped because they are not a valid result."""
+        ``{"results": [...], "players": {...}, "bots": {...}, "damaged": [...]}``,
+        each result with its ``recorded_at`` time (ISO 8601, UTC); ``players``
+        the figures of people, ``bots`` those of the bots (kept apart: a bot's
+        times never go into people's medians); ``damaged``: the entry numbers of
+        rows skipped because they are not a valid result. ``player`` matches
+        names in any case."""
         damaged: dict[int, str] = {}
         results = [
             {"recorded_at": entry.recorded_at_iso, **entry.result}
             for entry in self._entries(limit, player, damaged)
         ]
-        players = self._player_stats(player, damaged)
+        players, bots = self._player_stats(player, damaged)
         self._warn_damaged(damaged)
-        return {"results": results, "players": players, "damaged": sorted(damaged)}
+        return {"results": results, "players": players, "bots": bots, "damaged": sorted(damaged)}
 
     def _entries(self, limit, player, damaged) -> list[JournalEntry]:
         if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
@@ -789,14 +839,16 @@ class Journal:
                     break
         return entries
 
-    def _player_stats(self, player, damaged) -> dict[str, dict[str, Any]]:
-        tallies: dict[str, dict[str, Any]] = {}
+    def _player_stats(self, player, damaged) -> tuple[dict, dict]:
+        """The figures of people and of bots, per name."""
+        wanted = None if player is None else _casefold(player)
+        tallies: tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]] = ({}, {})
         for _, result in self._scan(player, damaged):
             for side in ("a", "b"):
                 name = result["players"][side]
-                if player is not None and name != player:
+                if wanted is not None and _casefold(name) != wanted:
                     continue
-                tally = tallies.setdefault(
+                tally = tallies[side in result["bots"]].setdefault(
                     name,
                     {"showdowns": 0, "reactions": [], "false_starts": 0, "wins": 0, "losses": 0},
                 )
@@ -809,28 +861,20 @@ class Journal:
                 reaction = result["reaction_us"][side]
                 if isinstance(reaction, int) and not isinstance(reaction, bool) and reaction >= 0:
                     tally["reactions"].append(reaction)
-        stats = {}
-        for name in sorted(tallies):
-            tally = tallies[name]
-            reactions = tally.pop("reactions")
-            stats[name] = {
-                "showdowns": tally["showdowns"],
-                "median_reaction_us": round(statistics.median(reactions)) if reactions else None,
-                "best_reaction_us": min(reactions) if reactions else None,
-                "false_starts": tally["false_starts"],
-                "wins": tally["wins"],
-                "losses": tally["losses"],
-            }
-        return stats
+        people, bots = (_figures(kind) for kind in tallies)
+        return people, bots
 
     def _scan(
         self, player: str | None, damaged: dict[int, str], *, newest_first: bool = False
     ) -> Generator[tuple[float, dict[str, Any]], None, None]:
         """(recorded_at, merged result) per valid row; each damaged row's
         entry number and why go into ``damaged``."""
-        where, params = (
-            ("", ()) if player is None else ("WHERE player_a = ? OR player_b = ?", (player, player))
-        )
+        where: str = ""
+        params: tuple[str, ...] = ()
+        if player is not None:
+            key = _casefold(player)
+            where = "WHERE casefold(player_a) = ? OR casefold(player_b) = ?"
+            params = (key, key)
         order = "DESC" if newest_first else "ASC"
         with self._reading() as db:
             rows = db.execute(
@@ -859,6 +903,8 @@ class Journal:
             raise _Damaged(f"its body is not a result but a {type(result).__name__}")
         if self.schema_version >= 2:
             result = {**result, "launch": launch or "pending", "cards_counted": counted}
+        if self.schema_version < 3 and "bots" not in result:
+            result = {**result, "bots": _NO_BOTS}  # read-only, not upgraded: no bots then
         try:
             Result.from_dict(result)
         except (TypeError, ValueError) as exc:
@@ -940,6 +986,76 @@ class Journal:
         return f"<Journal {str(self.path)!r} {state}>"
 
 
+def _figures(tallies: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Each name's tally as its figures, names in order."""
+    stats = {}
+    for name in sorted(tallies):
+        tally = tallies[name]
+        reactions = tally["reactions"]
+        stats[name] = {
+            "showdowns": tally["showdowns"],
+            "median_reaction_us": round(statistics.median(reactions)) if reactions else None,
+            "best_reaction_us": min(reactions) if reactions else None,
+            "false_starts": tally["false_starts"],
+            "wins": tally["wins"],
+            "losses": tally["losses"],
+        }
+    return stats
+
+
+def _casefold(name):
+    """A name as it is compared: Unicode case folding (SQLite's NOCASE knows only ASCII)."""
+    return name.casefold() if isinstance(name, str) else name
+
+
+def folder_problem(path: str | os.PathLike) -> str | None:
+    """Why a writable :class:`Journal` at ``path`` could not make its folder,
+    in the words of the JournalError it would raise, or None; creates nothing
+    (for ``check-config``). A journal path creates at most its last folder."""
+    if str(path) == ":memory:":
+        return None
+    file = Path(path)
+    folder = file.parent
+    if folder.is_dir() or _made_whole(folder):
+        return None
+    parent = folder.parent
+    if not parent.is_dir():
+        why = "is not a folder" if parent.exists() else "does not exist"
+        return (
+            f"{file}: cannot create its folder: {parent} {why} "
+            f"(only the journal's own folder is created: check the path)"
+        )
+    if not os.access(parent, os.W_OK | os.X_OK):
+        return f"{file}: cannot create its folder: {parent} is not writable"
+    return None
+
+
+def _made_whole(folder: Path) -> bool:
+    """The default places (:func:`default_journal_path`) are made with their
+    parents, as XDG's ``~/.local/state`` may be missing."""
+    return folder in {default_journal_path("", mock=mock).parent for mock in (False, True)}
+
+
+def _make_folder(file: Path, shown) -> None:
+    """The journal's folder: at most its last directory is created, so a
+    mistyped path cannot make folders anywhere (:func:`folder_problem`)."""
+    folder = file.parent
+    if folder.is_dir():
+        return
+    whole = _made_whole(folder)
+    parent = folder.parent
+    if not whole and not parent.is_dir():
+        why = "is not a folder" if parent.exists() else "does not exist"
+        raise JournalError(
+            f"{shown}: cannot create its folder: {parent} {why} "
+            f"(only the journal's own folder is created: check the path)"
+        )
+    try:
+        folder.mkdir(parents=whole, exist_ok=True, mode=0o700)
+    except OSError as exc:
+        raise JournalError(f"{shown}: cannot create its folder: {exc.strerror or exc}") from None
+
+
 # -- one daemon per journal -------------------------------------------------------------
 
 
@@ -969,7 +1085,7 @@ class JournalLock:
         if self._fd is not None:
             return self
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            _make_folder(self.path, self.journal_path)
             while True:
                 fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
                 try:

@@ -442,7 +442,12 @@ class Server:
         }
 
     def capabilities(self) -> list[str]:
-        caps = ["bench"] if self.mock else []
+        """What this unit can do beyond the basics: ``bots`` (it presses a
+        bot's paddle itself: the ``bots`` field of ``showdown``), ``bench``
+        (mock pins), ``card_sensor`` (it counts the cards out)."""
+        caps = ["bots"]
+        if self.mock:
+            caps.append("bench")
         if self.unit.config.pins.card_sensor is not None:
             caps.append("card_sensor")
         return caps
@@ -544,7 +549,12 @@ class Server:
             log.info("showdown %s is already in the journal: answered from there", showdown_id)
             return request.reply(state="done", result=known)
         return request.reply(
-            **self.unit.arm(showdown_id, request.args["cards"], dict(request.args["players"]))
+            **self.unit.arm(
+                showdown_id,
+                request.args["cards"],
+                dict(request.args["players"]),
+                request.args["bots"],
+            )
         )
 
     def _cmd_start(self, request):
