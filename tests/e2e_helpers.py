@@ -26,6 +26,8 @@ __all__ = [
     "E2E_CONFIG",
     "NAMES",
     "FAST_HANDS",
+    "BOT_REACTION_MS",
+    "SimulatedPerson",
     "fast_table",
     "play",
     "check_against_journal",
@@ -45,6 +47,7 @@ hold_min_s = 0.01
 hold_max_s = 0.02
 response_timeout_s = 2.0
 paddle_warning_s = 0.1
+bot_start_s = 0.01
 
 [launcher]
 spin_up_s = 0.01
@@ -79,14 +82,36 @@ def fast_table(seed: int, **options) -> SimulatedTable:
     return SimulatedTable(random.Random(seed), **options)
 
 
-def play(port, *, seed: int, target: int, players: int = 3) -> Match:
-    """A whole match of heuristic bots through ``port``, invariants checked
-    after every decision; returns the finished Match."""
+#: The bots' reaction medians on the unit, by seat (ms): the fastest the unit takes.
+BOT_REACTION_MS = (100.0, 120.0, 140.0)
+
+
+class SimulatedPerson:
+    """A person at the unit who plays the cards as the heuristic bot does: an
+    agent with no ``reaction_ms``, so the unit does not press their paddle
+    (a simulated table does, see :func:`fast_table`)."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self._cards = HeuristicBot(name)
+
+    def act(self, game, player):
+        return self._cards.act(game, player)
+
+
+def play(port, *, seed: int, target: int, players: int = 3, bots: bool = False) -> Match:
+    """A whole match through ``port``, invariants checked after every decision;
+    returns the finished Match. The players choose their cards as heuristic
+    bots do; at the unit they are people (a simulated table presses for them)
+    unless ``bots``: then they are bots the unit presses for, with
+    :data:`BOT_REACTION_MS`."""
     names = NAMES[:players]
     game = Game.new(players, "showdown", seed=seed, target=target)
-    match = Match(
-        game, [HeuristicBot(n) for n in names], port, names=names, debug=True, match_id=f"e2e{seed}"
-    )
+    agents = [
+        HeuristicBot(name, reaction_ms=BOT_REACTION_MS[seat]) if bots else SimulatedPerson(name)
+        for seat, name in enumerate(names)
+    ]
+    match = Match(game, agents, port, names=names, debug=True, match_id=f"e2e{seed}")
     match.run()
     game.check_invariants()
     return match
@@ -94,9 +119,9 @@ def play(port, *, seed: int, target: int, players: int = 3) -> Match:
 
 def check_against_journal(match: Match, port, journal_path) -> int:
     """Every showdown in the engine's record has exactly one decided result in
-    the unit's journal (same id, same loser, same cards, same players), and the
-    journal holds no decided result the engine did not apply. Returns the
-    number of showdowns."""
+    the unit's journal (same id, same loser, same cards, same players, the bot
+    sides marked: those the unit pressed for), and the journal holds no
+    decided result the engine did not apply. Returns the number of showdowns."""
     with Journal(journal_path, readonly=True) as journal:
         rows = {row["showdown_id"]: row for row in journal.history(1000)["results"]}
     showdowns = [e.data for e in match.events if e.kind == "showdown"]
@@ -113,6 +138,8 @@ def check_against_journal(match: Match, port, journal_path) -> int:
         assert row["reason"] == data["reason"]
         assert row["cards"] == data["cards"]
         assert row["players"] == {"a": data["names"][0], "b": data["names"][1]}
+        if port.presses_for_bots:
+            assert row["bots"] == [side for side in "ab" if players[side] in data["bots"]]
     decided = {sid for sid, row in rows.items() if row["loser"] is not None}
     assert decided == applied
     # The undecided ones (timeouts, void ties) were armed again as <id>.1, <id>.2, ...

@@ -10,6 +10,11 @@ and crashes (a restart) before the launch ends.
 ``unit.open_port`` is what ``RemoteUnit(open_port=...)`` calls; its ports have
 no file descriptor, so the link polls them and sleeps through ``unit.sleep``,
 which only moves the virtual clock.
+
+With ``bots=True`` it speaks the "bots" capability (docs/protocol.md): it takes
+a showdown's ``bots`` (a reaction out of range is ``invalid_argument``), its
+``armed`` event and results carry the bot sides, and with two bots it starts
+the countdown by itself once armed (at once: virtual time).
 """
 
 from __future__ import annotations
@@ -17,6 +22,9 @@ from __future__ import annotations
 import collections
 
 from firmware_host.protocol import Event, EventSequencer, ServerConnection, encode
+
+#: A bot's reaction median the unit takes, in ms (docs/protocol.md).
+BOT_REACTION_MS = (100, 1000)
 
 __all__ = ["FakeUnit", "FakePort", "decided", "timeout", "void", "false_start"]
 
@@ -79,7 +87,7 @@ class FakePort:
 
     def __init__(self, unit: FakeUnit):
         self.unit = unit
-        self.server = ServerConnection()
+        self.server = ServerConnection(token=unit.token)
         self.inbox = bytearray()
         self.alive = True
 
@@ -112,8 +120,13 @@ class FakePort:
 class FakeUnit:
     """See the module docstring. ``log`` records each command as (cmd, args)."""
 
-    def __init__(self, outcomes=(), *, version: int = 1):
+    def __init__(
+        self, outcomes=(), *, version: int = 1, bots: bool = False, token: str | None = None
+    ):
         self.now = 0.0
+        self.token = token  # the unit's token: auth first, as the daemon asks
+        self.capabilities = ["bench", "bots"] if bots else ["bench"]
+        self.bots: dict[str, float] = {}  # side -> reaction_ms of the armed showdown
         self.sleeps: list[float] = []
         self.outcomes = collections.deque(outcomes)
         self.version = version
@@ -194,7 +207,10 @@ class FakeUnit:
         if not hasattr(request, "cmd"):  # a ProtocolError: the line was noise
             port.push(port.server.send(request.to_reply()))
             return
-        self.log.append((request.cmd, dict(request.args)))
+        args = dict(request.args)
+        if args.get("bots") is None:  # an optional argument left out
+            args.pop("bots", None)
+        self.log.append((request.cmd, args))
         cue = self.before_reply.pop(request.cmd, None)
         if cue is not None and cue(self, port) == "no reply":
             return
@@ -206,7 +222,7 @@ class FakeUnit:
             reply = request.reply(**self.replace_reply[request.cmd](self, request))
         if port.alive:
             port.push(port.server.send(reply))
-        if request.cmd in ("start", "bench_timer") and self.state == "countdown":
+        if request.cmd in ("start", "bench_timer", "showdown") and self.state == "countdown":
             self._run()
         after = self.after_reply.pop(request.cmd, None)
         if after is not None:
@@ -216,7 +232,7 @@ class FakeUnit:
         return request.reply(
             version=self.version,
             unit={"name": "fake"},
-            capabilities=["bench"],
+            capabilities=list(self.capabilities),
             seq=self.events.last,
         )
 
@@ -234,6 +250,18 @@ class FakeUnit:
             return request.fail("fault", f"the unit is in fault ({self.fault}); cancel resets it")
         if self.busy_with or self.state not in ("idle", "armed"):
             return request.fail("busy", "the unit is busy: state is 'countdown'")
+        bots = {}
+        if "bots" in self.capabilities:
+            for side, bot in sorted((args.get("bots") or {}).items()):
+                low, high = BOT_REACTION_MS
+                if not low <= bot["reaction_ms"] <= high:
+                    return request.fail(
+                        "invalid_argument",
+                        f"field 'bots.{side}.reaction_ms' must be a number from {low} to {high}, "
+                        f"not {bot['reaction_ms']}",
+                    )
+                bots[side] = bot["reaction_ms"]
+        self.bots = bots
         self.current = {
             "showdown_id": showdown_id,
             "cards": args["cards"],
@@ -241,10 +269,18 @@ class FakeUnit:
             "tie_reruns": 0,
         }
         self.state = "armed"
+        sides = {"bots": sorted(bots)} if "bots" in self.capabilities else {}
         self.emit(
-            "armed", showdown_id=showdown_id, cards=args["cards"], players=dict(args["players"])
+            "armed",
+            showdown_id=showdown_id,
+            cards=args["cards"],
+            players=dict(args["players"]),
+            **sides,
         )
-        return request.reply(**self.status())
+        reply = request.reply(**self.status())
+        if len(bots) == 2:  # two bots: the unit starts by itself (after the reply)
+            self.state = "countdown"
+        return reply
 
     def _cmd_start(self, request):
         if self.state != "armed":
@@ -291,6 +327,8 @@ class FakeUnit:
             "cards": current["cards"],
             **script,
         }
+        if "bots" in self.capabilities:
+            result["bots"] = sorted(self.bots)
         if result["launch"] == "pending":  # decided and journaled; the cards fly on
             self.journal[showdown_id] = result
             self.state, self.current = "launching", None
@@ -300,6 +338,8 @@ class FakeUnit:
             self.journal[showdown_id] = result
             self.restart()
             return
+        if result["reason"] == "false_start":  # with the arrow, before the launch
+            self.emit("false_start", showdown_id=showdown_id, side=result["loser"])
         if result["loser"] is not None:
             self.emit(
                 "launched",

@@ -1,8 +1,12 @@
-"""End to end: heuristic bots play whole seeded matches through a real unit
-daemon on mock pins (a subprocess), over TCP and over a serial line (two ptys
-bridged), and ``showdown demo`` runs to its scoreboard.
+"""End to end: simulated people (who choose their cards as the heuristic bot
+does) play whole seeded matches through a real unit daemon on mock pins (a
+subprocess), over TCP and over a serial line (two ptys bridged), and
+``showdown demo`` (bots the unit presses for) runs to its scoreboard.
+tests/test_e2e_bots.py has the matches of bots.
 
-A simulated table presses the mock paddles through the bench commands. Every
+A simulated table presses the people's mock paddles through the bench
+commands. The seeds and targets give each match 15 to 20 showdowns: enough
+for false starts and near-tie re-runs, in a few seconds. Every
 showdown the engine applied must be exactly one decided result in the unit's
 journal, and the cards are conserved after every decision (Match(debug=True)).
 Waits are on the unit's events and replies, never sleeps.
@@ -21,10 +25,10 @@ from tests.e2e_helpers import E2E_CONFIG, PtyBridge, check_against_journal, fast
 
 def test_a_whole_match_over_tcp_with_the_table_pressing_the_timer_button(tmp_path):
     with running_daemon(tmp_path, config_text=E2E_CONFIG) as daemon:
-        port = RemoteUnit(f"socket://127.0.0.1:{daemon.port}", table=fast_table(8), id_prefix="tcp")
+        port = RemoteUnit(f"socket://127.0.0.1:{daemon.port}", table=fast_table(2), id_prefix="tcp")
         with port:
-            match = play(port, seed=8, target=100)
-        assert check_against_journal(match, port, daemon.journal_path) >= 20
+            match = play(port, seed=2, target=40)
+        assert check_against_journal(match, port, daemon.journal_path) >= 15
         assert daemon.stop() == 0
     showdowns = [e.data for e in match.events if e.kind == "showdown"]
     assert {s["reason"] for s in showdowns} == {"faster", "false_start"}
@@ -39,12 +43,12 @@ def test_a_whole_match_over_a_serial_line_with_the_engine_starting_the_unit(tmp_
             port = RemoteUnit(
                 cable.engine_path,
                 start=True,
-                table=fast_table(6, press_timer=False),
+                table=fast_table(2, press_timer=False),
                 id_prefix="pty",
             )
             with port:
                 assert port.hello["unit"]["backend"] == "mock"
-                match = play(port, seed=6, target=100)
+                match = play(port, seed=2, target=40)
             check_against_journal(match, port, daemon.journal_path)
             assert daemon.stop() == 0
         assert cable.copied > 0
@@ -94,6 +98,11 @@ def test_showdown_demo_plays_to_the_scoreboard_and_stops_the_daemon():
     rows = [line.split() for line in lines[board + 2 : board + 4]]
     assert sorted(row[0] for row in rows) == ["Ann", "Bob"]
     assert max(int(row[1]) for row in rows) >= 20
+    # The unit's figures of the bots (kept apart from people's) reach the board:
+    # both fought every showdown of a two-player match.
+    showdowns = int(re.search(r"(\d+) showdowns", lines[board + 4]).group(1))
+    assert [int(row[3]) for row in rows] == [showdowns, showdowns]
+    assert all(re.fullmatch(r"\d+\.\d", row[-2]) for row in rows)  # a median reaction
     assert re.fullmatch(
         r"(Ann|Bob) wins the match: \d+ rounds?, \d+ showdowns, \d+ decisions "
         r"in [\d.]+ s\.",

@@ -8,6 +8,7 @@ import math
 import random
 from collections import Counter
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -250,3 +251,24 @@ def test_heuristic_bot_is_deterministic():
     game = Game.new(4, "showdown", seed=11)
     assert HeuristicBot().act(game, game.to_act) == HeuristicBot().act(game, game.to_act)
     assert HeuristicBot.best_colour([]) is Colour.RED
+
+
+def test_a_bot_s_reaction_on_the_unit_is_a_person_s_median_unless_given():
+    assert HeuristicBot().reaction_ms == RandomBot(random.Random(1)).reaction_ms == 230.0
+    assert HeuristicBot("fast", reaction_ms=150).reaction_ms == 150.0
+    assert RandomBot(random.Random(1), "slow", reaction_ms=1000).reaction_ms == 1000.0
+    assert HeuristicBot(reaction_ms=100).reaction_ms == 100.0
+
+
+@pytest.mark.parametrize("value", [99.9, 1000.5, 0, -230, float("nan"), "230", True, None])
+def test_a_bot_s_reaction_out_of_range_is_refused_naming_the_bot(value):
+    message = (
+        "reaction_ms of bot 'fast' must be a number from 100 to 1000 (ms, the median of its "
+        f"reaction after GO), not {value!r}"
+    )
+    with pytest.raises(ValueError) as caught:
+        HeuristicBot("fast", reaction_ms=value)
+    assert str(caught.value) == message
+    with pytest.raises(ValueError) as caught:
+        RandomBot(random.Random(1), "fast", reaction_ms=value)
+    assert str(caught.value) == message

@@ -91,7 +91,7 @@ def test_the_log_frames_the_match_in_rounds():
     starts = [e for e in events if e.kind == "round_start"]
     ends = [e for e in events if e.kind == "round_end"]
     assert [e.round for e in starts] == [e.round for e in ends] == list(range(1, result.rounds + 1))
-    assert result.rounds == 4  # so the next round was dealt three times, the deal going round
+    assert result.rounds == 3  # so the next round was dealt twice, the deal going round
     assert [e.data["dealer"] for e in starts] == [r % 3 for r in range(result.rounds)]
     scores = [0, 0, 0]
     for end in ends:
@@ -171,6 +171,7 @@ def test_a_showdown_is_fought_by_the_unit_port_and_its_loser_fed_back():
             "names": ["Ann", "Bob"],
             "cause": "R5!2",
             "cards": 2,
+            "bots": {},
             "loser": 1,
             "winner": 0,
             "reason": "faster",
@@ -184,6 +185,24 @@ def test_a_showdown_is_fought_by_the_unit_port_and_its_loser_fed_back():
         "Showdown (R5!2): Ann vs Bob for 2 cards: Ann wins by 50.0 ms after 1 near-tie re-run; "
         "Bob takes the cards."
     )
+
+
+def test_a_showdown_request_gives_each_bot_s_reaction_and_leaves_people_out():
+    class ScriptedBot(Scripted):
+        reaction_ms = 400.0  # a bot at the unit
+
+    def first_request(ann):
+        unit = FixedUnit()
+        bob = HeuristicBot("Bob", reaction_ms=180)
+        match = Match(Game.from_notation(SHOWDOWN), [ann, bob], unit, names=["Ann", "Bob"])
+        match.step()  # Ann plays R5!2
+        match.step()  # the showdown
+        return unit.requests[0], match.events[-1]
+
+    request, event = first_request(Scripted("R5!2"))  # a person: no reaction_ms
+    assert request.bots == {1: 180.0} and event.data["bots"] == {1: 180.0}
+    request, event = first_request(ScriptedBot("R5!2"))
+    assert request.bots == {0: 400.0, 1: 180.0} and event.data["bots"] == {0: 400.0, 1: 180.0}
 
 
 def test_a_unit_port_answering_for_other_players_is_an_error():

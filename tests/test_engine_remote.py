@@ -91,7 +91,7 @@ def test_without_start_the_table_is_told_to_press_the_timer_button_and_the_unit_
 
 
 def test_nobody_pressing_and_a_void_tie_arm_the_showdown_again_under_new_ids():
-    unit = FakeUnit([timeout(), void(reruns=3), decided(winner="b")])
+    unit = FakeUnit([timeout(), void(reruns=3), decided(winner="b", a_us=230_000, b_us=200_000)])
     said = []
     port = remote(unit, say=said.append)
     outcome = port.run_showdown(REQUEST)
@@ -103,8 +103,14 @@ def test_nobody_pressing_and_a_void_tie_arm_the_showdown_again_under_new_ids():
     assert outcome.loser == 2 and outcome.tie_reruns == 4  # 3 re-runs + the void one
     assert outcome.detail.endswith("(unit showdown t-m1:r2:s3.2, after timeout, tie_void)")
     assert port.unit_ids == {"m1:r2:s3": "t-m1:r2:s3.2"}
-    assert "Nobody pressed in time. The showdown is armed again." in said
-    assert "Too close to call after 3 re-runs: void. The showdown is armed again." in said
+    assert [line for line in said if not line.startswith("  ")] == [
+        "Load 3 cards into the unit: Cat (side A) vs Ann (side B). Starting the countdown.",
+        "Nobody pressed in time. The cards are still loaded.",
+        "The showdown is armed again. Starting the countdown.",
+        "Too close to call after 3 re-runs: void. The cards are still loaded.",
+        "The showdown is armed again. Starting the countdown.",
+        "Ann wins: Cat 230.0 ms, Ann 200.0 ms, margin 30.0 ms. Cat takes 3 cards.",
+    ]
 
 
 def test_a_showdown_the_unit_never_recorded_is_armed_again_with_the_same_id_after_a_restart():
@@ -178,9 +184,12 @@ def test_unreachable_at_the_start_names_the_url():
     with pytest.raises(UnitUnreachable) as caught:
         remote(unit).open()
     assert str(caught.value) == (
-        f"cannot reach the unit at {URL}: Could not open port {URL}: [Errno 111] Connection refused"
+        f"cannot reach the unit at {URL}: connection refused: nothing listens at unit.test:7700"
     )
-    assert "showdown-unit run" in caught.value.what_to_do
+    assert caught.value.what_to_do == (
+        "Check that the unit is switched on and its daemon is running (showdown-unit run), "
+        "and that it listens on that address and port (server.listen in its config), then retry."
+    )
 
 
 def test_reconnecting_backs_off_and_gives_up_after_reconnect_s():

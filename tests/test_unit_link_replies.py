@@ -34,7 +34,12 @@ STATUS = {
 }
 EVENT_SAMPLES = {
     "state": {"state": "countdown", "previous": "armed"},
-    "armed": {"showdown_id": "g1-r1", "cards": 2, "players": {"a": "Ann", "b": "Bob"}},
+    "armed": {
+        "showdown_id": "g1-r1",
+        "cards": 2,
+        "players": {"a": "Ann", "b": "Bob"},
+        "bots": ["b"],
+    },
     "countdown": {"showdown_id": "g1-r1", "step": 1, "steps": 3, "rerun": 0},
     "go": {"showdown_id": "g1-r1", "ticks": 1802.33},
     "false_start": {"showdown_id": "g1-r1", "side": "a"},
@@ -251,3 +256,36 @@ def test_a_malformed_event_is_named_field_by_field(name, data, message):
 def test_commands_and_events_the_engine_does_not_use_pass_unchecked():
     assert check_reply("unheard_of", {"x": 1}) == {"x": 1}
     assert check_event("sparkle", {"colour": 5}) == {"colour": 5}
+
+
+@pytest.mark.parametrize("bots", [[], ["a"], ["b"], ["a", "b"]])
+def test_the_bot_sides_of_a_unit_with_the_bots_capability_pass(bots):
+    assert check_event("armed", {**EVENT_SAMPLES["armed"], "bots": bots})["bots"] == bots
+    assert check_event("result", {**RESULT, "bots": bots})["bots"] == bots
+    assert check_reply("result", {"result": {**RESULT, "bots": bots}})["result"]["bots"] == bots
+    done = {"state": "done", "result": {**RESULT, "bots": bots}}
+    assert check_reply("showdown", done) == done
+
+
+def test_a_unit_without_the_bots_capability_may_leave_the_bot_sides_out():
+    without = {key: value for key, value in RESULT.items() if key != "bots"}
+    assert check_event("result", without) == without
+    armed = {key: value for key, value in EVENT_SAMPLES["armed"].items() if key != "bots"}
+    assert check_event("armed", armed) == armed
+
+
+@pytest.mark.parametrize("bots", [["b", "a"], ["a", "a"], ["c"], "a", [1], None, {"a": 230}])
+def test_bot_sides_out_of_shape_are_named(bots):
+    text = 'a sorted array of different sides "a", "b"'
+    with pytest.raises(Malformed) as caught:
+        check_event("result", {**RESULT, "bots": bots})
+    assert str(caught.value).startswith(f"field 'bots' must be {text}, not ")
+    with pytest.raises(Malformed) as caught:
+        check_event("armed", {**EVENT_SAMPLES["armed"], "bots": bots})
+    assert str(caught.value).startswith(f"field 'bots' must be {text}, not ")
+    with pytest.raises(Malformed) as caught:
+        check_reply("status", {**STATUS, "last_result": {**RESULT, "bots": bots}})
+    assert str(caught.value).startswith(f"field 'last_result.bots' must be {text}, not ")
+    with pytest.raises(Malformed) as caught:
+        check_reply("status", {**STATUS, "showdown": {**STATUS["showdown"], "bots": bots}})
+    assert str(caught.value).startswith(f"field 'showdown.bots' must be {text}, not ")

@@ -3,12 +3,18 @@
 The demo starts ``showdown-unit run --mock`` as a child process on a free
 loopback port (its own journal and config in a temporary directory), connects a
 :class:`~engine.units.remote.RemoteUnit` to it, and lets heuristic bots play a match
-to the target score. A :class:`SimulatedTable` plays the two people at the
-unit: for every showdown it presses the mock paddles through the unit's bench
-commands (the presses of :data:`firmware_host.protocol.reactions.HUMAN`, the
-model every simulation shares: now and then a false start, a near-tie or a photo
-finish) and presses the timer button. The unit decides every showdown
-exactly as it would on a Pi, journals it, and the engine applies the result.
+to the target score. The unit presses each bot's paddle itself (its "bots"
+capability: a virtual paddle with the bot's reaction median, ``REACTION_MS``)
+and starts each showdown of two bots by itself, so nobody presses anything.
+It decides every showdown exactly as it would on a Pi, journals it with the
+bot sides marked, and the engine applies the result.
+
+A :class:`SimulatedTable` plays the people at a unit on mock pins: for every
+showdown it presses their paddles through the unit's bench commands (the
+presses of :data:`firmware_host.protocol.reactions.HUMAN`, the model every
+simulation shares: now and then a false start, a near-tie or a photo finish)
+and presses the timer button. The demo uses it only on a unit too old to press
+for bots; the end-to-end tests use it for simulated people.
 
 The unit gets a short countdown and hold (``DEMO_UNIT_CONFIG``) so a match
 takes seconds; its own defaults stay as they are, and the log says so. At the
@@ -63,6 +69,7 @@ DEMO_TIMING = {
     "hold_max_s": 0.02,
     "response_timeout_s": 2.0,
     "paddle_warning_s": 0.1,
+    "bot_start_s": 0.02,
 }
 DEMO_LAUNCHER = {"spin_up_s": 0.02, "per_card_s": 0.005}
 #: The unit's settle window (its default): the table needs it to time its presses.
@@ -81,6 +88,9 @@ DEMO_UNIT_CONFIG = (
 )
 
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Joe")
+#: Each bot's reaction median on the unit (ms), by seat: a little different, so
+#: the unit's figures tell them apart.
+REACTION_MS = (215.0, 245.0, 230.0, 260.0, 200.0, 275.0, 225.0, 250.0, 235.0, 240.0)
 
 
 class DaemonError(RuntimeError):
@@ -100,6 +110,11 @@ class SimulatedTable:
     starts the unit itself, presses the timer button (``bench_timer``). Both
     let go of the paddles before each showdown, and after a tie, when they
     press again.
+
+    On a unit that presses for bots (its hello lists "bots"), the table
+    presses only the people's paddles: against a bot, one press (or a false
+    start) for the person; for two bots nothing at all, not even the timer
+    button, as the unit starts by itself.
 
     A press the unit would no longer see (later than the first press plus the
     settle window and the launch, ``settle_s + spin_up_s + per_card_s *
@@ -136,10 +151,16 @@ class SimulatedTable:
                 "countdown_s + hold_min_s must exceed lockout_s by 6 ms for false starts to be seen"
             )
         self._cards = 1
+        self._people = "ab"  # the sides people press (the unit presses the bots')
 
-    def plan(self, cards: int) -> list[tuple[str, float]]:
-        """The presses for one countdown: (side, ms after GO), in time order."""
+    def plan(self, cards: int, people: str = "ab") -> list[tuple[str, float]]:
+        """The presses for one countdown: (side, ms after GO), in time order,
+        of the ``people`` sides (the unit presses for the others, bots)."""
         rng = self.rng
+        if len(people) == 1:  # a person against a bot the unit presses for
+            if self.reactions.false_start(rng):
+                return [(people, round(-rng.uniform(1, self.max_lead_ms), 3))]
+            return [(people, self.reactions.reaction_us(rng) / 1000)]
         if self.reactions.false_start(rng):
             return [(rng.choice("ab"), round(-rng.uniform(1, self.max_lead_ms), 3))]
         first_us, second_us = self.reactions.presses_us(rng)
@@ -153,24 +174,37 @@ class SimulatedTable:
 
     def armed(self, link: UnitLink, request, unit_id: str) -> None:
         self._cards = request.cards
+        self._people = _people_sides(link, request)
+        if not self._people:
+            return  # two bots: the unit presses for both and starts by itself
         self._release(link)  # hands off the paddles, whatever happened before
         self._press(link)
         if self.press_timer:
             link.call("bench_timer")
 
     def event(self, link: UnitLink, event) -> None:
-        if event.name == "tie" and not event.data["void"]:
+        if event.name == "tie" and not event.data["void"] and self._people:
             self._release(link)  # they let go; the countdown runs again
             self._press(link)
 
     def _press(self, link: UnitLink) -> None:
-        for side, offset_ms in self.plan(self._cards):
+        for side, offset_ms in self.plan(self._cards, self._people):
             link.call("bench_press", side=side, offset_ms=offset_ms)
 
     @staticmethod
     def _release(link: UnitLink) -> None:
         for side in "ab":
             link.call("bench_release", side=side)
+
+
+def _people_sides(link: UnitLink, request) -> str:
+    """The sides of ``request`` that people press: all but the bots, if the
+    unit presses for bots (its hello lists "bots"), else both."""
+    hello = link.hello or {}
+    if "bots" not in hello.get("capabilities", ()):
+        return "ab"
+    players = {"a": request.challenger, "b": request.opponent}
+    return "".join(side for side in "ab" if players[side] not in request.bots)
 
 
 class UnitDaemon:
@@ -443,16 +477,26 @@ def _play(
         f"For the demo the unit runs a short countdown and hold ({steps}); its own "
         f"defaults are {_unit_defaults()}."
     )
-    screen.line(
-        "A simulated table presses the mock paddles and the timer button through the "
-        "unit's bench commands; the unit decides every showdown."
-    )
-    unit = RemoteUnit(
-        daemon.url,
-        start=False,
-        table=SimulatedTable(random.Random(rng.getrandbits(64))),
-        id_prefix="demo",
-    )
+    unit = RemoteUnit(daemon.url, start=False, id_prefix="demo")
+    try:
+        unit.open()
+    except UnitProblem as problem:
+        unit.close()
+        screen.line(f"error: {problem}. {problem.what_to_do}")
+        return 1
+    if unit.presses_for_bots:
+        skills = ", ".join(f"{name} {REACTION_MS[seat]:g} ms" for seat, name in enumerate(names))
+        screen.line(
+            "The unit presses each bot's paddle itself, with that bot's reaction "
+            f"({skills}, medians), and starts each showdown by itself: nobody presses "
+            "anything."
+        )
+    else:  # an older unit: the table plays the paddles for the bots
+        unit.table = SimulatedTable(random.Random(rng.getrandbits(64)))
+        screen.line(
+            "A simulated table presses the mock paddles and the timer button through the "
+            "unit's bench commands; the unit decides every showdown."
+        )
     game = Game.new(players, "showdown", seed=seed, target=target)
     started = clock()
     counts = {"showdowns": 0}
@@ -478,7 +522,7 @@ def _play(
 
     match = Match(
         game,
-        [HeuristicBot(name) for name in names],
+        [HeuristicBot(name, reaction_ms=REACTION_MS[seat]) for seat, name in enumerate(names)],
         unit,
         names=names,
         log=log,
@@ -508,13 +552,16 @@ def _play(
 
 
 def _unit_stats(url: str) -> dict:
-    """Per-player showdown figures from the unit's journal (``history``)."""
+    """Per-player showdown figures from the unit's journal (``history``): the
+    unit keeps bots' figures apart from people's, and the demo's players are
+    bots (people simulated by the table on a unit without bots)."""
     link = UnitLink(url)
     try:
         link.open()
-        return link.call("history", limit=1)["players"]
+        history = link.call("history", limit=1)
     finally:
         link.close()
+    return {**history.get("bots", {}), **history["players"]}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

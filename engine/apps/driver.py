@@ -33,8 +33,9 @@ challenge      player, action, offender, succeeded, drew (who drew), cards
 catch          player, action, caught, cards
 colour         player, action, colour
 face           player, action, opponent, count
-showdown       showdown_id, challenger, opponent, names, cause, cards, loser, winner,
-               reason, reaction_us ({player: us or None}), margin_us, tie_reruns, detail
+showdown       showdown_id, challenger, opponent, names, cause, cards, bots ({player:
+               reaction_ms} for the bots of the two), loser, winner, reason, reaction_us
+               ({player: us or None}), margin_us, tie_reruns, detail
 round_end      winner, points, scores, hand_sizes
 match_end      winner, scores, rounds, decisions, showdowns
 =============  ==========================================================================
@@ -114,7 +115,10 @@ class Match:
 
     ``agents[i]`` decides for player i (``agent.act(game, i) -> Action``);
     ``unit.run_showdown(request) -> ShowdownOutcome`` fights the showdowns.
-    ``names`` default to each agent's ``name`` plus its seat. With ``debug``
+    ``names`` default to each agent's ``name`` plus its seat. An agent with a
+    ``reaction_ms`` (a bot) is a bot at the unit too: each showdown request
+    gives it in ``bots``, so a unit that can press a bot's paddle does so with
+    that skill; agents without one (people) press their own. With ``debug``
     the game's invariants are checked every ``check_every`` decisions and at
     each round's end. A round still running after ``max_decisions`` decisions
     raises StateError.
@@ -287,6 +291,11 @@ class Match:
             self.names[pending.challenger],
             self.names[pending.opponent],
             len(pending.cards),
+            bots={
+                player: reaction_ms
+                for player in (pending.challenger, pending.opponent)
+                if (reaction_ms := getattr(self.agents[player], "reaction_ms", None)) is not None
+            },
         )
         outcome = self.unit.run_showdown(request)
         try:
@@ -302,6 +311,7 @@ class Match:
             names=[request.challenger_name, request.opponent_name],
             cause=str(pending.cause),
             cards=request.cards,
+            bots=dict(request.bots),
             loser=outcome.loser,
             winner=outcome.winner,
             reason=outcome.reason,

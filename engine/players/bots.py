@@ -30,7 +30,46 @@ from typing import Protocol
 from engine.core.actions import Action, ActionKind
 from engine.core.cards import COLOURS, Card, Colour, Rank
 
-__all__ = ["Agent", "PlayerView", "RandomBot", "HeuristicBot"]
+__all__ = [
+    "Agent",
+    "PlayerView",
+    "RandomBot",
+    "HeuristicBot",
+    "DEFAULT_REACTION_MS",
+    "REACTION_MS_RANGE",
+    "check_reaction_ms",
+]
+
+#: A bot's reaction after GO when a unit presses its paddle: the median of a
+#: person's (firmware_host.protocol.reactions.HUMAN).
+DEFAULT_REACTION_MS = 230.0
+#: The reaction medians a unit takes for a bot, in ms (both ends included).
+REACTION_MS_RANGE = (100.0, 1000.0)
+
+
+def check_reaction_ms(value: object, who: str = "a bot") -> float:
+    """``value`` as a bot's reaction median in ms; ValueError unless it is a
+    number from 100 to 1000.
+
+    >>> check_reaction_ms(180)
+    180.0
+    >>> check_reaction_ms(50, "bot1")
+    Traceback (most recent call last):
+    ...
+    ValueError: reaction_ms of bot1 must be a number from 100 to 1000 (ms, the median of its \
+reaction after GO), not 50
+    """
+    low, high = REACTION_MS_RANGE
+    if (
+        not isinstance(value, (int, float))
+        or isinstance(value, bool)
+        or not low <= value <= high  # NaN fails too
+    ):
+        raise ValueError(
+            f"reaction_ms of {who} must be a number from {low:g} to {high:g} (ms, the "
+            f"median of its reaction after GO), not {value!r}"
+        )
+    return float(value)
 
 
 class Agent(Protocol):
@@ -106,11 +145,22 @@ class PlayerView:
 
 
 class RandomBot:
-    """Chooses uniformly among the legal actions with its own seeded ``rng``."""
+    """Chooses uniformly among the legal actions with its own seeded ``rng``.
 
-    def __init__(self, rng: random.Random, name: str = "random"):
+    ``reaction_ms`` is the median of its reaction after GO when a unit presses
+    its paddle in a showdown (100 to 1000 ms; a person's median by default).
+    """
+
+    def __init__(
+        self,
+        rng: random.Random,
+        name: str = "random",
+        *,
+        reaction_ms: float = DEFAULT_REACTION_MS,
+    ):
         self.rng = rng
         self.name = name
+        self.reaction_ms = check_reaction_ms(reaction_ms, f"bot {name!r}")
 
     def act(self, game, player: int) -> Action:
         return self.rng.choice(PlayerView(game, player).legal_actions())
@@ -140,6 +190,9 @@ class HeuristicBot:
     - a Wild Showdown faces the player nearest to going out (fewest cards, then
       highest score), for the most cards when that player is close to winning
       the round or the match, else for the fewest.
+
+    ``reaction_ms`` is the median of its reaction after GO when a unit presses
+    its paddle in a showdown (100 to 1000 ms; a person's median by default).
     """
 
     #: Hand size at which a player counts as "about to go out".
@@ -148,9 +201,16 @@ class HeuristicBot:
     CLOSE_CARDS = 3
     CLOSE_SCORE = 0.75
 
-    def __init__(self, name: str = "bot", *, challenge_threshold: float = 1 / 3):
+    def __init__(
+        self,
+        name: str = "bot",
+        *,
+        challenge_threshold: float = 1 / 3,
+        reaction_ms: float = DEFAULT_REACTION_MS,
+    ):
         self.name = name
         self.challenge_threshold = challenge_threshold
+        self.reaction_ms = check_reaction_ms(reaction_ms, f"bot {name!r}")
 
     def __repr__(self) -> str:
         return f"HeuristicBot(name={self.name!r})"

@@ -25,6 +25,7 @@ from engine.units.remote import (
 from engine.units.unit_link import (
     AuthFailed,
     CommandRefused,
+    ConnectFailure,
     LinkLost,
     ProtocolViolation,
     UnitFlooding,
@@ -55,6 +56,7 @@ __all__ = [
     # unit_link
     "UnitLink",
     "LinkLost",
+    "ConnectFailure",
     "UnitFlooding",
     "ProtocolViolation",
     "CommandRefused",

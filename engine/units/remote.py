@@ -12,8 +12,24 @@ drives the unit remotely) or it tells the table to press the timer button, and
 waits for the unit's ``result`` event. The unit's loser side becomes the
 player who takes the cards; the driver feeds that back to the game.
 
+- Bots: a request's ``bots`` (the bots among the two players and their
+  reaction medians) go to a unit whose ``hello`` lists the "bots" capability
+  as the showdown's ``bots`` (side A the challenger, B the opponent): the unit
+  presses those paddles itself, and with two bots it starts by itself, so
+  nobody is asked to press anything. A unit without the capability gets no
+  ``bots`` (it would refuse them) and the table hears once that bots cannot
+  press on it.
 - A false start is a loss for the offender. A near-tie that the unit re-runs
   is invisible to the game except in the outcome's ``tie_reruns`` and detail.
+- What the table hears: the cards to load, once per showdown; one verdict
+  line per result (a false start included; a jam's verdict comes with the
+  pause instead); after a result with no loser, that the cards are still
+  loaded and the showdown is armed again. A bot is marked ``(bot)`` by its time; a
+  loser who never pressed "did not press".
+- A link that cannot be opened is named by its cause with the next step
+  (:class:`~engine.units.unit_link.ConnectFailure`: a bad URL, which is never
+  retried, refused, unknown host, timed out, no device, no permission), and so
+  is a token missing or refused and a version mismatch.
 - The unit's id for a showdown is ``<id_prefix>-<request id>``: stable, so a
   re-arm after a reconnect uses the same id and the unit answers it from its
   journal instead of running it twice. ``id_prefix`` defaults to a fresh
@@ -74,16 +90,32 @@ from engine.core.errors import (
     UnitVersionError,
 )
 from engine.units.ports import ShowdownOutcome, ShowdownRequest
-from engine.units.unit_link import AuthFailed, CommandRefused, LinkLost, UnitLink, VersionMismatch
-from firmware_host.protocol import RUNNING_STATES, Event, EventGap, clean_name, clean_players
+from engine.units.unit_link import (
+    SWITCHED_ON,
+    AuthFailed,
+    CommandRefused,
+    ConnectFailure,
+    LinkLost,
+    UnitLink,
+    VersionMismatch,
+)
+from firmware_host.protocol import (
+    RUNNING_STATES,
+    Event,
+    EventGap,
+    EventName,
+    Reason,
+    clean_name,
+    clean_players,
+)
 from firmware_host.protocol.words import (
-    announce,
     interrupted_text,
     launch_problem,
-    load_line,
+    ms,
+    player_label,
     plural,
+    side_label,
     table_line,
-    verdict,
     versus,
 )
 
@@ -210,8 +242,11 @@ class RemoteUnit:
             open_port=open_port,
         )
         self._link: UnitLink | None = None
+        self._failure: ConnectFailure | None = None  # why the last link would not open
         self._accepted: set[str] = set()  # unit ids whose launch problem the table was told
         self._fault_told = False
+        self._no_bots_told = False  # the table heard that this unit cannot press for bots
+        self._loaded: str | None = None  # the request whose cards the table was told to load
         self.unit_ids: dict[str, str] = {}
         #: (what, clock time) of the last showdown fought: "arm" (sent), "armed" and
         #: "start" (their replies), then each event's name and when it was read
@@ -270,20 +305,33 @@ class RemoteUnit:
         link = UnitLink(self.url, **self._link_options)
         try:
             self.hello = link.open()
+            self._failure = None
+        except LinkLost:
+            self._failure = link.failure  # None: it opened, then did not answer
+            raise
         except VersionMismatch as exc:
             raise UnitVersionError(
                 str(exc),
                 url=self.url,
                 what_to_do=(
-                    "Use an engine and a unit of matching versions (update the older one)."
+                    "Use an engine and a unit that speak a common protocol version: "
+                    "update the older of the two."
                 ),
             ) from None
         except AuthFailed as exc:
-            raise UnitProblem(
-                str(exc),
-                url=self.url,
-                what_to_do=("Give the engine the unit's token (the file in server.token_file)."),
-            ) from None
+            if self._link_options["token"] is None:
+                what_to_do = (
+                    "Give the engine the unit's token: --token-file FILE, where FILE holds "
+                    "the token of the unit's server.token_file (on a Pi, "
+                    "/etc/uno-showdown/token)."
+                )
+            else:
+                what_to_do = (
+                    "Check the token: the file given with --token-file must hold the same "
+                    "token as the unit's server.token_file (on a Pi, "
+                    "/etc/uno-showdown/token)."
+                )
+            raise UnitProblem(str(exc), url=self.url, what_to_do=what_to_do) from None
         self._link = link
         return link
 
@@ -293,14 +341,14 @@ class RemoteUnit:
             link.close()
 
     def _unreachable(self, exc: Exception) -> UnitUnreachable:
+        """The link could not be (re)opened or kept: its cause and the next step
+        (a link that opened and then failed: the unit may be off, or the line)."""
+        if self._failure is not None:
+            what_to_do = self._failure.what_to_do
+        else:
+            what_to_do = f"{SWITCHED_ON}, and the cable or network, then retry."
         return UnitUnreachable(
-            f"cannot reach the unit at {self.url}: {exc}",
-            url=self.url,
-            what_to_do=(
-                "Check that the unit is switched on and its daemon "
-                "runs (showdown-unit run), and the cable or network, "
-                "then retry."
-            ),
+            f"cannot reach the unit at {self.url}: {exc}", url=self.url, what_to_do=what_to_do
         )
 
     # -- a showdown ----------------------------------------------------------------
@@ -318,10 +366,11 @@ class RemoteUnit:
         while True:
             unit_id = self.unit_id(request, attempt)
             result, fresh = self._fight(request, unit_id)
-            if fresh:
-                self._tell(announce(result))
-            elif result["launch"] == "interrupted":  # the table never heard the verdict
-                self._tell(f"{verdict(result)}.")
+            if result["launch"] == "interrupted":  # the table never heard the verdict
+                self._tell(f"{_verdict(result)}.")  # who takes what follows
+            elif fresh and result["launch"] in ("launched", "none"):
+                self._tell(_announce(result))
+            # (a jam, a fault or a cancel during the launch: the UnitJam says the verdict)
             if result["loser"] is None:  # timeout or void tie: the game needs a loser
                 log.info("showdown %s: %s; arming it again", unit_id, result["reason"])
                 voided.append(result)
@@ -330,6 +379,31 @@ class RemoteUnit:
             self._check_launch(request, unit_id, result)
             self.unit_ids[request.showdown_id] = unit_id
             return self._outcome(request, unit_id, result, voided)
+
+    # -- bots ----------------------------------------------------------------------
+
+    @property
+    def presses_for_bots(self) -> bool:
+        """Whether the unit presses a bot's paddle itself (its hello lists "bots")."""
+        return self.hello is not None and "bots" in self.hello.get("capabilities", ())
+
+    def bot_sides(self, request: ShowdownRequest) -> dict[str, float]:
+        """The sides the unit presses for (side -> the bot's reaction median in
+        ms): the bots among the request's two players, if the unit can."""
+        if not self.presses_for_bots:
+            return {}
+        sides = {"a": request.challenger, "b": request.opponent}
+        return {side: request.bots[p] for side, p in sides.items() if p in request.bots}
+
+    def _showdown_args(self, request: ShowdownRequest, unit_id: str) -> dict:
+        args = {"showdown_id": unit_id, "cards": request.cards, "players": self._players(request)}
+        bots = self.bot_sides(request)
+        if bots:
+            args["bots"] = {side: {"reaction_ms": median} for side, median in bots.items()}
+        elif request.bots and not self._no_bots_told:
+            self._no_bots_told = True
+            self._tell(_NO_BOTS)
+        return args
 
     def _fight(self, request: ShowdownRequest, unit_id: str) -> tuple[dict, bool]:
         """The unit's result for ``unit_id`` (and whether it was fought just
@@ -341,6 +415,8 @@ class RemoteUnit:
                 return self._arm_and_wait(self._connected(), request, unit_id)
             except LinkLost as exc:
                 self._drop_link()
+                if self._failure is not None and self._failure.permanent:
+                    raise self._unreachable(exc) from None  # a bad URL: no retry helps
                 now = self.clock()
                 if give_up is None:
                     give_up = now + self.reconnect_s
@@ -370,13 +446,11 @@ class RemoteUnit:
     def _arm_and_wait(
         self, link: UnitLink, request: ShowdownRequest, unit_id: str
     ) -> tuple[dict, bool]:
-        players = self._players(request)
+        args = self._showdown_args(request, unit_id)
         while True:
             self.timeline = [("arm", self.clock())]
             try:
-                status = link.call(
-                    "showdown", showdown_id=unit_id, cards=request.cards, players=players
-                )
+                status = link.call("showdown", **args)
             except CommandRefused as exc:
                 self._refused(link, exc)
                 continue  # the unit was reset: arm again
@@ -444,10 +518,22 @@ class RemoteUnit:
         return result
 
     def _begin(self, link: UnitLink, request: ShowdownRequest, unit_id: str) -> None:
-        self._tell(load_line(request.cards, self._names(request), start=self.start))
+        bots = self.bot_sides(request)
+        starts_itself = len(bots) == 2  # two bots: the unit starts once armed
+        if starts_itself:
+            how = "The unit starts by itself."
+        elif self.start:
+            how = "Starting the countdown."
+        else:
+            how = "Press the timer button."
+        if self._loaded != request.showdown_id:  # the cards go in once per showdown
+            self._loaded = request.showdown_id
+            self._tell(_load_text(request.cards, self._names(request), bots, how))
+        else:
+            self._tell(f"The showdown is armed again. {how}")
         if self.table is not None:
             self.table.armed(link, request, unit_id)
-        if self.start:
+        if self.start and not starts_itself:
             try:
                 link.call("start")
             except CommandRefused as exc:
@@ -517,6 +603,10 @@ class RemoteUnit:
                         "and the showdown runs again."
                     ),
                 )
+            if item.name == EventName.FALSE_START:
+                continue  # said once, with the verdict
+            if item.name == EventName.LAUNCHED and item.data["outcome"] == "jam":
+                continue  # said once, when the game pauses (UnitJam)
             said = table_line(item.name, item.data, self._names(request))
             if said is not None:
                 self._tell(said)
@@ -584,7 +674,7 @@ class RemoteUnit:
             return
         out = "" if counted is None else f" ({counted} of {result['cards']} counted)"
         raise UnitJam(
-            f"{launch_problem(launch)}{out}: {verdict(result)}; {name} takes "
+            f"{launch_problem(launch)}{out}: {_verdict(result)}; {name} takes "
             f"{plural(result['cards'], 'card')}",
             url=self.url,
             loser=loser,
@@ -602,7 +692,7 @@ class RemoteUnit:
         reruns = result["tie_reruns"] + sum(
             r["tie_reruns"] + (r["reason"] == "tie_void") for r in voided
         )
-        detail = f"{verdict(result)} (unit showdown {unit_id}"
+        detail = f"{_verdict(result)} (unit showdown {unit_id}"
         if voided:
             detail += ", after " + ", ".join(r["reason"] for r in voided)
         if result["launch"] == "interrupted":
@@ -626,6 +716,87 @@ class RemoteUnit:
     @staticmethod
     def _names(request: ShowdownRequest) -> dict[str, str]:
         return {"a": request.challenger_name, "b": request.opponent_name}
+
+
+# -- words for the table -----------------------------------------------------------
+# (to join firmware_host.protocol.words, the one place such words are written)
+
+#: Said once to a table whose unit cannot press for bots.
+_NO_BOTS = (
+    'This unit cannot press a paddle for a bot (its software lacks the "bots" '
+    "capability): on it a bot never presses, so whoever presses beats it, and two "
+    "bots only time out. Update the unit's software to let bots press."
+)
+
+
+def _player(names: dict[str, str], side: str, bots) -> str:
+    """A player at the unit, and who presses for a bot.
+
+    >>> _player({"a": "Ann", "b": "bot1"}, "b", {"b": 230.0})
+    'bot1 (side B, a bot: the unit presses for it)'
+    """
+    if side in bots:
+        return f"{names[side]} ({side_label(side)}, a bot: the unit presses for it)"
+    return player_label(names[side], side)
+
+
+def _load_text(cards: int, names: dict[str, str], bots, how: str) -> str:
+    """What the table does when a showdown is armed the first time.
+
+    >>> _load_text(2, {"a": "Ann", "b": "Bob"}, {}, "Press the timer button.")
+    'Load 2 cards into the unit: Ann (side A) vs Bob (side B). Press the timer button.'
+    """
+    players = versus(_player(names, "a", bots), _player(names, "b", bots))
+    return f"Load {plural(cards, 'card')} into the unit: {players}. {how}"
+
+
+def _verdict(result) -> str:
+    """The unit's verdict with both times; a bot marked ``(bot)``; a
+    loser who never pressed "did not press", one who pressed too late "did not
+    press in time".
+
+    >>> names = {"a": "Ann", "b": "bot1"}
+    >>> _verdict({"players": names, "winner": "a", "loser": "b", "reason": "faster",
+    ...           "reaction_us": {"a": 231000, "b": None}, "margin_us": None})
+    'Ann wins: Ann 231.0 ms, bot1 - (bot1 did not press)'
+    >>> _verdict({"players": names, "winner": "b", "loser": "a", "reason": "faster",
+    ...           "reaction_us": {"a": 254500, "b": 231000}, "margin_us": 23500,
+    ...           "bots": ["b"]})
+    'bot1 wins: Ann 254.5 ms, bot1 (bot) 231.0 ms, margin 23.5 ms'
+    """
+    names = result["players"]
+    reason = result["reason"]
+    if reason == Reason.FALSE_START:
+        loser = result["loser"]
+        return f"False start by {player_label(names[loser], loser)}"
+    if reason == Reason.TIMEOUT:
+        return "Nobody pressed in time"
+    if reason == Reason.TIE_VOID:
+        return f"Too close to call after {plural(result['tie_reruns'], 're-run')}: void"
+    winner, loser = result["winner"], result["loser"]
+    bots = result.get("bots") or ()
+    reactions = ", ".join(
+        f"{names[side]}{' (bot)' if side in bots else ''} {ms(result['reaction_us'][side])}"
+        for side in "ab"
+    )
+    if result["margin_us"] is not None:
+        return f"{names[winner]} wins: {reactions}, margin {ms(result['margin_us'])}"
+    late = "did not press" if result["reaction_us"][loser] is None else "did not press in time"
+    return f"{names[winner]} wins: {reactions} ({names[loser]} {late})"
+
+
+def _announce(result) -> str:
+    """The verdict and what follows: who takes the cards, or (no loser) that
+    they are still loaded.
+
+    >>> _announce({"players": {"a": "Ann", "b": "Bob"}, "reason": "timeout", "loser": None})
+    'Nobody pressed in time. The cards are still loaded.'
+    """
+    loser = result["loser"]
+    if loser is None:
+        return f"{_verdict(result)}. The cards are still loaded."
+    cards = plural(result["cards"], "card")
+    return f"{_verdict(result)}. {result['players'][loser]} takes {cards}."
 
 
 class PauseOnProblem:

@@ -36,7 +36,10 @@ pyserial is imported when a link opens, so ``import engine`` stays light.
 from __future__ import annotations
 
 import collections
+import dataclasses
+import errno
 import logging
+import re
 import select
 import time
 from collections.abc import Callable
@@ -70,6 +73,9 @@ __all__ = [
     "VersionMismatch",
     "AuthFailed",
     "open_serial_url",
+    "ConnectFailure",
+    "check_unit_url",
+    "connect_failure",
     "Port",
     "MAX_QUEUED_EVENTS",
     "MAX_QUEUED_EVENT_BYTES",
@@ -109,6 +115,112 @@ def open_serial_url(url: str, *, baudrate: int, timeout: float, write_timeout: f
     return serial.serial_for_url(
         url, baudrate=baudrate, timeout=timeout, write_timeout=write_timeout
     )
+
+
+#: What to do when the unit may be off or its daemon down (only for these causes).
+SWITCHED_ON = "Check that the unit is switched on and its daemon is running (showdown-unit run)"
+#: The forms a unit's address takes.
+URL_FORMS = (
+    "Give the unit as socket://HOST:PORT (a unit on the network, e.g. "
+    "socket://127.0.0.1:7700) or as a serial device path (e.g. /dev/ttyUSB0)."
+)
+_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://")
+#: The URL schemes of pyserial's that reach a unit; the others (loop://, spy://...) are
+#: for tests and debugging, and still work.
+_KNOWN_SCHEMES = ("socket", "rfc2217", "loop", "spy", "alt", "hwgrep", "cp2110")
+
+
+@dataclasses.dataclass(frozen=True)
+class ConnectFailure:
+    """Why a link could not be opened: ``cause`` is one word (``url``,
+    ``refused``, ``unknown_host``, ``timeout``, ``no_device``, ``permission``,
+    ``other``), ``message`` what happened (the LinkLost raised says it) and
+    ``what_to_do`` the next step. A bad URL (``permanent``) will never work:
+    trying again is pointless."""
+
+    cause: str
+    message: str
+    what_to_do: str
+
+    @property
+    def permanent(self) -> bool:
+        return self.cause == "url"
+
+
+def check_unit_url(url: str) -> ConnectFailure | None:
+    """None if ``url`` has a form that can reach a unit (a serial device path,
+    ``socket://HOST:PORT`` or another of pyserial's URLs), else what is wrong.
+
+    >>> check_unit_url("socket://127.0.0.1:7700") is None
+    True
+    >>> check_unit_url("tcp://10.0.0.5:7700").message
+    '"tcp://" is not a way to reach a unit'
+    >>> check_unit_url("socket://unit.local").message
+    '"socket://unit.local" has no port: a unit on the network is socket://HOST:PORT'
+    """
+    scheme = _SCHEME.match(url)
+    if scheme is None:
+        return None  # a device path
+    name = scheme.group(1).lower()
+    if name not in _KNOWN_SCHEMES:
+        return ConnectFailure("url", f'"{scheme.group(0)}" is not a way to reach a unit', URL_FORMS)
+    if name != "socket":
+        return None
+    address = url[scheme.end() :].split("?", 1)[0]
+    host, colon, port = address.rpartition(":")
+    if not colon or not host:
+        return ConnectFailure(
+            "url", f'"{url}" has no port: a unit on the network is socket://HOST:PORT', URL_FORMS
+        )
+    if not port.isdigit() or not 1 <= int(port) <= 65535:
+        return ConnectFailure(
+            "url", f'"{url}": the port must be a number from 1 to 65535, not "{port}"', URL_FORMS
+        )
+    return None
+
+
+def connect_failure(url: str, exc: Exception) -> ConnectFailure:
+    """What an exception opening ``url`` means, and what to do about it."""
+    text = str(exc)
+    address = url.split("://", 1)[-1].split("?", 1)[0]
+    if isinstance(exc, ValueError):  # pyserial could not read the URL
+        return ConnectFailure("url", f'"{url}" is not a unit\'s address ({text})', URL_FORMS)
+    if "Connection refused" in text or f"[Errno {errno.ECONNREFUSED}]" in text:
+        return ConnectFailure(
+            "refused",
+            f"connection refused: nothing listens at {address}",
+            f"{SWITCHED_ON}, and that it listens on that address and port "
+            "(server.listen in its config), then retry.",
+        )
+    if "Name or service not known" in text or "name resolution" in text or "[Errno -" in text:
+        host = address.rpartition(":")[0] or address
+        return ConnectFailure(
+            "unknown_host",
+            f"unknown host {host!r}: no address found for it",
+            "Check the host name in the URL (or give the unit's IP address) and this "
+            "machine's network, then retry.",
+        )
+    if "timed out" in text:
+        return ConnectFailure(
+            "timeout",
+            f"no answer from {address} (timed out)",
+            f"{SWITCHED_ON}, and the network between here and the unit, then retry.",
+        )
+    if "No such file or directory" in text:
+        return ConnectFailure(
+            "no_device",
+            f"no serial device {url}",
+            "Check that the cable is plugged in and the device path is right "
+            "(ls /dev/ttyUSB* /dev/ttyACM* /dev/serial*), then retry.",
+        )
+    if "Permission denied" in text:
+        return ConnectFailure(
+            "permission",
+            f"no permission to open {url}",
+            "Add your user to the group that owns the device (usually dialout: "
+            "sudo adduser $USER dialout, then log in again), then retry.",
+        )
+    return ConnectFailure("other", text, f"{SWITCHED_ON}, and the cable or network, then retry.")
 
 
 class _NoiseLog:
@@ -180,6 +292,8 @@ class UnitLink:
         self.hello: dict | None = None
         #: When the event ``next_event`` returned last was read off the link (``clock``).
         self.last_arrival: float | None = None
+        #: Why the last ``open`` could not open the port (None: it could).
+        self.failure: ConnectFailure | None = None
 
     @property
     def is_open(self) -> bool:
@@ -192,16 +306,20 @@ class UnitLink:
 
     def open(self) -> dict:
         """Open the port, authenticate, agree the version; returns the hello
-        reply. Raises LinkLost (cannot open, or no answer), VersionMismatch,
-        AuthFailed."""
+        reply. Raises LinkLost (cannot open: ``failure`` says why and what to
+        do; or no answer), VersionMismatch, AuthFailed."""
         if self._port is not None:
             raise RuntimeError(f"the link to {self.url} is already open")
+        self.failure = check_unit_url(self.url)
+        if self.failure is not None:
+            raise LinkLost(self.failure.message)
         try:
             port = self._open_port(
                 self.url, baudrate=self.baudrate, timeout=0, write_timeout=self.reply_timeout_s
             )
         except (OSError, ValueError) as exc:  # pyserial's SerialException is an OSError
-            raise LinkLost(str(exc)) from None
+            self.failure = connect_failure(self.url, exc)
+            raise LinkLost(self.failure.message) from None
         self._port = port
         try:
             self._fileno = port.fileno()
@@ -226,6 +344,10 @@ class UnitLink:
                     raise VersionMismatch(
                         f"the unit at {self.url} and this engine share no "
                         f"protocol version: {exc.message}"
+                    ) from None
+                if exc.code == "unauthorized":  # no auth was sent: the unit wants a token
+                    raise AuthFailed(
+                        f"the unit at {self.url} asks for a token and none was given"
                     ) from None
                 raise LinkLost(f"hello refused: {exc.code}: {exc.message}") from None
         except BaseException:

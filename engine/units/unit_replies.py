@@ -14,7 +14,10 @@ Traceback (most recent call last):
 engine.units.unit_replies.Malformed: field 'state' must be one of idle, armed, countdown, hold,
 go, false_start, resolved, launching, timeout, selftest, fault, not 5
 
-Fields a newer unit adds are kept and not checked; so are the replies of
+The fields of a capability (``bots``, the sides a virtual paddle played, in
+``armed``, a result and a status's showdown) are checked when they are there:
+a unit without the capability leaves them out. Fields a newer unit adds are
+kept and not checked; so are the replies of
 commands and the events this module does not list (the engine does not use them).
 The values (sides, states, reasons, launch outcomes, the events and their keys)
 are the protocol's own (:mod:`firmware_host.protocol`), the ones the unit uses.
@@ -22,6 +25,7 @@ are the protocol's own (:mod:`firmware_host.protocol`), the ones the unit uses.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -66,12 +70,14 @@ class _Rule:
 
 @dataclass(frozen=True)
 class _Shape:
-    """An object with required ``fields``; extra fields pass. ``agree``
-    checks the fields against each other once each is good."""
+    """An object with required ``fields`` and ``optional`` ones (checked when
+    there: a unit without a capability leaves its fields out); extra fields
+    pass. ``agree`` checks the fields against each other once each is good."""
 
     fields: Mapping[str, _Rule | _Shape]
     nullable: bool = False
     agree: Callable[[str, Mapping], None] | None = None
+    optional: Mapping[str, _Rule | _Shape] = dataclasses.field(default_factory=dict)
 
     def check(self, path: str, value: Any) -> None:
         if value is None and self.nullable:
@@ -84,11 +90,14 @@ class _Shape:
             if key not in value:
                 raise Malformed(f"missing {_field(where)}")
             rule.check(where, value[key])
+        for key, rule in self.optional.items():
+            if key in value:
+                rule.check(f"{path}.{key}" if path else key, value[key])
         if self.agree is not None:
             self.agree(path, value)
 
     def or_null(self) -> _Shape:
-        return _Shape(self.fields, True, self.agree)
+        return _Shape(self.fields, True, self.agree, self.optional)
 
 
 def _is_int(value: Any) -> bool:
@@ -134,6 +143,18 @@ _OBJECTS = _Rule(
 _PLAYERS = _Shape({"a": _TEXT, "b": _TEXT})
 
 
+def _is_bot_sides(value: Any) -> bool:
+    return (
+        isinstance(value, list)
+        and all(isinstance(side, str) and side in SIDES for side in value)
+        and value == sorted(set(value))
+    )
+
+
+#: The sides a virtual paddle played (the unit's "bots" capability): sorted, each once.
+_BOT_SIDES = _Rule('a sorted array of different sides "a", "b"', _is_bot_sides)
+
+
 def _result_agrees(path: str, result: Mapping) -> None:
     """A deciding reason names two different sides; the others name none."""
     winner, loser, reason = result["winner"], result["loser"], result["reason"]
@@ -165,6 +186,7 @@ RESULT = _Shape(
         "cards_counted": _whole(0).or_null(),
     },
     agree=_result_agrees,
+    optional={"bots": _BOT_SIDES},
 )
 
 _STATUS_FIELDS: dict[str, _Rule | _Shape] = {
@@ -175,7 +197,8 @@ _STATUS_FIELDS: dict[str, _Rule | _Shape] = {
             "cards": _whole(1),
             "players": _PLAYERS,
             "tie_reruns": _whole(0),
-        }
+        },
+        optional={"bots": _BOT_SIDES},
     ).or_null(),
     "last_result": RESULT.or_null(),
     "fault": _TEXT.or_null(),
@@ -213,7 +236,10 @@ _REPLIES: dict[str, Callable[[str, Mapping], None]] = {
 #: The checks of each event's data: a rule for each of its keys (``EventName.fields``).
 _EVENTS: dict[str, _Shape] = {
     EventName.STATE: _Shape({"state": _one_of(*UnitState), "previous": _one_of(*UnitState)}),
-    EventName.ARMED: _Shape({"showdown_id": _SHOWDOWN_ID, "cards": _whole(1), "players": _PLAYERS}),
+    EventName.ARMED: _Shape(
+        {"showdown_id": _SHOWDOWN_ID, "cards": _whole(1), "players": _PLAYERS},
+        optional={"bots": _BOT_SIDES},
+    ),
     EventName.COUNTDOWN: _Shape(
         {"showdown_id": _SHOWDOWN_ID, "step": _whole(1), "steps": _whole(1), "rerun": _whole(0)}
     ),
