@@ -323,7 +323,7 @@ def test_the_unit_ports_raise_the_errors_defined_in_engine_core_errors():
             assert getattr(errors, name).__module__ == "engine.core.errors"
 
 
-def test_no_engine_module_but_core_errors_defines_an_exception_except_two_known_ones():
+def test_no_engine_module_but_core_errors_defines_an_exception_except_three_known_ones():
     import importlib
     import pkgutil
 
@@ -342,5 +342,10 @@ def test_no_engine_module_but_core_errors_defines_an_exception_except_two_known_
             and value.__module__ == info.name != "engine.core.errors"
         }
     # Malformed never leaves the link (it becomes ProtocolViolation); DaemonError is
-    # the demo's own, about the daemon process it starts (docs/engine.md).
-    assert elsewhere == {"engine.units.unit_replies.Malformed", "engine.apps.demo.DaemonError"}
+    # the demo's own, about the daemon process it starts (docs/engine.md); QuitGame is
+    # the terminal game's confirmed `quit`, no error at all.
+    assert elsewhere == {
+        "engine.units.unit_replies.Malformed",
+        "engine.apps.demo.DaemonError",
+        "engine.apps.screen.QuitGame",
+    }

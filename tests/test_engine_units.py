@@ -1,6 +1,7 @@
 """Unit ports: the simulated unit's model and the manual unit's questions."""
 
 import random
+import re
 from dataclasses import replace
 
 import pytest
@@ -147,11 +148,10 @@ def scripted(*answers):
     [
         ("Ann", 2, "faster"),
         ("bob", 0, "faster"),
-        (" 2 ", 0, "faster"),
-        ("0", 2, "faster"),
+        (" BOB ", 0, "faster"),
         ("f Ann", 0, "false_start"),
         ("F bob", 2, "false_start"),
-        ("f2", 2, "false_start"),
+        ("fbob", 2, "false_start"),
     ],
 )
 def test_the_manual_unit_reads_who_won_or_who_false_started(answer, loser, reason):
@@ -159,20 +159,119 @@ def test_the_manual_unit_reads_who_won_or_who_false_started(answer, loser, reaso
     outcome = unit.run_showdown(REQUEST)
     assert (outcome.loser, outcome.winner, outcome.reason) == (loser, 2 - loser, reason)
     assert outcome.reaction_us == {0: None, 2: None} and outcome.margin_us is None
-    assert shown[0] == "Showdown m1:r1:s1: Ann (0) vs Bob (2) for 2 cards."
+    assert outcome.tie_reruns == 0
+    assert shown[:2] == [
+        "Showdown: Ann vs Bob for 2 cards. Load them into the unit and fight it.",
+        "Who won? (Ann or Bob; f NAME: a false start; tie; nobody; ? for help) ",
+    ]
 
 
-def test_the_manual_unit_asks_again_with_a_reason_on_bad_input():
-    unit, shown = scripted("", "Cy", "1", "f", "Bob")
+def test_the_manual_unit_names_players_never_their_seats():
+    unit, shown = scripted("2", "0", "f2", "Bob")
     assert unit.run_showdown(REQUEST).winner == 2
     problems = [line for line in shown if line.startswith("'")]
     assert problems == [
-        f"{bad!r} is not Ann (0) or Bob (2): type who won, or f and who false-started (e.g. f Ann)"
-        for bad in ("", "Cy", "1", "f")
+        f"{bad!r} is not Ann or Bob: type who won, f and who pressed before GO (e.g. f Ann), "
+        "tie or nobody."
+        for bad in ("2", "0", "f2")
     ]
+    assert not [line for line in shown if "m1:" in line or "(0)" in line or "(2)" in line]
+
+
+def test_the_manual_unit_asks_again_with_a_reason_on_bad_input():
+    unit, shown = scripted("", "Cy", "f", "Bob")
+    assert unit.run_showdown(REQUEST).winner == 2
+    problems = [line for line in shown if line.startswith("'")]
+    assert problems == [
+        f"{bad!r} is not Ann or Bob: type who won, f and who pressed before GO (e.g. f Ann), "
+        "tie or nobody."
+        for bad in ("", "Cy", "f")
+    ]
+
+
+@pytest.mark.parametrize("answer", ["tie", "Tie, again", "tie again", "again"])
+def test_a_tie_at_the_manual_unit_is_fought_again(answer):
+    unit, shown = scripted(answer, "Bob")
+    outcome = unit.run_showdown(REQUEST)
+    assert (outcome.winner, outcome.tie_reruns) == (2, 1)
+    assert outcome.detail == "entered by hand, after 1 near-tie re-run"
+    assert shown[2:4] == [
+        "Too close to call: the showdown is fought again. The 2 cards are still loaded.",
+        "Fight it again, the 2 cards still loaded. Who won? "
+        "(Ann or Bob; f NAME: a false start; tie; nobody; ? for help) ",
+    ]
+
+
+@pytest.mark.parametrize("answer", ["nobody", "Nobody pressed", "none", "timeout"])
+def test_nobody_pressing_at_the_manual_unit_fights_it_again_with_the_cards_still_loaded(answer):
+    unit, shown = scripted(answer, "tie", "nobody", "f Ann")
+    outcome = unit.run_showdown(REQUEST)
+    assert (outcome.loser, outcome.reason, outcome.tie_reruns) == (0, "false_start", 1)
+    assert outcome.detail == "false start, entered by hand, after 1 near-tie re-run, 2 timeouts"
+    assert shown[2] == (
+        "Nobody pressed in time: the showdown is fought again. The 2 cards are still loaded: "
+        "do not load them again."
+    )
+    assert shown[3].startswith("Fight it again, the 2 cards still loaded. Who won? ")
+    assert not [line for line in shown[1:] if line.startswith("Load") or " Load " in line]
+
+
+def test_one_card_at_the_manual_unit_reads_in_the_singular():
+    unit, shown = scripted("nobody", "Ann")
+    unit.run_showdown(ShowdownRequest("m1:r1:s1", 0, 2, "Ann", "Bob", 1))
+    assert shown[0] == "Showdown: Ann vs Bob for 1 card. Load it into the unit and fight it."
+    assert shown[2].endswith("The card is still loaded: do not load it again.")
+    assert shown[3].startswith("Fight it again, the card still loaded. Who won? ")
+
+
+def test_the_manual_unit_explains_its_answers_on_help():
+    unit, shown = scripted("?", "help", "Ann")
+    assert unit.run_showdown(REQUEST).winner == 0
+    help_at = shown.index(ManualUnit.HELP[0])
+    assert shown[help_at : help_at + len(ManualUnit.HELP)] == list(ManualUnit.HELP)
+    assert shown.count(ManualUnit.HELP[0]) == 2
+    assert (
+        "  tie       too close to call: the showdown is fought again, the cards still loaded"
+        in (shown)
+    )
 
 
 def test_the_manual_unit_passes_end_of_input_on():
     unit, _ = scripted("nobody")
     with pytest.raises(EOFError):
         unit.run_showdown(REQUEST)
+
+
+def test_the_simulated_units_detail_gives_times_in_ms_as_people_read_them():
+    for outcome in outcomes(SimulatedUnit(random.Random(3), reactions=NEVER_EARLY), 50):
+        if not outcome.tie_reruns:
+            assert re.fullmatch(r"(Ann|Bob) faster by \d+\.\d ms", outcome.detail), outcome.detail
+    unit = SimulatedUnit(
+        random.Random(2), reactions=NEVER_EARLY, tie_threshold_us=60_000, max_reruns=1
+    )
+    rerun = next(o for o in outcomes(unit, 100) if o.tie_reruns)
+    assert re.search(r", after 1 near-tie re-run \(\d+\.\d ms apart\)$", rerun.detail), rerun.detail
+
+
+# -- bots at the simulated unit ---------------------------------------------------------------
+
+
+def test_a_bot_presses_with_its_own_reaction_and_never_early():
+    quick = ShowdownRequest("m1:r1:s1", 0, 2, "Ann", "bot2", 2, bots={2: 120.0})
+    unit = SimulatedUnit(random.Random(4))
+    results = [unit.run_showdown(quick) for _ in range(400)]
+    assert all(o.loser == 0 for o in results if o.reason == "false_start")  # only Ann's
+    assert any(o.reason == "false_start" for o in results)
+    timed = [o for o in results if o.reason == "faster"]
+    bot_times = sorted(o.reaction_us[2] for o in timed)
+    assert 110_000 <= bot_times[len(bot_times) // 2] <= 130_000  # its median, 120 ms
+    assert sum(o.winner == 2 for o in timed) > 0.9 * len(timed)  # a quick bot beats Ann
+
+
+def test_two_bots_fight_by_their_reactions_with_no_false_start():
+    slow_and_quick = ShowdownRequest("m1:r1:s1", 0, 2, "bot0", "bot2", 1, bots={0: 600, 2: 150})
+    unit = SimulatedUnit(random.Random(5))
+    results = [unit.run_showdown(slow_and_quick) for _ in range(200)]
+    assert {o.reason for o in results} == {"faster"}
+    assert all(o.winner == 2 for o in results)
+    assert all(o.margin_us == o.reaction_us[0] - o.reaction_us[2] for o in results)

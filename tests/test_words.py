@@ -7,8 +7,12 @@ import pytest
 from firmware_host.core.result import Result
 from firmware_host.protocol import EventName, Launch, Reason
 from firmware_host.protocol.words import (
+    again_line,
     announce,
+    apart,
+    capital,
     decision_line,
+    duel_verdict,
     event_line,
     history_line,
     interrupted_text,
@@ -23,7 +27,9 @@ from firmware_host.protocol.words import (
     result_line,
     side_label,
     table_line,
+    third_person,
     us,
+    verb,
     verdict,
     versus,
 )
@@ -35,6 +41,7 @@ def result(**changes):
     base = {
         "showdown_id": "sd-1",
         "players": dict(NAMES),
+        "bots": [],
         "winner": "b",
         "loser": "a",
         "reason": "faster",
@@ -51,7 +58,7 @@ def result(**changes):
 #: One event of each kind, with the keys the unit sends (EventName.fields).
 EVENTS = {
     EventName.STATE: {"state": "go", "previous": "hold"},
-    EventName.ARMED: {"showdown_id": "sd-1", "cards": 1, "players": dict(NAMES)},
+    EventName.ARMED: {"showdown_id": "sd-1", "cards": 1, "players": dict(NAMES), "bots": []},
     EventName.COUNTDOWN: {"showdown_id": "sd-1", "step": 1, "steps": 3, "rerun": 0},
     EventName.GO: {"showdown_id": "sd-1", "ticks": 12.5},
     EventName.FALSE_START: {"showdown_id": "sd-1", "side": "b"},
@@ -128,7 +135,7 @@ def test_a_launch_says_whether_the_sensor_counted_it(verified, outcome, line):
 def test_a_void_tie_says_void():
     data = {"showdown_id": "x", "gap_us": 3, "rerun": 3, "void": True}
     assert event_line("tie", data) == "tie       3 us apart: void"
-    assert table_line("tie", data, NAMES) == "  Too close to call (3 us apart): void."
+    assert table_line("tie", data, NAMES) == "  Too close to call (under 0.1 ms apart): void."
 
 
 #: What the table hears of a running showdown (showdown play on a unit); None: nothing.
@@ -137,8 +144,8 @@ TABLE_LINES = {
     EventName.ARMED: None,  # load_line says it, before the start
     EventName.COUNTDOWN: "  countdown 1/3",
     EventName.GO: "  GO!",
-    EventName.FALSE_START: "  False start: Bob (side B) pressed before GO.",
-    EventName.TIE: "  Too close to call (120 us apart): the countdown runs again.",
+    EventName.FALSE_START: None,  # announce says it, once
+    EventName.TIE: "  Too close to call (0.1 ms apart): the countdown runs again.",
     EventName.PADDLE_HELD: "  Ann's paddle (side A) is held down: let go, then press the timer "
     "button.",
     EventName.RESULT: None,  # announce says it
@@ -350,3 +357,79 @@ def test_sides_and_players():
     assert (side_label("a"), side_label("b")) == ("side A", "side B")
     assert player_label("Zoë", "b") == "Zoë (side B)"
     assert versus("Ann", "Bob") == "Ann vs Bob"
+
+
+# -- who does what, and the table's verdicts ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "subject, base, text",
+    [
+        ("Ann", "play", "Ann plays"),
+        ("You", "play", "You play"),
+        ("you", "take", "you take"),
+        ("YOU", "draw", "YOU draw"),
+        ("Bob", "catch", "Bob catches"),
+        ("Bob", "go", "Bob goes"),
+        ("Bob", "have", "Bob has"),
+        ("Youssef", "win", "Youssef wins"),
+        ("Ann Lee", "face", "Ann Lee faces"),
+    ],
+)
+def test_a_verb_agrees_with_its_subject_never_you_plays(subject, base, text):
+    assert verb(subject, base) == text
+
+
+def test_third_person_forms():
+    assert [third_person(v) for v in ("pass", "push", "fix", "carry", "say", "be")] == [
+        "passes",
+        "pushes",
+        "fixes",
+        "carries",
+        "says",
+        "is",
+    ]
+    assert (capital("you win."), capital("")) == ("You win.", "")
+
+
+def test_a_duel_verdict_reads_as_the_units_and_in_ms():
+    names = {0: "Ann", 2: "Bob"}
+    assert duel_verdict(names, 2, 0, "faster", {0: 254500, 2: 231000}, 23500) == (
+        "Bob wins: Ann 254.5 ms, Bob 231.0 ms, margin 23.5 ms"
+    )
+    unit = verdict(result())
+    assert unit == "Bob wins: Ann 254.5 ms, Bob 231.0 ms, margin 23.5 ms"
+    assert duel_verdict(names, 2, 0, "faster", {0: None, 2: 231000}) == (
+        "Bob wins: Ann -, Bob 231.0 ms (Ann did not press in time)"
+    )
+    assert duel_verdict(names, 2, 0, "faster", {0: None, 2: None}) == "Bob wins"
+    assert duel_verdict(names, 2, 0, "false_start", {0: None, 2: None}) == "false start by Ann"
+    assert duel_verdict({0: "you", 2: "Bob"}, 0, 2, "faster", {}, None, 2) == (
+        "you win, after 2 near-tie re-runs"
+    )
+
+
+def test_a_showdown_fought_again_says_the_cards_are_still_loaded():
+    assert again_line("timeout", 3) == (
+        "Nobody pressed in time: the showdown is fought again. The 3 cards are still loaded: "
+        "do not load them again."
+    )
+    assert again_line("tie", 2) == (
+        "Too close to call: the showdown is fought again. The 2 cards are still loaded."
+    )
+    assert load_line(1, NAMES, start=False, again=True) == (
+        "Again, with the card still loaded: Ann (side A) vs Bob (side B). Press the timer button."
+    )
+
+
+@pytest.mark.parametrize(
+    "gap, text",
+    [
+        (0, "under 0.1 ms apart"),
+        (49, "under 0.1 ms apart"),
+        (50, "0.1 ms apart"),
+        (2500, "2.5 ms apart"),
+    ],
+)
+def test_a_gap_is_in_ms_like_every_time_the_table_hears(gap, text):
+    assert apart(gap) == text

@@ -1,77 +1,68 @@
 """A terminal game: people sharing one screen, with bots, through the match driver.
 
-People are agents like the bots: ``Person.act`` shows the table and the
-person's hand, lists their legal actions as a numbered menu, and reads a
-choice. The screen is shared, so before a person's hand is shown the screen is
-cleared and the game waits for them ("Pass to Ann, press Enter"); with only
-one person at the table it never needs to. Input and output are the injected
-``input_fn(prompt) -> str`` and ``print_fn(text)``, so a test can play a whole
-match with scripted input.
+People are agents like the bots: ``Person.act`` has the screen passed to the
+person (:class:`engine.apps.screen.SharedScreen`: the hand shown to its owner
+alone, a recap of what happened since their last turn), shows the table and
+their hand, lists their legal actions as a numbered menu, and reads a choice.
+Input and output are the injected ``input_fn(prompt) -> str`` and
+``print_fn(text)`` (and ``control_fn`` for the private screen), so a test can
+play a whole match with scripted input.
 
 >>> lines = []
 >>> status = play_game(["bot", "random"], seed=3, target=50, input_fn=None,
 ...                    print_fn=lines.append)
->>> status, lines[0]
-(0, 'Match: bot0, random1; showdown to 50 points.')
+>>> status, lines[:2]
+(0, ['Match: bot0, random1; showdown to 50 points.', 'Seed 3. To play this game again: \
+showdown play --players bot,random --seed 3 --target 50'])
 >>> lines[-1].endswith("points after 1 round.") or lines[-1].endswith("rounds.")
 True
 """
 
 from __future__ import annotations
 
+import math
 import random
-from collections import Counter
+import shlex
 from collections.abc import Callable, Sequence
 
-from engine.apps.driver import Match, MatchEvent, describe
+from engine.apps.driver import Match
+from engine.apps.recap import card_name
+from engine.apps.screen import COMMANDS, QuitGame, SharedScreen, card_order
 from engine.core.actions import Action, ActionKind
-from engine.core.cards import COLOURS, Card, Colour, Rank
+from engine.core.cards import COLOURS, Colour
 from engine.core.errors import NotationError
 from engine.core.game import Game
-from engine.players.bots import Agent, HeuristicBot, PlayerView, RandomBot
-from engine.units.ports import ManualUnit, SimulatedUnit, UnitPort
+from engine.players.bots import REACTION_MS_RANGE, Agent, HeuristicBot, PlayerView, RandomBot
+from engine.units.ports import ManualUnit, ShowdownOutcome, ShowdownRequest, SimulatedUnit, UnitPort
 from engine.units.remote import PauseOnProblem, RemoteUnit, UnitProblem, is_unit_url
-from firmware_host.protocol.words import noun, plural
+from firmware_host.protocol.words import plural
 
 __all__ = [
     "play_game",
     "parse_players",
+    "bot_skill",
+    "replay_command",
     "Person",
     "SharedScreen",
+    "QuitGame",
     "card_name",
     "action_text",
     "UNITS",
     "BOT_KINDS",
+    "RESERVED_NAMES",
 ]
 
-#: What a --players entry may say instead of a person's name.
+#: What a --players entry may say instead of a person's name (with ``:MS``, a
+#: bot's reaction on a unit: ``bot:180``).
 BOT_KINDS = ("bot", "random")
 #: The unit ports a terminal game can name; a unit's URL or device path also
 #: works (``socket://HOST:PORT``, ``/dev/ttyUSB0``: see ``engine.units.remote.is_unit_url``).
 UNITS = ("sim", "manual")
+#: Words no player may be called: the prompts' commands, the manual unit's answers.
+RESERVED_NAMES = (*COMMANDS, *ManualUnit.AGAIN)
 
 _COLOUR_WORDS = ("red", "yellow", "green", "blue")
-_RANK_WORDS = {
-    Rank.DRAW_TWO: "Draw Two",
-    Rank.REVERSE: "Reverse",
-    Rank.SKIP: "Skip",
-    Rank.WILD: "Wild",
-    Rank.WILD_DRAW_FOUR: "Wild Draw Four",
-    Rank.WILD_SHOWDOWN: "Wild Showdown",
-}
 _WORDS = ("draw", "keep", "challenge", "accept", "catch", "colour", "face", "loser")
-
-
-def card_name(card: Card) -> str:
-    """``card_name(Card.parse("B+2"))`` -> ``'blue Draw Two'``.
-
-    >>> card_name(Card.parse("R7!2")), card_name(Card.parse("W+4"))
-    ('red 7 (showdown 2)', 'Wild Draw Four')
-    """
-    rank = _RANK_WORDS.get(card.rank, str(card.number))
-    colour = card.colour  # None for a wild
-    name = rank if colour is None else f"{_COLOUR_WORDS[colour]} {rank}"
-    return f"{name} (showdown {card.showdown})" if card.showdown else name
 
 
 def action_text(action: Action, game: Game, names: Sequence[str]) -> str:
@@ -114,123 +105,100 @@ def action_text(action: Action, game: Game, names: Sequence[str]) -> str:
     return str(action)
 
 
-def parse_players(text: str) -> list[str]:
-    """The --players list: names of people, ``bot`` or ``random``; raises ValueError.
+def bot_skill(entry: str) -> tuple[str, float | None] | None:
+    """A --players entry that is a bot: (its kind, its reaction in ms or None);
+    None for a person. ValueError for a bot's reaction that is not 100-1000 ms,
+    or a person given one.
 
-    >>> parse_players("Ann, Bob,bot,BOT")
-    ['Ann', 'Bob', 'bot', 'bot']
+    >>> bot_skill("bot"), bot_skill("random:300"), bot_skill("Ann")
+    (('bot', None), ('random', 300.0), None)
     """
-    entries = [part.strip() for part in text.split(",")]
-    entries = [e.lower() if e.lower() in BOT_KINDS else e for e in entries]
-    if any(not e for e in entries):
+    kind, colon, skill = entry.partition(":")
+    kind = kind.strip().lower()
+    if kind not in BOT_KINDS:
+        if colon:
+            raise ValueError(
+                f"{entry!r}: only a bot (bot or random) takes a reaction time, e.g. bot:180; "
+                "a name has no ':'"
+            )
+        return None
+    if not colon:
+        return kind, None
+    low, high = REACTION_MS_RANGE
+    try:
+        value = float(skill)
+    except ValueError:
+        value = math.nan
+    if not low <= value <= high:
         raise ValueError(
-            f"empty name in {text!r}: write names separated by commas, e.g. Ann,Bob,bot,random"
+            f"{entry!r}: a bot's reaction is its median time to press after GO, in ms, "
+            f"from {low:g} to {high:g}: e.g. {kind}:180 (quick) or {kind}:400 (slow)"
         )
+    return kind, value
+
+
+def parse_players(text: str) -> list[str]:
+    """The --players list: names of people, ``bot`` or ``random``, a bot
+    perhaps with its reaction in ms (``bot:180``); raises ValueError.
+
+    >>> parse_players("Ann, Bob,bot,BOT:180, random:250.5")
+    ['Ann', 'Bob', 'bot', 'bot:180', 'random:250.5']
+    """
+    entries = []
+    for part in text.split(","):
+        entry = part.strip()
+        if not entry:
+            raise ValueError(
+                f"empty name in {text!r}: write names separated by commas, e.g. Ann,Bob,bot,random"
+            )
+        skill = bot_skill(entry)
+        if skill is not None:
+            kind, ms = skill
+            entry = kind if ms is None else f"{kind}:{ms:g}"
+        elif entry.casefold() in RESERVED_NAMES:
+            raise ValueError(
+                f"a player cannot be called {entry!r}: the game takes it as a command or an answer "
+                f"({', '.join(RESERVED_NAMES)})"
+            )
+        entries.append(entry)
     if not 2 <= len(entries) <= 10:
         raise ValueError(f"{plural(len(entries), 'player')} in {text!r}: a game takes 2-10")
-    people = [e.casefold() for e in entries if e not in BOT_KINDS]
+    people = [e.casefold() for e in entries if bot_skill(e) is None]
     doubled = sorted({p for p in people if people.count(p) > 1})
     if doubled:
         raise ValueError(f"two players are called {doubled[0]!r}: names must differ")
     return entries
 
 
-class SharedScreen:
-    """The screen the people share: who sits at it, and what they have seen of
-    their hand. (The *table* is the people at the unit:
-    :class:`engine.units.remote.Table`.)"""
+def seat_names(players: Sequence[str]) -> list[str]:
+    """The names the seats go by: a person's own, a bot's kind and its seat.
 
-    def __init__(
-        self,
-        game: Game,
-        names: Sequence[str],
-        people: Sequence[int],
-        input_fn: Callable[[str], str] | None,
-        print_fn: Callable[[str], None],
-        clear_fn: Callable[[], None] | None = None,
-    ):
-        self.game = game
-        self.names = list(names)
-        self.people = list(people)
-        self.input_fn = input_fn
-        self.print_fn = print_fn
-        self.clear_fn = clear_fn
-        # With one person at the table there is nobody to hide the hand from.
-        self.at_screen = self.people[0] if len(self.people) == 1 else None
-        self._known: Counter[Card] = Counter()
+    >>> seat_names(["Ann", "bot:180", "random"])
+    ['Ann', 'bot1', 'random2']
+    """
+    names = []
+    for seat, entry in enumerate(players):
+        skill = bot_skill(entry)
+        names.append(entry if skill is None else f"{skill[0]}{seat}")
+    return names
 
-    def ask(self, prompt: str) -> str:
-        if self.input_fn is None:  # input_fn=None is for bots only: nobody to ask
-            raise TypeError("this screen has no input_fn to ask with")
-        return self.input_fn(prompt).strip()
 
-    def seat(self, player: int) -> None:
-        """Make sure ``player`` is the one at the screen, hiding the last hand first."""
-        if self.at_screen == player:
-            return
-        if self.clear_fn is not None:
-            self.clear_fn()
-        self.print_fn("")
-        self.ask(f"Pass to {self.names[player]}, press Enter ")
-        self.at_screen = player
-        self._known = Counter(self.game.hand(player))
+def replay_command(
+    players: Sequence[str], seed: int, *, variant: str = "showdown", target: int = 500, unit="sim"
+) -> str:
+    """The command line that deals this game again (the same seed, seats and rules).
 
-    def show_new_cards(self) -> None:
-        """Tell the person at the screen which cards joined their hand since they last looked."""
-        player = self.at_screen
-        if player is None:
-            return
-        hand = Counter(self.game.hand(player))
-        new = hand - self._known
-        self._known = hand
-        if new:
-            cards = sorted(new.elements())
-            self.print_fn(
-                f"  ({self.names[player]}, your new {noun(len(cards), 'card')}: "
-                f"{' '.join(map(str, cards))})"
-            )
-
-    def on_event(self, event: MatchEvent) -> None:
-        """The driver's log: print the event, then what it changed in the seated hand."""
-        self.print_fn(describe(event, self.names))
-        kind = event.kind
-        if kind == "round_start":
-            if len(self.people) > 1:
-                self.at_screen = None  # new hands: the next person is called to the screen
-            seated = self.at_screen
-            self._known = Counter() if seated is None else Counter(self.game.hand(seated))
-        elif kind == "round_end":
-            self._show_hands()
-            if self.people and not self.game.match_over:
-                self.ask(f"Press Enter to deal round {self.game.round + 1} ")
-        elif kind not in ("match_start", "match_end"):
-            self.show_new_cards()
-
-    def _show_hands(self) -> None:
-        game = self.game
-        for p in range(game.players):
-            hand = game.hand(p)
-            if hand:
-                points = sum(card.points for card in hand)
-                self.print_fn(
-                    f"  {self.names[p]} held {' '.join(map(str, hand))} ({points} points)"
-                )
-
-    def status(self, player: int) -> None:
-        game = self.game
-        colour = "" if game.colour is None else f" · colour {_COLOUR_WORDS[game.colour]}"
-        way = "clockwise" if game.direction == 1 else "anticlockwise"
-        self.print_fn("")
-        self.print_fn(
-            f"Round {game.round} · top card {game.top_card} "
-            f"({card_name(game.top_card)}){colour} · {way}"
-        )
-        sizes = ", ".join(f"{n} {s}" for n, s in zip(self.names, game.hand_sizes, strict=True))
-        scores = ", ".join(f"{n} {s}" for n, s in zip(self.names, game.scores, strict=True))
-        self.print_fn(f"Cards in hand: {sizes} · Scores: {scores}")
-        hand = sorted(game.hand(player), key=_card_order)
-        self.print_fn(f"{self.names[player]}, your hand: {' '.join(map(str, hand))}")
-        self._known = Counter(game.hand(player))
+    >>> replay_command(["Ann Lee", "bot:180"], 7, target=100)
+    "showdown play --players 'Ann Lee,bot:180' --seed 7 --target 100"
+    """
+    words = ["showdown", "play", "--players", ",".join(players), "--seed", str(seed)]
+    if variant != "showdown":
+        words += ["--variant", variant]
+    if target != 500:
+        words += ["--target", str(target)]
+    if unit != "sim":
+        words += ["--unit", unit]
+    return shlex.join(words)
 
 
 class Person:
@@ -249,16 +217,17 @@ class Person:
         screen.status(player)
         screen.print_fn(self._situation(game, player))
         legal = game.legal_actions()
-        menu = _menu(legal)
+        menu = _menu(legal, screen.names)
+        width = max(len(label) for label, _ in menu)
         for i, (label, actions) in enumerate(menu, 1):
             words = (
                 action_text(actions[0], game, screen.names)
                 if len(actions) == 1
                 else _group_text(actions[0], screen.names)
             )
-            screen.print_fn(f"  {i:>2}. {label:<10} {words}")
+            screen.print_fn(f"  {i:>2}. {label:<{max(width, 9)}}  {words}")
         while True:
-            answer = screen.ask("Your choice (number or action): ")
+            answer = screen.ask("Your choice (number or action; ? for help): ")
             chosen, problem = _choose(answer, menu, legal)
             if chosen is None:
                 screen.print_fn(problem)
@@ -309,27 +278,25 @@ class Person:
             screen.print_fn(f"{answer!r} is not a card count: type a number from {low} to {high}.")
 
 
-def _menu(legal) -> list[tuple[str, list[Action]]]:
+def _menu(legal, names: Sequence[str]) -> list[tuple[str, list[Action]]]:
     """Menu entries: (label, actions). A wild's colours and a Wild Showdown's
-    counts are grouped into one entry, asked for afterwards."""
+    counts are grouped into one entry, asked for afterwards. Players are named
+    (``catch Bob``, ``face Bob``), never numbered."""
     entries: dict[str, list[Action]] = {}
     plays = sorted(
-        (a for a in legal if a.kind is ActionKind.PLAY), key=lambda a: (_card_order(a.card), a.uno)
+        (a for a in legal if a.kind is ActionKind.PLAY), key=lambda a: (card_order(a.card), a.uno)
     )
     for action in plays + [a for a in legal if a.kind is not ActionKind.PLAY]:
         if action.kind is ActionKind.PLAY and action.colour is not None:
             label = str(action.card) + (" uno" if action.uno else "")
         elif action.kind is ActionKind.CHOOSE_SHOWDOWN:
-            label = f"face {action.player}"
+            label = f"face {names[action.player]}"
+        elif action.kind is ActionKind.CATCH:
+            label = f"catch {names[action.player]}"
         else:
             label = str(action)
         entries.setdefault(label, []).append(action)
     return list(entries.items())
-
-
-def _card_order(card: Card) -> tuple:
-    """Hands and menus list cards by colour, then rank, wilds last."""
-    return (card.is_wild, card.colour or 0, card.rank, card.showdown)
 
 
 def _group_text(action: Action, names) -> str:
@@ -348,16 +315,17 @@ def _choose(answer: str, menu, legal) -> tuple[list[Action] | None, str]:
         return None, f"There is no choice {answer}: type a number from 1 to {len(menu)}."
     if not answer:
         return None, f"Type a number from 1 to {len(menu)}, or an action as the menu writes it."
-    text = _normalise(answer)
+    typed = " ".join(answer.split()).casefold()
     for label, actions in menu:
-        if text == label:
+        if typed == label.casefold():
             return actions, ""
+    text = _normalise(answer)
     try:
         action = Action.parse(text)
     except NotationError:
         return None, (
             f"{answer!r} is not a choice: type a number from 1 to {len(menu)} "
-            "or an action as the menu writes it (e.g. R5, draw)."
+            "or an action as the menu writes it (e.g. R5, draw); ? explains them."
         )
     if action in legal:
         return [action], ""
@@ -392,6 +360,22 @@ def _parse_colour(text: str) -> Colour | None:
     return None
 
 
+class _FoughtAtTheTable:
+    """A unit port whose showdowns the people at the table fight and hear
+    (a real unit, a manual one): the seated hand is wiped from the screen first."""
+
+    def __init__(self, port: UnitPort, screen: SharedScreen):
+        self.port = port
+        self.screen = screen
+
+    def __repr__(self) -> str:
+        return repr(self.port)
+
+    def run_showdown(self, request: ShowdownRequest) -> ShowdownOutcome:
+        self.screen.unseat()
+        return self.port.run_showdown(request)
+
+
 def play_game(
     players: Sequence[str],
     *,
@@ -401,14 +385,17 @@ def play_game(
     target: int = 500,
     input_fn: Callable[[str], str] | None = input,
     print_fn: Callable[[str], None] = print,
-    clear_fn: Callable[[], None] | None = None,
+    control_fn: Callable[[str], None] | None = None,
     unit_options: dict | None = None,
 ) -> int:
     """Play a match at the terminal; return the exit status.
 
-    ``players`` as ``parse_players`` returns them. 0 when the match ends or the
+    ``players`` as ``parse_players`` returns them. The seed (chosen at random
+    when None) is told at the start with the command that replays the game.
+    0 when the match ends, when the table quits (``quit``, confirmed) or the
     input ends (EOF), 130 when interrupted (Ctrl-C); either way the game stops
-    with a message and no traceback.
+    with a message, the scores and no traceback. ``control_fn`` switches the
+    terminal to the private screen and back (:class:`SharedScreen`).
 
     ``unit`` may be a unit's URL or serial device: the showdowns are fought on
     that unit (``engine.units.remote.RemoteUnit``, with ``unit_options``), which tells
@@ -418,29 +405,54 @@ def play_game(
     """
     if unit not in UNITS and not is_unit_url(unit):
         raise ValueError(f"unit must be one of {', '.join(UNITS)} or a unit's URL, not {unit!r}")
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**32)
     rng = random.Random(seed)
-    names = [f"{p}{seat}" if p in BOT_KINDS else p for seat, p in enumerate(players)]
-    people = [seat for seat, p in enumerate(players) if p not in BOT_KINDS]
+    names = seat_names(players)
+    skills = [bot_skill(p) for p in players]
+    people = [seat for seat, skill in enumerate(skills) if skill is None]
     game = Game.new(len(players), variant, rng=rng, target=target)
-    screen = SharedScreen(game, names, people, input_fn, print_fn, clear_fn)
+    replay = replay_command(players, seed, variant=variant, target=target, unit=unit)
+    screen = SharedScreen(
+        game,
+        names,
+        people,
+        input_fn,
+        print_fn,
+        control_fn,
+        told=is_unit_url(unit),
+        unit_help=ManualUnit.HELP if unit == "manual" else (),
+        replay=f"Seed {seed}. To play this game again: {replay}",
+    )
     agents: list[Agent] = []
-    for seat, p in enumerate(players):
-        if p == "bot":
-            agents.append(HeuristicBot(names[seat]))
-        elif p == "random":
-            agents.append(RandomBot(random.Random(rng.getrandbits(64)), names[seat]))
+    for seat, skill in enumerate(skills):
+        if skill is None:
+            agents.append(Person(screen, names[seat]))
+            continue
+        kind, reaction_ms = skill
+        options = {} if reaction_ms is None else {"reaction_ms": reaction_ms}
+        if kind == "bot":
+            agents.append(HeuristicBot(names[seat], **options))
         else:
-            agents.append(Person(screen, p))
+            agents.append(RandomBot(random.Random(rng.getrandbits(64)), names[seat], **options))
     remote = None
     port: UnitPort
     if is_unit_url(unit):
         remote = RemoteUnit(unit, say=print_fn, **(unit_options or {}))
-        port = PauseOnProblem(remote, screen.ask, print_fn)
+        port = _FoughtAtTheTable(PauseOnProblem(remote, screen.ask, print_fn), screen)
     elif unit == "manual":
-        port = ManualUnit(screen.ask, print_fn)
+        port = _FoughtAtTheTable(ManualUnit(screen.ask, print_fn), screen)
     else:
         port = SimulatedUnit(random.Random(rng.getrandbits(64)))
     match = Match(game, agents, port, names=names, log=screen.on_event)
+
+    def stop(why: str) -> None:
+        screen.unseat()
+        print_fn("")
+        print_fn(why)
+        if match.events:  # the match began: its scores so far
+            screen.show_scores()
+
     try:
         if remote is not None:
             try:
@@ -449,15 +461,15 @@ def play_game(
                 print_fn(f"error: {problem}. {problem.what_to_do}")
                 return 1
         match.run()
+    except QuitGame:
+        stop("The game is stopped: the table quit. The scores so far:")
     except EOFError:
-        print_fn("")
-        print_fn("Input ended: the game is abandoned.")
-        return 0
+        stop("Input ended: the game is abandoned.")
     except KeyboardInterrupt:
-        print_fn("")
-        print_fn("Interrupted: the game is abandoned.")
+        stop("Interrupted: the game is abandoned.")
         return 130
     finally:
+        screen.unseat()  # whatever went wrong, no hand stays on the screen
         if remote is not None:
             remote.close()
     return 0

@@ -1,7 +1,10 @@
 """``showdown play``: a match at the terminal for people sharing one screen, with bots.
 
 ``--players`` lists the seats in order: a name is a person, ``bot`` the
-heuristic bot, ``random`` the random bot. Showdowns run on the simulated unit
+heuristic bot, ``random`` the random bot; ``bot:180`` a bot whose median
+reaction after GO is 180 ms (100-1000) when a unit presses its paddle.
+On a terminal each hand shows on a private screen that is wiped, scrollback
+included, before the screen is passed on. Showdowns run on the simulated unit
 (``--unit sim``), are reported by hand (``--unit manual``: type who won), or
 are fought on a real unit (``--unit socket://HOST:PORT`` or ``--unit
 /dev/ttyUSB0``: load the cards it names and press its timer button).
@@ -13,7 +16,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from engine.apps.play import BOT_KINDS, UNITS, parse_players, play_game
+from engine.apps.play import UNITS, parse_players, play_game, seat_names
+from engine.apps.screen import terminal_control
 from engine.units import is_unit_url, names_for_unit, token_from_text
 from firmware_host.protocol.console import UsageError, positive_int, seed, whole_number
 
@@ -41,8 +45,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--players",
         type=_players,
         default=parse_players("You,bot,bot,bot"),
-        help='seats in order: names of people, "bot" (heuristic) or "random" '
-        '(default: "You,bot,bot,bot")',
+        help='seats in order: names of people, "bot" (heuristic) or "random"; '
+        "a bot may take its reaction in ms for a unit to press with, 100-1000: "
+        '"bot:180" (default: "You,bot,bot,bot")',
     )
     parser.add_argument(
         "--variant",
@@ -76,16 +81,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--seed",
         type=seed,
         default=None,
-        help="shuffle and bot seed, to replay a game (default: random)",
+        help="shuffle and bot seed, to replay a game (default: random; the game "
+        "prints the one it uses)",
     )
     parser.add_argument(
         "--target", type=positive_int, default=500, help="points that win the match (default: 500)"
     )
-
-
-def _clear() -> None:
-    sys.stdout.write("\033[2J\033[H")  # clear the terminal: hide the last hand
-    sys.stdout.flush()
 
 
 def read_token(path) -> str:
@@ -108,18 +109,13 @@ def read_token(path) -> str:
     return token_from_text(text, str(path))
 
 
-def _seat_names(players: list[str]) -> list[str]:
-    """The names the game gives the seats (``play_game``'s): bots get their seat number."""
-    return [f"{p}{seat}" if p in BOT_KINDS else p for seat, p in enumerate(players)]
-
-
 def command(args: argparse.Namespace) -> int:
     """Play; arguments that do not fit together (a name the unit would refuse,
     a bad token file) are a UsageError (``showdown play: error: ...``, exit 2)."""
     options = None
     if args.unit not in UNITS:
         try:
-            names_for_unit(_seat_names(args.players))
+            names_for_unit(seat_names(args.players))
         except ValueError as exc:
             raise UsageError(str(exc)) from None
         options = {"baudrate": args.baud}
@@ -138,6 +134,6 @@ def command(args: argparse.Namespace) -> int:
         target=args.target,
         input_fn=input,
         print_fn=print,
-        clear_fn=_clear if sys.stdout.isatty() else None,
+        control_fn=terminal_control(sys.stdout) if sys.stdout.isatty() else None,
         unit_options=options,
     )

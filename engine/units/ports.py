@@ -10,8 +10,9 @@ and feeds the outcome's loser back to the game. Three ports exist:
 ``SimulatedUnit``  seeded people at the unit (the reaction model every
                    simulation shares, ``firmware_host.protocol.reactions``):
                    false starts and near-ties, for bots, tests and benchmarks;
-``ManualUnit``     a person at the table types who won (a real unit that is
-                   not connected, or a showdown fought by hand);
+``ManualUnit``     a person at the table types how it ended (a real unit that
+                   is not connected, or a showdown fought by hand): who won,
+                   a false start, a tie or nobody pressing (fought again);
 ``RemoteUnit``     (``engine.units.remote``) a real unit over its protocol
                    (``firmware_host.protocol`` through ``serial.serial_for_url``:
                    a device path or ``socket://host:port``). Side ``a`` is the
@@ -33,11 +34,12 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections import Counter
 from collections.abc import Callable, Mapping
-from typing import Protocol
+from typing import ClassVar, Protocol
 
 from firmware_host.protocol.reactions import HUMAN, Reactions
-from firmware_host.protocol.words import plural, reruns_text, us, versus
+from firmware_host.protocol.words import again_line, apart, ms, plural, reruns_text, versus
 
 __all__ = [
     "ShowdownRequest",
@@ -136,6 +138,11 @@ class SimulatedUnit:
     again, at most ``max_reruns`` times, after which the cards on each side
     decide (simulated as a fair coin). Re-runs show only in ``tie_reruns`` and
     ``detail``.
+
+    A bot of the request (``request.bots``) presses as a unit presses for it:
+    its own reaction, drawn from the same model with the bot's median, never
+    early. A person facing a bot draws one reaction from ``reactions``; a
+    false start (at the model's rate) is then always the person's.
     """
 
     def __init__(
@@ -160,9 +167,10 @@ class SimulatedUnit:
         rng = self.rng
         players = request.players
         ties: list[int] = []
+        people = [p for p in players if p not in request.bots]
         while True:
-            if self.reactions.false_start(rng):
-                loser = rng.choice(players)
+            if people and self.reactions.false_start(rng):
+                loser = rng.choice(people)
                 return ShowdownOutcome(
                     loser,
                     request.other(loser),
@@ -172,23 +180,21 @@ class SimulatedUnit:
                     len(ties),
                     _with_ties(f"false start by {request.name(loser)}", ties),
                 )
-            first_us, second_us = self.reactions.presses_us(rng)
-            faster = rng.choice(players)
-            margin = second_us - first_us
+            times, faster = self._presses(request, rng)
+            margin = times[request.other(faster)] - times[faster]
             if margin < self.tie_threshold_us and len(ties) < self.max_reruns:
                 ties.append(margin)
                 continue
-            times = {faster: first_us, request.other(faster): second_us}
             reaction = {player: times[player] for player in players}
             if margin < self.tie_threshold_us:
                 loser = rng.choice(players)
                 detail = (
-                    f"too close to call ({us(margin)}): the cards on each side "
+                    f"too close to call ({apart(margin)}): the cards on each side "
                     f"decided against {request.name(loser)}"
                 )
             else:
                 loser = request.other(faster)
-                detail = f"{request.name(faster)} faster by {us(margin)}"
+                detail = f"{request.name(faster)} faster by {ms(margin)}"
             return ShowdownOutcome(
                 loser,
                 request.other(loser),
@@ -199,22 +205,67 @@ class SimulatedUnit:
                 _with_ties(detail, ties),
             )
 
+    def _presses(self, request: ShowdownRequest, rng: random.Random) -> tuple[dict[int, int], int]:
+        """Each player's reaction after GO, in us, for one countdown, and the faster."""
+        players = request.players
+        if not request.bots:  # two people: the model's pair, either the faster
+            first_us, second_us = self.reactions.presses_us(rng)
+            faster = rng.choice(players)
+            return {faster: first_us, request.other(faster): second_us}, faster
+        times = {}
+        for player in players:
+            median = request.bots.get(player)
+            model = self.reactions if median is None else self._bot_model(median)
+            times[player] = model.reaction_us(rng)
+        return times, min(players, key=lambda p: times[p])
+
+    def _bot_model(self, median_ms: float) -> Reactions:
+        return dataclasses.replace(
+            self.reactions,
+            median_ms=median_ms,
+            min_ms=min(self.reactions.min_ms, median_ms),
+            max_ms=max(self.reactions.max_ms, median_ms),
+            false_start_rate=0.0,
+        )
+
 
 def _with_ties(detail: str, ties: list) -> str:
     if not ties:
         return detail
-    gaps = ", ".join(us(gap) for gap in ties)
+    gaps = ", ".join(apart(gap) for gap in ties)
     return f"{detail}, after {reruns_text(len(ties))} ({gaps})"
 
 
 class ManualUnit:
-    """A person types who won each showdown.
+    """A person at the table types how each showdown ended: a real unit that is
+    not connected, or a showdown fought by hand.
 
-    The answer is a player's name or number (the winner), or ``f`` and a name or
-    number for a false start by that player (who loses). A bad answer is
-    explained through ``output_fn`` and asked again. EOFError and
-    KeyboardInterrupt from ``input_fn`` pass through to the caller.
+    The answers (:attr:`HELP`): the winner's name; ``f`` and a name for a
+    false start by that player (who loses); ``tie`` (too close to call) or
+    ``nobody`` (nobody pressed in time): the showdown is fought again with the
+    cards still loaded, and asked again. Names are matched without regard to
+    case. A bad answer is explained through ``output_fn`` and asked again;
+    ``?`` or ``help`` shows the answers. EOFError and KeyboardInterrupt from
+    ``input_fn`` pass through to the caller.
     """
+
+    #: The answers that fight a showdown again, and why.
+    AGAIN: ClassVar[Mapping[str, str]] = {
+        "tie": "tie",
+        "tie again": "tie",
+        "again": "tie",
+        "nobody": "timeout",
+        "nobody pressed": "timeout",
+        "none": "timeout",
+        "timeout": "timeout",
+    }
+    HELP: ClassVar[tuple[str, ...]] = (
+        "How a showdown ended, at the unit:",
+        "  NAME      NAME won: the other takes the cards",
+        "  f NAME    NAME pressed before GO (a false start): NAME takes the cards",
+        "  tie       too close to call: the showdown is fought again, the cards still loaded",
+        "  nobody    nobody pressed in time: fought again, the cards still loaded",
+    )
 
     def __init__(
         self, input_fn: Callable[[str], str] = input, output_fn: Callable[[str], None] = print
@@ -223,25 +274,44 @@ class ManualUnit:
         self.output_fn = output_fn
 
     def run_showdown(self, request: ShowdownRequest) -> ShowdownOutcome:
-        c, o = request.players
-        seats = versus(f"{request.challenger_name} ({c})", f"{request.opponent_name} ({o})")
+        c, o = request.challenger_name, request.opponent_name
+        cards = plural(request.cards, "card")
         self.output_fn(
-            f"Showdown {request.showdown_id}: {seats} for {plural(request.cards, 'card')}."
+            f"Showdown: {versus(c, o)} for {cards}. Load {'it' if request.cards == 1 else 'them'} "
+            "into the unit and fight it."
         )
-        prompt = (
-            f"Who won? ({request.challenger_name}/{request.opponent_name}, "
-            "or f NAME for a false start) "
-        )
+        answers = f"{c} or {o}; f NAME: a false start; tie; nobody; ? for help"
+        prompt = f"Who won? ({answers}) "
+        again: Counter[str] = Counter()
         while True:
             answer = self.input_fn(prompt).strip()
+            why = self.AGAIN.get(" ".join(answer.replace(",", " ").split()).casefold())
+            if why is not None:
+                again[why] += 1
+                self.output_fn(again_line(why, request.cards))
+                loaded = (
+                    "the card still loaded" if request.cards == 1 else f"the {cards} still loaded"
+                )
+                prompt = f"Fight it again, {loaded}. Who won? ({answers}) "
+                continue
+            if answer.casefold() in ("?", "help"):
+                for line in self.HELP:
+                    self.output_fn(line)
+                continue
             outcome, problem = self.parse(request, answer)
-            if outcome is not None:
-                return outcome
-            self.output_fn(problem)
+            if outcome is None:
+                self.output_fn(problem)
+                continue
+            fought = [reruns_text(again["tie"])] if again["tie"] else []
+            if again["timeout"]:
+                fought.append(plural(again["timeout"], "timeout"))
+            detail = outcome.detail + (f", after {', '.join(fought)}" if fought else "")
+            return dataclasses.replace(outcome, tie_reruns=again["tie"], detail=detail)
 
     @staticmethod
     def parse(request: ShowdownRequest, answer: str) -> tuple[ShowdownOutcome | None, str]:
-        """The outcome typed as ``answer``, or (None, why it is not one)."""
+        """The outcome typed as ``answer`` (a winner, or ``f`` and a false
+        starter), or (None, why it is not one)."""
         unknown = dict.fromkeys(request.players)
         winner = _player(request, answer)
         if winner is not None:
@@ -258,17 +328,16 @@ class ManualUnit:
                     unknown,
                     detail="false start, entered by hand",
                 ), ""
-        c, o = request.players
+        c, o = request.challenger_name, request.opponent_name
         return None, (
-            f"{answer!r} is not {request.challenger_name} ({c}) or "
-            f"{request.opponent_name} ({o}): type who won, or f and who false-started "
-            f"(e.g. f {request.challenger_name})"
+            f"{answer!r} is not {c} or {o}: type who won, f and who pressed before GO "
+            f"(e.g. f {c}), tie or nobody."
         )
 
 
 def _player(request: ShowdownRequest, text: str) -> int | None:
-    """The request's player named or numbered ``text`` (case does not matter)."""
+    """The request's player named ``text`` (case does not matter)."""
     for player in request.players:
-        if text.casefold() == request.name(player).casefold() or text == str(player):
+        if text.casefold() == request.name(player).casefold():
             return player
     return None

@@ -11,6 +11,8 @@ everywhere:
 - times: ``ms(231400)`` is ``'231.4 ms'`` for people, ``us(120)`` is
   ``'120 us'`` where the microsecond matters (a margin on the unit's log, a
   near-tie's gap); an unknown time is ``'-'``;
+- who does what: ``verb("Ann", "play")`` is ``'Ann plays'``, ``verb("You", "play")``
+  ``'You play'``;
 - sides and players: ``side_label("b")`` is ``'side B'``, ``player_label("Ann",
   "a")`` is ``'Ann (side A)'``, two players face each other as ``'Ann vs Bob'``;
 - the verdicts: ``'false start by Bob (side B)'``, ``'nobody pressed in time'``,
@@ -63,6 +65,12 @@ __all__ = [
     "interrupted_text",
     "decision_line",
     "reruns_text",
+    "verb",
+    "third_person",
+    "capital",
+    "duel_verdict",
+    "again_line",
+    "apart",
 ]
 
 Result = Mapping[str, Any]
@@ -151,6 +159,43 @@ def reruns_text(reruns: int) -> str:
     return plural(reruns, "near-tie re-run")
 
 
+_THIRD_PERSON = {"be": "is", "have": "has", "do": "does", "go": "goes"}
+
+
+def third_person(base: str) -> str:
+    """The verb as Ann does it (``base`` as you do it).
+
+    >>> [third_person(v) for v in ("play", "catch", "draw", "have", "carry", "say", "go")]
+    ['plays', 'catches', 'draws', 'has', 'carries', 'says', 'goes']
+    """
+    if base in _THIRD_PERSON:
+        return _THIRD_PERSON[base]
+    if base.endswith(("s", "sh", "ch", "x", "z", "o")):
+        return base + "es"
+    if len(base) > 1 and base.endswith("y") and base[-2] not in "aeiou":
+        return base[:-1] + "ies"
+    return base + "s"
+
+
+def verb(subject: str, base: str) -> str:
+    """``subject`` doing ``base``, the verb agreeing: only "you" (any case, a
+    person addressed or a player called You) takes it as it is.
+
+    >>> verb("Ann", "play"), verb("You", "play"), verb("you", "take"), verb("Bob", "catch")
+    ('Ann plays', 'You play', 'you take', 'Bob catches')
+    """
+    return f"{subject} {base if subject.casefold() == 'you' else third_person(base)}"
+
+
+def capital(text: str) -> str:
+    """``text`` with its first letter a capital (a sentence that starts with "you").
+
+    >>> capital("you play R5."), capital("")
+    ('You play R5.', '')
+    """
+    return text[:1].upper() + text[1:]
+
+
 # -- verdicts and launches ---------------------------------------------------------
 
 _TIMEOUT = "nobody pressed in time"
@@ -163,10 +208,6 @@ def _false_start(name: str, side: str) -> str:
 
 def _void(reruns: int) -> str:
     return f"too close to call after {plural(reruns, 're-run')}: void"
-
-
-def _capital(text: str) -> str:
-    return text[:1].upper() + text[1:]
 
 
 def launch_text(launch: str | None, cards: int | None, counted: int | None = None) -> str:
@@ -234,16 +275,75 @@ def verdict(result: Result) -> str:
     reason = result["reason"]
     if reason == Reason.FALSE_START:
         loser = result["loser"]
-        return _capital(_false_start(names[loser], loser))
+        return capital(_false_start(names[loser], loser))
     if reason == Reason.TIMEOUT:
-        return _capital(_TIMEOUT)
+        return capital(_TIMEOUT)
     if reason == Reason.TIE_VOID:
-        return _capital(_void(result["tie_reruns"]))
+        return capital(_void(result["tie_reruns"]))
     winner, loser = result["winner"], result["loser"]
     reactions = ", ".join(f"{names[side]} {ms(result['reaction_us'][side])}" for side in Side)
     if result["margin_us"] is None:
         return f"{names[winner]} wins: {reactions} ({names[loser]} {_LATE})"
     return f"{names[winner]} wins: {reactions}, margin {ms(result['margin_us'])}"
+
+
+def duel_verdict(
+    names: Mapping[Any, str],
+    winner: Any,
+    loser: Any,
+    reason: str,
+    reaction_us: Mapping[Any, int | None] | None = None,
+    margin_us: int | None = None,
+    tie_reruns: int = 0,
+) -> str:
+    """A showdown's verdict between two players, whatever they are keyed by
+    (sides, seats), in the form of the unit's :func:`verdict`: who won and
+    both times in ms, the margin in the same unit. ``names`` in the order the
+    times are told; a player called "you" agrees with the verb. No capital:
+    the caller makes the sentence.
+
+    >>> names = {0: "Ann", 2: "you"}
+    >>> duel_verdict(names, 2, 0, "faster", {0: 254512, 2: 231049}, 23463)
+    'you win: Ann 254.5 ms, you 231.0 ms, margin 23.5 ms'
+    >>> duel_verdict(names, 0, 2, "faster", {0: 231000, 2: None})
+    'Ann wins: Ann 231.0 ms, you - (you did not press in time)'
+    >>> duel_verdict(names, 0, 2, "false_start", {0: None, 2: None}, None, 1)
+    'false start by you, after 1 near-tie re-run'
+    >>> duel_verdict(names, 0, 2, "faster")      # decided by hand: no times
+    'Ann wins'
+    """
+    times = reaction_us or {}
+    if reason == Reason.FALSE_START:
+        text = f"false start by {names[loser]}"
+    else:
+        text = verb(names[winner], "win")
+        if any(times.get(p) is not None for p in names):
+            told = ", ".join(f"{names[p]} {ms(times.get(p))}" for p in names)
+            if margin_us is not None:
+                text += f": {told}, margin {ms(margin_us)}"
+            else:
+                text += f": {told} ({names[loser]} {_LATE})"
+    if tie_reruns:
+        text += f", after {reruns_text(tie_reruns)}"
+    return text
+
+
+def again_line(reason: str, cards: int) -> str:
+    """What the table hears when a showdown has no loser and is fought again
+    (``reason``: ``timeout`` or ``tie``): the cards stay where they are.
+
+    >>> print(again_line("timeout", 2))
+    Nobody pressed in time: the showdown is fought again. The 2 cards are still loaded: do not \
+load them again.
+    >>> again_line("tie", 1)
+    'Too close to call: the showdown is fought again. The card is still loaded.'
+    """
+    why = capital(_TIMEOUT) if reason == Reason.TIMEOUT else "Too close to call"
+    loaded = "The card is" if cards == 1 else f"The {plural(cards, 'card')} are"
+    tail = ": do not load them again." if reason == Reason.TIMEOUT else "."
+    if cards == 1 and reason == Reason.TIMEOUT:
+        tail = ": do not load it again."
+    return f"{why}: the showdown is fought again. {loaded} still loaded{tail}"
 
 
 def announce(result: Result) -> str:
@@ -432,13 +532,14 @@ def event_line(name: str, data: Mapping[str, Any]) -> str:
 def table_line(name: str, data: Mapping[str, Any], names: Mapping[str, str]) -> str | None:
     """An event of a running showdown as the table hears it (``showdown play``
     on a real unit), indented under the showdown's lines; None for the events
-    it is not told (the verdict comes with :func:`announce`).
+    it is not told. The verdict, a false start's included, is told once, by
+    :func:`announce`; a gap is in ms, as the verdict's times are.
 
     >>> names = {"a": "Cat", "b": "Ann"}
-    >>> table_line("false_start", {"showdown_id": "x", "side": "a"}, names)
-    '  False start: Cat (side A) pressed before GO.'
+    >>> table_line("false_start", {"showdown_id": "x", "side": "a"}, names) is None
+    True
     >>> table_line("tie", {"showdown_id": "x", "gap_us": 120, "rerun": 1, "void": False}, names)
-    '  Too close to call (120 us apart): the countdown runs again.'
+    '  Too close to call (0.1 ms apart): the countdown runs again.'
     >>> table_line("state", {"state": "go", "previous": "hold"}, names) is None
     True
     """
@@ -446,11 +547,8 @@ def table_line(name: str, data: Mapping[str, Any], names: Mapping[str, str]) -> 
         return f"  {event_line(name, data)}"
     if name == EventName.GO:
         return "  GO!"
-    if name == EventName.FALSE_START:
-        side = data["side"]
-        return f"  False start: {player_label(names[side], side)} pressed before GO."
     if name == EventName.TIE:
-        gap = "" if data["gap_us"] is None else f" ({us(data['gap_us'])} apart)"
+        gap = "" if data["gap_us"] is None else f" ({apart(data['gap_us'])})"
         then = "void" if data["void"] else "the countdown runs again"
         return f"  Too close to call{gap}: {then}."
     if name == EventName.PADDLE_HELD:
@@ -464,18 +562,35 @@ def table_line(name: str, data: Mapping[str, Any], names: Mapping[str, str]) -> 
     return None
 
 
-def load_line(cards: int, names: Mapping[str, str], *, start: bool) -> str:
+def apart(gap_us: object) -> str:
+    """How far apart two presses were, for people: in ms, as the verdicts'
+    times; a gap that rounds to nothing is "under 0.1 ms".
+
+    >>> apart(120), apart(30), apart(2500)
+    ('0.1 ms apart', 'under 0.1 ms apart', '2.5 ms apart')
+    """
+    if _is_number(gap_us) and gap_us < 50:
+        return "under 0.1 ms apart"
+    return f"{ms(gap_us)} apart"
+
+
+def load_line(cards: int, names: Mapping[str, str], *, start: bool, again: bool = False) -> str:
     """What the table does when the unit is armed: load the cards, and press
-    the timer button (unless the engine starts the unit itself).
+    the timer button (unless the engine starts the unit itself). ``again``:
+    the showdown is armed again after nobody pressed or a void tie, with the
+    cards still in the unit.
 
     >>> load_line(3, {"a": "Cat", "b": "Ann"}, start=False)
     'Load 3 cards into the unit: Cat (side A) vs Ann (side B). Press the timer button.'
+    >>> load_line(3, {"a": "Cat", "b": "Ann"}, start=True, again=True)
+    'Again, with the 3 cards still loaded: Cat (side A) vs Ann (side B). Starting the countdown.'
     """
     how = "Starting the countdown." if start else "Press the timer button."
-    return (
-        f"Load {plural(cards, 'card')} into the unit: "
-        f"{versus(player_label(names['a'], Side.A), player_label(names['b'], Side.B))}. {how}"
-    )
+    players = versus(player_label(names["a"], Side.A), player_label(names["b"], Side.B))
+    if again:
+        loaded = "the card" if cards == 1 else f"the {plural(cards, 'card')}"
+        return f"Again, with {loaded} still loaded: {players}. {how}"
+    return f"Load {plural(cards, 'card')} into the unit: {players}. {how}"
 
 
 def interrupted_text(name: str, cards: int, counted: int | None) -> str:

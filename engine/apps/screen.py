@@ -1,0 +1,334 @@
+"""The screen the people of ``showdown play`` share: who sits at it, what they see.
+
+A hand is private. Before a person sees theirs, the game asks the table to
+pass the screen ("Pass the screen to Bob; Bob, press Enter") with nothing
+private on it; then the person's turn runs on a *private screen*: a recap of
+everything since their last turn, their new cards, the table, their hand and
+the menu. When someone else needs the screen (their turn, a showdown the table
+fights at the unit, the round's end), the private screen is wiped, screen and
+scrollback, and the public one comes back. With one person at the table there
+is nobody to hide from: no passing, no private screen, no recap (they saw it
+all happen).
+
+On a terminal (``terminal_control``) the private screen is the terminal's
+alternate screen, which keeps no scrollback; leaving it clears it, then
+clears the normal screen and its scrollback too (``ESC[2J``, ``ESC[3J``,
+``ESC[H``), so a terminal without an alternate screen keeps no trace either.
+
+Every prompt (``SharedScreen.ask``) takes the commands: ``?`` or ``help``,
+``scores``, ``hand``, ``quit`` (asks to confirm, then raises :class:`QuitGame`).
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import textwrap
+from collections import Counter
+from collections.abc import Callable, Sequence
+from typing import TextIO
+
+from engine.apps.driver import MatchEvent
+from engine.apps.recap import COLOUR_WORDS, card_name, event_text, scoreboard
+from engine.core.cards import Card
+from engine.core.game import Game
+from firmware_host.protocol.words import noun
+
+__all__ = [
+    "SharedScreen",
+    "QuitGame",
+    "terminal_control",
+    "card_order",
+    "COMMANDS",
+    "HELP",
+    "ENTER_PRIVATE",
+    "LEAVE_PRIVATE",
+]
+
+#: The alternate screen, cleared, cursor home.
+ENTER_PRIVATE = "\033[?1049h\033[2J\033[H"
+#: Clear it and its scrollback, leave it, then clear the normal screen and its
+#: scrollback too (for a terminal that has no alternate screen).
+LEAVE_PRIVATE = "\033[2J\033[3J\033[H\033[?1049l\033[2J\033[3J\033[H"
+
+#: The words every prompt takes besides its own answers.
+COMMANDS = ("?", "help", "scores", "hand", "quit")
+
+HELP = (
+    "Commands at any prompt: ? or help (this), scores, hand (your hand, once you "
+    "are at the screen), quit (asks first).",
+    "Cards: a colour letter (R red, Y yellow, G green, B blue) and a rank:",
+    "  R5      red 5: play it on a red card or on any 5",
+    "  B+2     blue Draw Two: the next player draws 2 and misses their turn",
+    "  YR      yellow Reverse: play turns round (with two players: a Skip)",
+    "  GS      green Skip: the next player misses their turn",
+    "  W       Wild: plays on anything; you name the colour",
+    "  W+4     Wild Draw Four: name the colour; the next player draws 4, or challenges it",
+    "  WS      Wild Showdown: name the colour, then whom to face and for how many cards",
+    "  R7!2    a Showdown symbol: playing it starts a showdown for 2 cards with the "
+    "player it points at",
+    "Showdown: both press their paddle after GO; the slower, or whoever presses "
+    "before GO (a false start), takes the cards.",
+    "Actions: type the menu's number, or its text:",
+    "  R5      play that card; W=G plays a wild naming green",
+    "  R5 uno  play it and call UNO (do, when it leaves you one card: else you can be caught)",
+    "  draw    draw a card instead; then keep: keep the drawn card",
+    "  accept  draw the penalty; challenge: say the Wild Draw Four was played while "
+    "holding the colour (right: they draw 4; wrong: you draw 6)",
+    "  catch Bob   Bob has one card and did not call UNO: Bob draws 2",
+    "  face Bob    your Wild Showdown's opponent (then the number of cards)",
+)
+
+
+_KEY = re.compile(r"^( +\S.*?  +)(?=\S)")
+
+
+def wrap_help(line: str, width: int) -> list[str]:
+    """A help line folded to ``width``, its text under its text, not under its key.
+
+    >>> wrap_help("  R5 uno  play it and call UNO (do, when it leaves you one card)", 40)
+    ['  R5 uno  play it and call UNO (do, when', '          it leaves you one card)']
+    >>> wrap_help("Cards: a colour letter and a rank:", 40)
+    ['Cards: a colour letter and a rank:']
+    """
+    key = _KEY.match(line)
+    indent = " " * len(key.group(1)) if key else "  "
+    return textwrap.wrap(line, max(width, 40), subsequent_indent=indent) or [""]
+
+
+class QuitGame(Exception):
+    """The table chose ``quit`` and confirmed it."""
+
+
+def terminal_control(out: TextIO) -> Callable[[str], None]:
+    """A ``control_fn`` for a real terminal: ``"private"`` enters the private
+    screen, ``"public"`` wipes it and goes back (see the module docstring)."""
+
+    def control(what: str) -> None:
+        out.write(ENTER_PRIVATE if what == "private" else LEAVE_PRIVATE)
+        out.flush()
+
+    return control
+
+
+def card_order(card: Card) -> tuple:
+    """Hands and menus list cards by colour, then rank, wilds last."""
+    return (card.is_wild, card.colour or 0, card.rank, card.showdown)
+
+
+class SharedScreen:
+    """The screen the people share (the *table* is the people at the unit:
+    :class:`engine.units.remote.Table`).
+
+    ``people`` are the seats of people (the rest are bots); ``control_fn(what)``
+    switches to the ``"private"`` screen and back to the ``"public"`` one
+    (None: the output is not a terminal). ``told``: the unit port tells the
+    table each verdict itself (a real unit), so the showdown's event is not
+    told again as it happens (a recap still tells it). ``unit_help``: lines
+    that ``help`` adds about the unit's own answers. ``replay``: the command
+    that plays this game again.
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        names: Sequence[str],
+        people: Sequence[int],
+        input_fn: Callable[[str], str] | None,
+        print_fn: Callable[[str], None],
+        control_fn: Callable[[str], None] | None = None,
+        *,
+        told: bool = False,
+        unit_help: Sequence[str] = (),
+        replay: str = "",
+    ):
+        self.game = game
+        self.names = list(names)
+        self.people = list(people)
+        self.input_fn = input_fn
+        self.print_fn = print_fn
+        self.control_fn = control_fn
+        self.told = told
+        self.unit_help = list(unit_help)
+        self.replay = replay
+        self.solo = len(self.people) == 1
+        # With one person at the table there is nobody to hide the hand from.
+        self.at_screen: int | None = self.people[0] if self.solo else None
+        self.private = False
+        self.events: list[MatchEvent] = []
+        self._round_start = 0  # index in events of the current round's start
+        self._seen = dict.fromkeys(self.people, 0)  # events each person has been told
+        # What each person has seen of their hand: nothing is news at the start.
+        self._known = {p: Counter(game.hand(p)) for p in self.people}
+
+    # -- prompts and commands ---------------------------------------------------
+
+    def ask(self, prompt: str) -> str:
+        """Ask ``prompt``; the commands are answered here, and the prompt asked again."""
+        if self.input_fn is None:  # input_fn=None is for bots only: nobody to ask
+            raise TypeError("this screen has no input_fn to ask with")
+        while True:
+            answer = self.input_fn(prompt).strip()
+            command = answer.casefold()
+            if command not in COMMANDS:
+                return answer
+            if command in ("?", "help"):
+                self.show_help()
+            elif command == "scores":
+                self.show_scores()
+            elif command == "hand":
+                self.show_hand()
+            else:
+                self.confirm_quit()
+
+    def show_help(self) -> None:
+        width = min(shutil.get_terminal_size().columns, 100)
+        for line in (*HELP, *self.unit_help):
+            for part in wrap_help(line, width):
+                self.print_fn(part)
+
+    def show_scores(self) -> None:
+        game = self.game
+        self.print_fn(f"Round {game.round}; {game.target} points win the match.")
+        sizes = None if game.round_over else game.hand_sizes
+        for line in scoreboard(self.names, game.scores, sizes):
+            self.print_fn(line)
+        if self.replay:
+            self.print_fn(self.replay)
+
+    def show_hand(self) -> None:
+        player = self.at_screen
+        if player is None:
+            self.print_fn(
+                "No hand is shown now: each player sees their own once the screen is "
+                "passed to them."
+            )
+            return
+        self.print_fn(self.hand_line(player))
+
+    def confirm_quit(self) -> None:
+        assert self.input_fn is not None  # ask has one
+        answer = self.input_fn("Quit the game? Type y to quit, Enter to go on: ").strip()
+        if answer.casefold() in ("y", "yes"):
+            raise QuitGame
+        self.print_fn("The game goes on.")
+
+    # -- who sits at the screen -----------------------------------------------------
+
+    def seat(self, player: int) -> None:
+        """Make ``player`` the one at the screen: wipe the last hand, have the
+        screen passed, then tell them what happened since their last turn."""
+        if self.at_screen == player:
+            return
+        self.unseat()
+        name = self.names[player]
+        self.ask(f"Pass the screen to {name}; {name}, press Enter ")
+        if self.control_fn is not None:
+            self.control_fn("private")
+        self.private = True
+        self.at_screen = player
+        self._recap(player)
+        self.show_new_cards()
+
+    def unseat(self) -> None:
+        """Wipe the private screen (screen and scrollback) and go back to the public one."""
+        if self.private:
+            if self.control_fn is not None:
+                self.control_fn("public")
+            self.private = False
+        player = self.at_screen
+        if player is not None and not self.solo:
+            self._known[player] = Counter(self.game.hand(player))
+            self.at_screen = None
+
+    def _recap(self, player: int) -> None:
+        start = max(self._seen[player], self._round_start)
+        lines = [event_text(e, self.names, player) for e in self.events[start:]]
+        self._seen[player] = len(self.events)
+        if lines:
+            self.print_fn("Since your last turn:" if start > self._round_start else "So far:")
+            for line in lines:
+                self.print_fn(f"  {line}")
+
+    def show_new_cards(self) -> None:
+        """Tell the person at the screen which cards joined their hand since they last looked."""
+        player = self.at_screen
+        if player is None:
+            return
+        hand = Counter(self.game.hand(player))
+        new = hand - self._known[player]
+        self._known[player] = hand
+        if new:
+            cards = sorted(new.elements(), key=card_order)
+            self.print_fn(f"  (your new {noun(len(cards), 'card')}: {' '.join(map(str, cards))})")
+
+    # -- the match as it happens ---------------------------------------------------
+
+    def on_event(self, event: MatchEvent) -> None:
+        """The driver's log: tell the event to whoever is at the screen."""
+        self.events.append(event)
+        kind = event.kind
+        if kind == "round_start":
+            self._round_start = len(self.events) - 1
+            if not self.solo:
+                self.unseat()
+            for p in self.people:  # the new hands: nothing in them is news
+                self._known[p] = Counter(self.game.hand(p))
+        elif kind in ("round_end", "match_end"):
+            self.unseat()
+        if kind == "match_end":
+            self._end_of_match(event)
+            return
+        if not (kind == "showdown" and self.told):
+            self.print_fn(event_text(event, self.names, self.at_screen))
+        if kind == "match_start" and self.replay:
+            self.print_fn(self.replay)
+        seated = self.at_screen
+        if seated is not None:
+            self._seen[seated] = len(self.events)
+        if kind == "round_end":
+            self._show_hands()
+            if self.people and not self.game.match_over:
+                self.ask(f"Press Enter to deal round {self.game.round + 1} ")
+        elif kind not in ("match_start", "round_start"):
+            self.show_new_cards()
+
+    def _end_of_match(self, event: MatchEvent) -> None:
+        self.print_fn("Final scores:")
+        for line in scoreboard(self.names, event.data["scores"]):
+            self.print_fn(line)
+        if self.replay:
+            self.print_fn(self.replay)
+        self.print_fn(event_text(event, self.names))
+
+    def _show_hands(self) -> None:
+        game = self.game
+        for p in range(game.players):
+            hand = game.hand(p)
+            if hand:
+                points = sum(card.points for card in hand)
+                self.print_fn(
+                    f"  {self.names[p]} held {' '.join(map(str, hand))} ({points} points)"
+                )
+
+    # -- the seated player's view --------------------------------------------------
+
+    def hand_line(self, player: int) -> str:
+        hand = " ".join(map(str, sorted(self.game.hand(player), key=card_order)))
+        name = self.names[player]
+        return f"Your hand: {hand}" if name.casefold() == "you" else f"{name}, your hand: {hand}"
+
+    def status(self, player: int) -> None:
+        game = self.game
+        colour = "" if game.colour is None else f" · colour {COLOUR_WORDS[str(game.colour)]}"
+        way = "clockwise" if game.direction == 1 else "anticlockwise"
+        self.print_fn("")
+        self.print_fn(
+            f"Round {game.round} · top card {game.top_card}: {card_name(game.top_card)}"
+            f"{colour} · {way}"
+        )
+        sizes = ", ".join(f"{n} {s}" for n, s in zip(self.names, game.hand_sizes, strict=True))
+        scores = ", ".join(f"{n} {s}" for n, s in zip(self.names, game.scores, strict=True))
+        self.print_fn(f"Cards in hand: {sizes} · Scores: {scores}")
+        self.print_fn(self.hand_line(player))
+        self._known[player] = Counter(game.hand(player))
