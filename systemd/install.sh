@@ -60,6 +60,13 @@ run() {
     fi
 }
 
+# Whether the service is enabled / active. A question only: what systemctl says
+# on stderr (no such unit yet, no systemd in a container) is not the user's
+# business, and "no" is the answer then.
+service_is() {
+    systemctl "is-$1" --quiet "$SERVICE" 2>/dev/null
+}
+
 # Copy src to dst with mode unless identical; returns 0 if it changed anything.
 install_file() {
     local src=$1 dst=$2 mode=$3
@@ -87,8 +94,10 @@ install_package() {
     # Build from a clean copy: pip would otherwise leave root-owned build/ and
     # *.egg-info in the checkout, and a stale build/ can ship deleted modules.
     copy=$(mktemp -d)
+    # The tools' caches are left out too: they change while a checker runs.
     tar -C "$source_dir" --exclude-vcs --exclude=./.venv --exclude=./build \
         --exclude='./*.egg-info' --exclude=./.pytest_cache --exclude=./.hypothesis \
+        --exclude=./.mypy_cache --exclude=./.ruff_cache \
         -cf - . | tar -C "$copy" -xf -
     if ! run "$pip" install --quiet --disable-pip-version-check "${copy}[pi]"; then
         rm -rf "$copy"
@@ -165,7 +174,7 @@ do_install() {
         changed=1
         run systemctl daemon-reload
     fi
-    if ! systemctl is-enabled --quiet "$SERVICE" || ! systemctl is-active --quiet "$SERVICE"; then
+    if ! service_is enabled || ! service_is active; then
         run systemctl enable --now "$SERVICE"
     elif (( changed )); then
         run systemctl restart "$SERVICE"
@@ -173,6 +182,10 @@ do_install() {
 
     command -v pinctrl >/dev/null \
         || say "warning: pinctrl not found (apt install raspi-utils): the service cannot force the motor pins low after a crash"
+    if (( dry_run )); then
+        say "dry run: nothing was changed; without --dry-run the installer runs the lines above"
+        return 0
+    fi
     say "done: journalctl -u $SERVICE -f   shows the log"
     say "to let a user command the unit: sudo usermod -aG $SERVICE_USER USER  (USER then logs in again)"
     say "  and gives the engine the token: showdown play --unit socket://127.0.0.1:7700 --token-file $TOKEN"
@@ -195,9 +208,11 @@ write_config() {
     sed -e "s|^token_file = \"\" *#|token_file = \"$TOKEN\"  #|" \
         -e "s|^token_file = \"\"\$|token_file = \"$TOKEN\"|" "${remote[@]}" \
         "$source_dir/firmware_host/service/default.toml" >"$new"
-    # Check before installing, so a bad file never lands in /etc.
+    # Check before installing, so a bad file never lands in /etc. The file
+    # alone: the token and the journal folder it names are the service's,
+    # checked when it starts.
     if [[ -x $D$VENV/bin/showdown-unit ]] \
-            && ! "$D$VENV/bin/showdown-unit" check-config --config "$new" >/dev/null; then
+            && ! "$D$VENV/bin/showdown-unit" check-config --file-only --config "$new" >/dev/null; then
         status=1
     elif ! grep -q "^token_file = \"$TOKEN\"" "$new"; then
         status=1
@@ -247,20 +262,21 @@ write_token() {
         rm -f "$new"
         run chown "$TOKEN_OWNER" "$dst"
         token_made=1
-        say "made a new token in $TOKEN"
+        (( dry_run )) || say "made a new token in $TOKEN"
         return 0
     fi
     [[ $(stat -c %U:%G "$dst") == "$TOKEN_OWNER" ]] || run chown "$TOKEN_OWNER" "$dst"
     # After chown, which may clear mode bits.
     [[ $(stat -c %a "$dst") == "$TOKEN_MODE" ]] || run chmod "0$TOKEN_MODE" "$dst"
-    if ! grep -q '[^[:space:]]' "$dst"; then
+    # (Unreadable only to a --dry-run without root: then nothing to say.)
+    if [[ -r $dst ]] && ! grep -q '[^[:space:]]' "$dst"; then
         say "warning: $TOKEN is empty, so the service will not start; delete it and run install.sh again"
     fi
 }
 
 do_uninstall() {
     if [[ -e $D$UNIT_FILE ]]; then
-        if systemctl is-enabled --quiet "$SERVICE" || systemctl is-active --quiet "$SERVICE"; then
+        if service_is enabled || service_is active; then
             run systemctl disable --now "$SERVICE"
         fi
         run rm -f "$D$UNIT_FILE"
@@ -279,9 +295,12 @@ do_uninstall() {
         if getent passwd "$SERVICE_USER" >/dev/null; then
             run userdel "$SERVICE_USER"
         fi
+    elif (( dry_run )); then
+        say "would keep: $CONF_DIR (config) and $STATE_DIR (results); --purge removes them"
     else
         say "kept: $CONF_DIR (config) and $STATE_DIR (results); --purge removes them"
     fi
+    (( ! dry_run )) || say "dry run: nothing was changed"
 }
 
 if [[ $action == install ]]; then

@@ -18,7 +18,7 @@ default_pins=(23 24 12)   # motor_a motor_b motor_enable in firmware_host/servic
 say() { echo "motor-safe: $*" >&2; }
 
 pins=()
-if effective=$("$showdown_unit" check-config --config "$config" 2>&1); then
+if effective=$("$showdown_unit" check-config --file-only --config "$config" 2>&1); then
     for key in motor_a motor_b motor_enable; do
         # check-config prints `key = value`; an absent optional pin prints "".
         value=$(sed -n "s/^${key} = \\([0-9][0-9]*\\)\$/\\1/p" <<<"$effective")

@@ -143,7 +143,6 @@ SLOW_TESTS = {
     "test_printing_on_the_loop_thread_a_blocked_terminal_never_holds_up_the_unit",
     "test_the_ui_shows_events_it_takes_from_its_mailbox",
     # test_daemon_config.py: a daemon process; the Daemon run in-process, unit and threads.
-    "test_a_port_in_use_is_one_line_and_exit_1",
     "test_the_auth_flow_on_a_remote_listener",
     "test_run_names_the_journal_and_the_serial_device_it_cannot_open",
     "test_a_reload_that_fails_unexpectedly_keeps_the_daemon_running",

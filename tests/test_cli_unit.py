@@ -1,5 +1,6 @@
 """The unit's subcommands: diagram, run (headless, on a terminal, signals), demo."""
 
+import logging
 import os
 import pty
 import select
@@ -10,6 +11,7 @@ import threading
 import time
 from io import StringIO
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
@@ -183,6 +185,67 @@ def test_the_ui_shows_events_it_takes_from_its_mailbox():
         ui.show(UnitEvent("go", {"showdown_id": "x", "ticks": 1.0}))
     text = out.getvalue()
     assert "| countdown" in text and "GO\n" in text
+
+
+def test_the_header_and_the_keys_fit_80_columns_and_name_every_key(board):
+    """Regression: the header (every key in one line) broke at 80 columns, and
+    there was no key to show the keys."""
+    out = StringIO()
+    ui = TerminalUI(SimpleNamespace(board=board), out=out)
+    assert len(TerminalUI.HEADER) <= 80 and "?" in TerminalUI.HEADER
+    assert ui.handle_key("?") is True
+    shown = out.getvalue().split("\r\x1b[K")
+    keys = shown[1].splitlines()
+    assert keys[0] == "keys:"
+    assert [line.split()[0] for line in keys[1:]] == ["space,", "a", "l,", "c", "?,", "q"]
+    assert "cancel the showdown" in keys[4]
+    assert all(len(line) <= 80 for line in keys)
+    assert shown[2].startswith("bar [...]")  # the status line, drawn again below
+
+
+def test_each_press_shows_its_time_from_this_round_s_go(board):
+    ui = TerminalUI(SimpleNamespace(board=board), out=StringIO())
+    assert ui.press_text("a", 5.0) == "press     paddle A (no countdown running)"
+    ui.show(UnitEvent("state", {"state": "countdown", "previous": "armed"}))
+    ui.show(UnitEvent("countdown", {"showdown_id": "x", "step": 1, "steps": 3, "rerun": 0}))
+    assert ui.press_text("b", 5.0) == "press     paddle B: before GO"
+    ui.show(UnitEvent("go", {"showdown_id": "x", "ticks": 10.0}))
+    assert ui.press_text("a", 10.2314) == "press     paddle A: 231.4 ms after GO"
+    # A re-run: its own GO, none until then.
+    ui.show(UnitEvent("countdown", {"showdown_id": "x", "step": 1, "steps": 3, "rerun": 1}))
+    assert ui.press_text("a", 11.0) == "press     paddle A: before GO"
+    ui.show(UnitEvent("state", {"state": "idle", "previous": "launching"}))
+    assert ui.press_text("a", 12.0) == "press     paddle A (no countdown running)"
+
+
+def test_the_status_line_is_redrawn_on_every_change_and_only_then(board):
+    """Regression: in idle the status line was drawn only on an event or a
+    key, so an output that changed after the last event stayed shown wrong."""
+    out = StringIO()
+    ui = TerminalUI(SimpleNamespace(board=board), out=out)
+    ui.draw()
+    assert out.getvalue() == "\r\x1b[Kbar [...]  GO .  arrow --  buzz .  motor off  | idle"
+    ui.draw()
+    assert out.getvalue().count("\r\x1b[K") == 1  # nothing changed: nothing written
+    board.set_go(True)
+    ui.draw()
+    assert out.getvalue().endswith("\r\x1b[Kbar [...]  GO *  arrow --  buzz .  motor off  | idle")
+
+
+def test_log_lines_wait_for_the_ui_and_go_to_stderr_when_it_is_not_running(board, capsys):
+    root = logging.getLogger()
+    to_stderr = logging.StreamHandler(sys.stderr)
+    to_stderr.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+    root.addHandler(to_stderr)
+    try:
+        ui = TerminalUI(SimpleNamespace(board=board), out=StringIO())
+        with ui.holding_logs():
+            assert to_stderr not in root.handlers
+            logging.getLogger("firmware_host.x").warning("the ui is not running")
+        assert to_stderr in root.handlers
+    finally:
+        root.removeHandler(to_stderr)
+    assert capsys.readouterr().err == "WARNING firmware_host.x: the ui is not running\n"
 
 
 def test_demo_plays_the_four_scenes_and_says_the_countdown_is_short():

@@ -150,7 +150,10 @@ def test_run_refuses_a_remote_address_without_a_token_in_one_line(tmp_path, caps
     )
 
 
-def test_a_port_in_use_is_one_line_and_exit_1(tmp_path):
+@pytest.mark.slow  # starts two daemons
+def test_a_port_in_use_says_how_to_choose_another_and_exits_78(tmp_path):
+    """Regression: a second instance said only '[Errno 98] cannot listen on
+    ...: Address already in use' and exited 1 (so systemd retried it)."""
     with running_daemon(tmp_path) as daemon:
         child = subprocess.run(
             [
@@ -169,9 +172,10 @@ def test_a_port_in_use_is_one_line_and_exit_1(tmp_path):
             text=True,
             timeout=WAIT_S,
         )
-    assert child.returncode == 1
+    assert child.returncode == EX_CONFIG
     assert child.stderr == (
-        f"error: [Errno 98] cannot listen on 127.0.0.1:{daemon.port}: Address already in use\n"
+        f"error: <command line>: server.listen: 127.0.0.1:{daemon.port} is in use (another "
+        "unit daemon?): choose another with --listen 127.0.0.1:0 or stop the other one\n"
     )
 
 
@@ -211,12 +215,15 @@ def test_the_service_does_not_restart_a_daemon_that_refused_its_config():
 def test_run_names_the_journal_and_the_serial_device_it_cannot_open(tmp_path, capsys):
     """Regression: a journal folder that could not be made was a bare
     '[Errno 20] ...' line, and a serial 'device' that is no tty said only
-    'Could not configure port', naming neither."""
+    'Could not configure port', naming neither. The journal's folder is now
+    checked before anything starts (exit 1: systemd tries again, as for a
+    drive not mounted yet)."""
     (tmp_path / "file").write_text("")
-    journal = tmp_path / "file" / "sub" / "results.sqlite3"
+    journal = tmp_path / "file" / "results.sqlite3"
     assert main(["run", "--mock", "--listen", "", "--journal", str(journal)]) == 1
     assert capsys.readouterr().err == (
-        f"error: {journal}: cannot create its folder: Not a directory\n"
+        f"error: <command line>: journal.path: {journal}: cannot create its folder: "
+        f"{tmp_path / 'file'} is not a folder\n"
     )
     not_a_tty = tmp_path / "not-a-tty"
     not_a_tty.write_text("")

@@ -510,6 +510,21 @@ def test_motor_safe_drives_the_configured_motor_pins_low(motor_env, tmp_path):
     )
 
 
+def test_motor_safe_reads_the_pins_of_a_config_whose_token_it_cannot_check(motor_env, tmp_path):
+    """check-config also runs the daemon's start checks now (the token file,
+    the journal folder, ...); motor-safe.sh needs the pins alone, whatever
+    else the config names (--file-only), never the default pins instead."""
+    env, log = motor_env
+    config = tmp_path / "unit.toml"
+    config.write_text(
+        '[server]\ntoken_file = "/nonexistent"\n[pins]\nmotor_a = 25\nmotor_b = 16\n'
+        "motor_enable = 18\n"
+    )
+    done = run_motor_safe(env, str(config))
+    assert done.returncode == 0, done.stderr
+    assert log.read_text() == "set 25 op dl\nset 16 op dl\nset 18 op dl\n"
+
+
 def test_motor_safe_uses_the_packaged_pins_for_a_config_without_pins(motor_env, tmp_path):
     env, log = motor_env
     config = tmp_path / "unit.toml"
@@ -768,7 +783,7 @@ def test_install_creates_user_venv_config_and_unit_then_enables_it(system):
     # pip installed from a copy of the checkout without build files or the venv.
     seen = (system.state / "pip-saw").read_text().split()
     assert {"pyproject.toml", "firmware_host", "systemd"} <= set(seen)
-    assert not {".git", ".venv", "build", "uno_showdown.egg-info"} & set(seen)
+    assert not {".git", ".venv", "build", "uno_showdown.egg-info", ".mypy_cache"} & set(seen)
     assert done.stdout.splitlines()[-3:] == [
         "done: journalctl -u uno-showdown-unit -f   shows the log",
         *TOKEN_HINT,
@@ -847,6 +862,39 @@ def test_dry_run_prints_every_step_and_changes_nothing(system):
     ]
     assert not Path(would[6].split()[6]).exists()  # the token's copy, removed
     assert not Path(would[8].split()[6]).exists()  # the checked copy, removed
+
+
+def test_dry_run_prints_only_what_it_would_do(system):
+    """Regression: --dry-run ended with "done: ..." and the hints for after an
+    install, said "made a new token" that it had not made, and let through
+    what systemctl said on stderr about a unit it did not know."""
+    system._stub(
+        "systemctl",
+        'echo "Failed to get unit file state for ${!#}.service: No such file or directory" >&2\n'
+        "exit 1\n",
+    )
+    system._stub("pinctrl", "exit 0\n")  # on a Pi: no warning about it
+    done = system.run("--dry-run")
+    assert (done.returncode, done.stderr) == (0, "")
+    lines = done.stdout.splitlines()
+    assert all(line.startswith("would run: ") for line in lines[:-1]), lines
+    assert lines[-2:] == [
+        "would run: systemctl enable --now uno-showdown-unit",
+        "dry run: nothing was changed; without --dry-run the installer runs the lines above",
+    ]
+    assert system.changes == []
+
+    system._stub("systemctl", "exit 0\n")  # installed and running
+    system.run()
+    before = system.snapshot()
+    done = system.run("--uninstall", "--dry-run")
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout.splitlines()[-2:] == [
+        "would keep: /etc/uno-showdown (config) and /var/lib/uno-showdown (results); "
+        "--purge removes them",
+        "dry run: nothing was changed",
+    ]
+    assert system.snapshot() == before
 
 
 def test_dry_run_after_install_has_only_pip_to_do(system):

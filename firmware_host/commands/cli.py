@@ -27,7 +27,7 @@ COMMANDS = [
     (
         "check-config",
         "firmware_host.commands.check_config",
-        "print the effective config, or the one thing wrong with it",
+        "check the config as the daemon does at start; print it, or what is wrong",
     ),
     (
         "selftest",
@@ -62,13 +62,14 @@ COMMANDS = [
     (
         "demo",
         "firmware_host.commands.demo_cmd",
-        "a short showdown session on mock pins, then a 1000-showdown simulation",
+        "four showdowns told step by step (a win, a false start, a near-tie re-run, "
+        "a timeout), then a 1000-showdown simulation",
     ),
 ]
 
 #: The errors a subcommand may leave to the scaffold: one ``error:`` line, exit 1.
 #: (``run`` says its own exit status for a config it cannot use: 78, so that
-#: systemd does not restart it.)
+#: systemd does not restart it; ``check-config`` says the same line, exit 1.)
 ERRORS = {ConfigError: 1, JournalError: 1, GPIOZeroError: 1, UnitError: 1}
 
 

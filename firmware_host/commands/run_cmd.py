@@ -1,29 +1,40 @@
 """``showdown-unit run``: the unit as a service, until told to stop.
 
-:func:`command` loads the config (a bad one is one line and exit 78, so
-systemd does not restart it), applies the flags and runs a
+:func:`command` loads the config, applies the flags and makes the daemon's
+start checks (:func:`~firmware_host.service.daemon.check_start`, which
+``check-config`` makes too): a config it cannot use is one line and exit 78,
+so systemd does not restart it, as is a port another program holds (the line
+says how to choose another). Then it runs a
 :class:`~firmware_host.service.daemon.Daemon`: the unit, its journal, the protocol
 server over TCP and serial, systemd notifications, SIGTERM/SIGINT (outputs
 safe, exit 0) and SIGHUP (reload).
 
-With ``--mock`` on a terminal the keyboard plays the table: space or ``t`` is
-the timer button, ``a`` and ``l`` (or ``b``) tap the paddles, ``c`` cancels,
-``q`` quits; one refreshing line shows the outputs and events scroll above it.
-Without a terminal it runs headless, printing the events. Both print each
-event in the words of :func:`firmware_host.protocol.words.event_line`
-(a state change only moves the status line). Either way the
-unit's subscriber only puts each event in the ui thread's
-:class:`~firmware_host.core.mailbox.Mailbox`; the ui thread does the printing, so
-a terminal that is slow, or not read at all, never holds up the unit's loop
-(a decision, or the motor's cut-off).
+With ``--mock`` on a terminal the keyboard plays the table (the keyboard
+bench, :class:`TerminalUI`): space or ``t`` is the timer button, ``a`` and
+``l`` (or ``b``) tap the paddles, ``c`` cancels, ``?`` shows the keys, ``q``
+quits. It prints where it serves the protocol (the real port for ``:0``) and
+where the results go; the last line is a status line (the outputs and the
+state), redrawn whenever it changes; events, each press with its time from GO
+and the log lines print above it. Without a terminal it runs headless,
+printing the events. Both print each event in the words of
+:func:`firmware_host.protocol.words.event_line`. The unit's subscriber only
+puts each event in the ui thread's :class:`~firmware_host.core.mailbox.Mailbox`,
+and while the keyboard bench runs, so does the logging of every thread; the ui
+thread does the printing, so a terminal that is slow, or not read at all,
+never holds up the unit's loop (a decision, or the motor's cut-off), and
+nothing else writes between the status line and its end.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import logging
 import os
 import select
 import sys
 import termios
+import threading
 import time
 import tty
 from typing import ClassVar
@@ -34,7 +45,7 @@ from firmware_host.core.mailbox import Mailbox
 from firmware_host.core.unit import Unit
 from firmware_host.protocol import EventName
 from firmware_host.protocol.console import CommandError
-from firmware_host.protocol.words import event_line
+from firmware_host.protocol.words import event_line, ms
 from firmware_host.service.config import ConfigError, add_config_argument, load_config
 from firmware_host.service.journal import JournalError, JournalLockedError
 from hw.pins import PinBackendError
@@ -69,8 +80,11 @@ def status_line(pins: dict, state: str) -> str:
 
 class TerminalUI:
     """Keys press the mock pins (through the unit's bench, on the real clock);
-    one line shows the outputs, refreshed while a showdown runs. Everything
-    here runs on the ui thread; the unit's loop only fills the mailbox."""
+    the last line of the terminal is the status line (the outputs and the
+    state), redrawn whenever it changes, and everything else (events, each
+    press and its time from GO, the keys, log lines) prints above it. Only
+    the ui thread writes to the terminal while it runs: the unit's loop and
+    the logging of every other thread only put into its mailbox."""
 
     KEYS: ClassVar[dict[str, str]] = {
         " ": "timer",
@@ -79,15 +93,30 @@ class TerminalUI:
         "l": "b",
         "b": "b",
         "c": "cancel",
+        "?": "help",
+        "h": "help",
         "q": "quit",
     }
-    HELP = "space/t timer button, a and l paddles, c cancel, q quit"
-    REFRESH_S = 0.05  # only while a showdown runs, for the flashing LEDs
+    #: What ``?`` prints: (keys, what they do); every line fits 80 columns.
+    KEY_HELP: ClassVar[tuple[tuple[str, str], ...]] = (
+        ("space, t", "timer button: starts the countdown (in idle, arms a showdown first)"),
+        ("a", "paddle A: a tap (pressed now, let go 0.15 s later)"),
+        ("l, b", "paddle B: a tap"),
+        ("c", "cancel the showdown: motor off, back to idle"),
+        ("?, h", "these keys"),
+        ("q", "quit (outputs safe); Ctrl-C too"),
+    )
+    HEADER = "mock unit on the keyboard: ? shows the keys, q quits"
+    POLL_S = 0.05  # how often the status line is compared with the pins
 
     def __init__(self, unit: Unit | None = None, out=None):
         self.unit = unit
         self.out = out or sys.stdout
         self._state = "idle"
+        self._status: str | None = None  # what the status line shows now
+        self._go_tick: float | None = None  # this round's GO, once it came
+        self._mailbox: Mailbox | None = None  # set while the ui runs
+        self._lock = threading.Lock()  # guards _mailbox against log_line
         self._started = time.monotonic()
 
     @property
@@ -96,60 +125,156 @@ class TerminalUI:
         assert self.unit is not None, "the terminal ui has no unit"
         return self.unit
 
+    # -- keys ------------------------------------------------------------------
+
     def handle_key(self, key: str) -> bool:
         """Act on one key; False when it means quit."""
         action = self.KEYS.get(key.lower())
         try:
             if action == "quit":
                 return False
-            if action == "timer":
+            if action == "help":
+                self.show_keys()
+            elif action == "timer":
                 self._unit.bench.press_timer()
             elif action in ("a", "b"):
-                self._unit.bench.tap(action)
+                placed = self._unit.bench.tap(action)
+                # The tap ran on the unit's loop, after every event before it:
+                # with those shown, this round's GO (if any) is known.
+                self._show_waiting()
+                self._print(self.press_text(action, placed["tick"]))
             elif action == "cancel":
                 self._unit.cancel()
         except UnitError as exc:
             self._print(f"{exc.code}: {exc}")
         return True
 
+    def show_keys(self) -> None:
+        """Print the keys above the status line."""
+        width = max(len(keys) for keys, _ in self.KEY_HELP)
+        lines = [f"  {keys:<{width}}  {meaning}" for keys, meaning in self.KEY_HELP]
+        self._print("keys:\n" + "\n".join(lines), stamp=False)
+
+    def press_text(self, side: str, tick: float) -> str:
+        """A paddle press and its time from this round's GO."""
+        paddle = f"press     paddle {side.upper()}"
+        board = self._unit.board
+        if self._go_tick is not None and board is not None:
+            after_us = round(board.ticks_diff(tick, self._go_tick) * 1e6)
+            return f"{paddle}: {ms(after_us)} after GO"
+        if self._state in ("countdown", "hold"):
+            return f"{paddle}: before GO"
+        if self._state in ("idle", "armed"):
+            return f"{paddle} (no countdown running)"
+        return f"{paddle} (no GO this round)"
+
+    # -- what the terminal shows -------------------------------------------------
+
     def show(self, event) -> None:
         """Print one unit event (taken from the mailbox) above the status line;
         a state change shows in the status line."""
         if event.name == EventName.STATE:
             self._state = event.data["state"]
+            if self._state == "idle":
+                self._go_tick = None
             self.draw()
-        else:
-            self._print(event_line(event.name, event.data))
+            return
+        if event.name == EventName.COUNTDOWN and event.data["step"] == 1:
+            self._go_tick = None  # a new round (a re-run too)
+        elif event.name == EventName.GO:
+            self._go_tick = event.data["ticks"]
+        self._print(event_line(event.name, event.data))
 
-    def _print(self, text: str) -> None:
-        stamp = time.monotonic() - self._started
-        self.out.write(f"\r\x1b[K{stamp:8.3f} s  {text}\n")
+    def log_line(self, text: str) -> None:
+        """A log line from any thread: printed above the status line by the
+        ui thread while it runs, else straight to stderr."""
+        with self._lock:
+            if self._mailbox is not None:
+                self._mailbox.put(_LogLine(text))
+                return
+            sys.stderr.write(text + "\n")
+            sys.stderr.flush()
+
+    def _print(self, text: str, *, stamp: bool = True) -> None:
+        if stamp:
+            text = f"{time.monotonic() - self._started:8.3f} s  {text}"
+        self.out.write(f"\r\x1b[K{text}\n")
+        self._status = None  # the line it was on is gone: draw it again
         self.draw()
 
     def draw(self) -> None:
+        """Draw the status line if it changed (or was overwritten)."""
         board = self._unit.board
         if board is None:
             return
-        self.out.write(f"\r\x1b[K{status_line(pin_states(board), self._state)}")
+        text = status_line(pin_states(board), self._state)
+        if text != self._status:
+            self.out.write(f"\r\x1b[K{text}")
+            self._status = text
         self.out.flush()
 
-    def __call__(self, unit: Unit, mailbox: Mailbox) -> None:
-        """Run on the terminal until ``q`` or the daemon stops the ui."""
+    def _take(self, item) -> None:
+        if isinstance(item, _LogLine):
+            self._print(item.text, stamp=False)
+        else:
+            self.show(item)
+
+    def _show_waiting(self) -> None:
+        if self._mailbox is not None:
+            for item in self._mailbox.take():
+                self._take(item)
+
+    # -- running -------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def holding_logs(self):
+        """While in this block, the root logger's lines to stderr go through
+        :meth:`log_line` (so they never land on the status line); its
+        handlers are put back after."""
+        root = logging.getLogger()
+        replaced = [
+            handler
+            for handler in root.handlers
+            if isinstance(handler, logging.StreamHandler)
+            and getattr(handler, "stream", None) in (sys.stderr, sys.__stderr__)
+        ]
+        ours = _UIHandler(self)
+        if replaced:
+            ours.setFormatter(replaced[0].formatter)
+            ours.setLevel(replaced[0].level)
+        for handler in replaced:
+            root.removeHandler(handler)
+        root.addHandler(ours)
+        try:
+            yield self
+        finally:
+            root.removeHandler(ours)
+            for handler in replaced:
+                root.addHandler(handler)
+
+    def __call__(
+        self, unit: Unit, mailbox: Mailbox, *, serving: str = "", journal: str = ""
+    ) -> None:
+        """Run on the terminal until ``q`` or the daemon stops the ui.
+        ``serving``: the links as open (printed first); ``journal``: where
+        the results go."""
         self.unit = unit
         fd = sys.stdin.fileno()
         saved = termios.tcgetattr(fd)
         unsubscribe = unit.subscribe(mailbox.put)  # the loop thread only enqueues
+        with self._lock:
+            self._mailbox = mailbox  # from now on only this thread writes
         try:
             tty.setcbreak(fd)
-            self.out.write(f"mock unit on the keyboard: {self.HELP}\n")
+            self.out.write(f"{self.HEADER}\n")
+            if serving:
+                self.out.write(f"protocol: {serving}\n")
+            if journal:
+                self.out.write(f"results journal: {journal}\n")
             self.draw()
             while not mailbox.stop_requested:
-                active = self._state not in ("idle", "armed", "fault")
-                ready, _, _ = select.select(
-                    [fd, mailbox], [], [], self.REFRESH_S if active else None
-                )
-                for event in mailbox.take():
-                    self.show(event)
+                ready, _, _ = select.select([fd, mailbox], [], [], self.POLL_S)
+                self._show_waiting()
                 if fd in ready:
                     key = os.read(fd, 1).decode(errors="replace")
                     if not key or not self.handle_key(key):
@@ -158,18 +283,51 @@ class TerminalUI:
         finally:
             termios.tcsetattr(fd, termios.TCSADRAIN, saved)
             unsubscribe()
-            self.out.write("\n")
-            self.out.flush()
+            with self._lock:  # what is still queued, then stderr again
+                self._show_waiting()
+                self._mailbox = None
+                self.out.write("\n")
+                self.out.flush()
 
 
-def print_events(unit: Unit, mailbox: Mailbox, out=None) -> None:
+class _LogLine:
+    """A formatted log record on its way to the ui thread."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str):
+        self.text = text
+
+
+class _UIHandler(logging.Handler):
+    """Log records as lines of a :class:`TerminalUI` (see ``holding_logs``)."""
+
+    def __init__(self, ui: TerminalUI):
+        super().__init__()
+        self.ui = ui
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            self.ui.log_line(self.format(record))
+        except Exception:
+            self.handleError(record)
+
+
+def print_events(
+    unit: Unit, mailbox: Mailbox, out=None, *, serving: str = "", journal: str = ""
+) -> None:
     """Headless mock run: each event as a plain line, until the daemon stops
-    the ui (``mailbox.request_stop()``)."""
+    the ui (``mailbox.request_stop()``). ``serving`` and ``journal`` as for
+    :class:`TerminalUI`."""
     out = out or sys.stdout
     started = time.monotonic()
     unsubscribe = unit.subscribe(mailbox.put)  # the loop thread only enqueues
     # Said only now: the daemon's signal handlers are in place.
     out.write("mock unit running headless (stdin is not a terminal); SIGTERM or Ctrl-C stops it\n")
+    if serving:
+        out.write(f"protocol: {serving}\n")
+    if journal:
+        out.write(f"results journal: {journal}\n")
     out.flush()
     try:
         while True:
@@ -229,31 +387,52 @@ def add_arguments(parser) -> None:
 def command(args) -> int:
     from firmware_host.service import daemon  # the service: unit, journal, server, systemd
 
-    sources = {
-        f"server.{key}": daemon.COMMAND_LINE
-        for key in ("listen", "allow_remote", "token_file", "serial", "baud")
-        if getattr(args, key, None) is not None
+    flags = {
+        "server.listen": args.listen,
+        "server.allow_remote": args.allow_remote,
+        "server.token_file": args.token_file,
+        "server.serial": args.serial,
+        "server.baud": args.baud,
+        "journal.path": args.journal or None,
+        "backend": True if args.mock else None,
     }
+    sources = {key: daemon.COMMAND_LINE for key, value in flags.items() if value is not None}
+    default_source = daemon.config_source(args.config)
 
     def load():
         return daemon.apply_flags(load_config(args.config, system=True), args)
 
     try:
         config = load()
-        links = daemon.check_links(
-            config, sources=sources, default_source=daemon.config_source(args.config)
-        )
+        checked = daemon.check_start(config, sources=sources, default_source=default_source)
+    except daemon.JournalPlaceError as exc:
+        raise CommandError(str(exc)) from None  # perhaps not mounted yet: systemd retries
     except ConfigError as exc:
         raise CommandError(str(exc), daemon.EX_CONFIG) from None
-    ui = None
-    if args.mock:
-        ui = TerminalUI() if sys.stdin.isatty() else print_events
+    terminal = TerminalUI() if args.mock and sys.stdin.isatty() else None
+    shown = terminal if terminal is not None else print_events
+
+    def ui(unit: Unit, mailbox: Mailbox) -> None:
+        shown(unit, mailbox, serving=service.serving(), journal=str(checked.journal))
+
+    service = daemon.Daemon(config, checked.links, load=load, ui=ui if args.mock else None)
     try:
-        status = daemon.Daemon(config, links, load=load, ui=ui).run()
+        with terminal.holding_logs() if terminal is not None else contextlib.nullcontext():
+            status = service.run()
     except JournalLockedError as exc:
         # Another daemon serves this journal: no restart helps.
         raise CommandError(str(exc), daemon.EX_CONFIG) from None
-    except (PinBackendError, OSError, JournalError, UnitError) as exc:
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE and checked.links.listen is not None:
+            host, port = checked.links.listen
+            source = sources.get("server.listen", default_source)
+            raise CommandError(
+                f"{source}: server.listen: {host}:{port} is in use (another unit daemon?): "
+                f"choose another with --listen {host}:0 or stop the other one",
+                daemon.EX_CONFIG,
+            ) from None
+        raise CommandError(str(exc)) from None
+    except (PinBackendError, JournalError, UnitError) as exc:
         raise CommandError(str(exc)) from None
     if args.mock:
         print("stopped: outputs safe", flush=True)

@@ -1,6 +1,7 @@
 """The unit as a service: the unit, its journal, the protocol server, systemd and
-signals, wired together. ``showdown-unit run`` builds a :class:`Daemon` and
-calls :meth:`Daemon.run`.
+signals, wired together. ``showdown-unit run`` checks the config with
+:func:`check_start` (what ``showdown-unit check-config`` checks too), builds a
+:class:`Daemon` and calls :meth:`Daemon.run`.
 
 Threads, and the one job of each:
 
@@ -29,7 +30,9 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import importlib.util
 import logging
+import os
 import signal
 import stat
 import threading
@@ -55,10 +58,15 @@ from hw.pins import make_pin_factory
 __all__ = [
     "Daemon",
     "Links",
+    "Checked",
+    "JournalPlaceError",
     "JournalWriter",
     "EX_CONFIG",
     "apply_flags",
+    "check_start",
     "check_links",
+    "check_journal",
+    "check_backend",
     "read_token",
     "journal_path",
     "restart_keys",
@@ -134,6 +142,44 @@ class Links:
         parts = [f"tcp {self.listen[0]}:{self.listen[1]}"] if self.listen else []
         parts += [f"serial {self.serial}"] if self.serial else []
         return ", ".join(parts) or "no links"
+
+
+class JournalPlaceError(ConfigError):
+    """The journal's file or folder cannot be used, perhaps not yet (a
+    folder on a drive not mounted yet): ``run`` exits 1, so systemd tries
+    again, where another ConfigError is exit 78."""
+
+
+@dataclass(frozen=True)
+class Checked:
+    """What :func:`check_start` found: the links to open and the journal's file."""
+
+    links: Links
+    journal: Path
+
+
+def check_start(
+    config: UnitConfig, *, sources: dict[str, str] | None = None, default_source: str = "<config>"
+) -> Checked:
+    """Every check the daemon makes before it opens anything, in one place:
+    ``showdown-unit run`` calls it before it starts the daemon (a ConfigError
+    is exit 78, which systemd does not retry; a :class:`JournalPlaceError`
+    exit 1, retried) and ``showdown-unit check-config`` calls it too (exit
+    1), so the two cannot disagree.
+
+    In order: the addresses and the token file (:func:`check_links`), the
+    journal's file and folder (:func:`check_journal`), the pin backend's
+    library (:func:`check_backend`). The pin map itself (a BCM pin 0-27 for
+    every device, no pin used twice) is checked as the config is loaded
+    (:class:`~hw.pinmap.PinMap`), which both do with the same
+    :func:`~firmware_host.service.config.load_config`. Nothing is opened or
+    created. ``sources`` maps ``section.key`` to where it was set (for the
+    error message); any other key is blamed on ``default_source``."""
+    sources = sources or {}
+    links = check_links(config, sources=sources, default_source=default_source)
+    journal = check_journal(config, source=sources.get("journal.path", default_source))
+    check_backend(config, source=sources.get("backend", default_source))
+    return Checked(links, journal)
 
 
 def check_links(
@@ -216,6 +262,81 @@ def read_token(path, *, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES) -> str:
 def journal_path(config: UnitConfig) -> Path:
     """Where the daemon's journal is (``--journal`` is ``journal.path`` by now)."""
     return default_journal_path(config.journal.path, mock=config.backend == "mock")
+
+
+def check_journal(config: UnitConfig, *, source: str = "<config>") -> Path:
+    """The journal's file (:func:`journal_path`), or a
+    :class:`JournalPlaceError` if the daemon could not keep it there: a
+    folder where the file should be, a file or folder it may not write
+    (SQLite puts its ``-wal`` file and the daemon its ``.lock`` next to the
+    journal), or a folder it cannot make. A
+    ``journal.path`` (or ``--journal``) the config names may need its own
+    folder made, never more: a mistyped path is refused rather than creating
+    folders anywhere. A default place (``journal.path`` empty) may need its
+    parents made too (``~/.local/state`` on a fresh account). The same rule
+    as the journal's when it opens; nothing is created here."""
+    path = journal_path(config)
+    defaults = {default_journal_path("", mock=mock).parent for mock in (False, True)}
+    problem = _journal_problem(path, parents=path.parent in defaults)
+    if problem is not None:
+        default = "" if config.journal.path else " (the default: journal.path is empty)"
+        raise JournalPlaceError(f"{source}: journal.path: {path}{default}: {problem}")
+    return path
+
+
+def _journal_problem(path: Path, *, parents: bool) -> str | None:
+    """Why the daemon could not keep its journal at ``path``; None if it can."""
+    try:
+        if path.exists():
+            if path.is_dir():
+                return "is a folder (journal.path names the journal's file)"
+            if not os.access(path, os.R_OK | os.W_OK):
+                return "cannot write it: permission denied"
+            if not os.access(path.parent, os.W_OK | os.X_OK):
+                return f"cannot write in its folder {path.parent}: permission denied"
+            return None
+        missing, folder = [], path.parent
+        while not folder.exists():
+            missing.append(folder)
+            folder = folder.parent
+    except OSError as exc:
+        return f"cannot look at it: {exc.strerror or exc}"
+    if not folder.is_dir():
+        return f"cannot create its folder: {folder} is not a folder"
+    if len(missing) > 1 and not parents:
+        return (
+            f"cannot create its folder: {path.parent.parent} does not exist "
+            "(only the journal's own folder is created: check the path)"
+        )
+    if not os.access(folder, os.W_OK | os.X_OK):
+        doing = "create its folder" if missing else "write in its folder"
+        return f"cannot {doing}: {folder}: permission denied"
+    return None
+
+
+#: The pin backends that need a library of their own, and that library.
+_BACKEND_LIBRARIES = {"lgpio": "lgpio", "rpigpio": "RPi.GPIO"}
+
+
+def check_backend(config: UnitConfig, *, source: str = "<config>") -> None:
+    """A ConfigError if ``backend`` names a pin backend whose library is not
+    installed (no restart installs it). Only looked up, never imported or
+    opened: "auto" is gpiozero's choice when the daemon starts, and a backend
+    that is installed but cannot start (not a Pi, no GPIO access) is the
+    daemon's start-up error, which systemd retries."""
+    library = _BACKEND_LIBRARIES.get(config.backend)
+    if library is None:
+        return
+    try:
+        found = importlib.util.find_spec(library) is not None
+    except ImportError:  # its parent package (RPi) is missing
+        found = False
+    if not found:
+        raise ConfigError(
+            f"{source}: backend: pin backend {config.backend!r} needs the {library} library, "
+            "which is not installed (on a Raspberry Pi: pip install 'uno-showdown[pi]'); "
+            'without a Raspberry Pi use --mock (or backend = "mock" in the config)'
+        )
 
 
 def restart_keys(old: UnitConfig, new: UnitConfig) -> list[str]:
@@ -312,10 +433,11 @@ def _said_as_a_fault():
 class Daemon:
     """The unit, its journal and its protocol server, until stopped.
 
-    ``config``: the effective config (flags applied); ``links``: from
-    :func:`check_links`; ``load``: returns a fresh config for SIGHUP (flags
-    applied, ConfigError if bad); ``ui(unit, mailbox)``: runs on its own
-    thread (the ``--mock`` keyboard or event printer) until
+    ``config``: the effective config (flags applied), which passed
+    :func:`check_start`; ``links``: what that found; ``load``: returns a
+    fresh config for SIGHUP (flags applied, ConfigError if bad);
+    ``ui(unit, mailbox)``: runs on its own thread (the ``--mock`` keyboard
+    or event printer) until
     ``mailbox.stop_requested``, and ends the daemon when it returns; it
     subscribes ``mailbox.put`` to the unit's events and prints them itself;
     ``notifier``: default from ``$NOTIFY_SOCKET``.
@@ -461,6 +583,11 @@ class Daemon:
             if self._pending is not None and self._state in ("idle", "fault"):
                 self._apply_pending()
         self._notifier.status(self.status_text())
+
+    def serving(self) -> str:
+        """The links as they are open (the real port for a ``:0`` address),
+        e.g. ``tcp 127.0.0.1:40123, serial /dev/ttyUSB0``; "no links"."""
+        return self.reactor.describe() if self.reactor is not None else "no links"
 
     def status_text(self) -> str:
         """systemd's STATUS= line: the state, the showdown, the links."""
