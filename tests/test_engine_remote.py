@@ -314,7 +314,7 @@ def test_pause_on_problem_retries_on_r_and_takes_a_loser_by_hand():
         f"The game is paused: the unit at {URL} reports a fault: motor driver not answering.",
         "What to do: Fix the unit (see its log), then retry: the unit is reset and the showdown "
         "runs again.",
-        "'what?' is neither r nor Cat (2) or Ann (0).",
+        "'what?' is neither r nor Cat or Ann: type r to retry, or the name of who takes the cards.",
         f"The game is paused: the unit at {URL} reports a fault: motor driver not answering.",
         "What to do: Fix the unit (see its log), then retry: the unit is reset and the showdown "
         "runs again.",

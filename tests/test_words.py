@@ -23,6 +23,7 @@ from firmware_host.protocol.words import (
     noun,
     player_label,
     plural,
+    rearmed_line,
     reruns_text,
     result_line,
     side_label,
@@ -166,9 +167,14 @@ def test_the_table_hears_of_a_jam_with_the_count():
 
 
 def test_the_table_is_told_what_to_load_and_who_stands_where():
-    assert load_line(1, {"a": "Cat", "b": "Ann"}, start=True) == (
+    assert load_line(1, {"a": "Cat", "b": "Ann"}, starts="engine") == (
         "Load 1 card into the unit: Cat (side A) vs Ann (side B). Starting the countdown."
     )
+    assert load_line(2, {"a": "bot1", "b": "bot2"}, starts="unit", bots={"a", "b"}) == (
+        "Load 2 cards into the unit: bot1 (side A, a bot: the unit presses for it) vs "
+        "bot2 (side B, a bot: the unit presses for it). The unit starts by itself."
+    )
+    assert rearmed_line("table") == "The showdown is armed again. Press the timer button."
 
 
 # -- launch outcomes --------------------------------------------------------------------
@@ -231,8 +237,8 @@ def test_regression_history_said_1_cards():
         ),
         (
             {"margin_us": None, "reaction_us": {"a": None, "b": 231000}},
-            "sd-1: Bob (side B) beat Ann (side A), who did not press in time; 2 cards launched",
-            "Bob wins: Ann -, Bob 231.0 ms (Ann did not press in time). Ann takes 2 cards.",
+            "sd-1: Bob (side B) beat Ann (side A), who did not press; 2 cards launched",
+            "Bob wins: Ann -, Bob 231.0 ms (Ann did not press). Ann takes 2 cards.",
             "Bob won (faster)",
         ),
         (
@@ -251,7 +257,7 @@ def test_regression_history_said_1_cards():
                 "margin_us": None,
             },
             "sd-1: nobody pressed in time; no launch",
-            "Nobody pressed in time. The showdown is armed again.",
+            "Nobody pressed in time. The cards are still loaded.",
             "nobody pressed in time",
         ),
         (
@@ -264,7 +270,7 @@ def test_regression_history_said_1_cards():
                 "margin_us": 50,
             },
             "sd-1: too close to call after 3 re-runs: void; no launch",
-            "Too close to call after 3 re-runs: void. The showdown is armed again.",
+            "Too close to call after 3 re-runs: void. The cards are still loaded.",
             "too close to call after 3 re-runs: void",
         ),
     ],
@@ -400,7 +406,7 @@ def test_a_duel_verdict_reads_as_the_units_and_in_ms():
     unit = verdict(result())
     assert unit == "Bob wins: Ann 254.5 ms, Bob 231.0 ms, margin 23.5 ms"
     assert duel_verdict(names, 2, 0, "faster", {0: None, 2: 231000}) == (
-        "Bob wins: Ann -, Bob 231.0 ms (Ann did not press in time)"
+        "Bob wins: Ann -, Bob 231.0 ms (Ann did not press)"
     )
     assert duel_verdict(names, 2, 0, "faster", {0: None, 2: None}) == "Bob wins"
     assert duel_verdict(names, 2, 0, "false_start", {0: None, 2: None}) == "false start by Ann"
@@ -416,9 +422,6 @@ def test_a_showdown_fought_again_says_the_cards_are_still_loaded():
     )
     assert again_line("tie", 2) == (
         "Too close to call: the showdown is fought again. The 2 cards are still loaded."
-    )
-    assert load_line(1, NAMES, start=False, again=True) == (
-        "Again, with the card still loaded: Ann (side A) vs Bob (side B). Press the timer button."
     )
 
 

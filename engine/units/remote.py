@@ -104,18 +104,19 @@ from firmware_host.protocol import (
     Event,
     EventGap,
     EventName,
-    Reason,
     clean_name,
     clean_players,
 )
 from firmware_host.protocol.words import (
+    NO_BOTS_TEXT,
+    announce,
     interrupted_text,
     launch_problem,
-    ms,
-    player_label,
+    load_line,
     plural,
-    side_label,
+    rearmed_line,
     table_line,
+    verdict,
     versus,
 )
 
@@ -367,9 +368,9 @@ class RemoteUnit:
             unit_id = self.unit_id(request, attempt)
             result, fresh = self._fight(request, unit_id)
             if result["launch"] == "interrupted":  # the table never heard the verdict
-                self._tell(f"{_verdict(result)}.")  # who takes what follows
+                self._tell(f"{verdict(result)}.")  # who takes what follows
             elif fresh and result["launch"] in ("launched", "none"):
-                self._tell(_announce(result))
+                self._tell(announce(result))
             # (a jam, a fault or a cancel during the launch: the UnitJam says the verdict)
             if result["loser"] is None:  # timeout or void tie: the game needs a loser
                 log.info("showdown %s: %s; arming it again", unit_id, result["reason"])
@@ -402,7 +403,7 @@ class RemoteUnit:
             args["bots"] = {side: {"reaction_ms": median} for side, median in bots.items()}
         elif request.bots and not self._no_bots_told:
             self._no_bots_told = True
-            self._tell(_NO_BOTS)
+            self._tell(NO_BOTS_TEXT)
         return args
 
     def _fight(self, request: ShowdownRequest, unit_id: str) -> tuple[dict, bool]:
@@ -520,17 +521,12 @@ class RemoteUnit:
     def _begin(self, link: UnitLink, request: ShowdownRequest, unit_id: str) -> None:
         bots = self.bot_sides(request)
         starts_itself = len(bots) == 2  # two bots: the unit starts once armed
-        if starts_itself:
-            how = "The unit starts by itself."
-        elif self.start:
-            how = "Starting the countdown."
-        else:
-            how = "Press the timer button."
+        starts = "unit" if starts_itself else "engine" if self.start else "table"
         if self._loaded != request.showdown_id:  # the cards go in once per showdown
             self._loaded = request.showdown_id
-            self._tell(_load_text(request.cards, self._names(request), bots, how))
+            self._tell(load_line(request.cards, self._names(request), starts=starts, bots=bots))
         else:
-            self._tell(f"The showdown is armed again. {how}")
+            self._tell(rearmed_line(starts))
         if self.table is not None:
             self.table.armed(link, request, unit_id)
         if self.start and not starts_itself:
@@ -674,7 +670,7 @@ class RemoteUnit:
             return
         out = "" if counted is None else f" ({counted} of {result['cards']} counted)"
         raise UnitJam(
-            f"{launch_problem(launch)}{out}: {_verdict(result)}; {name} takes "
+            f"{launch_problem(launch)}{out}: {verdict(result)}; {name} takes "
             f"{plural(result['cards'], 'card')}",
             url=self.url,
             loser=loser,
@@ -692,7 +688,7 @@ class RemoteUnit:
         reruns = result["tie_reruns"] + sum(
             r["tie_reruns"] + (r["reason"] == "tie_void") for r in voided
         )
-        detail = f"{_verdict(result)} (unit showdown {unit_id}"
+        detail = f"{verdict(result)} (unit showdown {unit_id}"
         if voided:
             detail += ", after " + ", ".join(r["reason"] for r in voided)
         if result["launch"] == "interrupted":
@@ -707,7 +703,7 @@ class RemoteUnit:
             detail=detail + ")",
         )
 
-    # -- words for the table -------------------------------------------------------
+    # -- words for the table (firmware_host.protocol.words writes them) ---------------
 
     def _tell(self, text: str) -> None:
         if self.say is not None:
@@ -716,87 +712,6 @@ class RemoteUnit:
     @staticmethod
     def _names(request: ShowdownRequest) -> dict[str, str]:
         return {"a": request.challenger_name, "b": request.opponent_name}
-
-
-# -- words for the table -----------------------------------------------------------
-# (to join firmware_host.protocol.words, the one place such words are written)
-
-#: Said once to a table whose unit cannot press for bots.
-_NO_BOTS = (
-    'This unit cannot press a paddle for a bot (its software lacks the "bots" '
-    "capability): on it a bot never presses, so whoever presses beats it, and two "
-    "bots only time out. Update the unit's software to let bots press."
-)
-
-
-def _player(names: dict[str, str], side: str, bots) -> str:
-    """A player at the unit, and who presses for a bot.
-
-    >>> _player({"a": "Ann", "b": "bot1"}, "b", {"b": 230.0})
-    'bot1 (side B, a bot: the unit presses for it)'
-    """
-    if side in bots:
-        return f"{names[side]} ({side_label(side)}, a bot: the unit presses for it)"
-    return player_label(names[side], side)
-
-
-def _load_text(cards: int, names: dict[str, str], bots, how: str) -> str:
-    """What the table does when a showdown is armed the first time.
-
-    >>> _load_text(2, {"a": "Ann", "b": "Bob"}, {}, "Press the timer button.")
-    'Load 2 cards into the unit: Ann (side A) vs Bob (side B). Press the timer button.'
-    """
-    players = versus(_player(names, "a", bots), _player(names, "b", bots))
-    return f"Load {plural(cards, 'card')} into the unit: {players}. {how}"
-
-
-def _verdict(result) -> str:
-    """The unit's verdict with both times; a bot marked ``(bot)``; a
-    loser who never pressed "did not press", one who pressed too late "did not
-    press in time".
-
-    >>> names = {"a": "Ann", "b": "bot1"}
-    >>> _verdict({"players": names, "winner": "a", "loser": "b", "reason": "faster",
-    ...           "reaction_us": {"a": 231000, "b": None}, "margin_us": None})
-    'Ann wins: Ann 231.0 ms, bot1 - (bot1 did not press)'
-    >>> _verdict({"players": names, "winner": "b", "loser": "a", "reason": "faster",
-    ...           "reaction_us": {"a": 254500, "b": 231000}, "margin_us": 23500,
-    ...           "bots": ["b"]})
-    'bot1 wins: Ann 254.5 ms, bot1 (bot) 231.0 ms, margin 23.5 ms'
-    """
-    names = result["players"]
-    reason = result["reason"]
-    if reason == Reason.FALSE_START:
-        loser = result["loser"]
-        return f"False start by {player_label(names[loser], loser)}"
-    if reason == Reason.TIMEOUT:
-        return "Nobody pressed in time"
-    if reason == Reason.TIE_VOID:
-        return f"Too close to call after {plural(result['tie_reruns'], 're-run')}: void"
-    winner, loser = result["winner"], result["loser"]
-    bots = result.get("bots") or ()
-    reactions = ", ".join(
-        f"{names[side]}{' (bot)' if side in bots else ''} {ms(result['reaction_us'][side])}"
-        for side in "ab"
-    )
-    if result["margin_us"] is not None:
-        return f"{names[winner]} wins: {reactions}, margin {ms(result['margin_us'])}"
-    late = "did not press" if result["reaction_us"][loser] is None else "did not press in time"
-    return f"{names[winner]} wins: {reactions} ({names[loser]} {late})"
-
-
-def _announce(result) -> str:
-    """The verdict and what follows: who takes the cards, or (no loser) that
-    they are still loaded.
-
-    >>> _announce({"players": {"a": "Ann", "b": "Bob"}, "reason": "timeout", "loser": None})
-    'Nobody pressed in time. The cards are still loaded.'
-    """
-    loser = result["loser"]
-    if loser is None:
-        return f"{_verdict(result)}. The cards are still loaded."
-    cards = plural(result["cards"], "card")
-    return f"{_verdict(result)}. {result['players'][loser]} takes {cards}."
 
 
 class PauseOnProblem:
@@ -840,9 +755,9 @@ class PauseOnProblem:
             if answer.casefold() in ("r", "retry"):
                 return None
             for player in request.players:
-                if answer.casefold() == request.name(player).casefold() or answer == str(player):
+                if answer.casefold() == request.name(player).casefold():
                     return player
             self.output_fn(
-                f"{answer!r} is neither r nor {c} ({request.challenger}) or {o} "
-                f"({request.opponent})."
+                f"{answer!r} is neither r nor {c} or {o}: type r to retry, or the name of "
+                "who takes the cards."
             )

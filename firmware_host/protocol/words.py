@@ -39,7 +39,7 @@ Standard library only: values in, text out; nothing here prints.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from datetime import datetime
 from typing import Any, TypeGuard
 
@@ -62,6 +62,10 @@ __all__ = [
     "event_line",
     "table_line",
     "load_line",
+    "rearmed_line",
+    "at_unit_label",
+    "START_TEXTS",
+    "NO_BOTS_TEXT",
     "interrupted_text",
     "decision_line",
     "reruns_text",
@@ -258,12 +262,21 @@ def launch_problem(launch: str) -> str:
 
 
 def verdict(result: Result) -> str:
-    """The unit's verdict as the table hears it, with both players' times.
+    """The unit's verdict as the table hears it, with both players' times; a
+    bot (a side in the result's ``bots``) marked ``(bot)``; a loser who never
+    pressed "did not press", one who pressed too late to be timed against the
+    winner "did not press in time".
 
     >>> names = {"a": "Ann", "b": "Bob"}
     >>> verdict({"players": names, "winner": "a", "loser": "b", "reason": "faster",
     ...          "reaction_us": {"a": 231000, "b": None}, "margin_us": None})
-    'Ann wins: Ann 231.0 ms, Bob - (Bob did not press in time)'
+    'Ann wins: Ann 231.0 ms, Bob - (Bob did not press)'
+    >>> verdict({"players": names, "winner": "a", "loser": "b", "reason": "faster",
+    ...          "reaction_us": {"a": 231000, "b": 412000}, "margin_us": None})
+    'Ann wins: Ann 231.0 ms, Bob 412.0 ms (Bob did not press in time)'
+    >>> verdict({"players": names, "winner": "b", "loser": "a", "reason": "faster",
+    ...          "reaction_us": {"a": 254500, "b": 231000}, "margin_us": 23500, "bots": ["b"]})
+    'Bob wins: Ann 254.5 ms, Bob (bot) 231.0 ms, margin 23.5 ms'
     >>> verdict({"players": names, "winner": "a", "loser": "b", "reason": "false_start"})
     'False start by Bob (side B)'
     >>> verdict({"players": names, "reason": "timeout"})
@@ -281,10 +294,21 @@ def verdict(result: Result) -> str:
     if reason == Reason.TIE_VOID:
         return capital(_void(result["tie_reruns"]))
     winner, loser = result["winner"], result["loser"]
-    reactions = ", ".join(f"{names[side]} {ms(result['reaction_us'][side])}" for side in Side)
-    if result["margin_us"] is None:
-        return f"{names[winner]} wins: {reactions} ({names[loser]} {_LATE})"
-    return f"{names[winner]} wins: {reactions}, margin {ms(result['margin_us'])}"
+    bots = result.get("bots") or ()
+    reactions = ", ".join(
+        f"{names[side]}{' (bot)' if side in bots else ''} {ms(result['reaction_us'][side])}"
+        for side in Side
+    )
+    if result["margin_us"] is not None:
+        return f"{names[winner]} wins: {reactions}, margin {ms(result['margin_us'])}"
+    return f"{names[winner]} wins: {reactions} ({names[loser]} {_late(result, loser)})"
+
+
+def _late(result: Result, loser: str) -> str:
+    """Why a loser has no margin: never pressed, or pressed after the settle window."""
+    if (result.get("reaction_us") or {}).get(loser, 0) is None:
+        return "did not press"
+    return _LATE
 
 
 def duel_verdict(
@@ -306,7 +330,7 @@ def duel_verdict(
     >>> duel_verdict(names, 2, 0, "faster", {0: 254512, 2: 231049}, 23463)
     'you win: Ann 254.5 ms, you 231.0 ms, margin 23.5 ms'
     >>> duel_verdict(names, 0, 2, "faster", {0: 231000, 2: None})
-    'Ann wins: Ann 231.0 ms, you - (you did not press in time)'
+    'Ann wins: Ann 231.0 ms, you - (you did not press)'
     >>> duel_verdict(names, 0, 2, "false_start", {0: None, 2: None}, None, 1)
     'false start by you, after 1 near-tie re-run'
     >>> duel_verdict(names, 0, 2, "faster")      # decided by hand: no times
@@ -322,7 +346,8 @@ def duel_verdict(
             if margin_us is not None:
                 text += f": {told}, margin {ms(margin_us)}"
             else:
-                text += f": {told} ({names[loser]} {_LATE})"
+                late = "did not press" if times.get(loser) is None else _LATE
+                text += f": {told} ({names[loser]} {late})"
     if tie_reruns:
         text += f", after {reruns_text(tie_reruns)}"
     return text
@@ -347,16 +372,16 @@ load them again.
 
 
 def announce(result: Result) -> str:
-    """The verdict and what follows from it: who takes the cards, or that the
-    showdown is armed again (no loser: the game needs one).
+    """The verdict and what follows from it: who takes the cards, or (no
+    loser: the game needs one, so it is fought again) that they are still loaded.
 
     >>> announce({"players": {"a": "Ann", "b": "Bob"}, "reason": "timeout", "loser": None,
     ...           "cards": 2})
-    'Nobody pressed in time. The showdown is armed again.'
+    'Nobody pressed in time. The cards are still loaded.'
     """
     loser = result["loser"]
     if loser is None:
-        return f"{verdict(result)}. The showdown is armed again."
+        return f"{verdict(result)}. The cards are still loaded."
     return f"{verdict(result)}. {result['players'][loser]} takes {plural(result['cards'], 'card')}."
 
 
@@ -378,7 +403,7 @@ def result_line(result: Result) -> str:
         loser = player_label(names[result["loser"]], result["loser"])
         margin = result["margin_us"]
         text = (
-            f"{winner} beat {loser}, who {_LATE}"
+            f"{winner} beat {loser}, who {_late(result, result['loser'])}"
             if margin is None
             else f"{winner} beat {loser}, faster by {us(margin)}"
         )
@@ -574,23 +599,58 @@ def apart(gap_us: object) -> str:
     return f"{ms(gap_us)} apart"
 
 
-def load_line(cards: int, names: Mapping[str, str], *, start: bool, again: bool = False) -> str:
-    """What the table does when the unit is armed: load the cards, and press
-    the timer button (unless the engine starts the unit itself). ``again``:
-    the showdown is armed again after nobody pressed or a void tie, with the
-    cards still in the unit.
+#: Who starts a showdown's countdown, as the table is told when it is armed.
+START_TEXTS = {
+    "unit": "The unit starts by itself.",  # two bots: nobody need press
+    "engine": "Starting the countdown.",  # the engine sends start
+    "table": "Press the timer button.",
+}
 
-    >>> load_line(3, {"a": "Cat", "b": "Ann"}, start=False)
-    'Load 3 cards into the unit: Cat (side A) vs Ann (side B). Press the timer button.'
-    >>> load_line(3, {"a": "Cat", "b": "Ann"}, start=True, again=True)
-    'Again, with the 3 cards still loaded: Cat (side A) vs Ann (side B). Starting the countdown.'
+#: Said once to a table whose unit cannot press for bots.
+NO_BOTS_TEXT = (
+    'This unit cannot press a paddle for a bot (its software lacks the "bots" '
+    "capability): on it a bot never presses, so whoever presses beats it, and two "
+    "bots only time out. Update the unit's software to let bots press."
+)
+
+
+def at_unit_label(name: str, side: str, bots: Collection[str] = ()) -> str:
+    """A player at the unit, and who presses for a bot.
+
+    >>> at_unit_label("Ann", "a"), at_unit_label("bot1", "b", {"b"})
+    ('Ann (side A)', 'bot1 (side B, a bot: the unit presses for it)')
     """
-    how = "Starting the countdown." if start else "Press the timer button."
-    players = versus(player_label(names["a"], Side.A), player_label(names["b"], Side.B))
-    if again:
-        loaded = "the card" if cards == 1 else f"the {plural(cards, 'card')}"
-        return f"Again, with {loaded} still loaded: {players}. {how}"
-    return f"Load {plural(cards, 'card')} into the unit: {players}. {how}"
+    if side in bots:
+        return f"{name} ({side_label(side)}, a bot: the unit presses for it)"
+    return player_label(name, side)
+
+
+def load_line(
+    cards: int, names: Mapping[str, str], *, starts: str, bots: Collection[str] = ()
+) -> str:
+    """What the table does when a showdown is armed the first time: load the
+    cards; ``starts`` says who starts the countdown (a key of START_TEXTS).
+
+    >>> load_line(3, {"a": "Cat", "b": "Ann"}, starts="table")
+    'Load 3 cards into the unit: Cat (side A) vs Ann (side B). Press the timer button.'
+    >>> load_line(1, {"a": "Cat", "b": "bot1"}, starts="engine", bots={"b"})
+    'Load 1 card into the unit: Cat (side A) vs bot1 (side B, a bot: the unit presses for it). \
+Starting the countdown.'
+    """
+    players = versus(
+        at_unit_label(names["a"], Side.A, bots), at_unit_label(names["b"], Side.B, bots)
+    )
+    return f"Load {plural(cards, 'card')} into the unit: {players}. {START_TEXTS[starts]}"
+
+
+def rearmed_line(starts: str) -> str:
+    """What the table hears when the unit is armed again for the same showdown
+    (no loser last time, or the link came back): the cards are in already.
+
+    >>> rearmed_line("table")
+    'The showdown is armed again. Press the timer button.'
+    """
+    return f"The showdown is armed again. {START_TEXTS[starts]}"
 
 
 def interrupted_text(name: str, cards: int, counted: int | None) -> str:
