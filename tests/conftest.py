@@ -327,3 +327,24 @@ def _failure(item: pytest.Item, what: str) -> BaseException:
 
 def _argv(args) -> str:
     return " ".join(map(str, args)) if isinstance(args, (list, tuple)) else str(args)
+
+
+# -- real-browser tests (pytest-playwright on Debian's Chromium) ----------------------
+
+#: Playwright cannot download its own browser here; it drives the system's Chromium.
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/lib/chromium/chromium")
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    """Launch Debian's Chromium. Missing: a one-line skip on a laptop, a failure
+    under CI=true (.ci/run installs it)."""
+    if not os.path.exists(CHROMIUM):
+        message = (
+            f"no Chromium at {CHROMIUM}: install it (apt-get install chromium) or set "
+            "CHROMIUM to its path"
+        )
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    return {**browser_type_launch_args, "executable_path": CHROMIUM}
