@@ -50,7 +50,11 @@ def daemon(tmp_path):
 def test_a_full_showdown_through_the_protocol(daemon):
     with Client.tcp(daemon.port) as client:
         hello = client.hello()
-        assert hello["unit"]["backend"] == "mock" and hello["capabilities"] == ["bots", "bench"]
+        assert hello["unit"]["backend"] == "mock" and hello["capabilities"] == [
+            "bots",
+            "outputs",
+            "bench",
+        ]
         assert hello["seq"] == 0
         armed = arm(client, "g1-r1", cards=3)
         assert armed["state"] == "armed"

@@ -24,7 +24,7 @@ def test_a_full_showdown_over_a_serial_line(tmp_path):
                 f"idle; serial {name}"
             ]
             client = Client.fd(master)
-            assert client.hello()["capabilities"] == ["bots", "bench"]
+            assert client.hello()["capabilities"] == ["bots", "outputs", "bench"]
             client.send_line(b"not json\r")  # \r\n line ends work too
             assert client.read_message()["error"]["code"] == "bad_json"
             assert (

@@ -1005,6 +1005,7 @@ def test_every_event_carries_exactly_the_keys_the_protocol_lists():
     from firmware_host.protocol import EventName
 
     with make_rig(card_sensor=True) as rig:
+        rig.core.watch_outputs(rig.events.append)  # outputs events come only to watchers
         rig.bench.press("a")
         rig.core.arm("sd-0", 2, PLAYERS)
         with pytest.raises(PaddleHeldError):

@@ -32,8 +32,8 @@ from firmware_host.protocol import (
 PLAYERS = {"a": "Ann", "b": "Bob"}
 #: What unknown_command adds: every command, in docs/protocol.md's order.
 THE_COMMANDS = (
-    "the commands are hello, auth, ping, status, showdown, start, cancel, result, history, "
-    "selftest, bench_press, bench_release, bench_timer"
+    "the commands are hello, auth, ping, status, watch, showdown, start, cancel, result, "
+    "history, selftest, bench_press, bench_release, bench_timer"
 )
 UNKNOWN_LAUNCH = f'unknown command "launch"; {THE_COMMANDS}'
 
@@ -431,6 +431,7 @@ GOOD = {
     "auth": {"token": "t"},
     "ping": {},
     "status": {},
+    "watch": {"outputs": True},
     "start": {},
     "cancel": {},
     "selftest": {},
@@ -492,6 +493,9 @@ def test_absent_optional_arguments_are_none(cmd, given, args):
         ("auth", {"token": ""}, "field 'token' must be a non-empty string"),
         ("auth", {"token": 5}, "field 'token' must be a non-empty string"),
         ("ping", {"x": 1}, "unknown field 'x'"),
+        ("watch", {}, "missing field 'outputs'"),
+        ("watch", {"outputs": 1}, "field 'outputs' must be true or false, not 1"),
+        ("watch", {"outputs": True, "events": ["go"]}, "unknown field 'events'"),
         (
             "showdown",
             {"showdown_id": "", "cards": 2, "players": PLAYERS},
@@ -770,6 +774,16 @@ def test_the_client_sees_a_gap_in_the_event_numbers(link):
         Event("state", 1, {"state": "idle"}),
     ]
     assert client.last_seq == 1
+
+
+def test_an_outputs_event_is_not_numbered_and_is_no_gap(link):
+    _, client = link  # hello said the unit's last seq was 0
+    assert client.receive_data(b'{"event":"go","seq":1}\n') == [Event("go", 1)]
+    assert client.receive_data(b'{"event":"outputs","seq":1,"go":true}\n') == [
+        Event("outputs", 1, {"go": True})
+    ]
+    assert client.receive_data(b'{"event":"state","seq":2}\n') == [Event("state", 2)]
+    assert client.last_seq == 2
 
 
 def test_a_client_without_hello_takes_the_first_event_as_its_start():

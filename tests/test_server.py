@@ -5,10 +5,12 @@ import json
 import logging
 from concurrent.futures import Future
 from dataclasses import replace
+from typing import ClassVar
 
 import pytest
 from gpiozero.pins.mock import MockFactory
 
+from engine.units.unit_replies import check_event
 from firmware_host import BusyError, NotMockError, Unit
 from firmware_host.core.result import UnitEvent
 from firmware_host.service.config import ServerConfig, load_config
@@ -54,6 +56,27 @@ class FakeUnit:
     def subscribe(self, fn):
         self.subscribers.append(fn)
         return lambda: self.subscribers.remove(fn)
+
+    outputs: ClassVar[dict] = {
+        "leds": [False, False, False],
+        "go": False,
+        "arrows": {"a": False, "b": False},
+        "buzzer": False,
+        "motor": {"direction": None, "speed": 0.0},
+        "paddles": {"a": False, "b": False},
+    }
+
+    def call(self, fn, *args, **kwargs):  # the unit's loop thread: here, at once
+        return fn(*args, **kwargs)
+
+    def watch_outputs(self, fn):
+        self.calls.append(("watch_outputs", (), {}))
+        self.watchers = [fn]
+        return dict(self.outputs)
+
+    def unwatch_outputs(self, fn):
+        self.calls.append(("unwatch_outputs", (), {}))
+        self.watchers = []
 
     def _do(self, name, *args, **kwargs):
         self.calls.append((name, args, kwargs))
@@ -163,7 +186,7 @@ def test_hello_ping_and_bad_lines_are_answered_at_once(fake):
                 "max_cards": 10,
                 "backend": "mock",
             },
-            "capabilities": ["bots", "bench"],
+            "capabilities": ["bots", "outputs", "bench"],
             "seq": 0,
         },
         {"id": 3, "ok": True},
@@ -574,6 +597,61 @@ def test_a_reply_for_a_session_that_left_is_dropped(tmp_path):
     assert server.pump() == 1 and session.take_all() == b"" and server.sessions == []
 
 
+# -- watching the outputs ------------------------------------------------------------------------
+
+
+def test_watch_gives_the_outputs_now_then_each_change_to_watchers_only(fake):
+    server, unit = fake
+    watcher, other = ready_session(server, "watcher"), ready_session(server, "other")
+    unit.state = {**unit.state, "outputs": FakeUnit.outputs}
+    [reply] = talk(server, watcher, {"id": 1, "cmd": "watch", "outputs": True})
+    assert reply == {"id": 1, "ok": True, "outputs": FakeUnit.outputs}
+    lit = {**FakeUnit.outputs, "go": True}
+    unit.subscribers[0](UnitEvent("go", {"showdown_id": "s", "ticks": 1.5}))
+    unit.watchers[0](UnitEvent("outputs", lit))
+    unit.subscribers[0](UnitEvent("state", {"state": "go", "previous": "hold"}))
+    server.pump()
+    go = {"event": "go", "seq": 1, "showdown_id": "s", "ticks": 1.5}
+    state = {"event": "state", "seq": 2, "state": "go", "previous": "hold"}
+    # Not numbered: the outputs event carries the last numbered event's seq.
+    assert [json.loads(line) for line in watcher.take_all().splitlines()] == [
+        go,
+        {"event": "outputs", "seq": 1, **lit},
+        state,
+    ]
+    assert [json.loads(line) for line in other.take_all().splitlines()] == [go, state]
+    # Stopping: no more outputs events, and the unit stops reading them.
+    [reply] = talk(server, watcher, {"id": 2, "cmd": "watch", "outputs": False})
+    assert reply == {"id": 2, "ok": True, "outputs": FakeUnit.outputs}
+    assert unit.calls[-2][0] == "unwatch_outputs"
+    unit.subscribers[0](UnitEvent("outputs", lit))
+    server.pump()
+    assert watcher.take_all() == b""
+
+
+def test_the_unit_reads_its_outputs_while_one_session_watches(fake):
+    server, unit = fake
+    one, two = ready_session(server, "one"), ready_session(server, "two")
+    for session in (one, two):
+        talk(server, session, {"id": 1, "cmd": "watch", "outputs": True})
+    server.close_session(one)
+    assert [name for name, *_ in unit.calls].count("unwatch_outputs") == 0  # two still watches
+    server.close_session(two)
+    assert [name for name, *_ in unit.calls][-1] == "unwatch_outputs"
+    assert unit.watchers == []
+
+
+def test_a_bad_watch_is_a_bad_request(fake):
+    server, unit = fake
+    session = ready_session(server)
+    [reply] = talk(server, session, {"id": 1, "cmd": "watch", "outputs": "yes"})
+    assert reply["error"] == {
+        "code": "bad_request",
+        "message": "field 'outputs' must be true or false, not \"yes\"",
+    }
+    assert unit.calls == []
+
+
 # -- a real unit on mock pins -------------------------------------------------------------------
 
 
@@ -631,3 +709,44 @@ def test_a_whole_showdown_through_the_server_on_a_real_unit(tmp_path):
         finally:
             server.close()
             unit.call(writer.close)
+
+
+@pytest.mark.slow
+def test_a_watcher_sees_a_showdown_s_outputs_through_the_server_on_a_real_unit(tmp_path):
+    config = fast_config()
+    # A launch longer than the outputs' interval, so that the motor shows.
+    config = config.replace(launcher=replace(config.launcher, spin_up_s=0.2))
+    with Unit(config, pin_factory=MockFactory(pin_class=InjectableMockPin)) as unit:
+        server = Server(
+            unit, tmp_path / "r.sqlite3", settings=settings(), runner=Inline(), mock=True
+        )
+        try:
+            watcher, other = ready_session(server, "watcher"), ready_session(server, "other")
+            [reply] = talk(server, watcher, {"id": 1, "cmd": "watch", "outputs": True})
+            assert reply["outputs"]["leds"] == [False, False, False]
+            [status] = talk(server, other, {"id": 1, "cmd": "status"})
+            assert status["outputs"] == reply["outputs"]
+            talk(
+                server,
+                other,
+                {"id": 2, "cmd": "showdown", "showdown_id": "sd-1", "cards": 1, "players": PLAYERS},
+                {"id": 3, "cmd": "bench_press", "side": "a", "offset_ms": 30},
+                {"id": 4, "cmd": "start"},
+            )
+            lines = []
+            while not any(line.get("event") == "result" for line in lines):
+                assert server.pump(timeout=WAIT_S), "no more events"
+                lines += [json.loads(x) for x in watcher.take_all().splitlines()]
+            while server.pump(timeout=0.2):  # the last outputs (all off) follow the result
+                lines += [json.loads(x) for x in watcher.take_all().splitlines()]
+            numbered = [line["seq"] for line in lines if line.get("event") not in (None, "outputs")]
+            assert numbered == list(range(1, len(numbered) + 1))
+            shown = [line for line in lines if line.get("event") == "outputs"]
+            assert shown and all(check_event("outputs", line) for line in shown)
+            assert any(line["go"] for line in shown)
+            assert any(line["motor"]["direction"] == "b" for line in shown)
+            assert shown[-1]["motor"] == {"direction": None, "speed": 0.0}
+            others = [json.loads(line) for line in other.take_all().splitlines()]
+            assert others and not any(line.get("event") == "outputs" for line in others)
+        finally:
+            server.close()

@@ -19,7 +19,7 @@ def test_hello_offers_bots_on_real_pins_too(fake):
     server, _ = fake
     session = server.open_session("peer")
     [hello] = talk(server, session, {"id": 1, "cmd": "hello", "version": 1})
-    assert hello["capabilities"] == ["bots"]
+    assert hello["capabilities"] == ["bots", "outputs"]
 
 
 def test_showdown_hands_the_bots_to_the_unit(fake):

@@ -55,7 +55,16 @@ EVENT_SAMPLES = {
     },
     "cancelled": {"showdown_id": "g1-r1"},
     "fault": {"reason": "motor driver not answering"},
+    "outputs": {
+        "leds": [True, True, False],
+        "go": False,
+        "arrows": {"a": False, "b": True},
+        "buzzer": True,
+        "motor": {"direction": "b", "speed": 0.8},
+        "paddles": {"a": True, "b": False},
+    },
 }
+OUTPUTS = EVENT_SAMPLES["outputs"]
 
 
 @pytest.mark.parametrize("name", EVENTS)
@@ -289,3 +298,63 @@ def test_bot_sides_out_of_shape_are_named(bots):
     with pytest.raises(Malformed) as caught:
         check_reply("status", {**STATUS, "showdown": {**STATUS["showdown"], "bots": bots}})
     assert str(caught.value).startswith(f"field 'showdown.bots' must be {text}, not ")
+
+
+# -- the outputs (the "outputs" capability) -------------------------------------------
+
+
+def test_the_outputs_pass_in_a_status_a_watch_reply_and_their_event():
+    assert check_reply("status", {**STATUS, "outputs": OUTPUTS}) == {**STATUS, "outputs": OUTPUTS}
+    assert check_reply("status", {**STATUS, "outputs": None})["outputs"] is None  # unreadable
+    assert check_reply("watch", {"outputs": OUTPUTS}) == {"outputs": OUTPUTS}
+    stopped = {**OUTPUTS, "buzzer": None, "motor": {"direction": None, "speed": 0}}
+    assert check_event("outputs", stopped) == stopped
+    assert check_reply("status", STATUS) == STATUS  # a unit without the capability
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ({"leds": []}, "field 'outputs.leds' must be a non-empty array of true/false, not []"),
+        ({"leds": [1, 0]}, "field 'outputs.leds' must be a non-empty array of true/false, not [1,"),
+        ({"go": "on"}, "field 'outputs.go' must be true or false, not \"on\""),
+        ({"arrows": "b"}, "field 'outputs.arrows' must be an object, not \"b\""),
+        ({"arrows": {"a": True}}, "missing field 'outputs.arrows.b'"),
+        ({"buzzer": 1}, "field 'outputs.buzzer' must be true or false or null, not 1"),
+        (
+            {"motor": {"direction": "c", "speed": 0.5}},
+            'field \'outputs.motor.direction\' must be "a", "b" or null, not "c"',
+        ),
+        (
+            {"motor": {"direction": "a", "speed": 1.5}},
+            "field 'outputs.motor.speed' must be a number from 0 to 1, not 1.5",
+        ),
+        (
+            {"motor": {"direction": None, "speed": 0.8}},
+            "field 'outputs.motor' must have speed 0 when its direction is null, not 0.8",
+        ),
+        ({"motor": {"direction": "a"}}, "missing field 'outputs.motor.speed'"),
+        (
+            {"paddles": {"a": None, "b": False}},
+            "field 'outputs.paddles.a' must be true or false, not null",
+        ),
+    ],
+)
+def test_outputs_out_of_shape_are_named(change, message):
+    bad = {**OUTPUTS, **change}
+    with pytest.raises(Malformed) as caught:
+        check_reply("status", {**STATUS, "outputs": bad})
+    assert str(caught.value).startswith(message)
+    with pytest.raises(Malformed) as caught:
+        check_event("outputs", bad)
+    assert str(caught.value).startswith(message.replace("'outputs.", "'"))
+    with pytest.raises(Malformed):
+        check_reply("watch", {"outputs": bad})
+
+
+def test_an_outputs_event_or_watch_reply_missing_a_part_is_refused():
+    without_motor = {key: value for key, value in OUTPUTS.items() if key != "motor"}
+    with pytest.raises(Malformed, match="missing field 'motor'"):
+        check_event("outputs", without_motor)
+    with pytest.raises(Malformed, match="missing field 'outputs'"):
+        check_reply("watch", {})

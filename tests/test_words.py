@@ -21,6 +21,7 @@ from firmware_host.protocol.words import (
     load_line,
     ms,
     noun,
+    outputs_text,
     player_label,
     plural,
     rearmed_line,
@@ -75,6 +76,14 @@ EVENTS = {
     },
     EventName.CANCELLED: {"showdown_id": "sd-1"},
     EventName.FAULT: {"reason": "motor driver not responding"},
+    EventName.OUTPUTS: {
+        "leds": [True, True, False],
+        "go": False,
+        "arrows": {"a": False, "b": True},
+        "buzzer": True,
+        "motor": {"direction": "b", "speed": 0.8},
+        "paddles": {"a": True, "b": False},
+    },
 }
 
 #: Each event as the keyboard ui and the headless printer show it.
@@ -91,6 +100,8 @@ EVENT_LINES = {
     EventName.LAUNCHED: "launched  2 cards toward side A, counted",
     EventName.CANCELLED: "cancelled sd-1",
     EventName.FAULT: "FAULT     motor driver not responding",
+    EventName.OUTPUTS: "outputs   leds 110, GO off, arrow B, buzzer on, motor toward side B at "
+    "80%, paddle A down",
 }
 
 
@@ -153,12 +164,45 @@ TABLE_LINES = {
     EventName.LAUNCHED: None,  # only a jam is told
     EventName.CANCELLED: None,  # the port raises a UnitProblem
     EventName.FAULT: None,  # the port raises a UnitFault
+    EventName.OUTPUTS: None,  # for a drawing of the unit, not for words
 }
 
 
 @pytest.mark.parametrize("name", list(EventName))
 def test_the_table_hears_the_events_of_a_running_showdown(name):
     assert table_line(name, EVENTS[name], NAMES) == TABLE_LINES[name]
+
+
+@pytest.mark.parametrize(
+    "change, text",
+    [
+        (
+            {},
+            "leds 110, GO off, arrow B, buzzer on, motor toward side B at 80%, paddle A down",
+        ),
+        (
+            {
+                "leds": [False, False, False],
+                "go": True,
+                "arrows": {"a": False, "b": False},
+                "buzzer": None,
+                "motor": {"direction": None, "speed": 0.0},
+                "paddles": {"a": True, "b": True},
+            },
+            "leds 000, GO on, arrows off, buzzer none, motor off, paddles A and B down",
+        ),
+        (
+            {
+                "arrows": {"a": True, "b": True},
+                "buzzer": False,
+                "paddles": {"a": False, "b": False},
+            },
+            "leds 110, GO off, arrows A and B, buzzer off, motor toward side B at 80%, paddles up",
+        ),
+    ],
+)
+def test_the_outputs_in_one_line(change, text):
+    assert outputs_text({**EVENTS[EventName.OUTPUTS], **change}) == text
 
 
 def test_the_table_hears_of_a_jam_with_the_count():

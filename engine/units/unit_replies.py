@@ -15,9 +15,9 @@ engine.units.unit_replies.Malformed: field 'state' must be one of idle, armed, c
 go, false_start, resolved, launching, timeout, selftest, fault, not 5
 
 The fields of a capability (``bots``, the sides a virtual paddle played, in
-``armed``, a result and a status's showdown) are checked when they are there:
-a unit without the capability leaves them out. Fields a newer unit adds are
-kept and not checked; so are the replies of
+``armed``, a result and a status's showdown; ``outputs`` in a status) are
+checked when they are there: a unit without the capability leaves them out.
+Fields a newer unit adds are kept and not checked; so are the replies of
 commands and the events this module does not list (the engine does not use them).
 The values (sides, states, reasons, launch outcomes, the events and their keys)
 are the protocol's own (:mod:`firmware_host.protocol`), the ones the unit uses.
@@ -189,6 +189,41 @@ RESULT = _Shape(
     optional={"bots": _BOT_SIDES},
 )
 
+
+def _is_leds(value: Any) -> bool:
+    return isinstance(value, list) and bool(value) and all(isinstance(lit, bool) for lit in value)
+
+
+def _is_speed(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= 1
+
+
+def _motor_agrees(path: str, motor: Mapping) -> None:
+    """A stopped motor (no direction) has no speed."""
+    if motor["direction"] is None and motor["speed"] != 0:
+        raise Malformed(
+            f"{_field(path)} must have speed 0 when its direction is null, "
+            f"not {_show(motor['speed'])}"
+        )
+
+
+_SIDE_FLAGS = _Shape({"a": _FLAG, "b": _FLAG})
+#: What the unit shows, sounds and drives now (the "outputs" capability): the
+#: ``outputs`` event's data, a status's and a ``watch`` reply's ``outputs``.
+OUTPUTS = _Shape(
+    {
+        "leds": _Rule("a non-empty array of true/false", _is_leds),
+        "go": _FLAG,
+        "arrows": _SIDE_FLAGS,
+        "buzzer": _FLAG.or_null(),
+        "motor": _Shape(
+            {"direction": _SIDE_OR_NULL, "speed": _Rule("a number from 0 to 1", _is_speed)},
+            agree=_motor_agrees,
+        ),
+        "paddles": _SIDE_FLAGS,
+    }
+)
+
 _STATUS_FIELDS: dict[str, _Rule | _Shape] = {
     "paddles": _Shape({"a": _FLAG, "b": _FLAG}).or_null(),
     "showdown": _Shape(
@@ -203,7 +238,9 @@ _STATUS_FIELDS: dict[str, _Rule | _Shape] = {
     "last_result": RESULT.or_null(),
     "fault": _TEXT.or_null(),
 }
-_STATUS = _Shape({"state": _one_of(*UnitState), **_STATUS_FIELDS})
+_STATUS = _Shape(
+    {"state": _one_of(*UnitState), **_STATUS_FIELDS}, optional={"outputs": OUTPUTS.or_null()}
+)
 _DONE = _Shape({"result": RESULT})
 
 
@@ -222,6 +259,7 @@ _REPLIES: dict[str, Callable[[str, Mapping], None]] = {
     "auth": _NOTHING,
     "ping": _NOTHING,
     "status": _STATUS.check,
+    "watch": _Shape({"outputs": OUTPUTS.or_null()}).check,
     "showdown": lambda path, data: _showdown_reply(data),
     "start": _STATUS.check,
     "cancel": _STATUS.check,
@@ -261,6 +299,7 @@ _EVENTS: dict[str, _Shape] = {
     ),
     EventName.CANCELLED: _Shape({"showdown_id": _SHOWDOWN_ID}),
     EventName.FAULT: _Shape({"reason": _TEXT}),
+    EventName.OUTPUTS: OUTPUTS,
 }
 
 

@@ -47,6 +47,7 @@ from firmware_host.core.errors import (
     UnitError,
     UnitFaultError,
 )
+from firmware_host.core.outputs import OutputsWatch, read_outputs
 from firmware_host.core.result import Result, UnitEvent
 from firmware_host.core.show import Show
 from firmware_host.core.verdict import launch_outcome, result_of
@@ -310,6 +311,9 @@ class ShowdownCore:
         self.recorder = recorder
         self.inbox: queue.SimpleQueue[InputEvent] = queue.SimpleQueue()
         self.listeners: tuple[Callable[[UnitEvent], None], ...] = ()
+        #: Who gets the ``outputs`` events (see :meth:`watch_outputs`); apart
+        #: from ``listeners``, and read only while someone watches.
+        self.output_listeners: tuple[Callable[[UnitEvent], None], ...] = ()
         self.showdown: Showdown | None = None
         self.round: _Round | None = None
         self.decision: Decision | None = None
@@ -323,6 +327,9 @@ class ShowdownCore:
         self._edge: tuple[str, float] | None = None
         self._deadlines = Deadlines()
         self.show = Show(board, self.timing, self._deadlines, clock)
+        self._outputs = OutputsWatch(
+            lambda: read_outputs(self.board), self._deadlines, clock, self._send_outputs
+        )
         self.bot_paddles = VirtualPaddles(
             self._deadlines, self.rng, lambda side, ticks: self.paddle_edge(side, ticks, True, True)
         )
@@ -417,6 +424,7 @@ class ShowdownCore:
                 event = self.inbox.get_nowait()
             except queue.Empty:
                 if not self._fire_one_due():
+                    self._outputs.turn_ended()  # the turn's changes as one event
                     return
             else:
                 self.handle(event)
@@ -455,6 +463,42 @@ class ShowdownCore:
                 listener(event)
             except Exception:
                 log.exception("event listener %r failed on %s", listener, name)
+
+    # -- watching the outputs -----------------------------------------------------
+
+    def watch_outputs(self, listener: Callable[[UnitEvent], None]) -> dict | None:
+        """Send ``listener`` an ``outputs`` event each time the outputs change
+        (at most one per loop turn and per
+        :data:`~firmware_host.core.outputs.MIN_INTERVAL_S`); returns the
+        outputs now. The outputs are read only while someone watches."""
+        if listener not in self.output_listeners:
+            self.output_listeners = (*self.output_listeners, listener)
+        if not self._outputs.watching:
+            return self._outputs.start()
+        return self.outputs()
+
+    def unwatch_outputs(self, listener: Callable[[UnitEvent], None]) -> None:
+        """No more ``outputs`` events for ``listener``; the last one out stops the reading."""
+        self.output_listeners = tuple(fn for fn in self.output_listeners if fn != listener)
+        if not self.output_listeners:
+            self._outputs.stop()
+
+    def outputs(self) -> dict | None:
+        """The outputs now (:func:`~firmware_host.core.outputs.read_outputs`),
+        None if the board cannot be read."""
+        try:
+            return read_outputs(self.board)
+        except Exception as exc:
+            log.warning("cannot read the outputs: %s", exc)
+            return None
+
+    def _send_outputs(self, outputs: dict) -> None:
+        event = UnitEvent(EventName.OUTPUTS, outputs)
+        for listener in self.output_listeners:
+            try:
+                listener(event)
+            except Exception:
+                log.exception("outputs listener %r failed", listener)
 
     # -- faults --------------------------------------------------------------------
 
@@ -592,7 +636,8 @@ class ShowdownCore:
         return future
 
     def status(self) -> dict:
-        """A JSON-safe snapshot: state, paddles, showdown, last result, fault."""
+        """A JSON-safe snapshot: state, paddles, showdown, last result, fault,
+        and the outputs now (None if the board cannot be read)."""
         try:
             paddles = {side: self.board.paddle_is_pressed(side) for side in SIDES}
         except Exception as exc:
@@ -613,6 +658,7 @@ class ShowdownCore:
             "showdown": showdown,
             "last_result": None if self.last_result is None else self.last_result.to_dict(),
             "fault": self.fault_reason if self.state == "fault" else None,
+            "outputs": self.outputs(),
         }
 
     def result(self, showdown_id: str) -> Result | None:

@@ -164,7 +164,8 @@ class Unit:
         return self._call(self._opened_core.cancel)
 
     def status(self) -> dict:
-        """state, paddles ({"a": bool, "b": bool}), showdown, last_result, fault."""
+        """state, paddles ({"a": bool, "b": bool}), showdown, last_result,
+        fault, outputs (:func:`~firmware_host.core.outputs.read_outputs`)."""
         return self._call(self._opened_core.status)
 
     def result(self, showdown_id: str) -> Result | None:
@@ -225,6 +226,21 @@ class Unit:
                 subscriber(event)
             except Exception:
                 log.exception("subscriber %r failed on %s", subscriber, event.name)
+
+    def watch_outputs(self, fn: Callable[[UnitEvent], None]) -> dict | None:
+        """Call ``fn(event)`` on the loop thread with an ``outputs`` event each
+        time the outputs change (at most one per loop turn and per
+        :data:`~firmware_host.core.outputs.MIN_INTERVAL_S`); returns the
+        outputs now (None if the board cannot be read). Watching the same
+        ``fn`` twice is watching it once. ``fn`` must not block, as for
+        :meth:`subscribe`. The outputs are read only while someone watches."""
+        return self._call(self._opened_core.watch_outputs, fn)
+
+    def unwatch_outputs(self, fn: Callable[[UnitEvent], None]) -> None:
+        """No more ``outputs`` events for ``fn``; a closed unit has none to stop."""
+        if self._core is None or self._loop is None or not self._loop.running:
+            return
+        self._call(self._core.unwatch_outputs, fn)
 
     @property
     def recorder(self) -> Recorder | None:

@@ -20,6 +20,7 @@ from firmware_host.protocol._framing import (
 )
 from firmware_host.protocol._messages import ErrorReply, Event, EventGap, Reply, Request, encode
 from firmware_host.protocol._schemas import _SCHEMAS, _envelope, check_arguments
+from firmware_host.protocol._values import EventName
 
 __all__ = [
     "PROTOCOL_VERSION",
@@ -311,6 +312,9 @@ class ClientConnection(_Connection):
                     f"{_show(seq)}",
                 )
             ]
+        if name == EventName.OUTPUTS:
+            # Not numbered: it repeats the last seq (docs/protocol.md, "Watching the outputs").
+            return [Event(name, seq, obj)]
         items: list[EventGap | Event] = []
         if self.last_seq is not None and seq != self.last_seq + 1:
             items.append(EventGap(self.last_seq + 1, seq))

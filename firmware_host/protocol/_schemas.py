@@ -189,6 +189,7 @@ _SCHEMAS: dict[str, tuple[dict[str, _Check], set[str], Callable | None]] = {
     "auth": ({"token": _token}, set(), None),
     "ping": ({}, set(), None),
     "status": ({}, set(), None),
+    "watch": ({"outputs": _flag}, set(), None),
     "showdown": (
         {"showdown_id": _showdown_id, "cards": _cards, "players": _players, "bots": _bots},
         {"bots"},

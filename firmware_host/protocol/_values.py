@@ -141,7 +141,13 @@ RESULT_KEYS = (
 
 class EventName(TextEnum):
     """The events the unit pushes to every client that completed hello, each
-    with the keys of its data (:attr:`fields`, in the order the unit sends them)."""
+    with the keys of its data (:attr:`fields`, in the order the unit sends them).
+
+    ``outputs`` is the one exception: it goes only to a client that asked for
+    it with ``watch`` (the unit's "outputs" capability), and it does not count
+    in the event sequence: its ``seq`` is the last numbered event's, so a
+    client that watches must not take it for a gap (docs/protocol.md,
+    "Watching the outputs")."""
 
     fields: tuple[str, ...]
 
@@ -162,3 +168,4 @@ class EventName(TextEnum):
     LAUNCHED = "launched", ("showdown_id", "side", "cards", "verified", "outcome")
     CANCELLED = "cancelled", ("showdown_id",)
     FAULT = "fault", ("reason",)
+    OUTPUTS = "outputs", ("leds", "go", "arrows", "buzzer", "motor", "paddles")

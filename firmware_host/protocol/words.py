@@ -60,6 +60,7 @@ __all__ = [
     "result_line",
     "history_line",
     "event_line",
+    "outputs_text",
     "table_line",
     "load_line",
     "rearmed_line",
@@ -551,7 +552,41 @@ def event_line(name: str, data: Mapping[str, Any]) -> str:
         return f"cancelled {data['showdown_id']}"
     if name == EventName.FAULT:
         return f"FAULT     {data['reason']}"
+    if name == EventName.OUTPUTS:
+        return f"outputs   {outputs_text(data)}"
     raise ValueError(f"unknown event {name!r}")
+
+
+def outputs_text(outputs: Mapping[str, Any]) -> str:
+    """The ``outputs`` object (the event's data, the status's field) in one line.
+
+    >>> outputs_text({"leds": [True, True, False], "go": False,
+    ...               "arrows": {"a": False, "b": True}, "buzzer": True,
+    ...               "motor": {"direction": "b", "speed": 0.8},
+    ...               "paddles": {"a": True, "b": False}})
+    'leds 110, GO off, arrow B, buzzer on, motor toward side B at 80%, paddle A down'
+    """
+
+    def sides(flags: Mapping[str, Any], one: str, none: str, after: str = "") -> str:
+        on = [side.upper() for side in Side if flags.get(side)]
+        if not on:
+            return none
+        return f"{one}{'s' if len(on) > 1 else ''} {' and '.join(on)}{after}"
+
+    bar = "".join("1" if lit else "0" for lit in outputs["leds"])
+    buzzer = outputs["buzzer"]
+    motor = outputs["motor"]
+    drive = (
+        "off"
+        if motor["direction"] is None
+        else f"toward {side_label(motor['direction'])} at {motor['speed']:.0%}"
+    )
+    return (
+        f"leds {bar}, GO {'on' if outputs['go'] else 'off'}, "
+        f"{sides(outputs['arrows'], 'arrow', 'arrows off')}, "
+        f"buzzer {'none' if buzzer is None else 'on' if buzzer else 'off'}, motor {drive}, "
+        f"{sides(outputs['paddles'], 'paddle', 'paddles up', ' down')}"
+    )
 
 
 def table_line(name: str, data: Mapping[str, Any], names: Mapping[str, str]) -> str | None:

@@ -49,6 +49,8 @@ from firmware_host.core.errors import InvalidArgumentError, UnitError, UnknownSh
 from firmware_host.protocol import (
     MAX_AUTH_FAILURES,
     ErrorReply,
+    Event,
+    EventName,
     EventSequencer,
     ProtocolError,
     Reply,
@@ -124,6 +126,10 @@ class Session:
         #: Clock time since which queued bytes have waited with none taken.
         self.stalled_since: float | None = None
         self.pending_bytes = 0
+        #: The client asked for the ``outputs`` events (``watch``); set on the
+        #: unit's loop thread, read where events are delivered.
+        self.watching_outputs = False
+        self.asked_to_watch = False  # it sent watch (set where requests are read)
         self._limit = send_buffer_bytes
         self._lines: deque[bytes] = deque()
         self._chunk = b""
@@ -277,6 +283,7 @@ class Server:
         self._outbox: queue.SimpleQueue = queue.SimpleQueue()
         self._runner = runner if runner is not None else CommandWorker()
         self._unsubscribe = unit.subscribe(self._on_unit_event)
+        self._watched = False  # a session watched the outputs since the start
 
     # -- sessions (I/O thread) ------------------------------------------------------
 
@@ -332,6 +339,10 @@ class Server:
         said_hello = session.connection.ready or session.connection.version is not None
         session.connection.close()
         self.sessions = [s for s in self.sessions if s is not session]
+        if session.asked_to_watch:
+            # After its watch on the worker, whose jobs run in order; the unit's
+            # loop is not waited for here, on the I/O thread.
+            self._runner.submit(lambda: self._guard_unwatch(session))
         # A storm of connections that never said hello must not flood the log.
         log.log(
             logging.INFO if said_hello else logging.DEBUG,
@@ -400,6 +411,8 @@ class Server:
         if connection.ready:
             session.hello_deadline = None
         if item.cmd not in _AT_ONCE:
+            if item.cmd == "watch":
+                session.asked_to_watch = True
             session.in_flight += 1
             self._runner.submit(lambda: self._run_command(session, item))
             return
@@ -443,9 +456,11 @@ class Server:
 
     def capabilities(self) -> list[str]:
         """What this unit can do beyond the basics: ``bots`` (it presses a
-        bot's paddle itself: the ``bots`` field of ``showdown``), ``bench``
-        (mock pins), ``card_sensor`` (it counts the cards out)."""
-        caps = ["bots"]
+        bot's paddle itself: the ``bots`` field of ``showdown``), ``outputs``
+        (the ``watch`` command, the ``outputs`` event and the status's
+        ``outputs`` field), ``bench`` (mock pins), ``card_sensor`` (it counts
+        the cards out)."""
+        caps = ["bots", "outputs"]
         if self.mock:
             caps.append("bench")
         if self.unit.config.pins.card_sensor is not None:
@@ -473,14 +488,19 @@ class Server:
             if not session.closed:
                 session.queue(session.connection.send(message))
             return
+        watched = message.name == EventName.OUTPUTS
         try:
-            event = self.events.event(message.name, **message.data)
+            if watched:
+                # Not numbered: its seq is the last numbered event's (docs/protocol.md).
+                event = Event(message.name, self.events.last, message.data)
+            else:
+                event = self.events.event(message.name, **message.data)
             data = encode(event)
         except (TypeError, ValueError):
             log.exception("cannot send the unit event %r", message)
             return
         for client in self.sessions:
-            if client.connection.ready:
+            if client.connection.ready and (client.watching_outputs or not watched):
                 client.queue(data)
 
     def _on_unit_event(self, event) -> None:
@@ -491,6 +511,9 @@ class Server:
     # -- commands (worker thread) --------------------------------------------------
 
     def _run_command(self, session: Session, request: Request) -> None:
+        if request.cmd == "watch":
+            self._watch(session, request)
+            return
         reply = self.execute(request)
         if isinstance(reply, _Later):
             # The unit works on it (a selftest): answer when it is done, and
@@ -535,6 +558,55 @@ class Server:
 
     def _cmd_status(self, request):
         return request.reply(**self.unit.status())
+
+    # -- watching the outputs ----------------------------------------------------------
+
+    def _watch(self, session: Session, request: Request) -> None:
+        """``watch``: start or stop the session's ``outputs`` events. The
+        reply, with the outputs now, is queued on the unit's loop thread at
+        the moment they are read, so every ``outputs`` event the session gets
+        after the reply is newer than the reply's outputs."""
+        want = bool(request.args["outputs"])
+
+        def on_loop() -> None:
+            session.watching_outputs = want and not session.closed
+            if session.watching_outputs:
+                outputs = self.unit.watch_outputs(self._on_unit_outputs)
+                self._watched = True
+            else:
+                self._unwatch_if_unwatched()
+                outputs = self.unit.status()["outputs"]
+            self._outbox.put((session, request.reply(outputs=outputs)))
+            self.wake()
+
+        try:
+            self.unit.call(on_loop)
+        except Exception as exc:
+            reply = (
+                request.fail(exc.code, str(exc))
+                if isinstance(exc, UnitError)
+                else self._fault_reply(request, exc)
+            )
+            self._outbox.put((session, reply))
+            self.wake()
+
+    def _guard_unwatch(self, session: Session) -> None:
+        """On the worker: ``session`` is gone; stop reading the outputs if nobody watches."""
+        session.watching_outputs = False
+        try:
+            self.unit.call(self._unwatch_if_unwatched)
+        except Exception as exc:  # a closed unit reads nothing anyway
+            log.debug("cannot stop watching the outputs: %s", exc)
+
+    def _unwatch_if_unwatched(self) -> None:
+        """On the unit's loop thread: the last watcher gone, the unit stops reading."""
+        if not any(client.watching_outputs for client in self.sessions):
+            self.unit.unwatch_outputs(self._on_unit_outputs)
+
+    def _on_unit_outputs(self, event) -> None:
+        # On the unit's loop thread: only enqueue and wake.
+        self._outbox.put((None, event))
+        self.wake()
 
     def _cmd_showdown(self, request):
         showdown_id = request.args["showdown_id"]
@@ -623,8 +695,20 @@ class Server:
         """Stop taking unit events, finish the worker's jobs, close the
         journal connection; safe to call twice."""
         self._unsubscribe()
+        self._runner.submit(self._stop_watching)
         self._runner.submit(self._close_journal)
         self._runner.close()
+
+    def _stop_watching(self) -> None:
+        """On the worker, closing: the unit stops sending the outputs here."""
+        if not self._watched:
+            return
+        for session in self.sessions:
+            session.watching_outputs = False
+        try:
+            self.unit.unwatch_outputs(self._on_unit_outputs)
+        except Exception as exc:  # a closed unit sends nothing anyway
+            log.debug("cannot stop watching the outputs: %s", exc)
 
     def _close_journal(self) -> None:
         journal, self._journal = self._journal, None
