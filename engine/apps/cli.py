@@ -21,6 +21,7 @@ COMMANDS = [
     ("speed", "engine.apps.speed", "random-agent throughput of the rules engine"),
     ("play", "engine.apps.play_cmd", "a match at the terminal: people at one screen, with bots"),
     ("demo", "engine.apps.demo", "bots play a whole match through a real unit daemon on mock pins"),
+    ("table", "engine.apps.table.table_cmd", "the table in a browser: a display and phones"),
 ]
 
 #: Old subcommand names that still work (hidden from --help), and their new ones.

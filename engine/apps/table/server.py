@@ -1,0 +1,221 @@
+"""The web server of the browser table: Starlette on uvicorn, one WebSocket per page.
+
+The thin shell around the sans-IO :class:`~engine.apps.table.room.Room`: it
+serves the pages and the static files, feeds each WebSocket's messages to the
+room and sends each connection what the room has for it, and runs the match's
+machines (:class:`Runner`): the bots, after a pacing delay so people can follow;
+the showdowns, on the unit port in a worker thread (``run_showdown`` blocks)
+while the server keeps serving; the next round, after a pause. A unit port's
+hooks (a ``RemoteUnit``'s ``table`` and ``say``, called from the worker thread)
+are handed to the room on the event loop's thread.
+
+Routes: ``/`` the display, ``/phone`` (and ``/join``) the phone page,
+``/static/...``, ``/qr.svg`` (the join URL as a QR code), ``/ws`` the WebSocket.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import json
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import segno
+import uvicorn
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from engine.apps.table.room import Room
+from engine.core.errors import UnitProblem
+
+__all__ = ["create_app", "serve", "Runner", "UnitHooks", "STATIC"]
+
+log = logging.getLogger(__name__)
+
+#: The pages, scripts and styles, served as they are (no build step).
+STATIC = Path(__file__).resolve().parent / "static"
+
+
+class Runner:
+    """Runs the match's machines for ``room`` on the event loop: bots after
+    ``pace_s``, showdowns in a worker thread, the next round after
+    ``round_pause_s``. ``wake()`` whenever the room changed."""
+
+    def __init__(self, room: Room, *, pace_s: float = 0.8, round_pause_s: float = 5.0):
+        self.room = room
+        self.pace_s = pace_s
+        self.round_pause_s = round_pause_s
+        self._wake = asyncio.Event()
+
+    def wake(self) -> None:
+        self._wake.set()
+
+    async def run(self) -> None:
+        while True:
+            try:
+                await self._next()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # a bug must not leave the table stalled without a word
+                log.exception("the table's runner failed")
+                self.room.pause(f"The game is paused: the server failed: {exc!r}")
+
+    async def _next(self) -> None:
+        """Do what the match needs next, or wait for a change."""
+        room = self.room
+        task = room.next_task()
+        if task is None:
+            await self._wake.wait()
+            self._wake.clear()
+        elif task == "bot":
+            await asyncio.sleep(self.pace_s)
+            if room.next_task() == "bot":  # the host may have changed things meanwhile
+                room.bot_step()
+        elif task == "showdown":
+            await self._showdown()
+        elif task == "next_round":
+            await asyncio.sleep(self.round_pause_s)
+            if room.next_task() == "next_round":
+                room.next_round()
+
+    async def _showdown(self) -> None:
+        room = self.room
+        request = room.showdown_request()
+        await asyncio.sleep(self.pace_s)  # the display shows who faces whom first
+        try:
+            outcome = await asyncio.to_thread(room.unit.run_showdown, request)
+        except UnitProblem as problem:
+            room.pause(f"The game is paused: {problem}. What to do: {problem.what_to_do}")
+            return
+        except Exception as exc:  # a port's bug must not stop the table: pause, say what
+            log.exception("the unit port failed")
+            room.pause(f"The game is paused: the unit port failed: {exc}")
+            return
+        room.finish_showdown(outcome)
+        await asyncio.sleep(self.pace_s)  # the verdict stays up a moment
+
+
+class UnitHooks:
+    """A RemoteUnit's ``table`` and ``say`` hooks: each call, made in the worker
+    thread, is handed to the room on the event loop (``bind`` it first)."""
+
+    def __init__(self) -> None:
+        self.room: Room | None = None
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+    def bind(self, room: Room, loop: asyncio.AbstractEventLoop) -> None:
+        self.room, self.loop = room, loop
+
+    def _call(self, method: str, *args: Any) -> None:
+        if self.room is not None and self.loop is not None:
+            self.loop.call_soon_threadsafe(getattr(self.room, method), *args)
+
+    def armed(self, link, request, unit_id: str) -> None:
+        self._call("unit_event", "armed", {"showdown_id": unit_id, "cards": request.cards})
+
+    def event(self, link, event) -> None:
+        self._call("unit_event", str(event.name), dict(event.data))
+
+    def say(self, text: str) -> None:
+        self._call("unit_said", text)
+
+
+def create_app(
+    room: Room,
+    *,
+    pace_s: float = 0.8,
+    round_pause_s: float = 5.0,
+    hooks: UnitHooks | None = None,
+) -> Starlette:
+    """The app for one table."""
+    runner = Runner(room, pace_s=pace_s, round_pause_s=round_pause_s)
+    wakes: set[asyncio.Event] = set()
+
+    def changed() -> None:
+        runner.wake()
+        for wake in wakes:
+            wake.set()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        room.on_change = changed
+        if hooks is not None:
+            hooks.bind(room, asyncio.get_running_loop())
+        task = asyncio.create_task(runner.run(), name="table-runner")
+        try:
+            yield
+        finally:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    def page(name: str):
+        async def endpoint(request: Request) -> Response:
+            return FileResponse(STATIC / name, headers={"Cache-Control": "no-cache"})
+
+        return endpoint
+
+    async def qr(request: Request) -> Response:
+        out = io.BytesIO()
+        segno.make(room.join_url or str(request.url_for("phone"))).save(
+            out, kind="svg", scale=8, border=2
+        )
+        return Response(out.getvalue(), media_type="image/svg+xml")
+
+    async def websocket(ws: WebSocket) -> None:
+        await ws.accept()
+        conn = room.connect()
+        wake = asyncio.Event()
+        wakes.add(wake)
+
+        async def send() -> None:
+            while True:
+                await wake.wait()
+                wake.clear()
+                for message in room.take(conn):
+                    await ws.send_text(json.dumps(message))
+
+        sender = asyncio.create_task(send())
+        try:
+            while True:
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                room.receive(conn, message.get("text") or message.get("bytes") or "")
+        except WebSocketDisconnect:
+            pass
+        finally:
+            wakes.discard(wake)
+            sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await sender
+            room.disconnect(conn)
+
+    routes = [
+        Route("/", page("display.html"), name="display"),
+        Route("/phone", page("phone.html"), name="phone"),
+        Route("/join", page("phone.html"), name="join"),
+        Route("/qr.svg", qr, name="qr"),
+        WebSocketRoute("/ws", websocket),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.room = room
+    app.state.runner = runner
+    return app
+
+
+def serve(app: Starlette, host: str, port: int) -> None:
+    """Serve ``app`` until Ctrl-C or SIGTERM (uvicorn shuts down cleanly)."""
+    config = uvicorn.Config(
+        app, host=host, port=port, log_level="warning", lifespan="on", ws="websockets-sansio"
+    )
+    uvicorn.Server(config).run()

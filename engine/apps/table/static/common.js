@@ -1,0 +1,152 @@
+// What the display and the phone share: the socket (with reconnects), cards drawn
+// as colour + text, names of seats and colours. Plain ES module, no dependencies.
+
+export const COLOUR_NAMES = { R: "red", Y: "yellow", G: "green", B: "blue", W: "wild" };
+const LETTER_BY_NAME = { red: "R", yellow: "Y", green: "G", blue: "B", wild: "W" };
+
+/** "R", "red", "RED" -> "R"; a wild or nothing -> "W" or "". */
+export function colourLetter(colour) {
+  if (!colour) return "";
+  const text = String(colour);
+  if (text.length === 1) return text.toUpperCase();
+  return LETTER_BY_NAME[text.toLowerCase()] || "";
+}
+
+/** The colour of a card given as {text, colour} or as its text ("G+2", "W+4"). */
+export function cardColour(card) {
+  const text = typeof card === "string" ? card : card.text;
+  const given = typeof card === "string" ? "" : colourLetter(card.colour);
+  if (text && text[0] === "W") return "W";
+  return given || (text ? text[0] : "");
+}
+
+/** Words for a card, for screen readers: "red 5", "green draw two", "wild draw four". */
+export function cardWords(text) {
+  if (!text) return "";
+  const [face, showdown] = text.split("!");
+  let words;
+  if (face[0] === "W") {
+    words = { W: "wild", "W+4": "wild draw four", WS: "wild showdown" }[face] || face;
+  } else {
+    const rank = face.slice(1);
+    const ranks = { "+2": "draw two", R: "reverse", S: "skip" };
+    words = `${COLOUR_NAMES[face[0]] || face[0]} ${ranks[rank] || rank}`;
+  }
+  return showdown ? `${words}, showdown ${showdown}` : words;
+}
+
+/** A card as an element: its colour as a class and its text (R5, G+2, W) always shown. */
+export function cardElement(card, tag = "span") {
+  const text = typeof card === "string" ? card : card.text;
+  const el = document.createElement(tag);
+  el.className = `card ${cardColour(card)}`;
+  const label = document.createElement("span");
+  label.className = "t";
+  label.textContent = text;
+  el.append(label);
+  el.dataset.card = text;
+  el.setAttribute("aria-label", (typeof card === "object" && card.label) || cardWords(text));
+  return el;
+}
+
+/** The name shown for a seat index. */
+export function seatName(view, seat) {
+  if (seat === null || seat === undefined) return "";
+  const found = (view.seats || []).find((s) => s.seat === seat);
+  return (found && found.name) || `Seat ${seat + 1}`;
+}
+
+export function directionText(direction) {
+  if (direction === undefined || direction === null) return "";
+  const forward = direction === 1 || direction === "clockwise" || direction === "forward";
+  return forward ? "↻ clockwise" : "↺ anticlockwise";
+}
+
+/** Replace an element's children. */
+export function fill(el, ...children) {
+  el.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined));
+}
+
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") el.className = value;
+    else if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
+    else if (key === "text") el.textContent = value;
+    else el.setAttribute(key, value === true ? "" : value);
+  }
+  el.append(...children.flat().filter((c) => c !== null && c !== undefined));
+  return el;
+}
+
+/**
+ * The one WebSocket to /ws, reopened with backoff (0.5 s doubling to 8 s) whenever it
+ * drops. `onOpen(link)` runs on every (re)connect: that is where hello is sent.
+ */
+export class Link {
+  constructor({ onOpen, onMessage, onStatus }) {
+    this.onOpen = onOpen;
+    this.onMessage = onMessage;
+    this.onStatus = onStatus || (() => {});
+    this.delay = 500;
+    this.socket = null;
+    this.closed = false;
+    // Action ids are unique across reloads (the server refuses an id it has seen
+    // from the seat as a replay): a random prefix per page load, then a counter.
+    const bytes = crypto.getRandomValues(new Uint8Array(6));
+    this.idPrefix = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+    this.nextId = 1;
+    this.connect();
+  }
+
+  url() {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    return `${scheme}//${location.host}/ws`;
+  }
+
+  connect() {
+    this.onStatus("connecting");
+    const socket = new WebSocket(this.url());
+    this.socket = socket;
+    socket.addEventListener("open", () => {
+      this.delay = 500;
+      this.onStatus("connected");
+      this.onOpen(this);
+    });
+    socket.addEventListener("message", (event) => {
+      let message;
+      try {
+        message = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      this.onMessage(message);
+    });
+    socket.addEventListener("close", () => {
+      if (this.socket !== socket || this.closed) return;
+      this.onStatus("reconnecting");
+      setTimeout(() => this.connect(), this.delay);
+      this.delay = Math.min(this.delay * 2, 8000);
+    });
+  }
+
+  /** Send a message; false when the socket is not open (the caller may say so). */
+  send(message) {
+    if (!this.socket || this.socket.readyState !== WebSocket.OPEN) return false;
+    this.socket.send(JSON.stringify(message));
+    return true;
+  }
+
+  /** Send an action with a fresh id; returns the id. */
+  act(action) {
+    const id = `${this.idPrefix}-${this.nextId++}`;
+    return this.send({ type: "act", action, id }) ? id : null;
+  }
+}
+
+export const STATUS_WORDS = {
+  connecting: "connecting…",
+  connected: "connected",
+  reconnecting: "connection lost: reconnecting…",
+};

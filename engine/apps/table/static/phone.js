@@ -1,0 +1,286 @@
+// A phone: one seat's private hand. Every choice offered comes from the view's
+// "you.legal" list (an action text to send back and a label); the server decides.
+import {
+  Link, STATUS_WORDS, cardElement, cardWords, colourLetter, COLOUR_NAMES, fill, h, seatName,
+} from "./common.js";
+
+const $ = (id) => document.getElementById(id);
+const SECRET_KEY = "uno-showdown.secret";
+const NAME_KEY = "uno-showdown.name";
+let view = null;
+let seat = null;
+let chosenSeat = null;
+let unoArmed = false;
+let chooserFor = null; // the card text whose colour is being chosen
+let refusedTimer = null;
+let helloSent = false; // the next welcome answers our hello
+
+// -- keep the screen awake where the browser allows it --
+let wakeLock = null;
+async function keepAwake() {
+  if (!("wakeLock" in navigator) || document.visibilityState !== "visible" || wakeLock) return;
+  try {
+    wakeLock = await navigator.wakeLock.request("screen");
+    wakeLock.addEventListener("release", () => { wakeLock = null; });
+  } catch {
+    wakeLock = null; // refused (battery saver, not allowed): nothing more to do
+  }
+}
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible") keepAwake();
+});
+document.addEventListener("pointerdown", keepAwake, { once: true });
+$("insecure").hidden = window.isSecureContext && "wakeLock" in navigator;
+keepAwake();
+
+const link = new Link({
+  onOpen: (l) => {
+    helloSent = l.send({ type: "hello", role: "phone", secret: localStorage.getItem(SECRET_KEY) });
+  },
+  onStatus: (status) => {
+    $("status").textContent = STATUS_WORDS[status] || status;
+    $("status").classList.toggle("down", status !== "connected");
+  },
+  onMessage,
+});
+window.tableLink = link; // for tests and the curious: the page's only socket
+
+function onMessage(message) {
+  if (message.type === "welcome") {
+    const answersHello = helloSent;
+    helloSent = false;
+    if (message.secret) localStorage.setItem(SECRET_KEY, message.secret);
+    else if (answersHello) localStorage.removeItem(SECRET_KEY); // the server forgot it
+    else if (seat !== null) showRefused("Your seat was opened on another screen.");
+    seat = message.seat ?? null;
+    if (view) render();
+  } else if (message.type === "view") {
+    view = message.view;
+    if (view.you && typeof view.you.seat === "number") seat = view.you.seat;
+    render();
+  } else if (message.type === "refused") {
+    showRefused(message.message || "Refused.");
+  }
+}
+
+function showRefused(text) {
+  $("refused").textContent = text;
+  $("refused").hidden = false;
+  clearTimeout(refusedTimer);
+  refusedTimer = setTimeout(() => { $("refused").hidden = true; }, 8000);
+}
+
+function send(action) {
+  $("refused").hidden = true;
+  if (link.act(action) === null) showRefused("Not connected: wait for the connection to come back.");
+}
+
+// -- joining --
+$("name").value = localStorage.getItem(NAME_KEY) || "";
+$("join-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const name = $("name").value.trim();
+  if (chosenSeat === null) return showRefused("Pick a free seat first.");
+  if (!name) return showRefused("Type your name.");
+  localStorage.setItem(NAME_KEY, name);
+  if (!link.send({ type: "join", seat: chosenSeat, name })) showRefused("Not connected yet.");
+});
+
+function freeSeats() {
+  return (view.seats || []).filter((s) => s.free === true || (!s.name && s.kind !== "bot"));
+}
+
+function renderJoin() {
+  const free = freeSeats();
+  if (chosenSeat !== null && !free.some((s) => s.seat === chosenSeat)) chosenSeat = null;
+  if (chosenSeat === null && free.length) chosenSeat = free[0].seat;
+  fill(
+    $("free-seats"),
+    free.length
+      ? free.map((s) =>
+          h("button", {
+            type: "button",
+            "aria-pressed": String(s.seat === chosenSeat),
+            "data-seat": s.seat,
+            text: `Seat ${s.seat + 1}`,
+            onclick: () => { chosenSeat = s.seat; renderJoin(); },
+          }))
+      : h("span", { class: "status", text: "No free seat right now." }),
+  );
+}
+
+// -- the game --
+function render() {
+  $("paused").hidden = !view.paused;
+  $("paused").textContent = view.paused ? `Paused: ${view.paused}` : "";
+  const you = view.you;
+  const seated = !!you || seat !== null;
+  $("join").hidden = seated;
+  $("game").hidden = !seated;
+  if (!seated) return renderJoin();
+  $("me").textContent = seatName(view, seat);
+  renderTable();
+  renderShowdown();
+  if (!you || view.phase === "lobby") {
+    fill($("hand"));
+    fill($("actions"));
+    $("prompt").textContent = "Waiting for the host to start.";
+    return;
+  }
+  const legal = you.legal || [];
+  const byCard = cardActions(legal, you.hand || []);
+  renderHand(you.hand || [], byCard);
+  renderActions(legal, byCard);
+  $("prompt").textContent = you.prompt || "";
+}
+
+function renderShowdown() {
+  const sd = view.showdown;
+  const el = $("showdown");
+  el.hidden = !sd;
+  if (!sd) return;
+  const mine = sd.challenger === seat || sd.opponent === seat;
+  const who = `${seatName(view, sd.challenger)} vs ${seatName(view, sd.opponent)}, ${sd.cards} card${sd.cards === 1 ? "" : "s"}`;
+  let text = `Showdown: ${who}.`;
+  if (sd.stage === "decided" && sd.verdict) text = sd.verdict;
+  else if (sd.stage === "go") text = "GO!";
+  else if (mine) text += " Hands on your paddle!";
+  el.textContent = text;
+}
+
+function renderTable() {
+  fill($("top"), view.top ? cardElement(view.top) : null);
+  const letter = colourLetter(view.colour);
+  $("colour").textContent = letter ? `colour ${COLOUR_NAMES[letter]}` : "";
+  const turn = view.turn;
+  $("turn").textContent =
+    turn === null || turn === undefined ? "" : turn === seat ? "Your turn" : `${seatName(view, turn)}'s turn`;
+  $("turn").classList.toggle("my-turn", turn === seat);
+  fill(
+    $("others"),
+    (view.seats || []).filter((s) => s.seat !== seat).map((s) =>
+      h("li", {}, `${s.name || `Seat ${s.seat + 1}`}: ${s.cards ?? "–"}`, s.uno ? " UNO" : "")),
+  );
+}
+
+/** Actions that play a card, keyed by the card's text ("W" -> ["W=R", ..., "W=B uno"]). */
+function cardActions(legal, hand) {
+  const texts = new Set(hand.map((c) => c.text));
+  const map = new Map();
+  for (const item of legal) {
+    const words = item.action.split(" ");
+    const card = words[0].split("=")[0];
+    if (!texts.has(card) || words.length > 2 || (words.length === 2 && words[1] !== "uno")) continue;
+    if (!map.has(card)) map.set(card, []);
+    map.get(card).push(item);
+  }
+  return map;
+}
+
+function renderHand(hand, byCard) {
+  const items = hand.map((card) => { // in the server's order (sorted there)
+    const legal = card.legal === true || byCard.has(card.text);
+    const button = cardElement(card, "button");
+    button.type = "button";
+    button.classList.toggle("legal", legal);
+    button.setAttribute("aria-label", `${card.label || cardWords(card.text)}${legal ? ", playable" : ""}`);
+    button.addEventListener("click", () => tapCard(card.text, byCard.get(card.text) || []));
+    return h("li", {}, button);
+  });
+  fill($("hand"), items);
+}
+
+function tapCard(text, options) {
+  if (!options.length) return send(text); // not playable: the server says why
+  const withUno = options.filter((o) => o.action.endsWith(" uno"));
+  const plain = options.filter((o) => !o.action.endsWith(" uno"));
+  const pick = unoArmed && withUno.length ? withUno : plain.length ? plain : withUno;
+  if (pick.length === 1) {
+    unoArmed = false;
+    return send(pick[0].action);
+  }
+  chooserFor = text;
+  renderChooser(pick);
+}
+
+function renderChooser(options) {
+  const buttons = options.map((o) => {
+    const colour = o.action.split(" ")[0].split("=")[1] || "";
+    return h("button", {
+      type: "button",
+      class: `big ${colour}`,
+      text: colour ? `${colour} ${COLOUR_NAMES[colour]}` : o.label || o.action,
+      "aria-label": o.label || o.action,
+      onclick: () => { hideChooser(); unoArmed = false; send(o.action); },
+    });
+  });
+  fill(
+    $("chooser"),
+    h("span", { text: `${chooserFor}: choose a colour` }),
+    buttons,
+    h("button", { type: "button", text: "Cancel", onclick: hideChooser }),
+  );
+  $("chooser").hidden = false;
+  $("chooser").querySelector("button").focus();
+}
+
+function hideChooser() {
+  chooserFor = null;
+  $("chooser").hidden = true;
+  fill($("chooser"));
+}
+
+function renderActions(legal, byCard) {
+  const played = new Set([...byCard.values()].flat().map((o) => o.action));
+  const rest = legal.filter((o) => !played.has(o.action));
+  const buttons = [];
+  const catches = [];
+  const faces = new Map();
+  for (const o of rest) {
+    const words = o.action.split(" ");
+    if (words[0] === "catch") {
+      const who = seatName(view, Number(words[1]));
+      catches.push(h("button", { type: "button", class: "big catch", "data-action": o.action,
+        text: `Catch ${who}!`, "aria-label": o.label || `catch ${who}`, onclick: () => send(o.action) }));
+    } else if (words[0] === "face") {
+      const opponent = Number(words[1]);
+      if (!faces.has(opponent)) faces.set(opponent, []);
+      faces.get(opponent).push(o);
+    } else if (words[0] === "colour") {
+      const c = words[1];
+      buttons.push(h("button", { type: "button", class: `big ${c}`, "data-action": o.action,
+        text: `${c} ${COLOUR_NAMES[c] || ""}`, "aria-label": o.label || o.action, onclick: () => send(o.action) }));
+    } else if (o.action !== "uno") {
+      buttons.push(h("button", { type: "button", class: "big", "data-action": o.action,
+        text: o.label || o.action, onclick: () => send(o.action) }));
+    }
+  }
+  for (const [opponent, options] of faces) {
+    buttons.push(h("div", { class: "chooser", role: "group", "aria-label": `face ${seatName(view, opponent)}` },
+      h("span", { text: `Face ${seatName(view, opponent)}:` }),
+      options.map((o) => h("button", { type: "button", class: "big", "data-action": o.action,
+        text: `×${o.action.split(" x")[1]}`, "aria-label": o.label || o.action, onclick: () => send(o.action) }))));
+  }
+  if (chooserFor && !byCard.has(chooserFor)) hideChooser();
+  fill($("actions"), buttons);
+  fill($("catches"), catches);
+  // UNO: a claim of its own ("uno") or said with the second-to-last card ("R5 uno")
+  const claim = legal.find((o) => o.action === "uno");
+  const withCard = legal.some((o) => o.action.endsWith(" uno"));
+  if (!withCard) unoArmed = false;
+  const uno = $("uno");
+  uno.disabled = !claim && !withCard;
+  uno.setAttribute("aria-pressed", String(unoArmed));
+  uno.textContent = unoArmed ? "UNO! (now play your card)" : "UNO!";
+  uno.onclick = () => {
+    if (claim) return send("uno");
+    unoArmed = !unoArmed;
+    uno.setAttribute("aria-pressed", String(unoArmed));
+    uno.textContent = unoArmed ? "UNO! (now play your card)" : "UNO!";
+  };
+  const turnNow = view.turn === seat;
+  if (turnNow !== renderActions.turnNow) {
+    renderActions.turnNow = turnNow;
+    if (turnNow) $("announce").textContent = "Your turn";
+  }
+}

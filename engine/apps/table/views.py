@@ -1,0 +1,145 @@
+"""The views: what each connection of the browser table is sent, built on the server.
+
+Every connection gets the *public* part (the seats and their card counts, the top
+card, the colour in force, the turn, the scores, the log, the showdown); only the
+phone that owns a seat also gets ``you``: its hand, its legal actions and what it
+is asked. Nothing here reads another player's hand: :func:`public_view` takes the
+game but reads only what the table can see (``hand_sizes``, the discard pile's
+top, ``catchable``), and :func:`private_view` reads the one hand it is given the
+seat of. The room (``engine.apps.table.room``) decides which connection gets
+which.
+
+>>> from engine.core.game import Game
+>>> game = Game.from_notation(
+...     "showdown R5,W,G2/B1,Y1,Y2 G1,B2 R1 R + 0 play - - 0,0 1 1 500 - 1:0")
+>>> you = private_view(game, 0, ["Ann", "Bob"])
+>>> [card["text"] for card in you["hand"]], [a["action"] for a in you["legal"]][:3]
+(['R5', 'G2', 'W'], ['R5', 'W=R', 'W=Y'])
+>>> card_view(game.top_card)
+{'text': 'R1', 'colour': 'R', 'label': 'red 1'}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from engine.apps.play import action_text
+from engine.apps.recap import COLOUR_WORDS, card_name
+from engine.apps.screen import card_order
+from engine.core.actions import ActionKind
+from engine.core.cards import Card
+from engine.core.game import Game, Phase
+
+__all__ = ["card_view", "public_view", "private_view", "prompt", "SEPARATOR", "WILD"]
+
+#: The log line between two rounds.
+SEPARATOR = "---"
+#: A wild card's "colour" in a view (it has none until it is played).
+WILD = "W"
+
+
+def card_view(card: Card, legal: bool | None = None) -> dict[str, Any]:
+    """A card as the pages draw it: its text, its colour letter (``W`` for a
+    wild), its name in words; in a hand, whether it may be played now."""
+    view: dict[str, Any] = {
+        "text": str(card),
+        "colour": WILD if card.colour is None else str(card.colour),
+        "label": card_name(card),
+    }
+    if legal is not None:
+        view["legal"] = legal
+    return view
+
+
+def prompt(game: Game, seat: int, names: Sequence[str]) -> str:
+    """What the phone of ``seat`` is asked now (empty when it is not its turn)."""
+    if game.to_act != seat:
+        return ""
+    phase = game.phase
+    if phase is Phase.DRAWN and game.drawn_card is not None:
+        card = game.drawn_card
+        return f"You drew {card} ({card_name(card)}): play it or keep it."
+    if phase is Phase.PENALTY:
+        offender = names[(seat - game.direction) % game.players]
+        return f"{offender} played {game.top_card} at you: {game.pending_draws} cards to draw."
+    if phase is Phase.CHOOSE_COLOUR:
+        return "The first card is a wild: name the colour."
+    if phase is Phase.CHOOSE_SHOWDOWN:
+        return "Your Wild Showdown: choose whom to face and how many cards."
+    return "Your turn."
+
+
+def private_view(game: Game, seat: int, names: Sequence[str]) -> dict[str, Any]:
+    """The ``you`` part for the phone of ``seat``: its own hand (sorted, the
+    playable cards marked), its legal actions with their words, its prompt."""
+    legal = game.legal_actions() if game.to_act == seat else ()
+    playable = {a.card for a in legal if a.kind is ActionKind.PLAY}
+    hand = sorted(game.hand(seat), key=card_order)
+    return {
+        "seat": seat,
+        "hand": [card_view(card, card in playable) for card in hand],
+        "legal": [{"action": str(a), "label": action_text(a, game, names)} for a in legal],
+        "prompt": prompt(game, seat, names),
+    }
+
+
+def public_view(
+    *,
+    code: str,
+    join_url: str,
+    seats: Sequence[dict[str, Any]],
+    game: Game | None,
+    phase: str,
+    variant: str,
+    target: int,
+    log: Sequence[str],
+    showdown: dict[str, Any] | None,
+    paused: str | None,
+) -> dict[str, Any]:
+    """What every connection sees. ``seats`` are the room's seat entries
+    (seat, name, kind, connected, drew); the game adds each one's card count
+    and UNO state. ``phase`` is ``lobby``, ``match_over`` or the game's phase."""
+    table: dict[str, Any] = {
+        "code": code,
+        "join_url": join_url,
+        "phase": phase,
+        "variant": variant,
+        "target": target,
+        "round": None,
+        "turn": None,
+        "top": None,
+        "colour": None,
+        "direction": None,
+        "scores": None,
+        "log": list(log),
+        "showdown": showdown,
+        "paused": paused,
+    }
+    out = []
+    for entry in seats:
+        seat = dict(entry)
+        seat.update(cards=None, uno=False, catchable=False)
+        out.append(seat)
+    table["seats"] = out
+    if game is None:
+        return table
+    sizes = game.hand_sizes
+    catchable = game.catchable
+    for seat in out:
+        n = seat["seat"]
+        seat["cards"] = sizes[n]
+        seat["catchable"] = catchable == n
+        seat["uno"] = sizes[n] == 1 and catchable != n
+    colour = game.colour
+    table.update(
+        round=game.round,
+        turn=game.to_act,
+        top=card_view(game.top_card),
+        colour=None if colour is None else str(colour),
+        colour_name=None if colour is None else COLOUR_WORDS[str(colour)],
+        direction=game.direction,
+        scores=list(game.scores),
+        target=game.target,
+    )
+    return table

@@ -1,0 +1,169 @@
+"""``showdown table`` as a process: the pages are served, a phone plays through the
+WebSocket, Ctrl-C stops it cleanly, and ``--resume`` brings the same seat back."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.async_helpers import run_coroutine
+
+websockets = pytest.importorskip("websockets")
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_table(port: int, save: Path, *extra: str) -> subprocess.Popen:
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "engine",
+            "table",
+            "--listen",
+            f"127.0.0.1:{port}",
+            "--pace",
+            "0",
+            "--seed",
+            "5",
+            "--save",
+            str(save),
+            *extra,
+        ],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return process
+        except OSError:
+            time.sleep(0.05)
+    process.kill()
+    raise AssertionError(f"the table did not listen: {process.communicate()[0]}")
+
+
+def stop(process: subprocess.Popen) -> tuple[int, str]:
+    process.send_signal(signal.SIGINT)
+    out, _ = process.communicate(timeout=20)
+    return process.returncode, out
+
+
+async def drain(ws, wait=0.3):
+    out = []
+    try:
+        while True:
+            out.append(json.loads(await asyncio.wait_for(ws.recv(), wait)))
+    except TimeoutError:
+        return out
+
+
+def last_view(messages):
+    views = [m["view"] for m in messages if m["type"] == "view"]
+    return views[-1] if views else None
+
+
+def test_pages_a_phone_playing_a_round_refusals_and_a_clean_stop(tmp_path):
+    port = free_port()
+    save = tmp_path / "table.json"
+    table = start_table(port, save)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        for path, kind in (
+            ("/", "text/html"),
+            ("/phone", "text/html"),
+            ("/join", "text/html"),
+            ("/qr.svg", "image/svg+xml"),
+        ):
+            with urllib.request.urlopen(base + path, timeout=5) as reply:
+                assert reply.status == 200 and reply.headers["content-type"].startswith(kind)
+
+        async def play():
+            url = f"ws://127.0.0.1:{port}/ws"
+            async with websockets.connect(url) as display, websockets.connect(url) as phone:
+                await display.send(json.dumps({"type": "hello", "role": "display"}))
+                await phone.send(json.dumps({"type": "hello", "role": "phone", "secret": None}))
+                await phone.send(json.dumps({"type": "join", "seat": 0, "name": "Ann"}))
+                await phone.send("{bad")
+                await display.send(json.dumps({"type": "host", "cmd": "start", "bots": 2}))
+                seen = []
+                secret = None
+                for i in range(300):
+                    messages = await drain(phone)
+                    seen += messages
+                    secret = secret or next(
+                        (m["secret"] for m in messages if m["type"] == "welcome" and m["secret"]),
+                        None,
+                    )
+                    view = last_view(messages)
+                    if view is None:
+                        continue
+                    if view["phase"] == "over" or (view["round"] or 1) > 1:
+                        break
+                    if view["you"]["legal"]:
+                        action = view["you"]["legal"][0]["action"]
+                        await phone.send(json.dumps({"type": "act", "action": action, "id": i}))
+                        await phone.send(json.dumps({"type": "act", "action": action, "id": i}))
+                to_display = await drain(display)
+                return seen, to_display, secret
+
+        seen, to_display, secret = run_coroutine(play())
+        refused = [m["message"] for m in seen if m["type"] == "refused"]
+        assert refused[0].startswith("malformed JSON")
+        assert any(r.endswith("(replayed)") for r in refused)
+        assert secret
+        assert all(m["view"]["you"] is None for m in to_display if m["type"] == "view")
+        saved = json.loads(save.read_text())
+        assert [s["name"] for s in saved["seats"]] == ["Ann", "bot1", "bot2"]
+    finally:
+        status, out = stop(table)
+    assert status == 0, out
+    assert "The table is closed." in out and "Traceback" not in out
+
+    # Restarted with --resume: the same match, and the phone's secret gets its seat back.
+    table = start_table(port, save, "--resume")
+    try:
+
+        async def rejoin():
+            async with websockets.connect(f"ws://127.0.0.1:{port}/ws") as phone:
+                await phone.send(json.dumps({"type": "hello", "role": "phone", "secret": secret}))
+                return await drain(phone, 1.0)
+
+        messages = run_coroutine(rejoin())
+        assert messages[0] == {"type": "welcome", "role": "phone", "seat": 0, "secret": secret}
+        view = last_view(messages)
+        assert view["you"]["seat"] == 0 and view["seats"][0]["name"] == "Ann"
+        assert view["log"][: len(saved["log"])][-1] == saved["log"][-1]
+    finally:
+        status, out = stop(table)
+    assert status == 0, out
+
+
+def test_lan_prints_the_join_url_by_address_and_a_qr_code(tmp_path):
+    port = free_port()
+    table = start_table(port, tmp_path / "t.json", "--lan")
+    status, out = stop(table)
+    assert status == 0
+    phones = next(line for line in out.splitlines() if "phones:" in line)
+    assert phones.split()[-1].startswith("http://") and ".local" not in phones
+    assert phones.split()[-1].endswith(f":{port}/phone")
+    assert "\u2588" in out or "\u2580" in out  # the QR code's blocks
