@@ -21,7 +21,7 @@ from engine.apps.screen import terminal_control
 from engine.units import is_unit_url, names_for_unit, token_from_text
 from firmware_host.protocol.console import UsageError, positive_int, seed, whole_number
 
-__all__ = ["add_arguments", "command", "read_token"]
+__all__ = ["add_arguments", "command", "read_token", "unit_argument"]
 
 
 def _players(text: str) -> list[str]:
@@ -31,7 +31,8 @@ def _players(text: str) -> list[str]:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def _unit(text: str) -> str:
+def unit_argument(text: str) -> str:
+    """The --unit argument of play and table: sim, manual, or a unit's address."""
     if text in UNITS or is_unit_url(text):
         return text
     raise argparse.ArgumentTypeError(
@@ -57,7 +58,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--unit",
-        type=_unit,
+        type=unit_argument,
         default="sim",
         metavar="sim|manual|URL",
         help="showdowns simulated (sim, the default), reported by hand "

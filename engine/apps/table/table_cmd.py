@@ -24,7 +24,7 @@ import sys
 from pathlib import Path
 
 from engine.apps.play import UNITS
-from engine.apps.play_cmd import read_token
+from engine.apps.play_cmd import read_token, unit_argument
 from engine.units import is_unit_url
 from firmware_host.protocol.console import CommandError, UsageError, seed, whole_number
 
@@ -63,15 +63,6 @@ def _listen(text: str) -> tuple[str, int]:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def _unit(text: str) -> str:
-    if text in UNITS or is_unit_url(text):
-        return text
-    raise argparse.ArgumentTypeError(
-        f"{text!r}: use sim, manual, or the unit's URL (socket://HOST:PORT) or serial device "
-        "(/dev/...)"
-    )
-
-
 def lan_address() -> str:
     """This machine's address on the LAN (the one its default route leaves by);
     no packet is sent. 127.0.0.1 when there is no network."""
@@ -108,7 +99,7 @@ def check_free(host: str, port: int) -> None:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--unit",
-        type=_unit,
+        type=unit_argument,
         default="sim",
         metavar="sim|manual|URL",
         help="showdowns simulated (sim, the default), reported by hand at this terminal "
