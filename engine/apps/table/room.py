@@ -41,6 +41,7 @@ from typing import Any, ClassVar
 
 from engine.apps.driver import Match, MatchEvent
 from engine.apps.recap import event_text
+from engine.apps.table import showdown_view
 from engine.apps.table.views import SEPARATOR, private_view, public_view
 from engine.core.actions import Action
 from engine.core.errors import NotationError
@@ -48,7 +49,6 @@ from engine.core.game import Game
 from engine.players.bots import HeuristicBot
 from engine.units.ports import ShowdownOutcome, ShowdownRequest, SimulatedUnit, UnitPort
 from firmware_host.protocol import clean_name
-from firmware_host.protocol.words import duel_verdict
 
 __all__ = ["Room", "Seat", "Connection", "MAX_LOG", "SAVE_FORMAT", "VARIANTS"]
 
@@ -233,22 +233,9 @@ class Room:
         )
         self._fighting = True
         self._port.request = request
-        self.showdown = {
-            "challenger": c,
-            "opponent": o,
-            "names": [names[c], names[o]],
-            "cards": request.cards,
-            "cause": str(pending.cause),
-            "stage": "armed",
-            "step": None,
-            "steps": None,
-            "verdict": None,
-            "reactions": None,
-            "margin_ms": None,
-            "false_start_by": None,
-            "rerun": 0,
-            "message": None,
-        }
+        self.showdown = showdown_view.armed(
+            c, o, [names[c], names[o]], request.cards, str(pending.cause)
+        )
         self._changed()
         return request
 
@@ -283,22 +270,8 @@ class Room:
     def unit_event(self, name: str, data: dict[str, Any]) -> None:
         """An event of the showdown being fought: the showdown view follows it,
         and every connection gets it as ``{"type": "event"}`` (it holds no card)."""
-        view = self.showdown
-        if view is not None:
-            if name == "armed":
-                view["stage"] = "armed"
-            elif name == "countdown":
-                view.update(stage="countdown", step=data.get("step"), steps=data.get("steps"))
-                view["rerun"] = data.get("rerun", view["rerun"])
-            elif name == "go":
-                view["stage"] = "go"
-            elif name == "false_start":
-                side = data.get("side")
-                view["false_start_by"] = view["challenger"] if side == "a" else view["opponent"]
-            elif name == "tie":
-                view["rerun"] = data.get("rerun", view["rerun"])
-            elif name == "result":
-                view["stage"] = "decided"
+        if self.showdown is not None:
+            showdown_view.follow(self.showdown, name, data)
         for conn in self.connections:
             if conn.role is not None:
                 conn.outbox.append({"type": "event", "name": name, "data": data})
@@ -643,34 +616,18 @@ class Room:
 
     def _verdict(self, d: dict[str, Any]) -> None:
         c, o = d["challenger"], d["opponent"]
-        names = self.names
-        times = d["reaction_us"]
-        view = self.showdown if self.showdown is not None else {}
-        view.update(
-            challenger=c,
-            opponent=o,
-            cards=d["cards"],
-            stage="decided",
-            verdict=duel_verdict(
-                {c: names[c], o: names[o]},
-                d["winner"],
-                d["loser"],
-                d["reason"],
-                times,
-                d["margin_us"],
-                d["tie_reruns"],
-            ),
-            reactions={
-                "challenger": _ms(times.get(c)),
-                "opponent": _ms(times.get(o)),
-            },
-            margin_ms=_ms(d["margin_us"]),
-            false_start_by=d["loser"] if d["reason"] == "false_start" else None,
-            rerun=d["tie_reruns"],
+        if self.showdown is None:  # restored mid-showdown, or decided by hand
+            self.showdown = showdown_view.armed(c, o, [self.names[c], self.names[o]], d["cards"])
+        showdown_view.decided(
+            self.showdown,
+            {c: self.names[c], o: self.names[o]},
             winner=d["winner"],
             loser=d["loser"],
+            reason=d["reason"],
+            reaction_us=d["reaction_us"],
+            margin_us=d["margin_us"],
+            tie_reruns=d["tie_reruns"],
         )
-        self.showdown = view
 
     def _playing(self) -> Match:
         if self.match is None:
@@ -815,7 +772,3 @@ class Room:
         with os.fdopen(fd, "w", encoding="utf-8") as file:
             json.dump(self.snapshot(), file)
         os.replace(temporary, path)
-
-
-def _ms(micros: int | None) -> float | None:
-    return None if micros is None else round(micros / 1000, 1)

@@ -20,23 +20,23 @@ import contextlib
 import io
 import json
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import segno
 import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import FileResponse, Response
-from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from engine.apps.table.room import Room
 from engine.core.errors import UnitProblem
 
-__all__ = ["create_app", "serve", "Runner", "UnitHooks", "STATIC"]
+__all__ = ["create_app", "serve", "Runner", "UnitHooks", "Addon", "STATIC"]
 
 log = logging.getLogger(__name__)
 
@@ -128,14 +128,25 @@ class UnitHooks:
         self._call("unit_said", text)
 
 
+class Addon(Protocol):
+    """A part of the site beside the room's pages (the unit panel, the history
+    page): its routes, and what runs while the server does."""
+
+    def routes(self) -> list[BaseRoute]: ...
+
+    def running(self) -> contextlib.AbstractAsyncContextManager[None]: ...
+
+
 def create_app(
     room: Room,
     *,
     pace_s: float = 0.8,
     round_pause_s: float = 5.0,
     hooks: UnitHooks | None = None,
+    display_page: str = "display.html",
+    addons: Sequence[Addon] = (),
 ) -> Starlette:
-    """The app for one table."""
+    """The app for one table; ``/`` serves ``display_page`` from the static files."""
     runner = Runner(room, pace_s=pace_s, round_pause_s=round_pause_s)
     wakes: set[asyncio.Event] = set()
 
@@ -151,7 +162,10 @@ def create_app(
             hooks.bind(room, asyncio.get_running_loop())
         task = asyncio.create_task(runner.run(), name="table-runner")
         try:
-            yield
+            async with contextlib.AsyncExitStack() as stack:
+                for addon in addons:
+                    await stack.enter_async_context(addon.running())
+                yield
         finally:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -200,11 +214,12 @@ def create_app(
             room.disconnect(conn)
 
     routes = [
-        Route("/", page("display.html"), name="display"),
+        Route("/", page(display_page), name="display"),
         Route("/phone", page("phone.html"), name="phone"),
         Route("/join", page("phone.html"), name="join"),
         Route("/qr.svg", qr, name="qr"),
         WebSocketRoute("/ws", websocket),
+        *(route for addon in addons for route in addon.routes()),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
