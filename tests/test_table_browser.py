@@ -7,15 +7,12 @@ reopened in the same browser rejoins its seat. Screenshots go to docs/screenshot
 
 from __future__ import annotations
 
-import asyncio
-import json
 import random
-import socket
-import threading
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from tests.table_helpers import Frames, card_lists, free_port, has_key, served, tapped
 
 pytestmark = pytest.mark.slow
 
@@ -28,26 +25,6 @@ PHONE = "Pixel 5"  # is_mobile, has_touch, a phone's viewport
 # -- helpers ------------------------------------------------------------------------------
 
 
-class Frames:
-    """Every WebSocket frame a page (or the pages it is told to ``watch``)
-    receives, parsed; and the script errors they raise."""
-
-    def __init__(self, page):
-        self.messages: list[dict] = []
-        self.errors: list[str] = []
-        self.watch(page)
-
-    def watch(self, page) -> None:
-        page.on("websocket", self._socket)
-        page.on("pageerror", lambda error: self.errors.append(str(error)))
-
-    def _socket(self, ws):
-        ws.on("framereceived", lambda payload: self.messages.append(json.loads(payload)))
-
-    def views(self) -> list[dict]:
-        return [m["view"] for m in self.messages if m.get("type") == "view"]
-
-
 def open_phone(context, url: str, frames: Frames | None = None):
     """A phone page at /phone; its frames go to ``frames`` (a new Frames if None)."""
     page = context.new_page()
@@ -57,29 +34,6 @@ def open_phone(context, url: str, frames: Frames | None = None):
         frames.watch(page)
     page.goto(f"{url}/phone")
     return page, frames
-
-
-def card_lists(value) -> list[list[str]]:
-    """Every list of cards ({"text": ...} objects) anywhere inside ``value``."""
-    found: list[list[str]] = []
-    if isinstance(value, dict):
-        for item in value.values():
-            found += card_lists(item)
-    elif isinstance(value, list):
-        if value and all(isinstance(v, dict) and "text" in v for v in value):
-            found.append(sorted(v["text"] for v in value))
-        for item in value:
-            found += card_lists(item)
-    return found
-
-
-def has_key(value, key: str) -> bool:
-    """Whether ``key`` is a key of any object anywhere inside ``value``."""
-    if isinstance(value, dict):
-        return key in value or any(has_key(v, key) for v in value.values())
-    if isinstance(value, list):
-        return any(has_key(v, key) for v in value)
-    return False
 
 
 def hand_of(page) -> list[str]:
@@ -106,14 +60,6 @@ def take_turn(page) -> bool:
     return False
 
 
-def tapped(locator) -> bool:
-    try:
-        locator.tap(timeout=2000)
-    except PlaywrightTimeout:
-        return False
-    return True
-
-
 # -- the real server, in-process on a free port ------------------------------------------
 
 
@@ -121,31 +67,13 @@ def tapped(locator) -> bool:
 def table_url():
     """``showdown table``'s app (engine.apps.table.server) on a simulated unit, bots
     without pacing, served by uvicorn in a thread on a free loopback port."""
-    import uvicorn
-
     from engine.apps.table.room import Room
     from engine.apps.table.server import create_app
 
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    url = f"http://127.0.0.1:{sock.getsockname()[1]}"
-    room = Room(seats=4, rng=random.Random(5), code="TEST", join_url=f"{url}/phone")
-    app = create_app(room, pace_s=0, round_pause_s=60)
-    config = uvicorn.Config(app, log_level="warning", lifespan="on", ws="websockets-sansio")
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=lambda: asyncio.run(server.serve(sockets=[sock])))
-    thread.start()
-    try:
-        for _ in range(500):
-            if server.started:
-                break
-            threading.Event().wait(0.01)
-        assert server.started, "the table server did not start"
-        yield url
-    finally:
-        server.should_exit = True
-        thread.join(10)
-        sock.close()
+    with free_port() as (sock, url):
+        room = Room(seats=4, rng=random.Random(5), code="TEST", join_url=f"{url}/phone")
+        with served(create_app(room, pace_s=0, round_pause_s=60), sock):
+            yield url
 
 
 # -- the tests ------------------------------------------------------------------------------
