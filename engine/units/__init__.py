@@ -1,7 +1,10 @@
-"""Unit ports, where a game's showdowns are fought: simulated, manual, or a real unit
-over its wire protocol (``firmware_host.protocol``, whose words and reaction model they use too).
+"""Unit ports, where a game's showdowns are fought: simulated (at once, or live as a
+unit shows them), manual, or a real unit over its wire protocol
+(``firmware_host.protocol``, whose words and reaction model they use too); and a
+watcher of a real unit's outputs, for the unit panel.
 """
 
+from engine.units.live_sim import DEMO_PACE, UNIT_PACE, LiveSimulatedUnit, Pace
 from engine.units.ports import (
     REASONS,
     ManualUnit,
@@ -32,6 +35,7 @@ from engine.units.unit_link import (
     UnitLink,
     VersionMismatch,
 )
+from engine.units.watch import UnitWatcher, Watching
 from firmware_host.protocol import token_from_text
 
 __all__ = [
@@ -42,6 +46,11 @@ __all__ = [
     "SimulatedUnit",
     "ManualUnit",
     "REASONS",
+    # live_sim
+    "LiveSimulatedUnit",
+    "Pace",
+    "UNIT_PACE",
+    "DEMO_PACE",
     # remote
     "RemoteUnit",
     "PauseOnProblem",
@@ -62,6 +71,9 @@ __all__ = [
     "CommandRefused",
     "VersionMismatch",
     "AuthFailed",
+    # watch
+    "UnitWatcher",
+    "Watching",
     # a token file, read as the unit reads its own
     "token_from_text",
 ]

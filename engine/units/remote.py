@@ -264,11 +264,11 @@ class RemoteUnit:
         """Connect now, and check the unit is ready for a showdown. Raises
         UnitUnreachable, UnitVersionError, UnitBusy or UnitFault."""
         try:
-            link = self._connected()
+            link = self.link()
             status = link.call("status")
         except LinkLost as exc:
             self._drop_link()
-            raise self._unreachable(exc) from None
+            raise self.unreachable(exc) from None
         except CommandRefused as exc:
             raise UnitProblem(
                 f"the unit at {self.url} refused status: {exc.message}",
@@ -300,7 +300,10 @@ class RemoteUnit:
     def __exit__(self, *exc_info) -> None:
         self.close()
 
-    def _connected(self) -> UnitLink:
+    def link(self) -> UnitLink:
+        """The open link to the unit, opened first if it is not (hello, token,
+        version): LinkLost if it cannot be (see :meth:`unreachable`), a
+        UnitProblem for a token refused or no common version."""
         if self._link is not None and self._link.is_open:
             return self._link
         link = UnitLink(self.url, **self._link_options)
@@ -336,12 +339,17 @@ class RemoteUnit:
         self._link = link
         return link
 
+    @property
+    def cannot_connect(self) -> bool:
+        """Whether the last link would not open for a reason no retry mends (a bad URL)."""
+        return self._failure is not None and self._failure.permanent
+
     def _drop_link(self) -> None:
         link, self._link = self._link, None
         if link is not None:
             link.close()
 
-    def _unreachable(self, exc: Exception) -> UnitUnreachable:
+    def unreachable(self, exc: Exception) -> UnitUnreachable:
         """The link could not be (re)opened or kept: its cause and the next step
         (a link that opened and then failed: the unit may be off, or the line)."""
         if self._failure is not None:
@@ -413,11 +421,11 @@ class RemoteUnit:
         give_up = None
         while True:
             try:
-                return self._arm_and_wait(self._connected(), request, unit_id)
+                return self._arm_and_wait(self.link(), request, unit_id)
             except LinkLost as exc:
                 self._drop_link()
                 if self._failure is not None and self._failure.permanent:
-                    raise self._unreachable(exc) from None  # a bad URL: no retry helps
+                    raise self.unreachable(exc) from None  # a bad URL: no retry helps
                 now = self.clock()
                 if give_up is None:
                     give_up = now + self.reconnect_s
@@ -429,7 +437,7 @@ class RemoteUnit:
                     )
                     self._tell(f"Lost the link to the unit ({exc}): reconnecting...")
                 if now >= give_up:
-                    raise self._unreachable(exc) from None
+                    raise self.unreachable(exc) from None
                 self.sleep(backoff)
                 backoff = min(backoff * 2, self.max_backoff_s)
 
