@@ -7,10 +7,16 @@ reopened in the same browser rejoins its seat. Screenshots go to docs/screenshot
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import json
 import random
+import re
+import socket
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.table_helpers import Frames, card_lists, free_port, has_key, served, tapped
 
@@ -250,3 +256,369 @@ def test_a_page_load_weighs_well_under_150_kb_and_fetches_nothing_from_elsewhere
             else {"table.css", "common.js", "phone.js"}
         )
         page.close()
+
+
+# -- a table the test can stop, restart and reach into ----------------------------------
+
+
+def listening(port: int = 0) -> socket.socket:
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", port))
+    return sock
+
+
+class Table:
+    """``showdown table``'s app on a free port, saved to ``tmp_path``: it can be
+    stopped and started again from its save file on the same port (a crash and
+    ``--resume``), and a connection's socket can be closed from the server."""
+
+    def __init__(self, tmp_path, *, seats: int = 4, pace_s: float = 0.0):
+        self.save = tmp_path / "table.json"
+        self.seats, self.pace_s = seats, pace_s
+        self.sock = listening()
+        self.port = self.sock.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.stack = contextlib.ExitStack()
+        self.serve(self.new_room())
+
+    def new_room(self):
+        from engine.apps.table.room import Room
+
+        return Room(
+            seats=self.seats,
+            rng=random.Random(5),
+            code="TEST",
+            join_url=f"{self.url}/phone",
+            save=self.save,
+        )
+
+    def serve(self, room) -> None:
+        from engine.apps.table.server import create_app
+
+        self.room = room
+        self.app = create_app(room, pace_s=self.pace_s, round_pause_s=60)
+        self.stack.enter_context(served(self.app, self.sock))
+
+    def stop(self) -> None:
+        self.stack.close()
+        self.sock.close()
+
+    def restart(self) -> None:
+        """Stop, then serve a new room restored from the save file on the same port."""
+        self.stop()
+        self.sock = listening(self.port)
+        room = self.new_room()
+        room.restore(json.loads(self.save.read_text()))
+        self.serve(room)
+
+    def drop(self, seat: int) -> None:
+        """Close, from the server's side, the socket of the page holding ``seat``."""
+        conn = next(c for c in self.room.connections if c.seat == seat)
+        ws = self.app.state.sockets[conn]
+        asyncio.run_coroutine_threadsafe(ws.close(code=1012), self.app.state.loop).result(5)
+
+
+@pytest.fixture
+def table(tmp_path):
+    table = Table(tmp_path)
+    yield table
+    table.stop()
+
+
+def display_page(browser, url: str):
+    page = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+    frames = Frames(page)
+    page.goto(url)
+    page.locator("#status", has_text="connected").wait_for()
+    return page, frames
+
+
+def phone_page(browser, playwright, url: str, seat: int, name: str):
+    context = browser.new_context(**playwright.devices[PHONE])
+    page, frames = open_phone(context, url)
+    join(page, seat, name)
+    return page, frames
+
+
+def start_from(display, bots: int) -> None:
+    display.locator("#bots").fill(str(bots))
+    display.locator("#start").click()
+    display.locator("#top [data-card]").wait_for()
+
+
+def wait_until(page, condition, what: str, seconds: float = 10) -> None:
+    for _ in range(int(seconds * 50)):
+        if condition():
+            return
+        page.wait_for_timeout(20)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def settled(page, table: Table) -> list[str]:
+    """Wait until the match waits for a person and ``page`` (Ann's) shows seat 0's
+    hand as the server holds it; that hand, sorted."""
+
+    def held() -> list[str]:
+        return sorted(str(card) for card in table.room.game.hand(0))
+
+    wait_until(
+        page,
+        lambda: table.room.next_task() is None and sorted(hand_of(page)) == held(),
+        "the match to wait for a person",
+    )
+    return held()
+
+
+def last_you(frames: Frames) -> dict:
+    return frames.views()[-1]["you"]
+
+
+# -- reconnecting -----------------------------------------------------------------------
+
+
+def test_a_phone_whose_socket_the_server_drops_comes_back_by_itself_to_its_seat(
+    browser, playwright, table
+):
+    display, _ = display_page(browser, table.url)
+    ann, ann_frames = phone_page(browser, playwright, table.url, 0, "Ann")
+    start_from(display, bots=1)
+    ann.locator("#hand [data-card]").first.wait_for()
+    # Each page shows its own round trip; the display shows Ann's next to her name.
+    ann.locator("#status", has_text=re.compile(r"connected · \d+ ms")).wait_for()
+    display.locator("#status", has_text=re.compile(r"connected · \d+ ms")).wait_for()
+    display.locator("#seats li[data-seat='0'] .lag", has_text=re.compile(r"^\d+ ms$")).wait_for()
+    hand = settled(ann, table)
+
+    before = len(ann_frames.messages)
+    table.drop(0)
+    wait_until(
+        ann,
+        lambda: any(m.get("type") == "welcome" for m in ann_frames.messages[before:]),
+        "Ann's page to say hello again",
+    )
+    welcome = next(m for m in ann_frames.messages[before:] if m["type"] == "welcome")
+    assert welcome["seat"] == 0 and welcome["secret"]
+    wait_until(ann, lambda: ann_frames.views()[-1]["you"] is not None, "Ann's whole view")
+    assert sorted(c["text"] for c in last_you(ann_frames)["hand"]) == hand
+    ann.locator("#status", has_text="connected").wait_for()
+    assert sorted(hand_of(ann)) == hand and ann.locator("#me").inner_text() == "Ann"
+    display.locator("#seats li[data-seat='0']:not(.away)").wait_for()
+    assert ann_frames.errors == []
+
+
+def test_after_a_restart_from_the_save_file_the_open_pages_come_back_by_themselves(
+    browser, playwright, table
+):
+    display, display_frames = display_page(browser, table.url)
+    ann, ann_frames = phone_page(browser, playwright, table.url, 0, "Ann")
+    start_from(display, bots=1)
+    ann.locator("#hand [data-card]").first.wait_for()
+    hand = settled(ann, table)
+    top = display.locator("#top [data-card]").get_attribute("data-card")
+    notation = table.room.game.notation()
+
+    table.restart()  # the server stops (the pages lose their sockets) and comes back
+    assert table.room.game.notation() == notation
+    # Both pages say hello to the new server by themselves (backoff up to 8 s).
+    wait_until(
+        ann,
+        lambda: (
+            {(c.role, c.seat) for c in table.room.connections} == {("display", None), ("phone", 0)}
+        ),
+        "the display and Ann's phone to be back on the new server",
+        seconds=30,
+    )
+    display.locator("#status", has_text="connected").wait_for()
+    ann.locator("#status", has_text="connected").wait_for()
+    ann.locator("#hand [data-card]").first.wait_for()
+    assert sorted(hand_of(ann)) == hand
+    assert ann.locator("#me").inner_text() == "Ann" and ann.locator("#join").is_hidden()
+    assert display.locator("#top [data-card]").get_attribute("data-card") == top
+    # and the match goes on: Ann plays a card on the new server
+    ann.locator("#hand button.legal").first.wait_for()
+    plays = len(table.room.match.events)
+    assert take_turn(ann)
+    wait_until(ann, lambda: len(table.room.match.events) > plays, "Ann's play")
+    assert display_frames.errors == ann_frames.errors == []
+
+
+# -- the host's pause, and a seat handed to a bot ---------------------------------------
+
+
+def test_the_host_pauses_every_screen_shows_it_and_a_tap_is_refused(browser, playwright, table):
+    display, _ = display_page(browser, table.url)
+    ann, ann_frames = phone_page(browser, playwright, table.url, 0, "Ann")
+    start_from(display, bots=1)
+    ann.locator("#hand button.legal").first.wait_for()
+    display.locator("#host-extra button[data-key='pause']").click()
+    display.locator("#host-paused").wait_for(state="visible")
+    ann.locator("#host-paused").wait_for(state="visible")
+    assert display.locator("#log li").first.inner_text() == "The host paused the game."
+    assert display.locator("#host-extra button[data-key='pause']").inner_text() == "Resume"
+    hand = sorted(hand_of(ann))
+    ann.locator("#hand button.legal").first.tap()
+    assert refused_shown(ann, ann_frames, None) == (
+        "the host paused the game: wait until the host resumes it"
+    )
+    assert sorted(hand_of(ann)) == hand
+    display.locator("#host-extra button[data-key='pause']").click()
+    display.locator("#host-paused").wait_for(state="hidden")
+    ann.locator("#host-paused").wait_for(state="hidden")
+    plays = len(table.room.match.events)
+    assert take_turn(ann)
+    wait_until(ann, lambda: len(table.room.match.events) > plays, "Ann's play after resume")
+
+
+def test_a_seat_handed_to_a_bot_and_back_and_its_hand_stays_on_its_phone(
+    browser, playwright, table
+):
+    display, display_frames = display_page(browser, table.url)
+    ann, ann_frames = phone_page(browser, playwright, table.url, 0, "Ann")
+    bob, bob_frames = phone_page(browser, playwright, table.url, 1, "Bob")
+    start_from(display, bots=0)
+    ann.locator("#hand [data-card]").first.wait_for()
+    display.locator("#host-extra button[data-key='seat-0']", has_text="A bot plays for Ann").click()
+    display.locator("#seats li[data-seat='0'] .name", has_text="Ann (bot playing)").wait_for()
+    ann.locator("#bot-playing").wait_for(state="visible")
+    assert ann.locator("#hand [data-card]").count() > 0  # Ann still sees her hand
+    assert ann.locator("#hand button.legal").count() == 0
+    # The bot plays Ann's turns while Bob plays his own, for a few turns.
+    hands_seen = set()
+    for _ in range(12):
+        hands_seen.add(tuple(sorted(hand_of(ann))))
+        before = len(bob_frames.messages)
+        if take_turn(bob):
+            wait_for_frame(bob, bob_frames, before)
+        else:
+            bob.wait_for_timeout(50)
+    assert any(
+        e.kind != "match_start" and e.data.get("player") == 0
+        for e in table.room.match.events
+        if e.kind in ("play", "draw")
+    )
+    # Ann takes her seat back from her phone.
+    ann.locator("#take-back").tap()
+    ann.locator("#bot-playing").wait_for(state="hidden")
+    display.locator("#seats li[data-seat='0'] .name", has_text=re.compile("^Ann$")).wait_for()
+    assert display.locator("#log li").first.inner_text() == "Ann plays again."
+    # Handed to a bot again, and given back from the display.
+    display.locator("#host-extra button[data-key='seat-0']").click()
+    ann.locator("#bot-playing").wait_for(state="visible")
+    display.locator("#host-extra button[data-key='seat-0']", has_text="Ann plays again").click()
+    ann.locator("#bot-playing").wait_for(state="hidden")
+    hands_seen.add(tuple(sorted(hand_of(ann))))
+    # Nothing of any hand Ann held reached the display or Bob.
+    hands_seen = {hand for hand in hands_seen if len(hand) >= 2}
+    for who, frames in (("display", display_frames), ("Bob", bob_frames)):
+        for view in frames.views():
+            for cards in card_lists({k: v for k, v in view.items() if k != "you"}):
+                assert tuple(cards) not in hands_seen, (who, cards)
+            you = view.get("you")
+            assert you is None or you["seat"] == 1, (who, you)
+    assert display_frames.errors == ann_frames.errors == bob_frames.errors == []
+
+
+# -- the keyboard -------------------------------------------------------------------------
+
+
+def tab_to(page, test: str, presses: int = 60) -> None:
+    """Press Tab until ``test`` (a JS expression about ``e``, the focused element) holds."""
+    for _ in range(presses):
+        page.keyboard.press("Tab")
+        if page.evaluate(f"(() => {{ const e = document.activeElement; return !!({test}); }})()"):
+            return
+    raise AssertionError(f"Tab never reached an element where {test}")
+
+
+def test_the_host_starts_and_pauses_and_a_card_is_played_with_the_keyboard_alone(
+    browser, playwright, table
+):
+    display, _ = display_page(browser, table.url)
+    context = browser.new_context(**playwright.devices[PHONE])
+    ann, ann_frames = open_phone(context, table.url)
+    join(ann, 0, "Ann")
+    # The display's host controls: set the bots with the keyboard and start.
+    tab_to(display, "e.id === 'bots'")
+    display.keyboard.press("Control+A")
+    display.keyboard.type("1")
+    tab_to(display, "e.id === 'start'")
+    display.keyboard.press("Enter")
+    display.locator("#top [data-card]").wait_for()
+    assert [s.kind for s in table.room.seats] == ["person", "bot"]
+    # Pause and resume from the keyboard: the focus stays on the toggle.
+    tab_to(display, "e.dataset.key === 'pause'")
+    display.keyboard.press("Enter")
+    display.locator("#host-paused").wait_for(state="visible")
+    assert display.evaluate("document.activeElement.dataset.key") == "pause"
+    display.keyboard.press("Enter")
+    display.locator("#host-paused").wait_for(state="hidden")
+    # Ann plays a card with the keyboard alone (a wild asks its colour, also by keyboard).
+    ann.locator("#hand button.legal").first.wait_for()
+    tab_to(ann, "e.classList.contains('legal')")
+    card = ann.evaluate("document.activeElement.dataset.card")
+
+    def anns_plays():
+        return [
+            e.data["card"]
+            for e in table.room.match.events
+            if e.kind == "play" and e.data["player"] == 0
+        ]
+
+    plays = len(anns_plays())
+    ann.keyboard.press("Enter")
+    if card.startswith("W"):
+        ann.locator("#chooser:not([hidden]) button").first.wait_for()
+        assert ann.evaluate("document.activeElement.closest('#chooser') !== null")
+        ann.keyboard.press("Enter")
+    wait_until(ann, lambda: len(anns_plays()) > plays, "Ann's card to be played")
+    assert anns_plays()[-1] == card
+    refusals = [m for m in ann_frames.messages if m.get("type") == "refused"]
+    assert refusals == []
+    # The turn is said to screen readers, on the display and on the phone.
+    assert display.locator("#announce").get_attribute("aria-live") == "polite"
+    assert display.locator("#announce-verdict").get_attribute("aria-live") == "assertive"
+    ann.locator("#hand button.legal").first.wait_for()  # Ann's turn again
+    expect(display.locator("#turn")).to_have_text("Ann to play")
+    expect(display.locator("#announce")).to_have_text("Ann to play")
+    assert ann.locator("#turn").get_attribute("aria-live") == "polite"
+    expect(ann.locator("#turn")).to_have_text("Your turn")
+
+
+def test_the_host_sets_up_the_rules_on_the_form_and_a_bad_one_is_refused_with_why(
+    browser, playwright, table
+):
+    display, display_frames = display_page(browser, table.url)
+    phone_page(browser, playwright, table.url, 0, "Ann")
+    display.locator("#bots").fill("2")
+    display.locator("details.house-rules summary").click()
+    display.locator("#bot-kind").select_option("random")
+    display.locator("#reaction").fill("400")
+    display.locator("#stacking").check()
+    display.locator("#uno-penalty").fill("4")
+    display.locator("#first-card").select_option("flip")
+    display.locator("#ws-low").fill("3")
+    display.locator("#ws-high").fill("1")
+    display.locator("#start").click()
+    expect(display.locator("#host-message")).to_have_text(
+        "house rules: showdown_cards must be (low, high) with 1 <= low <= high <= 7, not (3, 1)"
+    )
+    assert table.room.match is None
+    display.locator("#ws-high").fill("4")
+    display.locator("#start").click()
+    display.locator("#top [data-card]").wait_for()
+    assert str(table.room.game.house_rules) == "stack,uno=4,first=flip,ws=3-4"
+    rules = display.locator("#rules li")
+    expect(rules).to_have_text(
+        [
+            "Showdown to 500 points",
+            "bots: random, react in 400 ms",
+            "stacking +2 and +4: on",
+            "draw until playable: off",
+            "UNO penalty: 4 cards",
+            "first card: flip",
+            "Wild Showdown: 3 to 4 cards",
+        ]
+    )
+    assert display.locator("#host-form").is_hidden()  # while the match is played
+    assert display_frames.errors == []

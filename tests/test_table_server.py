@@ -104,16 +104,15 @@ def test_pages_a_phone_playing_a_round_refusals_and_a_clean_stop(tmp_path):
                 await phone.send(json.dumps({"type": "hello", "role": "phone", "secret": None}))
                 await phone.send(json.dumps({"type": "join", "seat": 0, "name": "Ann"}))
                 await phone.send("{bad")
-                await display.send(json.dumps({"type": "host", "cmd": "start", "bots": 2}))
+                # Two sockets keep no order between them: start once Ann sits.
                 seen = []
-                secret = None
+                while not any(m["type"] == "welcome" and m["seat"] == 0 for m in seen):
+                    seen += await drain(phone)
+                secret = next(m["secret"] for m in seen if m["type"] == "welcome" and m["secret"])
+                await display.send(json.dumps({"type": "host", "cmd": "start", "bots": 2}))
                 for i in range(300):
                     messages = await drain(phone)
                     seen += messages
-                    secret = secret or next(
-                        (m["secret"] for m in messages if m["type"] == "welcome" and m["secret"]),
-                        None,
-                    )
                     view = last_view(messages)
                     if view is None:
                         continue
@@ -129,7 +128,7 @@ def test_pages_a_phone_playing_a_round_refusals_and_a_clean_stop(tmp_path):
         seen, to_display, secret = run_coroutine(play())
         refused = [m["message"] for m in seen if m["type"] == "refused"]
         assert refused[0].startswith("malformed JSON")
-        assert any(r.endswith("(replayed)") for r in refused)
+        assert any(r.endswith("(replayed)") for r in refused), (refused, last_view(seen))
         assert secret
         assert all(m["view"]["you"] is None for m in to_display if m["type"] == "view")
         saved = json.loads(save.read_text())
@@ -167,3 +166,46 @@ def test_lan_prints_the_join_url_by_address_and_a_qr_code(tmp_path):
     assert phones.split()[-1].startswith("http://") and ".local" not in phones
     assert phones.split()[-1].endswith(f":{port}/phone")
     assert "\u2588" in out or "\u2580" in out  # the QR code's blocks
+
+
+def test_a_unit_that_cannot_be_reached_stops_the_table_at_start_with_what_to_do(tmp_path):
+    port, unit_port = free_port(), free_port()  # nothing listens at unit_port
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "engine",
+            "table",
+            "--listen",
+            f"127.0.0.1:{port}",
+            "--unit",
+            f"socket://127.0.0.1:{unit_port}",
+            "--save",
+            str(tmp_path / "t.json"),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert result.stderr.splitlines()[-1] == (
+        f"error: cannot reach the unit at socket://127.0.0.1:{unit_port}: connection refused: "
+        f"nothing listens at 127.0.0.1:{unit_port}. What to do: Check that the unit is switched "
+        "on and its daemon is running (showdown-unit run), and that it listens on that address "
+        "and port (server.listen in its config), then retry."
+    )
+    assert "display:" not in result.stdout  # it never served
+
+
+def test_a_unit_that_answers_lets_the_table_start(tmp_path):
+    from tests.daemon_helpers import running_daemon
+
+    port = free_port()
+    with running_daemon(tmp_path) as daemon:
+        table = start_table(
+            port, tmp_path / "t.json", "--unit", f"socket://127.0.0.1:{daemon.port}"
+        )
+        status, out = stop(table)
+    assert status == 0, out
+    assert "display:" in out and "The table is closed." in out

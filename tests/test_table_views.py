@@ -5,9 +5,18 @@ from __future__ import annotations
 
 import json
 
-from engine.apps.table.views import card_view, private_view, prompt, public_view
+from engine.apps.table.views import (
+    BOT_PLAYS,
+    card_view,
+    house_rules_view,
+    private_view,
+    prompt,
+    public_view,
+    rules_words,
+)
 from engine.core.cards import Card
 from engine.core.game import Game
+from engine.core.rules import HouseRules
 
 NAMES = ["Ann", "Bob", "Cy"]
 
@@ -98,3 +107,62 @@ def test_a_player_with_one_card_is_catchable_until_they_called_uno():
     called = game("classic R5/B1,Y1,Y2 G1,B2,G3,G4 R1 R + 1 play - - 0,0 1 1 500 - 1:0")
     seat = public(called)["seats"][0]
     assert (seat["cards"], seat["uno"], seat["catchable"]) == (1, True, False)
+
+
+def test_the_owner_of_a_seat_a_bot_plays_sees_the_hand_but_nothing_to_do():
+    g = game("showdown B1,W,R5,G2/B1,Y1,Y2 G1,B2 R1 R + 0 play - - 0,0 1 1 500 - 1:0")
+    you = private_view(g, 0, NAMES[:2], bot_playing=True)
+    assert [c["text"] for c in you["hand"]] == ["R5", "G2", "B1", "W"]
+    assert not any(c["legal"] for c in you["hand"])
+    assert you["legal"] == [] and you["prompt"] == BOT_PLAYS and you["bot_playing"] is True
+    assert private_view(g, 0, NAMES[:2])["bot_playing"] is False
+
+
+def test_the_public_view_says_the_hosts_pause_and_the_rules_of_the_game_dealt():
+    g = Game.new(2, "showdown", seed=1, target=200, house_rules=HouseRules.parse("stack,ws=2-3"))
+    view = public_view(
+        code="ABCD",
+        join_url="",
+        seats=[],
+        game=g,
+        phase=g.phase.value,
+        variant="classic",  # the room's setting; the game dealt says showdown
+        target=500,
+        log=[],
+        showdown=None,
+        paused=None,
+        host_paused=True,
+        house_rules=HouseRules(),
+        bot_kind="random",
+        reaction_ms=300.0,
+    )
+    assert view["host_paused"] is True and view["paused"] is None
+    assert view["house_rules"] == {
+        "stacking": True,
+        "draw_until_playable": False,
+        "uno_penalty": 2,
+        "first_card": None,
+        "showdown_cards": [2, 3],
+        "text": "stack,ws=2-3",
+    }
+    assert view["bots"] == {"kind": "random", "reaction_ms": 300.0}
+    assert view["rules"][:3] == [
+        "Showdown to 200 points",
+        "bots: random, react in 300 ms",
+        "stacking +2 and +4: on",
+    ]
+
+
+def test_the_rules_say_every_house_rule_and_a_showdown_range_only_for_showdown():
+    assert rules_words("classic", 500, HouseRules(uno_penalty=1), "heuristic", 230.0) == [
+        "Classic to 500 points",
+        "bots: heuristic, react in 230 ms",
+        "stacking +2 and +4: off",
+        "draw until playable: off",
+        "UNO penalty: 1 card",
+        "first card: return (the variant's)",
+    ]
+    words = rules_words("showdown", 500, HouseRules(first_card="flip"), "heuristic", 180.5)
+    assert words[1] == "bots: heuristic, react in 180.5 ms"
+    assert words[-2:] == ["first card: flip", "Wild Showdown: 1 to 3 cards"]
+    assert house_rules_view(HouseRules())["text"] == "-"

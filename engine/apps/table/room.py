@@ -5,13 +5,16 @@ The room is sans-IO, in the style of h11: the server feeds it what arrives
 what to send (:meth:`Room.take`); it never waits, reads a clock or touches a
 socket. What the match needs next is :meth:`Room.next_task`:
 
-- ``"bot"``: a bot decides (:meth:`Room.bot_step`), after the server's pacing delay;
+- ``"bot"``: a bot decides (:meth:`Room.bot_step`), after the server's pacing
+  delay: a bot's seat, or a person's seat the host handed to a bot;
 - ``"showdown"``: :meth:`Room.showdown_request` names the showdown; the server
   fights it on the unit port in a worker thread (``run_showdown`` blocks) and
   hands the outcome to :meth:`Room.finish_showdown`, or the problem to
-  :meth:`Room.pause` (a lost unit: the game pauses on every screen);
+  :meth:`Room.pause` (a lost unit: the game pauses on every screen); if the
+  host paused before it went to the unit, :meth:`Room.hold_showdown`;
 - ``"next_round"``: the round is over; :meth:`Room.next_round` deals the next;
-- ``None``: the room waits for a person (a phone) or the host.
+- ``None``: the room waits for a person (a phone) or the host (who may have
+  paused the game: ``host_paused``, apart from a unit problem's ``paused``).
 
 The match is the driver's (:class:`engine.apps.driver.Match`): a person's
 decision arrives from their phone, is checked (their turn, legal, not replayed)
@@ -46,40 +49,105 @@ from engine.apps.table.views import SEPARATOR, private_view, public_view
 from engine.core.actions import Action
 from engine.core.errors import NotationError
 from engine.core.game import Game
-from engine.players.bots import HeuristicBot
+from engine.core.rules import HouseRules
+from engine.players.bots import (
+    DEFAULT_REACTION_MS,
+    Agent,
+    HeuristicBot,
+    RandomBot,
+    check_reaction_ms,
+)
 from engine.units.ports import ShowdownOutcome, ShowdownRequest, SimulatedUnit, UnitPort
-from firmware_host.protocol import clean_name
+from firmware_host.protocol import clean_name, clean_showdown_id
 
-__all__ = ["Room", "Seat", "Connection", "MAX_LOG", "SAVE_FORMAT", "VARIANTS"]
+__all__ = [
+    "Room",
+    "Seat",
+    "Connection",
+    "RecentIds",
+    "house_rules_from",
+    "MAX_LOG",
+    "MAX_IDS",
+    "MAX_LAG_MS",
+    "SAVE_FORMAT",
+    "VARIANTS",
+    "BOT_KINDS",
+    "HOST_PAUSED",
+]
 
 log = logging.getLogger(__name__)
 
 #: Log lines kept (newest first).
 MAX_LOG = 300
-#: The save file's format number.
+#: Action ids remembered per seat (the newest): an id among them is a replay.
+MAX_IDS = 256
+#: The longest round trip a page may report, in ms.
+MAX_LAG_MS = 60_000
+#: The save file's format number (fields added since are optional).
 SAVE_FORMAT = 1
 VARIANTS = ("showdown", "classic")
+#: The bots' skills: ``engine.players.bots.HeuristicBot`` or ``RandomBot``.
+BOT_KINDS = ("heuristic", "random")
+#: Why a phone's action is refused while the host has paused the game.
+HOST_PAUSED = "the host paused the game: wait until the host resumes it"
+_HOUSE_FIELDS = tuple(field.name for field in dataclasses.fields(HouseRules))
+_HOUSE_SWITCHES = ("stacking", "draw_until_playable")
 _MIN_SEATS, _MAX_SEATS = 2, 10
 _MAX_ID_CHARS = 64
 #: What the bots are called (bot<seat>): no person may be.
 _BOT_NAME = re.compile(r"bot[0-9]*", re.IGNORECASE)
 
 
+class RecentIds:
+    """The newest ``size`` action ids of a seat: an id among them is a replay;
+    the oldest is forgotten when a new one comes (so a seat's memory is bounded).
+
+    >>> ids = RecentIds(2)
+    >>> for msg_id in ("a", "b", "c"):
+    ...     ids.add(msg_id)
+    >>> "a" in ids, "b" in ids, "c" in ids, len(ids)
+    (False, True, True, 2)
+    """
+
+    def __init__(self, size: int = MAX_IDS):
+        self.size = size
+        self._ids: dict[int | str, None] = {}  # a dict keeps the order they came in
+
+    def __contains__(self, msg_id: object) -> bool:
+        return msg_id in self._ids
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+    def add(self, msg_id: int | str) -> None:
+        self._ids[msg_id] = None
+        while len(self._ids) > self.size:
+            del self._ids[next(iter(self._ids))]
+
+
 @dataclasses.dataclass
 class Seat:
     """A seat: empty (``kind`` None), a person's (with the secret that rejoins
-    it) or a bot's."""
+    it) or a bot's. A person's seat the host handed to a bot keeps the
+    person's name and secret; ``bot_playing`` says a bot decides for it."""
 
     name: str | None = None
     kind: str | None = None  # "person" | "bot" | None (empty)
     secret: str | None = None
     reaction_ms: float | None = None  # a bot's, for a unit that presses for it
+    bot_playing: bool = False  # a person's seat a bot plays for
     drew: int = 0  # cards drawn by the latest draw, for the "+N" badge
-    ids: set = dataclasses.field(default_factory=set)  # action ids already taken
+    ids: RecentIds = dataclasses.field(default_factory=RecentIds)  # action ids seen
+
+    @property
+    def by_bot(self) -> bool:
+        """Whether a bot decides for this seat (a bot's, or handed to one)."""
+        return self.kind == "bot" or self.bot_playing
 
 
 class Connection:
-    """One WebSocket: its role (None until hello), its seat, what waits to be sent."""
+    """One WebSocket: its role (None until hello), its seat, what waits to be
+    sent, and the round trip its page last reported (shown, never trusted)."""
 
     def __init__(self, number: int):
         self.number = number
@@ -87,6 +155,7 @@ class Connection:
         self.seat: int | None = None
         self.outbox: list[dict[str, Any]] = []
         self.last_view: str | None = None
+        self.lag_ms: int | None = None
 
     def __repr__(self) -> str:
         return f"Connection({self.number}, role={self.role!r}, seat={self.seat!r})"
@@ -157,10 +226,19 @@ class Room:
         self.on_change: Callable[[], None] | None = None
         self.variant = "showdown"
         self.target = 500
+        self.bot_kind = "heuristic"
+        self.reaction_ms = DEFAULT_REACTION_MS
+        self.house_rules = HouseRules()
         self.log: list[str] = []
         self.match: Match | None = None
+        #: Names this match's showdowns (``<match_id>:r<round>:s<n>``): new for
+        #: each match and saved, so a unit never mistakes one match's showdown for
+        #: another's, and a resumed match arms the same ids again.
+        self.match_id = "m1"
         self.showdown: dict[str, Any] | None = None
-        self.paused: str | None = None
+        self.paused: str | None = None  # a unit problem: what happened, what to do
+        self.host_paused = False  # the host's pause
+        self._bot_rng: random.Random | None = None  # the random bots' (drawn when needed)
         self._port = _Prepared(self.unit)
         self._fighting = False  # a showdown is out at the unit
         self._round_closed = False  # round_end told for the current round
@@ -188,14 +266,14 @@ class Room:
     def next_task(self) -> str | None:
         """``"bot"``, ``"showdown"``, ``"next_round"`` or None (see the module docstring)."""
         game = self.game
-        if game is None or self.paused is not None or self._fighting:
+        if game is None or self.paused is not None or self.host_paused or self._fighting:
             return None
         if game.pending_showdown is not None:
             return "showdown"
         if game.round_over:
             return None if game.match_over else "next_round"
         player = game.to_act
-        if player is not None and self.seats[player].kind == "bot":
+        if player is not None and self.seats[player].by_bot:
             return "bot"
         return None
 
@@ -203,7 +281,7 @@ class Room:
         """The bot whose turn it is decides."""
         match = self._playing()
         player = match.game.to_act
-        if player is None or self.seats[player].kind != "bot":
+        if player is None or not self.seats[player].by_bot:
             raise RuntimeError(f"not a bot's turn: {match.game.notation()}")
         self._step(player)
 
@@ -247,6 +325,16 @@ class Room:
         self._port.outcome = outcome
         self._step(None)
 
+    def hold_showdown(self) -> None:
+        """The host paused after :meth:`showdown_request` but before the
+        showdown went to the unit: it waits, armed on every screen, and is
+        named again (the same request) once the host resumes."""
+        if not self._fighting:
+            raise RuntimeError("no showdown was named")
+        self._fighting = False
+        self._port.request = None
+        self._changed()
+
     def pause(self, problem: str) -> None:
         """The unit could not fight the showdown: every screen shows ``problem``
         until the host retries (``retry``) or names the loser (``decide``)."""
@@ -278,10 +366,14 @@ class Room:
         self._changed()
 
     def unit_said(self, text: str) -> None:
-        """A line the unit port tells the table (load the cards, press the timer button)."""
-        if self.showdown is not None:
+        """A line the unit port tells the table (load the cards, press the timer
+        button, each countdown step): during a showdown it is the panel's line
+        (the panel draws the steps, and the verdict is logged once, as the
+        match's); otherwise (a lost link, ...) it goes to the log."""
+        if self.showdown is not None and self._fighting:
             self.showdown["message"] = text
-        self._add_log(text)
+        else:
+            self._add_log(text)
         self._changed()
 
     # -- connections ------------------------------------------------------------------
@@ -329,7 +421,7 @@ class Room:
         handler = self._HANDLERS.get(kind) if isinstance(kind, str) else None
         if handler is None:
             return f"unknown message type {kind!r} (known: {', '.join(self._HANDLERS)})"
-        if kind != "hello" and conn.role is None:
+        if kind not in ("hello", "ping") and conn.role is None:
             return "say hello first"
         return handler(self, conn, message)
 
@@ -390,7 +482,7 @@ class Room:
                 return "id must be a number or a string"
             if isinstance(msg_id, str) and len(msg_id) > _MAX_ID_CHARS:
                 return f"id is longer than {_MAX_ID_CHARS} characters"
-            if msg_id in self.seats[seat].ids:
+            if msg_id in self.seats[seat].ids:  # among the seat's newest MAX_IDS
                 return f"action {msg_id!r} was sent already (replayed)"
             # An id names one message, whatever became of it: a second one is a replay.
             self.seats[seat].ids.add(msg_id)
@@ -400,6 +492,10 @@ class Room:
         game = self.game
         if game is None or self.phase == "match_over":
             return "no match is being played"
+        if self.host_paused:
+            return HOST_PAUSED
+        if self.seats[seat].bot_playing:
+            return "a bot plays for you: take your seat back first"
         if self.paused is not None:
             return f"the game is paused: {self.paused}"
         try:
@@ -417,6 +513,42 @@ class Room:
         self._step(seat, action)
         return None
 
+    def _take_back(self, conn: Connection, message: dict) -> str | None:
+        """A phone takes back its seat from the bot the host handed it to."""
+        if conn.seat is None:
+            return "take a seat first"
+        if not self.seats[conn.seat].bot_playing:
+            return "you play your seat already"
+        return self._hand_over(conn.seat, to_bot=False)
+
+    def _ping(self, conn: Connection, message: dict) -> str | None:
+        """Answered at once, to the sender alone: the page measures its round trip."""
+        ping_id = message.get("id")
+        if (
+            isinstance(ping_id, bool)
+            or not isinstance(ping_id, (int, str))
+            or (isinstance(ping_id, str) and len(ping_id) > _MAX_ID_CHARS)
+        ):
+            return f"ping id must be a number or a string of up to {_MAX_ID_CHARS} characters"
+        conn.outbox.append({"type": "pong", "id": ping_id})
+        self._notify()
+        return None
+
+    def _lag(self, conn: Connection, message: dict) -> str | None:
+        """A page's measured round trip, shown next to its seat. It decides
+        nothing: claims are taken in the order they arrive. A change too small
+        to matter (under a quarter, or 20 ms) is not sent to every screen."""
+        ms = message.get("ms")
+        if isinstance(ms, bool) or not isinstance(ms, (int, float)) or not 0 <= ms <= MAX_LAG_MS:
+            return f"lag ms must be a number of milliseconds from 0 to {MAX_LAG_MS}, not {ms!r}"
+        shown = round(ms)
+        before = conn.lag_ms
+        if before is None or abs(shown - before) >= max(20, before / 4):
+            conn.lag_ms = shown
+            if conn.seat is not None:
+                self._changed()
+        return None
+
     def _host(self, conn: Connection, message: dict) -> str | None:
         if conn.role != "display":
             return "host controls are on the display"
@@ -424,9 +556,15 @@ class Room:
         if cmd == "start":
             return self._start(message)
         elif cmd == "next_round":
+            if self.host_paused:
+                return HOST_PAUSED
             if self.next_task() != "next_round":
                 return "the round is not over"
             self.next_round()
+        elif cmd in ("pause", "resume"):
+            return self._host_pause(cmd == "pause")
+        elif cmd in ("hand_to_bot", "hand_back"):
+            return self._hand_over(message.get("seat"), to_bot=cmd == "hand_to_bot")
         elif cmd == "retry":
             if self.paused is None:
                 return "the game is not paused"
@@ -437,14 +575,20 @@ class Room:
         elif cmd == "end":
             return self._end()
         else:
-            return f"unknown host command {cmd!r} (start, next_round, retry, decide, end)"
+            return (
+                f"unknown host command {cmd!r} (start, next_round, pause, resume, "
+                "hand_to_bot, hand_back, retry, decide, end)"
+            )
         return None
 
     _HANDLERS: ClassVar[dict[str, Callable[[Room, Connection, dict], str | None]]] = {
         "hello": _hello,
         "join": _join,
         "act": _act,
+        "take_back": _take_back,
         "host": _host,
+        "ping": _ping,
+        "lag": _lag,
     }
 
     # -- the match --------------------------------------------------------------------
@@ -458,6 +602,16 @@ class Room:
         target = message.get("target", 500)
         if type(target) is not int or target < 1:
             return f"target must be a whole number of points >= 1, not {target!r}"
+        bot_kind = message.get("bot", "heuristic")
+        if bot_kind not in BOT_KINDS:
+            return f"bot must be heuristic or random, not {bot_kind!r}"
+        try:
+            reaction_ms = check_reaction_ms(
+                message.get("reaction_ms", DEFAULT_REACTION_MS), "the bots"
+            )
+            house = house_rules_from(message.get("house_rules"))
+        except ValueError as exc:
+            return str(exc)
         bots = message.get("bots")
         people = [s for s in self.seats if s.kind == "person"]
         if bots is None:
@@ -477,14 +631,82 @@ class Room:
                     conn.seat = moved[id(self.seats[conn.seat])]
         for n, seat in enumerate(seats):
             if seat.kind is None:
-                seat.name, seat.kind, seat.reaction_ms = f"bot{n}", "bot", 230.0
+                seat.name, seat.kind = f"bot{n}", "bot"
+            if seat.kind == "bot":
+                seat.reaction_ms = reaction_ms
             seat.drew = 0
+            seat.bot_playing = False
         self.seats = seats
-        self.variant, self.target = variant, target
-        game = Game.new(len(seats), variant, rng=self.rng, target=target)
+        self.variant, self.target, self.house_rules = variant, target, house
+        self.bot_kind, self.reaction_ms = bot_kind, reaction_ms
+        game = Game.new(len(seats), variant, rng=self.rng, target=target, house_rules=house)
+        self.match_id = new_match_id()
         self._begin(game, log=[])
         self._changed(save=True)
         return None
+
+    def _host_pause(self, pause: bool) -> str | None:
+        """The host pauses (or resumes) the match: no bot moves, no showdown
+        goes to the unit, every phone's action is refused, until resumed."""
+        if self.match is None:
+            return "no match is being played"
+        if pause and self.phase == "match_over":
+            return "the match is over"
+        if pause == self.host_paused:
+            return (
+                "the game is paused by the host already"
+                if pause
+                else "the game is not paused by the host"
+            )
+        self.host_paused = pause
+        self._add_log("The host paused the game." if pause else "The host resumed the game.")
+        self._changed(save=True)
+        return None
+
+    def _hand_over(self, number: Any, *, to_bot: bool) -> str | None:
+        """A person's seat is played by a bot (``to_bot``) or by its person again.
+        The seat keeps its name and secret; its hand still goes to its phone only."""
+        if self.match is None:
+            return "no match is being played"
+        if self.phase == "match_over":
+            return "the match is over"
+        if type(number) is not int or not 0 <= number < len(self.seats):
+            return f"seat must be a number from 0 to {len(self.seats) - 1}"
+        seat = self.seats[number]
+        if seat.kind != "person":
+            where = "to a bot" if to_bot else "back"
+            return f"seat {number} is a bot's: only a person's seat is handed {where}"
+        if seat.bot_playing == to_bot:
+            return (
+                f"a bot plays for {seat.name} already"
+                if to_bot
+                else f"no bot plays for {seat.name}"
+            )
+        if self._fighting or self._port.request is not None:
+            # the request names who presses for whom: the driver must ask the same
+            return "a showdown waits for its verdict: hand the seat over after it"
+        seat.bot_playing = to_bot
+        self._playing().agents[number] = self._agent(number)
+        self._add_log(f"A bot plays for {seat.name}." if to_bot else f"{seat.name} plays again.")
+        self._changed(save=True)
+        return None
+
+    def _agent(self, number: int) -> Agent:
+        """Who decides for seat ``number``: the table's bot (its skill and
+        reaction), or the person's phone."""
+        seat = self.seats[number]
+        if not seat.by_bot:
+            return _Phone(seat.name or "")
+        name = seat.name or "bot"
+        reaction_ms = seat.reaction_ms if seat.kind == "bot" and seat.reaction_ms else None
+        reaction_ms = reaction_ms or self.reaction_ms
+        if self.bot_kind == "random":
+            if self._bot_rng is None:
+                self._bot_rng = random.Random(self.rng.getrandbits(64))
+            return RandomBot(
+                random.Random(self._bot_rng.getrandbits(64)), name, reaction_ms=reaction_ms
+            )
+        return HeuristicBot(name, reaction_ms=reaction_ms)
 
     def _end(self) -> str | None:
         """The host ends the match: back to the lobby, the people seated, the bots gone."""
@@ -495,24 +717,32 @@ class Room:
         self.match = None
         self.showdown = None
         self.paused = None
+        self.host_paused = False
         self.seats = [s if s.kind == "person" else Seat() for s in self.seats]
+        for seat in self.seats:
+            seat.bot_playing = False
         self._add_log("The host ended the match.")
         self._changed(save=True)
         return None
 
     def _begin(self, game: Game, log: list[str], showdowns: int = 0, decisions: int = 0) -> None:
-        agents = [
-            HeuristicBot(seat.name or "bot", reaction_ms=seat.reaction_ms or 230.0)
-            if seat.kind == "bot"
-            else _Phone(seat.name or "")
-            for seat in self.seats
-        ]
-        self.match = Match(game, agents, self._port, names=self.names, log=self._on_event)
+        agents = [self._agent(n) for n in range(len(self.seats))]
+        self.match = Match(
+            game,
+            agents,
+            self._port,
+            names=self.names,
+            log=self._on_event,
+            match_id=self.match_id,
+        )
         self.match.showdowns, self.match.decisions = showdowns, decisions
         self.log = log
         self.showdown = None
         self.paused = None
+        self.host_paused = False
+        self.house_rules = game.house_rules
         self._fighting = False
+        self._port.request = self._port.outcome = None
         self._round_closed = game.round_over
         if not log:
             self._emit(
@@ -641,13 +871,15 @@ class Room:
         del self.log[MAX_LOG:]
 
     def _seat_entries(self) -> list[dict[str, Any]]:
-        held = {conn.seat for conn in self.connections if conn.seat is not None}
+        held = {conn.seat: conn for conn in self.connections if conn.seat is not None}
         return [
             {
                 "seat": n,
                 "name": seat.name,
                 "kind": seat.kind,
                 "connected": seat.kind == "bot" or n in held,
+                "bot_playing": seat.bot_playing,
+                "lag_ms": held[n].lag_ms if n in held else None,
                 "drew": seat.drew,
             }
             for n, seat in enumerate(self.seats)
@@ -666,6 +898,10 @@ class Room:
             log=self.log,
             showdown=self.showdown,
             paused=self.paused,
+            host_paused=self.host_paused,
+            house_rules=self.house_rules,
+            bot_kind=self.bot_kind,
+            reaction_ms=self.reaction_ms,
         )
 
     def view_for(self, conn: Connection, public: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -673,9 +909,16 @@ class Room:
         view = dict(self.public() if public is None else public)
         game = self.game
         if conn.seat is not None and game is not None:
-            view["you"] = private_view(game, conn.seat, self.names)
+            bot_playing = self.seats[conn.seat].bot_playing
+            view["you"] = private_view(game, conn.seat, self.names, bot_playing=bot_playing)
         elif conn.seat is not None:
-            view["you"] = {"seat": conn.seat, "hand": [], "legal": [], "prompt": ""}
+            view["you"] = {
+                "seat": conn.seat,
+                "hand": [],
+                "legal": [],
+                "prompt": "",
+                "bot_playing": False,
+            }
         else:
             view["you"] = None
         return view
@@ -725,10 +968,21 @@ class Room:
         return {
             "format": SAVE_FORMAT,
             "code": self.code,
+            "match_id": self.match_id,
             "variant": self.variant,
             "target": self.target,
+            "bot": self.bot_kind,
+            "reaction_ms": self.reaction_ms,
+            "house_rules": str(self.house_rules),
+            "host_paused": self.host_paused,
             "seats": [
-                {"name": s.name, "kind": s.kind, "secret": s.secret, "reaction_ms": s.reaction_ms}
+                {
+                    "name": s.name,
+                    "kind": s.kind,
+                    "secret": s.secret,
+                    "reaction_ms": s.reaction_ms,
+                    "bot_playing": s.bot_playing,
+                }
                 for s in self.seats
             ],
             "notation": None if match is None else match.game.notation(),
@@ -738,37 +992,122 @@ class Room:
         }
 
     def restore(self, data: dict[str, Any]) -> None:
-        """Continue from a :meth:`snapshot`. ValueError if it is not one."""
+        """Continue from a :meth:`snapshot`. ValueError if it is not one. The
+        fields added after the first slice (the bots' skill, the house rules,
+        the host's pause, a seat a bot plays) may be missing: their defaults."""
+        if data.get("mode") == "companion":
+            raise ValueError("this is a companion table's save file: add --companion")
         try:
             if data.get("format") != SAVE_FORMAT:
                 raise ValueError(f"format {data.get('format')!r} is not {SAVE_FORMAT}")
+            match_id = clean_showdown_id(data.get("match_id", "m1"), "match_id")
             seats = [
-                Seat(s["name"], s["kind"], s["secret"], s["reaction_ms"]) for s in data["seats"]
+                Seat(
+                    s["name"],
+                    s["kind"],
+                    s["secret"],
+                    s["reaction_ms"],
+                    bot_playing=s.get("bot_playing", False) is True and s["kind"] == "person",
+                )
+                for s in data["seats"]
             ]
             if not _MIN_SEATS <= len(seats) <= _MAX_SEATS:
                 raise ValueError(f"not a saved table: {len(seats)} seats (2 to 10)")
+            bot_kind = data.get("bot", "heuristic")
+            if bot_kind not in BOT_KINDS:
+                raise ValueError(f"bot must be heuristic or random, not {bot_kind!r}")
+            reaction_ms = check_reaction_ms(
+                data.get("reaction_ms", DEFAULT_REACTION_MS), "the bots"
+            )
+            house = HouseRules.parse(data.get("house_rules", "-"))
             notation = data["notation"]
             game = None if notation is None else Game.from_notation(notation)
             if game is not None and game.players != len(seats):
                 raise ValueError(f"{len(seats)} seats for {game.players} players")
             self.seats = seats
+            self.match_id = match_id
             self.variant, self.target = data["variant"], data["target"]
+            self.bot_kind, self.reaction_ms, self.house_rules = bot_kind, reaction_ms, house
             self.log = [str(line) for line in data["log"]]
             if game is not None:
                 self._begin(game, self.log, data["showdowns"], data["decisions"])
-        except (KeyError, TypeError, NotationError) as exc:
+                self.host_paused = data.get("host_paused", False) is True
+        except (KeyError, TypeError, AttributeError, NotationError) as exc:
             raise ValueError(f"not a saved table: {exc!r}") from None
         self._changed()
 
     def save(self) -> None:
-        """Write the snapshot to ``save_path`` (atomically; only the owner may
-        read it: it holds the seats' secrets)."""
-        path = self.save_path
-        if path is None:
-            return
-        path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_name(path.name + ".tmp")
-        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as file:
-            json.dump(self.snapshot(), file)
-        os.replace(temporary, path)
+        """Write the snapshot to ``save_path`` (see :func:`write_save`); None: not saved."""
+        if self.save_path is not None:
+            write_save(self.save_path, self.snapshot())
+
+
+def house_rules_from(value: Any) -> HouseRules:
+    """The house rules a host sent: an object of ``HouseRules``' fields (any
+    of them; ``showdown_cards`` as ``[low, high]``), their text form
+    (``"stack,uno=4"``), or None for none. ValueError in the engine's words
+    (each check is ``HouseRules``' own) otherwise.
+
+    >>> str(house_rules_from({"stacking": True, "showdown_cards": [2, 3]}))
+    'stack,ws=2-3'
+    >>> house_rules_from({"uno_penalty": 30})
+    Traceback (most recent call last):
+    ...
+    ValueError: house rules: uno_penalty must be 0-20, not 30
+    """
+    if value is None:
+        return HouseRules()
+    if isinstance(value, str):
+        return HouseRules.parse(value)
+    if not isinstance(value, dict):
+        raise ValueError(
+            f"house rules: give an object of {', '.join(_HOUSE_FIELDS)} "
+            f"(or their text, e.g. 'stack,uno=4'), not {value!r}"
+        )
+    options: dict[str, Any] = {}
+    for name, rule in value.items():
+        if name not in _HOUSE_FIELDS:
+            raise ValueError(
+                f"house rules: unknown rule {name!r} (known: {', '.join(_HOUSE_FIELDS)})"
+            )
+        if name in _HOUSE_SWITCHES and not isinstance(rule, bool):
+            raise ValueError(f"house rules: {name} must be true or false, not {rule!r}")
+        if name == "uno_penalty" and isinstance(rule, bool):  # an int to Python, not to a host
+            raise ValueError(f"house rules: uno_penalty must be 0-20, not {rule!r}")
+        if name == "showdown_cards":
+            if not (
+                isinstance(rule, list) and len(rule) == 2 and all(type(n) is int for n in rule)
+            ):
+                raise ValueError(f"house rules: showdown_cards must be [low, high], not {rule!r}")
+            rule = tuple(rule)
+        options[name] = rule
+    try:
+        return HouseRules(**options)
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f"house rules: {exc}") from None
+
+
+def new_match_id() -> str:
+    """A fresh match id, ``m`` and 8 hex digits: two matches at one unit (one
+    server, or a server restarted) never share a showdown id."""
+    return f"m{secrets.token_hex(4)}"
+
+
+def write_save(path: Path, snapshot: dict[str, Any]) -> None:
+    """Write ``snapshot`` to ``path`` as JSON so that a crash or a power cut
+    leaves the old file or the new one, never half of one (a temporary file,
+    flushed to the disk, renamed over, the folder flushed), readable by its
+    owner only: it holds the seats' secrets."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(path.name + ".tmp")
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as file:
+        json.dump(snapshot, file)
+        file.flush()
+        os.fsync(file.fileno())
+    os.replace(temporary, path)
+    folder = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(folder)
+    finally:
+        os.close(folder)

@@ -1,6 +1,6 @@
 """The web server of the browser table: Starlette on uvicorn, one WebSocket per page.
 
-The thin shell around the sans-IO :class:`~engine.apps.table.room.Room`: it
+The thin shell around a sans-IO room (:class:`TableRoom`: the table or the companion): it
 serves the pages and the static files, feeds each WebSocket's messages to the
 room and sends each connection what the room has for it, and runs the match's
 machines (:class:`Runner`): the bots, after a pacing delay so people can follow;
@@ -20,7 +20,8 @@ import contextlib
 import io
 import json
 import logging
-from collections.abc import AsyncIterator, Sequence
+import threading
+from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -33,10 +34,10 @@ from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from engine.apps.table.room import Room
 from engine.core.errors import UnitProblem
+from engine.units.ports import ShowdownOutcome, ShowdownRequest, UnitPort
 
-__all__ = ["create_app", "serve", "Runner", "UnitHooks", "Addon", "STATIC"]
+__all__ = ["create_app", "serve", "Runner", "UnitHooks", "Addon", "TableRoom", "STATIC"]
 
 log = logging.getLogger(__name__)
 
@@ -44,12 +45,37 @@ log = logging.getLogger(__name__)
 STATIC = Path(__file__).resolve().parent / "static"
 
 
+class TableRoom(Protocol):
+    """What the server and its runner ask of a room: the table's
+    (``engine.apps.table.room.Room``) and the companion's
+    (``engine.apps.table.companion.CompanionRoom``). Sans-IO, see room.py."""
+
+    unit: UnitPort
+    join_url: str
+    on_change: Callable[[], None] | None
+    host_paused: bool
+
+    def connect(self) -> Any: ...
+    def disconnect(self, conn: Any) -> None: ...
+    def receive(self, conn: Any, text: str | bytes) -> None: ...
+    def take(self, conn: Any) -> list[dict[str, Any]]: ...
+    def next_task(self) -> str | None: ...
+    def bot_step(self) -> None: ...
+    def next_round(self) -> None: ...
+    def showdown_request(self) -> ShowdownRequest: ...
+    def hold_showdown(self) -> None: ...
+    def finish_showdown(self, outcome: ShowdownOutcome) -> None: ...
+    def pause(self, problem: str) -> None: ...
+    def unit_event(self, name: str, data: dict[str, Any]) -> None: ...
+    def unit_said(self, text: str) -> None: ...
+
+
 class Runner:
     """Runs the match's machines for ``room`` on the event loop: bots after
     ``pace_s``, showdowns in a worker thread, the next round after
     ``round_pause_s``. ``wake()`` whenever the room changed."""
 
-    def __init__(self, room: Room, *, pace_s: float = 0.8, round_pause_s: float = 5.0):
+    def __init__(self, room: TableRoom, *, pace_s: float = 0.8, round_pause_s: float = 5.0):
         self.room = room
         self.pace_s = pace_s
         self.round_pause_s = round_pause_s
@@ -90,8 +116,11 @@ class Runner:
         room = self.room
         request = room.showdown_request()
         await asyncio.sleep(self.pace_s)  # the display shows who faces whom first
+        if room.host_paused:  # paused meanwhile: it waits, armed, until resumed
+            room.hold_showdown()
+            return
         try:
-            outcome = await asyncio.to_thread(room.unit.run_showdown, request)
+            outcome = await in_daemon_thread(room.unit.run_showdown, request)
         except UnitProblem as problem:
             room.pause(f"The game is paused: {problem}. What to do: {problem.what_to_do}")
             return
@@ -103,15 +132,46 @@ class Runner:
         await asyncio.sleep(self.pace_s)  # the verdict stays up a moment
 
 
+def in_daemon_thread(function, *args) -> asyncio.Future:
+    """``function(*args)`` in a daemon thread, awaited like ``asyncio.to_thread``.
+
+    Not the default executor: ``asyncio.run`` waits for its threads when the
+    server stops, and a showdown (or a RemoteUnit reconnecting to a unit that
+    is down, for up to a minute) would hold up Ctrl-C and systemd's stop. A
+    showdown cut short this way never reached ``finish_showdown``: the save
+    file has the match before it, and ``--resume`` runs it again."""
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future = loop.create_future()
+
+    def settle(result, error) -> None:
+        if future.done():  # cancelled: the server is stopping
+            return
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(result)
+
+    def work() -> None:
+        try:
+            result, error = function(*args), None
+        except BaseException as exc:  # handed to the awaiting task
+            result, error = None, exc
+        with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits
+            loop.call_soon_threadsafe(settle, result, error)
+
+    threading.Thread(target=work, name="table-showdown", daemon=True).start()
+    return future
+
+
 class UnitHooks:
     """A RemoteUnit's ``table`` and ``say`` hooks: each call, made in the worker
     thread, is handed to the room on the event loop (``bind`` it first)."""
 
     def __init__(self) -> None:
-        self.room: Room | None = None
+        self.room: TableRoom | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
 
-    def bind(self, room: Room, loop: asyncio.AbstractEventLoop) -> None:
+    def bind(self, room: TableRoom, loop: asyncio.AbstractEventLoop) -> None:
         self.room, self.loop = room, loop
 
     def _call(self, method: str, *args: Any) -> None:
@@ -138,7 +198,7 @@ class Addon(Protocol):
 
 
 def create_app(
-    room: Room,
+    room: TableRoom,
     *,
     pace_s: float = 0.8,
     round_pause_s: float = 5.0,
@@ -149,6 +209,7 @@ def create_app(
     """The app for one table; ``/`` serves ``display_page`` from the static files."""
     runner = Runner(room, pace_s=pace_s, round_pause_s=round_pause_s)
     wakes: set[asyncio.Event] = set()
+    sockets: dict[Any, WebSocket] = {}  # each connection's socket, while open
 
     def changed() -> None:
         runner.wake()
@@ -158,8 +219,9 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         room.on_change = changed
+        app.state.loop = asyncio.get_running_loop()
         if hooks is not None:
-            hooks.bind(room, asyncio.get_running_loop())
+            hooks.bind(room, app.state.loop)
         task = asyncio.create_task(runner.run(), name="table-runner")
         try:
             async with contextlib.AsyncExitStack() as stack:
@@ -187,6 +249,7 @@ def create_app(
     async def websocket(ws: WebSocket) -> None:
         await ws.accept()
         conn = room.connect()
+        sockets[conn] = ws
         wake = asyncio.Event()
         wakes.add(wake)
 
@@ -207,6 +270,7 @@ def create_app(
         except WebSocketDisconnect:
             pass
         finally:
+            sockets.pop(conn, None)
             wakes.discard(wake)
             sender.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -225,6 +289,7 @@ def create_app(
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.room = room
     app.state.runner = runner
+    app.state.sockets = sockets  # for a test or an add-on that must close one
     return app
 
 

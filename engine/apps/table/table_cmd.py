@@ -22,6 +22,7 @@ import secrets
 import socket
 import sys
 from pathlib import Path
+from typing import Any, NamedTuple
 
 from engine.apps.play import UNITS
 from engine.apps.play_cmd import read_token, unit_argument
@@ -34,6 +35,7 @@ __all__ = [
     "parse_listen",
     "lan_address",
     "check_free",
+    "check_unit",
     "default_save_path",
 ]
 
@@ -76,10 +78,12 @@ def lan_address() -> str:
         probe.close()
 
 
-def default_save_path() -> Path:
-    """``$XDG_STATE_HOME/uno-showdown/table.json`` (``~/.local/state`` by default)."""
+def default_save_path(companion: bool = False) -> Path:
+    """``$XDG_STATE_HOME/uno-showdown/table.json`` (``~/.local/state`` by default);
+    ``companion.json`` for companion mode."""
     state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(state) / "uno-showdown" / "table.json"
+    name = "companion.json" if companion else "table.json"
+    return Path(state) / "uno-showdown" / name
 
 
 def check_free(host: str, port: int) -> None:
@@ -94,6 +98,19 @@ def check_free(host: str, port: int) -> None:
                 f"cannot listen on {host}:{port}: {exc.strerror or exc}; "
                 "choose another with --listen HOST:PORT"
             ) from None
+
+
+def check_unit(unit) -> None:
+    """Connect to the unit at start-up, as ``showdown play`` does: CommandError
+    with what happened and what to do when it cannot be reached or is not
+    ready, rather than a pause at the first showdown."""
+    from engine.core.errors import UnitProblem
+
+    try:
+        unit.open()
+    except UnitProblem as problem:
+        unit.close()
+        raise CommandError(f"{problem}. What to do: {problem.what_to_do}") from None
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -132,7 +149,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=float,
         default=0.8,
         metavar="SECONDS",
-        help="pause between bot moves, so people can follow (default: 0.8)",
+        help="pause between bot moves, so people can follow (default: 0.8); "
+        "0 also decides the simulated unit's showdowns at once, with no countdown",
     )
     parser.add_argument(
         "--save",
@@ -142,20 +160,35 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="where the match is saved after every action (default: "
         "$XDG_STATE_HOME/uno-showdown/table.json)",
     )
-    parser.add_argument(
+    resume = parser.add_mutually_exclusive_group()
+    resume.add_argument(
         "--resume", action="store_true", help="continue the match saved in the save file"
+    )
+    parser.add_argument(
+        "--companion",
+        action="store_true",
+        help="for a table playing with real cards: the display page starts the showdowns "
+        "on the unit and keeps the score (no phones, no digital hands)",
+    )
+    resume.add_argument(
+        "--resume-if-saved",
+        action="store_true",
+        help="continue the match saved in the save file if there is one, else start a new "
+        "table (for a service: its first start has no save file)",
     )
 
 
 def command(args: argparse.Namespace) -> int:
+    from engine.apps.table.companion import CompanionRoom
     from engine.apps.table.room import Room
     from engine.apps.table.server import UnitHooks, create_app, serve
-    from engine.units import ManualUnit, RemoteUnit, SimulatedUnit, UnitPort
 
     if args.token_file is not None and args.unit in UNITS:
         raise UsageError("--token-file is for a unit at a URL (--unit socket://...)")
     if not 0 <= args.pace <= 10:
         raise UsageError(f"--pace must be from 0 to 10 seconds, not {args.pace:g}")
+    if args.companion and args.seats != 4:
+        raise UsageError("--seats is for phones; with --companion the host names the players")
     if args.listen is not None:
         host, port = args.listen
         host = host or ("0.0.0.0" if args.lan else "127.0.0.1")
@@ -163,41 +196,56 @@ def command(args: argparse.Namespace) -> int:
         host, port = ("0.0.0.0" if args.lan else "127.0.0.1"), DEFAULT_PORT
     shown = lan_address() if host in ("0.0.0.0", "::", "") else host
     base = f"http://{shown}:{port}"
-    join_url = f"{base}/phone"
+    join_url = f"{base}/" if args.companion else f"{base}/phone"
     check_free(host, port)
-    save = args.save or default_save_path()
+    save = args.save or default_save_path(companion=args.companion)
     table_seed = args.seed if args.seed is not None else secrets.randbits(32)
     rng = random.Random(table_seed)
     hooks = UnitHooks()
-    unit: UnitPort
-    if is_unit_url(args.unit):
-        token = None
-        if args.token_file is not None:
-            try:
-                token = read_token(args.token_file)
-            except ValueError as exc:
-                raise UsageError(str(exc)) from None
-        unit = RemoteUnit(args.unit, table=hooks, say=hooks.say, token=token)
-    elif args.unit == "manual":
-        unit = ManualUnit(input, print)
-    else:
-        unit = SimulatedUnit(random.Random(rng.getrandbits(64)))
+    unit, remote, addons, panel = _wiring(args, rng, hooks)
     letters = random.Random(table_seed)
     code = "".join(letters.choice(_CODE_LETTERS) for _ in range(4))
-    room = Room(seats=args.seats, rng=rng, unit=unit, code=code, join_url=join_url, save=save)
-    if args.resume:
+    room: Room | CompanionRoom
+    if args.companion:
+        room = CompanionRoom(rng=rng, unit=unit, code=code, join_url=join_url, save=save)
+    else:
+        room = Room(seats=args.seats, rng=rng, unit=unit, code=code, join_url=join_url, save=save)
+    resumed = False
+    if args.resume or args.resume_if_saved:
+        flag = "--resume" if args.resume else "--resume-if-saved"
         try:
             room.restore(json.loads(save.read_text(encoding="utf-8")))
+            resumed = True
         except FileNotFoundError:
-            raise UsageError(f"--resume: {save}: no such file (no match was saved there)") from None
+            if args.resume:
+                raise UsageError(
+                    f"--resume: {save}: no such file (no match was saved there)"
+                ) from None
         except (OSError, ValueError) as exc:
-            raise UsageError(f"--resume: {save}: {exc}") from None
+            raise UsageError(f"{flag}: {save}: {exc}") from None
         room.code, room.join_url = code, join_url
-    app = create_app(room, pace_s=args.pace, hooks=hooks)
+    if remote is not None:
+        check_unit(remote)
+    app = create_app(
+        room,
+        pace_s=args.pace,
+        hooks=hooks,
+        display_page="companion.html" if args.companion else "display.html",
+        addons=addons,
+    )
     print(f"The table (room {code}), seed {table_seed}:")
-    print(f"  display: {base}/")
-    print(f"  phones:  {join_url}")
-    print(f"  saved to {save}" + (" (resumed)" if args.resume else ""))
+    if args.companion:
+        print(f"  companion (display and host): {base}/")
+    else:
+        print(f"  display: {base}/")
+        print(f"  phones:  {join_url}")
+    print(f"  history: {base}/history")
+    if panel:
+        print(f"  unit panel: {base}/panel")
+    if args.resume_if_saved and not resumed:
+        print(f"  saved to {save} (nothing saved there yet: a new table)")
+    else:
+        print(f"  saved to {save}" + (" (resumed)" if resumed else ""))
     if args.lan:
         import segno
 
@@ -210,7 +258,58 @@ def command(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         pass  # uvicorn shut down cleanly, then passed the Ctrl-C on
     finally:
-        if isinstance(unit, RemoteUnit):
-            unit.close()
+        if remote is not None:
+            remote.close()
     print("The table is closed.")
     return 0
+
+
+class _Wiring(NamedTuple):
+    """The unit port the table fights its showdowns on (every showdown recorded
+    for the history page when there is no unit journal to read), the RemoteUnit
+    when it is one, and the add-ons: the history page, and the unit panel when
+    there is a unit to draw (a simulated one, or one on the network)."""
+
+    unit: Any
+    remote: Any
+    addons: list[Any]
+    panel: bool
+
+
+def _wiring(args: argparse.Namespace, rng: random.Random, hooks) -> _Wiring:
+    from engine.apps.table.history_page import HistoryPage
+    from engine.apps.table.panel import UnitPanel
+    from engine.units import (
+        LiveSimulatedUnit,
+        ManualUnit,
+        RemoteUnit,
+        SimulatedUnit,
+        UnitWatcher,
+    )
+    from engine.units.unit_history import HistoryBook, UnitHistory
+
+    if is_unit_url(args.unit):
+        token = None
+        if args.token_file is not None:
+            try:
+                token = read_token(args.token_file)
+            except ValueError as exc:
+                raise UsageError(str(exc)) from None
+        # One id prefix for every run: the room's match ids are new for each match
+        # and saved, so a resumed match arms the showdown it was fighting under
+        # the same id, and the unit answers it from its journal (fought once).
+        remote = RemoteUnit(args.unit, table=hooks, say=hooks.say, token=token, id_prefix="t")
+        addons: list[Any] = [HistoryPage(UnitHistory(args.unit, token=token))]
+        if "://" in args.unit:  # on the network: the panel watches over a link of its own
+            addons.append(UnitPanel(UnitWatcher(args.unit, token=token)))
+        return _Wiring(remote, remote, addons, panel=len(addons) > 1)
+    book = HistoryBook()
+    addons = [HistoryPage(book)]
+    if args.unit == "manual":
+        return _Wiring(book.recording(ManualUnit(input, print)), None, addons, panel=False)
+    unit_rng = random.Random(rng.getrandbits(64))
+    if args.pace == 0:  # no pauses for people: the showdowns are decided at once
+        return _Wiring(book.recording(SimulatedUnit(unit_rng)), None, addons, panel=False)
+    panel = UnitPanel()
+    live = LiveSimulatedUnit(unit_rng, table=panel.table(hooks), say=hooks.say)
+    return _Wiring(book.recording(live), None, [*addons, panel], panel=True)

@@ -30,13 +30,26 @@ from engine.apps.screen import card_order
 from engine.core.actions import ActionKind
 from engine.core.cards import Card
 from engine.core.game import Game, Phase
+from engine.core.rules import HouseRules, Variant
 
-__all__ = ["card_view", "public_view", "private_view", "prompt", "SEPARATOR", "WILD"]
+__all__ = [
+    "card_view",
+    "public_view",
+    "private_view",
+    "prompt",
+    "house_rules_view",
+    "rules_words",
+    "SEPARATOR",
+    "WILD",
+    "BOT_PLAYS",
+]
 
 #: The log line between two rounds.
 SEPARATOR = "---"
 #: A wild card's "colour" in a view (it has none until it is played).
 WILD = "W"
+#: What the phone of a seat a bot plays for is told.
+BOT_PLAYS = "A bot plays for you: take your seat back to play."
 
 
 def card_view(card: Card, legal: bool | None = None) -> dict[str, Any]:
@@ -70,18 +83,62 @@ def prompt(game: Game, seat: int, names: Sequence[str]) -> str:
     return "Your turn."
 
 
-def private_view(game: Game, seat: int, names: Sequence[str]) -> dict[str, Any]:
+def private_view(
+    game: Game, seat: int, names: Sequence[str], *, bot_playing: bool = False
+) -> dict[str, Any]:
     """The ``you`` part for the phone of ``seat``: its own hand (sorted, the
-    playable cards marked), its legal actions with their words, its prompt."""
-    legal = game.legal_actions() if game.to_act == seat else ()
+    playable cards marked), its legal actions with their words, its prompt.
+    While a bot plays for the seat (``bot_playing``) the hand is still shown
+    to its owner, with nothing to do but take the seat back."""
+    legal = game.legal_actions() if game.to_act == seat and not bot_playing else ()
     playable = {a.card for a in legal if a.kind is ActionKind.PLAY}
     hand = sorted(game.hand(seat), key=card_order)
     return {
         "seat": seat,
         "hand": [card_view(card, card in playable) for card in hand],
         "legal": [{"action": str(a), "label": action_text(a, game, names)} for a in legal],
-        "prompt": prompt(game, seat, names),
+        "prompt": BOT_PLAYS if bot_playing else prompt(game, seat, names),
+        "bot_playing": bot_playing,
     }
+
+
+def house_rules_view(house: HouseRules) -> dict[str, Any]:
+    """The house rules as plain values (what the host form sends back), and
+    their text form (``HouseRules.parse`` reads it)."""
+    return {
+        "stacking": house.stacking,
+        "draw_until_playable": house.draw_until_playable,
+        "uno_penalty": house.uno_penalty,
+        "first_card": house.first_card,
+        "showdown_cards": list(house.showdown_cards),
+        "text": str(house),
+    }
+
+
+def rules_words(
+    variant: str, target: int, house: HouseRules, bot_kind: str, reaction_ms: float
+) -> list[str]:
+    """The match's rules as the display lists them, every house rule said
+    (on or off), so the table can check what the host chose.
+
+    >>> rules_words("classic", 500, HouseRules(stacking=True), "heuristic", 230.0)[:3]
+    ['Classic to 500 points', 'bots: heuristic, react in 230 ms', 'stacking +2 and +4: on']
+    """
+    rules = Variant.named(variant)
+    penalty = house.uno_penalty
+    words = [
+        f"{variant.capitalize()} to {target} points",
+        f"bots: {bot_kind}, react in {reaction_ms:g} ms",
+        f"stacking +2 and +4: {'on' if house.stacking else 'off'}",
+        f"draw until playable: {'on' if house.draw_until_playable else 'off'}",
+        f"UNO penalty: {penalty} card{'' if penalty == 1 else 's'}",
+        f"first card: {house.first_card}"
+        if house.first_card is not None
+        else f"first card: {rules.first_card} (the variant's)",
+    ]
+    if rules.showdowns:
+        words.append("Wild Showdown: {} to {} cards".format(*house.showdown_cards))
+    return words
 
 
 def public_view(
@@ -96,10 +153,20 @@ def public_view(
     log: Sequence[str],
     showdown: dict[str, Any] | None,
     paused: str | None,
+    host_paused: bool = False,
+    house_rules: HouseRules | None = None,
+    bot_kind: str = "heuristic",
+    reaction_ms: float = 230.0,
 ) -> dict[str, Any]:
     """What every connection sees. ``seats`` are the room's seat entries
-    (seat, name, kind, connected, drew); the game adds each one's card count
-    and UNO state. ``phase`` is ``lobby``, ``match_over`` or the game's phase."""
+    (seat, name, kind, connected, bot_playing, lag_ms, drew); the game adds
+    each one's card count and UNO state. ``phase`` is ``lobby``,
+    ``match_over`` or the game's phase. ``paused`` is a unit problem (what
+    happened, what to do); ``host_paused`` the host's own pause. The house
+    rules are the game's once it is dealt."""
+    if game is not None:
+        variant, target, house_rules = game.variant.name, game.target, game.house_rules
+    house = house_rules or HouseRules()
     table: dict[str, Any] = {
         "code": code,
         "join_url": join_url,
@@ -115,6 +182,10 @@ def public_view(
         "log": list(log),
         "showdown": showdown,
         "paused": paused,
+        "host_paused": host_paused,
+        "house_rules": house_rules_view(house),
+        "bots": {"kind": bot_kind, "reaction_ms": reaction_ms},
+        "rules": rules_words(variant, target, house, bot_kind, reaction_ms),
     }
     out = []
     for entry in seats:

@@ -81,14 +81,50 @@ export function h(tag, attrs = {}, ...children) {
 }
 
 /**
+ * Redraw with `draw()` and keep the keyboard where it was: if the focused element
+ * is replaced, focus goes to its successor, found by the same id, data-card,
+ * data-action or data-key (the first of them it has).
+ */
+export function keepFocus(draw) {
+  const active = document.activeElement;
+  const keys = ["id", "data-card", "data-action", "data-key"];
+  const key = active && active !== document.body
+    ? keys.map((name) => [name, active.getAttribute(name)]).find(([, value]) => value)
+    : null;
+  draw();
+  if (!key || active.isConnected) return;
+  const [name, value] = key;
+  const next = name === "id"
+    ? document.getElementById(value)
+    : document.querySelector(`[${name}="${CSS.escape(value)}"]`);
+  if (next && !next.disabled) next.focus();
+}
+
+/** A round trip in words: "12 ms", "1.2 s". */
+export function lagText(ms) {
+  if (ms === null || ms === undefined) return "";
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** How often a page measures its round trip to the server, in ms. */
+export const PING_EVERY_MS = 5000;
+
+/**
  * The one WebSocket to /ws, reopened with backoff (0.5 s doubling to 8 s) whenever it
  * drops. `onOpen(link)` runs on every (re)connect: that is where hello is sent.
+ * With `onLag(ms)` the link pings the server on every (re)connect and every
+ * PING_EVERY_MS ({"type":"ping","id":N}, answered by {"type":"pong","id":N}) and
+ * reports each round trip; pongs are not passed to `onMessage`.
  */
 export class Link {
-  constructor({ onOpen, onMessage, onStatus }) {
+  constructor({ onOpen, onMessage, onStatus, onLag }) {
     this.onOpen = onOpen;
     this.onMessage = onMessage;
     this.onStatus = onStatus || (() => {});
+    this.onLag = onLag || null;
+    this.pings = new Map(); // id -> performance.now() when sent
+    this.nextPing = 1;
+    this.lag = null;
     this.delay = 500;
     this.socket = null;
     this.closed = false;
@@ -113,6 +149,7 @@ export class Link {
       this.delay = 500;
       this.onStatus("connected");
       this.onOpen(this);
+      if (this.onLag) this.ping();
     });
     socket.addEventListener("message", (event) => {
       let message;
@@ -121,14 +158,29 @@ export class Link {
       } catch {
         return;
       }
+      if (message.type === "pong" && this.pings.has(message.id)) {
+        this.lag = performance.now() - this.pings.get(message.id);
+        this.pings.delete(message.id);
+        this.onLag(this.lag);
+        return;
+      }
       this.onMessage(message);
     });
     socket.addEventListener("close", () => {
+      this.pings.clear();
       if (this.socket !== socket || this.closed) return;
       this.onStatus("reconnecting");
       setTimeout(() => this.connect(), this.delay);
       this.delay = Math.min(this.delay * 2, 8000);
     });
+  }
+
+  /** Measure the round trip now, and again every PING_EVERY_MS. */
+  ping() {
+    clearTimeout(this.pingTimer);
+    const id = this.nextPing++;
+    if (this.send({ type: "ping", id })) this.pings.set(id, performance.now());
+    this.pingTimer = setTimeout(() => this.ping(), PING_EVERY_MS);
   }
 
   /** Send a message; false when the socket is not open (the caller may say so). */

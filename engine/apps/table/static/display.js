@@ -1,7 +1,8 @@
 // The table display: the public view only (it says hello as "display"), drawn big
 // enough to read from the chairs, with the showdown mirrored live and a few beeps.
 import {
-  Link, STATUS_WORDS, cardElement, colourLetter, COLOUR_NAMES, directionText, fill, h, seatName,
+  Link, STATUS_WORDS, cardElement, colourLetter, COLOUR_NAMES, directionText, fill, h, keepFocus,
+  lagText, seatName,
 } from "./common.js";
 import { showShowdown, sound } from "./showdown.js";
 
@@ -9,6 +10,9 @@ const $ = (id) => document.getElementById(id);
 let view = null;
 let lastCounts = new Map();
 let lastTurnText = "";
+let linkStatus = "connecting";
+let lagMs = null; // this page's latest round trip to the server
+let endArmed = false; // "End match" asks for a second press
 
 $("mute").addEventListener("click", () => {
   sound.on = !sound.on;
@@ -23,23 +27,45 @@ $("mute").addEventListener("click", () => {
 });
 
 // -- host controls --
+// The setup as the server takes it; the server checks every value (the engine's
+// own checks) and refuses a bad one with a message shown below the form.
 $("host-form").addEventListener("submit", (event) => {
   event.preventDefault();
+  const number = (id) => Number($(id).value);
   const message = {
     type: "host",
     cmd: "start",
-    bots: Number($("bots").value),
+    bots: number("bots"),
     variant: $("variant").value,
-    target: Number($("target-input").value),
+    target: number("target-input"),
+    bot: $("bot-kind").value,
+    reaction_ms: number("reaction"),
+    house_rules: {
+      stacking: $("stacking").checked,
+      draw_until_playable: $("until").checked,
+      uno_penalty: number("uno-penalty"),
+      first_card: $("first-card").value || null,
+      showdown_cards: [number("ws-low"), number("ws-high")],
+    },
   };
   $("host-message").textContent = link.send(message) ? "Starting…" : "Not connected.";
 });
 
+function showStatus() {
+  const lag = linkStatus === "connected" && lagMs !== null ? ` · ${lagText(lagMs)}` : "";
+  $("status").textContent = (STATUS_WORDS[linkStatus] || linkStatus) + lag;
+  $("status").classList.toggle("down", linkStatus !== "connected");
+}
+
 const link = new Link({
   onOpen: (l) => l.send({ type: "hello", role: "display" }),
   onStatus: (status) => {
-    $("status").textContent = STATUS_WORDS[status] || status;
-    $("status").classList.toggle("down", status !== "connected");
+    linkStatus = status;
+    showStatus();
+  },
+  onLag: (ms) => {
+    lagMs = ms;
+    showStatus();
   },
   onMessage: (message) => {
     if (message.type === "view") {
@@ -56,37 +82,69 @@ function render(next) {
   const paused = view.paused;
   $("paused").hidden = !paused;
   $("paused").textContent = paused ? `Paused: ${paused}` : "";
+  $("host-paused").hidden = !view.host_paused;
   $("room").textContent = view.code || view.room || "";
   $("join-url").textContent = view.join_url || "";
   renderPlay();
   renderSeats();
   renderScores();
+  fill($("rules"), (view.rules || []).map((text) => h("li", { text })));
   renderLog();
   renderShowdown();
-  renderHostExtra();
+  keepFocus(renderHostExtra);
 }
 
 function host(cmd, extra = {}) {
   $("host-message").textContent = link.send({ type: "host", cmd, ...extra }) ? "Sent." : "Not connected.";
 }
 
+function button(key, text, onclick, attrs = {}) {
+  return h("button", { type: "button", "data-key": key, text, onclick, ...attrs });
+}
+
 function renderHostExtra() {
   const playing = view.phase && view.phase !== "lobby" && view.phase !== "match_over";
   $("start").disabled = !!playing;
   $("start").textContent = view.phase === "match_over" ? "New match" : "Start";
+  $("host-form").hidden = !!playing; // the rules chosen are listed under the scores
   const buttons = [];
-  if (view.phase === "over") {
-    buttons.push(h("button", { type: "button", text: "Next round", onclick: () => host("next_round") }));
+  if (playing) {
+    // one toggle, so the keyboard stays on it: Pause, then Resume
+    buttons.push(button("pause", view.host_paused ? "Resume" : "Pause",
+      () => host(view.host_paused ? "resume" : "pause"), { "aria-pressed": String(!!view.host_paused) }));
   }
+  if (view.phase === "over" && !view.host_paused) buttons.push(button("next_round", "Next round", () => host("next_round")));
   const sd = view.showdown;
   if (view.paused) {
-    buttons.push(h("button", { type: "button", text: "Retry", onclick: () => host("retry") }));
+    buttons.push(button("retry", "Retry", () => host("retry")));
     if (sd) {
       for (const seat of [sd.challenger, sd.opponent]) {
-        buttons.push(h("button", { type: "button", text: `${seatName(view, seat)} loses`,
-          onclick: () => host("decide", { loser: seat }) }));
+        buttons.push(button(`decide-${seat}`, `${seatName(view, seat)} loses`,
+          () => host("decide", { loser: seat })));
       }
     }
+  }
+  if (playing) {
+    for (const seat of view.seats || []) {
+      if (seat.kind !== "person") continue;
+      buttons.push(seat.bot_playing
+        ? button(`seat-${seat.seat}`, `${seat.name} plays again`,
+          () => host("hand_back", { seat: seat.seat }))
+        : button(`seat-${seat.seat}`, `A bot plays for ${seat.name}`,
+          () => host("hand_to_bot", { seat: seat.seat })));
+    }
+  }
+  if (view.phase && view.phase !== "lobby") {
+    buttons.push(button("end", endArmed ? "Really end the match?" : "End match", () => {
+      if (!endArmed) {
+        endArmed = true;
+        return keepFocus(renderHostExtra);
+      }
+      endArmed = false;
+      host("end");
+    }, { class: endArmed ? "danger" : null }));
+  } else {
+    endArmed = false;
   }
   fill($("host-extra"), buttons);
 }
@@ -141,16 +199,19 @@ function renderSeats() {
       plus.set(seat.seat, { n: seat.cards - before, until: now + 3000 });
     }
     const badge = plus.get(seat.seat);
-    const away = seat.connected === false && seat.kind !== "bot";
+    const away = seat.connected === false && seat.kind === "person" && !seat.bot_playing;
     return h(
       "li",
       {
         class: [seat.seat === view.turn ? "turn-now" : "", away ? "away" : ""].join(" ").trim(),
         "data-seat": seat.seat,
       },
-      h("span", { text: seat.name || `Seat ${seat.seat + 1} (free)` }),
+      h("span", { class: "name", text: seatLabel(seat) }),
       seat.kind === "bot" ? h("span", { class: "badge bot", text: "bot" }) : null,
       away ? h("span", { class: "badge bot", text: "away" }) : null,
+      typeof seat.lag_ms === "number"
+        ? h("span", { class: "lag", text: lagText(seat.lag_ms), "aria-label": `lag ${lagText(seat.lag_ms)}` })
+        : null,
       seat.uno ? h("span", { class: "badge uno", text: "UNO" }) : null,
       badge && badge.until > now ? h("span", { class: "badge plus", text: `+${badge.n}` }) : null,
       h("span", {
@@ -162,6 +223,12 @@ function renderSeats() {
   });
   lastCounts = counts;
   fill($("seats"), items);
+}
+
+/** "Ann", "Ann (bot playing)", "Seat 3 (free)". */
+function seatLabel(seat) {
+  if (!seat.name) return `Seat ${seat.seat + 1} (free)`;
+  return seat.bot_playing ? `${seat.name} (bot playing)` : seat.name;
 }
 
 function renderScores() {

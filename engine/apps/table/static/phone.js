@@ -1,7 +1,8 @@
 // A phone: one seat's private hand. Every choice offered comes from the view's
 // "you.legal" list (an action text to send back and a label); the server decides.
 import {
-  Link, STATUS_WORDS, cardElement, cardWords, colourLetter, COLOUR_NAMES, fill, h, seatName,
+  Link, STATUS_WORDS, cardElement, cardWords, colourLetter, COLOUR_NAMES, fill, h, keepFocus,
+  lagText, seatName,
 } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
@@ -14,6 +15,8 @@ let unoArmed = false;
 let chooserFor = null; // the card text whose colour is being chosen
 let refusedTimer = null;
 let helloSent = false; // the next welcome answers our hello
+let linkStatus = "connecting";
+let lagMs = null; // this page's latest round trip to the server
 
 // -- keep the screen awake where the browser allows it --
 let wakeLock = null;
@@ -33,13 +36,25 @@ document.addEventListener("pointerdown", keepAwake, { once: true });
 $("insecure").hidden = window.isSecureContext && "wakeLock" in navigator;
 keepAwake();
 
+function showStatus() {
+  const lag = linkStatus === "connected" && lagMs !== null ? ` · ${lagText(lagMs)}` : "";
+  $("status").textContent = (STATUS_WORDS[linkStatus] || linkStatus) + lag;
+  $("status").classList.toggle("down", linkStatus !== "connected");
+}
+
 const link = new Link({
   onOpen: (l) => {
     helloSent = l.send({ type: "hello", role: "phone", secret: localStorage.getItem(SECRET_KEY) });
   },
   onStatus: (status) => {
-    $("status").textContent = STATUS_WORDS[status] || status;
-    $("status").classList.toggle("down", status !== "connected");
+    linkStatus = status;
+    showStatus();
+  },
+  // the display shows each seat's lag; the server only shows it, never uses it
+  onLag: (ms) => {
+    lagMs = ms;
+    showStatus();
+    link.send({ type: "lag", ms: Math.round(ms) });
   },
   onMessage,
 });
@@ -53,11 +68,11 @@ function onMessage(message) {
     else if (answersHello) localStorage.removeItem(SECRET_KEY); // the server forgot it
     else if (seat !== null) showRefused("Your seat was opened on another screen.");
     seat = message.seat ?? null;
-    if (view) render();
+    if (view) keepFocus(render);
   } else if (message.type === "view") {
     view = message.view;
     if (view.you && typeof view.you.seat === "number") seat = view.you.seat;
-    render();
+    keepFocus(render); // a keyboard user keeps their place in the hand
   } else if (message.type === "refused") {
     showRefused(message.message || "Refused.");
   }
@@ -102,6 +117,7 @@ function renderJoin() {
             type: "button",
             "aria-pressed": String(s.seat === chosenSeat),
             "data-seat": s.seat,
+            "data-key": `seat-${s.seat}`,
             text: `Seat ${s.seat + 1}`,
             onclick: () => { chosenSeat = s.seat; renderJoin(); },
           }))
@@ -109,10 +125,20 @@ function renderJoin() {
   );
 }
 
+$("take-back").addEventListener("click", () => {
+  if (!link.send({ type: "take_back" })) showRefused("Not connected: wait for the connection to come back.");
+});
+
 // -- the game --
+function botPlays() {
+  return !!(view && view.you && view.you.bot_playing);
+}
+
 function render() {
   $("paused").hidden = !view.paused;
   $("paused").textContent = view.paused ? `Paused: ${view.paused}` : "";
+  $("host-paused").hidden = !view.host_paused;
+  $("bot-playing").hidden = !botPlays();
   const you = view.you;
   const seated = !!you || seat !== null;
   $("join").hidden = seated;
@@ -153,13 +179,15 @@ function renderTable() {
   const letter = colourLetter(view.colour);
   $("colour").textContent = letter ? `colour ${COLOUR_NAMES[letter]}` : "";
   const turn = view.turn;
+  const mine = turn === seat ? (botPlays() ? "Your turn (a bot plays it)" : "Your turn") : null;
   $("turn").textContent =
-    turn === null || turn === undefined ? "" : turn === seat ? "Your turn" : `${seatName(view, turn)}'s turn`;
+    turn === null || turn === undefined ? "" : mine || `${seatName(view, turn)}'s turn`;
   $("turn").classList.toggle("my-turn", turn === seat);
   fill(
     $("others"),
     (view.seats || []).filter((s) => s.seat !== seat).map((s) =>
-      h("li", {}, `${s.name || `Seat ${s.seat + 1}`}: ${s.cards ?? "–"}`, s.uno ? " UNO" : "")),
+      h("li", {}, `${s.name || `Seat ${s.seat + 1}`}${s.bot_playing ? " (bot playing)" : ""}: ${s.cards ?? "–"}`,
+        s.uno ? " UNO" : "")),
   );
 }
 
@@ -278,7 +306,7 @@ function renderActions(legal, byCard) {
     uno.setAttribute("aria-pressed", String(unoArmed));
     uno.textContent = unoArmed ? "UNO! (now play your card)" : "UNO!";
   };
-  const turnNow = view.turn === seat;
+  const turnNow = view.turn === seat && !botPlays();
   if (turnNow !== renderActions.turnNow) {
     renderActions.turnNow = turnNow;
     if (turnNow) $("announce").textContent = "Your turn";

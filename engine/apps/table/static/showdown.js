@@ -4,6 +4,7 @@
 import { fill, h, seatName } from "./common.js";
 
 let lastShowdownKey = "";
+let lastVerdict = "";
 
 // -- sounds: Web Audio beeps, off until someone switches them on (a user gesture) --
 export const sound = {
@@ -33,6 +34,7 @@ export function showShowdown(body, view, announce) {
   if (!sd) {
     fill(body, h("p", { class: "status", text: "No showdown right now." }));
     lastShowdownKey = "";
+    lastVerdict = "";
     return;
   }
   const cards = Array.isArray(sd.cards) ? sd.cards.length : sd.cards;
@@ -79,8 +81,13 @@ export function showShowdown(body, view, announce) {
     if (sd.stage === "decided") {
       sound.beep(660, 150);
       sound.beep(330, 300, 0.18);
-      announce.verdict.textContent = sd.verdict || reactionText(view, sd);
     }
+  }
+  // the verdict's words may come after the unit's result event: said when they change
+  const said = sd.stage === "decided" ? sd.verdict || reactionText(view, sd) : "";
+  if (said && said !== lastVerdict) {
+    lastVerdict = said;
+    announce.verdict.textContent = said;
   }
 }
 
