@@ -1,7 +1,7 @@
 #!/bin/bash
 # Install the UNO Showdown unit daemon as a systemd service on Raspberry Pi OS.
 #
-#   sudo systemd/install.sh [--source DIR] [--allow-remote] [--dry-run]
+#   sudo systemd/install.sh [--source DIR] [--allow-remote] [--with-table | --without-table] [--dry-run]
 #   sudo systemd/install.sh --uninstall [--purge] [--dry-run]
 #
 # Safe to run again: each step checks first and only acts when something is
@@ -13,6 +13,12 @@
 # /etc/uno-showdown/token: root:uno-showdown, mode 0640, so the service reads it
 # through its group but cannot change it, and the people allowed to command the
 # unit are root and the members of group uno-showdown. See docs/security.md.
+#
+# --with-table adds the browser table (`showdown table`) as a second service,
+# uno-showdown-table: the project's table extra in the same virtualenv, a
+# dynamic user in group uno-showdown (so it reads the token), the unit on
+# loopback, phones on the LAN at port 8700. Once installed, later runs keep it
+# up to date; --without-table removes it (its saved match is kept).
 #
 # DESTDIR (for tests and staging) prefixes every file path; users, groups,
 # owners (chown, stat) and systemctl are still whatever is first on PATH.
@@ -30,20 +36,30 @@ readonly TOKEN_OWNER=root:$SERVICE_USER     # useradd --user-group makes the gro
 readonly TOKEN_MODE=640
 readonly STATE_DIR=/var/lib/uno-showdown
 readonly UNIT_FILE=/etc/systemd/system/$SERVICE.service
+readonly TABLE_SERVICE=uno-showdown-table
+readonly TABLE_UNIT_FILE=/etc/systemd/system/$TABLE_SERVICE.service
+readonly TABLE_PORT=8700                    # the --listen port in $TABLE_SERVICE.service
+# DynamicUser=: /var/lib/$TABLE_SERVICE is a link into /var/lib/private.
+readonly TABLE_STATE_DIRS=("/var/lib/$TABLE_SERVICE" "/var/lib/private/$TABLE_SERVICE")
 readonly GROUPS_NEEDED=(gpio dialout)
 D=${DESTDIR:-}
 
 usage() {
     cat <<EOF
-usage: install.sh [--source DIR] [--allow-remote] [--dry-run]
+usage: install.sh [--source DIR] [--allow-remote] [--with-table | --without-table] [--dry-run]
        install.sh --uninstall [--purge] [--dry-run]
 
-  --source DIR    project checkout to install (default: the one this script is in)
-  --allow-remote  a new config listens on all interfaces (LAN), not only loopback;
-                  clients need the token in $TOKEN either way
-  --dry-run       print what would be done and change nothing
-  --uninstall     stop and remove the service and $PREFIX; keep config and results
-  --purge         with --uninstall: also remove $CONF_DIR, $STATE_DIR and the user
+  --source DIR     project checkout to install (default: the one this script is in)
+  --allow-remote   a new config listens on all interfaces (LAN), not only loopback;
+                   clients need the token in $TOKEN either way
+  --with-table     also install the browser table as the service $TABLE_SERVICE
+                   (phones on the LAN, port $TABLE_PORT); once installed, later runs
+                   keep it up to date
+  --without-table  remove the $TABLE_SERVICE service; keep the unit and the saved match
+  --dry-run        print what would be done and change nothing
+  --uninstall      stop and remove the services and $PREFIX; keep config and results
+  --purge          with --uninstall: also remove $CONF_DIR, $STATE_DIR, the table's
+                   saved match and the user
 EOF
 }
 
@@ -64,7 +80,7 @@ run() {
 # on stderr (no such unit yet, no systemd in a container) is not the user's
 # business, and "no" is the answer then.
 service_is() {
-    systemctl "is-$1" --quiet "$SERVICE" 2>/dev/null
+    systemctl "is-$1" --quiet "${2:-$SERVICE}" 2>/dev/null
 }
 
 # Copy src to dst with mode unless identical; returns 0 if it changed anything.
@@ -86,9 +102,10 @@ package_fingerprint() {
 }
 
 install_package() {
-    local pip=$D$VENV/bin/pip copy
+    local pip=$D$VENV/bin/pip copy extras=pi
+    (( ! with_table )) || extras=pi,table
     if (( dry_run )); then
-        say "would run: $pip install --quiet --disable-pip-version-check ${source_dir}[pi]"
+        say "would run: $pip install --quiet --disable-pip-version-check ${source_dir}[$extras]"
         return 0
     fi
     # Build from a clean copy: pip would otherwise leave root-owned build/ and
@@ -99,7 +116,7 @@ install_package() {
         --exclude='./*.egg-info' --exclude=./.pytest_cache --exclude=./.hypothesis \
         --exclude=./.mypy_cache --exclude=./.ruff_cache \
         -cf - . | tar -C "$copy" -xf -
-    if ! run "$pip" install --quiet --disable-pip-version-check "${copy}[pi]"; then
+    if ! run "$pip" install --quiet --disable-pip-version-check "${copy}[$extras]"; then
         rm -rf "$copy"
         die "pip could not install the project (if lgpio failed to build: apt install swig liblgpio-dev)"
     fi
@@ -112,11 +129,16 @@ action=install
 allow_remote=0
 dry_run=0
 purge=0
+table_flag=
 while (( $# )); do
     case $1 in
         --source) [[ $# -ge 2 ]] || die "--source needs a directory"; source_dir=$2; shift ;;
         --source=*) source_dir=${1#--source=} ;;
         --allow-remote) allow_remote=1 ;;
+        --with-table|--without-table)
+            [[ -z $table_flag || $table_flag == "$1" ]] \
+                || die "--with-table and --without-table do not go together"
+            table_flag=$1 ;;
         --dry-run) dry_run=1 ;;
         --uninstall) action=uninstall ;;
         --purge) purge=1 ;;
@@ -130,6 +152,15 @@ if (( purge )) && [[ $action != uninstall ]]; then
 fi
 if (( allow_remote )) && [[ $action == uninstall ]]; then
     die "--allow-remote does not go with --uninstall"
+fi
+if [[ -n $table_flag ]] && [[ $action == uninstall ]]; then
+    die "$table_flag does not go with --uninstall (which removes both services)"
+fi
+# The table: asked for, or installed by an earlier run (then kept up to date).
+with_table=0
+if [[ $table_flag == --with-table ]] \
+        || { [[ -z $table_flag ]] && [[ -e $D$TABLE_UNIT_FILE ]]; }; then
+    with_table=1
 fi
 if (( ! dry_run )) && [[ -z $D ]] && [[ $(id -u) -ne 0 ]]; then
     die "must be run as root (try: sudo $0 ${args[*]})"
@@ -170,14 +201,32 @@ do_install() {
     (( ! token_made )) || changed=1     # the daemon reads its token at start
     write_config
 
+    local reload=0 table_changed=0
     if install_file "$source_dir/systemd/$SERVICE.service" "$D$UNIT_FILE" 0644; then
         changed=1
-        run systemctl daemon-reload
+        reload=1
     fi
+    if (( with_table )) \
+            && install_file "$source_dir/systemd/$TABLE_SERVICE.service" "$D$TABLE_UNIT_FILE" 0644; then
+        table_changed=1
+        reload=1
+    fi
+    (( ! reload )) || run systemctl daemon-reload
     if ! service_is enabled || ! service_is active; then
         run systemctl enable --now "$SERVICE"
     elif (( changed )); then
         run systemctl restart "$SERVICE"
+    fi
+    if (( with_table )); then
+        # The table reads the token at start and runs the package's code.
+        if ! service_is enabled "$TABLE_SERVICE" || ! service_is active "$TABLE_SERVICE"; then
+            run systemctl enable --now "$TABLE_SERVICE"
+        elif (( changed || table_changed )); then
+            run systemctl restart "$TABLE_SERVICE"
+        fi
+        note_table_link
+    elif [[ $table_flag == --without-table ]]; then
+        remove_table
     fi
 
     command -v pinctrl >/dev/null \
@@ -191,6 +240,45 @@ do_install() {
     say "  and gives the engine the token: showdown play --unit socket://127.0.0.1:7700 --token-file $TOKEN"
     if (( allow_remote )); then
         say "  an engine on another machine needs a private copy of $TOKEN (chmod 600) and --unit socket://THIS-PI:7700"
+    fi
+    if (( with_table )); then
+        local address
+        address=$(hostname -I 2>/dev/null | awk '{print $1}') || true
+        say "the table: open http://${address:-THIS-PI}:$TABLE_PORT/ on the display; phones scan its QR code"
+        say "  journalctl -u $TABLE_SERVICE -f   shows its log, the join URL and the QR code"
+    fi
+}
+
+# The table reaches the unit at socket://127.0.0.1:7700 (its ExecStart). A config
+# that serves elsewhere (or no TCP at all) needs a drop-in: say so, never edit.
+note_table_link() {
+    local effective listen
+    # No config yet (a dry run before the first install): it will be the packaged
+    # default. A config that does not load: the unit says why when it starts.
+    [[ -x $D$VENV/bin/showdown-unit && -r $D$CONFIG ]] || return 0
+    effective=$("$D$VENV/bin/showdown-unit" check-config --file-only --config "$D$CONFIG" 2>/dev/null) \
+        || return 0
+    grep -q '^listen = "' <<<"$effective" || return 0
+    listen=$(sed -n 's/^listen = "\(.*\)"$/\1/p' <<<"$effective")
+    case $listen in
+        127.0.0.1:7700|0.0.0.0:7700|localhost:7700) ;;
+        "")
+            say "note: $CONFIG serves no TCP (listen = \"\"), so $TABLE_SERVICE cannot reach the unit;"
+            say "      set listen = \"127.0.0.1:7700\" in its [server] table, then: sudo systemctl restart $SERVICE" ;;
+        *)
+            say "note: the unit listens on $listen, but $TABLE_SERVICE looks for it at 127.0.0.1:7700;"
+            say "      give the table the unit's address: sudo systemctl edit $TABLE_SERVICE  (see docs/systemd.md)" ;;
+    esac
+}
+
+# --without-table: stop and remove the table's service; its saved match stays.
+remove_table() {
+    if [[ -e $D$TABLE_UNIT_FILE ]]; then
+        if service_is enabled "$TABLE_SERVICE" || service_is active "$TABLE_SERVICE"; then
+            run systemctl disable --now "$TABLE_SERVICE"
+        fi
+        run rm -f "$D$TABLE_UNIT_FILE"
+        run systemctl daemon-reload
     fi
 }
 
@@ -275,30 +363,41 @@ write_token() {
 }
 
 do_uninstall() {
-    if [[ -e $D$UNIT_FILE ]]; then
-        if service_is enabled || service_is active; then
-            run systemctl disable --now "$SERVICE"
+    local name file reload=0
+    for name in "$TABLE_SERVICE" "$SERVICE"; do     # the table first: it wants the unit
+        file=/etc/systemd/system/$name.service
+        if [[ -e $D$file ]]; then
+            if service_is enabled "$name" || service_is active "$name"; then
+                run systemctl disable --now "$name"
+            fi
+            run rm -f "$D$file"
+            reload=1
         fi
-        run rm -f "$D$UNIT_FILE"
-        run systemctl daemon-reload
-    fi
+    done
+    (( ! reload )) || run systemctl daemon-reload
     if [[ -e $D$PREFIX ]]; then
         run rm -rf "$D$PREFIX"
     fi
     if (( purge )); then
         local dir
-        for dir in "$D$CONF_DIR" "$D$STATE_DIR"; do
-            if [[ -e $dir ]]; then
+        for dir in "$D$CONF_DIR" "$D$STATE_DIR" "${TABLE_STATE_DIRS[@]/#/$D}"; do
+            if [[ -e $dir || -L $dir ]]; then
                 run rm -rf "$dir"
             fi
         done
         if getent passwd "$SERVICE_USER" >/dev/null; then
             run userdel "$SERVICE_USER"
         fi
-    elif (( dry_run )); then
-        say "would keep: $CONF_DIR (config) and $STATE_DIR (results); --purge removes them"
     else
-        say "kept: $CONF_DIR (config) and $STATE_DIR (results); --purge removes them"
+        local kept="$CONF_DIR (config) and $STATE_DIR (results)"
+        if [[ -e $D${TABLE_STATE_DIRS[1]} || -L $D${TABLE_STATE_DIRS[0]} ]]; then
+            kept="$CONF_DIR (config), $STATE_DIR (results) and ${TABLE_STATE_DIRS[0]} (the table's saved match)"
+        fi
+        if (( dry_run )); then
+            say "would keep: $kept; --purge removes them"
+        else
+            say "kept: $kept; --purge removes them"
+        fi
     fi
     (( ! dry_run )) || say "dry run: nothing was changed"
 }

@@ -8,12 +8,19 @@ low as root after every stop; the devices and paths the daemon uses are open to
 it; and it stays as hardened as it is (systemd-analyze where installed, a named
 list of directives everywhere).
 
+The table's optional service (uno-showdown-table.service) is tested the same
+way against what it must agree with: the real `showdown table` command line,
+the unit's address, the installer's token, its state directory, the unit's
+ordering, and a hardening list of its own (tests/test_systemd_table.py runs it).
+
 The installer runs for real against a fake root (DESTDIR) with recording stubs
-for the commands that would touch the system (systemctl, useradd, ...).
+for the commands that would touch the system (systemctl, useradd, ...), with
+and without --with-table.
 """
 
 import fnmatch
 import importlib
+import ipaddress
 import itertools
 import os
 import re
@@ -472,6 +479,213 @@ def test_installer_and_motor_safe_are_valid_bash_and_executable():
         assert script.stat().st_mode & stat.S_IXUSR
 
 
+# --- the table's service (uno-showdown-table) --------------------------------
+
+TABLE_UNIT = ROOT / "systemd" / "uno-showdown-table.service"
+#: What install.sh puts where (its readonly lines): the table reads the unit's
+#: token through the token's group.
+INSTALLED_TOKEN = "/etc/uno-showdown/token"
+TOKEN_GROUP = "uno-showdown"
+VENV_BIN = "/opt/uno-showdown/venv/bin"
+
+
+@pytest.fixture(scope="module")
+def table_unit():
+    return parse_unit(TABLE_UNIT.read_text())
+
+
+def table_command(table_unit):
+    """The table's ExecStart read by the real `showdown` command line: (its
+    argv, the parsed arguments)."""
+    prefixes, argv = exec_command(setting(table_unit, "ExecStart"))
+    assert prefixes == "", "the table needs no privileges, not even for a moment"
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
+    module, _, function = scripts[PurePosixPath(argv[0]).name].partition(":")
+    cli = importlib.import_module(module)
+    assert getattr(cli, function) is cli.main
+    return argv, cli.build_parser().parse_args(argv[1:])
+
+
+def test_the_table_service_runs_showdown_table_from_the_installed_venv(table_unit):
+    argv, args = table_command(table_unit)
+    assert PurePosixPath(argv[0]) == PurePosixPath(VENV_BIN) / "showdown"
+    assert args.subcommand == "table"
+    # Type=exec: `systemctl start` fails if the program cannot be run at all.
+    assert setting(table_unit, "Type") == "exec"
+
+
+def test_the_table_reaches_the_unit_on_loopback_at_the_port_the_unit_serves(table_unit):
+    _, args = table_command(table_unit)
+    scheme, _, address = args.unit.partition("://")
+    host, _, port = address.rpartition(":")
+    assert scheme == "socket" and host == "127.0.0.1"
+    # The installed config is the packaged default plus the token (install.sh);
+    # with --allow-remote it listens on 0.0.0.0, which loopback reaches too.
+    listen = load_config(DEFAULT_TOML).server.listen
+    assert listen == f"127.0.0.1:{port}"
+    assert f"0.0.0.0:{port}" == listen.replace("127.0.0.1", "0.0.0.0")
+    # ... with the token the installer makes, read through the token's group.
+    assert args.token_file == INSTALLED_TOKEN
+    assert TOKEN_GROUP in setting_list(table_unit, "SupplementaryGroups")
+    install = INSTALL.read_text()
+    assert "readonly TOKEN=$CONF_DIR/token" in install
+    assert "readonly CONF_DIR=/etc/uno-showdown" in install
+    assert "readonly TOKEN_OWNER=root:$SERVICE_USER" in install
+    assert f"readonly SERVICE_USER={TOKEN_GROUP}" in install
+    assert "readonly TOKEN_MODE=640" in install  # the group may read it
+
+
+def test_the_table_listens_on_the_lan_on_its_own_port(table_unit, unit):
+    _, args = table_command(table_unit)
+    assert args.lan  # the join URL by IP address, and the QR code, in the log
+    host, port = args.listen
+    assert host == "0.0.0.0"
+    unit_port = int(load_config(DEFAULT_TOML).server.listen.rpartition(":")[2])
+    assert port != unit_port
+    assert f"TABLE_PORT={port}" in INSTALL.read_text()  # what the installer prints
+
+
+def test_the_match_is_saved_in_the_state_directory_and_continued_after_a_restart(table_unit):
+    _, args = table_command(table_unit)
+    env = environment(table_unit)
+    save = PurePosixPath(args.save)
+    # Room.save writes a temporary file beside the save file, then renames it.
+    assert str(save.parent) == env["STATE_DIRECTORY"]
+    assert is_inside(save, writable(table_unit))
+    assert is_inside(save.with_name(save.name + ".tmp"), writable(table_unit))
+    # The first start finds no save file, a restart the match: both start.
+    assert args.resume_if_saved and not args.resume
+    # Only the table's user may read it (it holds the seats' secrets).
+    assert setting(table_unit, "StateDirectoryMode") == "0700"
+    assert setting(table_unit, "UMask") == "0077"
+
+
+def test_the_table_is_not_the_unit_s_user_and_cannot_write_its_config_or_token(table_unit, unit):
+    # Its own (dynamic) user: it cannot open the unit's results journal or GPIO;
+    # the token's group gives it the token and nothing else (the unit's state
+    # and runtime directories are 0700).
+    assert is_yes(setting(table_unit, "DynamicUser"))
+    assert setting(table_unit, "User") in (None, "")
+    assert set(setting_list(table_unit, "SupplementaryGroups")) == {TOKEN_GROUP}
+    assert setting(unit, "StateDirectoryMode") == "0700"
+    assert setting(unit, "RuntimeDirectoryMode") == "0700"
+    assert not set(setting_list(table_unit, "StateDirectory")) & set(
+        setting_list(unit, "StateDirectory")
+    )
+    dirs = writable(table_unit)
+    assert not is_inside(INSTALLED_TOKEN, dirs)
+    assert not is_inside("/etc/uno-showdown/unit.toml", dirs)
+    for directory in setting_list(unit, "StateDirectory"):
+        assert not is_inside(f"/var/lib/{directory}", dirs)
+    # No device at all: the table draws the unit, it does not drive it.
+    for node, driver, _, _ in DEVICES:
+        assert not device_allowed(table_unit, node, driver)
+
+
+def test_the_table_is_a_part_of_the_unit_started_after_it_and_stopped_with_it(table_unit, unit):
+    unit_service = UNIT.name
+    assert unit_service in setting_list(table_unit, "Wants", "Unit")
+    assert unit_service in setting_list(table_unit, "After", "Unit")
+    # After= a Type=notify service: the unit has sent READY=1 (it listens), so
+    # the table's first connection finds it.
+    assert setting(unit, "Type") == "notify"
+    # Enabled, it is started whenever the unit is (at boot: multi-user.target
+    # wants the unit, the unit wants the table) ...
+    assert setting_list(table_unit, "WantedBy", "Install") == [unit_service]
+    assert "multi-user.target" in setting_list(unit, "WantedBy", "Install")
+    # ... and stopped or restarted with it: a restarted unit may have a new
+    # token, read at start. Stopped first (the reverse of After=), while the
+    # unit still answers.
+    assert unit_service in setting_list(table_unit, "PartOf", "Unit")
+    # Not BindsTo=: a unit that crashes and comes back leaves the table up; it
+    # pauses the game until the link is back.
+    for binding in ("Requires", "Requisite", "BindsTo"):
+        assert unit_service not in setting_list(table_unit, binding, "Unit"), binding
+    # The join URL carries the LAN address read at start.
+    assert "network-online.target" in setting_list(table_unit, "Wants", "Unit")
+    assert "network-online.target" in setting_list(table_unit, "After", "Unit")
+
+
+def test_systemd_restarts_a_crashed_table_but_not_one_given_arguments_that_do_not_fit(
+    table_unit,
+):
+    # `showdown table` exits 2 for a UsageError: an unreadable token file, a
+    # save file that is not a saved table. A restart cannot fix those.
+    assert not systemd_restarts(table_unit, exit_status=2)
+    # Exit 1 (the port in use, perhaps for a moment), a crash: restarted.
+    assert systemd_restarts(table_unit, exit_status=1)
+    for signal in ("SIGKILL", "SIGSEGV", "SIGABRT"):
+        assert systemd_restarts(table_unit, signal=signal)
+    # Stopped: SIGINT is the command's Ctrl-C, which exits 0 (tests/test_systemd_table.py).
+    assert setting(table_unit, "KillSignal") == "SIGINT"
+    assert not systemd_restarts(table_unit, exit_status=0)
+    assert not systemd_restarts(table_unit, signal="SIGINT")
+    burst = int(setting(table_unit, "StartLimitBurst", "Unit"))
+    assert burst * timespan(setting(table_unit, "RestartSec")) < timespan(
+        setting(table_unit, "StartLimitIntervalSec", "Unit")
+    )
+
+
+#: The unit's list, with the devices closed outright (the table opens none)
+#: and /proc cut down to processes (it reads nothing else there).
+TABLE_HARDENING = {
+    **{k: v for k, v in HARDENING.items() if k != "DevicePolicy"},
+    "PrivateDevices": (yes, "no devices: the table drives no pins"),
+    "ProcSubset": (only("pid"), "nothing in /proc but processes"),
+    "DynamicUser": (yes, "a user of its own that exists only while it runs"),
+    "SystemCallFilter": (
+        lambda v: bool(v) and {"@system-service", "~@privileged", "@resources"} <= set(v),
+        "the calls a service needs, less the privileged and resource-setting ones",
+    ),
+    "IPAddressDeny": (only("any"), "no traffic but from the addresses allowed"),
+}
+
+
+def test_the_table_shuts_every_door_on_the_hardening_list(table_unit):
+    missing = [
+        f"{directive}= ({why})"
+        for directive, (shut, why) in TABLE_HARDENING.items()
+        if not shut(words(table_unit, directive))
+    ]
+    assert missing == []
+
+
+def ip_allowed(unit, address: str) -> bool:
+    """Whether IPAddressAllow=/IPAddressDeny= let traffic from ``address``
+    through (systemd.resource-control(5): allow wins, then deny, else allowed)."""
+    names = {
+        "any": ["0.0.0.0/0", "::/0"],
+        "localhost": ["127.0.0.0/8", "::1/128"],
+        "link-local": ["169.254.0.0/16", "fe80::/64"],
+        "multicast": ["224.0.0.0/4", "ff00::/8"],
+    }
+
+    def matches(key):
+        nets = [n for word in setting_list(unit, key) for n in names.get(word, [word])]
+        ip = ipaddress.ip_address(address)
+        return any(
+            ip.version == net.version and ip in net
+            for net in (ipaddress.ip_network(n) for n in nets)
+        )
+
+    return matches("IPAddressAllow") or not matches("IPAddressDeny")
+
+
+def test_the_table_hears_the_unit_and_phones_on_a_private_lan_and_nobody_else(table_unit):
+    for address in (
+        "127.0.0.1",  # the unit
+        "192.168.1.23",  # a home router's LAN
+        "10.42.0.17",  # the Pi's own hotspot (NetworkManager)
+        "172.20.10.2",  # a phone's hotspot
+        "169.254.10.1",  # no DHCP: link-local
+        "fe80::1",
+        "fd12:3456::7",  # IPv6 unique local
+    ):
+        assert ip_allowed(table_unit, address), address
+    for address in ("8.8.8.8", "100.64.0.9", "2001:db8::1"):
+        assert not ip_allowed(table_unit, address), address
+
+
 # --- motor-safe.sh ---------------------------------------------------------
 
 
@@ -583,6 +797,7 @@ QUERIES = (
     "systemctl is-enabled ",
     "systemctl is-active ",
     "python3 -c ",
+    "hostname ",
 )
 TOKEN = "etc/uno-showdown/token"
 TOKEN_HINT = [
@@ -621,6 +836,7 @@ class FakeSystem:
         real_id = shutil.which("id")
         real_stat = shutil.which("stat")
         self._stub("getent", 'grep "^$2:" "$state/$1" || exit 2\n')
+        self._stub("hostname", '[[ $1 == -I ]] && echo "192.168.1.23 fd00::5"\n')
         self._stub("groupadd", 'echo "${!#}:x:" >> "$state/group"\n')
         self._stub(
             "useradd",
@@ -665,10 +881,10 @@ class FakeSystem:
             (
                 "unit=${!#}\n"
                 'case "$1 $2" in\n'
-                '  "is-enabled --quiet") [[ -e $state/enabled ]] ;;\n'
-                '  "is-active --quiet") [[ -e $state/active ]] ;;\n'
-                '  "enable --now") touch "$state/enabled" "$state/active" ;;\n'
-                '  "disable --now") rm -f "$state/enabled" "$state/active" ;;\n'
+                '  "is-enabled --quiet") [[ -e $state/enabled-$unit ]] ;;\n'
+                '  "is-active --quiet") [[ -e $state/active-$unit ]] ;;\n'
+                '  "enable --now") touch "$state/enabled-$unit" "$state/active-$unit" ;;\n'
+                '  "disable --now") rm -f "$state/enabled-$unit" "$state/active-$unit" ;;\n'
                 "esac\n"
             ),
         )
@@ -681,12 +897,13 @@ class FakeSystem:
             templates / "showdown-unit",
             f'cd {ROOT} && exec {sys.executable} -m firmware_host "$@"\n',
         )
+        write_script(templates / "showdown", f'cd {ROOT} && exec {sys.executable} -m engine "$@"\n')
         write_script(
             templates / "pip",
             (
                 f'echo "pip $*" >> {self.log}\n'
                 "source=${!#}\n"
-                f'ls -A "${{source%"[pi]"}}" > {self.state}/pip-saw\n'
+                f'ls -A "${{source%\\[*}}" > {self.state}/pip-saw\n'
                 'info=$(dirname "$0")/../lib/python3.11/site-packages/uno_showdown-0.1.0.dist-info\n'
                 f'mkdir -p "$info" && cp {self.state}/package "$info/RECORD"\n'
             ),
@@ -716,9 +933,11 @@ class FakeSystem:
     @property
     def changes(self) -> list[str]:
         """The recorded calls that change something (queries left out), with
-        the temporary copy pip installs from shown as COPY."""
+        the temporary copy pip installs from shown as COPY (then its extras)."""
         return [
-            re.sub(r" /\S+\[pi\]$", " COPY[pi]", c) for c in self.calls if not c.startswith(QUERIES)
+            re.sub(r" /\S+(\[[a-z,]+\])$", r" COPY\1", c)
+            for c in self.calls
+            if not c.startswith(QUERIES)
         ]
 
     def owner(self, path: str) -> str:
@@ -927,7 +1146,7 @@ def test_an_edited_unit_file_is_put_back_reloaded_and_restarted(system):
 
 def test_a_stopped_service_is_started_again(system):
     system.run()
-    (system.state / "active").unlink()
+    (system.state / "active-uno-showdown-unit").unlink()
     system.run()
     assert system.changes[-1] == "systemctl enable --now uno-showdown-unit"
 
@@ -1222,4 +1441,238 @@ def test_a_real_install_needs_root(system, tmp_path):
     )
     assert done.returncode == 1
     assert done.stderr.startswith("install.sh: must be run as root (try: sudo ")
+    assert system.changes == []
+
+
+# --- install.sh --with-table -------------------------------------------------
+
+PIP_TABLE = "pip install --quiet --disable-pip-version-check COPY[pi,table]"
+TABLE_UNIT_FILE = "etc/systemd/system/uno-showdown-table.service"
+TABLE_HINT = [
+    "the table: open http://192.168.1.23:8700/ on the display; phones scan its QR code",
+    "  journalctl -u uno-showdown-table -f   shows its log, the join URL and the QR code",
+]
+
+
+def test_with_table_installs_the_table_extra_and_the_second_service_then_starts_it(system):
+    done = system.run("--with-table")
+    assert done.returncode == 0, done.stderr
+    expected = [PIP_TABLE if c == PIP else c for c in first_install_changes(system)]
+    assert system.changes == [*expected, "systemctl enable --now uno-showdown-table"]
+    table_file = system.root / TABLE_UNIT_FILE
+    assert table_file.read_bytes() == TABLE_UNIT.read_bytes()
+    assert stat.S_IMODE(table_file.stat().st_mode) == 0o644
+    assert done.stdout.splitlines()[-5:] == [
+        "done: journalctl -u uno-showdown-unit -f   shows the log",
+        *TOKEN_HINT,
+        *TABLE_HINT,
+    ]
+    assert not any(line.startswith("note:") for line in done.stdout.splitlines())
+
+
+def test_without_the_flag_nothing_of_the_table_is_installed(system):
+    for args in ((), ("--without-table",)):
+        done = system.run(*args)
+        assert done.returncode == 0, done.stderr
+        assert not any("table" in change for change in system.changes), system.changes
+        assert not (system.root / TABLE_UNIT_FILE).exists()
+        assert not any("table" in line for line in done.stdout.splitlines())
+
+
+def test_after_an_install_with_table_the_table_reads_the_installer_s_token_and_finds_the_unit(
+    system, table_unit
+):
+    assert system.run("--with-table").returncode == 0
+    argv, args = table_command(table_unit)
+    assert os.access(system.root / argv[0].lstrip("/"), os.X_OK)
+    config = load_config(system.root / "etc/uno-showdown/unit.toml")
+    # The token the unit asks for is the file the table sends.
+    assert config.server.token_file == args.token_file
+    token = system.root / args.token_file.lstrip("/")
+    owner_group = system.owner(args.token_file.lstrip("/")).partition(":")[2]
+    assert owner_group in setting_list(table_unit, "SupplementaryGroups")
+    assert stat.S_IMODE(token.stat().st_mode) & stat.S_IRGRP
+    # The unit serves the address the table connects to.
+    assert f"socket://{config.server.listen}" == args.unit
+
+
+def test_once_installed_the_table_is_kept_up_to_date_without_the_flag(system):
+    assert system.run("--with-table").returncode == 0
+    before = system.snapshot()
+    done = system.run()
+    assert done.returncode == 0, done.stderr
+    assert system.changes == [PIP_TABLE]  # the table extra too, for new dependencies
+    assert system.snapshot() == before
+    assert done.stdout.splitlines()[-2:] == TABLE_HINT
+
+    # A new version of the package: both services run it.
+    (system.state / "package").write_text("v2\n")
+    assert system.run().returncode == 0
+    assert system.changes == [
+        PIP_TABLE,
+        "systemctl restart uno-showdown-unit",
+        "systemctl restart uno-showdown-table",
+    ]
+
+
+def test_an_edited_table_unit_file_is_put_back_and_only_the_table_restarted(system):
+    assert system.run("--with-table").returncode == 0
+    table_file = system.root / TABLE_UNIT_FILE
+    table_file.write_text(table_file.read_text().replace("--lan", ""))
+    assert system.run("--with-table").returncode == 0
+    assert system.changes == [
+        PIP_TABLE,
+        "systemctl daemon-reload",
+        "systemctl restart uno-showdown-table",
+    ]
+    assert table_file.read_bytes() == TABLE_UNIT.read_bytes()
+
+
+def test_a_new_token_restarts_the_table_too_which_reads_it_at_start(system):
+    assert system.run("--with-table").returncode == 0
+    (system.root / TOKEN).unlink()
+    assert system.run().returncode == 0
+    assert system.changes[-2:] == [
+        "systemctl restart uno-showdown-unit",
+        "systemctl restart uno-showdown-table",
+    ]
+
+
+def test_a_stopped_table_is_started_again_and_the_unit_left_alone(system):
+    assert system.run("--with-table").returncode == 0
+    (system.state / "active-uno-showdown-table").unlink()
+    assert system.run().returncode == 0
+    assert system.changes == [PIP_TABLE, "systemctl enable --now uno-showdown-table"]
+
+
+def test_with_table_dry_run_prints_the_table_steps_and_changes_nothing(system):
+    done = system.run("--with-table", "--dry-run")
+    assert (done.returncode, done.stderr) == (0, "")
+    assert system.changes == []
+    assert list(system.root.iterdir()) == []
+    root = system.root
+    would = [line for line in done.stdout.splitlines() if line.startswith("would run: ")]
+    assert would[4] == (
+        f"would run: {root}/opt/uno-showdown/venv/bin/pip install --quiet "
+        f"--disable-pip-version-check {ROOT}[pi,table]"
+    )
+    assert would[-5:] == [
+        f"would run: install -D -m 0644 {ROOT}/systemd/uno-showdown-unit.service "
+        f"{root}/etc/systemd/system/uno-showdown-unit.service",
+        f"would run: install -D -m 0644 {ROOT}/systemd/uno-showdown-table.service "
+        f"{root}/{TABLE_UNIT_FILE}",
+        "would run: systemctl daemon-reload",
+        "would run: systemctl enable --now uno-showdown-unit",
+        "would run: systemctl enable --now uno-showdown-table",
+    ]
+
+
+def test_without_table_removes_the_table_service_and_keeps_the_unit_and_the_match(system):
+    assert system.run("--with-table").returncode == 0
+    saved = system.root / "var/lib/private/uno-showdown-table/table.json"
+    saved.parent.mkdir(parents=True)
+    saved.write_text("{}")
+    done = system.run("--without-table")
+    assert done.returncode == 0, done.stderr
+    assert system.changes == [
+        PIP,
+        "systemctl disable --now uno-showdown-table",
+        "systemctl daemon-reload",
+    ]
+    assert not (system.root / TABLE_UNIT_FILE).exists()
+    assert (system.root / "etc/systemd/system/uno-showdown-unit.service").exists()
+    assert saved.read_text() == "{}"
+    assert not any("table" in line for line in done.stdout.splitlines() if "+ " not in line)
+    # Gone for good: the next plain run does not bring it back.
+    assert system.run().returncode == 0
+    assert system.changes == [PIP]
+
+
+def test_uninstall_removes_both_services_and_keeps_the_table_s_saved_match(system):
+    assert system.run("--with-table").returncode == 0
+    state = system.root / "var/lib/private/uno-showdown-table"
+    state.mkdir(parents=True)
+    (state / "table.json").write_text("{}")
+    (system.root / "var/lib/uno-showdown-table").symlink_to("private/uno-showdown-table")
+    done = system.run("--uninstall")
+    assert done.returncode == 0, done.stderr
+    assert system.changes == [
+        "systemctl disable --now uno-showdown-table",
+        "systemctl disable --now uno-showdown-unit",
+        "systemctl daemon-reload",
+    ]
+    assert not (system.root / TABLE_UNIT_FILE).exists()
+    assert (state / "table.json").read_text() == "{}"
+    assert done.stdout.splitlines()[-1] == (
+        "kept: /etc/uno-showdown (config), /var/lib/uno-showdown (results) and "
+        "/var/lib/uno-showdown-table (the table's saved match); --purge removes them"
+    )
+
+    done = system.run("--uninstall", "--purge")
+    assert done.returncode == 0, done.stderr
+    assert not (system.root / "var/lib/uno-showdown-table").is_symlink()
+    assert not state.exists()
+
+
+def test_the_table_is_told_about_a_unit_that_serves_elsewhere(system):
+    config = system.root / "etc/uno-showdown/unit.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text(
+        '[server]\nlisten = "127.0.0.1:7800"\ntoken_file = "/etc/uno-showdown/token"\n'
+    )
+    done = system.run("--with-table")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    start = lines.index(
+        "note: the unit listens on 127.0.0.1:7800, but uno-showdown-table looks for it at "
+        "127.0.0.1:7700;"
+    )
+    assert lines[start + 1] == (
+        "      give the table the unit's address: sudo systemctl edit uno-showdown-table  "
+        "(see docs/systemd.md)"
+    )
+
+    config.write_text('[server]\nlisten = ""\ntoken_file = "/etc/uno-showdown/token"\n')
+    lines = system.run().stdout.splitlines()
+    start = lines.index(
+        'note: /etc/uno-showdown/unit.toml serves no TCP (listen = ""), so uno-showdown-table '
+        "cannot reach the unit;"
+    )
+    assert lines[start + 1] == (
+        '      set listen = "127.0.0.1:7700" in its [server] table, then: '
+        "sudo systemctl restart uno-showdown-unit"
+    )
+
+
+def test_help_names_the_table_options(system):
+    done = system.run("--help")
+    assert done.returncode == 0
+    assert "[--with-table | --without-table]" in done.stdout.splitlines()[0]
+    options = {line.split()[0] for line in done.stdout.splitlines() if line.startswith("  --")}
+    assert {"--with-table", "--without-table", "--uninstall", "--purge"} <= options
+    assert "the services" in done.stdout  # --uninstall removes both
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (
+            ["--with-table", "--without-table"],
+            "install.sh: --with-table and --without-table do not go together",
+        ),
+        (
+            ["--uninstall", "--with-table"],
+            "install.sh: --with-table does not go with --uninstall (which removes both services)",
+        ),
+        (
+            ["--uninstall", "--without-table"],
+            "install.sh: --without-table does not go with --uninstall (which removes both "
+            "services)",
+        ),
+    ],
+)
+def test_table_options_that_do_not_fit_are_refused(system, args, message):
+    done = system.run(*args)
+    assert done.returncode == 1
+    assert done.stderr.splitlines()[-1] == message
     assert system.changes == []
