@@ -138,8 +138,9 @@ def test_pages_a_phone_playing_a_round_refusals_and_a_clean_stop(tmp_path):
     assert status == 0, out
     assert "The table is closed." in out and "Traceback" not in out
 
-    # Restarted with --resume: the same match, and the phone's secret gets its seat back.
-    table = start_table(port, save, "--resume")
+    # Restarted with --resume (another seed): the same match and room code, and the
+    # phone's secret gets its seat back.
+    table = start_table(port, save, "--resume", "--seed", "6")
     try:
 
         async def rejoin():
@@ -151,6 +152,7 @@ def test_pages_a_phone_playing_a_round_refusals_and_a_clean_stop(tmp_path):
         assert messages[0] == {"type": "welcome", "role": "phone", "seat": 0, "secret": secret}
         view = last_view(messages)
         assert view["you"]["seat"] == 0 and view["seats"][0]["name"] == "Ann"
+        assert view["code"] == saved["code"]
         assert view["log"][: len(saved["log"])][-1] == saved["log"][-1]
     finally:
         status, out = stop(table)

@@ -223,6 +223,8 @@ def command(args: argparse.Namespace) -> int:
                 ) from None
         except (OSError, ValueError) as exc:
             raise UsageError(f"{flag}: {save}: {exc}") from None
+        if resumed:  # the room code the table had: it may be written down or shown already
+            code = room.code = saved_code(save) or code
         room.code, room.join_url = code, join_url
     if remote is not None:
         check_unit(remote)
@@ -262,6 +264,16 @@ def command(args: argparse.Namespace) -> int:
             remote.close()
     print("The table is closed.")
     return 0
+
+
+def saved_code(save: Path) -> str | None:
+    """The room code in the save file, if it holds a well-formed one."""
+    try:
+        code = json.loads(save.read_text(encoding="utf-8")).get("code")
+    except (OSError, ValueError, AttributeError):
+        return None
+    ok = isinstance(code, str) and len(code) == 4 and all(c in _CODE_LETTERS for c in code)
+    return code if ok else None
 
 
 class _Wiring(NamedTuple):
