@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from firmware_host.protocol.words import duel_verdict
 from tests.daemon_helpers import Client, running_daemon
@@ -84,8 +85,6 @@ def test_the_companion_page_runs_a_showdown_on_a_real_unit_and_keeps_the_score(b
         assert bench.request("bench_press", side="b", offset_ms=260)["ok"]
         assert bench.request("bench_timer")["ok"]
         result = bench.wait_for_event("result")
-    page.locator("#showdown-body .verdict").wait_for()
-
     # The page shows the unit's verdict, in the unit's words, and who took the cards.
     assert (result["winner"], result["loser"], result["reason"]) == ("a", "b", "faster")
     expected = duel_verdict(
@@ -97,9 +96,10 @@ def test_the_companion_page_runs_a_showdown_on_a_real_unit_and_keeps_the_score(b
         result["margin_us"],
         result["tie_reruns"],
     )
-    assert page.locator("#showdown-body .verdict").inner_text() == expected
-    assert page.locator("#took").inner_text() == "Bob took 3 cards"
-    assert page.locator("#announce-verdict").inner_text() == f"{expected}. Bob took the cards."
+    # the unit's result event comes before the verdict's words: wait for the words
+    expect(page.locator("#showdown-body .verdict")).to_have_text(expected)
+    expect(page.locator("#took")).to_have_text("Bob took 3 cards")
+    expect(page.locator("#announce-verdict")).to_have_text(f"{expected}. Bob took the cards.")
     assert page.locator("#board tr[data-seat='1'] .took").inner_text() == "+3 cards"
     log = page.locator("#log li").all_inner_texts()
     assert any(line.endswith("Bob took 3 cards.") for line in log), log

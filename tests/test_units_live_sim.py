@@ -3,7 +3,6 @@ on virtual time; and the unit panel fed by it (its outputs kept from the room)."
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import itertools
 import random
@@ -23,6 +22,7 @@ from engine.units.ports import ShowdownRequest
 from engine.units.unit_replies import check_event
 from firmware_host.protocol import EventName
 from firmware_host.service.config import load_config
+from tests.async_helpers import run_coroutine
 
 PEOPLE = ShowdownRequest("m1:r1:s1", 0, 2, "Ann", "Bob", 2)
 BOT_B = ShowdownRequest("m1:r1:s2", 1, 3, "Cat", "bot3", 3, bots={3: 230.0})
@@ -431,4 +431,4 @@ class _Spy:
     ],
 )
 def test_a_page_message_the_panel_cannot_carry_out_is_refused_with_why(text, refusal):
-    assert asyncio.run(UnitPanel().receive(text)) == refusal
+    assert run_coroutine(UnitPanel().receive(text)) == refusal
