@@ -202,3 +202,11 @@ def test_a_table_with_no_unit_records_its_showdowns_in_the_book_bots_marked():
     assert {p["name"] for p in body["people"]} <= {"Ann"}
     assert all(p["name"].startswith("bot") for p in body["bots"])
     assert sum(p["showdowns"] for p in body["people"] + body["bots"]) == 6
+
+
+def test_a_table_without_a_unit_panel_says_why_at_its_address():
+    """The display links to /panel; with --unit manual or a serial unit there is
+    none, and the page says so and what to do, instead of a bare 404."""
+    status, headers, body = get(app_on(booked()), "/panel")
+    assert status == 404 and headers["content-type"].startswith("text/html")
+    assert "No unit panel" in body.decode() and "--unit socket://HOST:PORT" in body.decode()

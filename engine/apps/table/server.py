@@ -29,7 +29,7 @@ import segno
 import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, Response
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -43,6 +43,18 @@ log = logging.getLogger(__name__)
 
 #: The pages, scripts and styles, served as they are (no build step).
 STATIC = Path(__file__).resolve().parent / "static"
+
+
+#: What /panel says when there is no unit to draw (``--unit manual``, a serial unit).
+NO_PANEL = """<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>No unit panel</title><link rel="stylesheet" href="/static/table.css"></head>
+<body class="display"><main><section class="panel"><h1>No unit panel</h1>
+<p>This table has no unit to draw: its showdowns are reported by hand
+(<code>--unit manual</code>), or its unit is on a serial line, which the game's link holds.
+Start the table with <code>--unit sim</code> or <code>--unit socket://HOST:PORT</code>
+to see the unit here.</p><p><a href="/">Back to the table</a></p></section></main></body></html>
+"""
 
 
 class TableRoom(Protocol):
@@ -277,6 +289,9 @@ def create_app(
                 await sender
             room.disconnect(conn)
 
+    async def no_panel(request: Request) -> Response:
+        return HTMLResponse(NO_PANEL, status_code=404)
+
     routes = [
         Route("/", page(display_page), name="display"),
         Route("/phone", page("phone.html"), name="phone"),
@@ -284,6 +299,7 @@ def create_app(
         Route("/qr.svg", qr, name="qr"),
         WebSocketRoute("/ws", websocket),
         *(route for addon in addons for route in addon.routes()),
+        Route("/panel", no_panel),  # only reached when no add-on serves the panel
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
