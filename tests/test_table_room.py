@@ -613,6 +613,68 @@ def run_runner(room, until):
     run_coroutine(main())
 
 
+class RoundOver:
+    """A room whose round is over, for the runner alone: the host may deal the
+    next round (``tasks`` becomes a bot's turn) while the runner waits."""
+
+    host_paused = False
+
+    def __init__(self):
+        self.tasks = ["next_round"]
+        self.moves: list[str] = []
+
+    def next_task(self):
+        return self.tasks[0] if self.tasks else None
+
+    def next_round(self):
+        self.moves.append("dealt by the runner")
+        self.tasks = ["bot"]
+
+    def bot_step(self):
+        self.moves.append("bot")
+        self.tasks = []
+
+
+def test_the_host_dealing_the_next_round_ends_the_runners_pause_before_it():
+    room = RoundOver()
+
+    async def main():
+        runner = Runner(room, pace_s=0, round_pause_s=3600)  # waited out, it never ends
+        task = asyncio.create_task(runner.run())
+        for _ in range(10):
+            await asyncio.sleep(0)
+        room.tasks = ["bot"]  # the host dealt the next round; the room woke the runner
+        runner.wake()
+        for _ in range(100):
+            await asyncio.sleep(0)
+            if room.moves:
+                break
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+    run_coroutine(main())
+    assert room.moves == ["bot"]
+
+
+def test_the_runner_deals_the_next_round_after_its_pause():
+    room = RoundOver()
+
+    async def main():
+        runner = Runner(room, pace_s=0, round_pause_s=0)
+        task = asyncio.create_task(runner.run())
+        for _ in range(100):
+            await asyncio.sleep(0)
+            if room.tasks == []:
+                break
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+    run_coroutine(main())
+    assert room.moves == ["dealt by the runner", "bot"]
+
+
 def test_the_runner_fights_the_showdown_in_a_worker_thread_and_plays_the_bots():
     room = make_room(seats=2)
     display = hello(room)

@@ -120,9 +120,19 @@ class Runner:
         elif task == "showdown":
             await self._showdown()
         elif task == "next_round":
-            await asyncio.sleep(self.round_pause_s)
+            await self._round_pause()
             if room.next_task() == "next_round":
                 room.next_round()
+
+    async def _round_pause(self) -> None:
+        """Wait ``round_pause_s`` for people to read the round's end, unless the
+        host deals the next round first (then what it needs starts at once)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.round_pause_s
+        while self.room.next_task() == "next_round" and (left := deadline - loop.time()) > 0:
+            self._wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), left)
 
     async def _showdown(self) -> None:
         room = self.room
