@@ -710,6 +710,18 @@ class ImmediateLoop:
         function(*args)
 
 
+def test_a_phone_gets_only_the_newest_lines_of_the_log_the_display_all():
+    room = make_room(seats=2)
+    display = hello(room)
+    ann = phone(room, 0, "Ann")
+    start(room, display)
+    for n in range(10):
+        room.unit_said(f"line {n}")
+    log = last_view(room.take(display))["log"]
+    assert len(log) > 10 and log[0] == "line 9"
+    assert last_view(room.take(ann))["log"] == log[:5]
+
+
 def test_what_the_unit_says_outside_a_showdown_goes_to_the_log():
     room = make_room(seats=2)
     display = hello(room)

@@ -79,6 +79,9 @@ log = logging.getLogger(__name__)
 
 #: Log lines kept (newest first).
 MAX_LOG = 300
+#: Log lines a phone is sent (the phone page shows none; a view with the whole
+#: log, up to 17 KB, to every phone at every move would be most of the traffic).
+PHONE_LOG = 5
 #: Action ids remembered per seat (the newest): an id among them is a replay.
 MAX_IDS = 256
 #: The longest round trip a page may report, in ms.
@@ -907,6 +910,8 @@ class Room:
     def view_for(self, conn: Connection, public: dict[str, Any] | None = None) -> dict[str, Any]:
         """``conn``'s whole view: the public part, and its own hand if it holds a seat."""
         view = dict(self.public() if public is None else public)
+        if conn.role == "phone":
+            view["log"] = view["log"][:PHONE_LOG]
         game = self.game
         if conn.seat is not None and game is not None:
             bot_playing = self.seats[conn.seat].bot_playing
