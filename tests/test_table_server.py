@@ -144,16 +144,20 @@ def test_pages_a_phone_playing_a_round_refusals_and_a_clean_stop(tmp_path):
     try:
 
         async def rejoin():
-            async with websockets.connect(f"ws://127.0.0.1:{port}/ws") as phone:
+            url = f"ws://127.0.0.1:{port}/ws"
+            async with websockets.connect(url) as phone, websockets.connect(url) as display:
                 await phone.send(json.dumps({"type": "hello", "role": "phone", "secret": secret}))
-                return await drain(phone, 1.0)
+                await display.send(json.dumps({"type": "hello", "role": "display"}))
+                return await drain(phone, 1.0), await drain(display, 1.0)
 
-        messages = run_coroutine(rejoin())
+        messages, on_display = run_coroutine(rejoin())
         assert messages[0] == {"type": "welcome", "role": "phone", "seat": 0, "secret": secret}
         view = last_view(messages)
         assert view["you"]["seat"] == 0 and view["seats"][0]["name"] == "Ann"
         assert view["code"] == saved["code"]
-        assert view["log"][: len(saved["log"])][-1] == saved["log"][-1]
+        # the saved log goes on (newest first); a phone is sent only its newest lines
+        assert last_view(on_display)["log"][-len(saved["log"]) :] == saved["log"]
+        assert 0 < len(view["log"]) <= 5
     finally:
         status, out = stop(table)
     assert status == 0, out
