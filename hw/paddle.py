@@ -18,6 +18,15 @@ the first edge.
 >>> paddle.pin.drive_high(1.3)       # released
 >>> edges
 [(1.0, True), (1.3, False)]
+
+A backend that reads the level after the edge (RPi.GPIO) may see a press's
+first edge as a release, bounce having opened the contact again: a release of
+a switch that is not pressed is that press, at the edge's tick.
+
+>>> edges.clear()
+>>> paddle._pin_changed(2.0, True)  # an edge, read as high (open) by then
+>>> edges
+[(2.0, True)]
 """
 
 from __future__ import annotations
@@ -45,6 +54,7 @@ class Paddle(DigitalInputDevice):
         self.on_edge: Callable[[float, bool], None] | None = None
         self._last_reported: float | None = None
         super().__init__(pin, pull_up=True, bounce_time=None, pin_factory=pin_factory)
+        self._pressed_known = self.is_pressed  # the level the last report left it at
 
     @property
     def is_pressed(self) -> bool:
@@ -57,7 +67,14 @@ class Paddle(DigitalInputDevice):
         if last is not None and self.pin_factory.ticks_diff(ticks, last) < self.lockout_s:
             return
         self._last_reported = ticks
-        self._edge(ticks, bool(self._state_to_value(state)))
+        pressed = bool(self._state_to_value(state))
+        if not pressed and not self._pressed_known:
+            # A release of a switch that is not pressed: the backend read the level
+            # after the edge (RPi.GPIO's callbacks carry none), when contact bounce
+            # had it open again. The edge itself was the press, at this tick.
+            pressed = True
+        self._pressed_known = pressed
+        self._edge(ticks, pressed)
 
     def _edge(self, ticks: float, pressed: bool) -> None:
         callback = self.on_edge

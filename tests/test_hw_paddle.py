@@ -78,6 +78,20 @@ def test_release_swallowed_by_the_lockout_gives_two_presses_in_a_row(mock_factor
     assert edges == [(1.0, True), (1.3, True)]
 
 
+def test_a_press_read_as_open_by_a_late_level_read_is_still_a_press_at_its_tick(mock_factory):
+    """RPi.GPIO's callback carries no level: gpiozero reads it when the callback
+    runs, and by then contact bounce may have opened the switch again. Seen on a
+    real kernel GPIO chip (tests/kernel): the press came as a release and was lost.
+    A release of a switch that is not pressed is that press."""
+    paddle = Paddle(17, lockout_s=0.05, pin_factory=mock_factory)
+    edges = recorder(paddle)
+    paddle._pin_changed(5.0, True)  # the press's edge, its level read as high (open)
+    paddle._pin_changed(5.001, True)  # bounce: inside the lockout
+    paddle.pin.drive_low(ticks=5.3)  # the level settles: still held
+    paddle.pin.drive_high(ticks=5.6)  # released
+    assert edges == [(5.0, True), (5.3, True), (5.6, False)]
+
+
 def test_zero_lockout_reports_every_edge(mock_factory):
     paddle = Paddle(17, lockout_s=0.0, pin_factory=mock_factory)
     edges = recorder(paddle)
