@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 # What pytest collects: the tests and the doctests of every package (pyproject's testpaths).
 TEST_PATHS := tests hw firmware_host engine
 
-.PHONY: help demo test check lint clean
+.PHONY: help demo test check lint clean test-gpio
 
 help:
 	@echo "make demo    play a whole UNO match against the unit daemon on mock pins"
@@ -14,6 +14,8 @@ help:
 	@echo "make check   the fast inner loop: lint, types, and every test that needs no"
 	@echo "             process and no real clock, and the doctests, in under 20 s"
 	@echo "make lint    ruff (lint and format) and mypy alone"
+	@echo "make test-gpio  the daemon on a real kernel GPIO chip (gpio-sim under qemu; root,"
+	@echo "             Debian; a few minutes the first time): tests/kernel/run.sh"
 	@echo "make clean   remove .venv and the build files"
 
 $(STAMP): pyproject.toml
@@ -33,6 +35,12 @@ test: lint
 # Leaves out the tests marked slow (a process or the real clock; tests/conftest.py).
 check: lint
 	$(PYTHON) -m pytest -m "not slow" -n 2 $(TEST_PATHS)
+
+# The daemon on lgpio and RPi.GPIO against the kernel's gpio-sim driver in a qemu
+# guest (tests/kernel/run.sh); without root or qemu it says what is missing and
+# skips, unless CI=true.
+test-gpio: $(STAMP)
+	tests/kernel/run.sh
 
 # ruff and mypy read their settings from pyproject.toml. `ruff format .` fixes
 # what the format check finds.
