@@ -2,7 +2,8 @@
 as private hands, served by a small web server over the match driver and the unit ports.
 """
 
-from engine.apps.table.room import Connection, Room, Seat
+from engine.apps.table.hub import Connection
+from engine.apps.table.room import Room, Seat
 from engine.apps.table.views import card_view, private_view, public_view
 
 __all__ = ["Room", "Seat", "Connection", "card_view", "private_view", "public_view"]

@@ -37,7 +37,8 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from engine.apps.table import showdown_view
-from engine.apps.table.room import Connection, new_match_id, write_save
+from engine.apps.table.hub import Connection, Hub
+from engine.apps.table.room import new_match_id, write_save
 from engine.apps.table.views import SEPARATOR
 from engine.core.cards import Card
 from engine.core.errors import NotationError
@@ -110,7 +111,7 @@ def hand_points(value: Any, whose: str = "the hand") -> tuple[int, list[str] | N
     return sum(card.points for card in cards), [str(card) for card in cards]
 
 
-class CompanionRoom:
+class CompanionRoom(Hub):
     """A companion table; see the module docstring.
 
     ``unit`` fights the showdowns (a SimulatedUnit on ``rng`` by default);
@@ -130,6 +131,7 @@ class CompanionRoom:
         save: Path | None = None,
         max_cards: int = MAX_CARDS,
     ):
+        super().__init__()
         if not 1 <= max_cards <= MAX_CARDS:
             raise ValueError(f"max_cards must be from 1 to {MAX_CARDS}, not {max_cards}")
         rng = rng or random.Random()
@@ -137,8 +139,6 @@ class CompanionRoom:
         self.code = code
         self.join_url = join_url
         self.save_path = save
-        self.on_change: Callable[[], None] | None = None
-        self.connections: list[Connection] = []
         self.players: list[str] = []  # the last match's players (the start form's default)
         self.target = 500
         self.started = False
@@ -154,7 +154,6 @@ class CompanionRoom:
         self.host_paused = False
         self._serial = 0  # numbers entries and showdown ids; never reused (undo included)
         self.match_id = "m1"  # new for each match and saved (see Room.match_id)
-        self._connections = 0
 
     # -- what the table shows ---------------------------------------------------------
 
@@ -350,9 +349,7 @@ class CompanionRoom:
         page gets it (for the sounds)."""
         if self.showdown is not None:
             showdown_view.follow(self.showdown, name, data)
-        for conn in self.connections:
-            if conn.role is not None:
-                conn.outbox.append({"type": "event", "name": name, "data": data})
+        self._send_event(name, data)
         self._changed()
 
     def unit_said(self, text: str) -> None:
@@ -368,39 +365,9 @@ class CompanionRoom:
 
     # -- connections ------------------------------------------------------------------
 
-    def connect(self) -> Connection:
-        self._connections += 1
-        conn = Connection(self._connections)
-        self.connections.append(conn)
-        return conn
-
     def disconnect(self, conn: Connection) -> None:
         if conn in self.connections:
             self.connections.remove(conn)
-
-    def take(self, conn: Connection) -> list[dict[str, Any]]:
-        """The messages waiting for ``conn``, oldest first."""
-        out, conn.outbox = conn.outbox, []
-        return out
-
-    def receive(self, conn: Connection, text: str | bytes) -> None:
-        """One message from ``conn``; anything wrong is refused to it alone."""
-        msg_id = None
-        try:
-            message = json.loads(text)
-        except (ValueError, TypeError) as exc:
-            refused: str | None = f"malformed JSON: {exc}"
-        else:
-            if isinstance(message, dict):
-                msg_id = message.get("id")
-                refused = self._handle(conn, message)
-            else:
-                refused = f"a message is a JSON object, not {type(message).__name__}"
-        if refused is not None:
-            if not isinstance(msg_id, (int, str)) or isinstance(msg_id, bool):
-                msg_id = None
-            conn.outbox.append({"type": "refused", "id": msg_id, "message": refused})
-            self._notify()
 
     def _handle(self, conn: Connection, message: dict) -> str | None:
         kind = message.get("type")
@@ -674,10 +641,6 @@ class CompanionRoom:
         if save:
             self.save()
         self._notify()
-
-    def _notify(self) -> None:
-        if self.on_change is not None:
-            self.on_change()
 
     # -- saving -----------------------------------------------------------------------
 

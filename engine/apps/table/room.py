@@ -45,6 +45,7 @@ from typing import Any, ClassVar
 from engine.apps.driver import Match, MatchEvent
 from engine.apps.recap import event_text
 from engine.apps.table import showdown_view
+from engine.apps.table.hub import Connection, Hub
 from engine.apps.table.views import SEPARATOR, private_view, public_view
 from engine.core.actions import Action
 from engine.core.errors import NotationError
@@ -148,22 +149,6 @@ class Seat:
         return self.kind == "bot" or self.bot_playing
 
 
-class Connection:
-    """One WebSocket: its role (None until hello), its seat, what waits to be
-    sent, and the round trip its page last reported (shown, never trusted)."""
-
-    def __init__(self, number: int):
-        self.number = number
-        self.role: str | None = None
-        self.seat: int | None = None
-        self.outbox: list[dict[str, Any]] = []
-        self.last_view: str | None = None
-        self.lag_ms: int | None = None
-
-    def __repr__(self) -> str:
-        return f"Connection({self.number}, role={self.role!r}, seat={self.seat!r})"
-
-
 class _Phone:
     """A person's agent: the decision their phone sent, handed to the driver."""
 
@@ -197,7 +182,7 @@ class _Prepared:
         return outcome
 
 
-class Room:
+class Room(Hub):
     """A table for 2 to 10 seats; see the module docstring.
 
     ``unit`` fights the showdowns (a SimulatedUnit on ``rng`` by default);
@@ -216,6 +201,7 @@ class Room:
         save: Path | None = None,
         new_secret: Callable[[], str] = lambda: secrets.token_urlsafe(16),
     ):
+        super().__init__()
         if not _MIN_SEATS <= seats <= _MAX_SEATS:
             raise ValueError(f"a table has 2 to 10 seats, not {seats}")
         self.rng = rng or random.Random()
@@ -225,8 +211,6 @@ class Room:
         self.save_path = save
         self.new_secret = new_secret
         self.seats = [Seat() for _ in range(seats)]
-        self.connections: list[Connection] = []
-        self.on_change: Callable[[], None] | None = None
         self.variant = "showdown"
         self.target = 500
         self.bot_kind = "heuristic"
@@ -245,7 +229,6 @@ class Room:
         self._port = _Prepared(self.unit)
         self._fighting = False  # a showdown is out at the unit
         self._round_closed = False  # round_end told for the current round
-        self._connections = 0
 
     # -- what the match needs next --------------------------------------------------
 
@@ -363,9 +346,7 @@ class Room:
         and every connection gets it as ``{"type": "event"}`` (it holds no card)."""
         if self.showdown is not None:
             showdown_view.follow(self.showdown, name, data)
-        for conn in self.connections:
-            if conn.role is not None:
-                conn.outbox.append({"type": "event", "name": name, "data": data})
+        self._send_event(name, data)
         self._changed()
 
     def unit_said(self, text: str) -> None:
@@ -381,42 +362,12 @@ class Room:
 
     # -- connections ------------------------------------------------------------------
 
-    def connect(self) -> Connection:
-        self._connections += 1
-        conn = Connection(self._connections)
-        self.connections.append(conn)
-        return conn
-
     def disconnect(self, conn: Connection) -> None:
         if conn in self.connections:
             self.connections.remove(conn)
         if conn.seat is not None:
             conn.seat = None
             self._changed()
-
-    def take(self, conn: Connection) -> list[dict[str, Any]]:
-        """The messages waiting for ``conn``, oldest first."""
-        out, conn.outbox = conn.outbox, []
-        return out
-
-    def receive(self, conn: Connection, text: str | bytes) -> None:
-        """One message from ``conn``; anything wrong is refused to it alone."""
-        msg_id = None
-        try:
-            message = json.loads(text)
-        except (ValueError, TypeError) as exc:
-            refused: str | None = f"malformed JSON: {exc}"
-        else:
-            if isinstance(message, dict):
-                msg_id = message.get("id")
-                refused = self._handle(conn, message)
-            else:
-                refused = f"a message is a JSON object, not {type(message).__name__}"
-        if refused is not None:
-            if not isinstance(msg_id, (int, str)) or isinstance(msg_id, bool):
-                msg_id = None
-            conn.outbox.append({"type": "refused", "id": msg_id, "message": refused})
-            self._notify()
 
     def _handle(self, conn: Connection, message: dict) -> str | None:
         """Each handler returns why it refuses the message, or None."""
@@ -941,10 +892,6 @@ class Room:
         if save:
             self.save()
         self._notify()
-
-    def _notify(self) -> None:
-        if self.on_change is not None:
-            self.on_change()
 
     def _welcome(self, conn: Connection) -> dict[str, Any]:
         secret = None if conn.seat is None else self.seats[conn.seat].secret

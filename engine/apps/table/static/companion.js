@@ -2,7 +2,7 @@
 // host's controls: the scoreboard, the showdown mirrored live from the unit, the
 // log; forms to name the players, start a showdown, score a round, undo.
 import { Link, STATUS_WORDS, fill, h, seatName } from "./common.js";
-import { showShowdown, sound } from "./showdown.js";
+import { showShowdown, soundSwitch } from "./showdown.js";
 
 const $ = (id) => document.getElementById(id);
 let view = null;
@@ -79,17 +79,7 @@ $("end").addEventListener("click", () => {
   }, 5000);
 });
 
-$("mute").addEventListener("click", () => {
-  sound.on = !sound.on;
-  if (sound.on && !sound.ctx) {
-    const Ctx = window.AudioContext || window.webkitAudioContext;
-    if (Ctx) sound.ctx = new Ctx();
-  }
-  if (sound.ctx && sound.on) sound.ctx.resume();
-  $("mute").setAttribute("aria-pressed", String(sound.on));
-  $("mute").textContent = sound.on ? "Sound: on" : "Sound: off";
-  sound.beep(660, 80);
-});
+soundSwitch($("mute"));
 
 const link = new Link({
   onOpen: (l) => l.send({ type: "hello", role: "display" }),

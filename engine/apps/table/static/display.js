@@ -4,7 +4,7 @@ import {
   Link, STATUS_WORDS, cardElement, colourLetter, COLOUR_NAMES, directionText, fill, h, keepFocus,
   lagText, seatName,
 } from "./common.js";
-import { showShowdown, sound } from "./showdown.js";
+import { showShowdown, soundSwitch } from "./showdown.js";
 
 const $ = (id) => document.getElementById(id);
 let view = null;
@@ -14,17 +14,7 @@ let linkStatus = "connecting";
 let lagMs = null; // this page's latest round trip to the server
 let endArmed = false; // "End match" asks for a second press
 
-$("mute").addEventListener("click", () => {
-  sound.on = !sound.on;
-  if (sound.on && !sound.ctx) {
-    const Ctx = window.AudioContext || window.webkitAudioContext;
-    if (Ctx) sound.ctx = new Ctx();
-  }
-  if (sound.ctx && sound.on) sound.ctx.resume();
-  $("mute").setAttribute("aria-pressed", String(sound.on));
-  $("mute").textContent = sound.on ? "Sound: on" : "Sound: off";
-  sound.beep(660, 80);
-});
+soundSwitch($("mute"));
 
 // -- host controls --
 // The setup as the server takes it; the server checks every value (the engine's

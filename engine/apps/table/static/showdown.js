@@ -25,6 +25,21 @@ export const sound = {
   },
 };
 
+/** The sound switch: off until pressed (browsers allow audio only after a gesture). */
+export function soundSwitch(button) {
+  button.addEventListener("click", () => {
+    sound.on = !sound.on;
+    if (sound.on && !sound.ctx) {
+      const Ctx = window.AudioContext || window.webkitAudioContext;
+      if (Ctx) sound.ctx = new Ctx();
+    }
+    if (sound.ctx && sound.on) sound.ctx.resume();
+    button.setAttribute("aria-pressed", String(sound.on));
+    button.textContent = sound.on ? "Sound: on" : "Sound: off";
+    sound.beep(660, 80);
+  });
+}
+
 /**
  * Draw `view.showdown` into `body`; on each change of stage or step, beep and
  * tell screen readers (`announce.announce` politely, `announce.verdict` at once).
