@@ -144,11 +144,9 @@ class CompanionRoom(Hub):
         self.started = False
         self.entries: list[dict[str, Any]] = []  # rounds and showdowns, oldest first
         self._log: list[tuple[str, int | None]] = []  # (line, entry serial), newest first
-        self.showdown: dict[str, Any] | None = None
         self.paused: str | None = None
         self._max_cards = max_cards
         self._request: ShowdownRequest | None = None  # the showdown the host asked for
-        self._fighting = False  # it is out at the unit
         #: The server's Runner asks this before a showdown goes to the unit; a
         #: companion table has no host pause (the host simply starts no showdown).
         self.host_paused = False
@@ -343,25 +341,6 @@ class CompanionRoom(Hub):
         self._changed(save=True)
 
     # -- the unit's hooks (a RemoteUnit's table and say, handed over by the server) -----
-
-    def unit_event(self, name: str, data: dict[str, Any]) -> None:
-        """An event of the showdown being fought: the panel follows it and every
-        page gets it (for the sounds)."""
-        if self.showdown is not None:
-            showdown_view.follow(self.showdown, name, data)
-        self._send_event(name, data)
-        self._changed()
-
-    def unit_said(self, text: str) -> None:
-        """A line the unit port tells the table (load the cards, press the timer
-        button, each countdown step): during a showdown it is the panel's line
-        (the panel draws the steps, and the verdict is logged once, as the
-        match's); otherwise (a lost link, ...) it goes to the log."""
-        if self.showdown is not None and self._fighting:
-            self.showdown["message"] = text
-        else:
-            self._add_log(text)
-        self._changed()
 
     # -- connections ------------------------------------------------------------------
 

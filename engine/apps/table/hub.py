@@ -1,13 +1,16 @@
 """What both rooms of the browser table share (the game's ``Room`` and the
 companion's ``CompanionRoom``): the connections, each message parsed and
 handed to the room's ``_handle``, a refusal sent to its sender alone, what
-waits to be sent, and the server told when something does. Sans-IO."""
+waits to be sent, and the server told when something does; the unit's hooks
+(its live events and the lines it says) moving the showdown panel. Sans-IO."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
 from typing import Any
+
+from engine.apps.table import showdown_view
 
 __all__ = ["Hub", "Connection"]
 
@@ -33,6 +36,9 @@ class Hub:
     (``_handle`` returns why it refuses one, or None)."""
 
     def __init__(self) -> None:
+        #: The showdown panel (``showdown_view``), None when no showdown is up.
+        self.showdown: dict[str, Any] | None = None
+        self._fighting = False  # a showdown is out at the unit
         self.connections: list[Connection] = []
         #: Called whenever something waits to be sent (the server wakes its senders).
         self.on_change: Callable[[], None] | None = None
@@ -68,7 +74,38 @@ class Hub:
             conn.outbox.append({"type": "refused", "id": msg_id, "message": refused})
             self._notify()
 
+    # -- the unit's hooks (a RemoteUnit's table and say; the server marshals them here) --
+
+    def unit_event(self, name: str, data: dict[str, Any]) -> None:
+        """An event of the showdown being fought: the panel follows it, and
+        every connection gets it as ``{"type": "event"}`` (for the sounds)."""
+        if self.showdown is not None:
+            showdown_view.follow(self.showdown, name, data)
+        self._send_event(name, data)
+        self._changed()
+
+    def unit_said(self, text: str) -> None:
+        """A line the unit port tells the table (load the cards, press the timer
+        button, each countdown step): during a showdown it is the panel's line
+        (the panel draws the steps, and the verdict is logged once, as the
+        match's); otherwise (a lost link, ...) it goes to the log."""
+        if self.showdown is not None and self._fighting:
+            self.showdown["message"] = text
+        else:
+            self._add_log(text)
+        self._changed()
+
+    # -- what each room says ----------------------------------------------------------
+
     def _handle(self, conn: Connection, message: dict) -> str | None:
+        """Why the room refuses ``message`` from ``conn``, or None."""
+        raise NotImplementedError
+
+    def _add_log(self, line: str) -> None:
+        raise NotImplementedError
+
+    def _changed(self, save: bool = False) -> None:
+        """Queue each connection's view if it changed (and save); then notify."""
         raise NotImplementedError
 
     def _send_event(self, name: str, data: dict[str, Any]) -> None:

@@ -222,12 +222,10 @@ class Room(Hub):
         #: each match and saved, so a unit never mistakes one match's showdown for
         #: another's, and a resumed match arms the same ids again.
         self.match_id = "m1"
-        self.showdown: dict[str, Any] | None = None
         self.paused: str | None = None  # a unit problem: what happened, what to do
         self.host_paused = False  # the host's pause
         self._bot_rng: random.Random | None = None  # the random bots' (drawn when needed)
         self._port = _Prepared(self.unit)
-        self._fighting = False  # a showdown is out at the unit
         self._round_closed = False  # round_end told for the current round
 
     # -- what the match needs next --------------------------------------------------
@@ -340,25 +338,6 @@ class Room(Hub):
         self._changed(save=True)
 
     # -- the unit's hooks (a RemoteUnit's table and say; the server marshals them here) --
-
-    def unit_event(self, name: str, data: dict[str, Any]) -> None:
-        """An event of the showdown being fought: the showdown view follows it,
-        and every connection gets it as ``{"type": "event"}`` (it holds no card)."""
-        if self.showdown is not None:
-            showdown_view.follow(self.showdown, name, data)
-        self._send_event(name, data)
-        self._changed()
-
-    def unit_said(self, text: str) -> None:
-        """A line the unit port tells the table (load the cards, press the timer
-        button, each countdown step): during a showdown it is the panel's line
-        (the panel draws the steps, and the verdict is logged once, as the
-        match's); otherwise (a lost link, ...) it goes to the log."""
-        if self.showdown is not None and self._fighting:
-            self.showdown["message"] = text
-        else:
-            self._add_log(text)
-        self._changed()
 
     # -- connections ------------------------------------------------------------------
 
