@@ -6,8 +6,6 @@ and the server's Runner and unit hooks driving it."""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import json
 import random
 import re
@@ -16,12 +14,11 @@ import pytest
 
 from engine.apps.table.companion import CompanionRoom, hand_points
 from engine.apps.table.room import Room
-from engine.apps.table.server import Runner, UnitHooks
+from engine.apps.table.server import UnitHooks
 from engine.core.cards import Card
-from engine.core.errors import UnitUnreachable
 from engine.units.ports import ShowdownOutcome
 from firmware_host.protocol import Event
-from tests.async_helpers import run_coroutine
+from tests.room_helpers import ImmediateLoop, Unreachable, last_view, run_runner
 
 
 def make_room(**options):
@@ -41,11 +38,6 @@ def send(room, conn, **message):
 
 def host(room, conn, cmd, **args):
     return send(room, conn, type="host", cmd=cmd, **args)
-
-
-def last_view(messages):
-    views = [m["view"] for m in messages if m["type"] == "view"]
-    return views[-1] if views else None
 
 
 def refusals(messages):
@@ -609,34 +601,6 @@ def test_a_file_that_is_not_a_companion_save_is_refused():
 # -- the server's runner and the unit's hooks (an event loop, no clock) ---------------------
 
 
-class Unreachable:
-    def run_showdown(self, request):
-        raise UnitUnreachable(
-            "the unit at socket://pi:7700 is unreachable",
-            url="socket://pi:7700",
-            what_to_do="Switch the unit on.",
-        )
-
-
-def run_runner(room, until):
-    """The server's Runner on an event loop (no pacing) until ``until()`` holds."""
-
-    async def main():
-        runner = Runner(room, pace_s=0, round_pause_s=0)
-        room.on_change = runner.wake
-        task = asyncio.create_task(runner.run())
-        runner.wake()
-        for _ in range(10_000):
-            await asyncio.sleep(0)
-            if until():
-                break
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
-
-    run_coroutine(main())
-
-
 def test_the_servers_runner_fights_the_showdown_the_host_asked_for():
     room, display = started()
     host(room, display, "showdown", challenger=0, opponent=1, cards=2)
@@ -654,11 +618,6 @@ def test_a_unit_problem_in_the_runner_pauses_the_table_with_what_to_do():
         "What to do: Switch the unit on."
     )
     assert last_view(room.take(display))["paused"] == room.paused
-
-
-class ImmediateLoop:
-    def call_soon_threadsafe(self, function, *args):
-        function(*args)
 
 
 def test_a_remote_units_hooks_drive_the_showdown_panel_and_the_log():

@@ -16,11 +16,11 @@ import pytest
 from engine.apps.table.room import Room
 from engine.apps.table.server import Runner, UnitHooks
 from engine.apps.table.views import SEPARATOR
-from engine.core.errors import UnitUnreachable
 from engine.core.game import Game
 from engine.units.ports import ShowdownOutcome
 from firmware_host.protocol import Event
 from tests.async_helpers import run_coroutine
+from tests.room_helpers import ImmediateLoop, Unreachable, last_view, run_runner
 
 
 def make_room(seats=3, seed=7, **options):
@@ -46,11 +46,6 @@ def phone(room, seat, name):
     conn = hello(room, "phone")
     room.receive(conn, json.dumps({"type": "join", "seat": seat, "name": name}))
     return conn
-
-
-def last_view(messages):
-    views = [m["view"] for m in messages if m["type"] == "view"]
-    return views[-1] if views else None
 
 
 def refusals(messages):
@@ -585,34 +580,6 @@ def test_retrying_after_a_unit_problem_fights_the_same_showdown_again():
 SHOWDOWN_NEXT = "showdown R5!2,G2/B1,Y1 G1,B2,G3,G4 R1 R + 0 play - - 0,0 1 1 500 - 1:0"
 
 
-class Unreachable:
-    def run_showdown(self, request):
-        raise UnitUnreachable(
-            "the unit at socket://pi:7700 is unreachable",
-            url="socket://pi:7700",
-            what_to_do="Switch the unit on.",
-        )
-
-
-def run_runner(room, until):
-    """Run the server's Runner on an event loop until ``until()`` holds."""
-
-    async def main():
-        runner = Runner(room, pace_s=0, round_pause_s=0)
-        room.on_change = runner.wake
-        task = asyncio.create_task(runner.run())
-        runner.wake()
-        for _ in range(10_000):
-            await asyncio.sleep(0)
-            if until():
-                break
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
-
-    run_coroutine(main())
-
-
 class RoundOver:
     """A room whose round is over, for the runner alone: the host may deal the
     next round (``tasks`` becomes a bot's turn) while the runner waits."""
@@ -701,13 +668,6 @@ def test_a_unit_problem_pauses_the_game_with_what_to_do():
         "What to do: Switch the unit on."
     )
     assert last_view(room.take(display))["paused"] == room.paused
-
-
-class ImmediateLoop:
-    """call_soon_threadsafe, done at once: the hooks' hand-over without a loop."""
-
-    def call_soon_threadsafe(self, function, *args):
-        function(*args)
 
 
 def test_a_phone_gets_only_the_newest_lines_of_the_log_the_display_all():
