@@ -151,6 +151,7 @@ class Sampler:
     lines: tuple[int, ...] = OUTPUTS
     changes: list[tuple[int, dict[int, int]]] = field(default_factory=list)
     reads: int = 0
+    longest_read_ns: int = 0
 
     def __post_init__(self):
         self._stop = threading.Event()
@@ -161,6 +162,9 @@ class Sampler:
         while not self._stop.is_set():
             now = time.monotonic_ns()
             levels = {line: self.chip.value(line) for line in self.lines}
+            # One line after another through sysfs: a snapshot is only as sharp
+            # as the time it took (a few ms in the guest).
+            self.longest_read_ns = max(self.longest_read_ns, time.monotonic_ns() - now)
             self.reads += 1
             if levels != last:
                 self.changes.append((now, levels))
