@@ -7,6 +7,7 @@ waits to be sent, and the server told when something does; the unit's hooks
 from __future__ import annotations
 
 import json
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import Any
 
@@ -31,7 +32,7 @@ class Connection:
         return f"Connection({self.number}, role={self.role!r}, seat={self.seat!r})"
 
 
-class Hub:
+class Hub(ABC):
     """The connections of one table; a room says what each message does
     (``_handle`` returns why it refuses one, or None)."""
 
@@ -97,16 +98,17 @@ class Hub:
 
     # -- what each room says ----------------------------------------------------------
 
+    @abstractmethod
     def _handle(self, conn: Connection, message: dict) -> str | None:
         """Why the room refuses ``message`` from ``conn``, or None."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _add_log(self, line: str) -> None:
-        raise NotImplementedError
+        """Put ``line`` at the top of the room's log."""
 
+    @abstractmethod
     def _changed(self, save: bool = False) -> None:
         """Queue each connection's view if it changed (and save); then notify."""
-        raise NotImplementedError
 
     def _send_event(self, name: str, data: dict[str, Any]) -> None:
         """A live unit event to every connection that said hello (it holds no card)."""

@@ -218,7 +218,7 @@ class UnitPanel:
                     page.outbox.append(json.dumps({"type": "refused", "message": refused}))
                     page.wake.set()
         except WebSocketDisconnect:
-            pass
+            pass  # the page went away: nothing to answer, the finally tidies up
         finally:
             self._pages.discard(page)
             sender.cancel()

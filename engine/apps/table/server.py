@@ -290,7 +290,7 @@ def create_app(
                     break
                 room.receive(conn, message.get("text") or message.get("bytes") or "")
         except WebSocketDisconnect:
-            pass
+            pass  # the page went away: nothing to answer, the finally tidies up
         finally:
             sockets.pop(conn, None)
             wakes.discard(wake)
