@@ -181,8 +181,6 @@ def running_daemon(
     config_path = tmp_path / "unit.toml"
     config_path.write_text(config_text)
     journal_path = tmp_path / "results.sqlite3"
-    log_path = tmp_path / "daemon.log"
-    notify = NotifyListener(tmp_path / "notify.sock")
     args = [
         sys.executable,
         "-m",
@@ -197,8 +195,35 @@ def running_daemon(
     ]
     args += ["--listen", listen if listen is not None else ""]
     args += list(extra_args)
+    with supervised(
+        args, tmp_path, config_path=config_path, journal_path=journal_path, env=env,
+        wait_ready=wait_ready,
+    ) as daemon:  # fmt: skip
+        yield daemon
+
+
+@contextlib.contextmanager
+def supervised(
+    args,
+    tmp_path: Path,
+    *,
+    config_path: Path,
+    journal_path: Path,
+    env: dict | None = None,
+    unset=(),
+    wait_ready: bool = True,
+    ready_s: float = WAIT_S,
+    daemon_class=Daemon,
+):
+    """Run ``args`` as systemd runs the daemon (its NOTIFY_SOCKET ours, its
+    output in ``tmp_path``/daemon.log) and yield a ``daemon_class`` once it sent
+    READY=1, with ``port`` read from its STATUS; on the way out SIGTERM, then
+    SIGKILL if it is still running. ``unset`` names variables not to pass on."""
+    log_path = Path(tmp_path) / "daemon.log"
+    notify = NotifyListener(Path(tmp_path) / "notify.sock")
     child_env = {**os.environ, "NOTIFY_SOCKET": notify.path, "PYTHONUNBUFFERED": "1", **(env or {})}
-    child_env.pop("WATCHDOG_PID", None)
+    for name in ("WATCHDOG_PID", *unset):
+        child_env.pop(name, None)
     with open(log_path, "wb") as log:
         process = subprocess.Popen(
             args,
@@ -208,7 +233,7 @@ def running_daemon(
             stdout=log,
             stderr=subprocess.STDOUT,
         )
-    daemon = Daemon(
+    daemon = daemon_class(
         process,
         port=None,
         journal_path=journal_path,
@@ -219,7 +244,7 @@ def running_daemon(
     try:
         if wait_ready:
             try:
-                ready = notify.wait_for(lambda m: m.get("READY") == "1", process=process)
+                ready = notify.wait_for(lambda m: m.get("READY") == "1", ready_s, process=process)
             except TimeoutError:
                 raise AssertionError(f"the daemon never got ready:\n{daemon.log_text()}") from None
             found = re.search(r"tcp [^ ;,]+:(\d+)", ready.get("STATUS", ""))

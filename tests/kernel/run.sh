@@ -135,15 +135,15 @@ if [[ ! -f $PYLIB/.done ]]; then
 fi
 
 # -- the initramfs: busybox, the virtio/9p/configfs modules and gpio-sim -------------------
-MODS="virtio_ring virtio virtio_pci_legacy_dev virtio_pci_modern_dev virtio_pci netfs fscache 9pnet 9pnet_virtio 9p configfs"
+MODS="virtio_ring virtio virtio_pci_legacy_dev virtio_pci_modern_dev virtio_pci netfs fscache 9pnet 9pnet_virtio 9p configfs overlay"
 INITRD=$K/initrd.gz
 INIT=$HERE/guest/init.sh
 if [[ ! -f $INITRD || $INIT -nt $INITRD || $MOD -nt $INITRD ]]; then
     [[ -d $K/kern ]] || { dpkg -x debs/linux-image-"${ABI}"_*.deb "$K/kern"; }
     rm -rf "$K/initrd"
-    mkdir -p "$K"/initrd/{bin,proc,sys,dev,host,mods,tmp}
+    mkdir -p "$K"/initrd/{bin,proc,sys,dev,host,mods,tmp,rw}
     cp /bin/busybox "$K/initrd/bin/"
-    for a in sh mount umount insmod mkdir echo cat cut sleep poweroff chroot printf ls ifconfig; do
+    for a in sh mount umount insmod mkdir echo cat cp cut sleep poweroff switch_root printf ls; do
         ln -sf busybox "$K/initrd/bin/$a"
     done
     for m in $MODS; do
@@ -167,16 +167,22 @@ for arg in "$@"; do if [[ $arg == tests/kernel/guest* ]]; then has_path=1; fi; d
 OUT=$(mktemp -d "$CACHE/run.XXXXXX")   # not in /tmp: other tests clean up there
 chmod 777 "$OUT"
 trap 'rm -rf "$OUT"' EXIT
-# What the guest runs, chrooted into this machine's root (read-only), cwd the
-# checkout, /run a tmpfs, this directory at /run/out.
+# The guest boots this machine's own systemd (guest/init.sh), which runs
+# guest/systemd/uno-gpio-check.service: this script, cwd the checkout, this
+# directory at /uno-out. It prints GUEST_RC on the console; the unit then
+# powers the guest off.
+mkdir "$OUT/units"
+cp "$HERE"/guest/systemd/* "$OUT/units/"
 cat >"$OUT/guest.sh" <<GUEST
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/run LANG=C.UTF-8
 export PYTHONPATH=$PYLIB PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 TMPDIR=/run/tmp
-export UNO_GPIO_SHOWDOWNS=${UNO_GPIO_SHOWDOWNS:-200} PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 LG_WD=/run RPI_LGPIO_REVISION=c03114 UNO_GPIO_SIM=1 UNO_GPIO_SIM_OUT=/run/out
+export UNO_GPIO_SHOWDOWNS=${UNO_GPIO_SHOWDOWNS:-200} PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 LG_WD=/run RPI_LGPIO_REVISION=c03114 UNO_GPIO_SIM=1 UNO_GPIO_SIM_OUT=/uno-out UNO_GPIO_PYLIB=$PYLIB
 mkdir -p /run/tmp
-echo "guest: pytest starts at \$(cut -d" " -f1 /proc/uptime) s"
+echo "guest: pytest starts at \$(cut -d" " -f1 /proc/uptime) s (PID 1: \$(cat /proc/1/comm))"
 cd $ROOT && $PYTHON -m pytest -p no:cacheprovider -o addopts= --import-mode=importlib --confcutdir=tests/kernel \\
     --color=no --basetemp=/run/pytest -rA -v ${*@Q}
+echo "GUEST_RC=\$?"
+systemctl poweroff --force --force
 GUEST
 say "booting $ABI under qemu (TCG) with a $LINES-line gpio-sim chip '$LABEL' ($(elapsed) s so far)"
 BOOT=$EPOCHREALTIME
@@ -186,7 +192,7 @@ status=0
 # turns such a lock-up into a quick failure instead of a wait for the timeout.
 timeout "$TIMEOUT" qemu-system-x86_64 -machine q35,accel=tcg -cpu max -smp ${GPIO_SIM_CPUS:-1} -m 1024 \
     -nographic -no-reboot -nic none -kernel "$K/vmlinuz" -initrd "$INITRD" \
-    -append "console=ttyS0 quiet panic=-1 softlockup_panic=1" \
+    -append "console=ttyS0 quiet panic=-1 softlockup_panic=1 systemd.unit=uno-gpio.target systemd.show_status=0" \
     -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
     -virtfs local,path="$OUT",mount_tag=out,security_model=none,multidevs=remap \
     </dev/null | tee "$OUT/console.log" || status=$?

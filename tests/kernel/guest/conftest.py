@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.kernel.guest.table import PADDLE, TIMER, SimChip, unit_on_chip, wait_until
+from tests.kernel.guest.table import OUTPUTS, PADDLE, TIMER, SimChip, unit_on_chip, wait_until
 
 BACKENDS = ("lgpio", "rpigpio")
 
@@ -35,3 +35,14 @@ def client(unit, chip):
     client.request("cancel")
     wait_until(lambda: client.request("status")["state"] == "idle", what="the unit idle")
     client.close()
+
+
+@pytest.fixture
+def no_pull_downs(chip):
+    """The output lines read high when nobody drives them (a unit built
+    without the wiring's pull-downs); restored after."""
+    for line in OUTPUTS:
+        chip.set_pull(line, "pull-up")
+    yield
+    for line in OUTPUTS:
+        chip.set_pull(line, "pull-down")

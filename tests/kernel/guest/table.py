@@ -14,16 +14,13 @@ import contextlib
 import glob
 import itertools
 import os
-import re
-import signal
-import subprocess
 import sys
 import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tests.daemon_helpers import ROOT, Client, NotifyListener
+from tests.daemon_helpers import Client, Daemon, supervised
 
 __all__ = [
     "SimChip",
@@ -40,6 +37,8 @@ __all__ = [
     "ENABLE",
     "BUZZER",
     "TABLE_CONFIG",
+    "LONG_LAUNCH",
+    "launch_toward_b",
     "wait_until",
     "OUT_DIR",
 ]
@@ -72,6 +71,9 @@ paddle_warning_s = 0.4
 spin_up_s = 0.2
 per_card_s = 0.05
 """
+
+#: A launch long enough to stop the daemon in the middle of it (4.1 s).
+LONG_LAUNCH = TABLE_CONFIG.replace("spin_up_s = 0.2", "spin_up_s = 4.0\nmax_run_s = 6.0")
 
 WAIT_S = 30.0
 OUT_DIR = Path(os.environ.get("UNO_GPIO_SIM_OUT", "/run/out"))
@@ -217,30 +219,34 @@ class Sampler:
         return (high / total if total else 0.0), toggles
 
 
-@dataclass
-class UnitOnChip:
-    """A ``showdown-unit run`` process on the gpio-sim chip."""
+def launch_toward_b(client: Client, chip: SimChip) -> Client:
+    """Arm, start, A presses: the motor runs toward B (LONG_LAUNCH: 4.1 s)."""
+    for line in (*PADDLE.values(), TIMER):
+        chip.release(line)
+    assert client.request(
+        "showdown",
+        showdown_id=f"stop{time.monotonic_ns()}",
+        cards=2,
+        players={"a": "Ann", "b": "Bob"},
+    )["ok"]
+    assert client.request("start")["ok"]
+    client.wait_for_event("go")
+    chip.press(PADDLE["a"])
+    wait_until(lambda: chip.value(MOTOR["b"]) == 1, 10, "motor toward b")
+    chip.release(PADDLE["a"])
+    return client
 
-    process: subprocess.Popen
-    port: int | None
-    log_path: Path
-    config_path: Path
-    notify: NotifyListener
+
+class UnitOnChip(Daemon):
+    """A ``showdown-unit run`` process on the gpio-sim chip (``backend``: lgpio or rpigpio)."""
+
     backend: str
-
-    def log_text(self) -> str:
-        return self.log_path.read_text(errors="replace")
 
     def client(self) -> Client:
         assert self.port is not None
         client = Client.tcp(self.port)
         client.hello()
         return client
-
-    def stop(self, signum: int = signal.SIGTERM, timeout: float = WAIT_S) -> int:
-        if self.process.poll() is None:
-            self.process.send_signal(signum)
-        return self.process.wait(timeout)
 
 
 def daemon_args(config_path: Path, journal: Path) -> list[str]:
@@ -272,35 +278,16 @@ def unit_on_chip(tmp_path, backend: str, config_text: str = TABLE_CONFIG, *, wai
     tmp_path = Path(tmp_path)
     tmp_path.mkdir(parents=True, exist_ok=True)
     config_path = write_config(tmp_path, backend, config_text)
-    log_path = tmp_path / "daemon.log"
-    notify = NotifyListener(tmp_path / "notify.sock")
-    env = {**os.environ, "NOTIFY_SOCKET": notify.path, "PYTHONUNBUFFERED": "1"}
-    env.pop("GPIOZERO_PIN_FACTORY", None)
-    with open(log_path, "wb") as log:
-        process = subprocess.Popen(
-            daemon_args(config_path, tmp_path / "results.sqlite3"),
-            cwd=ROOT,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-    unit = UnitOnChip(process, None, log_path, config_path, notify, backend)
-    try:
-        if wait_ready:
-            try:
-                ready = notify.wait_for(lambda m: m.get("READY") == "1", 60, process=process)
-            except TimeoutError:
-                raise AssertionError(f"the daemon never got ready:\n{unit.log_text()}") from None
-            found = re.search(r"tcp [^ ;,]+:(\d+)", ready.get("STATUS", ""))
-            unit.port = int(found.group(1)) if found else None
+    journal_path = tmp_path / "results.sqlite3"
+    with supervised(
+        daemon_args(config_path, journal_path),
+        tmp_path,
+        config_path=config_path,
+        journal_path=journal_path,
+        unset=("GPIOZERO_PIN_FACTORY",),
+        wait_ready=wait_ready,
+        ready_s=60,
+        daemon_class=UnitOnChip,
+    ) as unit:
+        unit.backend = backend
         yield unit
-    finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(WAIT_S)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-        notify.close()

@@ -27,14 +27,13 @@ from tests.kernel.guest.table import (
     BUZZER,
     ENABLE,
     GO,
+    LONG_LAUNCH,
     MOTOR,
     OUTPUTS,
-    PADDLE,
     TABLE_CONFIG,
-    TIMER,
     Sampler,
+    launch_toward_b,
     unit_on_chip,
-    wait_until,
     write_config,
 )
 
@@ -43,18 +42,6 @@ pytestmark = pytest.mark.slow
 BACKENDS = ("lgpio", "rpigpio")
 MOTOR_LINES = (MOTOR["a"], MOTOR["b"], ENABLE)
 SHOWDOWN_UNIT = ROOT / ".venv" / "bin" / "showdown-unit"
-#: A launch long enough to stop the daemon in the middle of it.
-LONG_LAUNCH = TABLE_CONFIG.replace("spin_up_s = 0.2", "spin_up_s = 4.0\nmax_run_s = 6.0")
-
-
-@pytest.fixture
-def no_pull_downs(chip):
-    """The output lines read high when nobody drives them; restored after."""
-    for line in OUTPUTS:
-        chip.set_pull(line, "pull-up")
-    yield
-    for line in OUTPUTS:
-        chip.set_pull(line, "pull-down")
 
 
 @pytest.fixture
@@ -80,22 +67,6 @@ def motor_safe(config, pinctrl) -> subprocess.CompletedProcess:
         text=True,
         timeout=60,
     )
-
-
-def launch_toward_b(unit, chip):
-    """Arm, start, A presses: the motor runs toward B (LONG_LAUNCH: 4.1 s)."""
-    for line in (*PADDLE.values(), TIMER):
-        chip.release(line)
-    client = unit.client()
-    assert client.request(
-        "showdown", showdown_id="stop1", cards=2, players={"a": "Ann", "b": "Bob"}
-    )["ok"]
-    assert client.request("start")["ok"]
-    client.wait_for_event("go")
-    chip.press(PADDLE["a"])
-    wait_until(lambda: chip.value(MOTOR["b"]) == 1, 10, "motor toward b")
-    chip.release(PADDLE["a"])
-    return client
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -128,7 +99,7 @@ def test_sigterm_mid_launch_drives_every_output_low_before_letting_go(
     backend, chip, tmp_path, no_pull_downs, pinctrl
 ):
     with unit_on_chip(tmp_path, backend, LONG_LAUNCH) as unit:
-        client = launch_toward_b(unit, chip)
+        client = launch_toward_b(unit.client(), chip)
         with Sampler(chip) as sampler:
             assert client.request("status")["state"] == "launching"
             sent = time.monotonic_ns()
@@ -154,7 +125,7 @@ def test_sigterm_mid_launch_drives_every_output_low_before_letting_go(
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_sigkill_mid_launch_with_pull_downs_every_output_reads_low(backend, chip, tmp_path):
     with unit_on_chip(tmp_path, backend, LONG_LAUNCH) as unit:
-        client = launch_toward_b(unit, chip)
+        client = launch_toward_b(unit.client(), chip)
         assert unit.stop(signal.SIGKILL) == -signal.SIGKILL
         client.close()
     assert chip.values() == {line: 0 for line in OUTPUTS}
@@ -165,7 +136,7 @@ def test_sigkill_mid_launch_without_pull_downs_the_stop_script_forces_the_motor_
     backend, chip, tmp_path, no_pull_downs, pinctrl
 ):
     with unit_on_chip(tmp_path, backend, LONG_LAUNCH) as unit:
-        client = launch_toward_b(unit, chip)
+        client = launch_toward_b(unit.client(), chip)
         assert unit.stop(signal.SIGKILL) == -signal.SIGKILL
         client.close()
     # The daemon could do nothing: the released motor lines float (read high).
