@@ -84,7 +84,7 @@ def test_action_text_round_trips(text):
 @pytest.mark.parametrize(
     "text",
     [
-        "W",
+        "WP=G",
         "R5=G",
         "R5 UNO",
         "draw 1",

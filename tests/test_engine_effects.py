@@ -41,6 +41,9 @@ def test_the_rule_table_says_what_each_card_does():
         "WILD_DRAW_FOUR": "Effect(penalty=4, names_colour=True, challengeable=True, "
         "then='penalty')",
         "WILD_SHOWDOWN": "Effect(turns=0, names_colour=True, then='face')",
+        "POINT_TAKEN": "Effect()",
+        "WILD_PILE_UP": "Effect()",
+        "WILD_DRAWN_TOGETHER": "Effect(names_colour=True)",
     }
 
 
@@ -135,7 +138,10 @@ def test_the_code_fields_are_the_named_masks_and_shifts():
         assert (card & cards.NUMBER_TEST_MASK <= cards.LAST_NUMBER_RANK) == (
             card.number is not None and not card.showdown
         )
-        assert (card & cards.RANK_MASK >= cards.FIRST_WILD_RANK) == card.is_wild
+        # Party's Point Taken is the one coloured rank after the wilds (rank 16).
+        assert (card & cards.RANK_MASK >= cards.FIRST_WILD_RANK) == (
+            card.is_wild or card.rank is Rank.POINT_TAKEN
+        )
         assert type(card & cards.CODE_MASK) is int and card & cards.CODE_MASK == card
 
 

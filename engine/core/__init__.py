@@ -27,6 +27,8 @@ from engine.core.errors import (
 )
 from engine.core.game import Game, Outcome, PendingShowdown, Phase
 from engine.core.notation import Position
+from engine.core.party import PartyGame
+from engine.core.party_rules import PartyRules, load_party_deck
 from engine.core.rules import (
     FIRST_CARD_RULES,
     HAND_SIZE,
@@ -75,4 +77,7 @@ __all__ = [
     "FIRST_CARD_RULES",
     "classic_deck",
     "load_showdown_deck",
+    "PartyGame",
+    "PartyRules",
+    "load_party_deck",
 ]

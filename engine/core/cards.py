@@ -7,14 +7,15 @@ it a name and a text form. Codes pack three fields::
     code = showdown << SHOWDOWN_SHIFT | colour << COLOUR_SHIFT | rank
 
 with colour 0-3 (red, yellow, green, blue) or WILD_COLOUR (4) for a wild card,
-rank 0-31 (0-9 numbers, then the action ranks, room left for UNO Party's cards)
+rank 0-31 (0-9 numbers, then the action ranks, then UNO Party's cards)
 and showdown 0 (no symbol) or the number on the Showdown symbol (1-7). The
 fields' masks and shifts are named below (``RANK_MASK``, ``COLOUR_SHIFT``...);
 the logic uses those names, never the bare numbers.
 
 Text forms: colour letter + rank (``R5``, ``B+2`` draw two, ``YR`` reverse,
 ``GS`` skip), wilds ``W``, ``W+4``, ``WS`` (Wild Showdown), and ``!n`` for a
-Showdown symbol with number n (``R7!2``).
+Showdown symbol with number n (``R7!2``). UNO Party! adds ``RP`` (Point Taken,
+coloured), ``WP`` (Wild Pile Up) and ``WT`` (Wild Drawn Together).
 
 >>> card = Card.parse("B+2")
 >>> card.colour, card.rank, card.points
@@ -50,6 +51,7 @@ __all__ = [
     "LAST_NUMBER_RANK",
     "FIRST_WILD_RANK",
     "WILD_RANKS",
+    "PARTY_RANKS",
     "MAX_SHOWDOWN",
 ]
 
@@ -97,6 +99,10 @@ class Rank(enum.IntEnum):
     WILD = 13
     WILD_DRAW_FOUR = 14
     WILD_SHOWDOWN = 15
+    # UNO Party!'s cards (engine.core.party): Point Taken is coloured, the other two wild.
+    POINT_TAKEN = 16
+    WILD_PILE_UP = 17
+    WILD_DRAWN_TOGETHER = 18
 
 
 COLOURS = tuple(Colour)
@@ -130,7 +136,10 @@ MAX_SHOWDOWN = 7
 
 # Rank boundaries, as plain ints (comparing with an IntEnum member is slower):
 # ranks up to LAST_NUMBER_RANK are the number cards, then the coloured action
-# cards (Draw Two, Reverse, Skip), and from FIRST_WILD_RANK on the wilds.
+# cards (Draw Two, Reverse, Skip), and from FIRST_WILD_RANK on the wilds of a
+# classic or Showdown deck (Game's fast tests). UNO Party!'s ranks come after
+# those and Point Taken among them is coloured: engine.core.party tests the colour
+# field for wildness.
 LAST_NUMBER_RANK = int(Rank.NINE)
 FIRST_WILD_RANK = int(Rank.WILD)
 
@@ -142,6 +151,9 @@ _RANK_TEXT = {
     Rank.WILD: "W",
     Rank.WILD_DRAW_FOUR: "W+4",
     Rank.WILD_SHOWDOWN: "WS",
+    Rank.POINT_TAKEN: "P",
+    Rank.WILD_PILE_UP: "WP",
+    Rank.WILD_DRAWN_TOGETHER: "WT",
 }
 _POINTS = {
     **{r: int(r) for r in Rank if r <= LAST_NUMBER_RANK},
@@ -151,9 +163,21 @@ _POINTS = {
     Rank.WILD: 50,
     Rank.WILD_DRAW_FOUR: 50,
     Rank.WILD_SHOWDOWN: 40,
+    Rank.POINT_TAKEN: 20,
+    Rank.WILD_PILE_UP: 50,
+    Rank.WILD_DRAWN_TOGETHER: 50,
 }
 #: The ranks of the wild cards (colour field WILD_COLOUR).
-WILD_RANKS = (Rank.WILD, Rank.WILD_DRAW_FOUR, Rank.WILD_SHOWDOWN)
+WILD_RANKS = (
+    Rank.WILD,
+    Rank.WILD_DRAW_FOUR,
+    Rank.WILD_SHOWDOWN,
+    Rank.WILD_PILE_UP,
+    Rank.WILD_DRAWN_TOGETHER,
+)
+#: The ranks only UNO Party! deals (Point Taken is coloured, though numbered
+#: after the wilds: test a card's wildness by its colour field, not its rank).
+PARTY_RANKS = (Rank.POINT_TAKEN, Rank.WILD_PILE_UP, Rank.WILD_DRAWN_TOGETHER)
 
 
 class Card(int):

@@ -112,6 +112,9 @@ class Phase(enum.Enum):
     CHOOSE_SHOWDOWN = "face"  # a Wild Showdown: name opponent and cards
     SHOWDOWN = "showdown"  # waiting for the unit's result
     ROUND_OVER = "over"
+    # UNO Party! only (engine.core.party):
+    PILE = "pile"  # the mini pile goes round: add to it or take it
+    POINT = "point"  # everyone points at once (Point Taken)
 
 
 # Internal phase numbers (Phase members are for callers), in the order of the
@@ -261,7 +264,23 @@ class Game:
         clockwise, and player ``dealer + 1`` starts. The game shuffles with
         ``seed`` (an int >= 0), or with a seed drawn from ``rng``; with neither, a
         seed is drawn from the OS. The seed is part of the notation.
+        Variant ``party`` returns an ``engine.core.party.PartyGame``.
         """
+        if variant == "party" or (isinstance(variant, Variant) and variant.name == "party"):
+            from engine.core.party import PartyGame  # Party! is its own class
+
+            return cast(
+                "Game",  # a PartyGame: the same nouns, not a subclass
+                PartyGame.new(
+                    players,
+                    variant,
+                    seed=seed,
+                    rng=rng,
+                    house_rules=house_rules,  # type: ignore[arg-type]
+                    target=target,
+                    dealer=dealer,
+                ),
+            )
         variant = Variant.named(variant) if isinstance(variant, str) else variant
         if not isinstance(players, int) or not (
             variant.min_players <= players <= variant.max_players
@@ -883,7 +902,12 @@ class Game:
     @classmethod
     def from_notation(cls, text: str, variant: Variant | None = None) -> Game:
         """The game written as ``text``. ``variant`` supplies a custom deck for
-        later rounds' checks; by default the variant is looked up by name."""
+        later rounds' checks; by default the variant is looked up by name.
+        A ``party`` line gives an ``engine.core.party.PartyGame``."""
+        if isinstance(text, str) and text.startswith("party "):
+            from engine.core.party import PartyGame
+
+            return cast("Game", PartyGame.from_notation(text, variant))
         position = Position.parse(text)
         if variant is None:
             variant = Variant.named(position.variant)

@@ -41,6 +41,7 @@ from engine.core.cards import (
     Rank,
 )
 from engine.core.errors import DeckError, NotationError
+from engine.core.party_rules import load_party_deck
 
 __all__ = [
     "HouseRules",
@@ -155,6 +156,12 @@ CARD_EFFECTS: dict[Rank, Effect] = {
     ),
     # The same player then names the opponent and the cards (``face``).
     Rank.WILD_SHOWDOWN: Effect(names_colour=True, turns=0, then="face"),
+    # UNO Party!'s cards, as far as this table can say it: the pointing, the mini
+    # pile and the links are engine.core.party's own (a classic or Showdown game
+    # never holds these cards).
+    Rank.POINT_TAKEN: Effect(),
+    Rank.WILD_PILE_UP: Effect(),
+    Rank.WILD_DRAWN_TOGETHER: Effect(names_colour=True),
 }
 #: With two players a Reverse acts as a Skip: the same player plays again.
 TWO_PLAYER_REVERSE = CARD_EFFECTS[Rank.SKIP]
@@ -174,12 +181,17 @@ FIRST_CARD_EFFECTS: dict[Rank, Effect] = {
     Rank.DRAW_TWO: CARD_EFFECTS[Rank.DRAW_TWO],
     Rank.REVERSE: Effect(reverses=True, turns=0),
     Rank.SKIP: CARD_EFFECTS[Rank.SKIP],
+    Rank.POINT_TAKEN: Effect(),  # Party! only, where a first card has no effect
 }
+
+# The ranks a classic or Showdown deck can hold (Game's first-card rules cover these).
+_LAST_GAME_RANK = int(Rank.WILD_SHOWDOWN)
+_GAME_WILD_RANKS = tuple(rank for rank in WILD_RANKS if rank <= _LAST_GAME_RANK)
 
 #: By first-card rule (FIRST_CARD_RULES): the ranks of a first card that goes
 #: back into the pile (which is reshuffled and a new card turned) ...
 FIRST_CARD_RETURNED: dict[str, frozenset[int]] = {
-    "return": frozenset(map(int, WILD_RANKS)),
+    "return": frozenset(map(int, _GAME_WILD_RANKS)),
     "choose": frozenset({int(Rank.WILD_DRAW_FOUR)}),
     "flip": frozenset(),
 }
@@ -187,7 +199,7 @@ FIRST_CARD_RETURNED: dict[str, frozenset[int]] = {
 FIRST_CARD_COVERED: dict[str, frozenset[int]] = {
     "return": frozenset(),
     "choose": frozenset(),
-    "flip": frozenset(int(rank) for rank in Rank if rank > LAST_NUMBER_RANK),
+    "flip": frozenset(int(rank) for rank in Rank if LAST_NUMBER_RANK < rank <= _LAST_GAME_RANK),
 }
 
 
@@ -353,13 +365,28 @@ class Variant:
         return cls("showdown", load_showdown_deck(deck_file), first_card="choose", showdowns=True)
 
     @classmethod
+    def party(cls, deck_file: str | Path | None = None) -> Variant:
+        """UNO Party!: 224 cards (an assumption, engine/data/party_deck.toml),
+        2-16 players; played by ``engine.core.party.PartyGame``."""
+        return cls(
+            "party",
+            load_party_deck(deck_file),
+            first_card="flip",
+            showdowns=False,
+            min_players=2,
+            max_players=16,
+        )
+
+    @classmethod
     def named(cls, name: str) -> Variant:
-        """The variant with its packaged deck: ``classic`` or ``showdown``."""
+        """The variant with its packaged deck: ``classic``, ``showdown`` or ``party``."""
         if name == "classic":
             return _CLASSIC
         if name == "showdown":
             return _SHOWDOWN
-        raise NotationError(f"unknown variant {name!r}: expected classic or showdown")
+        if name == "party":
+            return _PARTY
+        raise NotationError(f"unknown variant {name!r}: expected classic, showdown or party")
 
 
 def classic_deck() -> tuple[Card, ...]:
@@ -426,3 +453,4 @@ def load_showdown_deck(path: str | Path | None = None) -> tuple[Card, ...]:
 
 _CLASSIC = Variant.classic()
 _SHOWDOWN = Variant.showdown()
+_PARTY = Variant.party()

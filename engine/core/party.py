@@ -1,0 +1,542 @@
+"""UNO Party!: its own game class, sharing Game's nouns, with out-of-turn play.
+
+``legal_actions(player)`` answers for any player: speed plays while the window
+is open, catches, the pointing choices. ``apply(action, player)`` takes a
+decision from anyone; claims are settled by the order of ``apply()`` calls.
+
+>>> game = PartyGame.from_notation(
+...     "party R5,G7/R5,B1/Y3,W - R1,R5 R + 0 play - - 0,0,0 2 1 500 - 1:0 -")
+>>> [str(a) for a in game.legal_actions(1)]
+['speed R5', 'speed R5 uno', 'speed B1']
+>>> game.apply("speed R5", player=1)
+>>> game.to_act, game.hand(1)
+(2, (Card.parse('B1'),))
+>>> game.catchable
+1
+
+Point Taken: everyone chooses, and nothing shows until the last choice is in.
+
+>>> game = PartyGame.from_notation(
+...     "party RP,G7/B2,B1/Y3,W G1,G2,G3 R1 R + 0 play - - 0,0,0 2 1 500 - 1:0 -")
+>>> game.apply("RP")
+>>> game.phase, game.to_act, game.waiting_for
+(<Phase.POINT: 'point'>, None, (0, 1, 2))
+>>> game.apply("point 2", player=0)
+>>> game.notation().split(" ")[-1], game.pointing
+('point=?,-,-', (0,))
+>>> game.apply("point 2", player=1); game.apply("point 1", player=2)
+>>> game.hand_sizes, game.to_act
+((1, 3, 4), 1)
+"""
+
+from __future__ import annotations
+
+import random
+import struct
+from collections.abc import Iterable
+from typing import cast
+
+from engine.core.actions import (
+    CATCH,
+    POINT,
+    Action,
+)
+from engine.core.cards import (
+    CARD,
+    COLOURS,
+    POINTS_BY_CODE,
+    WILD_COLOUR,
+    Card,
+    Colour,
+)
+from engine.core.errors import IllegalActionError, InvariantError, NotationError, StateError
+from engine.core.game import Outcome, Phase
+from engine.core.notation import Position
+from engine.core.party_notation import WAITING, PartyState
+from engine.core.party_rules import PartyRules, colour_of, is_number
+from engine.core.rules import HAND_SIZE, Variant
+
+__all__ = ["PartyGame"]
+
+_CARD = cast("list[Card]", CARD)
+_PHASE_WORDS = {
+    Phase.PLAY: "play",
+    Phase.DRAWN: "drawn",
+    Phase.PENALTY: "penalty",
+    Phase.CHOOSE_COLOUR: "colour",
+    Phase.PILE: "pile",
+    Phase.POINT: "point",
+    Phase.ROUND_OVER: "over",
+}
+_BY_WORD = {word: phase for phase, word in _PHASE_WORDS.items()}
+# Game's shuffle scheme (game.py): a generator seeded with seed << 32 | count.
+_SHUFFLE_COUNT_BITS = 32
+_KEY_BYTES = struct.calcsize("I")
+
+
+class PartyGame:
+    """A match of UNO Party! rounds. Build it with ``new`` or ``from_notation``."""
+
+    _variant: Variant
+    _house: PartyRules
+    _n: int
+    _hands: list[list[int]]
+    _draw: list[int]
+    _discard: list[int]
+    _colour: int  # the colour in force, WILD_COLOUR while a first wild's is unnamed
+    _direction: int
+    _phase: Phase
+    _pending: int
+    _wd4_legal: bool | None
+    _catchable: int
+    _link: tuple[int, int] | None
+    _pile: list[int]
+    _out: int | None
+    _choices: list[int | str] | None
+    _scores: list[int]
+    _dealer: int
+    _round: int
+    _target: int
+    _seed: int
+    _shuffles: int
+    _deck: tuple[int, ...]
+    _legal: dict[int | None, tuple[Action, ...]]
+    current: int
+    round_over: bool
+    turns: int
+
+    # -- construction ------------------------------------------------------------
+
+    @classmethod
+    def new(
+        cls,
+        players: int,
+        variant: str | Variant = "party",
+        *,
+        seed: int | None = None,
+        rng: random.Random | None = None,
+        house_rules: PartyRules | None = None,
+        target: int = 500,
+        dealer: int = 0,
+    ) -> PartyGame:
+        """Deal the first round (as ``Game.new``; 2-16 players)."""
+        variant = Variant.named(variant) if isinstance(variant, str) else variant
+        if variant.name != "party":
+            raise ValueError(f"PartyGame plays party, not {variant.name}")
+        if not isinstance(players, int) or not (
+            variant.min_players <= players <= variant.max_players
+        ):
+            raise ValueError(
+                f"party takes {variant.min_players}-{variant.max_players} players, not {players!r}"
+            )
+        if len(variant.deck) < HAND_SIZE * players + 1:
+            raise ValueError(f"a {len(variant.deck)}-card deck cannot deal {players} hands")
+        if not isinstance(dealer, int) or not 0 <= dealer < players:
+            raise ValueError(f"dealer must be a player 0-{players - 1}, not {dealer!r}")
+        if not isinstance(target, int) or target < 1:
+            raise ValueError(f"target must be a positive score, not {target!r}")
+        if house_rules is not None and not isinstance(house_rules, PartyRules):
+            raise TypeError(
+                f"UNO Party! takes PartyRules, not {type(house_rules).__name__} "
+                "(stacking is not offered in Party!)"
+            )
+        if seed is not None and rng is not None:
+            raise TypeError("give seed or rng, not both")
+        if rng is not None:
+            seed = rng.getrandbits(64)
+        elif seed is None:
+            seed = random.SystemRandom().getrandbits(64)
+        elif not isinstance(seed, int) or seed < 0:
+            raise ValueError(f"seed must be an int >= 0, not {seed!r}")
+        game = cls.__new__(cls)
+        game._variant, game._house = variant, house_rules or PartyRules()
+        game._n, game._scores = players, [0] * players
+        game._dealer, game._round, game._target = dealer, 1, target
+        game._seed, game._shuffles = seed, 0
+        game._deal(list(variant.codes))
+        return game
+
+    def next_round(self) -> None:
+        """Deal the next round: all cards gathered and shuffled, the deal passes left."""
+        if self._phase is not Phase.ROUND_OVER:
+            raise StateError(f"the round is not over: {self.notation()}")
+        if self.match_over:
+            raise StateError(
+                f"the match is over (player {self.match_winner} won): {self.notation()}"
+            )
+        cards = sorted(self._all_cards())
+        self._dealer = (self._dealer + 1) % self._n
+        self._round += 1
+        self._deal(cards)
+
+    def _deal(self, cards: list[int]) -> None:
+        self._deck = tuple(cards)
+        self._shuffle(cards)
+        n = self._n
+        first = (self._dealer + 1) % n
+        self._hands = [[] for _ in range(n)]
+        for i in range(n):
+            self._hands[(first + i) % n] = cards[-HAND_SIZE:][::-1]
+            del cards[-HAND_SIZE:]
+        self._draw, self._discard = cards, [cards.pop()]
+        self._direction, self._pending, self._wd4_legal, self._catchable = 1, 0, None, -1
+        self._link, self._pile, self._out, self._choices = None, [], None, None
+        self._legal = {}
+        self.round_over, self.turns, self.current = False, 0, first
+        self._phase = Phase.PLAY
+        # The first discard: an action card's effect is ignored and another flipped.
+        top = self._discard[-1]
+        if self._house.first_action == "flip":
+            while not is_number(top) and self._draw:
+                top = self._draw.pop()
+                self._discard.append(top)
+        elif not is_number(top) and self._draw:
+            top = self._draw.pop()
+            self._discard.append(top)
+        self._colour = colour_of(top)
+        if self._colour == WILD_COLOUR:
+            self._phase = Phase.CHOOSE_COLOUR
+
+    # -- asking ------------------------------------------------------------------
+
+    players = property(lambda self: self._n)
+    variant = property(lambda self: self._variant)
+    house_rules = property(lambda self: self._house)
+    phase = property(lambda self: self._phase)
+    direction = property(lambda self: self._direction)
+    dealer = property(lambda self: self._dealer)
+    round = property(lambda self: self._round)
+    target = property(lambda self: self._target)
+    scores = property(lambda self: tuple(self._scores))
+    links = property(lambda self: self._link)
+    pending_showdown = None  # Party! has no Showdown unit
+
+    @property
+    def to_act(self) -> int | None:
+        """Whose turn it is; None while everyone points, and once the round is over."""
+        if self._phase in (Phase.POINT, Phase.ROUND_OVER):
+            return None
+        return self.current
+
+    @property
+    def waiting_for(self) -> tuple[int, ...]:
+        if self._phase is Phase.POINT:
+            return tuple(p for p, c in enumerate(self._choices or ()) if c == WAITING)
+        return () if self._phase is Phase.ROUND_OVER else (self.current,)
+
+    def hand(self, player: int) -> tuple[Card, ...]:
+        return _cards(self._hands[player])
+
+    @property
+    def hands(self) -> tuple[tuple[Card, ...], ...]:
+        return tuple(map(_cards, self._hands))
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        return tuple(map(len, self._hands))
+
+    @property
+    def draw_pile(self) -> tuple[Card, ...]:
+        return _cards(reversed(self._draw))
+
+    @property
+    def discard_pile(self) -> tuple[Card, ...]:
+        return _cards(self._discard)
+
+    @property
+    def top_card(self) -> Card:
+        return _CARD[self._discard[-1]]
+
+    @property
+    def colour(self) -> Colour | None:
+        return None if self._colour == WILD_COLOUR else COLOURS[self._colour]
+
+    @property
+    def pending_draws(self) -> int:
+        return self._pending if self._phase is Phase.PENALTY else 0
+
+    @property
+    def drawn_card(self) -> Card | None:
+        return _CARD[self._hands[self.current][-1]] if self._phase is Phase.DRAWN else None
+
+    @property
+    def catchable(self) -> int | None:
+        target = self._catchable
+        if target < 0 or len(self._hands[target]) != 1 or self.round_over:
+            return None
+        return target
+
+    @property
+    def speed_window(self) -> bool:
+        """Whether a speed play is open now (for whoever holds the identical card)."""
+        phases = (Phase.PLAY,) if self._house.draw_closes_speed else (Phase.PLAY, Phase.DRAWN)
+        return self._phase in phases and is_number(self._discard[-1])
+
+    @property
+    def pile(self) -> tuple[Card, ...]:
+        return _cards(self._pile)
+
+    @property
+    def pile_colour(self) -> Colour | None:
+        for card in self._pile:
+            if colour_of(card) != WILD_COLOUR:
+                return COLOURS[colour_of(card)]
+        return None
+
+    @property
+    def pointing(self) -> tuple[int, ...]:
+        """The players whose pointing choice is in (not whom they chose)."""
+        return tuple(p for p, c in enumerate(self._choices or ()) if isinstance(c, int))
+
+    @property
+    def pointer(self) -> int | None:
+        return self.current if self._phase is Phase.POINT else None
+
+    @property
+    def match_winner(self) -> int | None:
+        best = max(range(self._n), key=self._scores.__getitem__)
+        return best if self._scores[best] >= self._target else None
+
+    @property
+    def match_over(self) -> bool:
+        return self.match_winner is not None
+
+    @property
+    def outcome(self) -> Outcome | None:
+        if not self.round_over:
+            return None
+        winner = self.current
+        points = sum(POINTS_BY_CODE[c] for p, h in enumerate(self._hands) if p != winner for c in h)
+        return Outcome(winner, points, tuple(self._scores), self.match_winner)
+
+    # -- legal actions -------------------------------------------------------------
+
+    def legal_actions(self, player: int | None = None) -> tuple[Action, ...]:
+        """What ``player`` (default: the player to act) may do now."""
+        if player is None:
+            if self._phase is Phase.POINT:
+                raise StateError(
+                    "everyone points at once: name the player "
+                    f"(waiting for {', '.join(map(str, self.waiting_for))})"
+                )
+            if self.round_over:
+                return ()
+            player = self.current
+        elif not isinstance(player, int) or not 0 <= player < self._n:
+            raise StateError(f"no player {player!r} in a {self._n}-player game")
+        legal = self._legal.get(player)
+        if legal is None:
+            legal = self._legal[player] = tuple(_legal(self, player))
+        return legal
+
+    def legal_moves(self) -> tuple[tuple[int, Action], ...]:
+        """Every (player, action) anyone may apply now, players in seat order."""
+        return tuple((p, a) for p in range(self._n) for a in self.legal_actions(p))
+
+    def is_legal(self, action: Action, player: int | None = None) -> bool:
+        return action in self.legal_actions(player)
+
+    # -- applying ------------------------------------------------------------------
+
+    def apply(self, action: Action | str, player: int | None = None) -> None:
+        """Make ``player``'s decision (default: the player to act). An illegal one
+        raises IllegalActionError naming it, the player and the position; the
+        game is then unchanged."""
+        if isinstance(action, str):
+            action = Action.parse(action)
+        who = self.current if player is None else player
+        legal = self.legal_actions(player)
+        if action not in legal:
+            options = " ".join(map(str, legal)) or "none"
+            raise IllegalActionError(
+                f"illegal action {str(action)!r} for player {who} in {self.notation()!r} "
+                f"(legal: {options})"
+            )
+        self._legal = {}
+        before = self.current
+        if self._catchable >= 0 and action.kind is not CATCH and action.kind is not POINT:
+            self._catchable = -1  # any other decision closes the UNO window
+        _apply(self, action, who)
+        if self.current != before or self.round_over:
+            self.turns += 1
+
+    # -- shared steps (the rules call these) --------------------------------------
+
+    def _next(self, player: int, steps: int = 1) -> int:
+        return (player + steps * self._direction) % self._n
+
+    def _draw_cards(self, player: int, count: int, linked: bool = True) -> int:
+        """``player`` draws ``count`` (fewer if the piles run out); the linked
+        player then draws as many (unless ``linked`` is False). Returns how many
+        ``player`` drew."""
+        hand = self._hands[player]
+        # Cards drawn by the player holding a just-drawn card go under it.
+        at = len(hand) - 1 if self._phase is Phase.DRAWN and player == self.current else None
+        drawn = 0
+        for _ in range(count):
+            if not self._draw and not self._reshuffle():
+                break
+            card = self._draw.pop()
+            if at is None:
+                hand.append(card)
+            else:
+                hand.insert(at, card)
+                at += 1
+            drawn += 1
+        if linked and drawn and self._link is not None and player in self._link:
+            other = self._link[0] + self._link[1] - player
+            if self._hands[other]:  # a player who has gone out draws nothing more
+                self._draw_cards(other, drawn, linked=False)
+        return drawn
+
+    def _reshuffle(self) -> bool:
+        if len(self._discard) < 2:
+            return False
+        rest = self._discard[:-1]
+        del self._discard[:-1]
+        self._shuffle(rest)
+        self._draw.extend(rest)
+        return True
+
+    def _shuffle(self, cards: list[int]) -> None:
+        # Game._shuffle's scheme: the notation's seed and count fix every shuffle.
+        count = len(cards)
+        rng = random.Random(self._seed << _SHUFFLE_COUNT_BITS | self._shuffles)
+        bits = rng.getrandbits(8 * _KEY_BYTES * count)
+        keys = struct.unpack(f"<{count}I", bits.to_bytes(_KEY_BYTES * count, "little"))
+        for i in range(count - 1, 0, -1):
+            j = keys[i] % (i + 1)
+            cards[i], cards[j] = cards[j], cards[i]
+        self._shuffles += 1
+
+    def _end_round(self, winner: int) -> None:
+        if self._pile:  # set aside under the top discard; it scores for no one
+            self._discard[-1:-1] = self._pile
+            self._pile = []
+        self._scores[winner] += sum(
+            POINTS_BY_CODE[c] for p, hand in enumerate(self._hands) if p != winner for c in hand
+        )
+        self.current, self._phase, self.round_over = winner, Phase.ROUND_OVER, True
+        self._catchable, self._pending, self._wd4_legal = -1, 0, None
+        self._out, self._choices = None, None
+
+    # -- notation, copies, invariants ----------------------------------------------
+
+    def notation(self, reveal: bool = False) -> str:
+        """The game as one line; pointing choices are sealed (``?``) unless ``reveal``."""
+        penalty = self._phase is Phase.PENALTY
+        position = Position(
+            variant=self._variant.name,
+            hands=self._hands,
+            draw=self._draw[::-1],
+            discard=self._discard,
+            colour=self.colour,
+            direction=self._direction,
+            player=self.current,
+            phase=_PHASE_WORDS[self._phase],
+            pending=self._pending if penalty else 0,
+            wd4_legal=self._wd4_legal if penalty else None,
+            catchable=None if self._catchable < 0 else self._catchable,
+            showdown=None,
+            scores=self._scores,
+            dealer=self._dealer,
+            round=self._round,
+            target=self._target,
+            house_rules=self._house,  # type: ignore[arg-type]  # written with str()
+            seed=self._seed,
+            shuffles=self._shuffles,
+        )
+        party = PartyState(
+            self._link,
+            _cards(self._pile),
+            self._out,
+            None if self._choices is None else tuple(self._choices),
+        )
+        return position.format() + " " + party.format(reveal)
+
+    @classmethod
+    def from_notation(cls, text: str, variant: Variant | None = None) -> PartyGame:
+        """The game written by ``notation(reveal=True)``."""
+        if not isinstance(text, str):
+            raise NotationError(f"notation must be a str, not {type(text).__name__}")
+        fields = text.split(" ")
+        if len(fields) != 17:
+            raise NotationError(
+                f"Party! notation has {len(fields)} fields, expected 17 (Game's 16 and party): "
+                f"{text!r}"
+            )
+        phase_word, house_text = fields[7], fields[14]
+        # Position knows Game's phases and house rules: give it stand-ins, then ours.
+        fields[7] = "play" if phase_word in ("pile", "point") else phase_word
+        fields[14] = "-"
+        stand_in = " ".join(fields[:16])
+        try:
+            position = Position.parse(stand_in)
+            house = PartyRules.parse(house_text)
+            party = PartyState.parse(fields[16], len(position.hands))
+        except NotationError as exc:
+            raise NotationError(str(exc).replace(repr(stand_in), repr(text))) from None
+        if position.variant != "party":
+            raise NotationError(f"invalid variant field {position.variant!r}: expected party")
+        if position.showdown is not None:
+            raise NotationError(f"invalid showdown field: Party! has no showdowns, in {text!r}")
+        game = cls.__new__(cls)
+        game._variant = variant or Variant.named("party")
+        game._house = house
+        game._n = len(position.hands)
+        game._hands = [list(map(int, h)) for h in position.hands]
+        game._draw = list(map(int, reversed(position.draw)))
+        game._discard = list(map(int, position.discard))
+        game._colour = WILD_COLOUR if position.colour is None else int(position.colour)
+        game._direction = position.direction
+        game.current = position.player
+        game._phase = _BY_WORD[phase_word.split(":")[0]]
+        game.round_over = game._phase is Phase.ROUND_OVER
+        game.turns = 0
+        game._pending, game._wd4_legal = position.pending, position.wd4_legal
+        game._catchable = -1 if position.catchable is None else position.catchable
+        game._link, game._pile, game._out = party.link, list(map(int, party.pile)), party.out
+        game._choices = None if party.pointing is None else list(party.pointing)
+        game._scores = list(position.scores)
+        game._dealer, game._round, game._target = position.dealer, position.round, position.target
+        game._seed, game._shuffles = position.seed, position.shuffles
+        game._legal = {}
+        game._deck = tuple(sorted(game._all_cards()))
+        try:
+            game.check_invariants()
+        except InvariantError as exc:
+            raise NotationError(f"inconsistent notation: {exc}") from None
+        return game
+
+    def copy(self) -> PartyGame:
+        game = PartyGame.__new__(PartyGame)
+        game.__dict__.update(self.__dict__)
+        game._hands = [h[:] for h in self._hands]
+        game._draw, game._discard, game._pile = self._draw[:], self._discard[:], self._pile[:]
+        game._scores = self._scores[:]
+        game._choices = None if self._choices is None else self._choices[:]
+        game._legal = {}
+        return game
+
+    def _all_cards(self) -> list[int]:
+        return [c for h in self._hands for c in h] + self._draw + self._discard + self._pile
+
+    def check_invariants(self) -> None:
+        """Raise InvariantError unless the position is consistent."""
+        found = _problems(self)
+        if found:
+            raise InvariantError("; ".join(found) + f": {self.notation()}")
+
+    def __repr__(self) -> str:
+        return f"PartyGame.from_notation({self.notation()!r})"
+
+
+def _cards(codes: Iterable[int]) -> tuple[Card, ...]:
+    return tuple(map(_CARD.__getitem__, codes))
+
+
+# The rules (what is legal, what an action does) live in party_play, which
+# reads this class's state.
+from engine.core.party_play import apply_action as _apply  # noqa: E402
+from engine.core.party_play import legal_for as _legal  # noqa: E402
+from engine.core.party_play import problems as _problems  # noqa: E402

@@ -1,0 +1,471 @@
+"""UNO Party!'s rules as two functions over a ``PartyGame``: what a player may
+do now (``legal_for``) and what a legal action does (``apply_action``), plus the
+consistency checks (``problems``). docs/notation.md describes each rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, cast
+
+from engine.core.actions import (
+    ACCEPT,
+    CATCH,
+    CHALLENGE,
+    CHOOSE_COLOUR,
+    DRAW,
+    KEEP,
+    PLAY,
+    POINT,
+    SPEED_PLAY,
+    TAKE_PILE,
+    Action,
+)
+from engine.core.cards import (
+    CARD,
+    COLOURS,
+    RANK_MASK,
+    WILD_COLOUR,
+    Card,
+    Rank,
+)
+from engine.core.game import Phase
+from engine.core.party_notation import NO_PART, WAITING
+from engine.core.party_rules import (
+    POINT_CAP,
+    colour_of,
+    party_wild_draw_four_is_legal,
+)
+from engine.core.rules import LOST_CHALLENGE_CARDS
+
+# CARD for the codes a game holds (always real cards).
+_CARDS = cast("list[Card]", CARD)
+
+if TYPE_CHECKING:
+    from engine.core.party import PartyGame
+
+__all__ = ["legal_for", "apply_action", "problems"]
+
+_DRAW_TWO, _REVERSE, _SKIP = int(Rank.DRAW_TWO), int(Rank.REVERSE), int(Rank.SKIP)
+_WD4, _POINT_TAKEN = int(Rank.WILD_DRAW_FOUR), int(Rank.POINT_TAKEN)
+_PILE_UP, _DRAWN_TOGETHER = int(Rank.WILD_PILE_UP), int(Rank.WILD_DRAWN_TOGETHER)
+_DRAW, _KEEP, _TAKE = Action.draw(), Action.keep(), Action.take()
+_CHALLENGE, _ACCEPT = Action.challenge(), Action.accept()
+
+
+def _distinct(hand: list[int]) -> list[int]:
+    seen: list[int] = []
+    for card in hand:
+        if card not in seen:
+            seen.append(card)
+    return seen
+
+
+def playable(game: PartyGame, card: int) -> bool:
+    """A card matches the colour in force, or the top card's rank (a coloured
+    top), or is wild."""
+    colour = colour_of(card)
+    if colour == WILD_COLOUR or colour == game._colour:
+        return True
+    top = game._discard[-1]
+    return colour_of(top) != WILD_COLOUR and top & RANK_MASK == card & RANK_MASK
+
+
+def _plays(game: PartyGame, player: int, card: int, uno_too: bool) -> Iterator[Action]:
+    """The ways to play ``card`` on a turn (each once more with ``uno``)."""
+    c = _CARDS[card]
+    rank = card & RANK_MASK
+    for uno in (False, True) if uno_too else (False,):
+        if rank == _PILE_UP:
+            yield Action.play(c, uno=uno)
+        elif rank == _DRAWN_TOGETHER:
+            links = _links(game, player)
+            for colour in COLOURS:
+                if not links:
+                    yield Action.play(c, colour, uno=uno)
+                for link in links:
+                    yield Action.play(c, colour, uno=uno, link=link)
+        elif colour_of(card) == WILD_COLOUR:
+            for colour in COLOURS:
+                yield Action.play(c, colour, uno=uno)
+        else:
+            yield Action.play(c, uno=uno)
+
+
+def _links(game: PartyGame, player: int) -> list[tuple[int, int]]:
+    if game._link is not None and game._house.relink == "keep":
+        return []  # the first link stays: the card names its colour only
+    n = game._n
+    return [
+        (a, b)
+        for a in range(n)
+        for b in range(a + 1, n)
+        if game._house.link_self or player not in (a, b)
+    ]
+
+
+def _catch(game: PartyGame, player: int) -> list[Action]:
+    target = game.catchable
+    return [Action.catch(target)] if target is not None and target != player else []
+
+
+def legal_for(game: PartyGame, player: int) -> Iterator[Action]:
+    phase = game._phase
+    if phase is Phase.ROUND_OVER:
+        return
+    hand = game._hands[player]
+    if phase is Phase.POINT:
+        choices = cast("list", game._choices)
+        if choices[player] == WAITING:
+            for target in range(game._n):
+                if target != player and game._hands[target]:
+                    yield Action.point(target)
+        yield from _catch(game, player)
+        return
+    if player != game.current:
+        if game.speed_window and hand:
+            top = game._discard[-1]
+            for card in _distinct(hand):
+                right = card == top
+                if right and len(hand) == 1 and not game._house.speed_out:
+                    continue
+                yield Action.speed(_CARDS[card])
+                if right and len(hand) == 2:
+                    yield Action.speed(_CARDS[card], uno=True)
+        yield from _catch(game, player)
+        return
+    uno_too = len(hand) == 2
+    if phase is Phase.PLAY:
+        for card in _distinct(hand):
+            if playable(game, card):
+                yield from _plays(game, player, card, uno_too)
+        yield from _catch(game, player)
+        yield _DRAW
+    elif phase is Phase.DRAWN:
+        yield from _plays(game, player, hand[-1], uno_too)
+        yield _KEEP
+        yield from _catch(game, player)
+    elif phase is Phase.PENALTY:
+        yield _CHALLENGE
+        yield _ACCEPT
+        yield from _catch(game, player)
+    elif phase is Phase.CHOOSE_COLOUR:
+        for colour in COLOURS:
+            yield Action.choose_colour(colour)
+    elif phase is Phase.PILE:
+        pile_colour = game.pile_colour
+        addable = False
+        for card in _distinct(hand):
+            if colour_of(card) in (WILD_COLOUR, pile_colour):
+                addable = True
+                yield Action.play(_CARDS[card])
+                if uno_too:
+                    yield Action.play(_CARDS[card], uno=True)
+        if not addable or game._house.pile_refuse:
+            yield _TAKE
+        yield from _catch(game, player)
+
+
+def apply_action(game: PartyGame, action: Action, player: int) -> None:
+    kind = action.kind
+    if kind is PLAY:
+        if game._phase is Phase.PILE:
+            _add_to_pile(game, action, player)
+        else:
+            _play(game, action, player)
+    elif kind is SPEED_PLAY:
+        _speed(game, action, player)
+    elif kind is DRAW:
+        _draw_instead(game, player)
+    elif kind is KEEP:
+        game.current, game._phase = game._next(player), Phase.PLAY
+    elif kind is CATCH:
+        game._draw_cards(cast(int, action.player), game._house.uno_penalty)
+        game._catchable = -1
+    elif kind is POINT:
+        _point(game, cast(int, action.player), player)
+    elif kind is TAKE_PILE:
+        _take(game, player)
+    elif kind is ACCEPT:
+        _accept(game, player)
+    elif kind is CHALLENGE:
+        _challenge(game, player)
+    elif kind is CHOOSE_COLOUR:
+        game._colour = int(cast(int, action.colour))
+        game._phase = Phase.PLAY
+
+
+def _play(game: PartyGame, action: Action, p: int) -> None:
+    card = int(cast(Card, action.card))
+    hand = game._hands[p]
+    rank = card & RANK_MASK
+    colour_before = game._colour
+    hand.remove(card)
+    game._discard.append(card)
+    if len(hand) == 1 and not action.uno:
+        game._catchable = p
+    out = not hand
+    game._phase = Phase.PLAY
+    game._colour = colour_of(card) if action.colour is None else int(action.colour)
+    d = game._direction
+    if rank == _PILE_UP:
+        game._colour = colour_before
+        if out and game._house.pile_out == "at_once":
+            game._end_round(p)
+            return
+        if _start_pile(game):
+            if out:
+                game._out = p
+            nxt = _next_in_pile(game, p)
+            if nxt is None:
+                game._end_round(p)
+            else:
+                game.current, game._phase = nxt, Phase.PILE
+            return
+    elif rank == _DRAWN_TOGETHER and action.link is not None:
+        game._link = action.link
+    elif rank == _POINT_TAKEN:
+        # Everyone points (the card's player too, by default) who has someone to
+        # point at: a player who has gone out is no target.
+        takes_part: list[int | str] = [
+            WAITING
+            if (q != p or game._house.pointer_points)
+            and any(game._hands[t] for t in range(game._n) if t != q)
+            else NO_PART
+            for q in range(game._n)
+        ]
+        game._choices = takes_part
+        game.current, game._phase = p, Phase.POINT
+        if WAITING not in takes_part:
+            _resolve_pointing(game)
+        return
+    elif rank == _WD4:
+        game._wd4_legal = party_wild_draw_four_is_legal(
+            hand, colour_before, game._house.wd4_all_wilds
+        )
+        game._pending = 4
+        game.current, game._phase = game._next(p), Phase.PENALTY
+        return
+    steps = 1
+    if rank == _REVERSE:
+        if game._n == 2:
+            steps = 2
+        else:
+            game._direction = d = -d
+    elif rank == _SKIP:
+        steps = 2
+    elif rank == _DRAW_TWO:
+        game._draw_cards(game._next(p), 2)
+        steps = 2
+    game.current = game._next(p, steps)
+    if out:
+        game._end_round(p)
+
+
+def _speed(game: PartyGame, action: Action, p: int) -> None:
+    card = int(cast(Card, action.card))
+    hand = game._hands[p]
+    if card != game._discard[-1]:  # wrong: the card stays, the player draws one
+        game._draw_cards(p, 1)
+        return
+    if game._phase is Phase.DRAWN:
+        game._phase = Phase.PLAY  # the drawn card simply stays in that hand
+    hand.remove(card)
+    game._discard.append(card)
+    if len(hand) == 1 and not action.uno:
+        game._catchable = p
+    game.current, game._phase = game._next(p), Phase.PLAY
+    if not hand:
+        game._end_round(p)
+
+
+def _draw_instead(game: PartyGame, p: int) -> None:
+    drawn = 0
+    limit = game._house.DRAW_UNTIL_MAX if game._house.draw_until_playable else 1
+    hand = game._hands[p]
+    playable_card = False
+    while drawn < limit:
+        got = game._draw_cards(p, 1, linked=False)
+        if not got:
+            break
+        drawn += 1
+        if playable(game, hand[-1]):
+            playable_card = True
+            break
+    if drawn and game._link is not None and p in game._link:
+        other = game._link[0] + game._link[1] - p
+        game._draw_cards(other, drawn, linked=False)
+    if playable_card:
+        game._phase = Phase.DRAWN
+    else:
+        game.current = game._next(p)
+
+
+def _accept(game: PartyGame, p: int) -> None:
+    offender = game._next(p, -1)
+    game._draw_cards(p, game._pending)
+    game._pending, game._wd4_legal = 0, None
+    game.current, game._phase = game._next(p), Phase.PLAY
+    if not game._hands[offender]:
+        game._end_round(offender)
+
+
+def _challenge(game: PartyGame, p: int) -> None:
+    offender = game._next(p, -1)
+    legal, game._wd4_legal = game._wd4_legal, None
+    pending, game._pending = game._pending, 0
+    game._phase = Phase.PLAY
+    if not legal:
+        game._draw_cards(offender, pending)  # the challenger then plays their turn
+        return
+    game._draw_cards(p, pending + LOST_CHALLENGE_CARDS)
+    game.current = game._next(p)
+    if not game._hands[offender]:
+        game._end_round(offender)
+
+
+# -- Point Taken -------------------------------------------------------------------
+
+
+def _point(game: PartyGame, target: int, p: int) -> None:
+    choices = cast("list", game._choices)
+    choices[p] = target
+    if WAITING not in choices:
+        _resolve_pointing(game)
+
+
+def _resolve_pointing(game: PartyGame) -> None:
+    choices = cast("list", game._choices)
+    n = game._n
+    own = [min(sum(1 for c in choices if c == q), POINT_CAP) for q in range(n)]
+    extra = [0] * n
+    if game._link is not None:
+        a, b = game._link
+        extra[a], extra[b] = own[b], own[a]
+        if game._house.cap_linked:
+            extra[a] = min(extra[a], POINT_CAP - own[a])
+            extra[b] = min(extra[b], POINT_CAP - own[b])
+    pointer = game.current
+    game._choices, game._phase = None, Phase.PLAY
+    for q in range(n):
+        if game._hands[q] or q != pointer:
+            game._draw_cards(q, own[q] + extra[q], linked=False)
+    game.current = game._next(pointer)
+    if not game._hands[pointer]:
+        game._end_round(pointer)
+
+
+# -- Wild Pile Up ------------------------------------------------------------------
+
+
+def _start_pile(game: PartyGame) -> bool:
+    """Flip cards until a non-wild; False (nothing happens) if none can be flipped."""
+    flipped: list[int] = []
+    while game._draw or game._reshuffle():
+        card = game._draw.pop()
+        if colour_of(card) != WILD_COLOUR:
+            if game._house.pile_wilds:
+                game._pile = [*flipped, card]
+            else:
+                game._discard[-1:-1] = flipped
+                game._pile = [card]
+            game._colour = colour_of(card)
+            return True
+        flipped.append(card)
+    game._discard[-1:-1] = flipped
+    return False
+
+
+def _next_in_pile(game: PartyGame, p: int) -> int | None:
+    """The next player after ``p`` who holds cards (None: nobody does)."""
+    for steps in range(1, game._n + 1):
+        q = game._next(p, steps)
+        if game._hands[q] and q != p:
+            return q
+    return None
+
+
+def _add_to_pile(game: PartyGame, action: Action, p: int) -> None:
+    card = int(cast(Card, action.card))
+    hand = game._hands[p]
+    hand.remove(card)
+    game._pile.append(card)
+    if len(hand) == 1 and not action.uno:
+        game._catchable = p
+    if not hand:
+        if game._house.pile_out == "at_once":
+            game._end_round(p)
+            return
+        if game._out is None:
+            game._out = p
+    nxt = _next_in_pile(game, p)
+    if nxt is None:  # nobody left to take it
+        game._end_round(cast(int, game._out))
+    else:
+        game.current = nxt
+
+
+def _take(game: PartyGame, p: int) -> None:
+    pile, game._pile = game._pile, []
+    game._hands[p] += pile
+    if game._house.pile_is_draw and game._link is not None and p in game._link:
+        other = game._link[0] + game._link[1] - p
+        if game._hands[other]:
+            game._draw_cards(other, len(pile), linked=False)
+    game.current, game._phase = game._next(p), Phase.PLAY
+    if game._out is not None:
+        winner, game._out = game._out, None
+        game._end_round(winner)
+
+
+# -- consistency ---------------------------------------------------------------------
+
+
+def problems(game: PartyGame) -> list[str]:
+    found = []
+    n = game._n
+    if sorted(game._all_cards()) != sorted(game._deck):
+        found.append("the cards in play are not the deck's cards")
+    if not 2 <= n <= game._variant.max_players:
+        found.append(f"{n} players")
+    if len(game._scores) != n:
+        found.append(f"{len(game._scores)} scores for {n} players")
+    if not 0 <= game.current < n or not 0 <= game._dealer < n:
+        found.append("player or dealer out of range")
+    if not game._discard:
+        found.append("the discard pile is empty")
+        return found
+    top = game._discard[-1]
+    phase = game._phase
+    if (game._colour == WILD_COLOUR) != (phase is Phase.CHOOSE_COLOUR):
+        found.append("the colour is unnamed outside the colour phase or named in it")
+    if colour_of(top) != WILD_COLOUR and game._colour not in (WILD_COLOUR, colour_of(top)):
+        found.append("a coloured top card with another colour in force")
+    if phase is Phase.PENALTY and (top & RANK_MASK != _WD4 or game._wd4_legal is None):
+        found.append("a penalty needs a Wild Draw Four on top")
+    if (phase is Phase.PILE) != bool(game._pile):
+        found.append("a mini pile exists exactly in the pile phase")
+    if game._pile and (top & RANK_MASK != _PILE_UP or game.pile_colour is None):
+        found.append("a mini pile needs a Wild Pile Up on top and a coloured card in it")
+    if game._pile and game.pile_colour is not None and game._colour != game.pile_colour:
+        found.append("the colour in force is the pile's")
+    if game._out is not None and (phase is not Phase.PILE or game._hands[game._out]):
+        found.append("out= names a player who went out during a pile up")
+    if (phase is Phase.POINT) != (game._choices is not None):
+        found.append("pointing choices exist exactly in the point phase")
+    if game._choices is not None:
+        if top & RANK_MASK != _POINT_TAKEN or WAITING not in game._choices:
+            found.append("pointing needs a Point Taken on top and a choice still to make")
+        if any(c == p for p, c in enumerate(game._choices)):
+            found.append("nobody points at themself")
+    if phase is Phase.DRAWN and not game._hands[game.current]:
+        found.append("drawn phase with an empty hand")
+    if phase is Phase.ROUND_OVER and game._hands[game.current]:
+        found.append("the round's winner still holds cards")
+    if game.round_over != (phase is Phase.ROUND_OVER):
+        found.append("round_over disagrees with the phase")
+    if game._catchable >= n:
+        found.append("uno player out of range")
+    if game._link is not None and not (0 <= game._link[0] < game._link[1] < n):
+        found.append("the link names players out of range")
+    return found

@@ -1,0 +1,946 @@
+"""UNO Party!: one test per rule and per transition (RULES.md "UNO Party!", the contract).
+
+Positions are written in Party! notation: Game's sixteen fields plus a seventeenth, the
+party field (links, the mini pile, the pointing), ``-`` when none of them. Every position
+here starts with ``-`` there and reaches piles, links and pointing through actions, so the
+tests do not depend on that field's syntax. Draw piles made of one repeated card keep the
+expected hands independent of the order in which several players draw.
+"""
+
+from collections import Counter
+
+import pytest
+
+from engine import (
+    Action,
+    Card,
+    Colour,
+    Game,
+    IllegalActionError,
+    NotationError,
+    Phase,
+    StateError,
+    Variant,
+)
+from engine.core.party import PartyGame
+from engine.core.party_rules import PartyRules
+
+
+def house_field(**house) -> str:
+    """The house-rules field as the engine writes it for these rules."""
+    return PartyGame.new(2, seed=0, house_rules=PartyRules(**house)).notation().split(" ")[14]
+
+
+def party(
+    hands,
+    draw="-",
+    discard="R1",
+    *,
+    colour="R",
+    player=0,
+    phase="play",
+    uno="-",
+    direction="+",
+    scores=None,
+    dealer=None,
+    target=500,
+    **house,
+):
+    """A Party! game at this position (house rules as PartyRules keywords)."""
+    n = len(hands)
+    scores = ",".join(["0"] * n) if scores is None else scores
+    dealer = (player - 1) % n if dealer is None else dealer
+    rules = house_field(**house) if house else "-"
+    text = (
+        f"party {'/'.join(hands)} {draw} {discard} {colour} {direction} {player} {phase} {uno} - "
+        f"{scores} {dealer} 1 {target} {rules} 1:0 -"
+    )
+    game = PartyGame.from_notation(text)
+    game.check_invariants()
+    return game
+
+
+def cards(game, player):
+    """A hand as sorted text (the order of drawn cards is not a rule)."""
+    return sorted(map(str, game.hand(player)))
+
+
+def outcome(game):
+    """The finished round's outcome (the round must be over)."""
+    assert game.outcome is not None, game.notation(reveal=True)
+    return game.outcome
+
+
+def letter(colour):
+    """A colour as its letter (None stays None)."""
+    return None if colour is None else str(colour)
+
+
+def texts(actions):
+    return [str(a) for a in actions]
+
+
+def apply(game, *moves):
+    """Apply moves: "R5" for the player to act, (player, "speed R5") for anyone."""
+    for move in moves:
+        if isinstance(move, tuple):
+            game.apply(move[1], move[0])
+        else:
+            game.apply(move)
+        game.check_invariants()
+    return game
+
+
+FOUR = ["R7,G2,B4,Y9", "B1,G6,Y3", "R5,G3,Y8", "B7,Y2,G8"]
+G4S = ",".join(["G4"] * 16)
+
+
+# -- the deck, the players, the first discard -----------------------------------------------
+
+
+def test_the_deck_has_224_cards_two_of_each_coloured_card_and_the_party_cards():
+    variant = Variant.named("party")
+    counts = Counter(str(c) for c in variant.deck)
+    assert len(variant.deck) == variant.deck_size == 224
+    for colour in "RYGB":
+        assert counts[f"{colour}0"] == 2
+        for number in range(1, 10):
+            assert counts[f"{colour}{number}"] == 4
+        for action in ("+2", "R", "S"):
+            assert counts[f"{colour}{action}"] == 4
+        assert counts[f"{colour}P"] == 2
+    for wild in ("W", "W+4", "WP", "WT"):
+        assert counts[wild] == 4
+    assert sum(counts.values()) == 224
+    assert "WS" not in counts
+    assert (variant.showdowns, variant.min_players, variant.max_players) == (False, 2, 16)
+
+
+def test_the_party_cards_score_20_and_50():
+    assert [card.points for card in map(Card.parse, ["RP", "BP", "WP", "WT", "W", "W+4"])] == [
+        20,
+        20,
+        50,
+        50,
+        50,
+        50,
+    ]
+
+
+@pytest.mark.parametrize("players", [2, 6, 16])
+def test_two_to_sixteen_players_are_dealt_seven_cards_each(players):
+    game = Game.new(players, "party", seed=7)
+    assert isinstance(game, PartyGame)
+    assert game.hand_sizes == (7,) * players
+    assert len(game.draw_pile) + len(game.discard_pile) == 224 - 7 * players
+    assert game.to_act == 1 % players
+    game.check_invariants()
+
+
+@pytest.mark.parametrize("players", [1, 17])
+def test_fewer_than_two_or_more_than_sixteen_players_are_refused(players):
+    with pytest.raises(ValueError, match="2-16"):
+        PartyGame.new(players, seed=1)
+
+
+def test_game_dispatches_party_to_party_game():
+    game = Game.new(3, "party", seed=3)
+    assert isinstance(game, PartyGame)
+    text = game.notation(reveal=True)
+    assert text.startswith("party ")
+    read = Game.from_notation(text)
+    assert isinstance(read, PartyGame)
+    assert read.notation(reveal=True) == text
+
+
+def test_stacking_is_refused_with_a_clear_error():
+    from engine import HouseRules
+
+    with pytest.raises((ValueError, TypeError), match="stack"):
+        PartyGame.new(3, seed=1, house_rules=HouseRules(stacking=True))  # type: ignore[arg-type]
+    text = PartyGame.new(3, seed=1).notation(reveal=True).split(" ")
+    text[14] = "stack"
+    with pytest.raises(NotationError, match="stacking"):
+        PartyGame.from_notation(" ".join(text))
+
+
+def test_a_first_action_card_is_ignored_and_cards_are_flipped_until_a_number():
+    flipped = 0
+    for seed in range(200):
+        game = PartyGame.new(4, seed=seed)
+        pile = game.discard_pile
+        assert pile[-1].rank <= 9, f"seed {seed}: {pile}"
+        assert all(card.rank > 9 for card in pile[:-1]), f"seed {seed}: {pile}"
+        # no effect of the flipped cards: player 1 begins, clockwise, nobody drew
+        assert (game.to_act, game.direction, game.phase) == (1, 1, Phase.PLAY)
+        assert game.colour == pile[-1].colour  # Colour values
+        assert game.hand_sizes == (7, 7, 7, 7)
+        flipped += len(pile) > 1
+    assert flipped > 0  # the scan met first action cards
+
+
+def test_house_rule_first_action_once_flips_only_one_more_card():
+    seen_second_action = False
+    for seed in range(300):
+        game = PartyGame.new(4, seed=seed, house_rules=PartyRules(first_action="once"))
+        pile = game.discard_pile
+        assert len(pile) <= 2
+        if len(pile) == 2:
+            assert pile[0].rank > 9
+        assert (game.to_act, game.direction) == (1, 1)
+        assert game.hand_sizes == (7, 7, 7, 7)
+        if len(pile) == 2 and pile[1].rank > 9:
+            seen_second_action = True
+            if pile[1].is_wild:
+                assert game.phase == Phase.CHOOSE_COLOUR and game.colour is None
+            else:
+                assert game.phase == Phase.PLAY and game.colour == pile[1].colour
+    assert seen_second_action
+
+
+# -- the turn, waiting_for, legal_moves ---------------------------------------------------------
+
+
+def test_the_player_to_act_plays_as_in_classic_and_waiting_for_names_them():
+    game = party(FOUR, G4S, "R1,R5")
+    assert game.waiting_for == (0,)
+    assert texts(game.legal_actions()) == ["R7", "draw"]
+    assert texts(game.legal_actions(0)) == ["R7", "draw"]
+    apply(game, "R7")
+    assert (game.to_act, game.phase, str(game.top_card), letter(game.colour)) == (
+        1,
+        Phase.PLAY,
+        "R7",
+        "R",
+    )
+    assert cards(game, 0) == ["B4", "G2", "Y9"]
+
+
+def test_legal_moves_lists_every_players_actions_in_seat_order():
+    game = party(FOUR, G4S, "R1,R5")
+    moves = game.legal_moves()
+    expected = [(p, a) for p in range(4) for a in game.legal_actions(p)]
+    assert list(moves) == expected
+    assert {p for p, _ in moves} == {0, 1, 2, 3}
+
+
+# -- speed play ---------------------------------------------------------------------------
+
+
+def test_speed_play_lists_every_distinct_card_for_the_players_not_to_act():
+    game = party(FOUR, G4S, "R1,R5")
+    assert game.speed_window
+    assert set(texts(game.legal_actions(2))) == {"speed R5", "speed G3", "speed Y8"}
+    assert set(texts(game.legal_actions(1))) == {"speed B1", "speed G6", "speed Y3"}
+
+
+def test_a_right_speed_play_is_played_and_the_turn_continues_after_the_speed_player():
+    game = party(FOUR, G4S, "R1,R5")
+    apply(game, (2, "speed R5"))
+    assert cards(game, 2) == ["G3", "Y8"]
+    assert texts(game.discard_pile) == ["R1", "R5", "R5"]
+    assert (game.to_act, game.phase, letter(game.colour)) == (3, Phase.PLAY, "R")
+    assert cards(game, 0) == ["B4", "G2", "R7", "Y9"]
+    assert len(game.draw_pile) == 16
+    assert game.speed_window  # a new number card, and player 3 has not played
+
+
+def test_a_wrong_speed_play_keeps_the_card_and_draws_one():
+    game = party(FOUR, "B9," + G4S, "R1,R5")
+    apply(game, (2, "speed G3"))
+    assert cards(game, 2) == ["B9", "G3", "R5", "Y8"]
+    assert texts(game.discard_pile) == ["R1", "R5"]
+    assert (game.to_act, game.phase) == (0, Phase.PLAY)
+    assert len(game.draw_pile) == 16
+
+
+def test_the_player_to_act_has_no_speed_play():
+    game = party(["R5,G2,B4", "B1,G6,Y3", "R5,G3,Y8", "B7,Y2,G8"], G4S, "R1,R5")
+    assert texts(game.legal_actions(0)) == ["R5", "draw"]
+    with pytest.raises(IllegalActionError):
+        game.apply("speed R5", 0)
+
+
+def test_the_window_closes_when_the_player_to_act_plays_a_non_number_card():
+    game = party(["W,G2,B4", "B1,G6,Y3", "R5,G3,Y8", "B7,Y2,G8"], G4S, "R1,R5")
+    apply(game, "W=G")
+    assert not game.speed_window
+    assert game.legal_actions(2) == ()
+    before = game.notation(reveal=True)
+    with pytest.raises(IllegalActionError):
+        game.apply("speed R5", 2)
+    assert game.notation(reveal=True) == before
+
+
+def test_after_a_number_card_is_played_the_window_is_for_that_card():
+    game = party(["R7,G2,B4", "B1,G6,Y3", "R5,G3,Y8", "B7,R7,G8"], G4S, "R1,R5")
+    apply(game, "R7")
+    assert game.speed_window
+    apply(game, (3, "speed R7"))
+    assert cards(game, 3) == ["B7", "G8"]
+    assert game.to_act == 0
+    apply(game, (2, "speed R5"))  # no longer identical: a wrong speed play
+    assert cards(game, 2) == ["G3", "G4", "R5", "Y8"]
+    assert (game.to_act, str(game.top_card)) == (0, "R7")
+
+
+def test_drawing_leaves_the_window_open_by_default():
+    game = party(FOUR, "R4," + G4S, "R1,R5")
+    apply(game, "draw")
+    assert (game.phase, game.to_act, str(game.drawn_card)) == (Phase.DRAWN, 0, "R4")
+    assert game.speed_window
+    apply(game, (2, "speed R5"))
+    assert (game.to_act, game.phase) == (3, Phase.PLAY)
+    assert cards(game, 0) == ["B4", "G2", "R4", "R7", "Y9"]
+    assert cards(game, 2) == ["G3", "Y8"]
+
+
+def test_house_rule_drawing_closes_the_window():
+    game = party(FOUR, "R4," + G4S, "R1,R5", draw_closes_speed=True)
+    apply(game, "draw")
+    assert game.phase == Phase.DRAWN
+    assert not game.speed_window
+    assert game.legal_actions(2) == ()
+    with pytest.raises(IllegalActionError):
+        game.apply("speed R5", 2)
+
+
+@pytest.mark.parametrize("top", ["RS", "R+2", "RR", "RP"])
+def test_no_speed_play_on_a_card_that_is_not_a_number(top):
+    game = party(["R7,G2,B4", "B1,G6,Y3", f"{top},G3,Y8", "B7,Y2,G8"], G4S, f"R1,{top}")
+    assert not game.speed_window
+    assert game.legal_actions(2) == ()
+
+
+def test_no_speed_play_during_a_wild_draw_four_penalty():
+    game = party(["W+4,R2,B4", "R5,G6,Y3", "B1,G3,Y8", "B7,Y2,G8"], G4S, "R1,R5")
+    apply(game, "W+4=B")
+    assert game.phase == Phase.PENALTY
+    assert not game.speed_window
+    assert all(a.kind.name != "SPEED_PLAY" for a in game.legal_actions(2))
+
+
+def test_claims_are_resolved_by_the_order_of_apply():
+    game = party(["R7,G2,B4", "B1,G6,Y3", "R5,G3,Y8", "R5,Y2,G8"], G4S, "R1,R5")
+    apply(game, (2, "speed R5"))
+    assert game.to_act == 3
+    before = game.notation(reveal=True)
+    with pytest.raises(IllegalActionError):  # player 3 is to act now: no speed play
+        game.apply("speed R5", 3)
+    assert game.notation(reveal=True) == before
+
+
+def test_a_speed_play_with_two_cards_calls_uno_or_may_be_caught():
+    hands = ["R7,G2,B4", "B1,G6,Y3", "R5,G3", "B7,Y2,G8"]
+    assert "speed R5 uno" in texts(party(hands, G4S, "R1,R5").legal_actions(2))
+    called = apply(party(hands, G4S, "R1,R5"), (2, "speed R5 uno"))
+    assert called.catchable is None
+    forgot = apply(party(hands, G4S, "R1,R5"), (2, "speed R5"))
+    assert forgot.catchable == 2
+    assert "catch 2" in texts(forgot.legal_actions(0))
+
+
+def test_going_out_by_a_speed_play_ends_the_round():
+    game = party(["R7,G2", "B1,G6,Y3", "R5", "B7,Y2,G8"], G4S, "R1,R5")
+    apply(game, (2, "speed R5"))
+    assert game.round_over and game.phase == Phase.ROUND_OVER
+    assert (game.to_act, game.waiting_for) == (None, ())
+    assert outcome(game).winner == 2
+    assert outcome(game).points == 9 + 10 + 17
+    assert game.scores == (0, 0, 36, 0)
+
+
+def test_house_rule_no_going_out_by_a_speed_play():
+    game = party(["R7,G2", "B1,G6,Y3", "R5", "B7,Y2,G8"], G4S, "R1,R5", speed_out=False)
+    assert "speed R5" not in texts(game.legal_actions(2))
+    with pytest.raises(IllegalActionError):
+        game.apply("speed R5", 2)
+
+
+# -- UNO and catches ---------------------------------------------------------------------
+
+
+def test_any_other_player_may_catch_out_of_turn_and_the_first_catch_wins():
+    game = party(["R7", "B1,G6,Y3", "R5,G3,Y8", "B7,Y2,G8"], G4S, "R1,R5", player=1, uno="0")
+    assert game.catchable == 0
+    for p in (1, 2, 3):
+        assert "catch 0" in texts(game.legal_actions(p))
+    assert "catch 0" not in texts(game.legal_actions(0))
+    apply(game, (3, "catch 0"))
+    assert cards(game, 0) == ["G4", "G4", "R7"]
+    assert (game.to_act, game.phase, game.catchable) == (1, Phase.PLAY, None)
+    before = game.notation(reveal=True)
+    with pytest.raises(IllegalActionError):
+        game.apply("catch 0", 2)
+    assert game.notation(reveal=True) == before
+
+
+def test_the_uno_penalty_house_rule_applies_to_catches():
+    game = party(["R7", "B1,G6", "R5,G3", "B7,G8"], G4S, "R1,R5", player=1, uno="0", uno_penalty=4)
+    apply(game, (2, "catch 0"))
+    assert len(game.hand(0)) == 5
+
+
+# -- Wild Draw Four ---------------------------------------------------------------------------
+
+
+WD4 = "Y3,G7,B2,R4,G6,B6,B7,B8"
+
+
+def test_wild_draw_four_with_a_plain_wild_in_hand_is_illegal():
+    game = party(["W+4,W,B1", "G3,B4", "Y9"], WD4, "R1")
+    apply(game, "W+4=B", "challenge")
+    assert cards(game, 0) == ["B1", "B2", "G7", "R4", "W", "Y3"]
+    assert cards(game, 1) == ["B4", "G3"]
+    assert (game.to_act, game.phase, letter(game.colour)) == (1, Phase.PLAY, "B")
+
+
+def test_wild_draw_four_with_only_party_wilds_in_hand_is_legal_by_default():
+    game = party(["W+4,WP,WT,B1", "G3,B4", "Y9"], WD4, "R1")
+    apply(game, "W+4=B", "challenge")
+    assert len(game.hand(1)) == 8
+    assert cards(game, 0) == ["B1", "WP", "WT"]
+    assert (game.to_act, game.phase, letter(game.colour)) == (2, Phase.PLAY, "B")
+
+
+def test_house_rule_party_wilds_also_make_wild_draw_four_illegal():
+    game = party(["W+4,WP,B1", "G3,B4", "Y9"], WD4, "R1", wd4_all_wilds=True)
+    apply(game, "W+4=B", "challenge")
+    assert len(game.hand(0)) == 6
+    assert cards(game, 1) == ["B4", "G3"]
+    assert game.to_act == 1
+
+
+def test_wild_draw_four_accepted_draws_four_and_skips():
+    game = party(["W+4,WP,B1", "G3,B4", "Y9"], WD4, "R1")
+    apply(game, "W+4=B")
+    assert (game.phase, game.pending_draws, game.to_act) == (Phase.PENALTY, 4, 1)
+    apply(game, "accept")
+    assert cards(game, 1) == ["B2", "B4", "G3", "G7", "R4", "Y3"]
+    assert game.to_act == 2
+
+
+# -- Point Taken --------------------------------------------------------------------------------
+
+
+POINT = ["RP,G2,B4", "B1,G6,Y3", "R5,G3,Y8", "B7,Y2,G8"]
+
+
+def point_taken(**house):
+    return apply(party(POINT, G4S, "R1,R5", **house), "RP")
+
+
+def test_point_taken_matches_by_colour_and_starts_the_pointing():
+    assert "RP" in texts(party(POINT, G4S, "R1,R5").legal_actions())
+    assert "RP" in texts(party(POINT, G4S, "B1,BP", colour="B").legal_actions())
+    assert "RP" not in texts(party(POINT, G4S, "B1,B5", colour="B").legal_actions())
+    game = point_taken()
+    assert (game.phase, game.to_act, game.pointer) == (Phase.POINT, None, 0)
+    assert game.waiting_for == (0, 1, 2, 3)
+    assert game.pointing == ()
+    assert (str(game.top_card), letter(game.colour)) == ("RP", "R")
+    assert set(texts(game.legal_actions(1))) == {"point 0", "point 2", "point 3"}
+    assert set(texts(game.legal_actions(0))) == {"point 1", "point 2", "point 3"}
+    with pytest.raises(StateError, match=r"0, 1, 2, 3|0,1,2,3"):
+        game.legal_actions()
+
+
+def test_each_pointing_choice_is_taken_once():
+    game = point_taken()
+    apply(game, (0, "point 1"))
+    assert game.pointing == (0,)
+    assert game.waiting_for == (1, 2, 3)
+    assert game.legal_actions(0) == ()
+    with pytest.raises(IllegalActionError):
+        game.apply("point 2", 0)
+    with pytest.raises(IllegalActionError):
+        game.apply("point 1", 1)  # not at oneself
+
+
+def test_when_the_last_choice_is_in_each_player_draws_one_per_pointer():
+    game = apply(point_taken(), (0, "point 1"), (1, "point 2"), (2, "point 1"))
+    assert game.phase == Phase.POINT and game.waiting_for == (3,)
+    assert game.hand_sizes == (2, 3, 3, 3)
+    apply(game, (3, "point 1"))
+    assert game.hand_sizes == (2, 6, 4, 3)
+    assert cards(game, 1) == ["B1", "G4", "G4", "G4", "G6", "Y3"]
+    assert (game.phase, game.to_act, game.waiting_for) == (Phase.PLAY, 1, (1,))
+    assert (game.pointer, game.pointing, letter(game.colour)) == (None, (), "R")
+    assert len(game.draw_pile) == 12
+
+
+def test_point_taken_draws_at_most_five():
+    hands = ["RP,G2", "B1", "B2", "B3", "B4", "B5", "B6", "B7"]
+    game = apply(party(hands, G4S, "R1"), "RP")
+    assert game.waiting_for == tuple(range(8))
+    for p in (0, 2, 3, 4, 5, 6, 7):
+        apply(game, (p, "point 1"))
+    apply(game, (1, "point 2"))
+    assert game.hand_sizes == (1, 6, 2, 1, 1, 1, 1, 1)
+    assert game.to_act == 1
+
+
+def test_house_rule_the_player_of_point_taken_does_not_point():
+    game = point_taken(pointer_points=False)
+    assert game.waiting_for == (1, 2, 3)
+    assert game.legal_actions(0) == ()
+    apply(game, (1, "point 0"), (2, "point 0"), (3, "point 2"))
+    assert game.hand_sizes == (4, 3, 4, 3)
+    assert game.to_act == 1
+
+
+def test_point_taken_as_a_last_card_points_then_ends_the_round():
+    game = apply(party(["RP", "B1,G6,Y3", "R5,G3,Y8", "B7,Y2,G8"], G4S, "R1,R5"), "RP")
+    assert game.phase == Phase.POINT and not game.round_over
+    apply(game, (0, "point 1"), (1, "point 2"), (2, "point 1"), (3, "point 1"))
+    assert game.round_over
+    assert outcome(game).winner == 0
+    assert game.hand_sizes == (0, 6, 4, 3)
+    # 1: B1 G6 Y3 + three G4; 2: R5 G3 Y8 + G4; 3: B7 Y2 G8
+    assert game.scores == (10 + 12 + 16 + 4 + 17, 0, 0, 0)
+
+
+def test_no_pending_choice_is_visible_before_the_last_is_in():
+    base = point_taken()
+    one, other = base.copy(), base.copy()
+    one.apply("point 1", 0)
+    other.apply("point 2", 0)
+    assert one.notation() == other.notation()
+    assert repr(one) == repr(other)
+    assert str(one) == str(other)
+    assert one.pointing == other.pointing == (0,)
+    assert one.waiting_for == other.waiting_for == (1, 2, 3)
+    assert one.notation(reveal=True) != other.notation(reveal=True)
+    errors = []
+    for game in (one, other):
+        with pytest.raises(IllegalActionError) as info:
+            game.apply("point 3", 0)
+        errors.append(str(info.value))
+    assert errors[0] == errors[1]
+
+
+def test_a_sealed_pointing_cannot_be_read_back_but_a_revealed_one_can():
+    game = apply(point_taken(), (0, "point 1"), (1, "point 2"))
+    with pytest.raises(NotationError, match=r"reveal=True"):
+        PartyGame.from_notation(game.notation())
+    read = PartyGame.from_notation(game.notation(reveal=True))
+    assert read.notation(reveal=True) == game.notation(reveal=True)
+    assert read.pointing == (0, 1)
+    for g in (game, read):
+        apply(g, (2, "point 1"), (3, "point 1"))
+    assert read.notation(reveal=True) == game.notation(reveal=True)
+    assert read.hand_sizes == (2, 6, 4, 3)
+
+
+# -- Wild Pile Up --------------------------------------------------------------------------------
+
+
+PILE = ["WP,G2,B4", "G6,B1,Y3", "R5,R3,Y8", "B7,Y2,G8"]
+PILE_DRAW = "W,WT,G7," + G4S
+
+
+def pile_up(hands=PILE, **house):
+    return apply(party(hands, PILE_DRAW, "R1,R5", **house), "WP")
+
+
+def test_wild_pile_up_plays_on_anything_and_names_no_colour():
+    game = party(PILE, PILE_DRAW, "B1,B5", colour="B")
+    assert "WP" in texts(game.legal_actions())
+    assert not any(t.startswith("WP=") for t in texts(game.legal_actions()))
+
+
+def test_wild_pile_up_flips_until_a_non_wild_and_the_wilds_join_the_mini_pile():
+    game = pile_up()
+    assert texts(game.pile) == ["W", "WT", "G7"]
+    assert (letter(game.pile_colour), game.phase, game.to_act) == ("G", Phase.PILE, 1)
+    assert str(game.top_card) == "WP"
+    assert cards(game, 0) == ["B4", "G2"]
+    assert len(game.draw_pile) == 16
+
+
+def test_house_rule_flipped_wilds_go_under_the_discard():
+    game = pile_up(pile_wilds=False)
+    assert texts(game.pile) == ["G7"]
+    assert str(game.top_card) == "WP"
+    assert Counter(texts(game.discard_pile)) == Counter(["R1", "R5", "W", "WT", "WP"])
+    assert letter(game.pile_colour) == "G"
+
+
+def test_the_next_player_must_add_a_card_of_the_pile_colour():
+    game = pile_up()
+    assert set(texts(game.legal_actions(1))) == {"G6"}
+    apply(game, "G6")
+    assert texts(game.pile) == ["W", "WT", "G7", "G6"]
+    assert (game.to_act, game.phase, letter(game.pile_colour)) == (2, Phase.PILE, "G")
+    assert cards(game, 1) == ["B1", "Y3"]
+
+
+def test_the_first_who_cannot_add_takes_the_pile_and_the_next_player_plays_its_colour():
+    game = apply(pile_up(), "G6")
+    assert texts(game.legal_actions(2)) == ["take"]
+    apply(game, "take")
+    assert cards(game, 2) == ["G6", "G7", "R3", "R5", "W", "WT", "Y8"]
+    assert (game.pile, letter(game.pile_colour)) == ((), None)
+    assert (game.to_act, game.phase, letter(game.colour), str(game.top_card)) == (
+        3,
+        Phase.PLAY,
+        "G",
+        "WP",
+    )
+    assert texts(game.legal_actions()) == ["G8", "draw"]
+
+
+def test_wilds_may_be_added_without_a_colour_and_do_not_change_the_pile_colour():
+    hands = ["WP,G2,B4", "W,W+4,B1", "R5,R3,Y8", "B7,Y2,G8"]
+    game = pile_up(hands)
+    assert set(texts(game.legal_actions(1))) == {"W", "W+4"}
+    apply(game, "W+4")
+    assert (letter(game.pile_colour), game.to_act, game.phase) == ("G", 2, Phase.PILE)
+    assert game.hand_sizes == (2, 2, 3, 3)  # no one drew four
+    assert texts(game.pile)[-1] == "W+4"
+
+
+def test_action_cards_added_to_the_pile_have_no_effect():
+    hands = ["WP,G2,B4", "GS,B1", "GR,R3,Y8", "G+2,Y2,G8"]
+    game = pile_up(hands)
+    apply(game, "GS")
+    assert game.to_act == 2  # not skipped
+    apply(game, "GR")
+    assert (game.to_act, game.direction) == (3, 1)  # not reversed
+    apply(game, "G+2")
+    assert game.to_act == 0
+    assert game.hand_sizes == (2, 1, 2, 2)  # nobody drew
+    assert texts(game.pile) == ["W", "WT", "G7", "GS", "GR", "G+2"]
+
+
+def test_house_rule_a_player_may_refuse_to_add_and_take():
+    game = pile_up(pile_refuse=True)
+    assert set(texts(game.legal_actions(1))) == {"G6", "take"}
+    apply(game, "take")
+    assert cards(game, 1) == ["B1", "G6", "G7", "W", "WT", "Y3"]
+    assert game.to_act == 2
+
+
+def test_uno_applies_to_additions():
+    hands = ["WP,G2,B4", "G6,B1", "R5,R3,Y8", "B7,Y2,G8"]
+    assert "G6 uno" in texts(pile_up(hands).legal_actions(1))
+    game = apply(pile_up(hands), "G6")
+    assert game.catchable == 1
+    assert apply(pile_up(hands), "G6 uno").catchable is None
+
+
+def test_going_out_during_a_pile_up_the_pile_finishes_first():
+    hands = ["WP,G2,B4", "G6", "R5,R3,Y8", "B7,Y2,G8"]
+    game = apply(pile_up(hands), "G6")
+    assert not game.round_over
+    assert (game.to_act, game.phase, game.hand_sizes[1]) == (2, Phase.PILE, 0)
+    apply(game, "take")
+    assert game.round_over and outcome(game).winner == 1
+    # 0: G2 B4; 2: R5 R3 Y8 + W WT G7 G6; 3: B7 Y2 G8
+    assert game.scores == (0, 6 + 16 + 113 + 17, 0, 0)
+
+
+def test_house_rule_going_out_during_a_pile_up_ends_the_round_at_once():
+    hands = ["WP,G2,B4", "G6", "R5,R3,Y8", "B7,Y2,G8"]
+    game = apply(pile_up(hands, pile_out="at_once"), "G6")
+    assert game.round_over and outcome(game).winner == 1
+    assert game.scores == (0, 6 + 16 + 17, 0, 0)
+    assert game.pile == ()
+    assert Counter(texts(game.discard_pile)) >= Counter(["W", "WT", "G7", "G6", "WP"])
+    game.check_invariants()
+
+
+# -- Wild Drawn Together -----------------------------------------------------------------------
+
+
+def test_wild_drawn_together_names_a_colour_and_links_any_two_players():
+    game = party(["WT,R2,B4", "B1,G6,Y3", "R5,G3,Y8", "B7,Y2,G8"], G4S, "R1,R5")
+    plays = [a for a in game.legal_actions() if a.card is not None and str(a.card) == "WT"]
+    assert len(plays) == 4 * 6  # four colours, six pairs of four players
+    assert "WT=G 0+1" in texts(plays)  # linking oneself is allowed by default
+    apply(game, "WT=G 1+2")
+    assert (game.links, letter(game.colour), str(game.top_card)) == ((1, 2), "G", "WT")
+    assert (game.to_act, game.phase) == (1, Phase.PLAY)
+
+
+def test_a_link_is_written_sorted():
+    action = Action.play(Card.parse("WT"), Colour.parse("G"), link=(2, 1))
+    assert action is Action.parse("WT=G 1+2")
+    assert str(Action.parse("WT=G 1+2 uno")) == "WT=G 1+2 uno"
+
+
+def test_house_rule_no_linking_oneself():
+    game = party(["WT,R2,B4", "B1,G6,Y3", "R5,G3,Y8", "B7,Y2,G8"], G4S, "R1,R5", link_self=False)
+    plays = [a for a in game.legal_actions() if a.card is not None and str(a.card) == "WT"]
+    assert len(plays) == 4 * 3
+    assert "WT=G 0+1" not in texts(plays)
+    with pytest.raises(IllegalActionError):
+        game.apply("WT=G 0+1")
+
+
+def linked(hands, pair="1+2", draw=G4S, **house):
+    return apply(party(hands, draw, "R1,R5", **house), f"WT=G {pair}")
+
+
+def test_a_linked_player_draws_with_a_draw_from_the_pile():
+    game = linked(["WT,R2,B4", "B1,G6,Y3", "R5,G3,Y8", "B7,Y2,G8"])
+    apply(game, "draw")
+    assert (game.phase, str(game.drawn_card)) == (Phase.DRAWN, "G4")
+    assert cards(game, 1) == ["B1", "G4", "G6", "Y3"]
+    assert cards(game, 2) == ["G3", "G4", "R5", "Y8"]
+    assert game.hand_sizes == (2, 4, 4, 3)  # not recursive: player 1 drew once
+
+
+def test_a_linked_player_draws_with_a_draw_two():
+    game = linked(["WT,R2,B4", "G+2,B1,Y3", "R5,G3,Y8", "B7,Y2,G8"], "2+3")
+    apply(game, "G+2")
+    assert game.hand_sizes == (2, 2, 5, 5)
+    assert game.to_act == 3
+
+
+def test_a_linked_player_draws_with_an_accepted_wild_draw_four():
+    game = linked(["WT,R2,B4", "W+4,B1,Y3", "R5,B3,Y8", "B7,Y2,G8"], "2+3")
+    apply(game, "W+4=B", "accept")
+    assert game.hand_sizes == (2, 2, 7, 7)
+    assert game.to_act == 3
+
+
+def test_a_linked_player_draws_with_a_lost_challenge():
+    game = linked(["WT,R2,B4", "W+4,B1,Y3", "R5,B3,Y8", "B7,Y2,G8"], "2+3")
+    apply(game, "W+4=B", "challenge")
+    assert game.hand_sizes == (2, 2, 9, 9)
+    assert game.to_act == 3
+
+
+def test_a_linked_player_draws_with_a_won_challenge_penalty():
+    # player 1 held a green card: the challenge wins and player 1 draws four; 0 is linked
+    game = linked(["WT,R2,B4", "W+4,G1,Y3", "R5,B3,Y8", "B7,Y2,G8"], "0+1")
+    apply(game, "W+4=B", "challenge")
+    assert game.hand_sizes == (6, 6, 3, 3)
+    assert (game.to_act, game.phase) == (2, Phase.PLAY)
+
+
+def test_a_linked_player_draws_with_a_catch():
+    game = linked(["WT,R2,B4", "G6,B1", "R5,G3,Y8", "B7,Y2,G8"], "1+3")
+    apply(game, "G6")
+    assert game.catchable == 1
+    apply(game, (0, "catch 1"))
+    assert game.hand_sizes == (2, 3, 3, 5)
+
+
+def test_a_linked_player_draws_with_point_taken():
+    game = linked(["WT,R2,B4", "GP,B1,Y3", "R5,G3,Y8", "B7,Y2,G8"])
+    apply(game, "GP")
+    assert game.waiting_for == (0, 1, 2, 3)
+    apply(game, (0, "point 3"), (1, "point 3"), (2, "point 1"), (3, "point 0"))
+    # 0: +1, 1: +1 (and 2 linked +1), 3: +2
+    assert game.hand_sizes == (3, 3, 4, 5)
+    assert game.to_act == 2
+
+
+def test_a_linked_player_draws_with_a_wrong_speed_play():
+    game = linked(["WT,R2,B4", "G6,B1,Y3", "R5,G3,Y8", "B7,Y2,G8"])
+    apply(game, "G6")
+    assert game.to_act == 2 and game.speed_window
+    apply(game, (1, "speed B1"))
+    assert game.hand_sizes == (2, 3, 4, 3)
+
+
+def test_a_second_drawn_together_moves_the_link():
+    game = linked(["WT,R2,B4", "WT,B1,Y3", "R5,G3,Y8", "B7,Y2,G8"])
+    apply(game, "WT=B 2+3")
+    assert game.links == (2, 3)
+    apply(game, "draw")  # player 2 draws; 3 with them, 1 no longer
+    assert game.hand_sizes == (2, 2, 4, 4)
+
+
+def test_house_rule_the_first_link_stays():
+    game = linked(["WT,R2,B4", "WT,B1,Y3", "R5,G3,Y8", "B7,Y2,G8"], relink="keep")
+    # The card names its colour; whether it still names a pair is the engine's choice.
+    offered = texts(game.legal_actions())
+    apply(game, "WT=B" if "WT=B" in offered else "WT=B 2+3")
+    assert letter(game.colour) == "B"
+    assert game.links == (1, 2)
+    apply(game, "draw")  # player 2 draws; 1 with them
+    assert game.hand_sizes == (2, 3, 4, 3)
+
+
+def test_taking_the_pile_is_not_a_draw_for_a_linked_player_by_default():
+    hands = ["WT,R2,B4", "WP,B1,Y3", "R5,R3,Y8", "B7,Y2,G8"]
+    game = linked(hands, draw="G7," + G4S)
+    apply(game, "WP")
+    assert texts(game.pile) == ["G7"] and game.to_act == 2
+    apply(game, "take")
+    assert game.hand_sizes == (2, 2, 4, 3)
+
+
+def test_house_rule_taking_the_pile_counts_as_a_draw_for_a_linked_player():
+    hands = ["WT,R2,B4", "WP,B1,Y3", "R5,R3,Y8", "B7,Y2,G8"]
+    game = linked(hands, draw="G7," + G4S, pile_is_draw=True)
+    apply(game, "WP", "take")
+    assert game.hand_sizes == (2, 3, 4, 3)
+
+
+EIGHT = ["WT,R2,B4", "GP,B1,Y3", "R5,G3,Y8", "B7", "B2", "B3", "B5", "B6"]
+
+
+def linked_pointing(**house):
+    """0 links 1 and 2, 1 plays Point Taken; 2 is pointed at by all seven others, 1 by 2."""
+    game = linked(EIGHT, **house)
+    apply(game, "GP")
+    for p in (0, 1, 3, 4, 5, 6, 7):
+        apply(game, (p, "point 2"))
+    return apply(game, (2, "point 1"))
+
+
+def test_the_linked_draw_of_point_taken_is_not_capped_by_default():
+    game = linked_pointing()
+    # 2 draws 5 (capped) and 1 more with 1; 1 draws 1 and 5 more with 2
+    assert game.hand_sizes[:3] == (2, 2 + 6, 3 + 6)
+
+
+def test_house_rule_the_cap_of_five_applies_to_the_linked_draw():
+    game = linked_pointing(cap_linked=True)
+    assert game.hand_sizes[:3] == (2, 2 + 5, 3 + 5)
+
+
+# -- scoring and the match -----------------------------------------------------------------------
+
+
+def test_the_winner_scores_point_taken_20_and_the_four_wilds_50():
+    game = party(["R5", "RP,W,W+4", "WP,WT,R5,RS"], "G4,G4", "R1")
+    apply(game, "R5")
+    assert outcome(game).winner == 0
+    assert outcome(game).points == 20 + 50 + 50 + 50 + 50 + 5 + 20
+    assert game.scores == (245, 0, 0)
+
+
+def test_the_match_ends_at_the_target():
+    game = party(["R5", "RP,W", "R5,RS"], "G4,G4", "R1", scores="90,0,0", target=100)
+    apply(game, "R5")
+    assert (game.match_over, game.match_winner) == (True, 0)
+
+
+def test_the_next_round_deals_224_cards_with_the_deal_passing_left():
+    game = PartyGame.new(3, seed=11, target=10_000)
+    for _ in range(5_000):
+        if game.round_over:
+            break
+        if game.to_act is None:  # pointing: the first player still to choose
+            player = game.waiting_for[0]
+            game.apply(game.legal_actions(player)[0], player)
+        else:
+            actions = game.legal_actions()
+            active = [a for a in actions if not a.is_passive]
+            game.apply((active or actions)[0])
+    assert game.round_over
+    assert game.scores[outcome(game).winner] == outcome(game).points
+    game.next_round()
+    assert (game.round, game.dealer, game.to_act) == (2, 1, 2)
+    assert game.hand_sizes == (7, 7, 7)
+    assert len(game.draw_pile) + len(game.discard_pile) == 224 - 21
+    game.check_invariants()
+
+
+# -- positions read from the party field (docs/notation.md) -----------------------------------
+
+
+def test_reverse_with_two_players_acts_as_a_skip():
+    game = party(["RR,B1", "G3"], G4S, "R1")
+    apply(game, "RR")
+    assert (game.to_act, game.phase, game.direction) == (0, Phase.PLAY, 1)  # as classic
+
+
+def test_a_pile_up_in_progress_read_from_notation():
+    game = PartyGame.from_notation(
+        "party R2,R3/B2,G9,W/Y3,G4/B6,B7 B5,B8,G1,G2 R1,WP G + 2 pile - - 0,0,0,0 3 1 500 - 1:0 "
+        "pile=W,G3"
+    )
+    assert (texts(game.pile), letter(game.pile_colour), game.to_act) == (["W", "G3"], "G", 2)
+    assert texts(game.legal_actions(2)) == ["G4", "G4 uno"]
+    apply(game, "G4 uno")
+    assert texts(game.legal_actions(3)) == ["take"]
+    apply(game, "take")
+    assert cards(game, 3) == ["B6", "B7", "G3", "G4", "W"]
+    assert (game.to_act, game.phase, letter(game.colour), game.pile) == (0, Phase.PLAY, "G", ())
+
+
+def test_a_pile_goes_on_among_the_others_after_a_player_went_out():
+    game = PartyGame.from_notation(
+        "party /G5,B1/G6,B2 B5,B8 R1,WP G + 1 pile - - 0,0,0 2 1 500 - 1:0 pile=G3;out=0"
+    )
+    apply(game, "G5 uno")
+    assert game.to_act == 2
+    apply(game, "G6 uno")
+    assert game.to_act == 1  # player 0 is out: skipped
+    apply(game, "take")
+    assert game.round_over and outcome(game).winner == 0
+    assert game.scores == (1 + 3 + 5 + 6 + 2, 0, 0)
+
+
+def test_a_revealed_pointing_read_from_notation_finishes_and_seals():
+    revealed = (
+        "party R3,G7/B2,B1/Y3,W/G4,G5 G1,G2,G3,G4,G5,G6,G7,G8,B7,B8 R1,RP R + 0 point - - "
+        "0,0,0,0 3 1 500 - 1:0 point=3,-,-,1"
+    )
+    game = PartyGame.from_notation(revealed)
+    assert game.notation() == revealed.replace("point=3,-,-,1", "point=?,-,-,?")
+    assert (game.waiting_for, game.pointing, game.pointer) == ((1, 2), (0, 3), 0)
+    assert set(texts(game.legal_actions(1))) == {"point 0", "point 2", "point 3"}
+    apply(game, (1, "point 3"), (2, "point 3"))
+    assert game.hand_sizes == (2, 3, 2, 5)
+    assert (game.to_act, game.phase) == (1, Phase.PLAY)
+
+
+def test_a_link_read_from_notation_doubles_a_draw():
+    game = PartyGame.from_notation(
+        "party WT,R2,R3/B2,B1/Y3,R4/G5,G6 G1,G2,G3,G4,G5,G6,G7,G8 R1 R + 0 play - - 0,0,0,0 3 1 "
+        "500 pile_refuse=yes,uno=4 1:0 link=1+3"
+    )
+    assert game.links == (1, 3)
+    apply(game, "R2", "draw")  # player 1 draws G1 (not playable); player 3 draws G2
+    assert cards(game, 1) == ["B1", "B2", "G1"]
+    assert cards(game, 3) == ["G2", "G5", "G6"]
+    assert (game.to_act, game.phase) == (2, Phase.PLAY)
+
+
+# -- last cards and direction -----------------------------------------------------------------
+
+
+def test_after_a_speed_play_the_turn_goes_on_in_the_current_direction():
+    game = party(FOUR, G4S, "R1,R5", direction="-")
+    apply(game, (2, "speed R5"))
+    assert (game.to_act, game.direction) == (1, -1)
+
+
+def test_a_draw_two_as_a_last_card_still_draws_and_counts():
+    game = party(["G+2", "G6,B1,Y3", "R5,G3,Y8", "B7,Y2,G8"], G4S, "R1,G5", colour="G")
+    apply(game, "G+2")
+    assert game.round_over and outcome(game).winner == 0
+    assert cards(game, 1) == ["B1", "G4", "G4", "G6", "Y3"]
+    assert game.scores == (18 + 16 + 17, 0, 0, 0)
+
+
+def test_a_wild_pile_up_as_a_last_card_runs_its_pile_then_ends_the_round():
+    game = pile_up(["WP", "G6,B1,Y3", "R5,R3,Y8", "B7,Y2,G8"])
+    assert (game.round_over, game.phase, game.to_act) == (False, Phase.PILE, 1)
+    apply(game, "G6", "take")
+    assert game.round_over and outcome(game).winner == 0
+    assert cards(game, 2) == ["G6", "G7", "R3", "R5", "W", "WT", "Y8"]
+    assert game.scores == (4 + 129 + 17, 0, 0, 0)
+
+
+def test_an_illegal_action_names_the_action_the_player_and_the_public_position():
+    game = party(["W,G2,B4", "B1,G6,Y3", "R5,G3,Y8", "B7,Y2,G8"], G4S, "R1,R5")
+    apply(game, "W=G")
+    with pytest.raises(IllegalActionError) as info:
+        game.apply("speed R5", 2)
+    message = str(info.value)
+    assert "'speed R5'" in message and "player 2" in message
+    assert game.notation() in message
+    pointing = apply(point_taken(), (0, "point 1"))
+    with pytest.raises(IllegalActionError) as info:
+        pointing.apply("point 2", 0)
+    message = str(info.value)
+    assert pointing.notation() in message
+    assert pointing.notation(reveal=True) not in message
