@@ -35,7 +35,6 @@ from __future__ import annotations
 import dataclasses
 import enum
 import random
-import struct
 from collections.abc import Callable, Iterable
 from typing import ClassVar, cast
 
@@ -80,6 +79,7 @@ from engine.core.rules import (
     stacks_on,
     wild_draw_four_is_legal,
 )
+from engine.core.shuffle import seeded_shuffle
 from engine.core.tables import ACCEPT as ACCEPT_ACTION
 from engine.core.tables import (
     CATCHES,
@@ -159,13 +159,6 @@ _NO_HOUSE_RULES = HouseRules()
 # CARD for the codes a game holds: hands, piles and the unit hold real cards'
 # codes only, never one that CARD maps to None.
 _CARD = cast("list[Card]", CARD)
-
-# The shuffle (Game._shuffle): each one seeds a generator with
-# seed << _SHUFFLE_COUNT_BITS | shuffles so far (docs/notation.md), which draws one
-# unsigned key of _KEY_BYTES bytes ("I") per card.
-_SHUFFLE_COUNT_BITS = 32
-_KEY_BYTES = struct.calcsize("I")
-_KEY_BITS = 8 * _KEY_BYTES
 
 
 class Game:
@@ -851,17 +844,9 @@ class Game:
         return True
 
     def _shuffle(self, cards: list) -> None:
-        # One fresh generator per shuffle, seeded from (seed, count): the
-        # notation carries both, so a game read back shuffles the same way.
-        # A Fisher-Yates shuffle fed by one getrandbits() call: random.shuffle
-        # draws each number through Python code and takes twice as long.
-        count = len(cards)
-        rng = random.Random(self._seed << _SHUFFLE_COUNT_BITS | self._shuffles)
-        bits = rng.getrandbits(_KEY_BITS * count)
-        keys = struct.unpack(f"<{count}I", bits.to_bytes(_KEY_BYTES * count, "little"))
-        for i in range(count - 1, 0, -1):
-            j = keys[i] % (i + 1)  # bias below 1e-7 with 32-bit keys
-            cards[i], cards[j] = cards[j], cards[i]
+        # The notation carries the seed and the count: a game read back
+        # shuffles the same way (engine.core.shuffle).
+        seeded_shuffle(cards, seed=self._seed, count=self._shuffles)
         self._shuffles += 1
 
     # -- notation, copies, invariants -----------------------------------------------

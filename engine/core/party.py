@@ -32,7 +32,6 @@ Point Taken: everyone chooses, and nothing shows until the last choice is in.
 from __future__ import annotations
 
 import random
-import struct
 from collections.abc import Iterable
 from typing import cast
 
@@ -55,6 +54,7 @@ from engine.core.notation import Position
 from engine.core.party_notation import WAITING, PartyState
 from engine.core.party_rules import PartyRules, colour_of, is_number
 from engine.core.rules import HAND_SIZE, Variant
+from engine.core.shuffle import seeded_shuffle
 
 __all__ = ["PartyGame"]
 
@@ -69,9 +69,6 @@ _PHASE_WORDS = {
     Phase.ROUND_OVER: "over",
 }
 _BY_WORD = {word: phase for phase, word in _PHASE_WORDS.items()}
-# Game's shuffle scheme (game.py): a generator seeded with seed << 32 | count.
-_SHUFFLE_COUNT_BITS = 32
-_KEY_BYTES = struct.calcsize("I")
 
 
 class PartyGame:
@@ -399,14 +396,7 @@ class PartyGame:
         return True
 
     def _shuffle(self, cards: list[int]) -> None:
-        # Game._shuffle's scheme: the notation's seed and count fix every shuffle.
-        count = len(cards)
-        rng = random.Random(self._seed << _SHUFFLE_COUNT_BITS | self._shuffles)
-        bits = rng.getrandbits(8 * _KEY_BYTES * count)
-        keys = struct.unpack(f"<{count}I", bits.to_bytes(_KEY_BYTES * count, "little"))
-        for i in range(count - 1, 0, -1):
-            j = keys[i] % (i + 1)
-            cards[i], cards[j] = cards[j], cards[i]
+        seeded_shuffle(cards, seed=self._seed, count=self._shuffles)
         self._shuffles += 1
 
     def _end_round(self, winner: int) -> None:
