@@ -35,7 +35,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import ClassVar, cast
 
 from engine.core.actions import (
@@ -66,6 +66,7 @@ from engine.core.cards import (
     Rank,
 )
 from engine.core.errors import IllegalActionError, InvariantError, NotationError, StateError
+from engine.core.match_facts import MatchFacts, cards_of, match_seed
 from engine.core.notation import PHASES, Position
 from engine.core.rules import (
     FIRST_CARD_COVERED,
@@ -161,7 +162,7 @@ _NO_HOUSE_RULES = HouseRules()
 _CARD = cast("list[Card]", CARD)
 
 
-class Game:
+class Game(MatchFacts):
     """A match of UNO rounds. Build it with ``Game.new`` or ``Game.from_notation``.
 
     Plain attributes, read on every decision and so not properties (treat them
@@ -275,27 +276,7 @@ class Game:
                 ),
             )
         variant = Variant.named(variant) if isinstance(variant, str) else variant
-        if not isinstance(players, int) or not (
-            variant.min_players <= players <= variant.max_players
-        ):
-            raise ValueError(
-                f"{variant.name} takes {variant.min_players}-{variant.max_players} "
-                f"players, not {players!r}"
-            )
-        if len(variant.deck) < HAND_SIZE * players + 1:
-            raise ValueError(f"a {len(variant.deck)}-card deck cannot deal {players} hands")
-        if not isinstance(dealer, int) or not 0 <= dealer < players:
-            raise ValueError(f"dealer must be a player 0-{players - 1}, not {dealer!r}")
-        if not isinstance(target, int) or target < 1:
-            raise ValueError(f"target must be a positive score, not {target!r}")
-        if seed is not None and rng is not None:
-            raise TypeError("give seed or rng, not both")
-        if rng is not None:
-            seed = rng.getrandbits(64)
-        elif seed is None:
-            seed = random.SystemRandom().getrandbits(64)
-        elif not isinstance(seed, int) or seed < 0:
-            raise ValueError(f"seed must be an int >= 0, not {seed!r}")
+        seed = match_seed(variant, players, seed=seed, rng=rng, dealer=dealer, target=target)
         game = cls.__new__(cls)
         game._variant = variant
         game._house = house_rules if house_rules is not None else _NO_HOUSE_RULES
@@ -385,14 +366,6 @@ class Game:
     # -- asking -------------------------------------------------------------------
 
     @property
-    def players(self) -> int:
-        return self._n
-
-    @property
-    def variant(self) -> Variant:
-        return self._variant
-
-    @property
     def house_rules(self) -> HouseRules:
         return self._house
 
@@ -408,42 +381,12 @@ class Game:
     def phase(self) -> Phase:
         return Phase.SHOWDOWN if self._showdown is not None else _PHASES[self._phase]
 
-    def hand(self, player: int) -> tuple[Card, ...]:
-        return _cards(self._hands[player])
-
-    @property
-    def hands(self) -> tuple[tuple[Card, ...], ...]:
-        return tuple(map(_cards, self._hands))
-
-    @property
-    def hand_sizes(self) -> tuple[int, ...]:
-        return tuple(map(len, self._hands))
-
-    @property
-    def draw_pile(self) -> tuple[Card, ...]:
-        """The draw pile, the next card to be drawn first."""
-        return _cards(reversed(self._draw))
-
-    @property
-    def discard_pile(self) -> tuple[Card, ...]:
-        """The discard pile, bottom first; the last card is the top card."""
-        return _cards(self._discard)
-
-    @property
-    def top_card(self) -> Card:
-        return _CARD[self._discard[-1]]
-
     @property
     def colour(self) -> Colour | None:
         """The colour to match (a wild's named colour); None until a first wild's
         colour is named."""
         colour = self._top >> COLOUR_SHIFT
         return None if colour == WILD_COLOUR else COLOURS[colour]
-
-    @property
-    def direction(self) -> int:
-        """+1 clockwise (to higher player numbers), -1 after an odd number of Reverses."""
-        return self._direction
 
     @property
     def pending_draws(self) -> int:
@@ -469,33 +412,7 @@ class Game:
         if self._showdown is None:
             return None
         challenger, opponent, cards = self._showdown
-        return PendingShowdown(challenger, opponent, _cards(cards), _CARD[self._discard[-1]])
-
-    @property
-    def scores(self) -> tuple[int, ...]:
-        return tuple(self._scores)
-
-    @property
-    def dealer(self) -> int:
-        return self._dealer
-
-    @property
-    def round(self) -> int:
-        """The round number, 1 for the first round of the match."""
-        return self._round
-
-    @property
-    def target(self) -> int:
-        return self._target
-
-    @property
-    def match_winner(self) -> int | None:
-        best = max(range(self._n), key=self._scores.__getitem__)
-        return best if self._scores[best] >= self._target else None
-
-    @property
-    def match_over(self) -> bool:
-        return self.match_winner is not None
+        return PendingShowdown(challenger, opponent, cards_of(cards), _CARD[self._discard[-1]])
 
     @property
     def outcome(self) -> Outcome | None:
@@ -1019,7 +936,3 @@ class Game:
 
     def __repr__(self) -> str:
         return f"Game.from_notation({self.notation()!r})"
-
-
-def _cards(codes: Iterable[int]) -> tuple[Card, ...]:
-    return tuple(map(_CARD.__getitem__, codes))

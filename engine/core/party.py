@@ -32,7 +32,6 @@ Point Taken: everyone chooses, and nothing shows until the last choice is in.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
 from typing import cast
 
 from engine.core.actions import (
@@ -50,6 +49,7 @@ from engine.core.cards import (
 )
 from engine.core.errors import IllegalActionError, InvariantError, NotationError, StateError
 from engine.core.game import Outcome, Phase
+from engine.core.match_facts import MatchFacts, cards_of, match_seed
 from engine.core.notation import Position
 from engine.core.party_notation import WAITING, PartyState
 from engine.core.party_rules import PartyRules, colour_of, is_number
@@ -71,7 +71,7 @@ _PHASE_WORDS = {
 _BY_WORD = {word: phase for phase, word in _PHASE_WORDS.items()}
 
 
-class PartyGame:
+class PartyGame(MatchFacts):
     """A match of UNO Party! rounds. Build it with ``new`` or ``from_notation``."""
 
     _variant: Variant
@@ -120,31 +120,12 @@ class PartyGame:
         variant = Variant.named(variant) if isinstance(variant, str) else variant
         if variant.name != "party":
             raise ValueError(f"PartyGame plays party, not {variant.name}")
-        if not isinstance(players, int) or not (
-            variant.min_players <= players <= variant.max_players
-        ):
-            raise ValueError(
-                f"party takes {variant.min_players}-{variant.max_players} players, not {players!r}"
-            )
-        if len(variant.deck) < HAND_SIZE * players + 1:
-            raise ValueError(f"a {len(variant.deck)}-card deck cannot deal {players} hands")
-        if not isinstance(dealer, int) or not 0 <= dealer < players:
-            raise ValueError(f"dealer must be a player 0-{players - 1}, not {dealer!r}")
-        if not isinstance(target, int) or target < 1:
-            raise ValueError(f"target must be a positive score, not {target!r}")
         if house_rules is not None and not isinstance(house_rules, PartyRules):
             raise TypeError(
                 f"UNO Party! takes PartyRules, not {type(house_rules).__name__} "
                 "(stacking is not offered in Party!)"
             )
-        if seed is not None and rng is not None:
-            raise TypeError("give seed or rng, not both")
-        if rng is not None:
-            seed = rng.getrandbits(64)
-        elif seed is None:
-            seed = random.SystemRandom().getrandbits(64)
-        elif not isinstance(seed, int) or seed < 0:
-            raise ValueError(f"seed must be an int >= 0, not {seed!r}")
+        seed = match_seed(variant, players, seed=seed, rng=rng, dealer=dealer, target=target)
         game = cls.__new__(cls)
         game._variant, game._house = variant, house_rules or PartyRules()
         game._n, game._scores = players, [0] * players
@@ -196,15 +177,8 @@ class PartyGame:
 
     # -- asking ------------------------------------------------------------------
 
-    players = property(lambda self: self._n)
-    variant = property(lambda self: self._variant)
     house_rules = property(lambda self: self._house)
     phase = property(lambda self: self._phase)
-    direction = property(lambda self: self._direction)
-    dealer = property(lambda self: self._dealer)
-    round = property(lambda self: self._round)
-    target = property(lambda self: self._target)
-    scores = property(lambda self: tuple(self._scores))
     links = property(lambda self: self._link)
     pending_showdown = None  # Party! has no Showdown unit
 
@@ -220,29 +194,6 @@ class PartyGame:
         if self._phase is Phase.POINT:
             return tuple(p for p, c in enumerate(self._choices or ()) if c == WAITING)
         return () if self._phase is Phase.ROUND_OVER else (self.current,)
-
-    def hand(self, player: int) -> tuple[Card, ...]:
-        return _cards(self._hands[player])
-
-    @property
-    def hands(self) -> tuple[tuple[Card, ...], ...]:
-        return tuple(map(_cards, self._hands))
-
-    @property
-    def hand_sizes(self) -> tuple[int, ...]:
-        return tuple(map(len, self._hands))
-
-    @property
-    def draw_pile(self) -> tuple[Card, ...]:
-        return _cards(reversed(self._draw))
-
-    @property
-    def discard_pile(self) -> tuple[Card, ...]:
-        return _cards(self._discard)
-
-    @property
-    def top_card(self) -> Card:
-        return _CARD[self._discard[-1]]
 
     @property
     def colour(self) -> Colour | None:
@@ -271,7 +222,7 @@ class PartyGame:
 
     @property
     def pile(self) -> tuple[Card, ...]:
-        return _cards(self._pile)
+        return cards_of(self._pile)
 
     @property
     def pile_colour(self) -> Colour | None:
@@ -288,15 +239,6 @@ class PartyGame:
     @property
     def pointer(self) -> int | None:
         return self.current if self._phase is Phase.POINT else None
-
-    @property
-    def match_winner(self) -> int | None:
-        best = max(range(self._n), key=self._scores.__getitem__)
-        return best if self._scores[best] >= self._target else None
-
-    @property
-    def match_over(self) -> bool:
-        return self.match_winner is not None
 
     @property
     def outcome(self) -> Outcome | None:
@@ -438,7 +380,7 @@ class PartyGame:
         )
         party = PartyState(
             self._link,
-            _cards(self._pile),
+            cards_of(self._pile),
             self._out,
             None if self._choices is None else tuple(self._choices),
         )
@@ -519,10 +461,6 @@ class PartyGame:
 
     def __repr__(self) -> str:
         return f"PartyGame.from_notation({self.notation()!r})"
-
-
-def _cards(codes: Iterable[int]) -> tuple[Card, ...]:
-    return tuple(map(_CARD.__getitem__, codes))
 
 
 # The rules (what is legal, what an action does) live in party_play, which
