@@ -16,8 +16,6 @@ house rule with its default and why.
 from __future__ import annotations
 
 import dataclasses
-import tomllib
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +29,7 @@ from engine.core.cards import (
     Card,
     Rank,
 )
+from engine.core.deck_file import read_deck_file
 from engine.core.errors import DeckError, NotationError
 
 __all__ = [
@@ -222,22 +221,7 @@ _DECK_KEYS = {
 
 def load_party_deck(path: str | Path | None = None) -> tuple[Card, ...]:
     """The Party! deck from a deck file (``engine/data/party_deck.toml`` by default)."""
-    if path is None:
-        source = resources.files("engine") / "data" / "party_deck.toml"
-        name = "engine/data/party_deck.toml"
-    else:
-        source, name = Path(path), str(path)
-    try:
-        data = tomllib.loads(source.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DeckError(f"{name}: cannot read: {exc}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise DeckError(f"{name}: not valid TOML: {exc}") from None
-    unknown = set(data) - set(_DECK_KEYS)
-    if unknown:
-        raise DeckError(
-            f"{name}: unknown key {sorted(unknown)[0]!r} (expected {', '.join(_DECK_KEYS)})"
-        )
+    data, name = read_deck_file(path, "party_deck.toml", _DECK_KEYS)
     counts = {}
     for key in _DECK_KEYS:
         value = data.get(key, 0)

@@ -23,9 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import tomllib
 from collections import Counter
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +38,7 @@ from engine.core.cards import (
     Card,
     Rank,
 )
+from engine.core.deck_file import read_deck_file
 from engine.core.errors import DeckError, NotationError
 from engine.core.party_rules import load_party_deck
 
@@ -408,22 +407,7 @@ def load_showdown_deck(path: str | Path | None = None) -> tuple[Card, ...]:
     Each symbol entry replaces one plain copy of that card in the classic deck;
     ``wild_showdown`` Wild Showdown cards are added.
     """
-    if path is None:
-        source = resources.files("engine") / "data" / "showdown_deck.toml"
-        name = "engine/data/showdown_deck.toml"
-    else:
-        source, name = Path(path), str(path)
-    try:
-        data = tomllib.loads(source.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DeckError(f"{name}: cannot read: {exc}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise DeckError(f"{name}: not valid TOML: {exc}") from None
-    unknown = set(data) - {"wild_showdown", "symbols"}
-    if unknown:
-        raise DeckError(
-            f"{name}: unknown key {sorted(unknown)[0]!r} (expected wild_showdown, symbols)"
-        )
+    data, name = read_deck_file(path, "showdown_deck.toml", ("wild_showdown", "symbols"))
     count = data.get("wild_showdown", 4)
     if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= 20:
         raise DeckError(f"{name}: wild_showdown: must be a whole number 0-20, not {count!r}")

@@ -1,0 +1,37 @@
+"""Reading a deck definition file (engine/data/*_deck.toml or the user's copy)."""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterable
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from engine.core.errors import DeckError
+
+__all__ = ["read_deck_file"]
+
+
+def read_deck_file(
+    path: str | Path | None, packaged: str, keys: Iterable[str]
+) -> tuple[dict[str, Any], str]:
+    """A deck file's TOML table and the name to quote in errors: ``path``, or
+    engine/data/``packaged``. DeckError names the file for anything unreadable
+    and for a key not among ``keys``."""
+    if path is None:
+        source: Any = resources.files("engine") / "data" / packaged
+        name = f"engine/data/{packaged}"
+    else:
+        source, name = Path(path), str(path)
+    try:
+        data = tomllib.loads(source.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DeckError(f"{name}: cannot read: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise DeckError(f"{name}: not valid TOML: {exc}") from None
+    keys = tuple(keys)
+    unknown = set(data) - set(keys)
+    if unknown:
+        raise DeckError(f"{name}: unknown key {sorted(unknown)[0]!r} (expected {', '.join(keys)})")
+    return data, name
