@@ -879,18 +879,8 @@ class Game(MatchFacts):
         """Raise InvariantError unless the position is consistent: every card of
         the deck in exactly one place (hands, draw pile, discard pile, unit), and
         the phase, players and counters in range."""
-        problems = []
+        problems = self._seating_problems()
         n = self._n
-        if sorted(self._all_cards()) != sorted(self._deck):
-            problems.append("the cards in play are not the deck's cards")
-        if not 2 <= n <= self._variant.max_players:
-            problems.append(f"{n} players")
-        if len(self._scores) != n:
-            problems.append(f"{len(self._scores)} scores for {n} players")
-        if not 0 <= self.current < n or not 0 <= self._dealer < n:
-            problems.append("player or dealer out of range")
-        if self._round < 1 or self._target < 1:
-            problems.append("round and target must be at least 1")
         if not self._discard:
             problems.append("the discard pile is empty")
         if self._discard and self._top & RANK_MASK != self._discard[-1] & RANK_MASK:

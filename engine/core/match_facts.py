@@ -76,6 +76,8 @@ class MatchFacts:
     _dealer: int
     _round: int
     _target: int
+    _deck: tuple[int, ...]
+    current: int
 
     @property
     def players(self) -> int:
@@ -140,3 +142,23 @@ class MatchFacts:
     @property
     def match_over(self) -> bool:
         return self.match_winner is not None
+
+    def _all_cards(self) -> list[int]:
+        raise NotImplementedError  # each game knows where its cards can be
+
+    def _seating_problems(self) -> list[str]:
+        """The consistency checks every game shares (check_invariants adds its own):
+        every card of the deck in exactly one place, the players, the counters."""
+        problems = []
+        n = self._n
+        if sorted(self._all_cards()) != sorted(self._deck):
+            problems.append("the cards in play are not the deck's cards")
+        if not 2 <= n <= self._variant.max_players:
+            problems.append(f"{n} players")
+        if len(self._scores) != n:
+            problems.append(f"{len(self._scores)} scores for {n} players")
+        if not 0 <= self.current < n or not 0 <= self._dealer < n:
+            problems.append("player or dealer out of range")
+        if self._round < 1 or self._target < 1:
+            problems.append("round and target must be at least 1")
+        return problems

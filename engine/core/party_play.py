@@ -422,16 +422,8 @@ def _take(game: PartyGame, p: int) -> None:
 
 
 def problems(game: PartyGame) -> list[str]:
-    found = []
+    found = game._seating_problems()
     n = game._n
-    if sorted(game._all_cards()) != sorted(game._deck):
-        found.append("the cards in play are not the deck's cards")
-    if not 2 <= n <= game._variant.max_players:
-        found.append(f"{n} players")
-    if len(game._scores) != n:
-        found.append(f"{len(game._scores)} scores for {n} players")
-    if not 0 <= game.current < n or not 0 <= game._dealer < n:
-        found.append("player or dealer out of range")
     if not game._discard:
         found.append("the discard pile is empty")
         return found
