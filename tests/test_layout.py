@@ -184,7 +184,22 @@ def test_engine_imports_no_hardware_and_nothing_of_the_daemon():
         "engine.core",
         *(
             f"engine.core.{name}"
-            for name in ("actions", "cards", "errors", "game", "notation", "rules", "tables")
+            for name in (
+                "actions",
+                "cards",
+                "deck_file",
+                "errors",
+                "game",
+                "match_facts",
+                "notation",
+                "party",
+                "party_notation",
+                "party_play",
+                "party_rules",
+                "rules",
+                "shuffle",
+                "tables",
+            )
         ),
     }
 
