@@ -138,7 +138,7 @@ fi
 MODS="virtio_ring virtio virtio_pci_legacy_dev virtio_pci_modern_dev virtio_pci netfs fscache 9pnet 9pnet_virtio 9p configfs overlay"
 INITRD=$K/initrd.gz
 INIT=$HERE/guest/init.sh
-if [[ ! -f $INITRD || $INIT -nt $INITRD || $MOD -nt $INITRD ]]; then
+if [[ ! -f $INITRD || $INIT -nt $INITRD || $MOD -nt $INITRD || $HERE/run.sh -nt $INITRD ]]; then  # run.sh lists the modules
     [[ -d $K/kern ]] || { dpkg -x debs/linux-image-"${ABI}"_*.deb "$K/kern"; }
     rm -rf "$K/initrd"
     mkdir -p "$K"/initrd/{bin,proc,sys,dev,host,mods,tmp,rw}
