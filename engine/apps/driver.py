@@ -17,6 +17,29 @@ True
 >>> [e.kind for e in result.events][:2], result.events[-1].kind
 (['match_start', 'round_start'], 'match_end')
 
+UNO Party! (a ``PartyGame``): ``run()`` (and ``play_round()``) hold claims
+rounds (``Match.claims()``) at the start of a round and after each decision,
+until nobody claims (``step()`` alone makes one decision and holds none: a
+caller driving ``step()`` itself calls ``claims()``): every agent but the one to act
+that has out-of-turn actions and a ``react(game, player)`` method is asked, on
+the same position, for a claim (a speed play or a catch, or None); the claims
+are applied in the order of the agents' claim times (``reaction_ms``, or
+DEFAULT_REACTION_MS for an agent without one, times a log-normal jitter of
+sigma CLAIM_JITTER; ties by a random draw; all from the match's seeded
+``rng``); a claim an earlier one made illegal is dropped and reported as
+``claim_lost``. While everyone points (phase ``point``) nobody is asked to
+claim; ``step()`` asks the waiting agents' ``act`` in seat order, and the
+choices stay hidden (``pointed`` says only who) until the last is in, when
+``pointing`` reveals them all at once. A mini pile (phase ``pile``) is played
+by ``step()`` as turns are. ``Match.step(player)`` makes the decision of a
+given player in ``game.waiting_for``; ``Match.claim(player, action)`` applies
+an out-of-turn action now (a person's tap), or reports it lost.
+
+>>> party = play_match(8, [HeuristicBot()] + [RandomBot(random.Random(i)) for i in range(7)],
+...                    SimulatedUnit(random.Random(1)), variant="party", seed=2, target=100)
+>>> party.winner is not None and party.showdowns == 0
+True
+
 Events (``MatchEvent(kind, round, data)``; ``data`` holds plain values):
 
 =============  ==========================================================================
@@ -38,7 +61,27 @@ showdown       showdown_id, challenger, opponent, names, cause, cards, bots ({pl
                ({player: us or None}), margin_us, tie_reruns, detail
 round_end      winner, points, scores, hand_sizes
 match_end      winner, scores, rounds, decisions, showdowns
+speed          player, action, card, top (the card it was played on), right (identical:
+               played; else taken back and a card drawn), uno, cards_left, drew (cards
+               the player drew), draws, next (who is to act now)
+point_taken    player (who played the Point Taken; the pointing opens), waiting
+pointed        player (a choice is in; never whom it points at)
+pointing       player (who played the Point Taken), choices ({player: target}, all
+               revealed at once), draws
+pile_start     player (who played the Wild Pile Up), flipped (the mini pile's cards,
+               bottom first), colour, next (who must add first)
+pile_add       player, action, card, uno, cards_left, next (who must add or take now)
+pile_take      player, action, cards (the mini pile), draws
+link           player, linked ([a, b], the pair now linked)
+claim_lost     player, action (a claim made illegal by an earlier one)
 =============  ==========================================================================
+
+In UNO Party! ``draws`` ({player: cards}) is added to draw, accept, challenge
+and catch too: everyone whose hand grew by the decision, linked draws included
+(in a ``play`` it never includes the player, whose hand shrank). The ``play``
+of a Point Taken, Wild Pile Up or Wild Drawn Together is followed by
+``point_taken``, ``pile_start`` (when a pile starts) or ``link`` (when it links);
+a card added to a mini pile is ``pile_add``, not ``play``.
 
 Cards and colours are given as text (``"R5"``, ``"G"``); players as indices.
 """
@@ -46,17 +89,31 @@ Cards and colours are given as text (``"R5"``, ``"G"``); players as indices.
 from __future__ import annotations
 
 import dataclasses
+import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine.core.actions import Action, ActionKind
+from engine.core.cards import Rank
 from engine.core.errors import IllegalActionError, StateError
-from engine.core.game import Game, PendingShowdown
-from engine.players.bots import Agent
+from engine.core.game import Game, PendingShowdown, Phase
+from engine.core.party import PartyGame
+from engine.core.party_notation import PartyState
+from engine.players.bots import DEFAULT_REACTION_MS, Agent
 from engine.units.ports import ShowdownRequest, UnitPort
 from firmware_host.protocol.words import ms, plural, reruns_text, versus
 
-__all__ = ["Match", "MatchEvent", "MatchResult", "play_match", "describe", "EVENT_KINDS"]
+__all__ = [
+    "Match",
+    "MatchEvent",
+    "MatchResult",
+    "play_match",
+    "describe",
+    "EVENT_KINDS",
+    "PARTY_EVENT_KINDS",
+    "CLAIM_KINDS",
+    "CLAIM_JITTER",
+]
 
 EVENT_KINDS = (
     "match_start",
@@ -73,6 +130,22 @@ EVENT_KINDS = (
     "round_end",
     "match_end",
 )
+#: The events only UNO Party! has.
+PARTY_EVENT_KINDS = (
+    "speed",
+    "point_taken",
+    "pointed",
+    "pointing",
+    "pile_start",
+    "pile_add",
+    "pile_take",
+    "link",
+    "claim_lost",
+)
+#: What an agent may claim out of turn (``react``, ``Match.claim``).
+CLAIM_KINDS = (ActionKind.SPEED_PLAY, ActionKind.CATCH)
+#: Sigma of the log-normal factor on each claim's reaction_ms (about +-20 %).
+CLAIM_JITTER = 0.2
 
 _KIND_WORDS = {
     ActionKind.PLAY: "play",
@@ -84,6 +157,8 @@ _KIND_WORDS = {
     ActionKind.CHOOSE_COLOUR: "colour",
     ActionKind.CHOOSE_SHOWDOWN: "face",
 }
+# UNO Party! adds ``draws`` (linked draws included) to these events.
+_PARTY_DRAWS = (ActionKind.DRAW, ActionKind.ACCEPT, ActionKind.CHALLENGE, ActionKind.CATCH)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -121,12 +196,13 @@ class Match:
     that skill; agents without one (people) press their own. With ``debug``
     the game's invariants are checked every ``check_every`` decisions and at
     each round's end. A round still running after ``max_decisions`` decisions
-    raises StateError.
+    raises StateError. ``rng`` (UNO Party!) orders simultaneous claims (seeded
+    ``random.Random(0)`` by default); claims count as decisions.
     """
 
     def __init__(
         self,
-        game: Game,
+        game: Game | PartyGame,
         agents: Sequence[Agent],
         unit: UnitPort,
         *,
@@ -136,6 +212,7 @@ class Match:
         check_every: int = 1,
         max_decisions: int = 200_000,
         match_id: str = "m1",
+        rng: random.Random | None = None,
     ):
         if len(agents) != game.players:
             raise ValueError(f"{len(agents)} agents for {game.players} players")
@@ -158,6 +235,8 @@ class Match:
         self.decisions = 0
         self.showdowns = 0
         self._round_decisions = 0
+        self.rng = random.Random(0) if rng is None else rng
+        self.party = isinstance(game, PartyGame)
 
     def run(self) -> MatchResult:
         """Play every remaining round; return the result once the match is won."""
@@ -202,8 +281,10 @@ class Match:
             scores=list(game.scores),
             notation=game.notation(),
         )
+        self._settle_claims()
         while not game.round_over:
             self.step()
+            self._settle_claims()
         if self.debug:
             game.check_invariants()
         outcome = game.outcome
@@ -217,8 +298,47 @@ class Match:
             hand_sizes=list(game.hand_sizes),
         )
 
-    def step(self) -> None:
-        """One decision: the pending showdown's result, or the next agent's action."""
+    def step(self, player: int | None = None) -> None:
+        """One decision: the pending showdown's result, or an agent's action:
+        the agent of ``player`` (who must be in ``game.waiting_for``) or, by
+        default, of the player to act (in UNO Party!'s pointing, the first
+        player still to point)."""
+        game = self.game
+        self._count_decision()
+        pending = game.pending_showdown
+        if pending is not None:
+            if player is not None:
+                raise StateError(
+                    f"a showdown is pending, not player {player!r}'s decision: {game.notation()}"
+                )
+            self._showdown(pending)
+        else:
+            waiting = self._waiting()
+            if not waiting:  # no showdown pending: the round is over
+                raise StateError(f"round {game.round} is over: {game.notation()}")
+            if player is None:
+                player = waiting[0]
+            elif player not in waiting:
+                raise StateError(
+                    f"player {player!r} has no decision to make now (waiting for "
+                    f"{', '.join(map(str, waiting))}): {game.notation()}"
+                )
+            action = self.agents[player].act(game, player)
+            self._check_legal(player, action, "chose")
+            if self.party:
+                self._apply_party(player, action)
+            else:
+                self._apply(player, action)
+        if self.debug and self.decisions % self.check_every == 0:
+            game.check_invariants()
+
+    def _waiting(self) -> tuple[int, ...]:
+        game = self.game
+        if isinstance(game, PartyGame):
+            return game.waiting_for
+        return () if game.to_act is None else (game.to_act,)
+
+    def _count_decision(self) -> None:
         game = self.game
         self.decisions += 1
         self._round_decisions += 1
@@ -227,23 +347,144 @@ class Match:
                 f"round {game.round} has not ended after {self.max_decisions} "
                 f"decisions (a runaway game?): {game.notation()}"
             )
-        pending = game.pending_showdown
-        if pending is not None:
-            self._showdown(pending)
+
+    def _check_legal(self, player: int, action: object, verb: str) -> None:
+        game = self.game
+        if isinstance(game, PartyGame):
+            legal_now = game.legal_actions(player)
         else:
-            player = game.to_act
-            if player is None:  # no showdown pending: the round is over
-                raise StateError(f"round {game.round} is over: {game.notation()}")
-            action = self.agents[player].act(game, player)
-            if not game.is_legal(action):
-                legal = " ".join(map(str, game.legal_actions()))
-                raise IllegalActionError(
-                    f"{self.names[player]} (player {player}, {self.agents[player]!r}) chose "
-                    f"{str(action)!r}, which is not legal in {game.notation()!r} (legal: {legal})"
-                )
-            self._apply(player, action)
+            legal_now = game.legal_actions()
+        if not isinstance(action, Action) or action not in legal_now:
+            legal = " ".join(map(str, legal_now))
+            raise IllegalActionError(
+                f"{self.names[player]} (player {player}, {self.agents[player]!r}) {verb} "
+                f"{str(action)!r}, which is not legal in {game.notation()!r} (legal: {legal})"
+            )
+
+    # -- UNO Party!: claims out of turn ---------------------------------------------------
+
+    def claims(self) -> list[tuple[int, Action]]:
+        """One claims round (UNO Party!): every agent with a ``react`` method but
+        the one to act, that has out-of-turn actions, is asked on the same
+        position; the claims are applied fastest first (see the module
+        docstring). Returns the claims applied, in order; ``[]`` outside Party!,
+        while everyone points, and once the round is over."""
+        game = self.game
+        if not isinstance(game, PartyGame) or game.round_over or game.phase is Phase.POINT:
+            return []
+        timed = []
+        for player, agent in enumerate(self.agents):
+            react = getattr(agent, "react", None)
+            if player == game.to_act or react is None or not game.legal_actions(player):
+                continue
+            action = react(game, player)
+            if action is None:
+                continue
+            self._check_legal(player, action, "claimed")
+            reaction_ms = getattr(agent, "reaction_ms", None) or DEFAULT_REACTION_MS
+            at = reaction_ms * self.rng.lognormvariate(0.0, CLAIM_JITTER)
+            timed.append((at, self.rng.random(), player, action))
+        timed.sort(key=lambda claim: claim[:2])
+        return [(p, a) for _, _, p, a in timed if self.claim(p, a)]
+
+    def claim(self, player: int, action: Action | str) -> bool:
+        """Apply ``player``'s out-of-turn ``action`` (a speed play or a catch)
+        now, if it is still legal: True. If it is not (an earlier claim took
+        it, the window closed), it is dropped and reported as ``claim_lost``:
+        False. ValueError for an action that is no claim; StateError outside
+        UNO Party!."""
+        game = self.game
+        if not isinstance(game, PartyGame):
+            raise StateError(f"claims out of turn are UNO Party!'s, not {game.variant.name}'s")
+        if isinstance(action, str):
+            action = Action.parse(action)
+        if action.kind not in CLAIM_KINDS:
+            raise ValueError(f"{str(action)!r} is not a claim (a speed play or a catch)")
+        if not 0 <= player < game.players:
+            raise ValueError(f"no player {player!r} in a {game.players}-player game")
+        if game.round_over or not game.is_legal(action, player):
+            self._emit("claim_lost", player=player, action=str(action))
+            return False
+        self._count_decision()
+        self._apply_party(player, action)
         if self.debug and self.decisions % self.check_every == 0:
             game.check_invariants()
+        return True
+
+    def _settle_claims(self) -> None:
+        """Claims rounds until nobody claims (each claim may open another)."""
+        while self.claims():
+            pass
+
+    def _apply_party(self, player: int, action: Action) -> None:
+        game = self.game
+        assert isinstance(game, PartyGame)
+        before = game.hand_sizes
+        phase = game.phase
+        top = game.top_card
+        pile = game.pile
+        offender = (player - game.direction) % game.players
+        pointer = game.pointer
+        choices: dict[int, int] = {}
+        kind = action.kind
+        if kind is ActionKind.POINT and game.waiting_for == (player,):
+            state = PartyState.parse(game.notation(reveal=True).split(" ")[16], game.players)
+            choices = {p: c for p, c in enumerate(state.pointing or ()) if isinstance(c, int)}
+            choices[player] = int(action.player)  # type: ignore[arg-type]
+        game.apply(action, player)
+        after = game.hand_sizes
+        grew = {p: after[p] - before[p] for p in range(game.players) if after[p] > before[p]}
+        data: dict[str, Any] = {"player": player, "action": str(action)}
+        if kind is ActionKind.PLAY and phase is Phase.PILE:
+            self._emit(
+                "pile_add",
+                **data,
+                card=str(action.card),
+                uno=action.uno,
+                cards_left=after[player],
+                next=game.to_act,
+            )
+            return
+        if kind is ActionKind.PLAY:
+            self._apply_event(action, data, grew, offender)
+            rank = action.card.rank if action.card is not None else None
+            if rank is Rank.POINT_TAKEN and game.phase is Phase.POINT:
+                self._emit("point_taken", player=player, waiting=list(game.waiting_for))
+            elif rank is Rank.WILD_PILE_UP and game.phase is Phase.PILE:
+                self._emit(
+                    "pile_start",
+                    player=player,
+                    flipped=[str(c) for c in game.pile],
+                    colour=_text(game.pile_colour),
+                    next=game.to_act,
+                )
+            elif rank is Rank.WILD_DRAWN_TOGETHER and action.link is not None:
+                self._emit("link", player=player, linked=list(action.link))
+            return
+        if kind is ActionKind.SPEED_PLAY:
+            card = action.card
+            self._emit(
+                "speed",
+                **data,
+                card=str(card),
+                top=str(top),
+                right=card == top,
+                uno=action.uno,
+                cards_left=after[player],
+                drew=grew.get(player, 0),
+                draws=grew,
+                next=game.to_act,
+            )
+            return
+        if kind is ActionKind.POINT:
+            self._emit("pointed", player=player)
+            if game.phase is not Phase.POINT:  # the last choice: all revealed at once
+                self._emit("pointing", player=pointer, choices=choices, draws=grew)
+            return
+        if kind is ActionKind.TAKE_PILE:
+            self._emit("pile_take", **data, cards=[str(c) for c in pile], draws=grew)
+            return
+        self._apply_event(action, data, grew, offender, party=True)
 
     def _apply(self, player: int, action: Action) -> None:
         game = self.game
@@ -252,15 +493,26 @@ class Match:
         game.apply(action)
         after = game.hand_sizes
         grew = {p: after[p] - before[p] for p in range(game.players) if after[p] > before[p]}
+        self._apply_event(action, {"player": player, "action": str(action)}, grew, offender)
+
+    def _apply_event(
+        self,
+        action: Action,
+        data: dict[str, Any],
+        grew: dict[int, int],
+        offender: int,
+        party: bool = False,
+    ) -> None:
+        game = self.game
+        player = data["player"]
         kind = action.kind
         word = _KIND_WORDS[kind]
-        data = {"player": player, "action": str(action)}
         if kind is ActionKind.PLAY:
             data.update(
                 card=str(action.card),
                 colour=_text(game.colour),
                 uno=action.uno,
-                cards_left=after[player],
+                cards_left=game.hand_sizes[player],
                 draws=grew,
             )
         elif kind is ActionKind.DRAW:
@@ -279,6 +531,8 @@ class Match:
             data.update(colour=str(action.colour))
         elif kind is ActionKind.CHOOSE_SHOWDOWN:
             data.update(opponent=action.player, count=action.count)
+        if party and kind in _PARTY_DRAWS:
+            data.update(draws=grew)
         self._emit(word, **data)
 
     def _showdown(self, pending: PendingShowdown) -> None:
@@ -344,14 +598,18 @@ def play_match(
     check_every: int = 1,
     max_decisions: int = 200_000,
     match_id: str = "m1",
+    claims_rng: random.Random | None = None,
 ) -> MatchResult:
     """Play a match to the end and return its result.
 
-    ``game_or_players`` is a Game (played from where it stands), a number of
-    players, or the players' names; for the last two a new game is dealt with
-    ``variant``, ``seed`` or ``rng``, ``target`` and ``house_rules``.
+    ``game_or_players`` is a Game or PartyGame (played from where it stands),
+    a number of players, or the players' names; for the last two a new game
+    is dealt with ``variant``, ``seed`` or ``rng``, ``target`` and
+    ``house_rules``. UNO Party!'s claims are ordered with ``claims_rng``; by
+    default ``random.Random(seed)`` when a seed is given, else one seeded
+    from ``rng`` after the deal, else Match's default.
     """
-    if isinstance(game_or_players, Game):
+    if isinstance(game_or_players, (Game, PartyGame)):
         game = game_or_players
     else:
         if not isinstance(game_or_players, int):
@@ -362,6 +620,11 @@ def play_match(
         game = Game.new(
             game_or_players, variant, seed=seed, rng=rng, target=target, house_rules=house_rules
         )
+        if claims_rng is None and isinstance(game, PartyGame):
+            if seed is not None:
+                claims_rng = random.Random(seed)
+            elif rng is not None:
+                claims_rng = random.Random(rng.getrandbits(64))
     return Match(
         game,
         agents,
@@ -372,6 +635,7 @@ def play_match(
         check_every=check_every,
         max_decisions=max_decisions,
         match_id=match_id,
+        rng=claims_rng,
     ).run()
 
 
@@ -406,7 +670,7 @@ def describe(event: MatchEvent, names: Sequence[str]) -> str:
         )
     if kind == "play":
         text = f"{who} plays {d['card']}"
-        if d["card"].startswith("W") and d["colour"] is not None:
+        if d["card"].startswith("W") and d["card"] != "WP" and d["colour"] is not None:
             text += f", naming {_COLOUR_NAMES[d['colour']]}"
         if d["uno"]:
             text += " and calls UNO!"
@@ -418,27 +682,32 @@ def describe(event: MatchEvent, names: Sequence[str]) -> str:
         for p, n in d["draws"].items():
             text += f"; {names[p]} draws {n}"
         return text + "."
+    if kind in _PARTY_TEXTS:
+        return _PARTY_TEXTS[kind](d, names, who)
     if kind == "draw":
         if d["cards"] == 1:
-            return f"{who} draws a card."
-        return f"{who} draws {plural(d['cards'], 'card')}."
+            return f"{who} draws a card{_linked(d, names, d['player'])}."
+        return f"{who} draws {plural(d['cards'], 'card')}{_linked(d, names, d['player'])}."
     if kind == "keep":
         return f"{who} keeps the card."
     if kind == "accept":
-        return f"{who} draws {plural(d['cards'], 'card')}."
+        return f"{who} draws {plural(d['cards'], 'card')}{_linked(d, names, d['player'])}."
     if kind == "challenge":
         if d["succeeded"]:
             return (
                 f"{who} challenges the Wild Draw Four: {names[d['offender']]} held a card "
-                f"of the colour and draws {d['cards']}."
+                f"of the colour and draws {d['cards']}{_linked(d, names, d['drew'])}."
             )
         return (
             f"{who} challenges the Wild Draw Four: it was legal; {who} draws "
-            f"{plural(d['cards'], 'card')}."
+            f"{plural(d['cards'], 'card')}{_linked(d, names, d['drew'])}."
         )
     if kind == "catch":
         caught = names[d["caught"]]
-        return f"{who} catches {caught}, who did not call UNO: {caught} draws {d['cards']}."
+        return (
+            f"{who} catches {caught}, who did not call UNO: {caught} draws {d['cards']}"
+            f"{_linked(d, names, d['caught'])}."
+        )
     if kind == "colour":
         return f"{who} names {_COLOUR_NAMES[d['colour']]}."
     if kind == "face":
@@ -466,3 +735,66 @@ def describe(event: MatchEvent, names: Sequence[str]) -> str:
             f"after {plural(d['rounds'], 'round')}."
         )
     return f"{kind}: {d}"
+
+
+def _linked(d: dict[str, Any], names: Sequence[str], drawer: int) -> str:
+    """UNO Party!: "; Bob draws 2 (linked)" for each other player who drew."""
+    return "".join(
+        f"; {names[p]} draws {n} (linked)" for p, n in d.get("draws", {}).items() if p != drawer
+    )
+
+
+def _left(d: dict[str, Any]) -> str:
+    if d["cards_left"] == 0:
+        return ", going out"
+    return f" ({d['cards_left']} left)" if d["cards_left"] <= 2 else ""
+
+
+def _speed_text(d: dict[str, Any], names: Sequence[str], who: str) -> str:
+    if not d["right"]:
+        return (
+            f"{who} speed-plays {d['card']} on {d['top']}: not the same card; {who} takes it "
+            f"back and draws {d['drew']}{_linked(d, names, d['player'])}."
+        )
+    text = f"{who} speed-plays {d['card']} out of turn"
+    if d["uno"]:
+        text += " and calls UNO!"
+    text += _left(d)
+    if d["next"] is not None:
+        text += f"; {names[d['next']]} plays next"
+    return text + "."
+
+
+def _pointing_text(d: dict[str, Any], names: Sequence[str], who: str) -> str:
+    pointed = ", ".join(f"{names[p]} at {names[t]}" for p, t in sorted(d["choices"].items()))
+    drawn = "".join(f"; {names[p]} draws {n}" for p, n in sorted(d["draws"].items()))
+    return f"Everyone points: {pointed or 'nobody'}{drawn or '; nobody draws'}."
+
+
+def _pile_add_text(d: dict[str, Any], names: Sequence[str], who: str) -> str:
+    text = f"{who} adds {d['card']} to the mini pile"
+    if d["uno"]:
+        text += " and calls UNO!"
+    return text + _left(d) + "."
+
+
+_PARTY_TEXTS: dict[str, Callable[[dict[str, Any], Sequence[str], str], str]] = {
+    "speed": _speed_text,
+    "point_taken": lambda d, names, who: f"{who} plays Point Taken: everyone points at someone.",
+    "pointed": lambda d, names, who: f"{who} has pointed.",
+    "pointing": _pointing_text,
+    "pile_start": lambda d, names, who: (
+        f"A mini pile starts: {', '.join(d['flipped'])} turned up, "
+        f"{_COLOUR_NAMES[d['colour']]}; {names[d['next']]} must add to it or take it."
+    ),
+    "pile_add": _pile_add_text,
+    "pile_take": lambda d, names, who: (
+        f"{who} takes the mini pile ({plural(len(d['cards']), 'card')})"
+        f"{_linked(d, names, d['player'])}."
+    ),
+    "link": lambda d, names, who: (
+        f"{who} links {names[d['linked'][0]]} and {names[d['linked'][1]]}: "
+        "whenever one draws, the other draws as many."
+    ),
+    "claim_lost": lambda d, names, who: f"{who} was too late: {d['action']} no longer stands.",
+}

@@ -14,11 +14,22 @@ Policies: ``uniform`` chooses among all legal actions; ``prefer-play`` among
 those that are not ``draw``/``keep`` when there are any (comparable with engines
 that offer no voluntary draw).
 
+UNO Party! (``--variant party``, 2-16 players): the choice is among
+``legal_moves()``, every player's actions, the out-of-turn ones too (speed
+plays, catches, everyone's pointing); ``prefer-play`` also leaves out the wrong
+speed plays (a card not identical to the top one) when anything else is left.
+Uniform over every player's moves makes wrong speed plays (a penalty card each)
+most of the decisions, and rounds several times longer.
+
+
 >>> result = run(games=20, players=2, policy="prefer-play", seed=1, variant="classic")
 >>> sorted(result)
 ['decisions_per_game', 'games', 'games_per_s', 'seconds', 'turns_per_game']
 >>> result["games"]
 20
+>>> party = run(games=1, players=8, seed=7, variant="party")
+>>> party["games"], sorted(party) == sorted(result)
+(1, True)
 """
 
 from __future__ import annotations
@@ -29,13 +40,17 @@ import random
 import time
 from collections.abc import Sequence
 
-from engine.core.actions import Action
+from engine.core.actions import Action, ActionKind
 from engine.core.game import Game
+from engine.core.party import PartyGame
 from firmware_host.protocol import console
 
-__all__ = ["add_arguments", "command", "run"]
+__all__ = ["add_arguments", "command", "run", "players_error"]
 
 POLICIES = ("uniform", "prefer-play")
+VARIANTS = ("showdown", "classic", "party")
+#: Most players per game: UNO Party! takes 16, the others 10.
+MAX_PLAYERS = {"showdown": 10, "classic": 10, "party": 16}
 
 
 def run(
@@ -55,6 +70,8 @@ def run(
         raise ValueError(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
     prefer_play = policy == "prefer-play"
     rng = random.Random(seed)
+    if variant == "party":
+        return _run_party(games, seconds, players, prefer_play, rng, clock)
     randrange = rng.randrange
     played = decisions = turns = 0
     start = clock()
@@ -71,7 +88,40 @@ def run(
             decisions += 1
         turns += game.turns
         played += 1
-    elapsed = clock() - start
+    return _result(played, clock() - start, decisions, turns)
+
+
+def _run_party(games, seconds, players, prefer_play, rng, clock) -> dict:
+    """UNO Party!'s rounds: a random (player, action) of ``legal_moves()``."""
+    randrange = rng.randrange
+    speed_play, draw, keep = ActionKind.SPEED_PLAY, ActionKind.DRAW, ActionKind.KEEP
+    played = decisions = turns = 0
+    start = clock()
+    deadline = None if seconds is None else start + seconds
+    while played != games and (deadline is None or clock() < deadline):
+        game = PartyGame.new(players, rng=rng)
+        while not game.round_over:
+            moves: Sequence[tuple[int, Action]] = game.legal_moves()
+            if prefer_play and len(moves) > 1:
+                top = game.top_card
+                active = [
+                    (p, a)
+                    for p, a in moves
+                    if a.kind is not draw
+                    and a.kind is not keep
+                    and (a.kind is not speed_play or a.card == top)
+                ]
+                if active:
+                    moves = active
+            player, action = moves[randrange(len(moves))]
+            game.apply(action, player)
+            decisions += 1
+        turns += game.turns
+        played += 1
+    return _result(played, clock() - start, decisions, turns)
+
+
+def _result(played: int, elapsed: float, decisions: int, turns: int) -> dict:
     return {
         "games": played,
         "seconds": elapsed,
@@ -89,10 +139,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--players",
-        type=console.whole_number(2, 10),
+        type=console.whole_number(2, MAX_PLAYERS["party"]),
         default=2,
         metavar="P",
-        help="players per game, 2-10 (default 2)",
+        help="players per game, 2-10 (party: 2-16; default 2)",
     )
     # prefer-play by default: uniform agents take voluntary draws and, in the
     # Showdown variant, play rounds of tens of thousands of decisions.
@@ -104,7 +154,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--variant",
-        choices=("showdown", "classic"),
+        choices=VARIANTS,
         default="showdown",
         help="rules to play (default showdown)",
     )
@@ -112,7 +162,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
+def players_error(variant: str, players: int) -> str | None:
+    """What is wrong with ``players`` for ``variant`` (as argparse says it), or None."""
+    most = MAX_PLAYERS[variant]
+    if players <= most:
+        return None
+    return f"argument --players: must be a whole number from 2 to {most}, not {str(players)!r}"
+
+
 def command(args) -> int:
+    problem = players_error(args.variant, args.players)
+    if problem is not None:  # checked once the variant is known
+        args.parser.error(problem)
     duration = args.seconds if args.games is None and args.seconds is not None else None
     if args.games is None and duration is None:
         duration = 10.0

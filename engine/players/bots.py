@@ -4,7 +4,11 @@ Every agent (bot, person at a terminal, remote player) has one method::
 
     agent.act(game, player) -> Action      # one of game.legal_actions()
 
-The driver calls it when ``game.to_act == player``. A bot is handed the live
+The driver calls it when ``game.to_act == player`` (in UNO Party! also for each
+player in ``game.waiting_for`` while everyone points). A Party! agent may also
+have ``react(game, player) -> Action | None``: an out-of-turn claim (a speed
+play, a catch) it makes now, or None; the driver asks it after each decision
+(engine.apps.driver) and orders the claims by the agents' ``reaction_ms``. A bot is handed the live
 ``Game`` for speed, but it must not cheat: it reads the game only through a
 ``PlayerView``, which offers exactly what a player at the table can see (their
 own hand, everyone's hand sizes, the discard pile, the colour, the direction,
@@ -29,6 +33,8 @@ from typing import Protocol
 
 from engine.core.actions import Action, ActionKind
 from engine.core.cards import COLOURS, Card, Colour, Rank
+from engine.core.party import PartyGame
+from engine.players import party_bots
 
 __all__ = [
     "Agent",
@@ -36,6 +42,7 @@ __all__ = [
     "RandomBot",
     "HeuristicBot",
     "DEFAULT_REACTION_MS",
+    "DEFAULT_REACT_CHANCE",
     "REACTION_MS_RANGE",
     "check_reaction_ms",
 ]
@@ -45,6 +52,8 @@ __all__ = [
 DEFAULT_REACTION_MS = 230.0
 #: The reaction medians a unit takes for a bot, in ms (both ends included).
 REACTION_MS_RANGE = (100.0, 1000.0)
+#: How often a random bot claims an out-of-turn action it may make (UNO Party!).
+DEFAULT_REACT_CHANCE = 0.05
 
 
 def check_reaction_ms(value: object, who: str = "a bot") -> float:
@@ -73,7 +82,11 @@ reaction after GO), not 50
 
 
 class Agent(Protocol):
-    """Anything that decides for a player: ``act`` returns one of ``game.legal_actions()``."""
+    """Anything that decides for a player: ``act`` returns one of ``game.legal_actions()``.
+
+    UNO Party! agents may add ``react(game, player) -> Action | None`` (a claim
+    out of turn) and ``reaction_ms`` (how fast they claim); both are optional.
+    """
 
     def act(self, game, player: int) -> Action: ...
 
@@ -114,6 +127,27 @@ class PlayerView:
     catchable = property(lambda self: self._game.catchable)
     round = property(lambda self: self._game.round)
 
+    # UNO Party!'s public facts (for another variant: no window, no pile, no link).
+    is_party = property(lambda self: isinstance(self._game, PartyGame))
+    speed_window = property(lambda self: getattr(self._game, "speed_window", False))
+    pile = property(lambda self: getattr(self._game, "pile", ()))
+    pile_colour = property(lambda self: getattr(self._game, "pile_colour", None))
+    links = property(lambda self: getattr(self._game, "links", None))
+    pointer = property(lambda self: getattr(self._game, "pointer", None))
+
+    @property
+    def pointing(self) -> tuple[int, ...]:
+        """UNO Party!: the players whose pointing choice is in (never whom they chose)."""
+        return getattr(self._game, "pointing", ())
+
+    @property
+    def waiting_for(self) -> tuple[int, ...]:
+        """The players the game waits for (everyone still to point, in Party!)."""
+        game = self._game
+        if isinstance(game, PartyGame):
+            return game.waiting_for
+        return () if game.to_act is None else (game.to_act,)
+
     @property
     def hand(self) -> tuple[Card, ...]:
         """This player's own hand."""
@@ -125,8 +159,12 @@ class PlayerView:
         return self._game.drawn_card if self._game.to_act == self.player else None
 
     def legal_actions(self) -> tuple[Action, ...]:
-        """This player's legal actions (empty when it is not their decision)."""
-        return self._game.legal_actions() if self._game.to_act == self.player else ()
+        """This player's legal actions (empty when it is not their decision; in
+        UNO Party! also their out-of-turn ones: speed plays, catches, pointing)."""
+        game = self._game
+        if isinstance(game, PartyGame):
+            return game.legal_actions(self.player)
+        return game.legal_actions() if game.to_act == self.player else ()
 
     def next_player(self, steps: int = 1) -> int:
         """The player ``steps`` turns after this one in the current direction."""
@@ -141,6 +179,7 @@ class PlayerView:
         unseen = Counter(self._game.variant.deck)
         unseen.subtract(self.hand)
         unseen.subtract(self._game.discard_pile)
+        unseen.subtract(self.pile)  # UNO Party!'s mini pile lies face up
         return +unseen  # drops zero and negative counts
 
 
@@ -148,7 +187,10 @@ class RandomBot:
     """Chooses uniformly among the legal actions with its own seeded ``rng``.
 
     ``reaction_ms`` is the median of its reaction after GO when a unit presses
-    its paddle in a showdown (100 to 1000 ms; a person's median by default).
+    its paddle in a showdown (100 to 1000 ms; a person's median by default),
+    and in UNO Party! how fast it claims. ``react_chance``: how often (0 to 1)
+    it claims, when asked, one of its out-of-turn actions at random (UNO
+    Party!: a speed play, right or wrong, or a catch).
     """
 
     def __init__(
@@ -157,13 +199,23 @@ class RandomBot:
         name: str = "random",
         *,
         reaction_ms: float = DEFAULT_REACTION_MS,
+        react_chance: float = DEFAULT_REACT_CHANCE,
     ):
+        if not isinstance(react_chance, (int, float)) or not 0 <= react_chance <= 1:
+            raise ValueError(
+                f"react_chance of bot {name!r} must be from 0 to 1, not {react_chance!r}"
+            )
         self.rng = rng
         self.name = name
         self.reaction_ms = check_reaction_ms(reaction_ms, f"bot {name!r}")
+        self.react_chance = float(react_chance)
 
     def act(self, game, player: int) -> Action:
         return self.rng.choice(PlayerView(game, player).legal_actions())
+
+    def react(self, game, player: int) -> Action | None:
+        """UNO Party!: now and then (``react_chance``) a random out-of-turn action."""
+        return party_bots.random_react(PlayerView(game, player), self.rng, self.react_chance)
 
     def __repr__(self) -> str:
         return f"RandomBot(name={self.name!r})"
@@ -174,6 +226,10 @@ _ACTION_RANKS = (Rank.DRAW_TWO, Rank.SKIP, Rank.REVERSE)
 
 class HeuristicBot:
     """A sensible player, deterministic, playing only from its ``PlayerView``.
+
+    In UNO Party! it plays as below with the additions that
+    engine.players.party_bots lists (speed plays and catches out of turn,
+    pointing, links, the mini pile).
 
     - catches a player who did not call UNO whenever it may, and always calls UNO;
     - plays rather than draws, coloured cards before wilds: a wild is played
@@ -220,6 +276,8 @@ class HeuristicBot:
         legal = view.legal_actions()
         if not legal:
             raise ValueError(f"player {player} has no decision to make: {game.notation()}")
+        if view.is_party:
+            return party_bots.heuristic_act(self, view, legal)
         for action in legal:
             if action.kind is ActionKind.CATCH:
                 return action
@@ -231,6 +289,10 @@ class HeuristicBot:
         if any(a.kind is ActionKind.ACCEPT for a in legal):
             return self.answer_penalty(view, legal)
         return self.choose_play(view, legal)
+
+    def react(self, game, player: int) -> Action | None:
+        """UNO Party!: a catch, else a right speed play, else None (never a wrong one)."""
+        return party_bots.heuristic_react(PlayerView(game, player))
 
     # -- turns --------------------------------------------------------------------
 
