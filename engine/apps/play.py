@@ -8,6 +8,14 @@ Input and output are the injected ``input_fn(prompt) -> str`` and
 ``print_fn(text)`` (and ``control_fn`` for the private screen), so a test can
 play a whole match with scripted input.
 
+UNO Party! (``variant="party"``): the person also points (Point Taken), adds to
+a mini pile or takes it, names a Wild Drawn Together's colour and its two
+linked players, and is asked out of turn (``Person.react``) whenever they hold
+the card identical to the top discard while the speed window is open, or can
+catch someone without UNO: a keyboard cannot race, so the game stops and asks
+before anyone's claim is applied; the driver then settles the claims by
+reaction time, a person counting as the bots' default (230 ms).
+
 >>> lines = []
 >>> status = play_game(["bot", "random"], seed=3, target=50, input_fn=None,
 ...                    print_fn=lines.append)
@@ -24,14 +32,15 @@ import math
 import random
 import shlex
 from collections.abc import Callable, Sequence
+from typing import cast
 
 from engine.apps.driver import Match
 from engine.apps.recap import card_name
-from engine.apps.screen import COMMANDS, QuitGame, SharedScreen, card_order
+from engine.apps.screen import COMMANDS, PARTY_HELP, QuitGame, SharedScreen, card_order
 from engine.core.actions import Action, ActionKind
-from engine.core.cards import COLOURS, Colour
+from engine.core.cards import COLOURS, Card, Colour, Rank
 from engine.core.errors import NotationError
-from engine.core.game import Game
+from engine.core.game import Game, Phase
 from engine.players.bots import REACTION_MS_RANGE, Agent, HeuristicBot, PlayerView, RandomBot
 from engine.units.ports import ManualUnit, ShowdownOutcome, ShowdownRequest, SimulatedUnit, UnitPort
 from engine.units.remote import PauseOnProblem, RemoteUnit, UnitProblem, is_unit_url
@@ -50,6 +59,9 @@ __all__ = [
     "UNITS",
     "BOT_KINDS",
     "RESERVED_NAMES",
+    "MAX_PLAYERS",
+    "MAX_PARTY_PLAYERS",
+    "PARTY_PLAYERS",
 ]
 
 #: What a --players entry may say instead of a person's name (with ``:MS``, a
@@ -62,7 +74,24 @@ UNITS = ("sim", "manual")
 RESERVED_NAMES = (*COMMANDS, *ManualUnit.AGAIN)
 
 _COLOUR_WORDS = ("red", "yellow", "green", "blue")
-_WORDS = ("draw", "keep", "challenge", "accept", "catch", "colour", "face", "loser")
+_WORDS = (
+    "draw",
+    "keep",
+    "challenge",
+    "accept",
+    "catch",
+    "colour",
+    "face",
+    "loser",
+    "speed",
+    "point",
+    "take",
+)
+#: Players a --players list may seat: UNO Party! takes more than the others.
+MAX_PLAYERS = 10
+MAX_PARTY_PLAYERS = 16
+#: ``showdown play --variant party`` without --players: you and seven bots.
+PARTY_PLAYERS = ("You", *("bot",) * 7)
 
 
 def action_text(action: Action, game: Game, names: Sequence[str]) -> str:
@@ -75,6 +104,9 @@ def action_text(action: Action, game: Game, names: Sequence[str]) -> str:
     # An action's fields depend on its kind (a play has its card...); one lacking them
     # is shown as its text.
     kind = action.kind
+    party = _party_action_text(action, game, names)
+    if party is not None:
+        return party
     if kind is ActionKind.PLAY and action.card is not None:
         text = f"play {card_name(action.card)}"
         if action.colour is not None:
@@ -93,7 +125,15 @@ def action_text(action: Action, game: Game, names: Sequence[str]) -> str:
         )
     if kind is ActionKind.CATCH and action.player is not None:
         who = names[action.player]
-        return f"catch {who}, who did not call UNO ({who} draws {game.house_rules.uno_penalty})"
+        penalty = game.house_rules.uno_penalty
+        links = getattr(game, "links", None)
+        if links is not None and action.player in links:
+            other = names[links[0] + links[1] - action.player]
+            return (
+                f"catch {who}, who did not call UNO ({who} draws {penalty}, and {other}, "
+                "linked, as many)"
+            )
+        return f"catch {who}, who did not call UNO ({who} draws {penalty})"
     if kind is ActionKind.CHOOSE_COLOUR and action.colour is not None:
         return f"name {_COLOUR_WORDS[action.colour]}"
     if (
@@ -103,6 +143,42 @@ def action_text(action: Action, game: Game, names: Sequence[str]) -> str:
     ):
         return f"face {names[action.player]} for {plural(action.count, 'card')}"
     return str(action)
+
+
+def _party_action_text(action: Action, game, names: Sequence[str]) -> str | None:
+    """UNO Party!'s actions in words (a speed play, pointing, the mini pile, the
+    two Party wilds), or None for the others."""
+    kind = action.kind
+    uno = " and call UNO" if action.uno else ""
+    if kind is ActionKind.SPEED_PLAY and action.card is not None:
+        if action.card == game.top_card:
+            return (
+                f"play your {card_name(action.card)} now, out of turn{uno}: play goes on after you"
+            )
+        return f"a wrong speed play: {action.card} is not the top card; you keep it and draw 1"
+    if kind is ActionKind.POINT and action.player is not None:
+        return f"point at {names[action.player]} ({plural(game.hand_sizes[action.player], 'card')})"
+    if kind is ActionKind.TAKE_PILE:
+        return f"take the mini pile ({plural(len(game.pile), 'card')}) into your hand"
+    if kind is not ActionKind.PLAY or action.card is None:
+        return None
+    card = action.card
+    if game.phase is Phase.PILE:
+        return f"add {card_name(card)} to the mini pile{uno}"
+    if card.rank is Rank.WILD_PILE_UP:
+        return f"play Wild Pile Up{uno}: the next players add to a mini pile or take it"
+    if card.rank is Rank.WILD_DRAWN_TOGETHER and action.colour is not None:
+        text = f"play Wild Drawn Together, naming {_COLOUR_WORDS[action.colour]}"
+        if action.link is None:
+            return text + f"{uno} (the link stays)"
+        a, b = action.link
+        return text + f" and linking {names[a]} and {names[b]}{uno}"
+    if card.rank is Rank.POINT_TAKEN:
+        return (
+            f"play {card_name(card)}{uno}: everyone points at someone; each draws 1 card "
+            "per player pointing at them"
+        )
+    return None
 
 
 def bot_skill(entry: str) -> tuple[str, float | None] | None:
@@ -137,9 +213,10 @@ def bot_skill(entry: str) -> tuple[str, float | None] | None:
     return kind, value
 
 
-def parse_players(text: str) -> list[str]:
+def parse_players(text: str, max_players: int = MAX_PLAYERS) -> list[str]:
     """The --players list: names of people, ``bot`` or ``random``, a bot
-    perhaps with its reaction in ms (``bot:180``); raises ValueError.
+    perhaps with its reaction in ms (``bot:180``); raises ValueError. A game
+    takes 2 to ``max_players`` (10; UNO Party! takes up to 16).
 
     >>> parse_players("Ann, Bob,bot,BOT:180, random:250.5")
     ['Ann', 'Bob', 'bot', 'bot:180', 'random:250.5']
@@ -161,8 +238,11 @@ def parse_players(text: str) -> list[str]:
                 f"({', '.join(RESERVED_NAMES)})"
             )
         entries.append(entry)
-    if not 2 <= len(entries) <= 10:
-        raise ValueError(f"{plural(len(entries), 'player')} in {text!r}: a game takes 2-10")
+    if not 2 <= len(entries) <= max_players:
+        raise ValueError(
+            f"{plural(len(entries), 'player')} in {text!r}: a game takes 2-{MAX_PLAYERS} "
+            f"(UNO Party!: 2-{MAX_PARTY_PLAYERS})"
+        )
     people = [e.casefold() for e in entries if bot_skill(e) is None]
     doubled = sorted({p for p in people if people.count(p) > 1})
     if doubled:
@@ -202,11 +282,18 @@ def replay_command(
 
 
 class Person:
-    """An agent for a person at the shared screen."""
+    """An agent for a person at the shared screen.
+
+    UNO Party!: ``act`` also takes the person's pointing choice and their turn at
+    a mini pile; ``react`` offers what they may do out of turn (a speed play of
+    the identical card, a catch) and returns None when they let it pass. An
+    offer let pass is not made again until the turn moves on.
+    """
 
     def __init__(self, screen: SharedScreen, name: str):
         self.screen = screen
         self.name = name
+        self._passed: tuple | None = None  # the last offer let pass
 
     def __repr__(self) -> str:
         return f"Person({self.name!r})"
@@ -215,17 +302,12 @@ class Person:
         screen = self.screen
         screen.seat(player)
         screen.status(player)
+        if game.phase is Phase.POINT:
+            return self._point(game, player)
         screen.print_fn(self._situation(game, player))
         legal = game.legal_actions()
         menu = _menu(legal, screen.names)
-        width = max(len(label) for label, _ in menu)
-        for i, (label, actions) in enumerate(menu, 1):
-            words = (
-                action_text(actions[0], game, screen.names)
-                if len(actions) == 1
-                else _group_text(actions[0], screen.names)
-            )
-            screen.print_fn(f"  {i:>2}. {label:<{max(width, 9)}}  {words}")
+        self._show_menu(game, menu)
         while True:
             answer = screen.ask("Your choice (number or action; ? for help): ")
             chosen, problem = _choose(answer, menu, legal)
@@ -235,6 +317,16 @@ class Person:
             if len(chosen) == 1:
                 return chosen[0]
             return self._follow_up(chosen)
+
+    def _show_menu(self, game, menu: list[tuple[str, list[Action]]]) -> None:
+        width = max(len(label) for label, _ in menu)
+        for i, (label, actions) in enumerate(menu, 1):
+            words = (
+                action_text(actions[0], game, self.screen.names)
+                if len(actions) == 1
+                else _group_text(actions[0], self.screen.names)
+            )
+            self.screen.print_fn(f"  {i:>2}. {label:<{max(width, 9)}}  {words}")
 
     def _situation(self, game: Game, player: int) -> str:
         view = PlayerView(game, player)
@@ -250,13 +342,137 @@ class Person:
             return "The first card is a wild: name the colour."
         if phase == "face":
             return "Your Wild Showdown: choose whom to face, then how many cards."
+        if phase == "pile":
+            return _pile_situation(game)
         return "Your turn."
 
+    # -- UNO Party! ----------------------------------------------------------------
+
+    def _point(self, game, player: int) -> Action:
+        """Point Taken: whom ``player`` points at (the others' choices unseen)."""
+        screen = self.screen
+        names = screen.names
+        pointer = game.pointer
+        whose = "your" if pointer == player else f"{names[pointer]}'s"
+        screen.print_fn(
+            f"Point at someone ({whose} Point Taken): everyone points at once; your choice is "
+            "hidden until all are in. Each player then draws 1 card per player pointing at "
+            "them (at most 5)."
+        )
+        legal = tuple(a for a in game.legal_actions(player) if a.kind is ActionKind.POINT)
+        menu = _menu(legal, names)
+        self._show_menu(game, menu)
+        while True:
+            answer = screen.ask("Point at (number or name): ")
+            chosen, problem = _choose(answer, menu, legal)
+            if chosen is not None:
+                return chosen[0]
+            target = None if answer.isdigit() else _player_named(answer, names)
+            if target is not None and Action.point(target) in legal:
+                return Action.point(target)
+            if target == player:
+                problem = "You cannot point at yourself: choose another player."
+            elif target is not None:
+                problem = f"{names[target]} has no cards left: choose another player."
+            elif answer and not answer.isdigit():
+                problem = (
+                    f"{answer!r} is not a player here: type a number from 1 to {len(menu)} "
+                    "or a name from the menu."
+                )
+            screen.print_fn(problem)
+
+    def react(self, game, player: int) -> Action | None:
+        """UNO Party!: offer the person a speed play or a catch, out of turn.
+
+        Offered only when they hold the card identical to the top discard while
+        the speed window is open, or someone else can be caught; any other card
+        of theirs typed here is a wrong speed play (asked to confirm). Enter lets
+        the chance pass."""
+        if game.phase is Phase.POINT or game.round_over:
+            return None
+        legal = game.legal_actions(player)
+        top = game.top_card
+        offers = [
+            a
+            for a in legal
+            if (a.kind is ActionKind.SPEED_PLAY and a.card == top) or a.kind is ActionKind.CATCH
+        ]
+        if not offers:
+            return None
+        key = (game.round, game.turns, str(top), tuple(map(str, offers)))
+        if key == self._passed:
+            return None
+        screen = self.screen
+        names = screen.names
+        screen.seat(player)
+        screen.print_fn("")
+        speed = [a for a in offers if a.kind is ActionKind.SPEED_PLAY]
+        if speed:
+            to_act = "" if game.to_act is None else f" before {names[game.to_act]} plays"
+            screen.print_fn(
+                f"Speed play! The top card is {top} and you hold {top}: you may play it now, "
+                f"out of turn{to_act}."
+            )
+        for catch in (a for a in offers if a.kind is ActionKind.CATCH):
+            who = names[cast(int, catch.player)]
+            screen.print_fn(f"{who} has one card and did not call UNO: you may catch {who}.")
+        screen.print_fn(screen.hand_line(player))
+        menu = _menu(offers, names)
+        self._show_menu(game, menu)
+        wrong = (
+            " Another card of yours is a wrong speed play: it comes back and you draw 1."
+            if speed or game.speed_window
+            else ""
+        )
+        screen.print_fn(f"Enter lets the chance pass.{wrong}")
+        while True:
+            answer = screen.ask("Out of turn (number or action; Enter: pass): ")
+            if not answer:
+                self._passed = key
+                return None
+            chosen, problem = _choose(answer, menu, legal)
+            if chosen is None:
+                chosen, problem = self._speed_typed(answer, game, legal, problem)
+            if chosen is None:
+                screen.print_fn(problem)
+                continue
+            action = chosen[0]
+            if action.kind is ActionKind.SPEED_PLAY and action.card != top:
+                sure = screen.ask(
+                    f"{action.card} is not {top}: a wrong speed play; you keep it and draw 1. "
+                    "Type y to do it, Enter not to: "
+                )
+                if sure.casefold() not in ("y", "yes"):
+                    screen.print_fn("No speed play made.")
+                    continue
+            return action
+
+    @staticmethod
+    def _speed_typed(answer: str, game, legal, problem: str) -> tuple[list[Action] | None, str]:
+        """A card typed at the out-of-turn prompt (``R2``, ``R2 uno``) as its speed play."""
+        words = answer.split()
+        if words and words[0].casefold() == "speed":
+            words = words[1:]
+        if not 1 <= len(words) <= 2 or words[1:] not in ([], ["uno"], ["UNO"]):
+            return None, problem
+        try:
+            action = Action.speed(Card.parse(words[0].upper()), uno=len(words) == 2)
+        except NotationError:
+            return None, problem
+        if action in legal:
+            return [action], ""
+        if not game.speed_window:
+            return None, "The speed window is closed now: Enter lets the chance pass."
+        return None, f"You hold no {words[0].upper()}: type a card of your hand, or Enter to pass."
+
     def _follow_up(self, actions: list[Action]) -> Action:
-        """Ask the colour of a wild play, or the card count of a Wild Showdown."""
+        """Ask the colour of a wild play (and a Wild Drawn Together's link), or
+        the card count of a Wild Showdown."""
         screen = self.screen
         if actions[0].kind is ActionKind.PLAY:
-            choices = {str(a.colour): a for a in actions}
+            choices: dict[str, list[Action]] = {}
+            for a in actions:
+                choices.setdefault(str(a.colour), []).append(a)
             screen.print_fn(
                 "Name a colour: "
                 + ", ".join(f"{i}. {_COLOUR_WORDS[c]}" for i, c in enumerate(COLOURS, 1))
@@ -265,10 +481,14 @@ class Person:
                 answer = screen.ask("Colour (number, letter or name): ")
                 colour = _parse_colour(answer)
                 if colour is not None and str(colour) in choices:
-                    return choices[str(colour)]
+                    break
                 screen.print_fn(
                     f"{answer!r} is not a colour: type 1-4, R, Y, G, B or a colour's name."
                 )
+            same = choices[str(colour)]
+            if len(same) == 1:
+                return same[0]
+            return self._link(same)
         counts = {a.count: a for a in actions if a.count is not None}
         low, high = min(counts), max(counts)
         while True:
@@ -276,6 +496,68 @@ class Person:
             if answer.isdigit() and int(answer) in counts:
                 return counts[int(answer)]
             screen.print_fn(f"{answer!r} is not a card count: type a number from {low} to {high}.")
+
+    def _link(self, actions: list[Action]) -> Action:
+        """A Wild Drawn Together's two linked players."""
+        screen = self.screen
+        names = screen.names
+        links = {a.link: a for a in actions if a.link is not None}
+        game = screen.game
+        screen.print_fn(
+            "Link two players: from now on, when one of them draws, the other draws as many."
+        )
+        screen.print_fn(
+            "  "
+            + ", ".join(
+                f"{i}. {name} ({plural(size, 'card')})"
+                for i, (name, size) in enumerate(zip(names, game.hand_sizes, strict=True), 1)
+            )
+        )
+        while True:
+            answer = screen.ask("Link whom (two numbers or names, e.g. 2 5): ")
+            words = answer.replace("+", " ").replace(",", " ").split()
+            seats = [_player_named(w, names) for w in words]
+            if len(seats) != 2 or None in seats:
+                screen.print_fn(
+                    f"{answer!r} is not two players: type two of the numbers 1-{len(names)} "
+                    "or two names."
+                )
+                continue
+            a, b = sorted(cast("list[int]", seats))
+            if a == b:
+                screen.print_fn("A link joins two different players: name two.")
+                continue
+            if (a, b) not in links:
+                screen.print_fn(
+                    f"{names[a]} and {names[b]} cannot be linked here: name two others."
+                )
+                continue
+            return links[a, b]
+
+
+def _pile_situation(game) -> str:
+    pile = game.pile
+    colour = _COLOUR_WORDS[cast(Colour, game.pile_colour)]
+    cards = f"{' '.join(map(str, pile))} ({plural(len(pile), 'card')})"
+    if Action.take() in game.legal_actions() and len(game.legal_actions()) == 1:
+        return (
+            f"Wild Pile Up: the mini pile is {colour}: {cards}. You hold no {colour} card and "
+            "no wild: you take the pile."
+        )
+    return (
+        f"Wild Pile Up: the mini pile is {colour}: {cards}. Add a {colour} card or a wild "
+        "(no effects), or take the whole pile if you cannot."
+    )
+
+
+def _player_named(text: str, names: Sequence[str]) -> int | None:
+    """The seat typed as its menu number (1-n) or its name; None if neither."""
+    text = text.strip()
+    if text.isdigit():
+        seat = int(text) - 1
+        return seat if 0 <= seat < len(names) else None
+    folded = [n.casefold() for n in names]
+    return folded.index(text.casefold()) if text.casefold() in folded else None
 
 
 def _menu(legal, names: Sequence[str]) -> list[tuple[str, list[Action]]]:
@@ -293,6 +575,8 @@ def _menu(legal, names: Sequence[str]) -> list[tuple[str, list[Action]]]:
             label = f"face {names[action.player]}"
         elif action.kind is ActionKind.CATCH:
             label = f"catch {names[action.player]}"
+        elif action.kind is ActionKind.POINT:
+            label = f"point {names[action.player]}"
         else:
             label = str(action)
         entries.setdefault(label, []).append(action)
@@ -300,6 +584,11 @@ def _menu(legal, names: Sequence[str]) -> list[tuple[str, list[Action]]]:
 
 
 def _group_text(action: Action, names) -> str:
+    if action.card is not None and action.card.rank is Rank.WILD_DRAWN_TOGETHER:
+        uno = ", calling UNO" if action.uno else ""
+        if action.link is None:
+            return f"play Wild Drawn Together and name a colour (the link stays){uno}"
+        return f"play Wild Drawn Together: name a colour, then link two players{uno}"
     if action.kind is ActionKind.PLAY and action.card is not None:
         return f"play {card_name(action.card)} and name a colour" + (
             ", calling UNO" if action.uno else ""
@@ -342,6 +631,8 @@ def _normalise(text: str) -> str:
         words[0] = first
         if first == "colour":
             words[1:] = [w.upper() for w in words[1:]]
+        elif first == "speed":
+            words[1:] = [w.upper() if i == 0 else w.lower() for i, w in enumerate(words[1:])]
         else:
             words[1:] = [w.lower() for w in words[1:]]
     else:
@@ -397,6 +688,10 @@ def play_game(
     with a message, the scores and no traceback. ``control_fn`` switches the
     terminal to the private screen and back (:class:`SharedScreen`).
 
+    ``variant`` "party" plays UNO Party! (2-16 players; no unit): people are
+    also asked, out of turn, whether to speed-play or catch (``Person.react``)
+    and whom to point at.
+
     ``unit`` may be a unit's URL or serial device: the showdowns are fought on
     that unit (``engine.units.remote.RemoteUnit``, with ``unit_options``), which tells
     the table what to load and to press the timer button; a problem with the
@@ -405,6 +700,9 @@ def play_game(
     """
     if unit not in UNITS and not is_unit_url(unit):
         raise ValueError(f"unit must be one of {', '.join(UNITS)} or a unit's URL, not {unit!r}")
+    party = variant == "party"
+    if party and unit != "sim":
+        raise ValueError("UNO Party! has no showdowns: it takes no unit (leave --unit out)")
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)
     rng = random.Random(seed)
@@ -422,6 +720,7 @@ def play_game(
         control_fn,
         told=is_unit_url(unit),
         unit_help=ManualUnit.HELP if unit == "manual" else (),
+        rules_help=PARTY_HELP if party else (),
         replay=f"Seed {seed}. To play this game again: {replay}",
     )
     agents: list[Agent] = []

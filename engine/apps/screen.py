@@ -32,7 +32,7 @@ from engine.apps.driver import MatchEvent
 from engine.apps.recap import COLOUR_WORDS, card_name, event_text, scoreboard
 from engine.core.cards import Card
 from engine.core.game import Game
-from firmware_host.protocol.words import noun
+from firmware_host.protocol.words import noun, plural
 
 __all__ = [
     "SharedScreen",
@@ -41,6 +41,8 @@ __all__ = [
     "card_order",
     "COMMANDS",
     "HELP",
+    "PARTY_HELP",
+    "party_line",
     "ENTER_PRIVATE",
     "LEAVE_PRIVATE",
 ]
@@ -80,6 +82,27 @@ HELP = (
 )
 
 
+#: What ``help`` adds in an UNO Party! game (``showdown play --variant party``).
+PARTY_HELP = (
+    "UNO Party! cards:",
+    "  RP      red Point Taken: everyone points at another player at once; each draws "
+    "1 card per player pointing at them (at most 5)",
+    "  WP      Wild Pile Up: names no colour; cards are flipped into a mini pile; in turn "
+    "each adds a card of its colour or a wild (no effects), or takes the whole pile",
+    "  WT      Wild Drawn Together: name the colour and link two players: when one draws, "
+    "the other draws as many",
+    "Out of turn: when the top card is a number card you hold too (same colour and number), "
+    "the game stops and asks you before the next player plays: type the card to speed-play "
+    "it (play then goes on after you), or Enter to let it pass. Another card is a wrong "
+    "speed play: it comes back and you draw 1. A player who did not call UNO can be caught "
+    "the same way.",
+    "  speed G7    speed-play G7 (out of turn)",
+    "  point Bob   point at Bob (Point Taken); nobody sees whom until all have pointed",
+    "  take        take the mini pile into your hand",
+    "  WT=G 2+5    Wild Drawn Together naming green, linking players 2 and 5 (or choose "
+    "from the menu: the game asks the colour, then the two players)",
+)
+
 _KEY = re.compile(r"^( +\S.*?  +)(?=\S)")
 
 
@@ -94,6 +117,39 @@ def wrap_help(line: str, width: int) -> list[str]:
     key = _KEY.match(line)
     indent = " " * len(key.group(1)) if key else "  "
     return textwrap.wrap(line, max(width, 40), subsequent_indent=indent) or [""]
+
+
+def party_line(game, names: Sequence[str]) -> str:
+    """UNO Party!'s public facts, one line: the speed window, the mini pile and
+    its colour, the link, who has pointed (never whom). "" for other games, and
+    when none applies.
+
+    >>> from engine.core.party import PartyGame
+    >>> game = PartyGame.from_notation("party R5,G7/R5,B1/Y3,W G1,G2 R1,R5 R + 0 play - - "
+    ...                                "0,0,0 2 1 500 - 1:0 link=0+2")
+    >>> party_line(game, ["You", "bot1", "bot2"])
+    'Party! · speed window open on R5 · linked: You + bot2'
+    """
+    if not hasattr(game, "speed_window"):
+        return ""
+    parts = []
+    if game.speed_window:
+        parts.append(f"speed window open on {game.top_card}")
+    if game.pile:
+        colour = COLOUR_WORDS[str(game.pile_colour)]
+        parts.append(
+            f"mini pile ({colour}, {plural(len(game.pile), 'card')}): "
+            f"{' '.join(map(str, game.pile))}"
+        )
+    if game.links is not None:
+        a, b = game.links
+        parts.append(f"linked: {names[a]} + {names[b]}")
+    if game.phase.value == "point":
+        done = [names[p] for p in game.pointing]
+        parts.append(
+            f"pointed: {', '.join(done)} (whom stays hidden)" if done else "nobody has pointed yet"
+        )
+    return " · ".join(["Party!", *parts]) if parts else ""
 
 
 class QuitGame(Exception):
@@ -125,7 +181,8 @@ class SharedScreen:
     (None: the output is not a terminal). ``told``: the unit port tells the
     table each verdict itself (a real unit), so the showdown's event is not
     told again as it happens (a recap still tells it). ``unit_help``: lines
-    that ``help`` adds about the unit's own answers. ``replay``: the command
+    that ``help`` adds about the unit's own answers, ``rules_help`` about the
+    variant's own cards (UNO Party!'s). ``replay``: the command
     that plays this game again.
     """
 
@@ -140,6 +197,7 @@ class SharedScreen:
         *,
         told: bool = False,
         unit_help: Sequence[str] = (),
+        rules_help: Sequence[str] = (),
         replay: str = "",
     ):
         self.game = game
@@ -150,6 +208,7 @@ class SharedScreen:
         self.control_fn = control_fn
         self.told = told
         self.unit_help = list(unit_help)
+        self.rules_help = list(rules_help)
         self.replay = replay
         self.solo = len(self.people) == 1
         # With one person at the table there is nobody to hide the hand from.
@@ -183,7 +242,7 @@ class SharedScreen:
 
     def show_help(self) -> None:
         width = min(shutil.get_terminal_size().columns, 100)
-        for line in (*HELP, *self.unit_help):
+        for line in (*HELP, *self.rules_help, *self.unit_help):
             for part in wrap_help(line, width):
                 self.print_fn(part)
 
@@ -330,5 +389,8 @@ class SharedScreen:
         sizes = ", ".join(f"{n} {s}" for n, s in zip(self.names, game.hand_sizes, strict=True))
         scores = ", ".join(f"{n} {s}" for n, s in zip(self.names, game.scores, strict=True))
         self.print_fn(f"Cards in hand: {sizes} · Scores: {scores}")
+        party = party_line(game, self.names)
+        if party:
+            self.print_fn(party)
         self.print_fn(self.hand_line(player))
         self._known[player] = Counter(game.hand(player))
