@@ -46,10 +46,21 @@ from engine.apps.driver import Match, MatchEvent
 from engine.apps.recap import event_text
 from engine.apps.table import showdown_view
 from engine.apps.table.hub import Connection, Hub
+from engine.apps.table.party_view import (
+    MAX_PARTY_SEATS,
+    PARTY_EVENTS,
+    party_draws,
+    party_event_text,
+    party_rules_from,
+    pointing_reveal,
+    too_late,
+)
 from engine.apps.table.views import SEPARATOR, private_view, public_view
-from engine.core.actions import Action
+from engine.core.actions import Action, ActionKind
 from engine.core.errors import NotationError
-from engine.core.game import Game
+from engine.core.game import Game, Phase
+from engine.core.party import PartyGame
+from engine.core.party_rules import PartyRules
 from engine.core.rules import HouseRules
 from engine.players.bots import (
     DEFAULT_REACTION_MS,
@@ -89,7 +100,7 @@ MAX_IDS = 256
 MAX_LAG_MS = 60_000
 #: The save file's format number (fields added since are optional).
 SAVE_FORMAT = 1
-VARIANTS = ("showdown", "classic")
+VARIANTS = ("showdown", "classic", "party")
 #: The bots' skills: ``engine.players.bots.HeuristicBot`` or ``RandomBot``.
 BOT_KINDS = ("heuristic", "random")
 #: Why a phone's action is refused while the host has paused the game.
@@ -97,6 +108,10 @@ HOST_PAUSED = "the host paused the game: wait until the host resumes it"
 _HOUSE_FIELDS = tuple(field.name for field in dataclasses.fields(HouseRules))
 _HOUSE_SWITCHES = ("stacking", "draw_until_playable")
 _MIN_SEATS, _MAX_SEATS = 2, 10
+#: The events that are a decision of their player (for "too late: X played first").
+_DECISIONS = frozenset(
+    ("play", "draw", "keep", "accept", "challenge", "catch", "colour", "speed", "pile_add")
+) | {"pile_take"}
 _MAX_ID_CHARS = 64
 #: What the bots are called (bot<seat>): no person may be.
 _BOT_NAME = re.compile(r"bot[0-9]*", re.IGNORECASE)
@@ -183,7 +198,7 @@ class _Prepared:
 
 
 class Room(Hub):
-    """A table for 2 to 10 seats; see the module docstring.
+    """A table for 2 to 10 seats (16 for UNO Party!); see the module docstring.
 
     ``unit`` fights the showdowns (a SimulatedUnit on ``rng`` by default);
     ``save`` is the file the match is saved to after every change (None: not
@@ -202,8 +217,11 @@ class Room(Hub):
         new_secret: Callable[[], str] = lambda: secrets.token_urlsafe(16),
     ):
         super().__init__()
-        if not _MIN_SEATS <= seats <= _MAX_SEATS:
-            raise ValueError(f"a table has 2 to 10 seats, not {seats}")
+        if not _MIN_SEATS <= seats <= MAX_PARTY_SEATS:
+            raise ValueError(
+                f"a table has 2 to {MAX_PARTY_SEATS} seats (more than 10 for UNO Party! only), "
+                f"not {seats}"
+            )
         self.rng = rng or random.Random()
         self.unit: UnitPort = unit or SimulatedUnit(random.Random(self.rng.getrandbits(64)))
         self.code = code
@@ -215,8 +233,15 @@ class Room(Hub):
         self.target = 500
         self.bot_kind = "heuristic"
         self.reaction_ms = DEFAULT_REACTION_MS
-        self.house_rules = HouseRules()
+        self.house_rules: HouseRules | PartyRules = HouseRules()
         self.log: list[str] = []
+        #: UNO Party!: the last pointing, revealed once the last choice was in
+        #: (``{by, choices: [{seat, target}], draws: [{seat, cards}]}``).
+        self.reveal: dict[str, Any] | None = None
+        #: The latest decision (event kind, player, data): whom a late claim lost to.
+        self._last_decision: tuple[str, int, dict[str, Any]] | None = None
+        #: The position the bots' out-of-turn claims were last asked in.
+        self._claims_key: str | None = None
         self.match: Match | None = None
         #: Names this match's showdowns (``<match_id>:r<round>:s<n>``): new for
         #: each match and saved, so a unit never mistakes one match's showdown for
@@ -231,7 +256,7 @@ class Room(Hub):
     # -- what the match needs next --------------------------------------------------
 
     @property
-    def game(self) -> Game | None:
+    def game(self) -> Game | PartyGame | None:
         return None if self.match is None else self.match.game
 
     @property
@@ -248,7 +273,9 @@ class Room(Hub):
         return [seat.name or f"seat{n}" for n, seat in enumerate(self.seats)]
 
     def next_task(self) -> str | None:
-        """``"bot"``, ``"showdown"``, ``"next_round"`` or None (see the module docstring)."""
+        """``"bot"``, ``"showdown"``, ``"next_round"``, ``"claims"`` (UNO Party!:
+        the bots may claim out of turn, :meth:`claims_step`, after
+        :meth:`claim_delay`) or None (see the module docstring)."""
         game = self.game
         if game is None or self.paused is not None or self.host_paused or self._fighting:
             return None
@@ -256,18 +283,69 @@ class Room(Hub):
             return "showdown"
         if game.round_over:
             return None if game.match_over else "next_round"
+        if isinstance(game, PartyGame):
+            if self._claims_due(game):
+                return "claims"
+            if game.phase is Phase.POINT:
+                waiting = game.waiting_for
+                return "bot" if any(self.seats[p].by_bot for p in waiting) else None
         player = game.to_act
         if player is not None and self.seats[player].by_bot:
             return "bot"
         return None
 
     def bot_step(self) -> None:
-        """The bot whose turn it is decides."""
+        """The bot whose turn it is decides (UNO Party!'s pointing: every bot
+        still to choose points, in seat order)."""
         match = self._playing()
+        game = match.game
+        if isinstance(game, PartyGame) and game.phase is Phase.POINT:
+            bots = [p for p in game.waiting_for if self.seats[p].by_bot]
+            if not bots:
+                raise RuntimeError(f"no bot points now: {game.notation()}")
+            for bot in bots:
+                if game.phase is Phase.POINT and bot in game.waiting_for:
+                    match.step(bot)
+            self._settle()
+            return
         player = match.game.to_act
         if player is None or not self.seats[player].by_bot:
             raise RuntimeError(f"not a bot's turn: {match.game.notation()}")
         self._step(player)
+
+    def claim_delay(self) -> float:
+        """Seconds before the bots' claims (UNO Party!): the fastest reaction
+        among the bots' seats, as the table's pace allows (the Runner)."""
+        reactions = [
+            (self.reaction_ms if seat.kind != "bot" else seat.reaction_ms) or self.reaction_ms
+            for seat in self.seats
+            if seat.by_bot
+        ]
+        return min(reactions, default=self.reaction_ms) / 1000
+
+    def claims_position(self) -> str:
+        """The position the bots would claim in (the game's public line)."""
+        return self._playing().game.notation()
+
+    def claims_step(self) -> None:
+        """UNO Party!: the bots' out-of-turn claims (a speed play, a catch), one
+        round among them, in their reaction order (``Match.claims``); asked once
+        per position."""
+        match = self._playing()
+        self._claims_key = match.game.notation()
+        before = len(match.events)
+        match.claims()
+        if len(match.events) != before:
+            self._settle()
+
+    def _claims_due(self, game: PartyGame) -> bool:
+        """Whether the bots are yet to be asked for claims in this position."""
+        if game.phase is Phase.POINT or not any(
+            seat.by_bot and n != game.to_act and game.legal_actions(n)
+            for n, seat in enumerate(self.seats)
+        ):
+            return False
+        return game.notation() != self._claims_key
 
     def showdown_request(self) -> ShowdownRequest:
         """The pending showdown, as the driver will ask for it: fight it on
@@ -331,6 +409,8 @@ class Room(Hub):
         match.game.next_round()
         self._round_closed = False
         self.showdown = None
+        self.reveal = None
+        self._last_decision = None
         for seat in self.seats:
             seat.drew = 0
         self._add_log(SEPARATOR)
@@ -435,6 +515,8 @@ class Room(Hub):
             action = Action.parse(text)
         except NotationError:
             return f"{text!r} is not an action (e.g. R5, W=R, draw, catch 1)"
+        if isinstance(game, PartyGame):
+            return self._party_act(game, seat, action, text)
         if game.to_act != seat:
             if game.pending_showdown is not None:
                 return "a showdown is being fought: wait for its verdict"
@@ -445,6 +527,54 @@ class Room(Hub):
             return f"{text} is not legal now"
         self._step(seat, action)
         return None
+
+    def _party_act(self, game: PartyGame, seat: int, action: Action, text: str) -> str | None:
+        """A Party! decision from a phone, in turn or out of it. Claims (a speed
+        play, a catch) are applied in the order they arrive: a later one has
+        become illegal and is refused, saying who came first."""
+        if game.round_over:
+            return "the round is over"
+        legal = game.legal_actions(seat)
+        kind = action.kind
+        if kind is ActionKind.SPEED_PLAY:
+            # Only the identical card: a phone is never penalised for its lag
+            # (a wrong speed play is the engine's, left to the bots).
+            if action not in legal or str(action.card) != str(game.top_card):
+                return too_late(self._last_decision, self.names, game, text)
+            self._claim(seat, action)
+            return None
+        if kind is ActionKind.CATCH:
+            if action not in legal:
+                return too_late(self._last_decision, self.names, game, text)
+            if seat == game.to_act:
+                self._step(seat, action)
+            else:
+                self._claim(seat, action)
+            return None
+        if game.phase is Phase.POINT:
+            if kind is not ActionKind.POINT:
+                return "everyone points now: point at a player (point N)"
+            if seat in game.pointing:
+                return "you have pointed already"
+            if seat not in game.waiting_for:
+                return "you take no part in this pointing"
+            if action not in legal:
+                return f"{text} is not legal now (point at another player still playing)"
+            self._step(seat, action)
+            return None
+        if game.to_act != seat:
+            return f"it is not your turn: it is {self.names[game.to_act or 0]}'s"
+        if action not in legal:
+            return f"{text} is not legal now"
+        self._step(seat, action)
+        return None
+
+    def _claim(self, seat: int, action: Action) -> None:
+        """An out-of-turn claim by a person's phone, applied now (``Match.claim``)."""
+        match = self._playing()
+        self.seats[seat].drew = 0
+        match.claim(seat, action)
+        self._settle()
 
     def _take_back(self, conn: Connection, message: dict) -> str | None:
         """A phone takes back its seat from the bot the host handed it to."""
@@ -531,7 +661,7 @@ class Room(Hub):
             return "a match is being played"
         variant = message.get("variant", "showdown")
         if variant not in VARIANTS:
-            return f"variant must be showdown or classic, not {variant!r}"
+            return f"variant must be showdown, classic or party, not {variant!r}"
         target = message.get("target", 500)
         if type(target) is not int or target < 1:
             return f"target must be a whole number of points >= 1, not {target!r}"
@@ -542,7 +672,11 @@ class Room(Hub):
             reaction_ms = check_reaction_ms(
                 message.get("reaction_ms", DEFAULT_REACTION_MS), "the bots"
             )
-            house = house_rules_from(message.get("house_rules"))
+            house: HouseRules | PartyRules = (
+                party_rules_from(message.get("house_rules"))
+                if variant == "party"
+                else house_rules_from(message.get("house_rules"))
+            )
         except ValueError as exc:
             return str(exc)
         bots = message.get("bots")
@@ -556,8 +690,10 @@ class Room(Hub):
             moved = {id(s): n for n, s in enumerate(seats)}
         if not people:
             return "nobody has taken a seat"
-        if not _MIN_SEATS <= len(seats) <= _MAX_SEATS:
-            return f"a match takes 2 to 10 players, not {len(seats)}"
+        most = MAX_PARTY_SEATS if variant == "party" else _MAX_SEATS
+        if not _MIN_SEATS <= len(seats) <= most:
+            kind = "an UNO Party! match" if variant == "party" else "a match"
+            return f"{kind} takes 2 to {most} players, not {len(seats)}"
         if bots is not None:  # the people keep their phones; their seats renumber
             for conn in self.connections:
                 if conn.seat is not None:
@@ -572,7 +708,11 @@ class Room(Hub):
         self.seats = seats
         self.variant, self.target, self.house_rules = variant, target, house
         self.bot_kind, self.reaction_ms = bot_kind, reaction_ms
-        game = Game.new(len(seats), variant, rng=self.rng, target=target, house_rules=house)
+        game: Game | PartyGame
+        if isinstance(house, PartyRules):
+            game = PartyGame.new(len(seats), rng=self.rng, target=target, house_rules=house)
+        else:
+            game = Game.new(len(seats), variant, rng=self.rng, target=target, house_rules=house)
         self.match_id = new_match_id()
         self._begin(game, log=[])
         self._changed(save=True)
@@ -658,7 +798,9 @@ class Room(Hub):
         self._changed(save=True)
         return None
 
-    def _begin(self, game: Game, log: list[str], showdowns: int = 0, decisions: int = 0) -> None:
+    def _begin(
+        self, game: Game | PartyGame, log: list[str], showdowns: int = 0, decisions: int = 0
+    ) -> None:
         agents = [self._agent(n) for n in range(len(self.seats))]
         self.match = Match(
             game,
@@ -667,10 +809,15 @@ class Room(Hub):
             names=self.names,
             log=self._on_event,
             match_id=self.match_id,
+            # UNO Party!: the bots' simultaneous claims are ordered from the table's seed
+            rng=random.Random(self.rng.getrandbits(64)) if isinstance(game, PartyGame) else None,
         )
         self.match.showdowns, self.match.decisions = showdowns, decisions
         self.log = log
         self.showdown = None
+        self.reveal = None
+        self._last_decision = None
+        self._claims_key = None
         self.paused = None
         self.host_paused = False
         self.house_rules = game.house_rules
@@ -709,7 +856,15 @@ class Room(Hub):
         if seat is not None:
             self.seats[seat].drew = 0
             self.showdown = None  # the last verdict stays up until the next decision
-        match.step()
+        if isinstance(match.game, PartyGame) and match.game.phase is Phase.POINT:
+            match.step(seat)  # everyone points: the driver is told who
+        else:
+            match.step()
+        self._settle()
+
+    def _settle(self) -> None:
+        """After a decision: the round's end (and the match's) told once; save."""
+        match = self._playing()
         game = match.game
         if game.round_over and not self._round_closed:
             self._round_closed = True
@@ -772,10 +927,21 @@ class Room(Hub):
         elif event.kind == "showdown":
             drew[d["loser"]] = d["cards"]
             self._verdict(d)
+        elif event.kind in PARTY_EVENTS:
+            if event.kind == "point_taken":
+                self.reveal = None
+            elif event.kind == "pointing":
+                self.reveal = pointing_reveal(d)
+            drew.update(party_draws(event.kind, d))
+        if event.kind in _DECISIONS and isinstance(d.get("player"), int):
+            self._last_decision = (event.kind, d["player"], d)
         for player, count in drew.items():
             if count:
                 self.seats[player].drew = count
-        self._add_log(event_text(event, self.names))
+        if event.kind in PARTY_EVENTS:
+            self._add_log(party_event_text(event.kind, d, self.names))
+        else:
+            self._add_log(event_text(event, self.names))
 
     def _verdict(self, d: dict[str, Any]) -> None:
         c, o = d["challenger"], d["opponent"]
@@ -835,6 +1001,7 @@ class Room(Hub):
             house_rules=self.house_rules,
             bot_kind=self.bot_kind,
             reaction_ms=self.reaction_ms,
+            reveal=self.reveal,
         )
 
     def view_for(self, conn: Connection, public: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -916,7 +1083,10 @@ class Room(Hub):
                 }
                 for s in self.seats
             ],
-            "notation": None if match is None else match.game.notation(),
+            # UNO Party!'s pointing choices under way are written (reveal=True):
+            # the save file is the server's, never sent to a page.
+            "notation": None if match is None else _notation(match.game),
+            "reveal": self.reveal,
             "showdowns": 0 if match is None else match.showdowns,
             "decisions": 0 if match is None else match.decisions,
             "log": list(self.log),
@@ -942,15 +1112,19 @@ class Room(Hub):
                 )
                 for s in data["seats"]
             ]
-            if not _MIN_SEATS <= len(seats) <= _MAX_SEATS:
-                raise ValueError(f"not a saved table: {len(seats)} seats (2 to 10)")
+            if not _MIN_SEATS <= len(seats) <= MAX_PARTY_SEATS:
+                raise ValueError(f"not a saved table: {len(seats)} seats (2 to 16)")
             bot_kind = data.get("bot", "heuristic")
             if bot_kind not in BOT_KINDS:
                 raise ValueError(f"bot must be heuristic or random, not {bot_kind!r}")
             reaction_ms = check_reaction_ms(
                 data.get("reaction_ms", DEFAULT_REACTION_MS), "the bots"
             )
-            house = HouseRules.parse(data.get("house_rules", "-"))
+            house: HouseRules | PartyRules = (
+                PartyRules.parse(data.get("house_rules", "-"))
+                if data.get("variant") == "party"
+                else HouseRules.parse(data.get("house_rules", "-"))
+            )
             notation = data["notation"]
             game = None if notation is None else Game.from_notation(notation)
             if game is not None and game.players != len(seats):
@@ -963,6 +1137,8 @@ class Room(Hub):
             if game is not None:
                 self._begin(game, self.log, data["showdowns"], data["decisions"])
                 self.host_paused = data.get("host_paused", False) is True
+                reveal = data.get("reveal")
+                self.reveal = reveal if isinstance(reveal, dict) else None
         except (KeyError, TypeError, AttributeError, NotationError) as exc:
             raise ValueError(f"not a saved table: {exc!r}") from None
         self._changed()
@@ -1016,6 +1192,11 @@ def house_rules_from(value: Any) -> HouseRules:
         return HouseRules(**options)
     except (ValueError, TypeError) as exc:
         raise ValueError(f"house rules: {exc}") from None
+
+
+def _notation(game: Game | PartyGame) -> str:
+    """The game's line for the save file: UNO Party!'s with its pointing choices."""
+    return game.notation(reveal=True) if isinstance(game, PartyGame) else game.notation()
 
 
 def new_match_id() -> str:

@@ -23,7 +23,7 @@ import logging
 import threading
 from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 import segno
 import uvicorn
@@ -37,7 +37,16 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from engine.core.errors import UnitProblem
 from engine.units.ports import ShowdownOutcome, ShowdownRequest, UnitPort
 
-__all__ = ["create_app", "serve", "Runner", "UnitHooks", "Addon", "TableRoom", "STATIC"]
+__all__ = [
+    "create_app",
+    "serve",
+    "Runner",
+    "UnitHooks",
+    "Addon",
+    "TableRoom",
+    "ClaimingRoom",
+    "STATIC",
+]
 
 log = logging.getLogger(__name__)
 
@@ -82,10 +91,22 @@ class TableRoom(Protocol):
     def unit_said(self, text: str) -> None: ...
 
 
+class ClaimingRoom(TableRoom, Protocol):
+    """A room whose bots claim out of turn (UNO Party!: the table's ``Room``):
+    its ``next_task`` may say ``"claims"``."""
+
+    def claim_delay(self) -> float: ...
+    def claims_position(self) -> str: ...
+    def claims_step(self) -> None: ...
+
+
 class Runner:
     """Runs the match's machines for ``room`` on the event loop: bots after
     ``pace_s``, showdowns in a worker thread, the next round after
-    ``round_pause_s``. ``wake()`` whenever the room changed."""
+    ``round_pause_s``; UNO Party!'s bots claim out of turn after their
+    reaction time (``room.claim_delay()``; at once with ``pace_s`` 0), while the
+    people's phones claim whenever their taps arrive. ``wake()`` whenever the
+    room changed."""
 
     def __init__(self, room: TableRoom, *, pace_s: float = 0.8, round_pause_s: float = 5.0):
         self.room = room
@@ -117,6 +138,14 @@ class Runner:
             await asyncio.sleep(self.pace_s)
             if room.next_task() == "bot":  # the host may have changed things meanwhile
                 room.bot_step()
+        elif task == "claims":
+            claiming = cast(ClaimingRoom, room)
+            position = claiming.claims_position()
+            if self.pace_s > 0:
+                await asyncio.sleep(claiming.claim_delay())
+            # A phone may have claimed meanwhile: then the bots react to the new position.
+            if room.next_task() == "claims" and claiming.claims_position() == position:
+                claiming.claims_step()
         elif task == "showdown":
             await self._showdown()
         elif task == "next_round":

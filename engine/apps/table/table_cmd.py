@@ -139,7 +139,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="listen on the LAN: print the join URL by IP address and its QR code",
     )
     parser.add_argument(
-        "--seats", type=whole_number(2, 10), default=4, help="seats at the table (default: 4)"
+        "--seats",
+        type=whole_number(2, 16),
+        default=4,
+        help="seats at the table (default: 4; up to 10, or 16 with --variant party)",
+    )
+    parser.add_argument(
+        "--variant",
+        choices=("showdown", "classic", "party"),
+        default="showdown",
+        help="the game the host's form offers first (default: showdown; the host may "
+        "choose another before starting)",
     )
     parser.add_argument(
         "--seed", type=seed, default=None, help="shuffle seed, to replay a match (default: random)"
@@ -189,6 +199,12 @@ def command(args: argparse.Namespace) -> int:
         raise UsageError(f"--pace must be from 0 to 10 seconds, not {args.pace:g}")
     if args.companion and args.seats != 4:
         raise UsageError("--seats is for phones; with --companion the host names the players")
+    if args.seats > 10 and args.variant != "party":
+        raise UsageError(
+            f"--seats {args.seats}: more than 10 seats only for UNO Party! (--variant party)"
+        )
+    if args.companion and args.variant == "party":
+        raise UsageError("--variant party is played with phones, not with --companion")
     if args.listen is not None:
         host, port = args.listen
         host = host or ("0.0.0.0" if args.lan else "127.0.0.1")
@@ -210,6 +226,7 @@ def command(args: argparse.Namespace) -> int:
         room = CompanionRoom(rng=rng, unit=unit, code=code, join_url=join_url, save=save)
     else:
         room = Room(seats=args.seats, rng=rng, unit=unit, code=code, join_url=join_url, save=save)
+        room.variant = args.variant
     resumed = False
     if args.resume or args.resume_if_saved:
         flag = "--resume" if args.resume else "--resume-if-saved"

@@ -27,9 +27,18 @@ from typing import Any
 from engine.apps.play import action_text
 from engine.apps.recap import COLOUR_WORDS, card_name
 from engine.apps.screen import card_order
+from engine.apps.table.party_view import (
+    party_card_name,
+    party_private,
+    party_public,
+    party_rules_view,
+    party_rules_words,
+)
 from engine.core.actions import ActionKind
 from engine.core.cards import Card
 from engine.core.game import Game, Phase
+from engine.core.party import PartyGame
+from engine.core.party_rules import PartyRules
 from engine.core.rules import HouseRules, Variant
 
 __all__ = [
@@ -58,7 +67,7 @@ def card_view(card: Card, legal: bool | None = None) -> dict[str, Any]:
     view: dict[str, Any] = {
         "text": str(card),
         "colour": WILD if card.colour is None else str(card.colour),
-        "label": card_name(card),
+        "label": party_card_name(card),  # card_name, and Party!'s own cards
     }
     if legal is not None:
         view["legal"] = legal
@@ -84,12 +93,15 @@ def prompt(game: Game, seat: int, names: Sequence[str]) -> str:
 
 
 def private_view(
-    game: Game, seat: int, names: Sequence[str], *, bot_playing: bool = False
+    game: Game | PartyGame, seat: int, names: Sequence[str], *, bot_playing: bool = False
 ) -> dict[str, Any]:
     """The ``you`` part for the phone of ``seat``: its own hand (sorted, the
     playable cards marked), its legal actions with their words, its prompt.
     While a bot plays for the seat (``bot_playing``) the hand is still shown
-    to its owner, with nothing to do but take the seat back."""
+    to its owner, with nothing to do but take the seat back. A Party! seat's
+    is ``party_view.party_private``."""
+    if isinstance(game, PartyGame):
+        return party_private(game, seat, names, bot_playing=bot_playing)
     legal = game.legal_actions() if game.to_act == seat and not bot_playing else ()
     playable = {a.card for a in legal if a.kind is ActionKind.PLAY}
     hand = sorted(game.hand(seat), key=card_order)
@@ -102,9 +114,11 @@ def private_view(
     }
 
 
-def house_rules_view(house: HouseRules) -> dict[str, Any]:
+def house_rules_view(house: HouseRules | PartyRules) -> dict[str, Any]:
     """The house rules as plain values (what the host form sends back), and
-    their text form (``HouseRules.parse`` reads it)."""
+    their text form (``HouseRules.parse`` reads it; Party!'s: ``PartyRules``)."""
+    if isinstance(house, PartyRules):
+        return party_rules_view(house)
     return {
         "stacking": house.stacking,
         "draw_until_playable": house.draw_until_playable,
@@ -116,7 +130,7 @@ def house_rules_view(house: HouseRules) -> dict[str, Any]:
 
 
 def rules_words(
-    variant: str, target: int, house: HouseRules, bot_kind: str, reaction_ms: float
+    variant: str, target: int, house: HouseRules | PartyRules, bot_kind: str, reaction_ms: float
 ) -> list[str]:
     """The match's rules as the display lists them, every house rule said
     (on or off), so the table can check what the host chose.
@@ -124,6 +138,8 @@ def rules_words(
     >>> rules_words("classic", 500, HouseRules(stacking=True), "heuristic", 230.0)[:3]
     ['Classic to 500 points', 'bots: heuristic, react in 230 ms', 'stacking +2 and +4: on']
     """
+    if isinstance(house, PartyRules):
+        return party_rules_words(target, house, bot_kind, reaction_ms)
     rules = Variant.named(variant)
     penalty = house.uno_penalty
     words = [
@@ -146,7 +162,7 @@ def public_view(
     code: str,
     join_url: str,
     seats: Sequence[dict[str, Any]],
-    game: Game | None,
+    game: Game | PartyGame | None,
     phase: str,
     variant: str,
     target: int,
@@ -154,19 +170,24 @@ def public_view(
     showdown: dict[str, Any] | None,
     paused: str | None,
     host_paused: bool = False,
-    house_rules: HouseRules | None = None,
+    house_rules: HouseRules | PartyRules | None = None,
     bot_kind: str = "heuristic",
     reaction_ms: float = 230.0,
+    reveal: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """What every connection sees. ``seats`` are the room's seat entries
     (seat, name, kind, connected, bot_playing, lag_ms, drew); the game adds
     each one's card count and UNO state. ``phase`` is ``lobby``,
     ``match_over`` or the game's phase. ``paused`` is a unit problem (what
     happened, what to do); ``host_paused`` the host's own pause. The house
-    rules are the game's once it is dealt."""
+    rules are the game's once it is dealt. ``party`` is UNO Party!'s fields
+    (``party_view.party_public``; null for the other variants), ``reveal``
+    the last pointing, revealed once every choice was in."""
     if game is not None:
         variant, target, house_rules = game.variant.name, game.target, game.house_rules
-    house = house_rules or HouseRules()
+    house: HouseRules | PartyRules = house_rules or HouseRules()
+    if (variant == "party") != isinstance(house, PartyRules):  # the lobby's last choice
+        house = PartyRules() if variant == "party" else HouseRules()
     table: dict[str, Any] = {
         "code": code,
         "join_url": join_url,
@@ -186,6 +207,7 @@ def public_view(
         "house_rules": house_rules_view(house),
         "bots": {"kind": bot_kind, "reaction_ms": reaction_ms},
         "rules": rules_words(variant, target, house, bot_kind, reaction_ms),
+        "party": None,
     }
     out = []
     for entry in seats:
@@ -213,4 +235,6 @@ def public_view(
         scores=list(game.scores),
         target=game.target,
     )
+    if isinstance(game, PartyGame):
+        table["party"] = party_public(game, reveal)
     return table

@@ -26,10 +26,13 @@ export function cardWords(text) {
   const [face, showdown] = text.split("!");
   let words;
   if (face[0] === "W") {
-    words = { W: "wild", "W+4": "wild draw four", WS: "wild showdown" }[face] || face;
+    words = {
+      W: "wild", "W+4": "wild draw four", WS: "wild showdown", WP: "wild pile up",
+      WT: "wild drawn together",
+    }[face] || face;
   } else {
     const rank = face.slice(1);
-    const ranks = { "+2": "draw two", R: "reverse", S: "skip" };
+    const ranks = { "+2": "draw two", R: "reverse", S: "skip", P: "point taken" };
     words = `${COLOUR_NAMES[face[0]] || face[0]} ${ranks[rank] || rank}`;
   }
   return showdown ? `${words}, showdown ${showdown}` : words;

@@ -19,6 +19,35 @@ soundSwitch($("mute"));
 // -- host controls --
 // The setup as the server takes it; the server checks every value (the engine's
 // own checks) and refuses a bad one with a message shown below the form.
+function partyRules() {
+  const on = (id) => $(id).checked;
+  return {
+    first_action: $("p-first").value,
+    draw_closes_speed: on("p-draw-closes"),
+    speed_out: on("p-speed-out"),
+    pointer_points: on("p-pointer"),
+    pile_wilds: on("p-pile-wilds"),
+    pile_refuse: on("p-pile-refuse"),
+    pile_out: $("p-pile-out").value,
+    pile_is_draw: on("p-pile-draw"),
+    link_self: on("p-link-self"),
+    relink: $("p-relink").value,
+    cap_linked: on("p-cap-linked"),
+    wd4_all_wilds: on("p-wd4"),
+    draw_until_playable: on("p-until"),
+    uno_penalty: Number($("p-uno").value),
+  };
+}
+
+function showRuleFields() {
+  const party = $("variant").value === "party";
+  $("party-rules").hidden = !party;
+  $("classic-rules").hidden = party;
+  $("bots").max = party ? "15" : "9";
+}
+$("variant").addEventListener("change", showRuleFields);
+let variantShown = false; // the lobby's variant (--variant) chosen once, then the host's
+
 $("host-form").addEventListener("submit", (event) => {
   event.preventDefault();
   const number = (id) => Number($(id).value);
@@ -38,6 +67,7 @@ $("host-form").addEventListener("submit", (event) => {
       showdown_cards: [number("ws-low"), number("ws-high")],
     },
   };
+  if (message.variant === "party") message.house_rules = partyRules();
   $("host-message").textContent = link.send(message) ? "Starting…" : "Not connected.";
 });
 
@@ -79,9 +109,97 @@ function render(next) {
   renderSeats();
   renderScores();
   fill($("rules"), (view.rules || []).map((text) => h("li", { text })));
+  $("rules").classList.toggle("many", (view.rules || []).length > 8);
   renderLog();
   renderShowdown();
+  renderParty();
+  if (!variantShown && view.variant) {
+    variantShown = true;
+    $("variant").value = view.variant;
+    showRuleFields();
+  }
   keepFocus(renderHostExtra);
+}
+
+// -- UNO Party! --
+let countTimer = null;
+let countFor = null; // the pointing the 3-2-1 count was shown for
+let revealShown = null;
+
+function renderParty() {
+  const party = view.party;
+  $("party").hidden = !party;
+  $("showdown").hidden = !!party;
+  if (!party) return;
+  const top = view.top;
+  $("party-speed").hidden = !party.speed_window;
+  $("party-speed-card").textContent = top ? `${top.text} (${top.label})` : "";
+  const link = party.link;
+  $("party-link").hidden = !link;
+  if (link) $("party-link").textContent = `Linked: ${seatName(view, link[0])} and ${seatName(view, link[1])} draw together.`;
+  const pile = party.pile;
+  $("party-pile").hidden = !pile;
+  if (pile) {
+    const turn = pile.turn === null || pile.turn === undefined ? "" : ` ${seatName(view, pile.turn)} adds or takes.`;
+    fill($("party-pile"),
+      h("div", { class: "party-line", text: `Pile up: ${pile.cards.length} cards, ${pile.colour_name || "no colour"}.${turn}` }),
+      h("div", { class: "pile-cards", "aria-label": "The mini pile" }, pile.cards.map((c) => cardElement(c))));
+  }
+  renderPointing(party.point);
+  renderReveal(party.reveal);
+}
+
+function renderPointing(point) {
+  const box = $("party-point");
+  box.hidden = !point;
+  if (!point) {
+    clearInterval(countTimer);
+    countTimer = null;
+    countFor = null;
+    return;
+  }
+  const key = `${view.round}:${point.by}:${view.log.length}`;
+  if (countFor === null) {
+    countFor = key;
+    let n = 3;
+    const tick = () => {
+      $("party-count").textContent = n > 0 ? String(n) : "Point!";
+      $("party-count").classList.toggle("go", n <= 0);
+      $("announce").textContent = n > 0 ? String(n) : "Point!";
+      if (n <= 0) { clearInterval(countTimer); countTimer = null; }
+      n -= 1;
+    };
+    fill(box,
+      h("div", { class: "party-line", text: `Point Taken by ${seatName(view, point.by)}: everyone points at a player!` }),
+      h("div", { id: "party-count", class: "party-count", "aria-hidden": "true" }),
+      h("div", { id: "party-waiting", class: "party-line" }));
+    tick();
+    countTimer = setInterval(tick, 1000);
+  }
+  const waiting = point.waiting.map((s) => seatName(view, s));
+  $("party-waiting").textContent = waiting.length
+    ? `Waiting for ${waiting.join(", ")} (${point.pointed.length} pointed)`
+    : "Everyone has pointed.";
+}
+
+function renderReveal(reveal) {
+  const box = $("party-reveal");
+  box.hidden = !reveal;
+  if (!reveal) { revealShown = null; return; }
+  const key = JSON.stringify(reveal);
+  if (key === revealShown) return;
+  revealShown = key;
+  const draws = new Map((reveal.draws || []).map((d) => [d.seat, d.cards]));
+  fill(box,
+    h("div", { class: "party-line", text: "Everyone pointed:" }),
+    h("ul", { class: "pointing" }, (reveal.choices || []).map((c) =>
+      h("li", { "data-seat": c.seat },
+        h("span", { text: seatName(view, c.seat) }), h("span", { class: "arrow", text: " → ", "aria-label": "points at" }),
+        h("span", { text: seatName(view, c.target) })))),
+    h("ul", { class: "pointing-draws" }, [...draws].map(([seat, n]) =>
+      h("li", { text: `${seatName(view, seat)} draws ${n}` }))));
+  $("announce").textContent = (reveal.choices || []).map((c) =>
+    `${seatName(view, c.seat)} points at ${seatName(view, c.target)}`).join(". ");
 }
 
 function host(cmd, extra = {}) {
@@ -166,7 +284,10 @@ function renderPlay() {
 }
 
 function phaseText(phase) {
-  const words = { over: "Round over", round_over: "Round over", match_over: "Match over", showdown: "Showdown!" };
+  const words = {
+    over: "Round over", round_over: "Round over", match_over: "Match over", showdown: "Showdown!",
+    point: "Everyone points!",
+  };
   return words[phase] || String(phase).replace(/_/g, " ");
 }
 
@@ -203,6 +324,7 @@ function renderSeats() {
         ? h("span", { class: "lag", text: lagText(seat.lag_ms), "aria-label": `lag ${lagText(seat.lag_ms)}` })
         : null,
       seat.uno ? h("span", { class: "badge uno", text: "UNO" }) : null,
+      partyBadge(seat.seat),
       badge && badge.until > now ? h("span", { class: "badge plus", text: `+${badge.n}` }) : null,
       h("span", {
         class: "count",
@@ -212,7 +334,18 @@ function renderSeats() {
     );
   });
   lastCounts = counts;
+  $("seats").classList.toggle("many", items.length > 8);
   fill($("seats"), items);
+}
+
+/** UNO Party!: who has pointed (never at whom), who is linked. */
+function partyBadge(n) {
+  const party = view.party;
+  if (!party) return null;
+  if (party.point && party.point.pointed.includes(n)) return h("span", { class: "badge bot", text: "pointed ✓" });
+  if (party.point && party.point.waiting.includes(n)) return h("span", { class: "badge bot", text: "pointing…" });
+  if (party.link && party.link.includes(n)) return h("span", { class: "badge bot", text: "linked" });
+  return null;
 }
 
 /** "Ann", "Ann (bot playing)", "Seat 3 (free)". */

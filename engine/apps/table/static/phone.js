@@ -157,7 +157,90 @@ function render() {
   const byCard = cardActions(legal, you.hand || []);
   renderHand(you.hand || [], byCard);
   renderActions(legal, byCard);
+  renderParty(you);
   $("prompt").textContent = you.prompt || "";
+}
+
+// -- UNO Party! --
+function renderParty(you) {
+  const party = view.party;
+  const info = [];
+  if (party) {
+    if (party.link) info.push(`Linked: ${seatName(view, party.link[0])} + ${seatName(view, party.link[1])}.`);
+    if (party.pile) {
+      const turn = party.pile.turn === null ? "" : `, ${party.pile.turn === seat ? "you" : seatName(view, party.pile.turn)} to add`;
+      info.push(`Pile: ${party.pile.cards.length} cards, ${party.pile.colour_name || "no colour"}${turn}.`);
+    }
+    if (party.point) {
+      const left = party.point.waiting.length;
+      info.push(`Pointing: ${left ? `${left} still to choose` : "all in"}.`);
+    }
+    if (party.reveal) {
+      const mine = party.reveal.choices.filter((c) => c.target === seat).map((c) => seatName(view, c.seat));
+      info.push(mine.length ? `Pointed at you: ${mine.join(", ")}.` : "Nobody pointed at you.");
+    }
+  }
+  $("party-info").hidden = !info.length;
+  $("party-info").textContent = info.join(" ");
+  // the speed-play button: lit while this phone holds the identical card
+  const speed = (you.speed || []);
+  $("speed").hidden = !speed.length;
+  if (speed.length) {
+    const withUno = speed.find((a) => a.endsWith(" uno"));
+    const plain = speed.find((a) => !a.endsWith(" uno")) || withUno;
+    const card = plain.split(" ")[1];
+    fill($("speed"), h("button", {
+      type: "button", class: "big speed", "data-action": plain, "data-key": "speed",
+      text: `SPEED! Play ${card} now`, "aria-label": `speed play ${cardWords(card)} now`,
+      onclick: () => { const pick = unoArmed && withUno ? withUno : plain; unoArmed = false; send(pick); },
+    }));
+    if (renderParty.lit !== plain) $("announce").textContent = `Speed play: you hold ${cardWords(card)}`;
+  } else {
+    fill($("speed"));
+  }
+  renderParty.lit = speed.length ? speed[0] : null;
+  // the pointing: one button per player; the choice shown to this phone only
+  const point = you.point;
+  $("pointing").hidden = !point;
+  if (point) {
+    const chosen = point.chosen;
+    fill($("pointing"),
+      chosen !== null && chosen !== undefined
+        ? h("span", { class: "party-note", "data-key": "pointed", text: `You point at ${point.chosen_name}.` })
+        : point.choices.map((c) => h("button", {
+          type: "button", class: "big point", "data-action": c.action, "data-key": c.action,
+          text: `Point at ${c.name}`, onclick: () => send(c.action),
+        })));
+  } else {
+    fill($("pointing"));
+  }
+}
+
+/** Wild Drawn Together: a colour and the two players it links, then play. */
+function renderLinkChooser(play) {
+  const players = play.players.map((p) => h("option", { value: String(p), text: p === seat ? `${seatName(view, p)} (you)` : seatName(view, p) }));
+  const first = h("select", { id: "link-a", "aria-label": "first player to link" }, players);
+  const second = h("select", { id: "link-b", "aria-label": "second player to link" }, players.map((o) => o.cloneNode(true)));
+  if (second.options.length > 1) second.selectedIndex = 1;
+  const colours = play.colours.map((c) => h("button", {
+    type: "button", class: `big ${c}`, text: `${c} ${COLOUR_NAMES[c]}`, "data-key": `link-${c}`,
+    onclick: () => {
+      const a = Number(first.value);
+      const b = Number(second.value);
+      if (a === b) return showRefused("Link two different players.");
+      const uno = unoArmed && play.uno.includes(true) ? " uno" : "";
+      hideChooser();
+      unoArmed = false;
+      send(`WT=${c} ${Math.min(a, b)}+${Math.max(a, b)}${uno}`);
+    },
+  }));
+  fill($("chooser"),
+    h("span", { text: "Wild Drawn Together: link" }), first, h("span", { text: "and" }), second,
+    h("span", { text: ", then name a colour:" }), colours,
+    h("button", { type: "button", text: "Cancel", onclick: hideChooser }));
+  chooserFor = "WT";
+  $("chooser").hidden = false;
+  first.focus();
 }
 
 function renderShowdown() {
@@ -207,12 +290,15 @@ function cardActions(legal, hand) {
 
 function renderHand(hand, byCard) {
   const items = hand.map((card) => { // in the server's order (sorted there)
-    const legal = card.legal === true || byCard.has(card.text);
+    const link = card.text === "WT" && view.you && view.you.link_play;
+    const legal = card.legal === true || byCard.has(card.text) || !!link;
     const button = cardElement(card, "button");
     button.type = "button";
     button.classList.toggle("legal", legal);
     button.setAttribute("aria-label", `${card.label || cardWords(card.text)}${legal ? ", playable" : ""}`);
-    button.addEventListener("click", () => tapCard(card.text, byCard.get(card.text) || []));
+    button.addEventListener("click", () => (link && !byCard.has(card.text)
+      ? renderLinkChooser(view.you.link_play)
+      : tapCard(card.text, byCard.get(card.text) || [])));
     return h("li", {}, button);
   });
   fill($("hand"), items);
@@ -266,7 +352,9 @@ function renderActions(legal, byCard) {
   const faces = new Map();
   for (const o of rest) {
     const words = o.action.split(" ");
-    if (words[0] === "catch") {
+    if (words[0] === "speed" || words[0] === "point") {
+      continue; // drawn by renderParty: the speed button, the pointing buttons
+    } else if (words[0] === "catch") {
       const who = seatName(view, Number(words[1]));
       catches.push(h("button", { type: "button", class: "big catch", "data-action": o.action,
         text: `Catch ${who}!`, "aria-label": o.label || `catch ${who}`, onclick: () => send(o.action) }));
@@ -289,12 +377,14 @@ function renderActions(legal, byCard) {
       options.map((o) => h("button", { type: "button", class: "big", "data-action": o.action,
         text: `×${o.action.split(" x")[1]}`, "aria-label": o.label || o.action, onclick: () => send(o.action) }))));
   }
-  if (chooserFor && !byCard.has(chooserFor)) hideChooser();
+  const linking = chooserFor === "WT" && view.you && view.you.link_play;
+  if (chooserFor && !byCard.has(chooserFor) && !linking) hideChooser();
   fill($("actions"), buttons);
   fill($("catches"), catches);
   // UNO: a claim of its own ("uno") or said with the second-to-last card ("R5 uno")
   const claim = legal.find((o) => o.action === "uno");
-  const withCard = legal.some((o) => o.action.endsWith(" uno"));
+  const withCard = legal.some((o) => o.action.endsWith(" uno"))
+    || !!(view.you && view.you.link_play && view.you.link_play.uno.includes(true));
   if (!withCard) unoArmed = false;
   const uno = $("uno");
   uno.disabled = !claim && !withCard;
