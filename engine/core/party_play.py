@@ -51,6 +51,14 @@ _WD4, _POINT_TAKEN = int(Rank.WILD_DRAW_FOUR), int(Rank.POINT_TAKEN)
 _PILE_UP, _DRAWN_TOGETHER = int(Rank.WILD_PILE_UP), int(Rank.WILD_DRAWN_TOGETHER)
 _DRAW, _KEEP, _TAKE = Action.draw(), Action.keep(), Action.take()
 _CHALLENGE, _ACCEPT = Action.challenge(), Action.accept()
+# Every card's speed plays, (plain, with UNO), by card code: the out-of-turn
+# actions are most of what legal_moves() builds, for every player after every
+# decision, and a lookup is much cheaper than Action.speed().
+_SPEED_PLAYS: dict[int, tuple[Action, Action]] = {
+    code: (Action.speed(card), Action.speed(card, uno=True))
+    for code, card in enumerate(_CARDS)
+    if card is not None
+}
 
 
 def _distinct(hand: list[int]) -> list[int]:
@@ -129,9 +137,10 @@ def legal_for(game: PartyGame, player: int) -> Iterator[Action]:
                 right = card == top
                 if right and len(hand) == 1 and not game._house.speed_out:
                     continue
-                yield Action.speed(_CARDS[card])
+                plain, with_uno = _SPEED_PLAYS[card]
+                yield plain
                 if right and len(hand) == 2:
-                    yield Action.speed(_CARDS[card], uno=True)
+                    yield with_uno
         yield from _catch(game, player)
         return
     uno_too = len(hand) == 2
