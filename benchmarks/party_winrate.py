@@ -25,41 +25,16 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.bot_winrate import OPPONENTS, wilson  # the same opponents and interval
 from engine.apps.driver import play_match
-from engine.players.bots import Agent, HeuristicBot, PlayerView, RandomBot
+from engine.players.bots import HeuristicBot
 from engine.units.ports import SimulatedUnit
 
 PLAYERS = 8
-
-
-def wilson(wins: int, n: int, z: float = 1.959964) -> tuple[float, float]:
-    """The Wilson score interval for a binomial proportion (95% by default)."""
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * (p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5 / (1 + z * z / n)
-    return centre - half, centre + half
-
-
-class PlayFirstBot(RandomBot):
-    """A random bot that never draws or keeps when it could do anything else."""
-
-    def act(self, game, player):
-        legal = PlayerView(game, player).legal_actions()
-        active = [a for a in legal if not a.is_passive]
-        return self.rng.choice(active or legal)
-
-
-#: Each kind of opponent, made as ``make(rng, name)``.
-OPPONENTS: dict[str, Callable[[random.Random, str], Agent]] = {
-    "random": RandomBot,
-    "play-first": PlayFirstBot,
-    "heuristic": lambda rng, name: HeuristicBot(name),
-}
 
 
 def run(matches: int, seed: int = 1, target: int = 500, opponent: str = "random") -> dict:

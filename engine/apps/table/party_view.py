@@ -35,6 +35,7 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
+from engine.apps.driver import PARTY_EVENT_KINDS
 from engine.apps.play import action_text
 from engine.apps.recap import COLOUR_WORDS, card_name
 from engine.apps.screen import card_order
@@ -65,18 +66,8 @@ __all__ = [
 
 #: A Party! table seats up to 16 (the others 10).
 MAX_PARTY_SEATS = 16
-#: The driver's Party! events (engine.apps.driver), told in this module's words.
-PARTY_EVENTS = (
-    "speed",
-    "point_taken",
-    "pointed",
-    "pointing",
-    "pile_start",
-    "pile_add",
-    "pile_take",
-    "link",
-    "claim_lost",
-)
+#: The driver's Party! events, told in this module's words.
+PARTY_EVENTS = PARTY_EVENT_KINDS
 _PARTY_RANKS = {
     Rank.POINT_TAKEN: "Point Taken",
     Rank.WILD_PILE_UP: "Wild Pile Up",
