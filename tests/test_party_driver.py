@@ -6,7 +6,8 @@ from collections import Counter
 import pytest
 
 from engine import Action, Game, IllegalActionError, StateError
-from engine.apps.driver import EVENT_KINDS, PARTY_EVENT_KINDS, Match, MatchEvent, describe
+from engine.apps.driver import EVENT_KINDS, PARTY_EVENT_KINDS, Match, MatchEvent
+from engine.apps.match_words import describe
 from engine.core import PartyGame
 from engine.players.bots import HeuristicBot, RandomBot
 from engine.units.ports import SimulatedUnit

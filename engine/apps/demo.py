@@ -38,7 +38,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
-from engine.apps.driver import Match, MatchEvent, describe
+from engine.apps.driver import Match, MatchEvent
+from engine.apps.match_words import describe
 from engine.core.game import Game
 from engine.players.bots import HeuristicBot
 from engine.units.remote import RemoteUnit, UnitProblem
