@@ -10,8 +10,6 @@ Everything here is built on the server from a ``PartyGame``:
 - :func:`party_private`: the ``you`` part of a seated phone: its hand, its
   legal actions (out of turn too: the right speed play, a catch, its pointing
   choices), its own pointing choice (``"you point at Bob"``, to it alone);
-- :func:`party_rules_from`: the host's Party! house rules (``PartyRules``),
-  refused in the engine's words;
 - :func:`party_event_text`: the log line of a Party! event of the driver.
 
 A phone is offered a speed play only while its card is identical to the top
@@ -54,7 +52,6 @@ __all__ = [
     "party_prompt",
     "party_action_text",
     "party_event_text",
-    "party_rules_from",
     "party_rules_view",
     "party_rules_words",
     "own_choice",
@@ -405,48 +402,6 @@ def _pairs(value: Any) -> list[tuple[int, int]]:
 
 
 # -- the house rules -------------------------------------------------------------------
-
-
-def party_rules_from(value: Any) -> PartyRules:
-    """The Party! house rules a host sent: an object of ``PartyRules``' fields,
-    their text form (``"pile_refuse=yes,uno=4"``) or None for none. ValueError
-    in the engine's words otherwise.
-
-    >>> str(party_rules_from({"pile_refuse": True, "uno_penalty": 4}))
-    'pile_refuse=yes,uno=4'
-    >>> party_rules_from({"stacking": True})
-    Traceback (most recent call last):
-    ...
-    ValueError: house rules: stacking is not offered in UNO Party!
-    """
-    if value is None:
-        return PartyRules()
-    if isinstance(value, str):
-        try:
-            return PartyRules.parse(value)
-        except ValueError as exc:
-            raise ValueError(f"house rules: {exc}") from None
-    if not isinstance(value, dict):
-        raise ValueError(
-            f"house rules: give an object of {', '.join(_PARTY_FIELDS)} "
-            f"(or their text, e.g. 'pile_refuse=yes'), not {value!r}"
-        )
-    options: dict[str, Any] = {}
-    for name, rule in value.items():
-        if name in ("stacking", "stack"):
-            if rule is False:  # a form that always sends the switch: off is fine
-                continue
-            raise ValueError("house rules: stacking is not offered in UNO Party!")
-        if name not in _PARTY_FIELDS:
-            raise ValueError(
-                f"house rules: unknown rule {name!r} for UNO Party! "
-                f"(known: {', '.join(_PARTY_FIELDS)})"
-            )
-        options[name] = rule
-    try:
-        return PartyRules(**options)
-    except (ValueError, TypeError) as exc:
-        raise ValueError(f"house rules: {exc}") from None
 
 
 def party_rules_view(rules: PartyRules) -> dict[str, Any]:

@@ -51,10 +51,10 @@ from engine.apps.table.party_view import (
     PARTY_EVENTS,
     party_draws,
     party_event_text,
-    party_rules_from,
     pointing_reveal,
     too_late,
 )
+from engine.apps.table.setup import house_rules_from, party_rules_from
 from engine.apps.table.views import SEPARATOR, private_view, public_view
 from engine.core.actions import Action, ActionKind
 from engine.core.errors import NotationError
@@ -77,7 +77,6 @@ __all__ = [
     "Seat",
     "Connection",
     "RecentIds",
-    "house_rules_from",
     "MAX_LOG",
     "MAX_IDS",
     "MAX_LAG_MS",
@@ -105,8 +104,6 @@ VARIANTS = ("showdown", "classic", "party")
 BOT_KINDS = ("heuristic", "random")
 #: Why a phone's action is refused while the host has paused the game.
 HOST_PAUSED = "the host paused the game: wait until the host resumes it"
-_HOUSE_FIELDS = tuple(field.name for field in dataclasses.fields(HouseRules))
-_HOUSE_SWITCHES = ("stacking", "draw_until_playable")
 _MIN_SEATS, _MAX_SEATS = 2, 10
 #: The events that are a decision of their player (for "too late: X played first").
 _DECISIONS = frozenset(
@@ -1147,51 +1144,6 @@ class Room(Hub):
         """Write the snapshot to ``save_path`` (see :func:`write_save`); None: not saved."""
         if self.save_path is not None:
             write_save(self.save_path, self.snapshot())
-
-
-def house_rules_from(value: Any) -> HouseRules:
-    """The house rules a host sent: an object of ``HouseRules``' fields (any
-    of them; ``showdown_cards`` as ``[low, high]``), their text form
-    (``"stack,uno=4"``), or None for none. ValueError in the engine's words
-    (each check is ``HouseRules``' own) otherwise.
-
-    >>> str(house_rules_from({"stacking": True, "showdown_cards": [2, 3]}))
-    'stack,ws=2-3'
-    >>> house_rules_from({"uno_penalty": 30})
-    Traceback (most recent call last):
-    ...
-    ValueError: house rules: uno_penalty must be 0-20, not 30
-    """
-    if value is None:
-        return HouseRules()
-    if isinstance(value, str):
-        return HouseRules.parse(value)
-    if not isinstance(value, dict):
-        raise ValueError(
-            f"house rules: give an object of {', '.join(_HOUSE_FIELDS)} "
-            f"(or their text, e.g. 'stack,uno=4'), not {value!r}"
-        )
-    options: dict[str, Any] = {}
-    for name, rule in value.items():
-        if name not in _HOUSE_FIELDS:
-            raise ValueError(
-                f"house rules: unknown rule {name!r} (known: {', '.join(_HOUSE_FIELDS)})"
-            )
-        if name in _HOUSE_SWITCHES and not isinstance(rule, bool):
-            raise ValueError(f"house rules: {name} must be true or false, not {rule!r}")
-        if name == "uno_penalty" and isinstance(rule, bool):  # an int to Python, not to a host
-            raise ValueError(f"house rules: uno_penalty must be 0-20, not {rule!r}")
-        if name == "showdown_cards":
-            if not (
-                isinstance(rule, list) and len(rule) == 2 and all(type(n) is int for n in rule)
-            ):
-                raise ValueError(f"house rules: showdown_cards must be [low, high], not {rule!r}")
-            rule = tuple(rule)
-        options[name] = rule
-    try:
-        return HouseRules(**options)
-    except (ValueError, TypeError) as exc:
-        raise ValueError(f"house rules: {exc}") from None
 
 
 def _notation(game: Game | PartyGame) -> str:
