@@ -59,6 +59,12 @@ _SPEED_PLAYS: dict[int, tuple[Action, Action]] = {
     for code, card in enumerate(_CARDS)
     if card is not None
 }
+# The same for a coloured card played on one's turn (or added to a pile): (plain, with UNO).
+_COLOURED_PLAYS: dict[int, tuple[Action, Action]] = {
+    code: (Action.play(card), Action.play(card, uno=True))
+    for code, card in enumerate(_CARDS)
+    if card is not None and not card.is_wild
+}
 
 
 def _distinct(hand: list[int]) -> list[int]:
@@ -97,7 +103,7 @@ def _plays(game: PartyGame, player: int, card: int, uno_too: bool) -> Iterator[A
             for colour in COLOURS:
                 yield Action.play(c, colour, uno=uno)
         else:
-            yield Action.play(c, uno=uno)
+            yield _COLOURED_PLAYS[card][uno]
 
 
 def _links(game: PartyGame, player: int) -> list[tuple[int, int]]:
