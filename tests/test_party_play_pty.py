@@ -6,6 +6,8 @@ Seed 1: the first chance is a speed play on Y4. Seed 18: the person plays a
 Point Taken on their second turn and a Wild Drawn Together later in round 1.
 """
 
+import time
+
 import pyte
 import pytest
 
@@ -55,6 +57,23 @@ def test_a_speed_play_out_of_turn_wrong_then_right(party):
     assert "Interrupted: the game is abandoned." in terminal.lines()
 
 
+def next_prompt(terminal, timeout: float = 20) -> str:
+    """The next question the game asks, once it waits at it: a line with text
+    and the cursor after it, unchanged for a moment. (Waiting for any prompt
+    with ``wait_for_prompt("")`` would also match the blank line under output
+    still being written, and an Enter typed there would answer a later prompt.)"""
+    deadline = time.monotonic() + timeout
+    while True:
+        line = terminal.prompt().rstrip()
+        if line and terminal.screen.cursor.x >= len(line):
+            terminal._pump(0.1)
+            if terminal.prompt().rstrip() == line and terminal.screen.cursor.x >= len(line):
+                return line
+        if terminal.ended or time.monotonic() > deadline:
+            raise AssertionError(f"no prompt; the terminal shows:\n{terminal.text()}")
+        terminal._pump(0.05)
+
+
 def test_point_taken_then_a_whole_round_then_quit(party):
     terminal = party("--seed", "18")
     terminal.wait_for_prompt("Your choice")
@@ -78,8 +97,7 @@ def test_point_taken_then_a_whole_round_then_quit(party):
     terminal.answer("bot5")
     prompts = 0
     while True:  # the rest of the round: the first choice each time, Enter out of turn
-        terminal.wait_for_prompt("")
-        prompt = terminal.prompt().rstrip()
+        prompt = next_prompt(terminal)
         if prompt.startswith("Press Enter to deal round 2"):
             break
         prompts += 1
