@@ -172,6 +172,7 @@ trap 'rm -rf "$OUT"' EXIT
 # directory at /uno-out. It prints GUEST_RC on the console; the unit then
 # powers the guest off.
 mkdir "$OUT/units"
+echo "$ROOT" >"$OUT/checkout"   # guest/init.sh keeps it visible
 cp "$HERE"/guest/systemd/* "$OUT/units/"
 cat >"$OUT/guest.sh" <<GUEST
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/run LANG=C.UTF-8

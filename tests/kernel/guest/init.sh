@@ -36,6 +36,11 @@ for d in proc sys dev; do mount --move /$d /root/$d; done
 # Fresh temporary folders, as at a Pi's boot (systemd-tmpfiles would otherwise
 # empty this machine's /tmp into the overlay, file by file over 9p).
 for d in tmp var/tmp; do mount -t tmpfs -o mode=1777 tmp /root/$d; done
+# A checkout under one of them (a CI clone in /tmp) is bound back in, read-only.
+checkout=$(cat /root/uno-out/checkout)
+case $checkout in
+    /tmp/*|/var/tmp/*) mkdir -p /root$checkout && mount --bind /host$checkout /root$checkout ;;
+esac
 # gpiozero reads the board revision here (a Pi 4 B); rpi-lgpio reads RPI_LGPIO_REVISION.
 printf 'Revision\t: c03114\n' > /root/etc/uno-cpuinfo
 mount --bind /root/etc/uno-cpuinfo /root/proc/cpuinfo
