@@ -152,6 +152,8 @@ def service(chip):
         "# the fresh /proc that ProtectProc= gives the service.\n"
         "[Service]\n"
         "BindReadOnlyPaths=/etc/uno-cpuinfo:/proc/cpuinfo\n"
+        # A checkout under /tmp (a CI clone) would be hidden by PrivateTmp=.
+        + (f"BindReadOnlyPaths={ROOT}\n" if ROOT.is_relative_to("/tmp") else "")
     )
     run("systemctl", "daemon-reload")
     yield
