@@ -879,7 +879,7 @@ class Game(MatchFacts):
         """Raise InvariantError unless the position is consistent: every card of
         the deck in exactly one place (hands, draw pile, discard pile, unit), and
         the phase, players and counters in range."""
-        problems = self._seating_problems()
+        problems = self._seating_problems(self._all_cards())
         n = self._n
         if not self._discard:
             problems.append("the discard pile is empty")

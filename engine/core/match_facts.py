@@ -143,15 +143,13 @@ class MatchFacts:
     def match_over(self) -> bool:
         return self.match_winner is not None
 
-    def _all_cards(self) -> list[int]:
-        raise NotImplementedError  # each game knows where its cards can be
-
-    def _seating_problems(self) -> list[str]:
+    def _seating_problems(self, cards: list[int]) -> list[str]:
         """The consistency checks every game shares (check_invariants adds its own):
-        every card of the deck in exactly one place, the players, the counters."""
+        ``cards``, every card in play wherever the game keeps them, are the deck's
+        cards each once; the players and the counters in range."""
         problems = []
         n = self._n
-        if sorted(self._all_cards()) != sorted(self._deck):
+        if sorted(cards) != sorted(self._deck):
             problems.append("the cards in play are not the deck's cards")
         if not 2 <= n <= self._variant.max_players:
             problems.append(f"{n} players")

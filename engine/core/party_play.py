@@ -437,7 +437,7 @@ def _take(game: PartyGame, p: int) -> None:
 
 
 def problems(game: PartyGame) -> list[str]:
-    found = game._seating_problems()
+    found = game._seating_problems(game._all_cards())
     n = game._n
     if not game._discard:
         found.append("the discard pile is empty")
