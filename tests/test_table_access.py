@@ -317,3 +317,20 @@ def test_a_key_that_is_not_the_keys_text_is_a_wrong_key(virtual_clock, key):
     room = make_room(virtual_clock)
     conn = display(room, key)
     assert room.take(conn)[0]["message"] == WRONG_HOST_KEY and not conn.host
+
+
+def test_the_servers_console_gives_a_new_key_on_its_line_and_says_what_it_takes(virtual_clock):
+    from engine.apps.table.host_console import HostConsole
+
+    room = make_room(virtual_clock)
+    host = display(room, KEY)
+    said: list[str] = []
+    console = HostConsole(room, "http://10.0.0.2:8700", out=said.append, read_stdin=False)
+    console.line("  new   HOST key \n")
+    console.line("\n")
+    console.line("help")
+    assert room.host_key != KEY and not host.host
+    assert said == [
+        f"A new host key: the old one works no more. host: http://10.0.0.2:8700/#host={room.host_key}",
+        "Type 'new host key' (then Enter) for a new host key; Ctrl-C stops it.",
+    ]
