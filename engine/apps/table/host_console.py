@@ -7,7 +7,7 @@ routes. While the server runs:
 - a line ``new host key`` typed at the server's terminal (when its standard
   input is a terminal, and not taken by ``--unit manual``'s questions);
 - or ``SIGUSR1`` (the Pi service has no terminal:
-  ``sudo systemctl kill -s USR1 --kill-whom=main uno-showdown-table``)
+  ``sudo systemctl kill -s USR1 --kill-who=main uno-showdown-table``)
 
 gives the room a new host key (``room.new_host_key()``: the old one stops
 working at once, the display that held it becomes a spectator and is told so)
