@@ -46,6 +46,7 @@ __all__ = [
     "host_url",
     "join_link",
     "qr_data_uri",
+    "host_fields",
     "code_refusal",
     "is_room_code",
     "CODE_LETTERS",
@@ -121,6 +122,18 @@ def qr_data_uri(text: str) -> str:
     import segno  # the table extra's; imported when a host says hello
 
     return segno.make(text, error="m").svg_data_uri(dark="#000", light="#fff", border=2)
+
+
+def host_fields(base: str, key: str, join_url: str | None = None, code: str = "") -> dict[str, str]:
+    """What the host's welcome carries (to the host alone): the host URL and its QR
+    code; with the phones' ``join_url``, the room code, the join URL with it and its
+    QR code."""
+    url = host_url(base, key)
+    fields = {"host_url": url, "host_qr": qr_data_uri(url)}
+    if join_url is not None:
+        join = join_link(join_url, code)
+        fields.update(code=code, join_url=join, join_qr=qr_data_uri(join))
+    return fields
 
 
 def _said(wait_s: float) -> str:

@@ -393,8 +393,7 @@ class CompanionRoom(Hub):
             "host": conn.host,
         }
         if conn.host:
-            url = access.host_url(self.base_url, self.host_key)
-            welcome.update(host_url=url, host_qr=access.qr_data_uri(url))
+            welcome.update(access.host_fields(self.base_url, self.host_key))
         if message:
             welcome["message"] = message
         return welcome

@@ -1102,14 +1102,8 @@ class Room(LobbySeats, Hub):
             "host": conn.host,
         }
         if conn.host:
-            url = access.host_url(self.base_url, self.host_key)
-            join = access.join_link(self.join_url, self.code)
             welcome.update(
-                host_url=url,
-                host_qr=access.qr_data_uri(url),
-                code=self.code,
-                join_url=join,
-                join_qr=access.qr_data_uri(join),
+                access.host_fields(self.base_url, self.host_key, self.join_url, self.code)
             )
         if message:
             welcome["message"] = message
