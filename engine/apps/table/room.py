@@ -2,8 +2,11 @@
 
 The room is sans-IO, in the style of h11: the server feeds it what arrives
 (:meth:`Room.connect`, :meth:`Room.receive`, :meth:`Room.disconnect`) and takes
-what to send (:meth:`Room.take`); it never waits, reads a clock or touches a
-socket. What the match needs next is :meth:`Room.next_task`:
+what to send (:meth:`Room.take`); it never waits or touches a socket, and reads
+only the clock it is given (``clock``: its own timers, :meth:`Room.next_deadline`
+and :meth:`Room.run_due`, and the rate limits). Who may do what (the host's key,
+the room code, the lobby's seats) is ``engine.apps.table.access`` and ``.lobby``.
+What the match needs next is :meth:`Room.next_task`:
 
 - ``"bot"``: a bot decides (:meth:`Room.bot_step`), after the server's pacing
   delay: a bot's seat, or a person's seat the host handed to a bot;
