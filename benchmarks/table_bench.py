@@ -58,7 +58,7 @@ import urllib.request
 from collections.abc import Callable, Iterator
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 from urllib.parse import urljoin, urlsplit
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -110,10 +110,33 @@ def cpu_s(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+class Served(NamedTuple):
+    """The table server's process, and the host key and room code it printed."""
+
+    process: subprocess.Popen
+    host_key: str
+    code: str
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+
+def printed_access(text: str) -> tuple[str, str] | None:
+    """The host key and the room code in what the server printed at start, if both are there.
+
+    >>> printed_access("The table (room QXZW), seed 5:\\n  host:    http://h:1/#host=K-y_9   (...)")
+    ('K-y_9', 'QXZW')
+    """
+    key = re.search(r"host:\s+\S*#host=([\w-]+)", text)
+    code = re.search(r"The table \(room ([A-Z]{4})\)", text)
+    return None if key is None or code is None else (key.group(1), code.group(1))
+
+
 @contextlib.contextmanager
 def table_server(
     workdir: Path, port: int, *, seats: int, seed: int, ready_s: float = 60.0
-) -> Iterator[subprocess.Popen]:
+) -> Iterator[Served]:
     """``showdown table`` on 127.0.0.1:``port`` until the block ends (then Ctrl-C).
     BenchError, with what the server printed, if it does not start listening."""
     log_path = workdir / "server.log"
@@ -158,8 +181,11 @@ def table_server(
                     f"{ready_s:.0f} s; it said: {said()}"
                 )
             time.sleep(0.05)
+        access = printed_access(log_path.read_text(errors="replace"))
+        if access is None:
+            raise BenchError(f"the table server printed no host URL or room code: {said()}")
         try:
-            yield process
+            yield Served(process, *access)
         except BenchError as exc:
             raise BenchError(f"{exc}; the server said: {said()}") from None
         if process.poll() is not None:
@@ -436,18 +462,18 @@ class Table:
                 await peer.reader
 
 
-async def seat_everyone(table: Table, phones: int) -> int:
-    """Connect the display and ``phones`` phones; the first ones (up to the
-    table's seats) take a seat. How many are seated."""
+async def seat_everyone(table: Table, phones: int, host_key: str, code: str) -> int:
+    """Connect the host's display and ``phones`` phones; the first ones (up to the
+    table's seats) take a seat with the room code. How many are seated."""
     seated = min(phones, MAX_SEATS)
     table.display = await table.connect("display", keep_all=True)
-    await table.display.send({"type": "hello", "role": "display"})
+    await table.display.send({"type": "hello", "role": "display", "host_key": host_key})
     for n in range(phones):
         phone = await table.connect(f"phone {n}")
         table.phones.append(phone)
         await phone.send({"type": "hello", "role": "phone", "secret": None})
         if n < seated:
-            await phone.send({"type": "join", "seat": n, "name": f"Player {n}"})
+            await phone.send({"type": "join", "seat": n, "name": f"Player {n}", "code": code})
     await table.until(
         lambda: all(
             p.welcome is not None and p.welcome["seat"] == (n if n < seated else None)
@@ -506,12 +532,14 @@ async def play(
     variant: str,
     target: int,
     compression: str | None,
+    host_key: str,
+    code: str,
 ) -> dict[str, Any]:
     """Seat the phones, start the match, time ``taps`` taps (more if no round has ended)."""
     rng = random.Random(seed)
     table = Table(port, compression)
     memory: dict[str, dict[str, int]] = {}
-    seated = await seat_everyone(table, phones)
+    seated = await seat_everyone(table, phones, host_key, code)
     everyone = (table.display, *table.phones)
     memory["connected"] = memory_kb(pid)
     start = {"type": "host", "cmd": "start", "variant": variant, "target": target}
@@ -599,6 +627,8 @@ def one_run(args: argparse.Namespace, seed: int) -> dict[str, Any]:
                 variant=args.variant,
                 target=args.target,
                 compression=None if args.no_deflate else "deflate",
+                host_key=server.host_key,
+                code=server.code,
             )
         )
         result["memory"] = {"idle": idle, **result["memory"]}

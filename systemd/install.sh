@@ -244,8 +244,9 @@ do_install() {
     if (( with_table )); then
         local address
         address=$(hostname -I 2>/dev/null | awk '{print $1}') || true
-        say "the table: open http://${address:-THIS-PI}:$TABLE_PORT/ on the display; phones scan its QR code"
-        say "  journalctl -u $TABLE_SERVICE -f   shows its log, the join URL and the QR code"
+        say "the table: open its host URL (http://${address:-THIS-PI}:$TABLE_PORT/#host=...) on the display; phones scan its QR code"
+        say "  journalctl -u $TABLE_SERVICE | grep 'host:' | tail -1   shows the host URL (keep it secret)"
+        say "  journalctl -u $TABLE_SERVICE -f   shows its log, the host URL, the join URL and the QR code"
     fi
 }
 

@@ -1449,8 +1449,12 @@ def test_a_real_install_needs_root(system, tmp_path):
 PIP_TABLE = "pip install --quiet --disable-pip-version-check COPY[pi,table]"
 TABLE_UNIT_FILE = "etc/systemd/system/uno-showdown-table.service"
 TABLE_HINT = [
-    "the table: open http://192.168.1.23:8700/ on the display; phones scan its QR code",
-    "  journalctl -u uno-showdown-table -f   shows its log, the join URL and the QR code",
+    "the table: open its host URL (http://192.168.1.23:8700/#host=...) on the display; "
+    "phones scan its QR code",
+    "  journalctl -u uno-showdown-table | grep 'host:' | tail -1   shows the host URL "
+    "(keep it secret)",
+    "  journalctl -u uno-showdown-table -f   shows its log, the host URL, the join URL and "
+    "the QR code",
 ]
 
 
@@ -1462,7 +1466,7 @@ def test_with_table_installs_the_table_extra_and_the_second_service_then_starts_
     table_file = system.root / TABLE_UNIT_FILE
     assert table_file.read_bytes() == TABLE_UNIT.read_bytes()
     assert stat.S_IMODE(table_file.stat().st_mode) == 0o644
-    assert done.stdout.splitlines()[-5:] == [
+    assert done.stdout.splitlines()[-6:] == [
         "done: journalctl -u uno-showdown-unit -f   shows the log",
         *TOKEN_HINT,
         *TABLE_HINT,
@@ -1503,7 +1507,7 @@ def test_once_installed_the_table_is_kept_up_to_date_without_the_flag(system):
     assert done.returncode == 0, done.stderr
     assert system.changes == [PIP_TABLE]  # the table extra too, for new dependencies
     assert system.snapshot() == before
-    assert done.stdout.splitlines()[-2:] == TABLE_HINT
+    assert done.stdout.splitlines()[-3:] == TABLE_HINT
 
     # A new version of the package: both services run it.
     (system.state / "package").write_text("v2\n")

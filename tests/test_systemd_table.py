@@ -166,14 +166,24 @@ async def drain(ws, wait=0.3):
         return out
 
 
-async def sit_and_start(port: int, save: Path) -> str:
-    """A phone takes seat 0 as Ann, then the display starts the match with two
-    bots; once the match is saved, the phone's seat secret."""
+def host_key_and_code(printed: str) -> tuple[str, str]:
+    """The host key and the room code the table printed at start (its journal on the Pi)."""
+    key = re.search(r"host: +http://\S+/#host=([\w-]+)", printed)
+    code = re.search(r"The table \(room ([A-Z]{4})\)", printed)
+    assert key and code, printed
+    return key.group(1), code.group(1)
+
+
+async def sit_and_start(port: int, save: Path, printed: str) -> str:
+    """A phone takes seat 0 as Ann (with the room code), then the host's display (with
+    the host key printed at start) starts the match with two bots; once the match is
+    saved, the phone's seat secret."""
+    key, code = host_key_and_code(printed)
     url = f"ws://127.0.0.1:{port}/ws"
     async with websockets.connect(url) as display, websockets.connect(url) as phone:
-        await display.send(json.dumps({"type": "hello", "role": "display"}))
+        await display.send(json.dumps({"type": "hello", "role": "display", "host_key": key}))
         await phone.send(json.dumps({"type": "hello", "role": "phone", "secret": None}))
-        await phone.send(json.dumps({"type": "join", "seat": 0, "name": "Ann"}))
+        await phone.send(json.dumps({"type": "join", "seat": 0, "name": "Ann", "code": code}))
         deadline = time.monotonic() + WAIT_S
         secret = None
         while secret is None:  # seated before the start (they are two sockets)
@@ -202,7 +212,8 @@ def test_the_first_start_makes_a_new_table_and_a_restart_continues_it(table_unit
 
     table = Table(argv, paths.port)  # no save file yet: not an error
     try:
-        secret = run_coroutine(sit_and_start(paths.port, save))
+        table.wait_for_output("Ctrl-C stops the table.")
+        secret = run_coroutine(sit_and_start(paths.port, save, table.out))
         saved = json.loads(save.read_text())
     finally:
         status, out = table.stop(table_unit)
@@ -219,7 +230,13 @@ def test_the_first_start_makes_a_new_table_and_a_restart_continues_it(table_unit
         status, out = table.stop(table_unit)
     assert status == 0, out
     assert f"saved to {save} (resumed)" in out
-    assert messages[0] == {"type": "welcome", "role": "phone", "seat": 0, "secret": secret}
+    assert messages[0] == {
+        "type": "welcome",
+        "role": "phone",
+        "seat": 0,
+        "secret": secret,
+        "host": False,
+    }
     view = [m["view"] for m in messages if m["type"] == "view"][-1]
     assert view["you"]["seat"] == 0 and view["seats"][0]["name"] == "Ann"
 
@@ -309,7 +326,8 @@ def test_the_table_runs_with_no_writable_executable_memory(table_unit, unit_daem
         for path in ("/", "/phone", "/qr.svg"):
             with urllib.request.urlopen(f"http://127.0.0.1:{paths.port}{path}", timeout=5) as r:
                 assert r.status == 200
-        assert run_coroutine(sit_and_start(paths.port, paths.state / "table.json"))
+        table.wait_for_output("Ctrl-C stops the table.")
+        assert run_coroutine(sit_and_start(paths.port, paths.state / "table.json", table.out))
     finally:
         status, out = table.stop(table_unit)
     assert status == 0, out

@@ -187,3 +187,12 @@ def test_too_few_phones_is_a_usage_error(capsys):
         bench.main(["--phones", "1"])
     assert exit.value.code == 2
     assert "--phones must be at least 2" in capsys.readouterr().err
+
+
+def test_the_host_key_and_the_room_code_are_read_from_what_the_server_printed():
+    printed = (
+        "The table (room QXZW), seed 5:\n"
+        "  host:    http://127.0.0.1:8700/#host=a-B_3   (the host's display: keep it secret)\n"
+    )
+    assert bench.printed_access(printed) == ("a-B_3", "QXZW")
+    assert bench.printed_access("The table (room QXZW), seed 5:\n") is None

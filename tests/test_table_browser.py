@@ -26,6 +26,9 @@ ROOT = Path(__file__).resolve().parents[1]
 SHOTS = ROOT / "docs" / "screenshots"
 STATIC = ROOT / "engine" / "apps" / "table" / "static"
 PHONE = "Pixel 5"  # is_mobile, has_touch, a phone's viewport
+#: The tables' host key and room code: the display opens the host URL, a phone the join URL.
+HOST_KEY = "the-host-key"
+CODE = "TEST"
 
 
 # -- helpers ------------------------------------------------------------------------------
@@ -38,7 +41,7 @@ def open_phone(context, url: str, frames: Frames | None = None):
         frames = Frames(page)
     else:
         frames.watch(page)
-    page.goto(f"{url}/phone")
+    page.goto(f"{url}/phone?code={CODE}")
     return page, frames
 
 
@@ -77,7 +80,13 @@ def table_url():
     from engine.apps.table.server import create_app
 
     with free_port() as (sock, url):
-        room = Room(seats=4, rng=random.Random(5), code="TEST", join_url=f"{url}/phone")
+        room = Room(
+            seats=4,
+            rng=random.Random(5),
+            code=CODE,
+            join_url=f"{url}/phone",
+            host_key=HOST_KEY,
+        )
         with served(create_app(room, pace_s=0, round_pause_s=60), sock):
             yield url
 
@@ -133,7 +142,7 @@ def test_a_display_two_phones_and_a_bot_play_a_showdown_round_and_no_hand_leaks(
     display_context = browser.new_context(viewport={"width": 1920, "height": 1080})
     display = display_context.new_page()
     display_frames = Frames(display)
-    display.goto(table_url)
+    display.goto(f"{table_url}/#host={HOST_KEY}")
     context_a = browser.new_context(**phone)
     context_b = browser.new_context(**phone)
     ann, ann_frames = open_phone(context_a, table_url)
@@ -288,9 +297,10 @@ class Table:
         return Room(
             seats=self.seats,
             rng=random.Random(5),
-            code="TEST",
+            code=CODE,
             join_url=f"{self.url}/phone",
             save=self.save,
+            host_key=HOST_KEY,
         )
 
     def serve(self, room) -> None:
@@ -326,10 +336,11 @@ def table(tmp_path):
     table.stop()
 
 
-def display_page(browser, url: str):
+def display_page(browser, url: str, key: str | None = HOST_KEY):
+    """The display at 1080p: the host's (opened from the host URL) unless ``key`` is None."""
     page = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
     frames = Frames(page)
-    page.goto(url)
+    page.goto(url if key is None else f"{url}/#host={key}")
     page.locator("#status", has_text="connected").wait_for()
     return page, frames
 

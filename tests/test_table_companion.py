@@ -12,6 +12,7 @@ import re
 
 import pytest
 
+from engine.apps.table.access import qr_data_uri
 from engine.apps.table.companion import CompanionRoom, hand_points
 from engine.apps.table.room import Room
 from engine.apps.table.server import UnitHooks
@@ -26,8 +27,9 @@ def make_room(**options):
 
 
 def hello(room):
+    """The host's page (its hello gives the host's key)."""
     conn = room.connect()
-    room.receive(conn, json.dumps({"type": "hello", "role": "display"}))
+    room.receive(conn, json.dumps({"type": "hello", "role": "display", "host_key": room.host_key}))
     return conn
 
 
@@ -73,8 +75,17 @@ def fight(room, display, challenger, opponent, cards, outcome=None):
 def test_the_page_says_hello_as_the_display_and_gets_the_lobby_view():
     room = make_room()
     display = room.connect()
-    messages = send(room, display, type="hello", role="display")
-    assert messages[0] == {"type": "welcome", "role": "display", "seat": None, "secret": None}
+    messages = send(room, display, type="hello", role="display", host_key=room.host_key)
+    url = f"/#host={room.host_key}"
+    assert messages[0] == {
+        "type": "welcome",
+        "role": "display",
+        "seat": None,
+        "secret": None,
+        "host": True,
+        "host_url": url,
+        "host_qr": qr_data_uri(url),
+    }
     view = last_view(messages)
     assert (view["mode"], view["phase"], view["code"], view["seats"]) == (
         "companion",

@@ -38,7 +38,9 @@ def companion(tmp_path):
         unit = RemoteUnit(
             f"socket://127.0.0.1:{daemon.port}", table=hooks, say=hooks.say, id_prefix="comp"
         )
-        room = CompanionRoom(unit=unit, code="TEST", save=tmp_path / "companion.json")
+        room = CompanionRoom(
+            unit=unit, code="TEST", save=tmp_path / "companion.json", host_key="companion-key"
+        )
         app = create_app(
             room,
             pace_s=0,
@@ -56,7 +58,7 @@ def test_the_companion_page_runs_a_showdown_on_a_real_unit_and_keeps_the_score(b
     url, daemon, room = companion
     page = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
     frames = Frames(page)
-    page.goto(url)
+    page.goto(f"{url}/#host=companion-key")  # the host URL
     page.locator("#status", has_text="connected").wait_for()
 
     # The host names the players (keyboard only) and starts the match.

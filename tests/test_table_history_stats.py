@@ -171,9 +171,11 @@ def test_a_table_with_no_unit_records_its_showdowns_in_the_book_bots_marked():
         join_url="http://table.test/phone",
     )
     display, phone = room.connect(), room.connect()
-    room.receive(display, json.dumps({"type": "hello", "role": "display"}))
+    room.receive(
+        display, json.dumps({"type": "hello", "role": "display", "host_key": room.host_key})
+    )
     room.receive(phone, json.dumps({"type": "hello", "role": "phone", "secret": None}))
-    room.receive(phone, json.dumps({"type": "join", "seat": 0, "name": "Ann"}))
+    room.receive(phone, json.dumps({"type": "join", "seat": 0, "name": "Ann", "code": "TEST"}))
     room.receive(display, json.dumps({"type": "host", "cmd": "start", "variant": "showdown"}))
     acted = 0
     for _ in range(5000):  # the room's tasks, as the server's Runner does them

@@ -28,6 +28,8 @@ pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[1]
 SHOT = ROOT / "docs" / "screenshots" / "table-panel.png"
 
+#: The host key the panel page carries on from the host display.
+KEY = "panel-host-key"
 #: A countdown slow enough to see, and GO that stays lit until someone presses.
 PANEL_CONFIG = (
     FAST_CONFIG.replace("countdown_step_s = 0.05", "countdown_step_s = 0.3")
@@ -45,8 +47,9 @@ def unit_panel(tmp_path):
     """A mock unit daemon, and the table's server with the panel watching it:
     (the daemon, the server's URL)."""
     with running_daemon(tmp_path, config_text=PANEL_CONFIG) as daemon, free_port() as (sock, url):
-        panel = UnitPanel(UnitWatcher(f"socket://127.0.0.1:{daemon.port}"))
-        app = create_app(Room(seats=2, rng=random.Random(1)), addons=[panel])
+        room = Room(seats=2, rng=random.Random(1), host_key=KEY)
+        panel = UnitPanel(UnitWatcher(f"socket://127.0.0.1:{daemon.port}"), gate=room.host_gate)
+        app = create_app(room, addons=[panel])
         with served(app, sock):
             yield daemon, url
 
@@ -55,7 +58,7 @@ def test_the_panel_lights_go_at_the_go_event_and_a_held_paddle_presses(unit_pane
     daemon, url = unit_panel
     frames = Frames(page)
     page.set_viewport_size({"width": 1000, "height": 900})
-    page.goto(f"{url}/panel")
+    page.goto(f"{url}/panel#host={KEY}")  # carried on from the host's display
     expect(page.locator("#status")).to_have_text("connected")
     expect(page.locator("#problem")).to_be_hidden()
     expect(page.locator("#where")).to_have_text(f"The unit at socket://127.0.0.1:{daemon.port}")
@@ -99,7 +102,7 @@ def test_the_panel_lights_go_at_the_go_event_and_a_held_paddle_presses(unit_pane
 
 def test_the_keyboard_presses_the_timer_button_and_a_paddle(unit_panel, page):
     daemon, url = unit_panel
-    page.goto(f"{url}/panel")
+    page.goto(f"{url}/panel#host={KEY}")  # carried on from the host's display
     expect(page.locator("#status")).to_have_text("connected")
     client = Client.tcp(daemon.port)
     client.hello()
@@ -118,13 +121,14 @@ def test_the_keyboard_presses_the_timer_button_and_a_paddle(unit_panel, page):
 
 
 def test_the_simulated_units_panel_draws_what_it_is_fed_and_refuses_a_press(page):
-    panel = UnitPanel()
+    room = Room(seats=2, rng=random.Random(1), host_key=KEY)
+    panel = UnitPanel(gate=room.host_gate)
     table = panel.table(None)  # as a LiveSimulatedUnit's table hook
     requests: list[str] = []
     page.on("request", lambda request: requests.append(request.url))
-    app = create_app(Room(seats=2, rng=random.Random(1)), addons=[panel])
+    app = create_app(room, addons=[panel])
     with free_port() as (sock, url), served(app, sock):
-        page.goto(f"{url}/panel")
+        page.goto(f"{url}/panel#host={KEY}")  # carried on from the host's display
         expect(page.locator("#status")).to_have_text("connected")
         expect(page.locator("#where")).to_contain_text("The simulated unit")
         go = {**idle_outputs(), "go": True, "buzzer": True}

@@ -40,10 +40,13 @@ def send(room, conn, **message):
 
 
 def hello(room, role="display", secret=None):
+    """A connection that said hello: a display is the host (it gives the key)."""
     conn = room.connect()
     message = {"type": "hello", "role": role}
     if role == "phone":
         message["secret"] = secret
+    else:
+        message["host_key"] = room.host_key
     room.receive(conn, json.dumps(message))
     return conn
 
@@ -97,7 +100,7 @@ def lobby(seats=4, people=2):
     phones = []
     for n in range(people):
         phone = hello(room, "phone")
-        send(room, phone, type="join", seat=n, name=NAMES[n])
+        send(room, phone, type="join", seat=n, name=NAMES[n], code=room.code)
         phones.append(phone)
     return room, phones, hello(room)
 

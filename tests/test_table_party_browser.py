@@ -28,6 +28,7 @@ PHONE = {
     "device_scale_factor": 2,
 }
 NAMES = ("Ann", "Bob", "Cy", "Di")
+HOST_KEY = "party-host-key"
 # Ann to act on R5; Bob and Cy both hold the identical R5; Cy also a Point Taken.
 SPEED = "party R7,G7/R5,B1,B2/R5,RP,W G1,G2,G3,G4,G5,G6 R1,R5 R + 0 play - - 0,0,0 2 1 500 - 1:0 -"
 # A pile up (W, G3: green) that Cy must add to, Bob and Di linked.
@@ -47,7 +48,13 @@ def restored_room(notation: str, url: str):
     from engine.core.party import PartyGame
 
     game = PartyGame.from_notation(notation)
-    room = Room(seats=game.players, rng=random.Random(4), code="PRTY", join_url=f"{url}/phone")
+    room = Room(
+        seats=game.players,
+        rng=random.Random(4),
+        code="PRTY",
+        join_url=f"{url}/phone",
+        host_key=HOST_KEY,
+    )
     room.restore(
         {
             "format": 1,
@@ -81,9 +88,10 @@ def seated_phone(browser, url: str, seat: int):
 
 
 def display_page(browser, url: str):
+    """The host's display (opened from the host URL)."""
     page = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
     frames = Frames(page)
-    page.goto(url)
+    page.goto(f"{url}/#host={HOST_KEY}")
     return page, frames
 
 
@@ -92,12 +100,14 @@ def test_the_host_chooses_party_and_its_house_rules_on_the_form(browser):
     from engine.apps.table.server import create_app
 
     with free_port() as (sock, url):
-        room = Room(seats=12, rng=random.Random(6), code="PRTY", join_url=f"{url}/phone")
+        room = Room(
+            seats=12, rng=random.Random(6), code="PRTY", join_url=f"{url}/phone", host_key=HOST_KEY
+        )
         room.variant = "party"  # showdown table --variant party
         with served(create_app(room, pace_s=0.8, round_pause_s=60), sock):
             display, frames = display_page(browser, url)
             phone = browser.new_context(**PHONE).new_page()
-            phone.goto(f"{url}/phone")
+            phone.goto(f"{url}/phone?code=PRTY")
             phone.locator("#free-seats button[data-seat='0']").tap()
             phone.locator("#name").fill("Ann")
             phone.locator("#join-button").tap()

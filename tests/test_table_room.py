@@ -34,17 +34,20 @@ def send(room, conn, **message):
 
 
 def hello(room, role="display", secret=None):
+    """A connection that said hello: a display is the host (it gives the key)."""
     conn = room.connect()
     message = {"type": "hello", "role": role}
     if role == "phone":
         message["secret"] = secret
+    else:
+        message["host_key"] = room.host_key
     room.receive(conn, json.dumps(message))
     return conn
 
 
 def phone(room, seat, name):
     conn = hello(room, "phone")
-    room.receive(conn, json.dumps({"type": "join", "seat": seat, "name": name}))
+    room.receive(conn, json.dumps({"type": "join", "seat": seat, "name": name, "code": room.code}))
     return conn
 
 
@@ -76,7 +79,14 @@ def test_a_display_gets_a_welcome_and_the_public_view_without_a_hand():
     room = make_room()
     display = hello(room)
     messages = room.take(display)
-    assert messages[0] == {"type": "welcome", "role": "display", "seat": None, "secret": None}
+    welcome = messages[0]
+    assert {k: welcome[k] for k in ("type", "role", "seat", "secret", "host")} == {
+        "type": "welcome",
+        "role": "display",
+        "seat": None,
+        "secret": None,
+        "host": True,  # hello() gives the host's key (tests/test_table_access.py)
+    }
     view = last_view(messages)
     assert view["phase"] == "lobby" and view["you"] is None
     assert [s["kind"] for s in view["seats"]] == [None, None, None]
@@ -87,8 +97,14 @@ def test_a_phone_joins_a_seat_with_a_clean_name_and_gets_its_secret():
     display = hello(room)
     ann = hello(room, "phone")
     room.take(ann)
-    messages = send(room, ann, type="join", seat=1, name="  Zoe\u0308   Smith ")
-    assert messages[0] == {"type": "welcome", "role": "phone", "seat": 1, "secret": "secret-0"}
+    messages = send(room, ann, type="join", seat=1, name="  Zoe\u0308   Smith ", code=room.code)
+    assert messages[0] == {
+        "type": "welcome",
+        "role": "phone",
+        "seat": 1,
+        "secret": "secret-0",
+        "host": False,
+    }
     seat = last_view(room.take(display))["seats"][1]
     assert seat == {
         "seat": 1,
@@ -124,7 +140,7 @@ def test_a_bad_join_is_refused_with_what_is_wrong(message, refused):
     phone(room, 1, "Ann")
     bob = hello(room, "phone")
     room.take(bob)
-    assert refusals(send(room, bob, type="join", id=5, **message)) == [
+    assert refusals(send(room, bob, type="join", id=5, code=room.code, **message)) == [
         {"type": "refused", "id": 5, "message": refused}
     ]
 
@@ -360,7 +376,13 @@ def test_a_phone_that_comes_back_with_its_secret_gets_its_seat_and_the_whole_vie
     assert last_view(room.take(display))["seats"][0]["connected"] is False
     again = hello(room, "phone", secret=secret)
     messages = room.take(again)
-    assert messages[0] == {"type": "welcome", "role": "phone", "seat": 0, "secret": secret}
+    assert messages[0] == {
+        "type": "welcome",
+        "role": "phone",
+        "seat": 0,
+        "secret": secret,
+        "host": False,
+    }
     you = last_view(messages)["you"]
     assert sorted(c["text"] for c in you["hand"]) == sorted(str(c) for c in room.game.hand(0))
     legal = room.game.legal_actions() if room.game.to_act == 0 else ()
@@ -374,7 +396,13 @@ def test_a_second_connection_with_the_secret_takes_the_seat_from_the_first():
     again = hello(room, "phone", secret=room.seats[0].secret)
     assert again.seat == 0 and ann.seat is None
     messages = room.take(ann)
-    assert messages[0] == {"type": "welcome", "role": "phone", "seat": None, "secret": None}
+    assert messages[0] == {
+        "type": "welcome",
+        "role": "phone",
+        "seat": None,
+        "secret": None,
+        "host": False,
+    }
     assert last_view(messages)["you"] is None
 
 
@@ -592,6 +620,12 @@ class RoundOver:
 
     def next_task(self):
         return self.tasks[0] if self.tasks else None
+
+    def next_deadline(self):
+        return None
+
+    def run_due(self):
+        pass
 
     def next_round(self):
         self.moves.append("dealt by the runner")

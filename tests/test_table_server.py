@@ -1,10 +1,14 @@
 """``showdown table`` as a process: the pages are served, a phone plays through the
-WebSocket, Ctrl-C stops it cleanly, and ``--resume`` brings the same seat back."""
+WebSocket, Ctrl-C stops it cleanly, and ``--resume`` brings the same seat back; the
+host URL printed at start (and a new one on ``--new-host-key``, SIGUSR1 or a line
+typed at its terminal), the join URL with the room code."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
+import re
 import signal
 import socket
 import subprocess
@@ -29,7 +33,7 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_table(port: int, save: Path, *extra: str) -> subprocess.Popen:
+def start_table(port: int, save: Path, *extra: str, stdin=None) -> subprocess.Popen:
     process = subprocess.Popen(
         [
             sys.executable,
@@ -47,6 +51,7 @@ def start_table(port: int, save: Path, *extra: str) -> subprocess.Popen:
             *extra,
         ],
         cwd=ROOT,
+        stdin=stdin,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
@@ -60,6 +65,31 @@ def start_table(port: int, save: Path, *extra: str) -> subprocess.Popen:
             time.sleep(0.05)
     process.kill()
     raise AssertionError(f"the table did not listen: {process.communicate()[0]}")
+
+
+def printed(process: subprocess.Popen) -> str:
+    """What the table printed before it served (read while it runs, up to its last line)."""
+    lines = []
+    for line in process.stdout:
+        lines.append(line)
+        if line.startswith("Ctrl-C stops the table."):
+            return "".join(lines)
+    raise AssertionError(f"the table stopped: {''.join(lines)}")
+
+
+def read_line(process: subprocess.Popen, start: str) -> str:
+    """The next line the running table prints that starts with ``start``."""
+    for line in process.stdout:
+        if line.startswith(start):
+            return line
+    raise AssertionError(f"the table stopped before printing {start!r}")
+
+
+def host_key_in(text: str) -> str:
+    """The host key of the host URL in ``text`` (``host: http://...:PORT/#host=KEY``)."""
+    found = re.search(r"host: +http://127\.0\.0\.1:\d+/#host=([\w-]+)", text)
+    assert found, text
+    return found.group(1)
 
 
 def stop(process: subprocess.Popen) -> tuple[int, str]:
@@ -87,6 +117,9 @@ def test_pages_a_phone_playing_a_round_refusals_and_a_clean_stop(tmp_path):
     save = tmp_path / "table.json"
     table = start_table(port, save)
     try:
+        said = printed(table)
+        key, code = host_key_in(said), re.search(r"room ([A-Z]{4})", said).group(1)
+        assert f"phones:  http://127.0.0.1:{port}/phone?code={code}\n" in said
         base = f"http://127.0.0.1:{port}"
         for path, kind in (
             ("/", "text/html"),
@@ -100,9 +133,14 @@ def test_pages_a_phone_playing_a_round_refusals_and_a_clean_stop(tmp_path):
         async def play():
             url = f"ws://127.0.0.1:{port}/ws"
             async with websockets.connect(url) as display, websockets.connect(url) as phone:
-                await display.send(json.dumps({"type": "hello", "role": "display"}))
+                await display.send(
+                    json.dumps({"type": "hello", "role": "display", "host_key": key})
+                )
                 await phone.send(json.dumps({"type": "hello", "role": "phone", "secret": None}))
                 await phone.send(json.dumps({"type": "join", "seat": 0, "name": "Ann"}))
+                await phone.send(
+                    json.dumps({"type": "join", "seat": 0, "name": "Ann", "code": code})
+                )
                 await phone.send("{bad")
                 # Two sockets keep no order between them: start once Ann sits.
                 seen = []
@@ -127,7 +165,8 @@ def test_pages_a_phone_playing_a_round_refusals_and_a_clean_stop(tmp_path):
 
         seen, to_display, secret = run_coroutine(play())
         refused = [m["message"] for m in seen if m["type"] == "refused"]
-        assert refused[0].startswith("malformed JSON")
+        assert refused[0] == "type the room code: it is on the display"
+        assert refused[1].startswith("malformed JSON")
         assert any(r.endswith("(replayed)") for r in refused), (refused, last_view(seen))
         assert secret
         assert all(m["view"]["you"] is None for m in to_display if m["type"] == "view")
@@ -142,19 +181,31 @@ def test_pages_a_phone_playing_a_round_refusals_and_a_clean_stop(tmp_path):
     # phone's secret gets its seat back.
     table = start_table(port, save, "--resume", "--seed", "6")
     try:
+        said = printed(table)
+        assert host_key_in(said) == key  # the host keeps control after a restart
+        assert f"The table (room {saved['code']})" in said
 
         async def rejoin():
             url = f"ws://127.0.0.1:{port}/ws"
             async with websockets.connect(url) as phone, websockets.connect(url) as display:
                 await phone.send(json.dumps({"type": "hello", "role": "phone", "secret": secret}))
-                await display.send(json.dumps({"type": "hello", "role": "display"}))
+                await display.send(
+                    json.dumps({"type": "hello", "role": "display", "host_key": key})
+                )
                 return await drain(phone, 1.0), await drain(display, 1.0)
 
         messages, on_display = run_coroutine(rejoin())
-        assert messages[0] == {"type": "welcome", "role": "phone", "seat": 0, "secret": secret}
+        assert messages[0] == {
+            "type": "welcome",
+            "role": "phone",
+            "seat": 0,
+            "secret": secret,
+            "host": False,
+        }
         view = last_view(messages)
         assert view["you"]["seat"] == 0 and view["seats"][0]["name"] == "Ann"
-        assert view["code"] == saved["code"]
+        assert [s["name"] for s in view["seats"]] == ["Ann", "bot1", "bot2"]  # its players
+        assert on_display[0]["host"] is True and on_display[0]["code"] == saved["code"]
         # the saved log goes on (newest first); a phone is sent only its newest lines
         assert last_view(on_display)["log"][-len(saved["log"]) :] == saved["log"]
         assert 0 < len(view["log"]) <= 5
@@ -170,7 +221,7 @@ def test_lan_prints_the_join_url_by_address_and_a_qr_code(tmp_path):
     assert status == 0
     phones = next(line for line in out.splitlines() if "phones:" in line)
     assert phones.split()[-1].startswith("http://") and ".local" not in phones
-    assert phones.split()[-1].endswith(f":{port}/phone")
+    assert re.fullmatch(rf"http://[\d.]+:{port}/phone\?code=[A-Z]{{4}}", phones.split()[-1])
     assert "\u2588" in out or "\u2580" in out  # the QR code's blocks
 
 
@@ -215,3 +266,149 @@ def test_a_unit_that_answers_lets_the_table_start(tmp_path):
         status, out = stop(table)
     assert status == 0, out
     assert "display:" in out and "The table is closed." in out
+
+
+async def hello_display(port: int, key: str) -> dict:
+    """A display's welcome, with ``key`` in its hello."""
+    async with websockets.connect(f"ws://127.0.0.1:{port}/ws") as display:
+        await display.send(json.dumps({"type": "hello", "role": "display", "host_key": key}))
+        return json.loads(await asyncio.wait_for(display.recv(), 10))
+
+
+def test_new_host_key_with_resume_replaces_the_saved_tables_key(tmp_path):
+    port, save = free_port(), tmp_path / "table.json"
+    table = start_table(port, save)
+    try:
+        old = host_key_in(printed(table))
+        assert run_coroutine(hello_display(port, old))["host"] is True
+    finally:
+        stop(table)
+    assert not save.exists() or json.loads(save.read_text())["host_key"] == old
+
+    # Nothing saved yet: --resume-if-saved makes a new table, with a new key anyway.
+    table = start_table(port, save, "--resume-if-saved", "--new-host-key")
+    try:
+        first = host_key_in(printed(table))
+        assert first != old
+        run_coroutine(hello_display(port, first))
+    finally:
+        stop(table)
+
+    save.write_text(json.dumps({**json.loads(SAVED_LOBBY), "host_key": first}))
+    table = start_table(port, save, "--resume", "--new-host-key")
+    try:
+        new = host_key_in(printed(table))
+        assert new != first and json.loads(save.read_text())["host_key"] == new  # saved at once
+        welcome = run_coroutine(hello_display(port, first))
+        assert (welcome["host"], welcome["message"]) == (
+            False,
+            "wrong host key: this display is a spectator (host controls need the host's key: "
+            "open the host URL printed where the table was started)",
+        )
+        assert run_coroutine(hello_display(port, new))["host"] is True
+    finally:
+        status, out = stop(table)
+    assert status == 0, out
+
+
+#: A saved lobby: Ann in seat 0 (format 1, as Room.snapshot writes it).
+SAVED_LOBBY = json.dumps(
+    {
+        "format": 1,
+        "code": "QXZW",
+        "match_id": "m1",
+        "variant": "showdown",
+        "target": 500,
+        "seats": [
+            {"name": "Ann", "kind": "person", "secret": "s0", "reaction_ms": None},
+            {"name": None, "kind": None, "secret": None, "reaction_ms": None},
+        ],
+        "notation": None,
+        "showdowns": 0,
+        "decisions": 0,
+        "log": [],
+    }
+)
+
+
+def test_sigusr1_gives_a_new_host_key_and_the_hosts_display_is_told(tmp_path):
+    port = free_port()
+    table = start_table(port, tmp_path / "t.json")
+    try:
+        old = host_key_in(printed(table))
+
+        async def revoked():
+            url = f"ws://127.0.0.1:{port}/ws"
+            async with websockets.connect(url) as display:
+                await display.send(
+                    json.dumps({"type": "hello", "role": "display", "host_key": old})
+                )
+                assert json.loads(await display.recv())["host"] is True
+                table.send_signal(signal.SIGUSR1)
+                while (message := json.loads(await asyncio.wait_for(display.recv(), 10)))[
+                    "type"
+                ] != "welcome":
+                    pass
+                return message
+
+        welcome = run_coroutine(revoked())
+        assert (welcome["host"], welcome["message"]) == (
+            False,
+            "the host key was replaced: this display is a spectator now "
+            "(open the new host URL printed where the table was started)",
+        )
+        line = read_line(table, "A new host key")
+        new = host_key_in(line)
+        assert (
+            line
+            == f"A new host key: the old one works no more. host: http://127.0.0.1:{port}/#host={new}\n"
+        )
+        assert run_coroutine(hello_display(port, new))["host"] is True
+    finally:
+        status, out = stop(table)
+    assert status == 0, out
+
+
+def test_new_host_key_typed_at_the_servers_terminal_prints_a_new_host_url(tmp_path):
+    port = free_port()
+    master, terminal = os.openpty()
+    table = start_table(port, tmp_path / "t.json", stdin=terminal)
+    os.close(terminal)
+    try:
+        old = host_key_in(printed(table))
+        read_line(table, "Type 'new host key' here")
+        os.write(master, b"what?\n")
+        assert read_line(table, "Type ") == (
+            "Type 'new host key' (then Enter) for a new host key; Ctrl-C stops it.\n"
+        )
+        os.write(master, b"New Host Key\n")
+        new = host_key_in(read_line(table, "A new host key"))
+        assert new != old
+        assert run_coroutine(hello_display(port, old))["host"] is False
+        assert run_coroutine(hello_display(port, new))["host"] is True
+    finally:
+        status, out = stop(table)
+        os.close(master)
+    assert status == 0, out
+
+
+@pytest.mark.parametrize(
+    ("extra", "said"),
+    [
+        (["--seat-timeout", "-1"], "--seat-timeout must be from 0 to 86400 seconds, not -1"),
+        (
+            ["--companion", "--seat-timeout", "5"],
+            "--seat-timeout is for the phones' seats; --companion has none",
+        ),
+    ],
+)
+def test_a_bad_seat_timeout_is_a_usage_error(tmp_path, extra, said):
+    result = subprocess.run(
+        [sys.executable, "-m", "engine", "table", "--save", str(tmp_path / "t.json"), *extra],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert result.stderr.splitlines()[-1] == f"showdown table: error: {said}"

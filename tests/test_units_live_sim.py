@@ -9,7 +9,8 @@ import random
 
 import pytest
 
-from engine.apps.table.panel import SIM_PRESS_TEXT, UnitPanel
+from engine.apps.table.access import WRONG_HOST_KEY, HostGate
+from engine.apps.table.panel import PANEL_HOST_ONLY, SIM_PRESS_TEXT, PanelPage, UnitPanel
 from engine.units import SimulatedUnit
 from engine.units.live_sim import (
     DEMO_PACE,
@@ -422,7 +423,7 @@ class _Spy:
         ),
         (
             '{"type": "kick"}',
-            'unknown message type "kick": the panel takes press, release and timer',
+            'unknown message type "kick": the panel takes hello, press, release and timer',
         ),
         ('{"type": "press", "side": "c"}', 'press: field "side" must be "a" or "b", not "c"'),
         ('{"type": "release"}', 'release: field "side" must be "a" or "b", not null'),
@@ -431,4 +432,43 @@ class _Spy:
     ],
 )
 def test_a_page_message_the_panel_cannot_carry_out_is_refused_with_why(text, refusal):
-    assert run_coroutine(UnitPanel().receive(text)) == refusal
+    panel = UnitPanel(gate=HostGate(lambda: 0.0, "KEY"))
+    page = PanelPage("10.0.0.9")
+    assert run_coroutine(panel.receive('{"type": "hello", "host_key": "KEY"}', page)) is None
+    assert run_coroutine(panel.receive(text, page)) == refusal
+
+
+def test_a_panel_page_without_the_host_key_only_watches_and_its_presses_are_refused():
+    gate = HostGate(lambda: 0.0, "KEY")
+    panel = UnitPanel(gate=gate)
+    watcher, wrong, host = PanelPage("10.0.0.7"), PanelPage("10.0.0.8"), PanelPage("10.0.0.9")
+    for page, key in ((watcher, None), (wrong, "guess"), (host, "KEY")):
+        assert (
+            run_coroutine(
+                panel.receive(
+                    f'{{"type": "hello", "host_key": "{key}"}}' if key else '{"type": "hello"}',
+                    page,
+                )
+            )
+            is None
+        )
+    assert [page.outbox for page in (watcher, wrong, host)] == [
+        ['{"type": "welcome", "host": false}'],
+        [f'{{"type": "welcome", "host": false, "message": "{WRONG_HOST_KEY}"}}'],
+        ['{"type": "welcome", "host": true}'],
+    ]
+    press = '{"type": "press", "side": "a"}'
+    assert run_coroutine(panel.receive(press, watcher)) == PANEL_HOST_ONLY
+    assert run_coroutine(panel.receive(press, wrong)) == PANEL_HOST_ONLY
+    assert run_coroutine(panel.receive(press)) == PANEL_HOST_ONLY  # no hello at all
+    assert run_coroutine(panel.receive(press, host)) == SIM_PRESS_TEXT
+    # A new host key: the page that held the old one only watches from now on.
+    gate.replace()
+    assert run_coroutine(panel.receive(press, host)) == PANEL_HOST_ONLY
+    assert PANEL_HOST_ONLY == (
+        "this panel only watches: pressing is a host control, and host controls need the "
+        "host's key: open the host URL printed where the table was started and the unit "
+        "panel from its page"
+    )
+    # A panel given no gate: nobody presses.
+    assert run_coroutine(UnitPanel().receive(press, host)) == PANEL_HOST_ONLY

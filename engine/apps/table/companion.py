@@ -1,6 +1,8 @@
 """Companion mode: a table playing with real cards, the showdowns on the unit.
 
-Nobody holds a digital hand. Whoever holds the companion page is the host: it
+Nobody holds a digital hand. The companion page opened from the host URL (with
+the host's key, as the table's display: ``engine.apps.table.access``) is the
+host; any other is a spectator, which sees the score and the showdowns. The host
 names the players and the target and starts the match; when a card calls for a
 showdown it names the two players and the cards loaded, the server fights the
 showdown on the unit port (as :class:`~engine.apps.table.room.Room` does) and
@@ -17,9 +19,9 @@ None), ``showdown_request``, ``finish_showdown``, ``pause``, ``unit_event``,
 every action; a showdown that was out at the unit when the server stopped comes
 back paused, for the host to retry it or to say who took the cards.
 
->>> room = CompanionRoom()
+>>> room = CompanionRoom(host_key="KEY")
 >>> host = room.connect()
->>> room.receive(host, '{"type": "hello", "role": "display"}')
+>>> room.receive(host, '{"type": "hello", "role": "display", "host_key": "KEY"}')
 >>> room.receive(host, '{"type": "host", "cmd": "start", "players": ["Ann", "Bob"]}')
 >>> room.receive(host, '{"type": "host", "cmd": "round", "winner": 0, "hands": {"1": "R5 W+4"}}')
 >>> room.scores, room.log[1]
@@ -32,11 +34,13 @@ import functools
 import json
 import random
 import re
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
-from engine.apps.table import showdown_view
+from engine.apps.table import access, showdown_view
+from engine.apps.table.access import HOST_ONLY, HostGate
 from engine.apps.table.hub import Connection, Hub
 from engine.apps.table.room import new_match_id, write_save
 from engine.apps.table.views import SEPARATOR
@@ -118,7 +122,9 @@ class CompanionRoom(Hub):
     ``max_cards`` is the most a showdown loads (a unit that said its own
     ``max_cards`` in its hello is taken at its word); ``save`` is the file saved
     after every action (None: not saved); ``on_change`` is called whenever
-    something waits to be sent.
+    something waits to be sent; ``host_key`` the host's key (a fresh one by
+    default), ``base_url`` the table's address as printed (the host URL is made
+    from it), ``clock`` the room's time (the rate limit of wrong keys).
     """
 
     def __init__(
@@ -130,14 +136,19 @@ class CompanionRoom(Hub):
         join_url: str = "",
         save: Path | None = None,
         max_cards: int = MAX_CARDS,
+        clock: Callable[[], float] = time.monotonic,
+        host_key: str | None = None,
+        base_url: str = "",
     ):
-        super().__init__()
+        super().__init__(clock)
         if not 1 <= max_cards <= MAX_CARDS:
             raise ValueError(f"max_cards must be from 1 to {MAX_CARDS}, not {max_cards}")
         rng = rng or random.Random()
         self.unit: UnitPort = unit or SimulatedUnit(random.Random(rng.getrandbits(64)))
         self.code = code
         self.join_url = join_url
+        self.base_url = base_url
+        self.host_gate = HostGate(clock, host_key)
         self.save_path = save
         self.players: list[str] = []  # the last match's players (the start form's default)
         self.target = 500
@@ -348,6 +359,45 @@ class CompanionRoom(Hub):
         if conn in self.connections:
             self.connections.remove(conn)
 
+    def next_deadline(self) -> float | None:
+        """None: a companion table has no timers of its own (no seats to free)."""
+        return None
+
+    def run_due(self) -> None:
+        """Nothing is ever due (see :meth:`next_deadline`)."""
+
+    @property
+    def host_key(self) -> str:
+        """The host's key (saved with the match; ``new_host_key`` replaces it)."""
+        return self.host_gate.key
+
+    def new_host_key(self) -> str:
+        """A new host key; the old one stops working at once: each page that held
+        it becomes a spectator and is told so. Saved. Returns the new key."""
+        key = self.host_gate.replace()
+        for conn in self.connections:
+            if conn.host:
+                conn.host = False
+                conn.outbox.append(self._welcome(conn, access.HOST_KEY_REPLACED))
+        self._changed(save=True)
+        return key
+
+    def _welcome(self, conn: Connection, message: str | None = None) -> dict[str, Any]:
+        """The welcome: ``host`` says whether ``conn`` is the host; the host gets
+        the host URL and its QR code (to it alone); ``message`` a line for the page."""
+        welcome: dict[str, Any] = {
+            "type": "welcome",
+            "role": conn.role,
+            "seat": None,
+            "secret": None,
+            "host": conn.host,
+        }
+        if conn.host:
+            welcome.update(access.host_fields(self.base_url, self.host_key))
+        if message:
+            welcome["message"] = message
+        return welcome
+
     def _handle(self, conn: Connection, message: dict) -> str | None:
         kind = message.get("type")
         if kind == "hello":
@@ -357,7 +407,8 @@ class CompanionRoom(Hub):
             if role != "display":
                 return f"role must be display, not {role!r}"
             conn.role = role
-            conn.outbox.append({"type": "welcome", "role": role, "seat": None, "secret": None})
+            conn.host, note = self.host_gate.check(message.get("host_key"), conn.peer)
+            conn.outbox.append(self._welcome(conn, note))
             conn.last_view = None
             self._changed()
             return None
@@ -365,6 +416,8 @@ class CompanionRoom(Hub):
             return f"unknown message type {kind!r} (known: hello, host)"
         if conn.role is None:
             return "say hello first"
+        if not conn.host:
+            return HOST_ONLY
         cmd = message.get("cmd")
         handler = self._COMMANDS.get(cmd) if isinstance(cmd, str) else None
         if handler is None:
@@ -631,6 +684,7 @@ class CompanionRoom(Hub):
             "format": _SAVE_FORMAT,
             "mode": SAVE_MODE,
             "code": self.code,
+            "host_key": self.host_key,
             "match_id": self.match_id,
             "players": list(self.players),
             "target": self.target,
@@ -687,9 +741,14 @@ class CompanionRoom(Hub):
                     pending["showdown_id"], c, o, players[c], players[o], int(pending["cards"])
                 )
             paused = data["paused"]
+            host_key = data.get("host_key")
+            if host_key is not None and not (isinstance(host_key, str) and host_key):
+                raise ValueError(f"host_key must be a key, not {host_key!r}")
         except (KeyError, TypeError, IndexError, ValueError) as exc:
             raise ValueError(f"not a companion table's save file: {exc!r}") from None
         self.players, self.started, self.target = players, started, target
+        if host_key is not None:
+            self.host_gate.key = host_key
         self._serial, self.entries, self._log = serial, entries, log
         self.match_id = match_id
         self._request, self._fighting, self.showdown = request, False, None

@@ -7,6 +7,7 @@ waits to be sent, and the server told when something does; the unit's hooks
 from __future__ import annotations
 
 import json
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import Any
@@ -17,12 +18,16 @@ __all__ = ["Hub", "Connection"]
 
 
 class Connection:
-    """One WebSocket: its role (None until hello), its seat, what waits to be
-    sent, and the round trip its page last reported (shown, never trusted)."""
+    """One WebSocket: its peer (the address it came from, as text, no port), its
+    role (None until hello), whether it is the host (its hello gave the host's
+    key), its seat, what waits to be sent, and the round trip its page last
+    reported (shown, never trusted)."""
 
-    def __init__(self, number: int):
+    def __init__(self, number: int, peer: str = ""):
         self.number = number
+        self.peer = peer
         self.role: str | None = None
+        self.host = False
         self.seat: int | None = None
         self.outbox: list[dict[str, Any]] = []
         self.last_view: str | None = None
@@ -34,9 +39,11 @@ class Connection:
 
 class Hub(ABC):
     """The connections of one table; a room says what each message does
-    (``_handle`` returns why it refuses one, or None)."""
+    (``_handle`` returns why it refuses one, or None). ``clock`` is the room's
+    time (``time.monotonic`` unless a test gives its own)."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
         #: The showdown panel (``showdown_view``), None when no showdown is up.
         self.showdown: dict[str, Any] | None = None
         self._fighting = False  # a showdown is out at the unit
@@ -45,9 +52,10 @@ class Hub(ABC):
         self.on_change: Callable[[], None] | None = None
         self._connections = 0
 
-    def connect(self) -> Connection:
+    def connect(self, peer: str = "") -> Connection:
+        """A new connection from ``peer`` (its address, for the rate limits and the log)."""
         self._connections += 1
-        conn = Connection(self._connections)
+        conn = Connection(self._connections, peer)
         self.connections.append(conn)
         return conn
 

@@ -18,9 +18,16 @@ addons=[panel])``, see :class:`~engine.apps.table.server.Addon`): it serves
 Each page gets ``{"type": "panel", ...}`` (:meth:`UnitPanel.view`) when it
 connects and after every change (only the newest: a page that lags skips to
 it); a message it sends that is refused gets ``{"type": "refused",
-"message": ...}``, to that page only. A page sends ``{"type": "press",
-"side": "a"|"b"}``, ``{"type": "release", "side": ...}`` or ``{"type":
-"timer"}``.
+"message": ...}``, to that page only. A page says ``{"type": "hello",
+"host_key": KEY|null}`` (answered ``{"type": "welcome", "host": bool}``, with
+a ``message`` when the key is wrong) and sends ``{"type": "press", "side":
+"a"|"b"}``, ``{"type": "release", "side": ...}`` or ``{"type": "timer"}``.
+
+A press is a host control: only a page whose hello gave the host's key (the
+room's ``host_gate``: the panel opened from the host's display carries the key
+on in its URL fragment) presses; any other page only watches, and its presses
+are refused in words (:data:`PANEL_HOST_ONLY`). The key is checked again at
+each press, so a replaced key stops working at once.
 """
 
 from __future__ import annotations
@@ -38,6 +45,7 @@ from starlette.responses import FileResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from engine.apps.table.access import HOST_ONLY, HostGate
 from engine.apps.table.server import STATIC
 from engine.core.errors import CommandRefused, LinkLost
 from engine.units.live_sim import idle_outputs
@@ -46,7 +54,7 @@ from engine.units.watch import UnitWatcher
 from firmware_host.protocol import SIDES, Event, EventName
 from firmware_host.protocol.words import verdict
 
-__all__ = ["UnitPanel", "SIM_PRESS_TEXT", "COMMAND_TIMEOUT_S"]
+__all__ = ["UnitPanel", "PanelPage", "SIM_PRESS_TEXT", "PANEL_HOST_ONLY", "COMMAND_TIMEOUT_S"]
 
 log = logging.getLogger(__name__)
 
@@ -55,16 +63,24 @@ SIM_PRESS_TEXT = (
     "The simulated unit presses its own paddles: the panel presses a paddle only on a "
     "unit on mock pins (showdown-unit run --mock, then showdown table --unit socket://HOST:PORT)."
 )
+#: Why a page without the host's key cannot press.
+PANEL_HOST_ONLY = (
+    f"this panel only watches: pressing is a host control, and {HOST_ONLY} "
+    "and the unit panel from its page"
+)
 #: How long a page's press may wait for the unit's answer.
 COMMAND_TIMEOUT_S = 10.0
-_MESSAGES = ("press", "release", "timer")
+_MESSAGES = ("hello", "press", "release", "timer")
 _USAGE = 'a panel message is a JSON object like {"type": "press", "side": "a"}'
 
 
-class _Page:
-    """One open panel page: the newest view to send and its own refusals."""
+class PanelPage:
+    """One open panel page: its peer, the host key its hello gave, the newest
+    view to send and its own messages (a welcome, refusals)."""
 
-    def __init__(self) -> None:
+    def __init__(self, peer: str = "") -> None:
+        self.peer = peer
+        self.host_key: str | None = None
         self.wake = asyncio.Event()
         self.view: str | None = None  # the newest view, not sent yet
         self.outbox: list[str] = []
@@ -72,10 +88,14 @@ class _Page:
 
 class UnitPanel:
     """The unit panel add-on; see the module docstring. ``leds`` is the
-    countdown bar's length until the unit says otherwise."""
+    countdown bar's length until the unit says otherwise; ``gate`` the room's
+    host key (``room.host_gate``; None: no page presses)."""
 
-    def __init__(self, watcher: UnitWatcher | None = None, *, leds: int = 3):
+    def __init__(
+        self, watcher: UnitWatcher | None = None, *, leds: int = 3, gate: HostGate | None = None
+    ):
         self.watcher = watcher
+        self.gate = gate
         self._view: dict[str, Any] = {
             "type": "panel",
             "unit": watcher.url if watcher is not None else "the simulated unit",
@@ -91,7 +111,7 @@ class UnitPanel:
         if watcher is not None:
             self._view["problem"] = f"Connecting to the unit at {watcher.url}..."
             watcher.listener = self
-        self._pages: set[_Page] = set()
+        self._pages: set[PanelPage] = set()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._loop_thread: int | None = None
 
@@ -192,7 +212,7 @@ class UnitPanel:
 
     async def _socket(self, ws: WebSocket) -> None:
         await ws.accept()
-        page = _Page()
+        page = PanelPage(ws.client.host if ws.client else "")
         page.view = json.dumps(self._view)
         page.wake.set()
         self._pages.add(page)
@@ -213,7 +233,9 @@ class UnitPanel:
                 message = await ws.receive()
                 if message["type"] == "websocket.disconnect":
                     break
-                refused = await self.receive(message.get("text") or message.get("bytes") or "")
+                refused = await self.receive(
+                    message.get("text") or message.get("bytes") or "", page
+                )
                 if refused is not None:
                     page.outbox.append(json.dumps({"type": "refused", "message": refused}))
                     page.wake.set()
@@ -225,8 +247,8 @@ class UnitPanel:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await sender
 
-    async def receive(self, text: str | bytes) -> str | None:
-        """Carry out a page's message; None, or why it is refused."""
+    async def receive(self, text: str | bytes, page: PanelPage | None = None) -> str | None:
+        """Carry out a message of ``page``; None, or why it is refused."""
         try:
             message = json.loads(text)
         except (ValueError, UnicodeDecodeError) as exc:
@@ -236,11 +258,16 @@ class UnitPanel:
         kind = message.get("type")
         if kind not in _MESSAGES:
             return (
-                f"unknown message type {json.dumps(kind)}: the panel takes press, release and timer"
+                f"unknown message type {json.dumps(kind)}: "
+                "the panel takes hello, press, release and timer"
             )
+        if kind == "hello":
+            return self._hello(page, message.get("host_key"))
         side = str(message.get("side"))
         if kind != "timer" and message.get("side") not in SIDES:
             return f'{kind}: field "side" must be "a" or "b", not {json.dumps(message.get("side"))}'
+        if page is None or self.gate is None or not self.gate.holds(page.host_key):
+            return PANEL_HOST_ONLY
         if self.watcher is None:
             return SIM_PRESS_TEXT
         if kind == "press":
@@ -257,6 +284,19 @@ class UnitPanel:
             return f"{kind}: {exc}"
         except TimeoutError:
             return f"{kind}: the unit did not answer within {COMMAND_TIMEOUT_S:g} s"
+        return None
+
+    def _hello(self, page: PanelPage | None, key: object) -> str | None:
+        """A page says who it is: the host's key makes its presses count."""
+        if page is None:
+            return "hello: no page to greet"
+        host, note = (False, None) if self.gate is None else self.gate.check(key, page.peer)
+        page.host_key = key if host and isinstance(key, str) else None
+        welcome: dict[str, Any] = {"type": "welcome", "host": host}
+        if note is not None:
+            welcome["message"] = note
+        page.outbox.append(json.dumps(welcome))
+        page.wake.set()
         return None
 
 

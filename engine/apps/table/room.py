@@ -2,8 +2,11 @@
 
 The room is sans-IO, in the style of h11: the server feeds it what arrives
 (:meth:`Room.connect`, :meth:`Room.receive`, :meth:`Room.disconnect`) and takes
-what to send (:meth:`Room.take`); it never waits, reads a clock or touches a
-socket. What the match needs next is :meth:`Room.next_task`:
+what to send (:meth:`Room.take`); it never waits or touches a socket, and reads
+only the clock it is given (``clock``: its own timers, :meth:`Room.next_deadline`
+and :meth:`Room.run_due`, and the rate limits). Who may do what (the host's key,
+the room code, the lobby's seats) is ``engine.apps.table.access`` and ``.lobby``.
+What the match needs next is :meth:`Room.next_task`:
 
 - ``"bot"``: a bot decides (:meth:`Room.bot_step`), after the server's pacing
   delay: a bot's seat, or a person's seat the host handed to a bot;
@@ -38,14 +41,17 @@ import os
 import random
 import re
 import secrets
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
 from engine.apps.driver import Match, MatchEvent
 from engine.apps.recap import event_text
-from engine.apps.table import showdown_view
+from engine.apps.table import access, showdown_view
+from engine.apps.table.access import HOST_ONLY, HostGate, PeerLog, Tries
 from engine.apps.table.hub import Connection, Hub
+from engine.apps.table.lobby import DEFAULT_SEAT_TIMEOUT_S, SEAT_COMMANDS, LobbySeats
 from engine.apps.table.party_view import (
     MAX_PARTY_SEATS,
     PARTY_EVENTS,
@@ -154,6 +160,7 @@ class Seat:
     bot_playing: bool = False  # a person's seat a bot plays for
     drew: int = 0  # cards drawn by the latest draw, for the "+N" badge
     ids: RecentIds = dataclasses.field(default_factory=RecentIds)  # action ids seen
+    away_since: float | None = None  # a person's seat no phone holds: since when (clock)
 
     @property
     def by_bot(self) -> bool:
@@ -194,12 +201,18 @@ class _Prepared:
         return outcome
 
 
-class Room(Hub):
+class Room(LobbySeats, Hub):
     """A table for 2 to 10 seats (16 for UNO Party!); see the module docstring.
 
     ``unit`` fights the showdowns (a SimulatedUnit on ``rng`` by default);
     ``save`` is the file the match is saved to after every change (None: not
     saved); ``on_change`` is called whenever something waits to be sent.
+    ``code`` is the room code a phone joins with (a fresh one by default);
+    ``host_key`` the host's key (a fresh one by default; ``engine.apps.table.access``);
+    ``base_url`` the table's address as printed (``http://HOST:PORT``: the
+    host URL is made from it); ``seat_timeout_s`` how long a lobby seat waits
+    for its phone (0: for ever; ``engine.apps.table.lobby``); ``clock`` the
+    room's time (its timers, the rate limits).
     """
 
     def __init__(
@@ -212,8 +225,12 @@ class Room(Hub):
         join_url: str = "",
         save: Path | None = None,
         new_secret: Callable[[], str] = lambda: secrets.token_urlsafe(16),
+        clock: Callable[[], float] = time.monotonic,
+        host_key: str | None = None,
+        base_url: str = "",
+        seat_timeout_s: float = DEFAULT_SEAT_TIMEOUT_S,
     ):
-        super().__init__()
+        super().__init__(clock)
         if not _MIN_SEATS <= seats <= MAX_PARTY_SEATS:
             raise ValueError(
                 f"a table has 2 to {MAX_PARTY_SEATS} seats (more than 10 for UNO Party! only), "
@@ -221,10 +238,17 @@ class Room(Hub):
             )
         self.rng = rng or random.Random()
         self.unit: UnitPort = unit or SimulatedUnit(random.Random(self.rng.getrandbits(64)))
-        self.code = code
-        self.join_url = join_url
+        self.code = code or access.new_room_code()
+        self.join_url = join_url  # the phone page's address (the code is the host's)
+        self.base_url = base_url
         self.save_path = save
         self.new_secret = new_secret
+        self.seat_timeout_s = seat_timeout_s
+        peer_log = PeerLog(clock)
+        self.host_gate = HostGate(clock, host_key, peer_log=peer_log)
+        self._join_tries = Tries(clock)
+        self._peer_log = peer_log
+        self._freeable_since = clock()
         self.seats = [Seat() for _ in range(seats)]
         self.variant = "showdown"
         self.target = 500
@@ -422,8 +446,25 @@ class Room(Hub):
         if conn in self.connections:
             self.connections.remove(conn)
         if conn.seat is not None:
-            conn.seat = None
+            seat, conn.seat = conn.seat, None
+            self._seat_left(seat)
             self._changed()
+
+    @property
+    def host_key(self) -> str:
+        """The host's key (saved with the room; ``new_host_key`` replaces it)."""
+        return self.host_gate.key
+
+    def new_host_key(self) -> str:
+        """A new host key; the old one stops working at once: each display that
+        held it becomes a spectator and is told so. Saved. Returns the new key."""
+        key = self.host_gate.replace()
+        for conn in self.connections:
+            if conn.host:
+                conn.host = False
+                conn.outbox.append(self._welcome(conn, access.HOST_KEY_REPLACED))
+        self._changed(save=True)
+        return key
 
     def _handle(self, conn: Connection, message: dict) -> str | None:
         """Each handler returns why it refuses the message, or None."""
@@ -440,13 +481,16 @@ class Room(Hub):
         if role not in ("display", "phone"):
             return f"role must be display or phone, not {role!r}"
         conn.role = role
+        conn.host, note = False, None
+        if role == "display":  # the host's key makes it the host; else a spectator
+            conn.host, note = self.host_gate.check(message.get("host_key"), conn.peer)
         secret = message.get("secret")
         seat = None
         if role == "phone" and isinstance(secret, str) and secret:
             seat = self._seat_of_secret(secret)
         if seat is not None:
             self._sit(conn, seat)
-        conn.outbox.append(self._welcome(conn))
+        conn.outbox.append(self._welcome(conn, note))
         conn.last_view = None  # the whole view again, after a reconnect too
         self._changed()
         return None
@@ -458,6 +502,11 @@ class Room(Hub):
             return f"you sit at seat {conn.seat} already"
         if self.match is not None and self.phase != "match_over":
             return "the match has started: wait for the next one"
+        refused = access.code_refusal(
+            self._join_tries, self._peer_log, self.code, message.get("code"), conn.peer
+        )
+        if refused is not None:
+            return refused
         number = message.get("seat")
         if type(number) is not int or not 0 <= number < len(self.seats):
             return f"seat must be a number from 0 to {len(self.seats) - 1}"
@@ -612,6 +661,8 @@ class Room(Hub):
     def _host(self, conn: Connection, message: dict) -> str | None:
         if conn.role != "display":
             return "host controls are on the display"
+        if not conn.host:
+            return HOST_ONLY
         cmd = message.get("cmd")
         if cmd == "start":
             return self._start(message)
@@ -634,10 +685,12 @@ class Room(Hub):
             return self._decide(message.get("loser"))
         elif cmd == "end":
             return self._end()
+        elif cmd in SEAT_COMMANDS:
+            return self._seat_command(cmd, message)
         else:
             return (
                 f"unknown host command {cmd!r} (start, next_round, pause, resume, "
-                "hand_to_bot, hand_back, retry, decide, end)"
+                "hand_to_bot, hand_back, retry, decide, end, free_seat, move_seat, clear_lobby)"
             )
         return None
 
@@ -791,6 +844,7 @@ class Room(Hub):
         self.seats = [s if s.kind == "person" else Seat() for s in self.seats]
         for seat in self.seats:
             seat.bot_playing = False
+        self._freeable_since = self.clock()  # an away phone's seat may be freed again
         self._add_log("The host ended the match.")
         self._changed(save=True)
         return None
@@ -930,6 +984,8 @@ class Room(Hub):
             elif event.kind == "pointing":
                 self.reveal = pointing_reveal(d)
             drew.update(party_draws(event.kind, d))
+        if event.kind == "match_end":  # the seats stay, an away phone's may be freed
+            self._freeable_since = self.clock()
         if event.kind in _DECISIONS and isinstance(d.get("player"), int):
             self._last_decision = (event.kind, d["player"], d)
         for player, count in drew.items():
@@ -984,7 +1040,7 @@ class Room(Hub):
     def public(self) -> dict[str, Any]:
         """The public view: what the display and every phone see."""
         return public_view(
-            code=self.code,
+            code="",  # the room code is the host's: in its welcome, never in a view
             join_url=self.join_url,
             seats=self._seat_entries(),
             game=self.game,
@@ -1036,9 +1092,25 @@ class Room(Hub):
             self.save()
         self._notify()
 
-    def _welcome(self, conn: Connection) -> dict[str, Any]:
+    def _welcome(self, conn: Connection, message: str | None = None) -> dict[str, Any]:
+        """The welcome to ``conn``: its seat and secret; to the host, the host
+        URL, the room code and the join URL with their QR codes (to it alone);
+        ``message`` a line for the page (why it is not the host, why its seat is gone)."""
         secret = None if conn.seat is None else self.seats[conn.seat].secret
-        return {"type": "welcome", "role": conn.role, "seat": conn.seat, "secret": secret}
+        welcome: dict[str, Any] = {
+            "type": "welcome",
+            "role": conn.role,
+            "seat": conn.seat,
+            "secret": secret,
+            "host": conn.host,
+        }
+        if conn.host:
+            welcome.update(
+                access.host_fields(self.base_url, self.host_key, self.join_url, self.code)
+            )
+        if message:
+            welcome["message"] = message
+        return welcome
 
     def _seat_of_secret(self, secret: str) -> int | None:
         for n, seat in enumerate(self.seats):
@@ -1053,6 +1125,7 @@ class Room(Hub):
                 other.seat = None
                 other.outbox.append(self._welcome(other))
         conn.seat = seat
+        self.seats[seat].away_since = None
 
     # -- saving -----------------------------------------------------------------------
 
@@ -1063,6 +1136,7 @@ class Room(Hub):
         return {
             "format": SAVE_FORMAT,
             "code": self.code,
+            "host_key": self.host_key,
             "match_id": self.match_id,
             "variant": self.variant,
             "target": self.target,
@@ -1122,11 +1196,17 @@ class Room(Hub):
                 if data.get("variant") == "party"
                 else HouseRules.parse(data.get("house_rules", "-"))
             )
+            host_key = data.get("host_key")
+            if host_key is not None and not (isinstance(host_key, str) and host_key):
+                raise ValueError(f"host_key must be a key, not {host_key!r}")
             notation = data["notation"]
             game = None if notation is None else Game.from_notation(notation)
             if game is not None and game.players != len(seats):
                 raise ValueError(f"{len(seats)} seats for {game.players} players")
             self.seats = seats
+            if host_key is not None:
+                self.host_gate.key = host_key
+            self._restore_away()
             self.match_id = match_id
             self.variant, self.target = data["variant"], data["target"]
             self.bot_kind, self.reaction_ms, self.house_rules = bot_kind, reaction_ms, house
@@ -1139,6 +1219,14 @@ class Room(Hub):
         except (KeyError, TypeError, AttributeError, NotationError) as exc:
             raise ValueError(f"not a saved table: {exc!r}") from None
         self._changed()
+
+    def _restore_away(self) -> None:
+        """Restored: no phone holds a seat yet; the lobby's seats (and those of a
+        match over) wait ``seat_timeout_s`` from now for their phones."""
+        now = self.clock()
+        for seat in self.seats:
+            seat.away_since = now if seat.kind == "person" else None
+        self._freeable_since = now
 
     def save(self) -> None:
         """Write the snapshot to ``save_path`` (see :func:`write_save`); None: not saved."""

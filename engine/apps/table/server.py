@@ -75,8 +75,9 @@ class TableRoom(Protocol):
     join_url: str
     on_change: Callable[[], None] | None
     host_paused: bool
+    clock: Callable[[], float]
 
-    def connect(self) -> Any: ...
+    def connect(self, peer: str = "") -> Any: ...
     def disconnect(self, conn: Any) -> None: ...
     def receive(self, conn: Any, text: str | bytes) -> None: ...
     def take(self, conn: Any) -> list[dict[str, Any]]: ...
@@ -89,6 +90,8 @@ class TableRoom(Protocol):
     def pause(self, problem: str) -> None: ...
     def unit_event(self, name: str, data: dict[str, Any]) -> None: ...
     def unit_said(self, text: str) -> None: ...
+    def next_deadline(self) -> float | None: ...
+    def run_due(self) -> None: ...
 
 
 class ClaimingRoom(TableRoom, Protocol):
@@ -105,8 +108,10 @@ class Runner:
     ``pace_s``, showdowns in a worker thread, the next round after
     ``round_pause_s``; UNO Party!'s bots claim out of turn after their
     reaction time (``room.claim_delay()``; at once with ``pace_s`` 0), while the
-    people's phones claim whenever their taps arrive. ``wake()`` whenever the
-    room changed."""
+    people's phones claim whenever their taps arrive; the room's own timers
+    (``room.next_deadline()``, on ``room.clock``: a lobby seat whose phone is
+    away) are run when due (``room.run_due()``). ``wake()`` whenever the room
+    changed."""
 
     def __init__(self, room: TableRoom, *, pace_s: float = 0.8, round_pause_s: float = 5.0):
         self.room = room
@@ -128,12 +133,12 @@ class Runner:
                 self.room.pause(f"The game is paused: the server failed: {exc!r}")
 
     async def _next(self) -> None:
-        """Do what the match needs next, or wait for a change."""
+        """Do what the match needs next, or wait for a change or the room's next deadline."""
         room = self.room
+        room.run_due()
         task = room.next_task()
         if task is None:
-            await self._wake.wait()
-            self._wake.clear()
+            await self._idle()
         elif task == "bot":
             await asyncio.sleep(self.pace_s)
             if room.next_task() == "bot":  # the host may have changed things meanwhile
@@ -152,6 +157,16 @@ class Runner:
             await self._round_pause()
             if room.next_task() == "next_round":
                 room.next_round()
+
+    async def _idle(self) -> None:
+        """Wait for a change, or until the room's next deadline (its clock's time)."""
+        deadline = self.room.next_deadline()
+        if deadline is None:
+            await self._wake.wait()
+        else:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), max(0.0, deadline - self.room.clock()))
+        self._wake.clear()
 
     async def _round_pause(self) -> None:
         """Wait ``round_pause_s`` for people to read the round's end, unless the
@@ -299,7 +314,7 @@ def create_app(
 
     async def websocket(ws: WebSocket) -> None:
         await ws.accept()
-        conn = room.connect()
+        conn = room.connect(peer=ws.client.host if ws.client else "")
         sockets[conn] = ws
         wake = asyncio.Event()
         wakes.add(wake)

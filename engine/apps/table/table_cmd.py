@@ -1,12 +1,16 @@
 """``showdown table``: the table in a browser, served for one table.
 
-A display (a TV, a laptop) opens ``http://HOST:PORT/``; each person opens the
-phone page (``/phone``, by the QR code), takes a seat and a name; the host
-starts the match from the display and the empty seats become bots. It listens
-on loopback unless told (``--listen``), or on every address with ``--lan``,
-which prints the join URL by IP address (older phones cannot resolve ``.local``)
-and its QR code in the terminal. The match is saved after every action and
-``--resume`` continues it. Ctrl-C stops the server.
+The host's display (a TV, a laptop) opens the host URL printed at start,
+``http://HOST:PORT/#host=KEY`` (the key makes it the host; ``http://HOST:PORT/``
+alone is a spectator's display); each person opens the phone page
+(``/phone?code=ABCD``, by the QR code on the host's display), takes a seat and a
+name; the host starts the match and the empty seats become bots. It listens on
+loopback unless told (``--listen``), or on every address with ``--lan``, which
+prints the join URL by IP address (older phones cannot resolve ``.local``) and
+its QR code in the terminal. The match is saved after every action and
+``--resume`` continues it (with the same host key, unless ``--new-host-key``).
+A lobby seat whose phone is away ``--seat-timeout`` seconds is freed. Ctrl-C
+stops the server; ``new host key`` typed at its terminal replaces a lost key.
 
 This module imports no web library until the command runs, so ``showdown
 --help`` works without the ``table`` extra.
@@ -40,7 +44,6 @@ __all__ = [
 ]
 
 DEFAULT_PORT = 8700
-_CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ"  # no I or O: read aloud across a room
 
 
 def parse_listen(text: str) -> tuple[str, int]:
@@ -186,10 +189,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="continue the match saved in the save file if there is one, else start a new "
         "table (for a service: its first start has no save file)",
     )
+    parser.add_argument(
+        "--new-host-key",
+        action="store_true",
+        help="with --resume or --resume-if-saved: a new host key for the saved table (the "
+        "old host URL stops working); a new table always has a new key",
+    )
+    parser.add_argument(
+        "--seat-timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="free a lobby seat (or one after a match is over) whose phone has been away "
+        "this long (default: 120; 0: never)",
+    )
 
 
 def command(args: argparse.Namespace) -> int:
+    from engine.apps.table import access
     from engine.apps.table.companion import CompanionRoom
+    from engine.apps.table.host_console import HostConsole
+    from engine.apps.table.lobby import DEFAULT_SEAT_TIMEOUT_S
+    from engine.apps.table.panel import UnitPanel
     from engine.apps.table.room import Room
     from engine.apps.table.server import UnitHooks, create_app, serve
 
@@ -205,6 +226,11 @@ def command(args: argparse.Namespace) -> int:
         )
     if args.companion and args.variant == "party":
         raise UsageError("--variant party is played with phones, not with --companion")
+    if args.companion and args.seat_timeout is not None:
+        raise UsageError("--seat-timeout is for the phones' seats; --companion has none")
+    seat_timeout = DEFAULT_SEAT_TIMEOUT_S if args.seat_timeout is None else args.seat_timeout
+    if not 0 <= seat_timeout <= 86_400:
+        raise UsageError(f"--seat-timeout must be from 0 to 86400 seconds, not {seat_timeout:g}")
     if args.listen is not None:
         host, port = args.listen
         host = host or ("0.0.0.0" if args.lan else "127.0.0.1")
@@ -219,13 +245,23 @@ def command(args: argparse.Namespace) -> int:
     rng = random.Random(table_seed)
     hooks = UnitHooks()
     unit, remote, addons, panel = _wiring(args, rng, hooks)
-    letters = random.Random(table_seed)
-    code = "".join(letters.choice(_CODE_LETTERS) for _ in range(4))
+    code = access.new_room_code()
     room: Room | CompanionRoom
     if args.companion:
-        room = CompanionRoom(rng=rng, unit=unit, code=code, join_url=join_url, save=save)
+        room = CompanionRoom(
+            rng=rng, unit=unit, code=code, join_url=join_url, save=save, base_url=base
+        )
     else:
-        room = Room(seats=args.seats, rng=rng, unit=unit, code=code, join_url=join_url, save=save)
+        room = Room(
+            seats=args.seats,
+            rng=rng,
+            unit=unit,
+            code=code,
+            join_url=join_url,
+            save=save,
+            base_url=base,
+            seat_timeout_s=seat_timeout,
+        )
         room.variant = args.variant
     resumed = False
     if args.resume or args.resume_if_saved:
@@ -243,6 +279,12 @@ def command(args: argparse.Namespace) -> int:
         if resumed:  # the room code the table had: it may be written down or shown already
             code = room.code = saved_code(save) or code
         room.code, room.join_url = code, join_url
+        if resumed and args.new_host_key:
+            room.new_host_key()  # saved at once: the old key is gone even after a crash
+    for addon in addons:
+        if isinstance(addon, UnitPanel):
+            addon.gate = room.host_gate  # a press on the panel is the host's
+    addons.append(HostConsole(room, base, read_stdin=args.unit != "manual"))
     if remote is not None:
         check_unit(remote)
     app = create_app(
@@ -252,12 +294,14 @@ def command(args: argparse.Namespace) -> int:
         display_page="companion.html" if args.companion else "display.html",
         addons=addons,
     )
+    phones = join_url if args.companion else access.join_link(join_url, code)
     print(f"The table (room {code}), seed {table_seed}:")
+    print(f"  host:    {access.host_url(base, room.host_key)}   (the host's: keep it secret)")
     if args.companion:
-        print(f"  companion (display and host): {base}/")
+        print(f"  companion: {base}/   (a spectator's: the score, no host controls)")
     else:
-        print(f"  display: {base}/")
-        print(f"  phones:  {join_url}")
+        print(f"  display: {base}/   (a spectator's: no host controls)")
+        print(f"  phones:  {phones}")
     print(f"  history: {base}/history")
     if panel:
         print(f"  unit panel: {base}/panel")
@@ -268,7 +312,7 @@ def command(args: argparse.Namespace) -> int:
     if args.lan:
         import segno
 
-        segno.make(join_url).terminal(out=sys.stdout, compact=True)
+        segno.make(phones).terminal(out=sys.stdout, compact=True)
     elif host in ("127.0.0.1", "::1", "localhost"):
         print("  (loopback only: phones cannot reach it; --lan opens it to the LAN)")
     print("Ctrl-C stops the table.", flush=True)
@@ -289,8 +333,9 @@ def saved_code(save: Path) -> str | None:
         code = json.loads(save.read_text(encoding="utf-8")).get("code")
     except (OSError, ValueError, AttributeError):
         return None
-    ok = isinstance(code, str) and len(code) == 4 and all(c in _CODE_LETTERS for c in code)
-    return code if ok else None
+    from engine.apps.table.access import is_room_code
+
+    return code if is_room_code(code) else None
 
 
 class _Wiring(NamedTuple):

@@ -1,6 +1,8 @@
 // Companion mode: a table playing with real cards. One page is the display and the
 // host's controls: the scoreboard, the showdown mirrored live from the unit, the
-// log; forms to name the players, start a showdown, score a round, undo.
+// log; forms to name the players, start a showdown, score a round, undo. Opened from
+// the host URL (/#host=KEY) it is the host's page; without the key a spectator's,
+// which shows the score and draws no host controls.
 import { Link, STATUS_WORDS, fill, h, seatName } from "./common.js";
 import { showShowdown, soundSwitch } from "./showdown.js";
 
@@ -11,6 +13,9 @@ let handsKey = "";
 let lastRound = null;
 let lastVerdict = null;
 const handValues = new Map(); // seat -> what the host typed for that hand
+// The host's key, from the host URL's fragment (never sent in a request).
+let hostKey = new URLSearchParams(location.hash.slice(1)).get("host");
+let isHost = false;
 
 // -- sending --
 function host(cmd, extra = {}) {
@@ -81,15 +86,44 @@ $("end").addEventListener("click", () => {
 
 soundSwitch($("mute"));
 
+/** The welcome says whether this page is the host; a spectator draws no host controls. */
+function welcomed(welcome) {
+  isHost = welcome.host === true;
+  if (!isHost && hostKey) { // a wrong or replaced key: not tried again on a reconnect
+    hostKey = null;
+    history.replaceState(null, "", location.pathname + location.search);
+  }
+  $("host").hidden = !isHost;
+  $("spectator").hidden = isHost;
+  $("spectator-message").textContent = welcome.message || "";
+  if (isHost) {
+    $("host-qr").src = welcome.host_qr;
+    $("host-url").textContent = welcome.host_url;
+    $("panel-link").href = `/panel#host=${encodeURIComponent(hostKey)}`;
+  } else {
+    $("host-qr").removeAttribute("src");
+    $("host-url").textContent = "";
+    $("host-link").open = false;
+    $("panel-link").href = "/panel";
+  }
+  if (view) render(view);
+}
+
 const link = new Link({
-  onOpen: (l) => l.send({ type: "hello", role: "display" }),
+  onOpen: (l) => l.send(hostKey
+    ? { type: "hello", role: "display", host_key: hostKey }
+    : { type: "hello", role: "display" }),
   onStatus: (status) => {
     $("status").textContent = STATUS_WORDS[status] || status;
     $("status").classList.toggle("down", status !== "connected");
   },
   onMessage: (message) => {
-    if (message.type === "view") render(message.view);
-    else if (message.type === "refused") refused(message.message);
+    if (message.type === "welcome") welcomed(message);
+    else if (message.type === "view") render(message.view);
+    else if (message.type === "refused") {
+      if (isHost) refused(message.message);
+      else $("spectator-message").textContent = message.message;
+    }
   },
 });
 window.tableLink = link; // for tests and the curious: the page's only socket
@@ -111,7 +145,7 @@ function renderPaused() {
   $("paused").textContent = paused ? `Paused: ${paused}` : "";
   const buttons = [];
   const sd = view.showdown;
-  if (paused) {
+  if (paused && isHost) {
     buttons.push(h("button", { type: "button", id: "retry", text: "Retry the showdown", onclick: () => host("retry") }));
     if (view.busy && sd) {
       for (const seat of [sd.challenger, sd.opponent]) {

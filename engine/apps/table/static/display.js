@@ -1,5 +1,8 @@
 // The table display: the public view only (it says hello as "display"), drawn big
 // enough to read from the chairs, with the showdown mirrored live and a few beeps.
+// Opened from the host URL (/#host=KEY) it is the host's: the host controls, the room
+// code and the join QR, and the host URL as a QR to take to another device. Opened
+// without the key it is a spectator's: no host controls are drawn.
 import {
   Link, STATUS_WORDS, cardElement, colourLetter, COLOUR_NAMES, directionText, fill, h, keepFocus,
   lagText, seatName,
@@ -13,6 +16,12 @@ let lastTurnText = "";
 let linkStatus = "connecting";
 let lagMs = null; // this page's latest round trip to the server
 let endArmed = false; // "End match" asks for a second press
+let clearArmed = false; // "Clear the lobby" too
+
+// The host's key, from the host URL's fragment: a browser never sends a fragment in
+// a request line or a Referer; the page says it in its hello only.
+let hostKey = new URLSearchParams(location.hash.slice(1)).get("host");
+let access = null; // the host's welcome: host URL, room code, join URL, their QR codes
 
 soundSwitch($("mute"));
 
@@ -77,8 +86,39 @@ function showStatus() {
   $("status").classList.toggle("down", linkStatus !== "connected");
 }
 
+function hello() {
+  return hostKey ? { type: "hello", role: "display", host_key: hostKey } : { type: "hello", role: "display" };
+}
+
+/** The welcome says whether this page is the host; a spectator draws no host controls. */
+function welcomed(welcome) {
+  const host = welcome.host === true;
+  access = host ? welcome : null;
+  if (!host && hostKey) {
+    // A wrong or replaced key: forget it, so that reconnecting does not try it again.
+    hostKey = null;
+    history.replaceState(null, "", location.pathname + location.search);
+  }
+  $("host").hidden = !host;
+  $("spectator").hidden = host;
+  $("spectator-message").textContent = welcome.message || "";
+  if (host) {
+    $("host-qr").src = welcome.host_qr;
+    $("host-url").textContent = welcome.host_url;
+    $("join-qr").src = welcome.join_qr;
+    $("panel-link").href = `/panel#host=${encodeURIComponent(hostKey)}`;
+  } else {
+    $("host-qr").removeAttribute("src");
+    $("host-url").textContent = "";
+    $("host-link").open = false;
+    $("join-qr").src = "/qr.svg";
+    $("panel-link").href = "/panel";
+  }
+  if (view) render(view);
+}
+
 const link = new Link({
-  onOpen: (l) => l.send({ type: "hello", role: "display" }),
+  onOpen: (l) => l.send(hello()),
   onStatus: (status) => {
     linkStatus = status;
     showStatus();
@@ -88,11 +128,14 @@ const link = new Link({
     showStatus();
   },
   onMessage: (message) => {
-    if (message.type === "view") {
+    if (message.type === "welcome") welcomed(message);
+    else if (message.type === "view") {
       if (view && view.phase !== message.view.phase) $("host-message").textContent = "";
       render(message.view);
     }
-    else if (message.type === "refused") $("host-message").textContent = message.message;
+    else if (message.type === "refused") {
+      $((access ? "host" : "spectator") + "-message").textContent = message.message;
+    }
   },
 });
 window.tableLink = link; // for tests and the curious: the page's only socket
@@ -103,8 +146,11 @@ function render(next) {
   $("paused").hidden = !paused;
   $("paused").textContent = paused ? `Paused: ${paused}` : "";
   $("host-paused").hidden = !view.host_paused;
-  $("room").textContent = view.code || view.room || "";
-  $("join-url").textContent = view.join_url || "";
+  // The room code and the join URL that carries it are the host's (its welcome).
+  $("room").textContent = access ? access.code : "";
+  $("room-line").hidden = !access;
+  $("room-note").hidden = !!access;
+  $("join-url").textContent = access ? access.join_url : view.join_url || "";
   renderPlay();
   renderSeats();
   renderScores();
@@ -118,7 +164,7 @@ function render(next) {
     $("variant").value = view.variant;
     showRuleFields();
   }
-  keepFocus(renderHostExtra);
+  if (access) keepFocus(renderHostExtra);
 }
 
 // -- UNO Party! --
@@ -255,6 +301,40 @@ function renderHostExtra() {
     endArmed = false;
   }
   fill($("host-extra"), buttons);
+  renderSeatControls();
+}
+
+// -- the host's seat controls: in the lobby (and after a match: free only) --
+function renderSeatControls() {
+  const lobby = !view.phase || view.phase === "lobby";
+  const shown = lobby || view.phase === "match_over";
+  const people = (view.seats || []).filter((seat) => seat.kind === "person");
+  $("seat-controls").hidden = !shown || !people.length;
+  if (!shown) {
+    clearArmed = false;
+    return;
+  }
+  const last = (view.seats || []).length - 1;
+  fill($("seat-list"), people.map((seat) => {
+    const n = seat.seat;
+    const where = `seat ${n + 1} (${seat.name})`;
+    return h("li", { "data-seat": n },
+      h("span", { class: "seat-name", text: `${n + 1}. ${seat.name}` }),
+      lobby ? button(`up-${seat.name}`, "↑", () => host("move_seat", { seat: n, to: n - 1 }),
+        { "aria-label": `Move ${seat.name} up to seat ${n}`, disabled: n === 0 }) : null,
+      lobby ? button(`down-${seat.name}`, "↓", () => host("move_seat", { seat: n, to: n + 1 }),
+        { "aria-label": `Move ${seat.name} down to seat ${n + 2}`, disabled: n === last }) : null,
+      button(`free-${seat.name}`, "Free", () => host("free_seat", { seat: n }),
+        { "aria-label": `Free ${where}` }));
+  }));
+  fill($("lobby-extra"), button("clear", clearArmed ? "Really free every seat?" : "Clear the lobby", () => {
+    if (!clearArmed) {
+      clearArmed = true;
+      return keepFocus(renderSeatControls);
+    }
+    clearArmed = false;
+    host("clear_lobby");
+  }, { class: clearArmed ? "danger" : null }));
 }
 
 function renderPlay() {

@@ -2,6 +2,9 @@
 // outputs"), as the server's /panel/ws sends them. On a unit on mock pins a paddle is
 // pressed by holding it down (mouse, touch, or Enter/Space on the focused paddle) and
 // the timer button by a click; the unit's own outputs then show the paddle down.
+// Pressing is a host control: the panel opened from the host's display carries the
+// host's key on in its URL fragment (#host=KEY) and says it in its hello; without it
+// the panel only watches, and a press is refused in words.
 import { Link, fill, h } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
@@ -22,6 +25,8 @@ const STATES = {
 
 let view = null;
 let lastState = "";
+// The host's key, carried on from the host's display (the fragment: never sent in a request).
+let hostKey = new URLSearchParams(location.hash.slice(1)).get("host");
 const holding = new Set(); // the sides this page holds down
 
 class PanelLink extends Link {
@@ -32,9 +37,12 @@ class PanelLink extends Link {
 }
 
 const link = new PanelLink({
-  onOpen() {},
+  onOpen(l) {
+    l.send({ type: "hello", host_key: hostKey });
+  },
   onMessage(message) {
     if (message.type === "panel") draw(message);
+    else if (message.type === "welcome") welcomed(message);
     else if (message.type === "refused") refused(message.message);
   },
   onStatus(status) {
@@ -42,6 +50,15 @@ const link = new PanelLink({
     $("status").classList.toggle("down", status !== "connected");
   },
 });
+
+function welcomed(welcome) {
+  $("watch-note").hidden = welcome.host === true;
+  if (welcome.host !== true && hostKey) { // a wrong or replaced key: not tried again
+    hostKey = null;
+    history.replaceState(null, "", location.pathname + location.search);
+  }
+  if (welcome.message) refused(welcome.message);
+}
 
 function refused(text) {
   const box = $("refused");

@@ -1,5 +1,7 @@
 // A phone: one seat's private hand. Every choice offered comes from the view's
 // "you.legal" list (an action text to send back and a label); the server decides.
+// It joins with the room code: the join URL (/phone?code=ABCD) carries it, or the
+// person types it from the display.
 import {
   Link, STATUS_WORDS, cardElement, cardWords, colourLetter, COLOUR_NAMES, fill, h, keepFocus,
   lagText, seatName,
@@ -66,7 +68,10 @@ function onMessage(message) {
     helloSent = false;
     if (message.secret) localStorage.setItem(SECRET_KEY, message.secret);
     else if (answersHello) localStorage.removeItem(SECRET_KEY); // the server forgot it
-    else if (seat !== null) showRefused("Your seat was opened on another screen.");
+    else if (message.message) { // the seat is gone (the host freed it): its secret too
+      localStorage.removeItem(SECRET_KEY);
+      showRefused(message.message);
+    } else if (seat !== null) showRefused("Your seat was opened on another screen.");
     seat = message.seat ?? null;
     if (view) keepFocus(render);
   } else if (message.type === "view") {
@@ -75,6 +80,7 @@ function onMessage(message) {
     keepFocus(render); // a keyboard user keeps their place in the hand
   } else if (message.type === "refused") {
     showRefused(message.message || "Refused.");
+    if (/room code/.test(message.message || "") && !$("join").hidden) $("code").focus();
   }
 }
 
@@ -92,13 +98,19 @@ function send(action) {
 
 // -- joining --
 $("name").value = localStorage.getItem(NAME_KEY) || "";
+$("code").value = (new URLSearchParams(location.search).get("code") || "").trim().toUpperCase();
 $("join-form").addEventListener("submit", (event) => {
   event.preventDefault();
   const name = $("name").value.trim();
+  const code = $("code").value.trim().toUpperCase();
   if (chosenSeat === null) return showRefused("Pick a free seat first.");
+  if (!code) {
+    $("code").focus();
+    return showRefused("Type the room code: it is on the display.");
+  }
   if (!name) return showRefused("Type your name.");
   localStorage.setItem(NAME_KEY, name);
-  if (!link.send({ type: "join", seat: chosenSeat, name })) showRefused("Not connected yet.");
+  if (!link.send({ type: "join", seat: chosenSeat, name, code })) showRefused("Not connected yet.");
 });
 
 function freeSeats() {
