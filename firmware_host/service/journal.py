@@ -13,6 +13,12 @@ under a known showdown id is a :class:`JournalConflictError`. So an engine
 that lost the link can fetch what it missed, and a known showdown id is
 answered from here instead of being run twice.
 
+Beside each row the journal keeps, in the same transaction, what the
+per-name figures count (schema version 4; :mod:`journal_figures` says what
+and why), so ``history`` reads only the rows it returns and the figures
+kept, whatever the journal's length, and ``--player`` finds its showdowns
+through an index of the casefolded names.
+
 A Journal is used from the one thread that opened it (sqlite3's default
 check). Only one daemon may write a journal: it holds a :class:`JournalLock`
 first. Readers (``history``, ``journal check``) open it read-only and take no
@@ -41,13 +47,13 @@ True
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import fcntl
 import json
 import logging
 import os
 import sqlite3
-import statistics
 import tempfile
 import time
 from collections.abc import Callable, Generator, Mapping
@@ -59,6 +65,9 @@ from typing import Any
 from firmware_host.core.result import Result
 from firmware_host.protocol import Launch
 from firmware_host.protocol.words import noun, plural
+from firmware_host.service import journal_figures as kept
+from firmware_host.service.journal_figures import FIGURES_SCHEMA, FiguresDamaged, RowDamaged
+from firmware_host.service.journal_figures import casefold as _casefold
 
 __all__ = [
     "Journal",
@@ -78,7 +87,7 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 #: Kept in ``PRAGMA user_version``; a journal newer than this is refused.
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 FILENAME = "results.sqlite3"
 #: What a launch can end as (``pending`` is no end).
 OUTCOMES = tuple(outcome for outcome in Launch if outcome is not Launch.PENDING)
@@ -93,10 +102,13 @@ _SCHEMA = [
         body TEXT NOT NULL,             -- the result as decided, canonical JSON
         launch TEXT,                    -- the launch outcome; NULL while the launch runs
         cards_counted INTEGER,          -- the card sensor's count: the latest, then the final
-        outcome_at REAL                 -- when the outcome was recorded
+        outcome_at REAL,                -- when the outcome was recorded
+        key_a TEXT,                     -- player_a casefolded (version 4)
+        key_b TEXT                      -- player_b casefolded
     )""",
     "CREATE INDEX results_player_a ON results (player_a)",
     "CREATE INDEX results_player_b ON results (player_b)",
+    *FIGURES_SCHEMA,
 ]
 
 #: Version 1 kept the whole result in ``body``; version 2 adds the outcome
@@ -111,10 +123,19 @@ _V1_TO_V2 = [
 #: body gains ``"bots": []`` (people played both sides: bots came with version 3).
 _NO_BOTS: list[str] = []
 
+#: Version 4 keeps each row's figures beside it (journal_figures) and the
+#: players' names casefolded in ``key_a``/``key_b``.
+_V3_TO_V4 = [
+    "ALTER TABLE results ADD COLUMN key_a TEXT",
+    "ALTER TABLE results ADD COLUMN key_b TEXT",
+    *FIGURES_SCHEMA,
+]
+
 _COLUMNS = {  # what a reader selects, per schema version
     1: "entry, showdown_id, recorded_at, body, NULL, NULL",
     2: "entry, showdown_id, recorded_at, body, launch, cards_counted",
     3: "entry, showdown_id, recorded_at, body, launch, cards_counted",
+    4: "entry, showdown_id, recorded_at, body, launch, cards_counted",
 }
 
 
@@ -163,7 +184,9 @@ class JournalReport:
     """What :meth:`Journal.check` found. ``rows``: the rows read; ``pending``:
     showdown ids decided with no launch outcome yet; ``damaged``: entry
     numbers of rows that are not a valid result; ``sqlite_messages``: what
-    SQLite's integrity check reported (or the error that stopped it)."""
+    SQLite's integrity check reported (or the error that stopped it);
+    ``figures``: where the figures kept beside the rows (version 4,
+    journal_figures) disagree with them, one sentence each."""
 
     path: str
     ok: bool
@@ -172,6 +195,7 @@ class JournalReport:
     damaged: tuple[int, ...]
     sqlite_messages: tuple[str, ...]
     schema_version: int
+    figures: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -182,10 +206,11 @@ class JournalReport:
             "damaged": list(self.damaged),
             "sqlite_messages": list(self.sqlite_messages),
             "schema_version": self.schema_version,
+            "figures": list(self.figures),
         }
 
     def __str__(self) -> str:
-        problems = len(self.damaged) + len(self.sqlite_messages)
+        problems = len(self.damaged) + len(self.sqlite_messages) + len(self.figures)
         verdict = "ok" if self.ok else f"{plural(problems, 'problem')} found"
         upgrade = (
             f" (the daemon upgrades it to {SCHEMA_VERSION})"
@@ -197,6 +222,7 @@ class JournalReport:
             f"  schema version {self.schema_version}{upgrade}, {self.rows} rows",
             f"  launches pending: {', '.join(self.pending) or 'none'}",
             f"  damaged rows: {_entries_text(self.damaged) or 'none'}",
+            f"  kept figures: {self._figures_text()}",
         ]
         shown = self.sqlite_messages[:10]
         lines.append(f"  SQLite: {'ok' if not shown else shown[0]}")
@@ -204,6 +230,11 @@ class JournalReport:
         if len(self.sqlite_messages) > len(shown):
             lines.append(f"    ... and {len(self.sqlite_messages) - len(shown)} more")
         return "\n".join(lines)
+
+    def _figures_text(self) -> str:
+        if self.schema_version < 4:
+            return "none (kept from version 4 on)"
+        return "; ".join(self.figures) or "ok"
 
 
 def _entries_text(entries) -> str:
@@ -213,8 +244,7 @@ def _entries_text(entries) -> str:
     return f"{noun(len(entries), 'entry', 'entries')} {', '.join(map(str, entries))}"
 
 
-class _Damaged(ValueError):
-    """A row whose body is not a valid result; the message says why."""
+_Damaged = RowDamaged  # a row whose body is not a valid result; the message says why
 
 
 class _Refused(Exception):
@@ -329,6 +359,8 @@ class Journal:
             if not readonly:
                 self._quick_check()
             self._check_schema(emptied)
+            if not readonly:
+                self._keep_unchecked()
         except sqlite3.Error as exc:
             self.close()
             raise self._error("cannot open the journal", exc) from None
@@ -434,11 +466,13 @@ class Journal:
             )
 
     def _upgrade(self, version: int) -> None:
-        """Version 1 or 2 to the current one, inside the caller's transaction."""
+        """Version 1, 2 or 3 to the current one, inside the caller's transaction."""
         rows = self._open_db().execute("SELECT COUNT(*) FROM results").fetchone()[0]
         if version == 1:
             self._upgrade_from_v1()
-        self._upgrade_from_v2()
+        if version <= 2:
+            self._upgrade_from_v2()
+        self._upgrade_from_v3()
         self._open_db().execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         log.info(
             "%s: journal upgraded from schema version %d to %d (%d rows)",
@@ -461,6 +495,31 @@ class Journal:
             db.execute(
                 "UPDATE results SET body = ? WHERE entry = ?",
                 (_canonical({**result, "bots": _NO_BOTS}), entry),
+            )
+
+    def _upgrade_from_v3(self) -> None:
+        """The casefolded names and every row's figures (journal_figures)."""
+        db = self._open_db()
+        for statement in _V3_TO_V4:
+            db.execute(statement)
+        kept.keep_all(db, self._merged)
+
+    def _keep_unchecked(self) -> None:
+        """Read again the rows another program changed since the journal last
+        did (``unchecked``), so that readers can use the kept figures again."""
+        if self.schema_version < 4:
+            return
+        with self._transaction():
+            db = self._open_db()
+            entries = [row[0] for row in db.execute("SELECT entry FROM unchecked")]
+            for entry in entries:
+                kept.keep(db, entry, self._merged)
+        if entries:
+            log.info(
+                "%s: %s changed by another program read again (%s)",
+                self.path,
+                plural(len(entries), "row"),
+                _entries_text(entries),
             )
 
     def _upgrade_from_v1(self) -> None:
@@ -496,9 +555,9 @@ class Journal:
             if known is not None:
                 self._same_decision(showdown_id, known[0], result, timing_too=True)
                 return False
-            db.execute(
+            added = db.execute(
                 "INSERT INTO results (showdown_id, recorded_at, player_a, player_b, body, "
-                "cards_counted) VALUES (?, ?, ?, ?, ?, ?)",
+                "cards_counted, key_a, key_b) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     showdown_id,
                     self._clock(),
@@ -506,8 +565,11 @@ class Journal:
                     players["b"],
                     _canonical(result),
                     result["cards_counted"],
+                    _casefold(players["a"]),
+                    _casefold(players["b"]),
                 ),
             )
+            kept.keep(db, added.lastrowid, self._merged)
             return True
 
     def record_cards(self, showdown_id: str, counted: int) -> None:
@@ -526,6 +588,7 @@ class Journal:
             db.execute(
                 "UPDATE results SET cards_counted = ? WHERE showdown_id = ?", (counted, showdown_id)
             )
+            self._keep(db, showdown_id)
 
     def record_outcome(
         self,
@@ -575,10 +638,10 @@ class Journal:
             known = self._row(db, showdown_id)
             if known is None:
                 now = self._clock()
-                db.execute(
+                added = db.execute(
                     "INSERT INTO results (showdown_id, recorded_at, player_a, player_b, "
-                    "body, launch, cards_counted, outcome_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    "body, launch, cards_counted, outcome_at, key_a, key_b) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         showdown_id,
                         now,
@@ -588,8 +651,11 @@ class Journal:
                         result["launch"],
                         result["cards_counted"],
                         now,
+                        _casefold(players["a"]),
+                        _casefold(players["b"]),
                     ),
                 )
+                kept.keep(db, added.lastrowid, self._merged)
                 return True
             body, launch, counted = known
             self._same_decision(showdown_id, body, result)
@@ -703,6 +769,14 @@ class Journal:
             "WHERE showdown_id = ?",
             (launch, counted, when, showdown_id),
         )
+        self._keep(db, showdown_id)
+
+    def _keep(self, db, showdown_id: str) -> None:
+        """The kept figures of a row just changed (journal_figures), in its transaction."""
+        (entry,) = db.execute(
+            "SELECT entry FROM results WHERE showdown_id = ?", (showdown_id,)
+        ).fetchone()
+        kept.keep(db, entry, self._merged)
 
     @staticmethod
     def _row(db, showdown_id: str):
@@ -776,8 +850,9 @@ class Journal:
         """The last ``limit`` results, newest first, with their times;
         ``player``: only showdowns that name took part in (in any case:
         "ann" is "Ann"). A damaged row is skipped with a warning."""
+        _check_limit(limit)
         damaged: dict[int, str] = {}
-        entries = self._entries(limit, player, damaged)
+        entries = self._read(limit, player, damaged, figures=False)[0]
         self._warn_damaged(damaged)
         return entries
 
@@ -793,7 +868,7 @@ class Journal:
         ``player``: that player only, in any case ({} if unknown). A side a
         bot played counts in :meth:`bot_stats`, never here."""
         damaged: dict[int, str] = {}
-        stats = self._player_stats(player, damaged)[0]
+        stats = self._read(0, player, damaged)[1]
         self._warn_damaged(damaged)
         return stats
 
@@ -801,7 +876,7 @@ class Journal:
         """:meth:`player_stats` of the bots: per name, the showdowns a bot
         played under it (the unit pressed its paddle)."""
         damaged: dict[int, str] = {}
-        stats = self._player_stats(player, damaged)[1]
+        stats = self._read(0, player, damaged)[2]
         self._warn_damaged(damaged)
         return stats
 
@@ -818,57 +893,83 @@ class Journal:
         the figures of people, ``bots`` those of the bots (kept apart: a bot's
         times never go into people's medians); ``damaged``: the entry numbers of
         rows skipped because they are not a valid result. ``player`` matches
-        names in any case."""
+        names in any case.
+
+        It reads the ``limit`` rows it returns and the figures kept beside
+        them (journal_figures), never the other rows: ``damaged`` names the
+        rows known to be damaged (found when they were written, upgraded or
+        read again after another program changed them) and any met on the
+        way; ``journal check`` reads every row. Only a journal of an older
+        version (read-only) or with rows another program changed since the
+        daemon last opened it is read whole, as before version 4."""
+        _check_limit(limit)
         damaged: dict[int, str] = {}
-        results = [
-            {"recorded_at": entry.recorded_at_iso, **entry.result}
-            for entry in self._entries(limit, player, damaged)
-        ]
-        players, bots = self._player_stats(player, damaged)
+        entries, players, bots = self._read(limit, player, damaged)
         self._warn_damaged(damaged)
+        results = [{"recorded_at": entry.recorded_at_iso, **entry.result} for entry in entries]
         return {"results": results, "players": players, "bots": bots, "damaged": sorted(damaged)}
 
-    def _entries(self, limit, player, damaged) -> list[JournalEntry]:
-        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
-            raise ValueError(f"limit must be a whole number >= 1, not {limit!r}")
-        entries = []
-        with contextlib.closing(self._scan(player, damaged, newest_first=True)) as scan:
-            for recorded_at, result in scan:
-                entries.append(JournalEntry(recorded_at, result))
-                if len(entries) == limit:
-                    break
+    def _read(
+        self, limit: int, player: str | None, damaged: dict[int, str], *, figures: bool = True
+    ) -> tuple[list[JournalEntry], dict, dict]:
+        """The newest ``limit`` valid results (0: none) and, with ``figures``,
+        those of people and of bots, all from one state of the file; the
+        damaged rows skipped go into ``damaged`` (with ``figures``, every one
+        known)."""
+        key = None if player is None else _casefold(player)
+        with self._reading() as db, self._snapshot(db):
+            if not self._figures_kept(db):
+                entries = self._newest(self._scan(player, damaged, newest_first=True), limit)
+                if not figures:
+                    return entries, {}, {}
+                people, bots = kept.tally((r for _, r in self._scan(player, damaged)), key)
+                return entries, people, bots
+            if figures:
+                damaged.update(kept.known_damaged(db, key))
+            rows = self._valid_rows(kept.newest(db, _COLUMNS[4], key), damaged)
+            entries = self._newest(rows, limit)
+            people, bots = kept.kept_figures(db, key) if figures else ({}, {})
+            return entries, people, bots
+
+    def _figures_kept(self, db) -> bool:
+        """The figures kept beside the rows can be used: version 4, and no row
+        changed by another program since the daemon last read them."""
+        if self.schema_version < 4:
+            return False
+        return not db.execute("SELECT EXISTS (SELECT 1 FROM unchecked)").fetchone()[0]
+
+    @staticmethod
+    def _newest(rows, limit: int) -> list[JournalEntry]:
+        entries: list[JournalEntry] = []
+        if limit:
+            with contextlib.closing(rows):
+                for recorded_at, result in rows:
+                    entries.append(JournalEntry(recorded_at, result))
+                    if len(entries) == limit:
+                        break
         return entries
 
-    def _player_stats(self, player, damaged) -> tuple[dict, dict]:
-        """The figures of people and of bots, per name."""
-        wanted = None if player is None else _casefold(player)
-        tallies: tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]] = ({}, {})
-        for _, result in self._scan(player, damaged):
-            for side in ("a", "b"):
-                name = result["players"][side]
-                if wanted is not None and _casefold(name) != wanted:
-                    continue
-                tally = tallies[side in result["bots"]].setdefault(
-                    name,
-                    {"showdowns": 0, "reactions": [], "false_starts": 0, "wins": 0, "losses": 0},
-                )
-                tally["showdowns"] += 1
-                tally["wins"] += result["winner"] == side
-                tally["losses"] += result["loser"] == side
-                if result["reason"] == "false_start":
-                    tally["false_starts"] += result["loser"] == side
-                    continue
-                reaction = result["reaction_us"][side]
-                if isinstance(reaction, int) and not isinstance(reaction, bool) and reaction >= 0:
-                    tally["reactions"].append(reaction)
-        people, bots = (_figures(kind) for kind in tallies)
-        return people, bots
+    def _valid_rows(
+        self, rows, damaged: dict[int, str]
+    ) -> Generator[tuple[float, dict[str, Any]], None, None]:
+        """(recorded_at, merged result) of each valid row of ``rows`` (those in
+        ``damaged`` are skipped unread); a damaged one goes into ``damaged``."""
+        for entry, showdown_id, recorded_at, body, launch, counted in rows:
+            if entry in damaged:
+                continue
+            try:
+                result = self._merged(showdown_id, body, launch, counted)
+            except _Damaged as exc:
+                damaged[entry] = str(exc)
+                continue
+            yield recorded_at, result
 
     def _scan(
         self, player: str | None, damaged: dict[int, str], *, newest_first: bool = False
     ) -> Generator[tuple[float, dict[str, Any]], None, None]:
-        """(recorded_at, merged result) per valid row; each damaged row's
-        entry number and why go into ``damaged``."""
+        """Every row, the long way (no figures kept): (recorded_at, merged
+        result) per valid row; each damaged row's entry number and why go
+        into ``damaged``."""
         where: str = ""
         params: tuple[str, ...] = ()
         if player is not None:
@@ -876,19 +977,11 @@ class Journal:
             where = "WHERE casefold(player_a) = ? OR casefold(player_b) = ?"
             params = (key, key)
         order = "DESC" if newest_first else "ASC"
-        with self._reading() as db:
-            rows = db.execute(
-                f"SELECT {_COLUMNS[self.schema_version]} FROM results {where} "
-                f"ORDER BY entry {order}",
-                params,
-            )
-            for entry, showdown_id, recorded_at, body, launch, counted in rows:
-                try:
-                    result = self._merged(showdown_id, body, launch, counted)
-                except _Damaged as exc:
-                    damaged[entry] = str(exc)
-                    continue
-                yield recorded_at, result
+        rows = self._open_db().execute(
+            f"SELECT {_COLUMNS[self.schema_version]} FROM results {where} ORDER BY entry {order}",
+            params,
+        )
+        yield from self._valid_rows(rows, damaged)
 
     def _merged(
         self, showdown_id: str, body, launch: str | None, counted: int | None
@@ -909,6 +1002,8 @@ class Journal:
             Result.from_dict(result)
         except (TypeError, ValueError) as exc:
             raise _Damaged(f"not a valid result: {exc}") from None
+        if not all(isinstance(name, str) for name in result["players"].values()):
+            raise _Damaged(f"not a valid result: players must be names, not {result['players']}")
         if result["showdown_id"] != showdown_id:
             raise _Damaged(f"its body is the result of {result['showdown_id']!r}")
         return result
@@ -926,6 +1021,23 @@ class Journal:
             raise  # a mistake in the calling code, not the file
         except sqlite3.Error as exc:
             raise self._error("cannot read the journal", exc) from None
+        except FiguresDamaged as exc:
+            raise JournalDamagedError(
+                f"{self.path}: cannot read the journal: {exc}", self.path
+            ) from None
+
+    @staticmethod
+    @contextlib.contextmanager
+    def _snapshot(db):
+        """One read transaction: every query in it sees the same state of the file."""
+        db.execute("BEGIN")
+        try:
+            yield
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):
+                db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")  # it only read: nothing to keep
 
     # -- checking -----------------------------------------------------------------------
 
@@ -938,7 +1050,10 @@ class Journal:
         except sqlite3.Error as exc:
             messages.append(str(exc))
         rows, pending, damaged = 0, [], []
-        try:
+
+        def each_row():
+            """(entry, its figures, or None if damaged) per row, in order."""
+            nonlocal rows
             for entry, showdown_id, _, body, launch, counted in db.execute(
                 f"SELECT {_COLUMNS[self.schema_version]} FROM results ORDER BY entry"
             ):
@@ -947,19 +1062,31 @@ class Journal:
                     result = self._merged(showdown_id, body, launch, counted)
                 except _Damaged:
                     damaged.append(entry)
+                    yield entry, None
                     continue
                 if result["launch"] == "pending":
                     pending.append(showdown_id)
+                yield entry, kept.side_figures(entry, result)
+
+        figures: list[str] = []
+        try:
+            if self.schema_version >= 4:
+                figures = kept.check_kept(db, each_row())
+            else:
+                collections.deque(each_row(), maxlen=0)
         except sqlite3.Error as exc:
             messages.append(f"reading the rows stopped after {rows}: {exc}")
+            if self.schema_version >= 4:
+                figures = ["not checked: the rows could not all be read"]
         return JournalReport(
             path=str(self.path),
-            ok=not (messages or damaged),
+            ok=not (messages or damaged or figures),
             rows=rows,
             pending=tuple(pending),
             damaged=tuple(damaged),
             sqlite_messages=tuple(messages),
             schema_version=self.schema_version,
+            figures=tuple(figures),
         )
 
     # -- closing ------------------------------------------------------------------------
@@ -986,26 +1113,9 @@ class Journal:
         return f"<Journal {str(self.path)!r} {state}>"
 
 
-def _figures(tallies: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """Each name's tally as its figures, names in order."""
-    stats = {}
-    for name in sorted(tallies):
-        tally = tallies[name]
-        reactions = tally["reactions"]
-        stats[name] = {
-            "showdowns": tally["showdowns"],
-            "median_reaction_us": round(statistics.median(reactions)) if reactions else None,
-            "best_reaction_us": min(reactions) if reactions else None,
-            "false_starts": tally["false_starts"],
-            "wins": tally["wins"],
-            "losses": tally["losses"],
-        }
-    return stats
-
-
-def _casefold(name):
-    """A name as it is compared: Unicode case folding (SQLite's NOCASE knows only ASCII)."""
-    return name.casefold() if isinstance(name, str) else name
+def _check_limit(limit) -> None:
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+        raise ValueError(f"limit must be a whole number >= 1, not {limit!r}")
 
 
 def folder_problem(path: str | os.PathLike) -> str | None:
