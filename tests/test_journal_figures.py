@@ -204,7 +204,7 @@ def test_history_reads_only_the_rows_it_returns(path, monkeypatch):
         return Result(**data)
 
     with Journal(path, readonly=True) as reader:
-        monkeypatch.setattr(firmware_host.service.journal.Result, "from_dict", counting)
+        monkeypatch.setattr(Result, "from_dict", counting)
         history = reader.history(1)
         assert read == [history["results"][0]["showdown_id"]] == ["sd-400"]
         read.clear()

@@ -10,8 +10,8 @@ import sqlite3
 
 import pytest
 
-import firmware_host.service.journal
 import firmware_host.service.journal_figures
+import firmware_host.service.journal_schema
 from firmware_host.core.result import Result
 from firmware_host.service.journal import FILENAME, Journal, JournalEntry, JournalError
 from tests.test_journal import T0, result
@@ -211,9 +211,9 @@ def test_read_only_reads_version_1_and_changes_nothing(v1_path):
 
 def test_the_upgrade_is_one_transaction(v1_path, monkeypatch):
     monkeypatch.setattr(
-        firmware_host.service.journal,
-        "_V1_TO_V2",
-        [*firmware_host.service.journal._V1_TO_V2, "SELECT no_such_function()"],
+        firmware_host.service.journal_schema,
+        "V1_TO_V2",
+        [*firmware_host.service.journal_schema.V1_TO_V2, "SELECT no_such_function()"],
     )
     with pytest.raises(
         JournalError,
@@ -273,10 +273,10 @@ def test_read_only_reads_version_2_with_no_bots_and_changes_nothing(v2_path):
 
 
 def test_the_upgrade_from_version_2_is_one_transaction(v2_path, monkeypatch):
-    def broken(self):
+    def broken(db):
         raise sqlite3.OperationalError("disk I/O error")
 
-    monkeypatch.setattr(Journal, "_upgrade_from_v2", broken)
+    monkeypatch.setattr(firmware_host.service.journal_schema, "upgrade_from_v2", broken)
     with pytest.raises(
         JournalError, match=re.escape(f"{v2_path}: cannot open the journal: disk I/O error")
     ):

@@ -66,6 +66,7 @@ __all__ = [
     "kept_figures",
     "tally",
     "casefold",
+    "Merged",
     "check_kept",
 ]
 
