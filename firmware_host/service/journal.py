@@ -138,8 +138,10 @@ class Journal:
     program changed. ``readonly=True`` opens an existing journal (of any
     version) for reading only and creates nothing (not even WAL side files
     when the unit is not running), so ``showdown-unit history`` never
-    changes the daemon's file or its owner. ``clock`` gives the Unix time
-    stamped on each record.
+    changes the daemon's file or its owner. ``live=True`` (read-only): the
+    daemon writes the file meanwhile (the server's own reader), so it is read
+    through the WAL, never as an immutable file, whatever files are there
+    when it opens. ``clock`` gives the Unix time stamped on each record.
     """
 
     def __init__(
@@ -147,11 +149,13 @@ class Journal:
         path: str | os.PathLike,
         *,
         readonly: bool = False,
+        live: bool = False,
         clock: Callable[[], float] = time.time,
     ):
         self.path = Path(path) if str(path) != ":memory:" else path
         self._file = None if path == ":memory:" else Path(path)  # None: in memory
         self.readonly = readonly
+        self.live = live
         self.schema_version = SCHEMA_VERSION
         self._clock = clock
         self._db: sqlite3.Connection | None = None
@@ -194,7 +198,7 @@ class Journal:
             # the main file: read it as immutable, so SQLite creates no side
             # files (which would belong to whoever ran this).
             wal = self._file.with_name(self._file.name + "-wal")
-            mode = "mode=ro" if wal.exists() else "mode=ro&immutable=1"
+            mode = "mode=ro" if self.live or wal.exists() else "mode=ro&immutable=1"
             return sqlite3.connect(
                 f"{self._file.resolve().as_uri()}?{mode}", uri=True, isolation_level=None
             )
