@@ -330,6 +330,24 @@ def test_a_row_changed_by_another_program_is_read_the_long_way_until_reopened(pa
     assert (report.damaged, report.figures) == ((7,), ())
 
 
+def test_a_running_daemon_reads_a_changed_row_again_with_its_next_write(path, caplog):
+    caplog.set_level("INFO", logger="firmware_host.service.journal")
+    with Journal(path, clock=Clock()) as journal:
+        set_body(path, 3, "[]")
+        journal.record(result("sd-401", a="Cy"))
+        assert f"{path}: 1 row changed by another program read again (entry 3)" in [
+            r.getMessage() for r in caplog.records
+        ]
+    db = sqlite3.connect(path)
+    assert db.execute("SELECT * FROM unchecked").fetchall() == []
+    assert db.execute("SELECT * FROM damaged").fetchall() == [
+        (3, "its body is not a result but a list")
+    ]
+    db.close()
+    with Journal(path, readonly=True) as reader:
+        assert reader.history(10, "cy") == old_history(path, 10, "cy")
+
+
 @contextlib.contextmanager
 def open_body(path, entry):
     """The body of ``entry`` as a dict to change; written back by SQL, with its player_a."""

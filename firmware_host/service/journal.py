@@ -281,15 +281,19 @@ class Journal:
         )
 
     def _keep_unchecked(self) -> None:
-        """Read again the rows another program changed since the journal last
-        did (``unchecked``), so that readers can use the kept figures again."""
+        """At a writable open: :meth:`_read_unchecked`."""
         if self.schema_version < 4:
             return
         with self._transaction():
-            db = self._open_db()
-            entries = [row[0] for row in db.execute("SELECT entry FROM unchecked")]
-            for entry in entries:
-                kept.keep(db, entry, self._merged)
+            self._read_unchecked(self._open_db())
+
+    def _read_unchecked(self, db) -> None:
+        """Read again, in the caller's transaction, the rows another program
+        changed since the journal last did (``unchecked``), so that readers
+        can use the kept figures again (at a writable open, and with each write)."""
+        entries = [row[0] for row in db.execute("SELECT entry FROM unchecked")]
+        for entry in entries:
+            kept.keep(db, entry, self._merged)
         if entries:
             log.info(
                 "%s: %s changed by another program read again (%s)",
@@ -532,6 +536,7 @@ class Journal:
         try:
             with self._transaction(synchronous):
                 yield db
+                self._read_unchecked(db)
         except _Refused as exc:
             raise JournalError(f"{self.path}: {doing}: {exc.args[0]}") from None
         except sqlite3.ProgrammingError:

@@ -22,8 +22,9 @@ write (so exactly as durable as the result itself):
   on ``results`` fill it on every insert and update, whoever makes them (the
   journal itself clears it for what it writes, in the same transaction), so
   a row changed by another program (``sqlite3`` by hand, an old tool) is
-  known: until a writable open reads those rows again, readers make the
-  figures the long way, from every row, and the answer stays exact.
+  known: until the journal reads those rows again (a writable open, or the
+  daemon's next write), readers make the figures the long way, from every
+  row, and the answer stays exact.
 
 Why these and not plain SQL aggregates over the rows, or running tallies
 alone: ``GROUP BY`` over 200,000 sides costs about 50 ms, and a median over
