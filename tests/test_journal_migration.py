@@ -442,3 +442,21 @@ def test_limit_1_on_a_big_upgraded_journal_reads_one_row(tmp_path, monkeypatch):
         history = reader.history(1, "zoë")
         assert read == [r["showdown_id"] for r in history["results"]]
         assert len(read) == 1
+
+
+def schema_objects(path):
+    db = sqlite3.connect(path)
+    try:
+        return db.execute(
+            "SELECT type, name, tbl_name FROM sqlite_master ORDER BY type, name"
+        ).fetchall()
+    finally:
+        db.close()
+
+
+def test_an_upgraded_journal_has_the_schema_of_a_new_one(v3_path, tmp_path):
+    Journal(v3_path).close()
+    new = tmp_path / "new" / FILENAME
+    Journal(new).close()
+    assert schema_objects(v3_path) == schema_objects(new)
+    assert columns(v3_path) == columns(new) == (4, V4_COLUMNS)

@@ -57,6 +57,9 @@ from typing import Any
 
 __all__ = [
     "FIGURES_SCHEMA",
+    "FIGURES_TABLES",
+    "FIGURES_INDEXES",
+    "FIGURES_TRIGGERS",
     "RowDamaged",
     "FiguresDamaged",
     "newest",
@@ -76,8 +79,8 @@ first = itemgetter(0)
 #: The largest integer SQLite stores; a reaction beyond it is not counted.
 _MAX_INT = 2**63 - 1
 
-#: Version 4's tables, indexes and triggers beside ``results`` (see the module's docstring).
-FIGURES_SCHEMA = [
+#: Version 4's tables beside ``results`` (see the module's docstring).
+FIGURES_TABLES = [
     """CREATE TABLE figures (           -- one row per side of each valid result
         entry INTEGER NOT NULL,         -- results.entry
         side TEXT NOT NULL,             -- 'a' or 'b'
@@ -90,7 +93,6 @@ FIGURES_SCHEMA = [
         reaction_us INTEGER,            -- the reaction time that counts, else NULL
         PRIMARY KEY (entry, side)
     ) WITHOUT ROWID""",
-    "CREATE INDEX figures_reactions ON figures (bot, name, reaction_us)",
     """CREATE TABLE tallies (           -- the sums of figures, per name (kept by triggers)
         bot INTEGER NOT NULL,
         name TEXT NOT NULL,
@@ -102,7 +104,6 @@ FIGURES_SCHEMA = [
         timed INTEGER NOT NULL,         -- reactions that count
         PRIMARY KEY (bot, name)
     ) WITHOUT ROWID""",
-    "CREATE INDEX tallies_keys ON tallies (name_key)",
     """CREATE TABLE reaction_ms (       -- counted reactions per whole millisecond (triggers)
         bot INTEGER NOT NULL,
         name TEXT NOT NULL,
@@ -115,6 +116,18 @@ FIGURES_SCHEMA = [
         why TEXT NOT NULL
     )""",
     "CREATE TABLE unchecked (entry INTEGER PRIMARY KEY)  -- changed since last read",
+]
+
+#: Their indexes, and those of the casefolded names.
+FIGURES_INDEXES = [
+    "CREATE INDEX figures_reactions ON figures (bot, name, reaction_us)",
+    "CREATE INDEX tallies_keys ON tallies (name_key)",
+    "CREATE INDEX results_key_a ON results (key_a)",
+    "CREATE INDEX results_key_b ON results (key_b)",
+]
+
+#: The triggers that keep the tallies and mark the rows changed.
+FIGURES_TRIGGERS = [
     """CREATE TRIGGER figures_added AFTER INSERT ON figures BEGIN
         INSERT INTO tallies VALUES (NEW.bot, NEW.name, NEW.name_key, 1, NEW.won, NEW.lost,
                                     NEW.false_start, NEW.reaction_us IS NOT NULL)
@@ -150,9 +163,10 @@ FIGURES_SCHEMA = [
         DELETE FROM damaged WHERE entry = OLD.entry;
         DELETE FROM unchecked WHERE entry = OLD.entry;
     END""",
-    "CREATE INDEX results_key_a ON results (key_a)",
-    "CREATE INDEX results_key_b ON results (key_b)",
 ]
+
+#: All of version 4's, for a new journal.
+FIGURES_SCHEMA = [*FIGURES_TABLES, *FIGURES_INDEXES, *FIGURES_TRIGGERS]
 
 #: The columns of a results row that :func:`keep` reads: ``merged`` gets them.
 ROW = "entry, showdown_id, player_a, player_b, body, launch, cards_counted"
@@ -235,12 +249,34 @@ def _keep_row(db, row, merged: Merged) -> None:
     )
 
 
-def keep_all(db, merged: Merged) -> None:
-    """What is kept for every row (the upgrade to version 4), inside the
-    caller's transaction: the tables are empty before."""
-    for row in db.execute(f"SELECT {ROW} FROM results ORDER BY entry").fetchall():
-        _keep_row(db, row, merged)
-    db.execute("DELETE FROM unchecked")
+def keep_all(db, merged: Merged, *, batch: int = 5000) -> None:
+    """What is kept for every row, in the caller's transaction (the upgrade
+    to version 4): ``FIGURES_TABLES`` are there and empty, the keys filled,
+    and neither the indexes nor the triggers made yet. The figures go in a
+    batch of rows at a time, the tallies are summed from them once (faster
+    than a trigger per row), then the indexes and the triggers are made."""
+    rows = db.execute(f"SELECT {ROW} FROM results ORDER BY entry")
+    while chunk := rows.fetchmany(batch):
+        figures, damaged = [], []
+        for entry, showdown_id, _, _, body, launch, counted in chunk:
+            try:
+                result = merged(showdown_id, body, launch, counted)
+            except RowDamaged as exc:
+                damaged.append((entry, str(exc)))
+                continue
+            figures += side_figures(entry, result)
+        db.executemany("INSERT INTO figures VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", figures)
+        db.executemany("INSERT INTO damaged VALUES (?, ?)", damaged)
+    db.execute(
+        "INSERT INTO tallies SELECT bot, name, name_key, COUNT(*), SUM(won), SUM(lost), "
+        "SUM(false_start), COUNT(reaction_us) FROM figures GROUP BY bot, name"
+    )
+    db.execute(
+        "INSERT INTO reaction_ms SELECT bot, name, reaction_us / 1000, COUNT(*) FROM figures "
+        "WHERE reaction_us IS NOT NULL GROUP BY 1, 2, 3"
+    )
+    for statement in (*FIGURES_INDEXES, *FIGURES_TRIGGERS):
+        db.execute(statement)
 
 
 # -- reading ---------------------------------------------------------------------------

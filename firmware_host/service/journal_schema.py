@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from firmware_host.service import journal_figures
-from firmware_host.service.journal_figures import FIGURES_SCHEMA
+from firmware_host.service.journal_figures import FIGURES_SCHEMA, FIGURES_TABLES
 
 __all__ = ["SCHEMA_VERSION", "SCHEMA", "COLUMNS", "NO_BOTS", "canonical", "create", "upgrade"]
 
@@ -58,7 +58,8 @@ NO_BOTS: list[str] = []
 V3_TO_V4 = [
     "ALTER TABLE results ADD COLUMN key_a TEXT",
     "ALTER TABLE results ADD COLUMN key_b TEXT",
-    *FIGURES_SCHEMA,
+    "UPDATE results SET key_a = casefold(player_a), key_b = casefold(player_b)",
+    *FIGURES_TABLES,
 ]
 
 #: What a reader selects, per schema version.
@@ -127,7 +128,8 @@ def upgrade_from_v2(db) -> None:
 
 
 def upgrade_from_v3(db, merged: journal_figures.Merged) -> None:
-    """The casefolded names and every row's figures (journal_figures)."""
+    """The casefolded names (``casefold`` is the journal connection's own
+    function) and every row's figures (journal_figures)."""
     for statement in V3_TO_V4:
         db.execute(statement)
     journal_figures.keep_all(db, merged)
