@@ -6,7 +6,8 @@ import threading
 
 import pytest
 
-from firmware_host.service.history_reader import HistoryReader
+from firmware_host.protocol import Request, encode
+from firmware_host.service.history_reader import HistoryReader, encode_history
 from firmware_host.service.journal import Journal
 from firmware_host.service.server import MAX_HISTORY_WAITING, Server
 from tests.test_journal import Clock, result
@@ -186,3 +187,29 @@ REQUESTS = [
     {"cmd": "cancel"},
     {"cmd": "result", "showdown_id": "sd-1"},
 ]
+
+
+@pytest.mark.parametrize(
+    "document",
+    [
+        {"results": [], "players": {}, "bots": {}, "damaged": []},
+        {
+            "results": [{"n": 1, "name": "Zoë"}, {"n": 2}],
+            "players": {"Zoë": {}},
+            "bots": {},
+            "damaged": [3],
+        },
+        {"results": [{"name": "\ud800"}], "players": {}, "bots": {}, "damaged": []},  # no UTF-8
+        {"other": 1},
+    ],
+)
+def test_a_history_reply_is_encoded_to_the_same_bytes_as_encode_makes(document):
+    reply = Request("h-1", "history", {"limit": None, "player": None}).reply(**document)
+    assert encode_history(reply) == encode(reply)
+
+
+def test_a_journals_history_is_encoded_to_the_same_bytes(journal_path):
+    with Journal(journal_path, clock=Clock()) as journal:
+        journal.record(result("sd-3", a="Zoë", b="Straße", bots=["b"]))
+    reply = Request(9, "history", {}).reply(**history_of(journal_path))
+    assert encode_history(reply) == encode(reply)
