@@ -5,8 +5,10 @@ showdowns through an index."""
 import contextlib
 import json
 import random
+import shutil
 import sqlite3
 import statistics
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -159,12 +161,19 @@ def fill(journal, count, seed=1, start=1):
             journal.record(body)
 
 
-@pytest.fixture
-def path(tmp_path):
-    path = tmp_path / FILENAME
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """A journal of 400 random results, made once for the module."""
+    path = tmp_path_factory.mktemp("built") / FILENAME
     with Journal(path, clock=Clock()) as journal:
         fill(journal, 400)
     return path
+
+
+@pytest.fixture
+def path(built, tmp_path):
+    """A copy of it of the test's own (closed, so the one file holds it all)."""
+    return Path(shutil.copy(built, tmp_path / FILENAME))
 
 
 PLAYERS = [None, "ann", "ZOË", "strasse", "Straße", "bob", "Nobody"]
