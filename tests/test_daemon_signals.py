@@ -12,7 +12,7 @@ import time
 import pytest
 
 from firmware_host.service.config import JournalConfig, load_config
-from firmware_host.service.daemon import Daemon, Links
+from firmware_host.service.daemon import SWITCH_INTERVAL_S, Daemon, Links
 from firmware_host.service.journal import Journal
 from firmware_host.service.sdnotify import Notifier
 from tests.daemon_helpers import FAST_CONFIG, PLAYERS, ROOT, WAIT_S, Client, running_daemon
@@ -247,3 +247,23 @@ def test_a_signal_someone_else_handles_does_not_stop_the_daemon(tmp_path, caplog
         signal.signal(signal.SIGUSR1, previous)
     assert seen == [signal.SIGUSR1]
     assert "stopping (the user quit)" in caplog.messages  # not by SIGUSR1
+
+
+def test_the_daemons_threads_hand_the_gil_on_within_half_a_millisecond(tmp_path):
+    """A thread busy in Python (the history reader) must not hold off the I/O
+    thread and the command worker for Python's default 5 ms at each hand-off."""
+    config = load_config(None).replace(
+        backend="mock", journal=JournalConfig(path=str(tmp_path / "results.sqlite3"))
+    )
+    seen = []
+
+    def ui(unit, inbox):
+        seen.append(sys.getswitchinterval())
+        daemon.request_stop()
+        inbox.wait(WAIT_S)
+
+    before = sys.getswitchinterval()
+    daemon = Daemon(config, Links(None, None, None, 115200), ui=ui, notifier=Notifier(None))
+    assert daemon.run() == 0
+    assert (seen, sys.getswitchinterval()) == ([SWITCH_INTERVAL_S], before)
+    assert SWITCH_INTERVAL_S == 0.0005

@@ -82,11 +82,16 @@ def test_a_new_file_gets_the_schema_in_wal_mode(tmp_path):
     with Journal(path):
         pass
     db = sqlite3.connect(path)
-    assert SCHEMA_VERSION == 3
-    assert db.execute("PRAGMA user_version").fetchone() == (3,)
+    assert SCHEMA_VERSION == 4
+    assert db.execute("PRAGMA user_version").fetchone() == (4,)
     assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
     assert [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")] == [
-        "results"
+        "results",
+        "figures",
+        "tallies",
+        "reaction_ms",
+        "damaged",
+        "unchecked",
     ]
     assert [r[1] for r in db.execute("PRAGMA table_info(results)")] == [
         "entry",
@@ -98,6 +103,8 @@ def test_a_new_file_gets_the_schema_in_wal_mode(tmp_path):
         "launch",
         "cards_counted",
         "outcome_at",
+        "key_a",
+        "key_b",
     ]
     db.close()
     assert (path.parent.stat().st_mode & 0o777) == 0o700
@@ -351,7 +358,7 @@ def test_a_newer_schema_is_refused(tmp_path):
     with pytest.raises(
         JournalError,
         match="journal schema version 7 is newer than this "
-        r"software understands \(3\)$",
+        r"software understands \(4\)$",
     ):
         Journal(path)
 

@@ -37,9 +37,10 @@ def test_a_sound_journal(capsys, journal_path):
         0,
         (
             f"{journal_path}: ok\n"
-            "  schema version 3, 3 rows\n"
+            "  schema version 4, 3 rows\n"
             "  launches pending: sd-3\n"
             "  damaged rows: none\n"
+            "  kept figures: ok\n"
             "  SQLite: ok\n"
         ),
         "",
@@ -57,7 +58,8 @@ def test_json(capsys, journal_path):
         "pending": ["sd-3"],
         "damaged": [],
         "sqlite_messages": [],
-        "schema_version": 3,
+        "schema_version": 4,
+        "figures": [],
     }
 
 
@@ -82,7 +84,7 @@ def test_the_journal_of_a_running_daemon(capsys, journal_path):
         code, out, _ = run(capsys, "--journal", str(journal_path))
         assert (code, out.splitlines()[1:3]) == (
             0,
-            ["  schema version 3, 4 rows", "  launches pending: sd-4"],
+            ["  schema version 4, 4 rows", "  launches pending: sd-4"],
         )
         assert files(journal_path.parent) == before
 

@@ -111,22 +111,24 @@ def test_a_damaged_page_is_reported_by_check(path):
     assert report == JournalReport(
         path=str(path),
         ok=False,
-        rows=294,
+        rows=293,
         pending=(),
         damaged=(),
         sqlite_messages=(
             "database disk image is malformed",
-            "reading the rows stopped after 294: database disk image is malformed",
+            "reading the rows stopped after 293: database disk image is malformed",
         ),
-        schema_version=3,
+        schema_version=4,
+        figures=("not checked: the rows could not all be read",),
     )
     assert str(report) == (
-        f"{path}: 2 problems found\n"
-        "  schema version 3, 294 rows\n"
+        f"{path}: 3 problems found\n"
+        "  schema version 4, 293 rows\n"
         "  launches pending: none\n"
         "  damaged rows: none\n"
+        "  kept figures: not checked: the rows could not all be read\n"
         "  SQLite: database disk image is malformed\n"
-        "    reading the rows stopped after 294: database disk image is malformed"
+        "    reading the rows stopped after 293: database disk image is malformed"
     )
 
 
@@ -270,13 +272,14 @@ def test_check_reports_damaged_rows_and_pending_launches(path):
         pending=("sd-4",),
         damaged=(2,),
         sqlite_messages=(),
-        schema_version=3,
+        schema_version=4,
     )
     assert str(report) == (
         f"{path}: 1 problem found\n"
-        "  schema version 3, 4 rows\n"
+        "  schema version 4, 4 rows\n"
         "  launches pending: sd-4\n"
         "  damaged rows: entry 2\n"
+        "  kept figures: ok\n"
         "  SQLite: ok"
     )
 
@@ -292,7 +295,7 @@ def test_check_of_a_sound_journal(path):
         pending=(),
         damaged=(),
         sqlite_messages=(),
-        schema_version=3,
+        schema_version=4,
     )
     assert report.to_dict() == {
         "path": str(path),
@@ -301,7 +304,8 @@ def test_check_of_a_sound_journal(path):
         "pending": [],
         "damaged": [],
         "sqlite_messages": [],
-        "schema_version": 3,
+        "schema_version": 4,
+        "figures": [],
     }
     assert str(report).splitlines()[0] == f"{path}: ok"
 

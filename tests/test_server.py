@@ -126,7 +126,12 @@ def settings(**changes):
 def fake(tmp_path):
     unit = FakeUnit()
     server = Server(
-        unit, tmp_path / "results.sqlite3", settings=settings(), runner=Inline(), mock=True
+        unit,
+        tmp_path / "results.sqlite3",
+        settings=settings(),
+        runner=Inline(),
+        history_runner=Inline(),
+        mock=True,
     )
     yield server, unit
     server.close()

@@ -18,8 +18,17 @@ Threads, and the one job of each:
   and paces the systemd watchdog, so a hung loop stops the pings. Its
   subscribers only enqueue.
 - **server-io** and **server-commands**: the protocol server
-  (:mod:`firmware_host.service.transports`, :mod:`firmware_host.service.server`).
+  (:mod:`firmware_host.service.transports`, :mod:`firmware_host.service.server`),
+  and **server-history** once a client asked for ``history``
+  (:mod:`firmware_host.service.history_reader`).
 - **ui** (``--mock`` only): the keyboard table or the headless event printer.
+
+The threads hand the GIL on within :data:`SWITCH_INTERVAL_S` (Python's own
+default is 5 ms): a thread busy in Python, the history reader working through
+1,000 results, would otherwise hold off each thread a request passes through
+(the I/O thread, the command worker, the loop) up to 5 ms at every hand-off,
+20 ms at the p99 of a ``status`` while history requests loop
+(benchmarks/history_load.py; docs/performance.md).
 
 On SIGTERM: ``STOPPING=1``, stop accepting clients, cancel what runs (motor
 off first; a launch cut short is journaled as cancelled), close the unit
@@ -35,6 +44,7 @@ import logging
 import os
 import signal
 import stat
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -77,6 +87,8 @@ log = logging.getLogger(__name__)
 
 #: sysexits.h EX_CONFIG: the service unit's RestartPreventExitStatus.
 EX_CONFIG = 78
+#: The daemon's ``sys.setswitchinterval``, seconds (see the module's docstring).
+SWITCH_INTERVAL_S = 0.0005
 COMMAND_LINE = "<command line>"
 
 # What each signal the daemon handles asks the main thread to do.
@@ -490,6 +502,8 @@ class Daemon:
         Start-up failures raise (PinBackendError, OSError, JournalError, ...)
         after undoing what was started."""
         self._install_signals()
+        switch_interval = sys.getswitchinterval()
+        sys.setswitchinterval(SWITCH_INTERVAL_S)
         try:
             self._start()
             self._notifier.ready(status=self.status_text())
@@ -501,6 +515,7 @@ class Daemon:
             finally:
                 self._restore_signals()
                 self._control.close()
+                sys.setswitchinterval(switch_interval)
         return 0
 
     def _start(self) -> None:

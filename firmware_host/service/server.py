@@ -4,7 +4,7 @@
 the :class:`~firmware_host.core.unit.Unit` and the results journal. It owns no
 socket: a transport (:mod:`firmware_host.service.transports`) opens a
 :class:`Session` per link, feeds it the bytes it reads and writes out the
-bytes the session has queued. Three threads meet here, each with one job:
+bytes the session has queued. Four threads meet here, each with one job:
 
 - the **I/O thread** (the transport's) calls :meth:`Server.receive`,
   :meth:`Server.receive_eof` and :meth:`Server.pump`. It answers at once what
@@ -17,6 +17,10 @@ bytes the session has queued. Three threads meet here, each with one job:
   loop's deadlines, and is answered when it ends, so ``status``, ``result``
   and other clients' commands are never queued behind it, and a second
   ``selftest`` meanwhile is ``busy`` at once;
+- the **history reader** (:mod:`~firmware_host.service.history_reader`)
+  runs ``history``, on a thread and a read-only journal connection of its
+  own, so no command of any client waits behind a history read; at most
+  ``MAX_HISTORY_WAITING`` are read or wait, one more is ``busy`` at once;
 - the unit's **loop thread** only calls the subscriber, which puts the event
   on the outbox and wakes the I/O thread. No socket or journal I/O there.
 
@@ -36,7 +40,6 @@ from __future__ import annotations
 
 import logging
 import queue
-import threading
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future
@@ -58,13 +61,16 @@ from firmware_host.protocol import (
     ServerConnection,
     encode,
 )
+from firmware_host.service.history_reader import MAX_HISTORY_WAITING, HistoryReader
 from firmware_host.service.journal import Journal
+from firmware_host.service.worker import CommandWorker
 
 __all__ = [
     "Server",
     "Session",
     "CommandWorker",
     "MAX_IN_FLIGHT",
+    "MAX_HISTORY_WAITING",
     "READ_PAUSE_BYTES",
     "software_version",
 ]
@@ -211,29 +217,11 @@ class Session:
         return f"<Session {self.name} {self.connection.state.value}>"
 
 
-class CommandWorker:
-    """One thread that runs submitted jobs in order (the command worker)."""
+@dataclass(frozen=True)
+class _Encoded:
+    """A reply encoded elsewhere (a ``history``, on the history reader)."""
 
-    def __init__(self, name: str = "server-commands"):
-        self._jobs: queue.SimpleQueue = queue.SimpleQueue()
-        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
-        self._thread.start()
-
-    def submit(self, job: Callable[[], None]) -> None:
-        self._jobs.put(job)
-
-    def close(self, timeout: float = 10.0) -> None:
-        """Finish the jobs already submitted, then stop; safe to call twice."""
-        if self._thread.is_alive():
-            self._jobs.put(None)
-            self._thread.join(timeout)
-
-    def _run(self) -> None:
-        while (job := self._jobs.get()) is not None:
-            try:
-                job()
-            except Exception:  # a job answers its own errors; this is a bug
-                log.exception("command worker job failed")
+    data: bytes
 
 
 @dataclass(frozen=True)
@@ -250,12 +238,15 @@ class Server:
     """Protocol sessions on one :class:`~firmware_host.core.unit.Unit`.
 
     ``journal_path``: the results journal the unit's recorder writes;
-    the server reads it (``result``, ``history``, a repeated ``showdown``)
-    through its own connection on the worker thread. ``settings``: the
+    the server reads it (``result``, a repeated ``showdown``) through its own
+    connection on the worker thread, and ``history`` through the history
+    reader's (:class:`HistoryReader`). ``settings``: the
     config's ``[server]`` section. ``history_limit``: the default ``limit`` of
     ``history``. ``mock``: the unit runs on mock pins (the hello reply offers
     ``"bench"``). ``runner``: where commands run (default: a
-    :class:`CommandWorker`; anything with ``submit(job)`` and ``close()``).
+    :class:`CommandWorker`; anything with ``submit(job)`` and ``close()``);
+    ``history_runner``: where ``history`` runs (the same kinds; default: a
+    CommandWorker of its own, started with the first ``history``).
 
     Set :attr:`wake` to a function that wakes the I/O thread; it is called
     from the loop and worker threads after something was put on the outbox.
@@ -270,6 +261,7 @@ class Server:
         history_limit: int = 50,
         mock: bool = False,
         runner=None,
+        history_runner=None,
     ):
         self.unit = unit
         self.settings = settings
@@ -282,6 +274,12 @@ class Server:
         self._journal: Journal | None = None  # the worker thread's own
         self._outbox: queue.SimpleQueue = queue.SimpleQueue()
         self._runner = runner if runner is not None else CommandWorker()
+        self.history = HistoryReader(
+            self._journal_path,
+            default_limit=history_limit,
+            guarded=self._guarded,
+            runner=history_runner,
+        )
         self._unsubscribe = unit.subscribe(self._on_unit_event)
         self._watched = False  # a session watched the outputs since the start
 
@@ -410,6 +408,9 @@ class Server:
             return
         if connection.ready:
             session.hello_deadline = None
+        if item.cmd == "history":
+            self._ask_history(session, item)
+            return
         if item.cmd not in _AT_ONCE:
             if item.cmd == "watch":
                 session.asked_to_watch = True
@@ -430,6 +431,19 @@ class Server:
         except Exception as exc:
             reply = self._fault_reply(item, exc)
         session.queue(connection.send(reply))
+
+    def _ask_history(self, session: Session, request: Request) -> None:
+        """Give ``history`` to the history reader; its refusal (busy) is sent at once."""
+
+        def answer(line: bytes) -> None:  # on the history reader's thread
+            self._outbox.put((session, _Encoded(line)))
+            self.wake()
+
+        session.in_flight += 1
+        refusal = self.history.ask(request, answer)
+        if refusal is not None:
+            session.in_flight -= 1
+            session.queue(session.connection.send(refusal))
 
     @staticmethod
     def _log_refusal(session: Session, error: ProtocolError) -> None:
@@ -486,7 +500,8 @@ class Server:
         if session is not None:
             session.in_flight -= 1
             if not session.closed:
-                session.queue(session.connection.send(message))
+                encoded = isinstance(message, _Encoded)
+                session.queue(message.data if encoded else session.connection.send(message))
             return
         watched = message.name == EventName.OUTPUTS
         try:
@@ -642,10 +657,6 @@ class Server:
             raise UnknownShowdownError(f"no result for showdown {showdown_id!r}")
         return request.reply(result=known)
 
-    def _cmd_history(self, request):
-        limit = request.args["limit"] or self.history_limit
-        return request.reply(**self.journal().history(limit, request.args["player"]))
-
     def _cmd_selftest(self, request):
         running = self.unit.start_selftest()  # BusyError at once if one runs
 
@@ -698,6 +709,7 @@ class Server:
         self._runner.submit(self._stop_watching)
         self._runner.submit(self._close_journal)
         self._runner.close()
+        self.history.close()
 
     def _stop_watching(self) -> None:
         """On the worker, closing: the unit stops sending the outputs here."""
