@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.async_helpers import run_coroutine
+from tests.async_helpers import receive_until, run_coroutine
 
 websockets = pytest.importorskip("websockets")
 pytestmark = pytest.mark.slow
@@ -75,6 +75,10 @@ async def drain(ws, wait=0.3):
             out.append(json.loads(await asyncio.wait_for(ws.recv(), wait)))
     except TimeoutError:
         return out
+
+
+def has_view(messages) -> bool:
+    return any(m["type"] == "view" for m in messages)
 
 
 def last_view(messages):
@@ -148,7 +152,8 @@ def test_pages_a_phone_playing_a_round_refusals_and_a_clean_stop(tmp_path):
             async with websockets.connect(url) as phone, websockets.connect(url) as display:
                 await phone.send(json.dumps({"type": "hello", "role": "phone", "secret": secret}))
                 await display.send(json.dumps({"type": "hello", "role": "display"}))
-                return await drain(phone, 1.0), await drain(display, 1.0)
+                # Up to the first view each (waited for, not a quiet second).
+                return await receive_until(phone, has_view), await receive_until(display, has_view)
 
         messages, on_display = run_coroutine(rejoin())
         assert messages[0] == {"type": "welcome", "role": "phone", "seat": 0, "secret": secret}
