@@ -16,7 +16,7 @@ import pytest
 
 from engine.core.errors import UnitProblem, UnitUnreachable
 from engine.units.unit_history import UnitHistory, player_histories
-from tests.daemon_helpers import FAST_CONFIG, Client, running_daemon
+from tests.daemon_helpers import FAST_CONFIG, Client, refusing_port, running_daemon
 from tests.table_helpers import free_port, served
 
 pytestmark = pytest.mark.slow
@@ -89,9 +89,8 @@ def unit_url(tmp_path_factory):
 
 @pytest.fixture
 def closed_url():
-    with free_port() as (sock, _):
-        port = sock.getsockname()[1]
-    return f"socket://127.0.0.1:{port}"  # nothing listens there now
+    with refusing_port() as port:
+        yield f"socket://127.0.0.1:{port}"  # nothing listens there
 
 
 @pytest.fixture
