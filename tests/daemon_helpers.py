@@ -40,6 +40,7 @@ __all__ = [
     "NotifyListener",
     "Client",
     "malformed_line",
+    "refusing_port",
     "LinkClosed",
     "PLAYERS",
 ]
@@ -484,3 +485,15 @@ def malformed_line(rng: random.Random, max_line: int) -> bytes:
     if kind == 6:  # not UTF-8
         return b'{"id": 1, "cmd": "\xc3\x28"}'
     return b'{"id": 1, "cmd": "hello", "version": 0}'  # no common version
+
+
+@contextlib.contextmanager
+def refusing_port():
+    """A loopback port where nothing listens, for as long as the block runs:
+    a socket bound to it but not listening, so a connection there is refused
+    (ECONNREFUSED), and no other process (a test suite beside this one) can
+    take the port meanwhile, as it could one that was bound and closed again.
+    Yields the port."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        yield sock.getsockname()[1]

@@ -92,16 +92,22 @@ def test_sighup_reloads_timing_between_showdowns_and_keeps_the_old_on_a_bad_file
 def test_sighup_during_a_showdown_waits_until_it_is_over(tmp_path):
     with running_daemon(tmp_path) as daemon, Client.tcp(daemon.port) as client:
         client.hello()
-        start_showdown(client, "hup-4", a_ms=300, b_ms=310)
-        client.wait_for_event("countdown")
+        # Armed, the showdown is under way and waits for its start: the reload
+        # lands in it however slowly the signal is handled.
+        assert client.request("showdown", showdown_id="hup-4", cards=2, players=PLAYERS)["ok"]
+        for side, offset in (("a", 300), ("b", 310)):
+            assert client.request("bench_press", side=side, offset_ms=offset)["ok"]
         daemon.config_path.write_text(
             FAST_CONFIG.replace("[timing]\n", "[timing]\nmin_reaction_ms = 500\n")
         )
         daemon.send_signal(signal.SIGHUP)
-        daemon.notify.wait_for(lambda m: "RELOADING" in m)
+        daemon.wait_for_log("the new config applies when the unit is idle")
+        assert client.request("start")["state"] == "countdown"
         result = client.wait_for_event("result", showdown_id="hup-4")
         assert result["reason"] == "faster"  # decided on the old config
         client.wait_for_event("state", state="idle")
+        # The daemon applies it on its own thread once it hears "idle": wait for that.
+        daemon.wait_for_log("reload: config applied")
         start_showdown(client, "hup-5", a_ms=300, b_ms=310)
         later = client.wait_for_event("result", showdown_id="hup-5")
         assert later["reason"] == "false_start"  # the new one, from the next showdown

@@ -5,7 +5,6 @@ Whatever happens, the match finishes with every card in one place and every
 showdown applied exactly once (checked against the unit's journal)."""
 
 import re
-import socket
 
 import pytest
 
@@ -13,7 +12,7 @@ from engine.apps.demo import UnitDaemon
 from engine.apps.play import play_game
 from engine.units.ports import ShowdownRequest
 from engine.units.remote import PauseOnProblem, RemoteUnit, UnitBusy, UnitJam, UnitUnreachable
-from tests.daemon_helpers import Client, running_daemon
+from tests.daemon_helpers import Client, refusing_port, running_daemon
 from tests.e2e_helpers import E2E_CONFIG, NoisyProxy, check_against_journal, fast_table, play
 
 
@@ -160,10 +159,8 @@ def test_a_busy_unit_is_named_with_its_url(tmp_path):
 
 
 def test_an_unreachable_unit_is_named_with_its_url():
-    with socket.create_server(("127.0.0.1", 0)) as probe:
-        free = probe.getsockname()[1]  # closed again: nobody listens there
-    url = f"socket://127.0.0.1:{free}"
-    with pytest.raises(UnitUnreachable) as caught:
+    with refusing_port() as free, pytest.raises(UnitUnreachable) as caught:
+        url = f"socket://127.0.0.1:{free}"  # nobody listens there
         RemoteUnit(url).open()
     port = url.removeprefix("socket://")
     assert str(caught.value) == (
@@ -221,10 +218,11 @@ def test_showdown_play_on_a_jamming_unit_tells_the_table_and_goes_on_after_r(tmp
 
 
 def test_showdown_play_with_no_unit_there_says_so_and_exits_1():
-    with socket.create_server(("127.0.0.1", 0)) as probe:
-        url = f"socket://127.0.0.1:{probe.getsockname()[1]}"
     lines = []
-    assert play_game(["bot", "bot"], unit=url, seed=1, input_fn=None, print_fn=lines.append) == 1
+    with refusing_port() as free:
+        url = f"socket://127.0.0.1:{free}"
+        code = play_game(["bot", "bot"], unit=url, seed=1, input_fn=None, print_fn=lines.append)
+    assert code == 1
     assert lines[-1].startswith(f"error: cannot reach the unit at {url}: connection refused: ")
     assert lines[-1].endswith(
         "Check that the unit is switched on and its daemon is running (showdown-unit run), "

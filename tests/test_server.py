@@ -742,7 +742,14 @@ def test_a_watcher_sees_a_showdown_s_outputs_through_the_server_on_a_real_unit(t
             while not any(line.get("event") == "result" for line in lines):
                 assert server.pump(timeout=WAIT_S), "no more events"
                 lines += [json.loads(x) for x in watcher.take_all().splitlines()]
-            while server.pump(timeout=0.2):  # the last outputs (all off) follow the result
+            # The last outputs, all off, follow the result: waited for (not for a quiet
+            # 0.2 s, which a loaded machine can reach before they come).
+            result_at = next(n for n, line in enumerate(lines) if line.get("event") == "result")
+            while not any(
+                line.get("event") == "outputs" and line["motor"]["direction"] is None
+                for line in lines[result_at:]
+            ):
+                assert server.pump(timeout=WAIT_S), "no more events"
                 lines += [json.loads(x) for x in watcher.take_all().splitlines()]
             numbered = [line["seq"] for line in lines if line.get("event") not in (None, "outputs")]
             assert numbered == list(range(1, len(numbered) + 1))

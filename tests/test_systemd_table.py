@@ -29,7 +29,7 @@ import pytest
 
 from engine.apps.play_cmd import read_token
 from engine.units import RemoteUnit, UnitProblem
-from tests.async_helpers import run_coroutine
+from tests.async_helpers import receive_until, run_coroutine
 from tests.daemon_helpers import WAIT_S, running_daemon
 from tests.test_systemd_files import (
     TABLE_UNIT,
@@ -200,9 +200,10 @@ async def sit_and_start(port: int, save: Path, printed: str) -> str:
 
 
 async def rejoin(port: int, secret: str) -> list[dict]:
+    """What the phone with ``secret`` gets on reconnecting, up to its first view."""
     async with websockets.connect(f"ws://127.0.0.1:{port}/ws") as phone:
         await phone.send(json.dumps({"type": "hello", "role": "phone", "secret": secret}))
-        return await drain(phone, 1.0)
+        return await receive_until(phone, lambda got: any(m["type"] == "view" for m in got))
 
 
 def test_the_first_start_makes_a_new_table_and_a_restart_continues_it(table_unit, unit_daemon):
@@ -252,7 +253,7 @@ def test_the_kill_signal_stops_a_table_with_a_phone_connected_in_time(table_unit
     async def phone_stays():
         async with websockets.connect(f"ws://127.0.0.1:{paths.port}/ws") as phone:
             await phone.send(json.dumps({"type": "hello", "role": "phone", "secret": None}))
-            await drain(phone, 0.5)
+            await receive_until(phone, lambda got: any(m["type"] == "welcome" for m in got))
             status, out = await asyncio.to_thread(table.stop, table_unit)
             with contextlib.suppress(websockets.ConnectionClosed):
                 await drain(phone, 0.5)

@@ -49,24 +49,63 @@ def hand_of(page) -> list[str]:
     return page.locator("#hand [data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
 
 
-def take_turn(page) -> bool:
+def take_turn(page) -> int:
     """Tap the first thing the page offers: a colour in the chooser, a playable
-    card (saying UNO first when the page offers it), an action, a catch. False
-    when there is nothing, or when it went away before the tap (a new view)."""
+    card (saying UNO first when the page offers it), an action, a catch. How
+    many taps were made: 0 when there is nothing, or when it went away before
+    the tap (a new view)."""
     chooser = page.locator("#chooser:not([hidden]) button")
     if chooser.count():
-        return tapped(chooser.first)
+        return int(tapped(chooser.first))
     card = page.locator("#hand button.legal")
     if card.count():
         uno = page.locator("#uno")
-        if uno.is_enabled() and uno.get_attribute("aria-pressed") == "false":
-            tapped(uno)
-        return tapped(card.first)
+        said = uno.is_enabled() and uno.get_attribute("aria-pressed") == "false" and tapped(uno)
+        return int(said) + int(tapped(card.first))
     for where in ("#actions button[data-action]", "#catches button[data-action]"):
         button = page.locator(where)
         if button.count():
-            return tapped(button.first)
-    return False
+            return int(tapped(button.first))
+    return 0
+
+
+#: Counts the page's clicks (capture phase: before the page's own handlers);
+#: installed once per page load. Returns the count so far.
+COUNT_CLICKS = """() => {
+  if (window.testClicks === undefined) {
+    window.testClicks = 0;
+    document.addEventListener("click", () => { window.testClicks += 1; }, true);
+  }
+  return window.testClicks;
+}"""
+
+#: Sends a ping with ``id`` on the page's socket and notes its pong in
+#: window.testAnswered once the page has handled every message before it.
+ROUND_TRIP = """(id) => {
+  const socket = window.tableLink.socket;
+  const seen = (event) => {
+    const message = JSON.parse(event.data);
+    if (message.type === "pong" && message.id === id) {
+      socket.removeEventListener("message", seen);
+      window.testAnswered = id;
+    }
+  };
+  socket.addEventListener("message", seen);  // after the page's own listener
+  return window.tableLink.send({ type: "ping", id });
+}"""
+
+
+def answered(page, clicks: int, taps: int) -> None:
+    """Wait until ``page`` has handled its ``taps`` clicks (made after it had
+    counted ``clicks``) and then the server's answer to all it sent: views,
+    refusals. The server answers one socket's messages in order, so a ping sent
+    now is answered after them; the page handles its messages in order, so when
+    it sees the pong its screen shows that answer. A tap on an older screen
+    would be refused ("it is not your turn"): the test's doing, not the table's."""
+    page.wait_for_function("(n) => window.testClicks >= n", arg=clicks + taps)
+    marker = f"answered-{clicks + taps}-{page.evaluate('() => performance.now()')}"
+    assert page.evaluate(ROUND_TRIP, marker), "the page's socket is not open"
+    page.wait_for_function("(id) => window.testAnswered === id", arg=marker)
 
 
 # -- the real server, in-process on a free port ------------------------------------------
@@ -201,10 +240,18 @@ def test_a_display_two_phones_and_a_bot_play_a_showdown_round_and_no_hand_leaks(
             # its secret and gets its seat and hand back.
             before = len(ann_frames.messages)
             ann.evaluate("window.tableLink.socket.close()")
-            wait_for_frame(ann, ann_frames, before)
+            # The new socket's first message (one already on its way on the old
+            # socket may come before it in the frames).
+            wait_until(
+                ann,
+                lambda frames=ann_frames, before=before: any(
+                    m["type"] == "welcome" for m in frames.messages[before:]
+                ),
+                "Ann's page to say hello again",
+            )
+            welcome = next(m for m in ann_frames.messages[before:] if m["type"] == "welcome")
+            assert welcome["seat"] == 0
             ann.locator("#status", has_text="connected").wait_for()
-            assert ann_frames.messages[before]["type"] == "welcome"
-            assert ann_frames.messages[before]["seat"] == 0
             rejoined = True
             continue
         if not shot:
@@ -213,10 +260,10 @@ def test_a_display_two_phones_and_a_bot_play_a_showdown_round_and_no_hand_leaks(
             if playing and (display.locator(".verdict").count() or len(hands_seen) > 60):
                 screenshots(display, playing[0])
                 shot = True
-        for page, frames in ((ann, ann_frames), (bob, bob_frames)):
-            before = len(frames.messages)
-            if take_turn(page):
-                wait_for_frame(page, frames, before)
+        for page in (ann, bob):
+            clicks = page.evaluate(COUNT_CLICKS)
+            if taps := take_turn(page):
+                answered(page, clicks, taps)
                 break
         else:
             display.wait_for_timeout(20)

@@ -16,7 +16,7 @@ import pytest
 
 from engine.core.errors import UnitProblem, UnitUnreachable
 from engine.units.unit_history import UnitHistory, player_histories
-from tests.daemon_helpers import Client, running_daemon
+from tests.daemon_helpers import FAST_CONFIG, Client, refusing_port, running_daemon
 from tests.table_helpers import free_port, served
 
 pytestmark = pytest.mark.slow
@@ -24,6 +24,9 @@ pytestmark = pytest.mark.slow
 SHOTS = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
 PEOPLE = {"a": "Ann", "b": "Bob"}
 #: The showdowns played: players, bots (side -> median ms), presses (side, ms from GO).
+#: Ann's presses against Robo lie 0.4 µs off the whole microseconds a bot presses
+#: on, so the two are never on the same tick (see UNIT_CONFIG); the journal rounds
+#: them to 251000 and 226000 µs.
 SHOWDOWNS = [
     ("p1", PEOPLE, None, [("a", 262), ("b", 241)]),
     ("p2", PEOPLE, None, [("a", 231), ("b", 305)]),
@@ -31,8 +34,8 @@ SHOWDOWNS = [
     ("p4", PEOPLE, None, [("a", 214), ("b", 288)]),
     ("p5", PEOPLE, None, [("a", 298), ("b", 257)]),
     ("p6", PEOPLE, None, [("a", 246), ("b", 276)]),
-    ("x1", {"a": "Ann", "b": "Robo"}, {"b": 240}, [("a", 251)]),
-    ("x2", {"a": "Ann", "b": "Robo"}, {"b": 240}, [("a", 226)]),
+    ("x1", {"a": "Ann", "b": "Robo"}, {"b": 240}, [("a", 251.0004)]),
+    ("x2", {"a": "Ann", "b": "Robo"}, {"b": 240}, [("a", 226.0004)]),
     ("b1", {"a": "Robo", "b": "Tin"}, {"a": 240, "b": 300}, []),
     ("b2", {"a": "Robo", "b": "Tin"}, {"a": 240, "b": 300}, []),
     ("b3", {"a": "Robo", "b": "Tin"}, {"a": 240, "b": 300}, []),
@@ -40,6 +43,22 @@ SHOWDOWNS = [
 #: Each name's showdowns as a person and as a bot.
 PEOPLE_SHOWDOWNS = {"Ann": 8, "Bob": 6}
 BOT_SHOWDOWNS = {"Robo": 5, "Tin": 3}
+#: The unit's timing for them, so that every press the tests read is recorded
+#: whatever the bots draw and however late the daemon's loop runs:
+#: - The loser's press is kept only while the cards fly (resolved, launching);
+#:   the launch ends no sooner than settle_s + spin_up_s + 2 x per_card_s
+#:   (0.025 + 0.2 + 0.02 = 245 ms) after the winner's press, as each timer is set
+#:   from the loop's clock when the one before it fired. Presses and timers are
+#:   deadlines of one loop, taken earliest first, so a press less than 245 ms
+#:   after the winner's comes before the launch ends, however late the loop.
+#:   The widest gaps to a press read here: Robo beating Ann, 251 - 150 = 101 ms
+#:   (a bot never reacts under 150 ms); Bob losing, 74 ms (p2, p4).
+#: - No tie threshold: only presses on the same tick tie, and Ann's never fall on
+#:   a bot's (above). A tie against Robo would run the countdown again without
+#:   Ann's press (a bench press belongs to one round) and lose her timed press.
+UNIT_CONFIG = FAST_CONFIG.replace("[timing]\n", "[timing]\ntie_threshold_us = 0\n").replace(
+    "spin_up_s = 0.02", "spin_up_s = 0.2"
+)
 
 
 def play(client: Client, showdown_id, players, bots, presses) -> dict:
@@ -60,7 +79,7 @@ def play(client: Client, showdown_id, players, bots, presses) -> dict:
 @pytest.fixture(scope="module")
 def unit_url(tmp_path_factory):
     """The URL of a mock unit daemon whose journal holds SHOWDOWNS."""
-    with running_daemon(tmp_path_factory.mktemp("unit")) as daemon:
+    with running_daemon(tmp_path_factory.mktemp("unit"), config_text=UNIT_CONFIG) as daemon:
         with Client.tcp(daemon.port) as client:
             client.hello()
             for showdown in SHOWDOWNS:
@@ -70,9 +89,8 @@ def unit_url(tmp_path_factory):
 
 @pytest.fixture
 def closed_url():
-    with free_port() as (sock, _):
-        port = sock.getsockname()[1]
-    return f"socket://127.0.0.1:{port}"  # nothing listens there now
+    with refusing_port() as port:
+        yield f"socket://127.0.0.1:{port}"  # nothing listens there
 
 
 @pytest.fixture
@@ -109,6 +127,8 @@ def test_the_engine_reads_the_units_journal_people_and_bots_apart(unit_url):
     assert sorted(ann.timed) == [214000, 226000, 231000, 246000, 251000, 262000, 298000]
     assert ann.median_reaction_us == 246000
     assert [p.outcome for p in bob.points] == ["won", "lost", "won", "lost", "won", "lost"]
+    # Bob's losing presses too (74 ms after Ann's in p2 and p4); none in p3.
+    assert sorted(bob.timed) == [241000, 257000, 276000, 288000, 305000]
     # The bots' own draws are random; their showdowns are theirs alone.
     assert [p.against for p in bots["Tin"].points] == ["Robo"] * 3
     assert [p.against_bot for p in people["Ann"].points] == [False] * 6 + [True] * 2
@@ -136,8 +156,6 @@ def test_a_unit_with_a_token_wants_it(tmp_path):
     token_file.write_text("correct horse battery staple\n")
     token_file.chmod(0o600)
     config = f'[server]\ntoken_file = "{token_file}"\n'
-    from tests.daemon_helpers import FAST_CONFIG
-
     with running_daemon(tmp_path, config_text=FAST_CONFIG + config) as daemon:
         url = f"socket://127.0.0.1:{daemon.port}"
         with pytest.raises(UnitProblem) as caught:

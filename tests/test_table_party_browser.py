@@ -149,11 +149,13 @@ def test_speed_play_race_and_point_taken_pointing_revealed_at_once(browser):
             expect(display.locator("#party-speed")).to_be_visible()
             SHOTS.mkdir(parents=True, exist_ok=True)
             bob.screenshot(path=str(SHOTS / "party-phone-speed.png"))
-            # Bob taps first; Cy's claim, sent a moment later, is too late.
+            # Bob taps first; Cy's claim, sent a moment later, is too late. (Bob's
+            # play is awaited first: the two pages' sockets keep no order between
+            # them, and a busy Chromium could send his tap's message after hers.)
             bob.locator("#speed button").tap()
+            expect(display.locator("#log li").first).to_have_text("Bob speed-plays R5!")
             cy.evaluate("window.tableLink.act('speed R5')")
             expect(cy.locator("#refused")).to_have_text("too late: Bob played first")
-            expect(display.locator("#log li").first).to_have_text("Bob speed-plays R5!")
             expect(cy.locator("#turn")).to_have_text("Your turn")
             # Cy plays her Point Taken: the display counts 3-2-1, everyone points.
             cy.locator("#hand button[data-card='RP']").tap()

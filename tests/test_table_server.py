@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.async_helpers import run_coroutine
+from tests.async_helpers import receive_until, run_coroutine
+from tests.daemon_helpers import refusing_port
 
 websockets = pytest.importorskip("websockets")
 pytestmark = pytest.mark.slow
@@ -107,6 +108,10 @@ async def drain(ws, wait=0.3):
         return out
 
 
+def has_view(messages) -> bool:
+    return any(m["type"] == "view" for m in messages)
+
+
 def last_view(messages):
     views = [m["view"] for m in messages if m["type"] == "view"]
     return views[-1] if views else None
@@ -192,7 +197,8 @@ def test_pages_a_phone_playing_a_round_refusals_and_a_clean_stop(tmp_path):
                 await display.send(
                     json.dumps({"type": "hello", "role": "display", "host_key": key})
                 )
-                return await drain(phone, 1.0), await drain(display, 1.0)
+                # Up to the first view each (waited for, not a quiet second).
+                return await receive_until(phone, has_view), await receive_until(display, has_view)
 
         messages, on_display = run_coroutine(rejoin())
         assert messages[0] == {
@@ -226,25 +232,25 @@ def test_lan_prints_the_join_url_by_address_and_a_qr_code(tmp_path):
 
 
 def test_a_unit_that_cannot_be_reached_stops_the_table_at_start_with_what_to_do(tmp_path):
-    port, unit_port = free_port(), free_port()  # nothing listens at unit_port
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "engine",
-            "table",
-            "--listen",
-            f"127.0.0.1:{port}",
-            "--unit",
-            f"socket://127.0.0.1:{unit_port}",
-            "--save",
-            str(tmp_path / "t.json"),
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=30,
-    )
+    with refusing_port() as unit_port:  # nothing listens there
+        result = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "engine",
+                "table",
+                "--listen",
+                f"127.0.0.1:{free_port()}",
+                "--unit",
+                f"socket://127.0.0.1:{unit_port}",
+                "--save",
+                str(tmp_path / "t.json"),
+            ],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
     assert result.returncode == 1, result.stdout + result.stderr
     assert result.stderr.splitlines()[-1] == (
         f"error: cannot reach the unit at socket://127.0.0.1:{unit_port}: connection refused: "
