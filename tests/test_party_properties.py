@@ -253,7 +253,9 @@ def test_no_pending_pointing_choice_leaks_before_the_last_is_in(game, decisions)
 
 @settings(max_examples=10, deadline=None)
 @given(
-    game=st.builds(new_game, st.integers(2, 6), seeds, party_rules, st.just(200)),
+    # Rounds must end for a match to (regression: a round of 2 players under
+    # pile_is_draw and until that ran past 20,000 decisions, --hypothesis-seed=7).
+    game=st.builds(new_game, st.integers(2, 6), seeds, party_rules.map(ending_rules), st.just(200)),
     decisions=st.integers(0, 2**32),
 )
 def test_matches_end_at_the_target_with_the_deal_passing_left(game, decisions):
