@@ -20,8 +20,9 @@ class Connection:
     """One WebSocket: its role (None until hello), its seat, what waits to be
     sent, and the round trip its page last reported (shown, never trusted)."""
 
-    def __init__(self, number: int):
+    def __init__(self, number: int, peer: str = ""):
         self.number = number
+        self.peer = peer  # the address it came from (the IP, no port)
         self.role: str | None = None
         self.seat: int | None = None
         self.outbox: list[dict[str, Any]] = []
@@ -45,9 +46,9 @@ class Hub(ABC):
         self.on_change: Callable[[], None] | None = None
         self._connections = 0
 
-    def connect(self) -> Connection:
+    def connect(self, peer: str = "") -> Connection:
         self._connections += 1
-        conn = Connection(self._connections)
+        conn = Connection(self._connections, peer)
         self.connections.append(conn)
         return conn
 
@@ -63,6 +64,8 @@ class Hub(ABC):
             message = json.loads(text)
         except (ValueError, TypeError) as exc:
             refused: str | None = f"malformed JSON: {exc}"
+        except RecursionError:
+            refused = "malformed JSON: nested too deeply"
         else:
             if isinstance(message, dict):
                 msg_id = message.get("id")
