@@ -1,6 +1,7 @@
 """What the browser table's tests share: the frames a page receives, searches
 for cards and keys in them, a tap that may miss, and the app served by uvicorn
-in a thread on a free loopback port."""
+in a thread on a free loopback port, with the protections ``showdown table``
+serves it with (the same uvicorn Config: engine.apps.table.transport)."""
 
 from __future__ import annotations
 
@@ -80,11 +81,14 @@ def free_port() -> Iterator[tuple[socket.socket, str]]:
 
 @contextlib.contextmanager
 def served(app, sock: socket.socket) -> Iterator[None]:
-    """Serve the ASGI ``app`` on ``sock`` with uvicorn in a thread until the block ends."""
+    """Serve ``app`` (``create_app``'s) on ``sock`` with uvicorn in a thread until
+    the block ends, configured as ``serve`` configures it (its limits, the
+    connection caps, the request timeout, the frame checks)."""
     import uvicorn
 
-    config = uvicorn.Config(app, log_level="warning", lifespan="on", ws="websockets-sansio")
-    server = uvicorn.Server(config)
+    from engine.apps.table.transport import uvicorn_config
+
+    server = uvicorn.Server(uvicorn_config(app))
     thread = threading.Thread(target=lambda: asyncio.run(server.serve(sockets=[sock])))
     thread.start()
     try:

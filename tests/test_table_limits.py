@@ -167,3 +167,20 @@ def test_many_peers_refused_at_once_are_summarised_for_the_kind(caplog, virtual_
         "refused 10.0.0.2",
         "refused 10.0.1.1 (7 more of this kind from other peers before this)",
     ]
+
+
+def test_the_command_s_flags_default_to_the_limits_and_are_bounded(capsys):
+    from engine.apps.cli import build_parser
+
+    args = build_parser().parse_args(["table"])
+    assert (args.max_connections, args.max_per_peer) == (512, 64)
+    args = build_parser().parse_args(
+        ["table", "--max-connections", "1100", "--max-per-peer", "1100"]
+    )
+    assert (args.max_connections, args.max_per_peer) == (1100, 1100)
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["table", "--max-connections", "8"])
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "showdown table: error: argument --max-connections: must be a whole number from 16 "
+        "to 100000, not '8'"
+    )
