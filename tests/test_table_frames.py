@@ -108,29 +108,32 @@ def test_a_refusal_of_a_frame_is_the_table_s_refusal_with_no_id():
     assert json.loads(refusal("why")) == {"type": "refused", "id": None, "message": "why"}
 
 
-def test_the_outbox_closes_a_reader_too_far_behind_in_bytes(virtual_clock):
+def test_the_outbox_says_when_a_reader_is_too_far_behind_in_bytes(virtual_clock):
     outbox = Outbox(Limits(ws_max_size=100, outbox_bytes=250), virtual_clock.now)
-    assert outbox.put("a" * 100) is None
-    assert outbox.put("b" * 100) is None
+    assert outbox.behind() is None
+    outbox.put("a" * 100)
+    outbox.put("b" * 100)
     assert outbox.peek() == "a" * 100 and outbox.bytes == 200  # sending counts until sent
     assert outbox.pop() == "a" * 100 and outbox.bytes == 100
-    assert outbox.put("c" * 100) is None
-    assert outbox.put("d" * 51) == (
-        "it fell 251 bytes and 0.0 s behind (the limits: 250 bytes, 30 s)"
-    )
+    outbox.put("c" * 100)
+    assert outbox.behind() is None
+    outbox.put("d" * 51)
+    assert outbox.behind() == "it fell 251 bytes and 0.0 s behind (the limits: 250 bytes, 30 s)"
 
 
-def test_the_outbox_closes_a_reader_too_far_behind_in_time(virtual_clock):
+def test_the_outbox_says_when_a_reader_is_too_far_behind_in_time(virtual_clock):
     outbox = Outbox(Limits(), virtual_clock.now)
-    assert outbox.put("first") is None
+    outbox.put("first")
     virtual_clock.advance(29.0)
-    assert outbox.put("second") is None
+    outbox.put("second")
+    assert outbox.behind() is None
     virtual_clock.advance(1.5)
-    assert outbox.put("third") == (
+    outbox.put("third")
+    assert outbox.behind() == (
         "it fell 16 bytes and 30.5 s behind (the limits: 262144 bytes, 30 s)"
     )
     outbox.clear()
-    assert (len(outbox), outbox.bytes) == (0, 0)
+    assert (len(outbox), outbox.bytes, outbox.behind()) == (0, 0, None)
 
 
 @pytest.mark.parametrize("room", ["table", "companion"])

@@ -12,8 +12,9 @@ frames the WebSocket protocol itself cannot read (invalid UTF-8: 1007, over
 (transport.py).
 
 :class:`Outbox` is one connection's queue of what waits to be sent, bounded in
-bytes and in age: a reader that falls further behind is closed (1013; the
-server, server.py). All of it is sans-IO but :func:`read_messages`; the clock
+bytes and in age while its socket is blocked (the peer does not read what it
+was sent): a reader that falls further behind is closed (1013; the server,
+server.py). All of it is sans-IO but :func:`read_messages`; the clock
 is passed in.
 """
 
@@ -134,9 +135,10 @@ class FrameCheck:
 class Outbox:
     """What waits to be sent to one connection, oldest first, with its size in
     bytes (the text's length: the table's messages are ASCII JSON) and when
-    each was queued; the sender peeks, sends, then pops, so the one
-    being sent counts until its socket took it. ``put`` says why the reader
-    is too far behind (then close it), or None."""
+    each was queued; the sender peeks, sends, then pops, so the one being sent
+    counts until its socket took it. ``behind`` says why the reader is too far
+    behind (then close it), or None: ask it while the socket is blocked (a
+    burst queued at once is no reader's fault)."""
 
     def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic):
         self.limits, self.clock = limits, clock
@@ -146,11 +148,14 @@ class Outbox:
     def __len__(self) -> int:
         return len(self.queue)
 
-    def put(self, text: str) -> str | None:
-        now = self.clock()
-        self.queue.append((text, now))
+    def put(self, text: str) -> None:
+        self.queue.append((text, self.clock()))
         self.bytes += len(text)
-        behind_s = now - self.queue[0][1]
+
+    def behind(self) -> str | None:
+        if not self.queue:
+            return None
+        behind_s = self.clock() - self.queue[0][1]
         if self.bytes > self.limits.outbox_bytes or behind_s > self.limits.outbox_s:
             return (
                 f"it fell {self.bytes} bytes and {behind_s:.1f} s behind "

@@ -268,7 +268,8 @@ class Addon(Protocol):
 class _Link:
     """One open ``/ws`` socket: its bounded :class:`~engine.apps.table.frames.Outbox`
     (what ``pending`` gives: the room's messages for it, taken whenever the room
-    changed) and the task that sends it. A reader too far behind is closed."""
+    changed) and the task that sends it. A reader too far behind (what queued
+    while a send waited for its socket) is closed."""
 
     def __init__(
         self,
@@ -283,6 +284,7 @@ class _Link:
         self.outbox = Outbox(limits, clock)
         self.wake = asyncio.Event()
         self.closing = False
+        self.blocked = False  # a send is waiting for the socket
         self.peer = ws.client.host if ws.client else "?"
         self.sender = asyncio.create_task(self._send(), name="table-sender")
         self.closer: asyncio.Task | None = None
@@ -301,7 +303,10 @@ class _Link:
     def put(self, text: str) -> None:
         if self.closing:
             return
-        behind = self.outbox.put(text)
+        self.outbox.put(text)
+        # Only while a send waits for the socket (its peer does not read) is
+        # what queues up behind it the reader's fault; a burst is sent at once.
+        behind = self.outbox.behind() if self.blocked else None
         if behind is None:
             self.wake.set()
             return
@@ -322,7 +327,9 @@ class _Link:
             await self.wake.wait()
             self.wake.clear()
             while self.outbox:
+                self.blocked = True  # cleared at once unless the send waits
                 await self.ws.send_text(self.outbox.peek())
+                self.blocked = False
                 self.outbox.pop()
 
     async def stop(self) -> None:
