@@ -79,7 +79,7 @@ def test_frames_that_cannot_be_read_are_refused_and_the_socket_goes_on():
 
 def test_a_flood_is_refused_once_then_closed_and_logged(caplog):
     """On a clock that stands still: exactly the burst is read, the next is
-    refused, the burst's worth more is dropped unread, then the socket is closed."""
+    refused, a quarter of the burst more is dropped unread, then the socket is closed."""
     caplog.set_level(logging.WARNING)
     _, app = table(clock=lambda: 100.0)
 
@@ -104,7 +104,7 @@ def test_a_flood_is_refused_once_then_closed_and_logged(caplog):
     assert close == {"type": "websocket.close", "code": 1008, "reason": "too many messages"}
     assert caplog.messages == [
         "closed the WebSocket /ws from 127.0.0.1: it kept sending over 20 messages a second "
-        "(40 dropped)"
+        "(11 dropped)"
     ]
 
 

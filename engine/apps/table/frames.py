@@ -62,12 +62,14 @@ def refusal(message: str) -> str:
 
 class MessageRate:
     """A token bucket per connection: ``rate`` messages a second after a burst
-    of ``burst``. Messages over it are dropped; the dropped ones fill a second
-    bucket of the same size, which drains at the same rate: when it is full,
-    the sender kept flooding and is to be closed."""
+    of ``burst``. Messages over it are dropped; the dropped ones fill a second,
+    smaller bucket (a quarter of the burst: ``patience``), which drains at the
+    same rate: when it overflows, the sender went on flooding after it was
+    told, and is to be closed. A sender a little over the rate is only dropped from."""
 
     def __init__(self, rate: float, burst: int, clock: Callable[[], float]):
         self.rate, self.burst, self.clock = rate, burst, clock
+        self.patience = max(1, burst // 4)
         self.tokens = float(burst)
         self.overflow = 0.0
         self.dropped = 0  # in all
@@ -88,7 +90,7 @@ class MessageRate:
             return "ok"
         self.dropped += 1
         self.overflow += 1
-        if self.overflow >= self.burst:
+        if self.overflow > self.patience:
             return "close"
         if self._told:
             return "drop"

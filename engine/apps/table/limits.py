@@ -5,7 +5,8 @@ to :func:`~engine.apps.table.server.create_app`, which keeps it in
 ``app.state.limits`` for :func:`~engine.apps.table.server.serve`):
 connections open at once (HTTP and WebSocket together) and per peer, the time
 a request has to arrive whole, HTTP keep-alive, the largest WebSocket frame,
-each socket's message rate, and how far behind a reader may fall.
+each socket's message rate, how far behind a reader may fall, and how long a
+peer may take nothing of what it is sent.
 
 :func:`fit_to_fd_limit` is the start-up check, as Redis fits ``maxclients``:
 a cap the process's open-file limit cannot hold raises the soft limit toward
@@ -71,13 +72,22 @@ class Limits:
     #: socket, or the oldest of them waiting this long) is closed (1013).
     outbox_bytes: int = 256 * 1024
     outbox_s: float = 30.0
+    #: A peer that acknowledges nothing sent to it for this long is dropped
+    #: (TCP_USER_TIMEOUT: a window it never opens, a phone gone from the Wi-Fi).
+    send_timeout_s: float = 30.0
 
     def __post_init__(self) -> None:
         for name in ("max_connections", "max_per_peer", "ws_max_size", "message_burst"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                 raise ValueError(f"{name} must be a whole number >= 1, not {value!r}")
-        for name in ("header_timeout_s", "keep_alive_s", "message_rate", "outbox_s"):
+        for name in (
+            "header_timeout_s",
+            "keep_alive_s",
+            "message_rate",
+            "outbox_s",
+            "send_timeout_s",
+        ):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be more than 0, not {getattr(self, name)!r}")
         if self.outbox_bytes < self.ws_max_size:

@@ -377,7 +377,9 @@ def create_app(
 
     def flush() -> None:
         flushing.clear()
-        for link in list(links.values()):
+        # Only the connections with something waiting (a room's Connection keeps
+        # its ``outbox``; one without the attribute is pulled every time).
+        for link in [link for conn, link in links.items() if getattr(conn, "outbox", True)]:
             link.pull()
 
     def changed() -> None:
@@ -428,7 +430,7 @@ def create_app(
         )
         link.pull()
         try:
-            await read_messages(ws, lambda text: room.receive(conn, text), link.refuse)
+            await read_messages(ws, lambda text: handle(conn, link, text), link.refuse)
         except WebSocketDisconnect:
             pass  # the page went away: nothing to answer, the finally tidies up
         finally:
@@ -436,6 +438,10 @@ def create_app(
             sockets.pop(conn, None)
             await link.stop()
             room.disconnect(conn)
+
+    def handle(conn: Any, link: _Link, text: str) -> None:
+        room.receive(conn, text)
+        link.pull()  # its own answer (a pong, a refusal) now, not at the next flush
 
     async def no_panel(request: Request) -> Response:
         return HTMLResponse(NO_PANEL, status_code=404)

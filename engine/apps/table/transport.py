@@ -13,12 +13,23 @@ classes are subclassed here:
   its first byte, or the connection is closed (slowloris).
 - :class:`TableWebSocketProtocol` (uvicorn's websockets-sansio, which a
   WebSocket upgrade hands the connection to): it keeps the connection's place
-  in the count; a text frame that is not UTF-8 fails the connection with 1007,
-  and a frame the protocol cannot read (over ``ws_max_size``: 1009; a
-  protocol error: 1002) closes it, each in one log line with the peer, never a
-  traceback (uvicorn logs one for invalid UTF-8); and a close asked for while
-  the peer reads nothing (its socket's buffer full: uvicorn's ``send`` would
-  wait for it to drain, for ever) drops the connection at once.
+  in the count; it parses only as far ahead of the app as :data:`AHEAD`
+  messages (uvicorn parses all a read brings, 256 KiB of tiny frames queued
+  for the app at once: a flood's memory), the rest waiting unparsed with
+  reading paused until the app reads on; a text frame that is not UTF-8 fails
+  the connection with 1007, and a frame the protocol cannot read (over
+  ``ws_max_size``: 1009; a protocol error: 1002) closes it, each in one log
+  line with the peer, never a traceback (uvicorn logs one for invalid UTF-8);
+  the app's close of a flood (1008) or of a reader too far behind (1013) ends
+  the connection at once, after its close frame (uvicorn waits 10 s for the
+  peer's answer, parsing all it goes on sending), or drops it when the peer
+  reads nothing (its socket's buffer full: uvicorn's ``send`` would wait for
+  it to drain, for ever).
+
+Every accepted socket gets ``TCP_USER_TIMEOUT`` (``Limits.send_timeout_s``): a
+peer that acknowledges nothing the table sends for that long (a window it never
+opens by reading, a phone gone from the Wi-Fi) is dropped by the kernel, so
+that no connection waits for ever on a peer that does not read.
 
 uvicorn's own ``Server header`` is left out, ``X-Forwarded-For`` is not
 believed (a reverse proxy's clients are all the proxy), and keep-alive
@@ -28,6 +39,8 @@ follows ``keep_alive_s``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import socket
 from typing import Any, cast
 
 import h11
@@ -38,7 +51,23 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 
 from engine.apps.table.limits import ConnectionGate, Limits, RefusalLog
 
-__all__ = ["Shell", "TableConfig", "TableH11Protocol", "TableWebSocketProtocol", "uvicorn_config"]
+__all__ = [
+    "Shell",
+    "TableConfig",
+    "TableH11Protocol",
+    "TableWebSocketProtocol",
+    "uvicorn_config",
+    "AHEAD",
+]
+
+#: Messages parsed ahead of the app; the rest of what arrived waits unparsed.
+AHEAD = 2
+#: How much of what arrived is parsed at a time (a few of the table's messages:
+#: a read of tiny frames parsed whole holds the loop for milliseconds).
+_FEED_BYTES = 512
+#: Close codes after which the connection ends at once: the peer broke the
+#: table's policy (a flood) or is told to come back (too far behind).
+_FAIL_CODES = (1008, 1013)
 
 
 class Shell:
@@ -113,6 +142,14 @@ class TableH11Protocol(H11Protocol):
             )
             transport.abort()
             return
+        sock = transport.get_extra_info("socket")
+        if sock is not None and hasattr(socket, "TCP_USER_TIMEOUT"):
+            with contextlib.suppress(OSError):  # not TCP (a Unix socket in a test)
+                sock.setsockopt(
+                    socket.IPPROTO_TCP,
+                    socket.TCP_USER_TIMEOUT,
+                    int(self.shell.limits.send_timeout_s * 1000),
+                )
         super().connection_made(transport)
         self._arm()
 
@@ -169,20 +206,51 @@ class TableH11Protocol(H11Protocol):
 
 
 class TableWebSocketProtocol(WebSocketsSansIOProtocol):
-    """uvicorn's websockets-sansio protocol, counted, with frame errors in one
-    line and a close that does not wait for a reader that reads nothing."""
+    """uvicorn's websockets-sansio protocol, counted, parsing only a little
+    ahead of the app, with frame errors in one line and the app's closes of a
+    flood or a laggard at once; see the module docstring."""
 
     def __init__(self, config: uvicorn.Config, *args: Any, **kwargs: Any):
         super().__init__(config, *args, **kwargs)
         self.shell: Shell = cast(TableConfig, config).shell
+        self.unparsed = bytearray()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.shell.gate.release(self.transport)
+        self.unparsed.clear()
         super().connection_lost(exc)
 
     @property
     def peer(self) -> str:
         return self.client[0] if self.client else "?"
+
+    # -- parsing no further ahead of the app than it reads ---------------------------------
+
+    def data_received(self, data: bytes) -> None:
+        self.unparsed += data
+        self._feed()
+
+    def _feed(self) -> None:
+        while self.unparsed and not self.transport.is_closing():
+            if self.queue.qsize() >= AHEAD and not self.close_sent:
+                break  # what follows waits for the app (after a close: its answer, parsed)
+            piece = bytes(self.unparsed[:_FEED_BYTES])
+            del self.unparsed[:_FEED_BYTES]
+            super().data_received(piece)
+        if self.unparsed and not self.read_paused and not self.transport.is_closing():
+            self.read_paused = True
+            self.transport.pause_reading()
+
+    async def receive(self) -> Any:
+        message = await self.queue.get()
+        if self.unparsed and self.queue.qsize() < AHEAD:
+            self._feed()
+        if self.read_paused and self.queue.empty() and not self.unparsed:
+            self.read_paused = False
+            self.transport.resume_reading()
+        return message
+
+    # -- frames it cannot read: one line each ------------------------------------------------
 
     def send_receive_event_to_app(self) -> None:
         if self.curr_msg_data_type == "text" and not self.close_sent:
@@ -209,21 +277,27 @@ class TableWebSocketProtocol(WebSocketsSansIOProtocol):
             )
         super().handle_parser_exception()
 
+    # -- the app's close of a flood or a laggard: at once --------------------------------------
+
     async def send(self, message: Any) -> None:
         if (
-            message["type"] == "websocket.close"
-            and self.handshake_complete
-            and not self.close_sent
-            and not self.disconnected
-            and not self.writable.is_set()
+            message["type"] != "websocket.close"
+            or message.get("code") not in _FAIL_CODES
+            or not self.handshake_complete
+            or self.close_sent
+            or self.disconnected
         ):
-            # The peer reads nothing: a close frame would wait behind what it
-            # never read. Drop the connection (the app sees the disconnect).
-            code = message.get("code") or 1000
-            self.queue.put_nowait(
-                {"type": "websocket.disconnect", "code": code, "reason": message.get("reason", "")}
-            )
-            self.close_sent = True
+            await super().send(message)
+            return
+        code, reason = message["code"], message.get("reason") or ""
+        self.queue.put_nowait({"type": "websocket.disconnect", "code": code, "reason": reason})
+        self.close_sent = True
+        self.unparsed.clear()
+        if not self.writable.is_set():
+            # The peer reads nothing: a close frame would wait behind all it
+            # never read. Drop the connection (the app has its disconnect).
             self.transport.abort()
             return
-        await super().send(message)
+        self.conn.send_close(code, reason)
+        self.transport.write(b"".join(self.conn.data_to_send()))
+        self.transport.close()  # no wait for its answer: it broke the rules or lags
