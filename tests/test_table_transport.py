@@ -255,3 +255,35 @@ def test_the_real_server_refuses_a_host_and_an_origin_and_sends_its_headers():
         f"'http://evil.example:{port}', not this table (127.0.0.1:{port})",
     ]
     assert not [line for line in records.lines("uvicorn.error") if re.search("Traceback", line)]
+
+
+def test_a_flood_through_the_server_is_refused_once_then_closed_and_the_table_goes_on():
+    """A hundred pings in one write, on a clock that stands still: the protocol
+    parses no further ahead than the app reads, so the app's rate sees them one
+    by one: the burst answered, one refusal, then the close (1008)."""
+    with table(clock=lambda: 0.0) as (port, _, records):
+        flooder = RawWebSocket(port)
+        frames = b""
+        for n in range(100):
+            flooder.protocol.send_text(json.dumps({"type": "ping", "id": n}).encode())
+        frames = b"".join(flooder.protocol.data_to_send())
+        flooder.sock.sendall(frames)
+        code, reason, texts = flooder.closed()
+        flooder.close()
+        again = RawWebSocket(port)
+        again.send_text('{"type": "ping", "id": "after"}')
+        assert json.loads(again.next_text()) == {"type": "pong", "id": "after"}
+        again.close()
+    assert (code, reason) == (1008, "too many messages")
+    assert [json.loads(t) for t in texts] == [{"type": "pong", "id": n} for n in range(40)] + [
+        {
+            "type": "refused",
+            "id": None,
+            "message": "too many messages: a connection may send 20 a second (40 at once); "
+            "the ones over that are dropped unread",
+        }
+    ]
+    assert records.lines("engine.apps.table.refused") == [
+        "closed the WebSocket /ws from 127.0.0.1: it kept sending over 20 messages a second "
+        "(11 dropped)"
+    ]

@@ -20,6 +20,7 @@ is passed in.
 
 from __future__ import annotations
 
+import asyncio
 import collections
 import inspect
 import json
@@ -196,6 +197,9 @@ async def read_messages(
     peer = ws.client.host if ws.client else "?"
     path = ws.url.path
     while True:
+        # One message per turn of the loop: its answer goes out before the next
+        # is read, and a socket with much queued does not hold the loop.
+        await asyncio.sleep(0)
         message = await ws.receive()
         if message["type"] == "websocket.disconnect":
             return
