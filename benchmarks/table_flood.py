@@ -321,6 +321,7 @@ def main(argv: list[str] | None = None) -> int:
         help="the flooders' niceness (10: the attacker's CPU is not the server's, as on a "
         "LAN; 0 to let them compete)",
     )
+    parser.add_argument("--log", type=Path, help="keep the server's log in this file")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--flooders", type=int, metavar="PORT", help=argparse.SUPPRESS)
     parser.add_argument("--rate", type=float, default=0.0, help=argparse.SUPPRESS)
@@ -353,6 +354,8 @@ def main(argv: list[str] | None = None) -> int:
         ):
             figures[name] = phase(port, process.pid, log, args, rate, reconnect_s)
         figures["idle_after"] = phase(port, process.pid, log, args, None)
+        if args.log is not None:
+            args.log.write_text(log.read_text(errors="replace"))
     figures["load_after"] = os.getloadavg()[0]
     figures["target_met"] = figures["flood"]["p99_ms"] < TARGET_P99_MS
     if args.json:

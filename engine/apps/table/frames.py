@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
 import inspect
 import json
 import logging
@@ -215,5 +216,8 @@ async def read_messages(
             refuse(refusal(text))
         elif verdict == "close":
             refusals.note("flood", peer, f"closed the WebSocket {path} from {peer}: {text}")
-            await ws.close(FLOOD_CLOSE_CODE, "too many messages")
+            # The server may have closed it meanwhile (a reader too far behind):
+            # Starlette refuses a second close, and there is nothing left to say.
+            with contextlib.suppress(RuntimeError, OSError):
+                await ws.close(FLOOD_CLOSE_CODE, "too many messages")
             return
