@@ -287,3 +287,17 @@ def test_a_flood_through_the_server_is_refused_once_then_closed_and_the_table_go
         "closed the WebSocket /ws from 127.0.0.1: it kept sending over 20 messages a second "
         "(11 dropped)"
     ]
+
+
+def test_a_request_that_is_not_http_gets_a_400_with_the_headers_in_one_line_per_peer():
+    with table() as (port, _, records):
+        answers = [http(port, b"NOT HTTP AT ALL\r\n\r\n") for _ in range(3)]
+    for answer in answers:
+        head = answer.split(b"\r\n\r\n")[0].decode().lower()
+        assert head.startswith("http/1.1 400 bad request\r\n")
+        assert "content-security-policy: default-src 'none';" in head
+        assert "x-content-type-options: nosniff" in head
+    assert records.lines("engine.apps.table.refused") == [
+        "refused a request from 127.0.0.1: Invalid HTTP request received."
+    ]
+    assert records.lines("uvicorn.error") == []

@@ -49,6 +49,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.utils import get_remote_addr
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
+from engine.apps.table.guard import SECURITY_HEADERS
 from engine.apps.table.limits import ConnectionGate, Limits, RefusalLog
 
 __all__ = [
@@ -120,13 +121,33 @@ def _peer(transport: asyncio.BaseTransport) -> str:
     return address[0] if address else "?"
 
 
+class _Summarised:
+    """uvicorn's logger for one connection, its warnings (a request that is not
+    HTTP, an upgrade it does not know) summarised as refusals of that peer."""
+
+    def __init__(self, logger: Any, protocol: TableH11Protocol):
+        self._logger, self._protocol = logger, protocol
+
+    def warning(self, message: str, *args: Any, **kwargs: Any) -> None:
+        peer = self._protocol.peer
+        text = message % args if args else message
+        self._protocol.shell.refusals.note(
+            f"http {text}", peer, f"refused a request from {peer}: {text}"
+        )
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._logger, name)
+
+
 class TableH11Protocol(H11Protocol):
     """uvicorn's HTTP/1.1 protocol with the connection count and the request
-    timeout; see the module docstring."""
+    timeout, its warnings summarised and its own 400 with the table's headers;
+    see the module docstring."""
 
     def __init__(self, config: uvicorn.Config, *args: Any, **kwargs: Any):
         super().__init__(config, *args, **kwargs)
         self.shell: Shell = cast(TableConfig, config).shell
+        self.logger = cast(Any, _Summarised(self.logger, self))
         self.peer = "?"
         self.refused = False
         self.upgraded = False
@@ -180,6 +201,23 @@ class TableH11Protocol(H11Protocol):
         self.upgraded = True
         self._disarm()  # the WebSocket protocol has the connection now
         super().handle_websocket_upgrade(event)
+
+    def send_400_response(self, msg: str) -> None:
+        """uvicorn's answer to a request that is not HTTP, with the table's headers."""
+        headers = [
+            (b"content-type", b"text/plain; charset=utf-8"),
+            (b"connection", b"close"),
+            *SECURITY_HEADERS,
+        ]
+        event = h11.Response(status_code=400, headers=headers, reason=b"Bad Request")
+        for output in (
+            self.conn.send(event),
+            self.conn.send(h11.Data(data=msg.encode("ascii"))),
+            self.conn.send(h11.EndOfMessage()),
+        ):
+            if output:
+                self.transport.write(output)
+        self.transport.close()
 
     def _arm(self) -> None:
         self._disarm()
