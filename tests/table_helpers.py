@@ -1,6 +1,7 @@
 """What the browser table's tests share: the frames a page receives, searches
 for cards and keys in them, a tap that may miss, and the app served by uvicorn
-in a thread on a free loopback port."""
+in a thread on a free loopback port, with the protections ``showdown table``
+serves it with (the same uvicorn Config: engine.apps.table.transport)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from collections.abc import Iterator
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-__all__ = ["Frames", "card_lists", "has_key", "tapped", "free_port", "served"]
+__all__ = ["Frames", "card_lists", "has_key", "tapped", "free_port", "served", "RawWebSocket"]
 
 
 class Frames:
@@ -80,11 +81,14 @@ def free_port() -> Iterator[tuple[socket.socket, str]]:
 
 @contextlib.contextmanager
 def served(app, sock: socket.socket) -> Iterator[None]:
-    """Serve the ASGI ``app`` on ``sock`` with uvicorn in a thread until the block ends."""
+    """Serve ``app`` (``create_app``'s) on ``sock`` with uvicorn in a thread until
+    the block ends, configured as ``serve`` configures it (its limits, the
+    connection caps, the request timeout, the frame checks)."""
     import uvicorn
 
-    config = uvicorn.Config(app, log_level="warning", lifespan="on", ws="websockets-sansio")
-    server = uvicorn.Server(config)
+    from engine.apps.table.transport import uvicorn_config
+
+    server = uvicorn.Server(uvicorn_config(app))
     thread = threading.Thread(target=lambda: asyncio.run(server.serve(sockets=[sock])))
     thread.start()
     try:
@@ -97,3 +101,116 @@ def served(app, sock: socket.socket) -> Iterator[None]:
     finally:
         server.should_exit = True
         thread.join(10)
+
+
+class RawWebSocket:
+    """A WebSocket client on a plain blocking socket (websockets' sans-IO
+    ClientProtocol), for the frames a browser never sends: invalid UTF-8, a
+    frame too large; and for a reader that reads nothing until told. ``host``
+    and ``origin`` are the handshake's headers; ``rcvbuf`` the socket's
+    receive buffer; ``source`` the local address to connect from."""
+
+    def __init__(
+        self,
+        port: int,
+        path: str = "/ws",
+        *,
+        host: str | None = None,
+        origin: str | None = None,
+        rcvbuf: int | None = None,
+        source: str = "127.0.0.1",
+        timeout: float = 10.0,
+    ):
+        from websockets.client import ClientProtocol
+        from websockets.uri import parse_uri
+
+        self.sock = socket.socket()
+        if rcvbuf is not None:
+            self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+        self.sock.settimeout(timeout)  # a safety net: every read below ends sooner
+        self.sock.bind((source, 0))
+        self.sock.connect(("127.0.0.1", port))
+        self.protocol = ClientProtocol(parse_uri(f"ws://127.0.0.1:{port}{path}"), max_size=None)
+        request = self.protocol.connect()
+        if host is not None:
+            request.headers["Host"] = host
+        if origin is not None:
+            request.headers["Origin"] = origin
+        self.protocol.send_request(request)
+        self._flush()
+        self.response = None
+        self.frames: list = []
+        while self.response is None:
+            if not self._read():
+                raise ConnectionResetError("the server closed the connection before answering")
+            for event in self.protocol.events_received():
+                if hasattr(event, "status_code"):
+                    self.response = event
+                else:
+                    self.frames.append(event)
+
+    @property
+    def status(self) -> int:
+        return self.response.status_code
+
+    def _flush(self) -> None:
+        for data in self.protocol.data_to_send():
+            if data:
+                self.sock.sendall(data)
+
+    def _read(self) -> bool:
+        try:
+            data = self.sock.recv(65536)
+        except ConnectionResetError:
+            data = b""
+        if data:
+            self.protocol.receive_data(data)
+        else:
+            self.protocol.receive_eof()
+        return bool(data)
+
+    def send_text(self, text: str | bytes) -> None:
+        self.protocol.send_text(text.encode() if isinstance(text, str) else text)
+        self._flush()
+
+    def send_binary(self, data: bytes) -> None:
+        self.protocol.send_binary(data)
+        self._flush()
+
+    def next_text(self) -> str:
+        """The next text message the server sends (its pings answered)."""
+        from websockets.frames import Opcode
+
+        while True:
+            while self.frames:
+                frame = self.frames.pop(0)
+                if frame.opcode is Opcode.TEXT:
+                    return frame.data.decode()
+                if frame.opcode is Opcode.CLOSE:
+                    raise AssertionError(f"closed: {self.protocol.close_rcvd}")
+            if not self._read():
+                raise AssertionError("the server closed the connection")
+            self.frames += self.protocol.events_received()
+            self._flush()  # pongs, a close's answer
+
+    def closed(self) -> tuple[int, str, list[str]]:
+        """Read until the server closes: (its close code, or 1006 for a
+        connection dropped without one; the reason; the text messages before)."""
+        from websockets.frames import Opcode
+
+        texts: list[str] = []
+        ended = False
+        while True:
+            for frame in [*self.frames, *self.protocol.events_received()]:
+                if frame.opcode is Opcode.TEXT:
+                    texts.append(frame.data.decode())
+            self.frames = []
+            close = self.protocol.close_rcvd
+            if close is not None:
+                return close.code, close.reason, texts
+            if ended:
+                return 1006, "", texts
+            ended = not self._read()
+
+    def close(self) -> None:
+        self.sock.close()

@@ -582,6 +582,19 @@ def test_the_table_is_not_the_unit_s_user_and_cannot_write_its_config_or_token(t
         assert not device_allowed(table_unit, node, driver)
 
 
+def test_the_table_s_open_file_limit_holds_its_connection_cap(table_unit):
+    """Each connection is an open file; the table cannot raise its own limit under
+    the service (SystemCallFilter=~@resources forbids setrlimit), so LimitNOFILE=
+    must hold the cap, or it would take fewer connections (with a warning)."""
+    from engine.apps.table.limits import FD_RESERVE
+
+    _, args = table_command(table_unit)
+    soft, _, hard = setting(table_unit, "LimitNOFILE").partition(":")
+    assert int(soft) >= args.max_connections + FD_RESERVE
+    assert not hard or int(hard) >= int(soft)
+    assert "@resources" in setting_list(table_unit, "SystemCallFilter")
+
+
 def test_the_table_is_a_part_of_the_unit_started_after_it_and_stopped_with_it(table_unit, unit):
     unit_service = UNIT.name
     assert unit_service in setting_list(table_unit, "Wants", "Unit")

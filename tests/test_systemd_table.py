@@ -242,6 +242,38 @@ def test_the_first_start_makes_a_new_table_and_a_restart_continues_it(table_unit
     assert view["you"]["seat"] == 0 and view["seats"][0]["name"] == "Ann"
 
 
+def test_the_table_fits_its_connections_to_the_open_file_limit_it_runs_under(
+    table_unit, unit_daemon
+):
+    """Under the service's LimitNOFILE= the cap holds, no warning; under a limit
+    that is too low and may not be raised (soft = hard, as the service's seccomp
+    filter makes it), the table still starts, with fewer connections, and says so."""
+    import resource
+
+    from engine.apps.table.limits import FD_RESERVE
+
+    _, paths = unit_daemon
+    argv = service_argv(table_unit, paths)
+    limit = int(setting(table_unit, "LimitNOFILE").partition(":")[0])
+    low = 300
+
+    def limited(n: int):
+        return lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (n, n))
+
+    outs = []
+    for n in (limit, low):
+        table = Table(argv, paths.port, preexec_fn=limited(n))
+        status, out = table.stop(table_unit)
+        assert status == 0, out
+        outs.append(out)
+    assert "open-file limit" not in outs[0]
+    assert (
+        f"WARNING engine.apps.table.limits: the open-file limit is {low} (ulimit -n; the hard "
+        f"limit {low}): the table takes at most {low - FD_RESERVE} connections at once, not "
+        "512; raise it (ulimit -n, LimitNOFILE= in the service) or lower --max-connections"
+    ) in outs[1].splitlines()
+
+
 def stat_mode(path: Path) -> int:
     return path.stat().st_mode & 0o777
 

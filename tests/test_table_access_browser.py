@@ -261,7 +261,7 @@ def test_the_unit_panel_presses_only_with_the_key_carried_on_from_the_hosts_disp
     expect(watcher.locator("#watch-note")).to_be_visible()
     watcher.locator("#timer").click()
     expect(watcher.locator("#refused")).to_have_text(PANEL_HOST_ONLY)
-    assert {"type": "refused", "message": PANEL_HOST_ONLY} in frames.messages
+    assert {"type": "refused", "id": None, "message": PANEL_HOST_ONLY} in frames.messages
     assert KEY not in frames_text(frames)
     assert frames.errors == []
 

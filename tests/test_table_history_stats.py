@@ -12,6 +12,7 @@ import random
 import re
 from pathlib import Path
 
+from engine.apps.table.guard import Hosts
 from engine.apps.table.history_page import HistoryPage
 from engine.apps.table.room import Room
 from engine.apps.table.server import create_app
@@ -62,7 +63,7 @@ def get(app, path: str, query: str = "") -> tuple[int, dict[str, str], bytes]:
 
 def app_on(source):
     room = Room(seats=2, rng=random.Random(1), code="TEST", join_url="http://table.test/phone")
-    return create_app(room, addons=[HistoryPage(source)])
+    return create_app(room, addons=[HistoryPage(source)], hosts=Hosts(["table.test"]))
 
 
 def json_of(app, query: str = "") -> tuple[int, dict]:

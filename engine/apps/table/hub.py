@@ -25,7 +25,7 @@ class Connection:
 
     def __init__(self, number: int, peer: str = ""):
         self.number = number
-        self.peer = peer
+        self.peer = peer  # the address it came from (the IP, no port)
         self.role: str | None = None
         self.host = False
         self.seat: int | None = None
@@ -71,6 +71,8 @@ class Hub(ABC):
             message = json.loads(text)
         except (ValueError, TypeError) as exc:
             refused: str | None = f"malformed JSON: {exc}"
+        except RecursionError:
+            refused = "malformed JSON: nested too deeply"
         else:
             if isinstance(message, dict):
                 msg_id = message.get("id")

@@ -46,6 +46,7 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from engine.apps.table.access import HOST_ONLY, HostGate
+from engine.apps.table.frames import read_messages
 from engine.apps.table.server import STATIC
 from engine.core.errors import CommandRefused, LinkLost
 from engine.units.live_sim import idle_outputs
@@ -227,18 +228,18 @@ class UnitPanel:
                     text, page.view = page.view, None
                     await ws.send_text(text)
 
+        def refuse(text: str) -> None:
+            page.outbox.append(text)
+            page.wake.set()
+
+        async def handle(text: str) -> None:
+            refused = await self.receive(text, page)
+            if refused is not None:
+                refuse(json.dumps({"type": "refused", "id": None, "message": refused}))
+
         sender = asyncio.create_task(send())
         try:
-            while True:
-                message = await ws.receive()
-                if message["type"] == "websocket.disconnect":
-                    break
-                refused = await self.receive(
-                    message.get("text") or message.get("bytes") or "", page
-                )
-                if refused is not None:
-                    page.outbox.append(json.dumps({"type": "refused", "message": refused}))
-                    page.wake.set()
+            await read_messages(ws, handle, refuse)  # the site's frame checks and rate
         except WebSocketDisconnect:
             pass  # the page went away: nothing to answer, the finally tidies up
         finally:

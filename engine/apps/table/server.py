@@ -10,7 +10,16 @@ hooks (a ``RemoteUnit``'s ``table`` and ``say``, called from the worker thread)
 are handed to the room on the event loop's thread.
 
 Routes: ``/`` the display, ``/phone`` (and ``/join``) the phone page,
-``/static/...``, ``/qr.svg`` (the join URL as a QR code), ``/ws`` the WebSocket.
+``/static/...``, ``/qr.svg`` (the join URL as a QR code), ``/favicon.ico``,
+``/ws`` the WebSocket.
+
+What the server refuses, and where: the ``Host`` and ``Origin`` checks and the
+security headers are middleware over the whole site (guard.py); each
+WebSocket's frames are checked and rate-limited before the room reads them
+(frames.py), and what it is sent waits in a bounded outbox (a reader too far
+behind is closed); the connection caps, the request timeout and the frames
+the WebSocket protocol cannot read are uvicorn's protocols, subclassed
+(transport.py); every figure is one :class:`~engine.apps.table.limits.Limits`.
 """
 
 from __future__ import annotations
@@ -21,6 +30,7 @@ import io
 import json
 import logging
 import threading
+import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol, cast
@@ -32,10 +42,16 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, Response
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from engine.apps.table.frames import BEHIND_CLOSE_CODE, Outbox, read_messages
+from engine.apps.table.guard import Guard, Hosts, SecurityHeaders
+from engine.apps.table.limits import Limits, RefusalLog, fit_to_fd_limit
+from engine.apps.table.transport import uvicorn_config
 from engine.core.errors import UnitProblem
 from engine.units.ports import ShowdownOutcome, ShowdownRequest, UnitPort
+from firmware_host.protocol.console import CommandError
 
 __all__ = [
     "create_app",
@@ -57,7 +73,8 @@ STATIC = Path(__file__).resolve().parent / "static"
 #: What /panel says when there is no unit to draw (``--unit manual``, a serial unit).
 NO_PANEL = """<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>No unit panel</title><link rel="stylesheet" href="/static/table.css"></head>
+<title>No unit panel</title><link rel="stylesheet" href="/static/table.css">
+<link rel="icon" href="/static/favicon.svg" type="image/svg+xml"></head>
 <body class="display"><main><section class="panel"><h1>No unit panel</h1>
 <p>This table has no unit to draw: its showdowns are reported by hand
 (<code>--unit manual</code>), or its unit is on a serial line, which the game's link holds.
@@ -79,8 +96,8 @@ class TableRoom(Protocol):
 
     def connect(self, peer: str = "") -> Any: ...
     def disconnect(self, conn: Any) -> None: ...
-    def receive(self, conn: Any, text: str | bytes) -> None: ...
-    def take(self, conn: Any) -> list[dict[str, Any]]: ...
+    def receive(self, conn: Any, text: str) -> None: ...
+    def take(self, conn: Any) -> list[Any]: ...
     def next_task(self) -> str | None: ...
     def bot_step(self) -> None: ...
     def next_round(self) -> None: ...
@@ -263,6 +280,91 @@ class Addon(Protocol):
     def running(self) -> contextlib.AbstractAsyncContextManager[None]: ...
 
 
+class _Link:
+    """One open ``/ws`` socket: its bounded :class:`~engine.apps.table.frames.Outbox`
+    (what ``pending`` gives: the room's messages for it, taken whenever the room
+    changed) and the task that sends it. A reader too far behind (what queued
+    while a send waited for its socket) is closed."""
+
+    def __init__(
+        self,
+        ws: WebSocket,
+        pending: Callable[[], list[Any]],
+        *,
+        limits: Limits,
+        refusals: RefusalLog,
+        clock: Callable[[], float],
+    ):
+        self.ws, self.pending, self.refusals = ws, pending, refusals
+        self.outbox = Outbox(limits, clock)
+        self.wake = asyncio.Event()
+        self.closing = False
+        self.blocked = False  # a send is waiting for the socket
+        self.peer = ws.client.host if ws.client else "?"
+        self.sender = asyncio.create_task(self._send(), name="table-sender")
+        self.closer: asyncio.Task | None = None
+
+    def pull(self) -> None:
+        """Queue what the room has for this connection (encoded once: the room's
+        messages are text already, or a dict from a room that does not encode)."""
+        for message in self.pending():
+            self.put(message if isinstance(message, str) else json.dumps(message))
+
+    def refuse(self, text: str) -> None:
+        """A refusal of a frame, after what the room queued before it."""
+        self.pull()
+        self.put(text)
+
+    def put(self, text: str) -> None:
+        if self.closing:
+            return
+        self.outbox.put(text)
+        # Only while a send waits for the socket (its peer does not read) is
+        # what queues up behind it the reader's fault; a burst is sent at once.
+        behind = self.outbox.behind() if self.blocked else None
+        if behind is None:
+            self.wake.set()
+            return
+        self.closing = True
+        self.outbox.clear()
+        self.refusals.note(
+            "behind", self.peer, f"closed the WebSocket /ws from {self.peer}: {behind}"
+        )
+        self.sender.cancel()
+        self.closer = asyncio.create_task(self._close(), name="table-closer")
+
+    async def _close(self) -> None:
+        with contextlib.suppress(Exception):  # it may have gone meanwhile
+            await self.ws.close(BEHIND_CLOSE_CODE, "too far behind: reconnect")
+
+    async def _send(self) -> None:
+        while True:
+            await self.wake.wait()
+            self.wake.clear()
+            while self.outbox:
+                self.blocked = True  # cleared at once unless the send waits
+                await self.ws.send_text(self.outbox.peek())
+                self.blocked = False
+                self.outbox.pop()
+
+    async def stop(self) -> None:
+        self.closing = True
+        self.sender.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await self.sender
+
+
+class _Site(Starlette):
+    """The table's Starlette app with :class:`~engine.apps.table.guard.Guard`
+    and :class:`~engine.apps.table.guard.SecurityHeaders` around all of it
+    (Starlette's own error responses too)."""
+
+    guard: Callable[[ASGIApp], ASGIApp]
+
+    def build_middleware_stack(self) -> ASGIApp:
+        return self.guard(super().build_middleware_stack())
+
+
 def create_app(
     room: TableRoom,
     *,
@@ -271,21 +373,40 @@ def create_app(
     hooks: UnitHooks | None = None,
     display_page: str = "display.html",
     addons: Sequence[Addon] = (),
+    limits: Limits | None = None,
+    hosts: Hosts | None = None,
+    clock: Callable[[], float] = time.monotonic,
 ) -> Starlette:
-    """The app for one table; ``/`` serves ``display_page`` from the static files."""
+    """The app for one table; ``/`` serves ``display_page`` from the static files.
+    ``limits`` are what each client is allowed (kept in ``app.state.limits``
+    for :func:`serve`); ``hosts`` the names it answers to (the loopback names
+    by default); ``clock`` times the message rates, the outboxes and the log's
+    summaries."""
+    limits = limits or Limits()
+    hosts = hosts or Hosts()
+    refusals = RefusalLog(clock=clock)
     runner = Runner(room, pace_s=pace_s, round_pause_s=round_pause_s)
-    wakes: set[asyncio.Event] = set()
+    links: dict[Any, _Link] = {}  # each connection's link, while open
     sockets: dict[Any, WebSocket] = {}  # each connection's socket, while open
+    flushing: list[bool] = []  # a flush is due on the loop
+
+    def flush() -> None:
+        flushing.clear()
+        # Only the connections with something waiting (a room's Connection keeps
+        # its ``outbox``; one without the attribute is pulled every time).
+        for link in [link for conn, link in links.items() if getattr(conn, "outbox", True)]:
+            link.pull()
 
     def changed() -> None:
         runner.wake()
-        for wake in wakes:
-            wake.set()
+        if not flushing:  # once per turn of the loop, however many changes it saw
+            flushing.append(True)
+            app.state.loop.call_soon(flush)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        room.on_change = changed
         app.state.loop = asyncio.get_running_loop()
+        room.on_change = changed
         if hooks is not None:
             hooks.bind(room, app.state.loop)
         task = asyncio.create_task(runner.run(), name="table-runner")
@@ -312,36 +433,30 @@ def create_app(
         )
         return Response(out.getvalue(), media_type="image/svg+xml")
 
+    async def favicon(request: Request) -> Response:
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
     async def websocket(ws: WebSocket) -> None:
         await ws.accept()
         conn = room.connect(peer=ws.client.host if ws.client else "")
         sockets[conn] = ws
-        wake = asyncio.Event()
-        wakes.add(wake)
-
-        async def send() -> None:
-            while True:
-                await wake.wait()
-                wake.clear()
-                for message in room.take(conn):
-                    await ws.send_text(json.dumps(message))
-
-        sender = asyncio.create_task(send())
+        link = links[conn] = _Link(
+            ws, lambda: room.take(conn), limits=limits, refusals=refusals, clock=clock
+        )
+        link.pull()
         try:
-            while True:
-                message = await ws.receive()
-                if message["type"] == "websocket.disconnect":
-                    break
-                room.receive(conn, message.get("text") or message.get("bytes") or "")
+            await read_messages(ws, lambda text: handle(conn, link, text), link.refuse)
         except WebSocketDisconnect:
             pass  # the page went away: nothing to answer, the finally tidies up
         finally:
+            links.pop(conn, None)
             sockets.pop(conn, None)
-            wakes.discard(wake)
-            sender.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await sender
+            await link.stop()
             room.disconnect(conn)
+
+    def handle(conn: Any, link: _Link, text: str) -> None:
+        room.receive(conn, text)
+        link.pull()  # its own answer (a pong, a refusal) now, not at the next flush
 
     async def no_panel(request: Request) -> Response:
         return HTMLResponse(NO_PANEL, status_code=404)
@@ -351,21 +466,28 @@ def create_app(
         Route("/phone", page("phone.html"), name="phone"),
         Route("/join", page("phone.html"), name="join"),
         Route("/qr.svg", qr, name="qr"),
+        Route("/favicon.ico", favicon, name="favicon"),
         WebSocketRoute("/ws", websocket),
         *(route for addon in addons for route in addon.routes()),
         Route("/panel", no_panel),  # only reached when no add-on serves the panel
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = _Site(routes=routes, lifespan=lifespan)
+    app.guard = lambda inner: SecurityHeaders(Guard(inner, hosts=hosts, refusals=refusals))
     app.state.room = room
     app.state.runner = runner
     app.state.sockets = sockets  # for a test or an add-on that must close one
+    app.state.limits = limits  # for serve, and every socket of the site (frames.py)
+    app.state.refusals = refusals
+    app.state.clock = clock
     return app
 
 
 def serve(app: Starlette, host: str, port: int) -> None:
-    """Serve ``app`` until Ctrl-C or SIGTERM (uvicorn shuts down cleanly)."""
-    config = uvicorn.Config(
-        app, host=host, port=port, log_level="warning", lifespan="on", ws="websockets-sansio"
-    )
-    uvicorn.Server(config).run()
+    """Serve ``app`` until Ctrl-C or SIGTERM (uvicorn shuts down cleanly), with
+    the limits of ``app.state.limits`` fitted to the open-file limit first."""
+    try:
+        limits = fit_to_fd_limit(app.state.limits)
+    except ValueError as exc:
+        raise CommandError(str(exc)) from None
+    uvicorn.Server(uvicorn_config(app, host=host, port=port, limits=limits)).run()

@@ -30,6 +30,8 @@ from typing import Any, NamedTuple
 
 from engine.apps.play import UNITS
 from engine.apps.play_cmd import read_token, unit_argument
+from engine.apps.table.guard import host_name
+from engine.apps.table.limits import Limits
 from engine.units import is_unit_url
 from firmware_host.protocol.console import CommandError, UsageError, seed, whole_number
 
@@ -203,11 +205,44 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="free a lobby seat (or one after a match is over) whose phone has been away "
         "this long (default: 120; 0: never)",
     )
+    parser.add_argument(
+        "--allow-host",
+        action="append",
+        type=_allowed_host,
+        default=[],
+        metavar="NAME",
+        help="a host name the table also answers to (e.g. a .local name, or a reverse "
+        "proxy's), besides its addresses and localhost; repeat for more",
+    )
+    parser.add_argument(
+        "--max-connections",
+        type=whole_number(16, 100_000),
+        default=Limits.max_connections,
+        metavar="N",
+        help="connections open at once, HTTP and WebSocket together (default: "
+        f"{Limits.max_connections}); lowered with a warning if the open-file limit cannot "
+        "hold them",
+    )
+    parser.add_argument(
+        "--max-per-peer",
+        type=whole_number(1, 100_000),
+        default=Limits.max_per_peer,
+        metavar="N",
+        help=f"connections open at once from one address (default: {Limits.max_per_peer})",
+    )
+
+
+def _allowed_host(text: str) -> str:
+    try:
+        return host_name(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def command(args: argparse.Namespace) -> int:
     from engine.apps.table import access
     from engine.apps.table.companion import CompanionRoom
+    from engine.apps.table.guard import Hosts
     from engine.apps.table.host_console import HostConsole
     from engine.apps.table.lobby import DEFAULT_SEAT_TIMEOUT_S
     from engine.apps.table.panel import UnitPanel
@@ -293,6 +328,8 @@ def command(args: argparse.Namespace) -> int:
         hooks=hooks,
         display_page="companion.html" if args.companion else "display.html",
         addons=addons,
+        limits=Limits(max_connections=args.max_connections, max_per_peer=args.max_per_peer),
+        hosts=Hosts.serving(host, shown, args.allow_host),
     )
     phones = join_url if args.companion else access.join_link(join_url, code)
     print(f"The table (room {code}), seed {table_seed}:")
