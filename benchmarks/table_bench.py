@@ -22,7 +22,10 @@ the server is measured as a user runs it (the match saved after every action).
   actions, taken from its own view (a seeded choice, plays before draws), and
   the clock stops when the display's socket receives the first view that
   differs from the one it had: the view that reflects the tap. Only people sit
-  at the table (no bot pacing); each tap waits until the table is still (the
+  at the table (no bot pacing), each page from a loopback address of its own
+  (127.0.0.2, .3, ...: one device a page, as the table's per-address limits
+  expect); a page sends at most 10 messages a second (a fast thumb; a tap's
+  clock starts after that wait); each tap waits until the table is still (the
   display and the acting phone hold the same public view) before it is sent.
   Rounds over are dealt at once by the display's ``next_round``; a match over
   is started again. A run times ``--taps`` taps, and more if no round has
@@ -335,6 +338,9 @@ def pages(base: str) -> dict[str, str]:
 # -- the table, played over WebSockets -------------------------------------------------------
 
 
+#: Messages a page sends a second at most (a fast thumb; the table's own limit
+#: is twice that, engine.apps.table.limits.Limits.message_rate).
+SEND_RATE = 10.0
 #: A message's type, read without parsing the rest (the server puts it first).
 _TYPE = re.compile(r'\{\s*"type"\s*:\s*"(\w+)"')
 
@@ -355,6 +361,7 @@ class Peer:
         self.frames = 0
         self.bytes = 0
         self._parsed: tuple[str | None, dict[str, Any] | None] = (None, None)
+        self._last_sent = -1.0
         self.reader = asyncio.create_task(self._read(), name=f"read-{name}")
 
     async def _read(self) -> None:
@@ -385,7 +392,17 @@ class Peer:
         return parsed
 
     async def send(self, message: dict[str, Any]) -> None:
+        """Send ``message``, at most :data:`SEND_RATE` a second from this page:
+        a person taps no faster, and the table refuses a page far faster."""
+        await self.pace()
+        self._last_sent = time.monotonic()
         await self.ws.send(json.dumps(message))
+
+    async def pace(self) -> None:
+        """Wait until this page may send again (a tap's clock starts after it)."""
+        wait = self._last_sent + 1 / SEND_RATE - time.monotonic()
+        if wait > 0:
+            await asyncio.sleep(wait)
 
 
 def public(view: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -409,11 +426,23 @@ class Table:
         self.display: Peer
         self.phones: list[Peer] = []
         self.extensions: str | None = None
+        self._devices = 0
 
     async def connect(self, name: str, keep_all: bool = False) -> Peer:
+        """A page of a device of its own: each connection comes from an address
+        of its own on loopback (127.0.0.2, .3, ...), as each phone at a table
+        does, so the table's per-address limits see one device a page."""
         from websockets.asyncio.client import connect
 
-        ws = await connect(self.url, compression=self.compression, proxy=None, max_size=None)
+        self._devices += 1
+        device = f"127.0.{self._devices // 250}.{self._devices % 250 + 2}"
+        ws = await connect(
+            self.url,
+            compression=self.compression,
+            proxy=None,
+            max_size=None,
+            local_addr=(device, 0),
+        )
         if ws.response is not None:
             self.extensions = ws.response.headers.get("Sec-WebSocket-Extensions")
         return Peer(name, ws, self.activity, keep_all)
@@ -502,6 +531,7 @@ async def tap(table: Table, rng: random.Random, tap_id: int) -> tuple[float, int
     legal = [a["action"] for a in you["you"]["legal"]]
     action = rng.choice([a for a in legal if a not in ("draw", "keep")] or legal)
     before = display.view()
+    await phone.pace()
     del display.inbox[:]  # everything before the tap
     sent = time.monotonic()
     await phone.send({"type": "act", "action": action, "id": tap_id})

@@ -16,6 +16,7 @@ from engine.apps.table.frames import (
     FrameCheck,
     MessageRate,
     Outbox,
+    PeerRates,
     refusal,
 )
 from engine.apps.table.limits import Limits
@@ -150,3 +151,39 @@ def test_json_nested_too_deeply_is_refused_and_the_room_goes_on(room, depth):
     ]
     hub.receive(conn, '{"type": "hello", "role": "display"}')
     assert [m["type"] for m in hub.take(conn)][:1] == ["welcome"]
+
+
+PEER_FLOOD = (
+    "too many messages from your address: its connections may send 40 a second together "
+    "(80 at once); the ones over that are dropped unread"
+)
+
+
+def test_the_sockets_of_one_address_share_its_budget(virtual_clock):
+    """Three sockets from one address, each within its own rate, together over
+    the address's: the one that goes over is refused, then closed if it goes on;
+    a socket of another address is read all the while."""
+    limits = Limits()
+    peers = PeerRates(limits, virtual_clock.now)
+    sockets = [FrameCheck(limits, virtual_clock.now, peers.open("10.0.0.9")) for _ in range(3)]
+    other = FrameCheck(limits, virtual_clock.now, peers.open("10.0.0.5"))
+    frame = {"type": "websocket.receive", "text": "{}"}
+    verdicts = [sockets[n % 2].check(frame)[0] for n in range(80)]
+    assert verdicts == ["text"] * 80  # 40 each: within each socket's burst and the address's
+    assert sockets[2].check(frame) == ("refuse", PEER_FLOOD)
+    assert [sockets[2].check(frame)[0] for _ in range(19)] == ["drop"] * 19  # a quarter of 80
+    assert sockets[2].check(frame)[0] == "close"
+    assert other.check(frame) == ("text", "{}")
+    virtual_clock.advance(2.0)  # the address's budget refills
+    assert sockets[0].check(frame) == ("text", "{}")
+
+
+def test_an_address_s_budget_is_kept_only_while_it_has_a_socket_open(virtual_clock):
+    peers = PeerRates(Limits(), virtual_clock.now)
+    first, second = peers.open("10.0.0.9"), peers.open("10.0.0.9")
+    assert first is second and len(peers) == 1
+    peers.close("10.0.0.9")
+    assert len(peers) == 1
+    peers.close("10.0.0.9")
+    assert len(peers) == 0
+    assert peers.open("10.0.0.9") is not first  # a fresh budget for a new visit

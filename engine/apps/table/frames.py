@@ -39,6 +39,7 @@ __all__ = [
     "refusal",
     "MessageRate",
     "FrameCheck",
+    "PeerRates",
     "Outbox",
     "read_messages",
 ]
@@ -106,16 +107,65 @@ class MessageRate:
         )
 
 
+class PeerRates:
+    """The message budget of each address, shared by all its WebSockets
+    (``Limits.peer_message_rate``): a :class:`MessageRate` per peer, held while
+    the peer has a socket open (``open``/``close``), so the table keeps nothing
+    of an address that has gone."""
+
+    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic):
+        self.limits, self.clock = limits, clock
+        self._rates: dict[str, tuple[MessageRate, int]] = {}
+
+    def __len__(self) -> int:
+        return len(self._rates)
+
+    def open(self, peer: str) -> MessageRate:
+        rate, sockets = self._rates.get(peer, (None, 0))
+        if rate is None:
+            limits = self.limits
+            rate = MessageRate(limits.peer_message_rate, limits.peer_message_burst, self.clock)
+        self._rates[peer] = (rate, sockets + 1)
+        return rate
+
+    def close(self, peer: str) -> None:
+        rate, sockets = self._rates[peer]
+        if sockets > 1:
+            self._rates[peer] = (rate, sockets - 1)
+        else:
+            del self._rates[peer]
+
+
 class FrameCheck:
     """One socket's frame checks: ``check(message)`` with an ASGI
     ``websocket.receive`` message gives ``("text", text)`` to hand on,
-    ``("refuse", words)``, ``("drop", "")`` or ``("close", why)``."""
+    ``("refuse", words)``, ``("drop", "")`` or ``("close", why)``. A message
+    must pass the socket's own rate and, given ``peer_rate``, its address's."""
 
-    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic):
+    def __init__(
+        self,
+        limits: Limits,
+        clock: Callable[[], float] = time.monotonic,
+        peer_rate: MessageRate | None = None,
+    ):
         self.rate = MessageRate(limits.message_rate, limits.message_burst, clock)
+        self.peer_rate = peer_rate
 
     def check(self, message: dict[str, Any]) -> tuple[str, str]:
         verdict = self.rate.take()
+        if verdict == "ok" and self.peer_rate is not None:
+            verdict = self.peer_rate.take()
+            if verdict == "refuse":
+                return "refuse", (
+                    f"too many messages from your address: its connections may send "
+                    f"{self.peer_rate.rate:g} a second together ({self.peer_rate.burst} at "
+                    "once); the ones over that are dropped unread"
+                )
+            if verdict == "close":
+                return "close", (
+                    f"its address kept sending over {self.peer_rate.rate:g} messages a "
+                    f"second ({self.peer_rate.dropped} dropped)"
+                )
         if verdict == "refuse":
             return "refuse", self.rate.words()
         if verdict == "drop":
@@ -189,13 +239,23 @@ async def read_messages(
     frame that passes :class:`FrameCheck` goes to ``handle`` (awaited when it
     returns an awaitable); each refusal (encoded, see :func:`refusal`) to
     ``refuse``, which sends it to this socket alone. A flood that goes on is
-    closed (1008) and logged. The limits, the log and the clock are the site's
-    (``create_app``'s ``app.state``)."""
+    closed (1008) and logged. The limits, the log, the clock and the peers'
+    shared budgets (``peer_rates``) are the site's (``create_app``'s ``app.state``)."""
     state = ws.app.state
     limits: Limits = getattr(state, "limits", None) or Limits()
     refusals: RefusalLog = getattr(state, "refusals", None) or RefusalLog(log)
-    check = FrameCheck(limits, getattr(state, "clock", None) or time.monotonic)
+    clock = getattr(state, "clock", None) or time.monotonic
     peer = ws.client.host if ws.client else "?"
+    peers: PeerRates | None = getattr(state, "peer_rates", None)
+    check = FrameCheck(limits, clock, None if peers is None else peers.open(peer))
+    try:
+        await _read(ws, handle, refuse, check, refusals, peer)
+    finally:
+        if peers is not None:
+            peers.close(peer)
+
+
+async def _read(ws, handle, refuse, check: FrameCheck, refusals: RefusalLog, peer: str) -> None:
     path = ws.url.path
     while True:
         # One message per turn of the loop: its answer goes out before the next

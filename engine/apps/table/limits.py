@@ -68,6 +68,11 @@ class Limits:
     #: Messages a second each WebSocket may send, after a burst of ``message_burst``.
     message_rate: float = 20.0
     message_burst: int = 40
+    #: Messages a second all the WebSockets of one address may send together,
+    #: after a burst of ``peer_message_burst``: many sockets from one device
+    #: cost the table no more than this (a real device sends under one a second).
+    peer_message_rate: float = 40.0
+    peer_message_burst: int = 80
     #: A reader that falls this far behind (bytes not yet handed to its
     #: socket, or the oldest of them waiting this long) is closed (1013).
     outbox_bytes: int = 256 * 1024
@@ -77,7 +82,13 @@ class Limits:
     send_timeout_s: float = 30.0
 
     def __post_init__(self) -> None:
-        for name in ("max_connections", "max_per_peer", "ws_max_size", "message_burst"):
+        for name in (
+            "max_connections",
+            "max_per_peer",
+            "ws_max_size",
+            "message_burst",
+            "peer_message_burst",
+        ):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                 raise ValueError(f"{name} must be a whole number >= 1, not {value!r}")
@@ -85,6 +96,7 @@ class Limits:
             "header_timeout_s",
             "keep_alive_s",
             "message_rate",
+            "peer_message_rate",
             "outbox_s",
             "send_timeout_s",
         ):

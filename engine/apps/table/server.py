@@ -45,7 +45,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from engine.apps.table.frames import BEHIND_CLOSE_CODE, Outbox, read_messages
+from engine.apps.table.frames import BEHIND_CLOSE_CODE, Outbox, PeerRates, read_messages
 from engine.apps.table.guard import Guard, Hosts, SecurityHeaders
 from engine.apps.table.limits import Limits, RefusalLog, fit_to_fd_limit
 from engine.apps.table.transport import uvicorn_config
@@ -480,6 +480,7 @@ def create_app(
     app.state.limits = limits  # for serve, and every socket of the site (frames.py)
     app.state.refusals = refusals
     app.state.clock = clock
+    app.state.peer_rates = PeerRates(limits, clock)  # each address's budget, all its sockets
     return app
 
 
