@@ -6,13 +6,15 @@
 Starts the real ``showdown table`` (``python -m engine table``, ``--pace 0``, a
 temporary ``--save``, ``--max-connections``/``--max-per-peer`` raised so that the
 benchmark's sockets all come from 127.0.0.1) on a free loopback port, connects
-one display (``websockets``, asyncio, in this process: it says hello and reads
-every message) and times its pings (``--pings-per-s``, under the table's rate)
+one display (``websockets``, asyncio, in this process, from 127.0.0.2: it says
+hello and reads every message) and times its pings (``--pings-per-s``, under the table's rate)
 through three phases of ``--seconds`` each:
 
 - **idle**: the display alone;
-- **noisy**: ``--sockets`` sockets that each send 19 pings a second (just under the
-  table's rate of 20) and never read a byte of what they are sent;
+- **noisy**: ``--sockets`` sockets (from ``--devices`` loopback addresses,
+  127.0.1.1 on: one attacking device by default) that each send 19 pings a
+  second (just under the table's rate of 20 per socket; one device's sockets
+  together are held to 40) and never read a byte of what they are sent;
 - **flood**: the same sockets sending pings as fast as the server reads them, never
   reading; a socket the server closes (its sends fail) connects again a second
   later (as a page reconnects; the table closes a flooder after one refusal and a
@@ -55,6 +57,8 @@ READY_LINE = "Ctrl-C stops the table."
 #: The issue's target: a real display's round trip under 5 ms p99 while 200 sockets flood.
 TARGET_P99_MS = 5.0
 PING_GIVE_UP_S = 30.0
+#: The display's own device (the flooders come from 127.0.1.1 on).
+DISPLAY_ADDRESS = "127.0.0.2"
 
 
 def free_port() -> int:
@@ -91,8 +95,9 @@ def masked_text_frame(payload: bytes) -> bytes:
 class Flooder:
     """One raw socket: the WebSocket handshake, then frames, never a read after it."""
 
-    def __init__(self, port: int):
+    def __init__(self, port: int, address: str):
         self.port = port
+        self.address = address  # the device it comes from
         self.sock: socket.socket | None = None
         self.state = "new"
         self.pending = b""
@@ -102,6 +107,7 @@ class Flooder:
     def connect(self, selector: selectors.BaseSelector) -> None:
         self.sock = socket.socket()
         self.sock.setblocking(False)
+        self.sock.bind((self.address, 0))
         with contextlib.suppress(BlockingIOError):
             self.sock.connect(("127.0.0.1", self.port))
         key = base64.b64encode(os.urandom(16)).decode()
@@ -123,16 +129,27 @@ class Flooder:
         self.state = "new"
 
 
+def device_address(number: int) -> str:
+    """The loopback address of flooding device ``number`` (0, 1, ...): 127.0.1.1 on."""
+    return f"127.0.{1 + number // 250}.{1 + number % 250}"
+
+
 def run_flooders(
-    port: int, sockets: int, rate: float, seconds: float, reconnect_s: float = 0.0
+    port: int,
+    sockets: int,
+    rate: float,
+    seconds: float,
+    reconnect_s: float = 0.0,
+    devices: int = 1,
 ) -> dict[str, int]:
-    """Drive ``sockets`` flooders for ``seconds``: ``rate`` pings a second each
-    (0: as fast as the server takes them); one the server closed connects again
-    ``reconnect_s`` later. Counts, as a dict."""
+    """Drive ``sockets`` flooders for ``seconds``, spread over ``devices``
+    loopback addresses: ``rate`` pings a second each (0: as fast as the server
+    takes them); one the server closed connects again ``reconnect_s`` later.
+    Counts, as a dict."""
     selector = selectors.DefaultSelector()
     frame = masked_text_frame(b'{"type": "ping", "id": 1}')
     burst = frame * 64
-    flooders = [Flooder(port) for _ in range(sockets)]
+    flooders = [Flooder(port, device_address(n % devices)) for n in range(sockets)]
     counts = {"sent": 0, "connected": 0, "refused": 0, "closed": 0}
     end = time.monotonic() + seconds
     for flooder in flooders:
@@ -229,7 +246,9 @@ async def display_pings(port: int, seconds: float, per_s: float) -> list[float]:
     import websockets
 
     url = f"ws://127.0.0.1:{port}/ws"
-    async with websockets.connect(url, max_size=None, open_timeout=PING_GIVE_UP_S) as ws:
+    async with websockets.connect(
+        url, max_size=None, open_timeout=PING_GIVE_UP_S, local_addr=(DISPLAY_ADDRESS, 0)
+    ) as ws:
         await ws.send(json.dumps({"type": "hello", "role": "display"}))
         sent: dict[int, float] = {}
         times: list[float] = []
@@ -277,7 +296,7 @@ def phase(
                 *(sys.executable, __file__, "--flooders", str(port)),
                 *("--sockets", str(args.sockets), "--rate", str(rate)),
                 *("--seconds", str(args.seconds + 1), "--nice", str(args.nice)),
-                *("--reconnect-s", str(reconnect_s)),
+                *("--reconnect-s", str(reconnect_s), "--devices", str(args.devices)),
             ],
             stdout=subprocess.PIPE,
             text=True,
@@ -311,6 +330,13 @@ def phase(
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--sockets", type=int, default=200, help="flooding sockets (200)")
+    parser.add_argument(
+        "--devices",
+        type=int,
+        default=1,
+        help="the addresses the sockets come from (1: one attacking device; as many as "
+        "--sockets: a device each)",
+    )
     parser.add_argument("--seconds", type=float, default=20.0, help="each phase's length (20)")
     parser.add_argument("--pings-per-s", type=float, default=10.0, help="the display's (10)")
     parser.add_argument("--server-root", type=Path, default=ROOT, help="the checkout to serve")
@@ -331,13 +357,17 @@ def main(argv: list[str] | None = None) -> int:
         os.nice(args.nice)
         started = time.process_time()
         counts = run_flooders(
-            args.flooders, args.sockets, args.rate, args.seconds, args.reconnect_s
+            args.flooders, args.sockets, args.rate, args.seconds, args.reconnect_s, args.devices
         )
         counts["cpu_percent"] = round(100 * (time.process_time() - started) / args.seconds)
         print(json.dumps(counts))
         return 0
     port = free_port()
-    figures: dict[str, Any] = {"load_before": os.getloadavg()[0]}
+    figures: dict[str, Any] = {
+        "load_before": os.getloadavg()[0],
+        "sockets": args.sockets,
+        "devices": args.devices,
+    }
     with (
         tempfile.TemporaryDirectory() as tmp,
         table_server(Path(tmp), port, args.server_root) as (
@@ -362,6 +392,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(figures, indent=2))
         return 0
     print(f"load average {figures['load_before']:.1f} before, {figures['load_after']:.1f} after")
+    print(f"{args.sockets} flooding sockets from {args.devices} address(es)")
     print(f"server RSS at start {figures['rss_start_mb']:.1f} MB")
     print(
         "phase       pings  median    p90     p99     max   cpu%  rss MB  log  sent  conn  "

@@ -204,7 +204,13 @@ def test_a_half_sent_request_and_a_silent_connection_are_closed_after_the_timeou
 def test_a_reader_that_reads_nothing_is_closed_when_too_far_behind():
     """Small socket buffers on both sides, so what the server cannot hand to the
     socket waits in the table's outbox soon; the clock stands still."""
-    limits = Limits(outbox_bytes=16384, message_rate=1e6, message_burst=10**6)
+    limits = Limits(
+        outbox_bytes=16384,
+        message_rate=1e6,
+        message_burst=10**6,
+        peer_message_rate=1e6,
+        peer_message_burst=10**6,
+    )
     with table(limits, sndbuf=4096, clock=lambda: 0.0) as (port, _, records):
         reader = RawWebSocket(port, rcvbuf=4096)
         ping = json.dumps({"type": "ping", "id": "p" * 64})
