@@ -45,6 +45,7 @@ import argparse
 import asyncio
 import contextlib
 import gzip
+import http.client
 import json
 import os
 import random
@@ -57,7 +58,6 @@ import sys
 import tempfile
 import time
 import urllib.error
-import urllib.request
 from collections.abc import Callable, Iterator
 from html.parser import HTMLParser
 from pathlib import Path
@@ -262,18 +262,37 @@ def _kind(content_type: str, url: str) -> str:
     return "other"
 
 
-_OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # loopback: no proxy
+#: One kept-alive HTTP connection per host, as a browser keeps them (the table
+#: refuses an address that opens connections too fast).
+_CONNECTIONS: dict[str, http.client.HTTPConnection] = {}
 
 
 def fetch(url: str, accept_gzip: bool = False) -> tuple[bytes, str, str | None]:
-    """The body, the content type and the Content-Encoding of ``url``."""
+    """The body, the content type and the Content-Encoding of ``url``, over
+    a connection kept alive (opened again if the server closed it)."""
     headers = {"Accept-Encoding": "gzip"} if accept_gzip else {"Accept-Encoding": "identity"}
-    with _OPENER.open(urllib.request.Request(url, headers=headers), timeout=10) as reply:
-        return (
-            reply.read(),
-            reply.headers.get("Content-Type", ""),
-            reply.headers.get("Content-Encoding"),
-        )
+    parts = urlsplit(url)
+    target = parts.path + (f"?{parts.query}" if parts.query else "")
+    for attempt in (1, 2):
+        connection = _CONNECTIONS.get(parts.netloc)
+        if connection is None:
+            connection = _CONNECTIONS[parts.netloc] = http.client.HTTPConnection(
+                parts.netloc, timeout=10
+            )
+        try:
+            connection.request("GET", target, headers=headers)
+            reply = connection.getresponse()
+            body = reply.read()
+        except (http.client.HTTPException, ConnectionError):
+            connection.close()
+            del _CONNECTIONS[parts.netloc]
+            if attempt == 2:
+                raise
+            continue
+        if reply.status >= 400:
+            raise urllib.error.HTTPError(url, reply.status, reply.reason, reply.headers, None)
+        return body, reply.headers.get("Content-Type", ""), reply.headers.get("Content-Encoding")
+    raise AssertionError("unreachable")
 
 
 def page_weight(base: str, path: str) -> dict[str, Any]:

@@ -134,6 +134,33 @@ def test_the_gate_admits_up_to_the_cap_and_per_peer_then_says_why_not():
     assert gate.admit("a4", "10.0.0.5") is None
 
 
+def test_an_address_that_opens_connections_too_fast_is_refused_until_its_rate_allows(
+    virtual_clock,
+):
+    gate = ConnectionGate(Limits(connect_rate=5.0, connect_burst=3), virtual_clock.now)
+    for n in range(3):
+        assert gate.admit(f"a{n}", "10.0.0.5") is None
+        gate.release(f"a{n}")  # closed at once: opening is what counts, not being open
+    assert gate.admit("a3", "10.0.0.5") == (
+        "10.0.0.5 opens connections faster than 5 a second (3 at once)"
+    )
+    assert gate.admit("b0", "10.0.0.6") is None  # another address has its own
+    virtual_clock.advance(0.2)  # one more token
+    assert gate.admit("a4", "10.0.0.5") is None
+    assert gate.admit("a5", "10.0.0.5") is not None
+
+
+def test_the_gate_forgets_addresses_gone_long_enough_for_a_full_bucket(virtual_clock):
+    gate = ConnectionGate(Limits(connect_rate=5.0, connect_burst=3), virtual_clock.now)
+    for n in range(ConnectionGate.SWEEP_AT + 1):
+        assert gate.admit(n, f"10.1.{n // 250}.{n % 250}") is None
+        gate.release(n)
+    virtual_clock.advance(1.0)  # every bucket full again
+    assert gate.admit("x", "10.9.9.9") is None
+    gate.release("x")
+    assert len(gate._buckets) <= 1  # only the newest, not yet full
+
+
 def test_a_refusal_repeated_by_a_peer_is_one_line_per_window_with_a_count(caplog, virtual_clock):
     caplog.set_level(logging.WARNING)
     refusals = RefusalLog(clock=virtual_clock.now, window_s=10.0)

@@ -73,6 +73,11 @@ class Limits:
     #: cost the table no more than this (a real device sends under one a second).
     peer_message_rate: float = 40.0
     peer_message_burst: int = 80
+    #: New connections a second one address may open, after a burst of
+    #: ``connect_burst`` (a page load is a few, a reconnect one): a device that
+    #: opens sockets as fast as it can costs the table a handshake at this rate.
+    connect_rate: float = 5.0
+    connect_burst: int = 40
     #: A reader that falls this far behind (bytes not yet handed to its
     #: socket, or the oldest of them waiting this long) is closed (1013).
     outbox_bytes: int = 256 * 1024
@@ -88,6 +93,7 @@ class Limits:
             "ws_max_size",
             "message_burst",
             "peer_message_burst",
+            "connect_burst",
         ):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
@@ -97,6 +103,7 @@ class Limits:
             "keep_alive_s",
             "message_rate",
             "peer_message_rate",
+            "connect_rate",
             "outbox_s",
             "send_timeout_s",
         ):
@@ -154,27 +161,41 @@ def fit_to_fd_limit(
 
 
 class ConnectionGate:
-    """The connections open now, in all and per peer. ``admit`` at accept (None:
-    admitted; else why not, in words); ``release`` when it closes (once or
-    more: only the first counts)."""
+    """The connections open now, in all and per peer, and how fast each peer
+    opens new ones (a token bucket per address, ``connect_rate`` after a burst
+    of ``connect_burst``). ``admit`` at accept (None: admitted; else why not, in
+    words); ``release`` when it closes (once or more: only the first counts)."""
 
-    def __init__(self, limits: Limits):
+    #: Buckets kept at most before the full ones (of peers with nothing open) are swept.
+    SWEEP_AT = 1024
+
+    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic):
         self.limits = limits
+        self.clock = clock
         self.open = 0
         self.per_peer: Counter[str] = Counter()
         self._peers: dict[Hashable, str] = {}
+        self._buckets: dict[str, tuple[float, float]] = {}  # peer: (tokens, when)
 
     def admit(self, key: Hashable, peer: str) -> str | None:
-        if self.open >= self.limits.max_connections:
+        limits = self.limits
+        if self.open >= limits.max_connections:
             return (
                 f"{self.open} connections are open, the most the table takes "
-                f"(--max-connections {self.limits.max_connections})"
+                f"(--max-connections {limits.max_connections})"
             )
-        if self.per_peer[peer] >= self.limits.max_per_peer:
+        if self.per_peer[peer] >= limits.max_per_peer:
             return (
                 f"{peer} has {self.per_peer[peer]} connections open, the most one address "
-                f"may have (--max-per-peer {self.limits.max_per_peer})"
+                f"may have (--max-per-peer {limits.max_per_peer})"
             )
+        tokens = self._tokens(peer)
+        if tokens < 1:
+            return (
+                f"{peer} opens connections faster than {limits.connect_rate:g} a second "
+                f"({limits.connect_burst} at once)"
+            )
+        self._buckets[peer] = (tokens - 1, self.clock())
         self._peers[key] = peer
         self.open += 1
         self.per_peer[peer] += 1
@@ -188,6 +209,21 @@ class ConnectionGate:
         self.per_peer[peer] -= 1
         if not self.per_peer[peer]:
             del self.per_peer[peer]
+        if len(self._buckets) > self.SWEEP_AT:
+            self._sweep()
+
+    def _tokens(self, peer: str) -> float:
+        burst = float(self.limits.connect_burst)
+        tokens, when = self._buckets.get(peer, (burst, self.clock()))
+        return min(burst, tokens + (self.clock() - when) * self.limits.connect_rate)
+
+    def _sweep(self) -> None:
+        """Forget the peers with nothing open whose bucket has filled again:
+        memory for addresses that have gone, bounded."""
+        burst = self.limits.connect_burst
+        for peer in [p for p in self._buckets if p not in self.per_peer]:
+            if self._tokens(peer) >= burst:
+                del self._buckets[peer]
 
 
 class RefusalLog:
