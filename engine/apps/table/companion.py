@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from engine.apps.table import showdown_view
-from engine.apps.table.hub import Connection, Hub
+from engine.apps.table.hub import Connection, Hub, ViewTexts
 from engine.apps.table.room import new_match_id, write_save
 from engine.apps.table.views import SEPARATOR
 from engine.core.cards import Card
@@ -152,6 +152,7 @@ class CompanionRoom(Hub):
         self.host_paused = False
         self._serial = 0  # numbers entries and showdown ids; never reused (undo included)
         self.match_id = "m1"  # new for each match and saved (see Room.match_id)
+        self._views = ViewTexts()  # the view, encoded once a change
 
     # -- what the table shows ---------------------------------------------------------
 
@@ -611,14 +612,16 @@ class CompanionRoom(Hub):
         del self._log[MAX_LOG:]
 
     def _changed(self, save: bool = False) -> None:
-        public = self.public()
-        text = json.dumps(public, sort_keys=True)
-        for conn in self.connections:
-            if conn.role is not None and text != conn.last_view:
-                conn.last_view = text
-                conn.outbox.append({"type": "view", "view": public})
+        """Saved first, with ``save`` (write ahead, as ``Room._changed``); then
+        the one view, encoded once, queued for every connection that does not
+        hold it already."""
         if save:
             self.save()
+        text = self._views.text("display", None, self.public)
+        for conn in self.connections:
+            if conn.role is not None and text is not conn.last_view:
+                conn.last_view = text
+                conn.outbox.append(text)
         self._notify()
 
     # -- saving -----------------------------------------------------------------------

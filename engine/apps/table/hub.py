@@ -2,18 +2,64 @@
 companion's ``CompanionRoom``): the connections, each message parsed and
 handed to the room's ``_handle``, a refusal sent to its sender alone, what
 waits to be sent, and the server told when something does; the unit's hooks
-(its live events and the lines it says) moving the showdown panel. Sans-IO."""
+(its live events and the lines it says) moving the showdown panel. Sans-IO.
+
+What waits to be sent is JSON text, encoded once: :meth:`Hub.take` returns
+strings, and a message many connections get (a view every display shares, a
+unit event) is one string object in each of their outboxes
+(:class:`ViewTexts` keeps each kind of view's text of the latest change).
+
+>>> texts = ViewTexts()
+>>> first = texts.text("display", None, lambda: {"phase": "lobby"})
+>>> first
+'{"type":"view","view":{"phase":"lobby"}}'
+>>> texts.text("display", None, lambda: {"phase": "lobby"}) is first  # the same text: kept
+True
+"""
 
 from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import Any
 
 from engine.apps.table import showdown_view
 
-__all__ = ["Hub", "Connection"]
+__all__ = ["Hub", "Connection", "ViewTexts", "encode"]
+
+#: A message as it is sent: compact JSON (ASCII: any name is escaped).
+encode = json.JSONEncoder(separators=(",", ":")).encode
+
+
+class ViewTexts:
+    """The ``{"type": "view"}`` message of each kind of connection (a key: a
+    display, a phone without a seat, seat 3's phone) at the latest change,
+    encoded once and shared by every connection of that kind.
+
+    :meth:`text` is given what the view is made of (``basis``, compared with
+    ``==``; None: unknown, build it) and how to build it: the same basis as
+    last time returns the same string without building anything; otherwise the
+    view is built and encoded, and a text equal to the last one is still the
+    last one's object. A connection whose ``last_view`` *is* that object has
+    it already: an identity check, not a comparison of texts. One entry per
+    key, never per connection: nothing is kept for a connection that left."""
+
+    def __init__(self) -> None:
+        self._made: dict[Hashable, tuple[Any, str]] = {}
+
+    def text(self, key: Hashable, basis: Any, build: Callable[[], dict[str, Any]]) -> str:
+        made = self._made.get(key)
+        if made is not None and basis is not None and made[0] == basis:
+            return made[1]
+        text = encode({"type": "view", "view": build()})
+        if made is not None and made[1] == text:
+            text = made[1]
+        self._made[key] = (basis, text)
+        return text
+
+    def __len__(self) -> int:
+        return len(self._made)
 
 
 class Connection:
@@ -24,7 +70,9 @@ class Connection:
         self.number = number
         self.role: str | None = None
         self.seat: int | None = None
-        self.outbox: list[dict[str, Any]] = []
+        #: What waits to be sent: JSON texts (a dict is encoded when taken).
+        self.outbox: list[str | dict[str, Any]] = []
+        #: The view message this connection was sent last (a shared string).
         self.last_view: str | None = None
         self.lag_ms: int | None = None
 
@@ -51,10 +99,11 @@ class Hub(ABC):
         self.connections.append(conn)
         return conn
 
-    def take(self, conn: Connection) -> list[dict[str, Any]]:
-        """The messages waiting for ``conn``, oldest first."""
+    def take(self, conn: Connection) -> list[str]:
+        """The messages waiting for ``conn``, oldest first, as JSON texts (a
+        view or an event many connections get is one shared string)."""
         out, conn.outbox = conn.outbox, []
-        return out
+        return [m if isinstance(m, str) else encode(m) for m in out]
 
     def receive(self, conn: Connection, text: str | bytes) -> None:
         """One message from ``conn``; anything wrong is refused to it alone."""
@@ -111,10 +160,12 @@ class Hub(ABC):
         """Queue each connection's view if it changed (and save); then notify."""
 
     def _send_event(self, name: str, data: dict[str, Any]) -> None:
-        """A live unit event to every connection that said hello (it holds no card)."""
+        """A live unit event to every connection that said hello (it holds no
+        card), encoded once for all."""
+        text = encode({"type": "event", "name": name, "data": data})
         for conn in self.connections:
             if conn.role is not None:
-                conn.outbox.append({"type": "event", "name": name, "data": data})
+                conn.outbox.append(text)
 
     def _notify(self) -> None:
         if self.on_change is not None:

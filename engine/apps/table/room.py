@@ -25,13 +25,14 @@ thread (the server's event loop): the worker thread only runs the unit port.
 >>> room = Room(seats=2, rng=random.Random(1))
 >>> display = room.connect()
 >>> room.receive(display, '{"type": "hello", "role": "display"}')
->>> [m["type"] for m in room.take(display)]
+>>> [json.loads(m)["type"] for m in room.take(display)]
 ['welcome', 'view']
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import logging
 import os
@@ -45,7 +46,7 @@ from typing import Any, ClassVar
 from engine.apps.driver import Match, MatchEvent
 from engine.apps.recap import event_text
 from engine.apps.table import showdown_view
-from engine.apps.table.hub import Connection, Hub
+from engine.apps.table.hub import Connection, Hub, ViewTexts
 from engine.apps.table.party_view import (
     MAX_PARTY_SEATS,
     PARTY_EVENTS,
@@ -249,6 +250,10 @@ class Room(Hub):
         self._bot_rng: random.Random | None = None  # the random bots' (drawn when needed)
         self._port = _Prepared(self.unit)
         self._round_closed = False  # round_end told for the current round
+        self._views = ViewTexts()  # each kind of connection's view, encoded once a change
+        #: Each seat's ``you`` part and what it was built from (the position, the
+        #: names, its bot): built again only when one of those changed.
+        self._yous: dict[int, tuple[tuple[Any, ...], dict[str, Any]]] = {}
 
     # -- what the match needs next --------------------------------------------------
 
@@ -1003,38 +1008,79 @@ class Room(Hub):
 
     def view_for(self, conn: Connection, public: dict[str, Any] | None = None) -> dict[str, Any]:
         """``conn``'s whole view: the public part, and its own hand if it holds a seat."""
-        view = dict(self.public() if public is None else public)
-        if conn.role == "phone":
-            view["log"] = view["log"][:PHONE_LOG]
-        game = self.game
-        if conn.seat is not None and game is not None:
-            bot_playing = self.seats[conn.seat].bot_playing
-            view["you"] = private_view(game, conn.seat, self.names, bot_playing=bot_playing)
-        elif conn.seat is not None:
-            view["you"] = {
-                "seat": conn.seat,
-                "hand": [],
-                "legal": [],
-                "prompt": "",
-                "bot_playing": False,
-            }
-        else:
-            view["you"] = None
+        view = self._public_for(conn.role, self.public() if public is None else public)
+        view["you"] = None if conn.seat is None else self._you(conn.seat)
         return view
 
+    def _public_for(self, role: str | None, public: dict[str, Any]) -> dict[str, Any]:
+        """The public view as ``role`` gets it (a phone: the newest log lines), ``you`` null."""
+        view = dict(public)
+        if role == "phone":
+            view["log"] = view["log"][:PHONE_LOG]
+        view["you"] = None
+        return view
+
+    def _you(self, seat: int) -> dict[str, Any]:
+        """The ``you`` part of the phone that holds ``seat``."""
+        game = self.game
+        if game is not None:
+            bot_playing = self.seats[seat].bot_playing
+            return private_view(game, seat, self.names, bot_playing=bot_playing)
+        return {"seat": seat, "hand": [], "legal": [], "prompt": "", "bot_playing": False}
+
     def _changed(self, save: bool = False) -> None:
+        """Something changed: saved first, with ``save`` (write ahead: a save
+        that fails raises :class:`~engine.apps.table.durable.SaveFailed` before
+        anything is queued), then each connection's view queued if it changed;
+        then the server is told."""
+        if save:
+            self.save()
+        self._queue_views()
+        self._notify()
+
+    def _queue_views(self) -> None:
+        """The public view is built once; each kind of connection's view (a
+        display's, a phone's without a seat, each seat's) is encoded once and
+        the one string queued for every connection of that kind that does not
+        hold it already. A seat's own part is built again only when the game's
+        position, the names or its bot changed (:class:`ViewTexts`)."""
         public = self.public()
+        made: dict[tuple[str | None, int | None], str] = {}
+        position = functools.cache(lambda: None if self.game is None else _notation(self.game))
         for conn in self.connections:
             if conn.role is None:
                 continue
-            view = self.view_for(conn, public)
-            text = json.dumps(view, sort_keys=True)
-            if text != conn.last_view:
+            key = (conn.role, conn.seat)
+            text = made.get(key)
+            if text is None:
+                text = made[key] = self._view_text(conn.role, conn.seat, public, made, position)
+            if text is not conn.last_view:
                 conn.last_view = text
-                conn.outbox.append({"type": "view", "view": view})
-        if save:
-            self.save()
-        self._notify()
+                conn.outbox.append(text)
+
+    def _view_text(
+        self,
+        role: str | None,
+        seat: int | None,
+        public: dict[str, Any],
+        made: dict[tuple[str | None, int | None], str],
+        position: Callable[[], str | None],
+    ) -> str:
+        """The view message of ``role`` holding ``seat`` (None: no seat) at this change."""
+        base = made.get((role, None))
+        if base is None:
+            base = made[role, None] = self._views.text(
+                role, None, lambda: self._public_for(role, public)
+            )
+        if seat is None:
+            return base
+        basis = (position(), tuple(self.names), self.seats[seat].bot_playing)
+        you = self._yous.get(seat)
+        if you is None or you[0] != basis:  # the seat's own part changed
+            you = self._yous[seat] = (basis, self._you(seat))
+        return self._views.text(
+            (role, seat), (base, basis), lambda: {**self._public_for(role, public), "you": you[1]}
+        )
 
     def _welcome(self, conn: Connection) -> dict[str, Any]:
         secret = None if conn.seat is None else self.seats[conn.seat].secret
