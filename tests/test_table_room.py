@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import json
 import os
 import random
@@ -393,13 +394,14 @@ def test_the_log_is_newest_first_with_a_line_between_rounds_and_the_draws_marked
     ann = phone(room, 0, "Ann")
     start(room, display, target=1000)
     drew_seen = False
+    ids = itertools.count(1)
     while room.game.round == 1:
         task = run_machines(room)
         if task == "next_round":
             room.next_round()
             break
         legal = room.view_for(ann)["you"]["legal"]
-        send(room, ann, type="act", action=legal[-1]["action"])  # draw when allowed
+        send(room, ann, type="act", action=legal[-1]["action"], id=next(ids))  # draw if allowed
         drew_seen |= any(
             s["drew"] > 0
             for m in taken(room, display)
@@ -429,7 +431,7 @@ def test_the_showdown_view_follows_the_units_events_and_ends_with_the_verdict():
         }
     )
     ann = room.connections[1]
-    send(room, ann, type="act", action="R5!2")
+    send(room, ann, type="act", action="R5!2", id=1)
     assert room.next_task() == "showdown"
     request = room.showdown_request()
     assert (request.challenger, request.opponent, request.cards) == (0, 1, 2)
@@ -900,7 +902,7 @@ def test_the_host_hands_a_persons_seat_to_a_bot_and_back():
     assert you["legal"] == [] and not any(c["legal"] for c in you["hand"])
     assert you["bot_playing"] is True and you["prompt"] == BOT_PLAYS
     assert last_view(taken(room, bob))["you"]["bot_playing"] is False
-    for _ in range(50):  # the bot plays Ann's turns; Bob still plays his own
+    for n in range(50):  # the bot plays Ann's turns; Bob still plays his own
         task = room.next_task()
         if room.game.to_act == 0:
             assert task == "bot"
@@ -910,7 +912,7 @@ def test_the_host_hands_a_persons_seat_to_a_bot_and_back():
             room.finish_showdown(room.unit.run_showdown(room.showdown_request()))
         elif task is None and room.game.to_act == 1:
             legal = room.view_for(bob)["you"]["legal"]
-            send(room, bob, type="act", action=legal[0]["action"])
+            send(room, bob, type="act", action=legal[0]["action"], id=f"p-{n}")
         else:
             break
     view = last_view(host(room, display, "hand_back", seat=0))
@@ -1245,22 +1247,3 @@ def test_lag_decides_nothing_a_claim_is_taken_in_arrival_order():
     assert refusals(send(room, bob, type="act", action="catch 0", id="b", sent_ms=-9)) == [
         {"type": "refused", "id": "b", "message": "catch 0 is not legal now"}
     ]
-
-
-# -- replayed ids ---------------------------------------------------------------------------
-
-
-def test_a_seat_keeps_its_last_256_action_ids_and_an_id_among_them_is_a_replay():
-    room, _, ann, bob = two_people()
-    _, other = turn_of(room, ann, bob)
-    for n in range(300):  # out of turn: refused, and each id remembered
-        send(room, other, type="act", action="draw", id=f"i{n}")
-    assert len(room.seats[other.seat].ids) == 256
-    assert refusals(send(room, other, type="act", action="draw", id="i299"))[0]["message"] == (
-        "action 'i299' was sent already (replayed)"
-    )
-    assert refusals(send(room, other, type="act", action="draw", id="i44"))[0]["message"] == (
-        "action 'i44' was sent already (replayed)"
-    )
-    forgotten = refusals(send(room, other, type="act", action="draw", id="i0"))[0]["message"]
-    assert forgotten.startswith("it is not your turn")

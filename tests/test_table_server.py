@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import signal
 import socket
 import subprocess
@@ -122,9 +123,11 @@ def test_pages_a_phone_playing_a_round_refusals_and_a_clean_stop(tmp_path):
                         action = view["you"]["legal"][0]["action"]
                         await phone.send(json.dumps({"type": "act", "action": action, "id": i}))
                         await phone.send(json.dumps({"type": "act", "action": action, "id": i}))
+                        acted.append(i)
                 to_display = await drain(display)
                 return seen, to_display, secret
 
+        acted: list[int] = []
         seen, to_display, secret = run_coroutine(play())
         refused = [m["message"] for m in seen if m["type"] == "refused"]
         assert refused[0].startswith("malformed JSON")
@@ -148,9 +151,19 @@ def test_pages_a_phone_playing_a_round_refusals_and_a_clean_stop(tmp_path):
             async with websockets.connect(url) as phone, websockets.connect(url) as display:
                 await phone.send(json.dumps({"type": "hello", "role": "phone", "secret": secret}))
                 await display.send(json.dumps({"type": "hello", "role": "display"}))
-                return await drain(phone, 1.0), await drain(display, 1.0)
+                messages, on_display = await drain(phone, 1.0), await drain(display, 1.0)
+                # the first action sent before the restart, replayed: refused
+                replay = {"type": "act", "action": "draw", "id": acted[0]}
+                await phone.send(json.dumps(replay))
+                return messages, on_display, await drain(phone, 1.0)
 
-        messages, on_display = run_coroutine(rejoin())
+        messages, on_display, replayed = run_coroutine(rejoin())
+        assert [m["type"] for m in replayed] == ["refused"]
+        assert re.fullmatch(
+            rf"action {acted[0]} (was sent already \(replayed\)|is older than [0-9]+ "
+            "from its page: refused as a replay)",
+            replayed[0]["message"],
+        ), replayed
         assert messages[0] == {"type": "welcome", "role": "phone", "seat": 0, "secret": secret}
         view = last_view(messages)
         assert view["you"]["seat"] == 0 and view["seats"][0]["name"] == "Ann"

@@ -46,6 +46,7 @@ from typing import Any, ClassVar
 from engine.apps.driver import Match, MatchEvent
 from engine.apps.recap import event_text
 from engine.apps.table import showdown_view
+from engine.apps.table.action_ids import ActionIds
 from engine.apps.table.hub import Connection, Hub, ViewTexts
 from engine.apps.table.party_view import (
     MAX_PARTY_SEATS,
@@ -77,9 +78,7 @@ __all__ = [
     "Room",
     "Seat",
     "Connection",
-    "RecentIds",
     "MAX_LOG",
-    "MAX_IDS",
     "MAX_LAG_MS",
     "SAVE_FORMAT",
     "VARIANTS",
@@ -94,8 +93,6 @@ MAX_LOG = 300
 #: Log lines a phone is sent (the phone page shows none; a view with the whole
 #: log, up to 17 KB, to every phone at every move would be most of the traffic).
 PHONE_LOG = 5
-#: Action ids remembered per seat (the newest): an id among them is a replay.
-MAX_IDS = 256
 #: The longest round trip a page may report, in ms.
 MAX_LAG_MS = 60_000
 #: The save file's format number (fields added since are optional).
@@ -115,33 +112,6 @@ _MAX_ID_CHARS = 64
 _BOT_NAME = re.compile(r"bot[0-9]*", re.IGNORECASE)
 
 
-class RecentIds:
-    """The newest ``size`` action ids of a seat: an id among them is a replay;
-    the oldest is forgotten when a new one comes (so a seat's memory is bounded).
-
-    >>> ids = RecentIds(2)
-    >>> for msg_id in ("a", "b", "c"):
-    ...     ids.add(msg_id)
-    >>> "a" in ids, "b" in ids, "c" in ids, len(ids)
-    (False, True, True, 2)
-    """
-
-    def __init__(self, size: int = MAX_IDS):
-        self.size = size
-        self._ids: dict[int | str, None] = {}  # a dict keeps the order they came in
-
-    def __contains__(self, msg_id: object) -> bool:
-        return msg_id in self._ids
-
-    def __len__(self) -> int:
-        return len(self._ids)
-
-    def add(self, msg_id: int | str) -> None:
-        self._ids[msg_id] = None
-        while len(self._ids) > self.size:
-            del self._ids[next(iter(self._ids))]
-
-
 @dataclasses.dataclass
 class Seat:
     """A seat: empty (``kind`` None), a person's (with the secret that rejoins
@@ -154,7 +124,7 @@ class Seat:
     reaction_ms: float | None = None  # a bot's, for a unit that presses for it
     bot_playing: bool = False  # a person's seat a bot plays for
     drew: int = 0  # cards drawn by the latest draw, for the "+N" badge
-    ids: RecentIds = dataclasses.field(default_factory=RecentIds)  # action ids seen
+    ids: ActionIds = dataclasses.field(default_factory=ActionIds)  # this match's, saved
 
     @property
     def by_bot(self) -> bool:
@@ -491,16 +461,10 @@ class Room(Hub):
         asked = message.get("seat", seat)
         if asked != seat:
             return f"you sit at seat {seat}, not {asked}: you act for your seat only"
-        msg_id = message.get("id")
-        if msg_id is not None:
-            if isinstance(msg_id, bool) or not isinstance(msg_id, (int, str)):
-                return "id must be a number or a string"
-            if isinstance(msg_id, str) and len(msg_id) > _MAX_ID_CHARS:
-                return f"id is longer than {_MAX_ID_CHARS} characters"
-            if msg_id in self.seats[seat].ids:  # among the seat's newest MAX_IDS
-                return f"action {msg_id!r} was sent already (replayed)"
-            # An id names one message, whatever became of it: a second one is a replay.
-            self.seats[seat].ids.add(msg_id)
+        # Every action has an id, never accepted twice in a match (saved with it).
+        refused = self.seats[seat].ids.check(message.get("id"), self.match_id)
+        if refused is not None:
+            return refused
         text = message.get("action")
         if not isinstance(text, str):
             return "action must be an action's text, e.g. R5 or draw"
@@ -1123,6 +1087,7 @@ class Room(Hub):
                     "secret": s.secret,
                     "reaction_ms": s.reaction_ms,
                     "bot_playing": s.bot_playing,
+                    "ids": s.ids.to_dict(),
                 }
                 for s in self.seats
             ],
@@ -1152,6 +1117,7 @@ class Room(Hub):
                     s["secret"],
                     s["reaction_ms"],
                     bot_playing=s.get("bot_playing", False) is True and s["kind"] == "person",
+                    ids=ActionIds.from_dict(s.get("ids")),
                 )
                 for s in data["seats"]
             ]
