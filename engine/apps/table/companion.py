@@ -37,8 +37,9 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from engine.apps.table import showdown_view
+from engine.apps.table.durable import durable
 from engine.apps.table.hub import Connection, Hub, ViewTexts
-from engine.apps.table.room import new_match_id, write_save
+from engine.apps.table.room import new_match_id
 from engine.apps.table.views import SEPARATOR
 from engine.core.cards import Card
 from engine.core.errors import NotationError
@@ -229,6 +230,7 @@ class CompanionRoom(Hub):
             "showdown": self.showdown,
             "busy": self._request is not None,
             "paused": self.paused,
+            "cannot_save": self.save_problem is not None,
             "undo": None if last is None else self._describe(last),
             "log": self.log,
             "you": None,
@@ -275,13 +277,24 @@ class CompanionRoom(Hub):
         self._fighting = False
         self._changed()
 
+    def _hold_outcome(self, outcome: ShowdownOutcome) -> None:
+        """The outcome could not be saved: it waits for the host's retry."""
+        self._fighting = False
+        self._held_outcome = outcome
+
+    @durable(failed=_hold_outcome)
     def finish_showdown(self, outcome: ShowdownOutcome) -> None:
         """The unit's outcome of the showdown :meth:`showdown_request` named:
-        the loser took the cards."""
+        the loser took the cards. Saved before it is shown; while the table
+        cannot save it waits for the host's retry."""
         request = self._request
         if request is None:
             raise RuntimeError("no showdown was asked for")
         outcome.check(request)
+        if self.save_problem is not None and not self._in_change:
+            self._hold_outcome(outcome)
+            self._changed()
+            return
         c, o = request.players
         self._serial += 1
         entry = {
@@ -333,11 +346,20 @@ class CompanionRoom(Hub):
         )
         self._changed(save=True)
 
+    def _stop_fighting(self, problem: str) -> None:
+        self._fighting = False
+
+    @durable(failed=_stop_fighting)
     def pause(self, problem: str) -> None:
         """The unit could not fight the showdown: every screen shows ``problem``
         until the host retries (``retry``), names who took the cards
-        (``decide``) or drops it (``cancel``)."""
+        (``decide``) or drops it (``cancel``). While the table cannot save, it
+        is shown once the save is retried (the showdown is fought again)."""
         self._fighting = False
+        if self.save_problem is not None:
+            self._paused_before = problem
+            self._changed()
+            return
         self.paused = problem
         self._changed(save=True)
 
@@ -348,6 +370,9 @@ class CompanionRoom(Hub):
     def disconnect(self, conn: Connection) -> None:
         if conn in self.connections:
             self.connections.remove(conn)
+
+    def _may_save(self, message: dict[str, Any]) -> bool:
+        return message.get("type") == "host"
 
     def _handle(self, conn: Connection, message: dict) -> str | None:
         kind = message.get("type")
@@ -518,6 +543,8 @@ class CompanionRoom(Hub):
         return None
 
     def _retry(self, message: dict) -> str | None:
+        if self.save_problem is not None:
+            return self._retry_save()
         if self.paused is None:
             return "the game is not paused"
         self.paused = None
@@ -705,11 +732,6 @@ class CompanionRoom(Hub):
                 "already answers with its verdict), or say who took the cards."
             )
         self._changed()
-
-    def save(self) -> None:
-        """Write the snapshot to ``save_path`` (see :func:`write_save`); None: not saved."""
-        if self.save_path is not None:
-            write_save(self.save_path, self.snapshot())
 
 
 def _show(value: Any) -> str:

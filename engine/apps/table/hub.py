@@ -22,9 +22,11 @@ from __future__ import annotations
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable
-from typing import Any
+from pathlib import Path
+from typing import Any, ClassVar
 
-from engine.apps.table import showdown_view
+from engine.apps.table import durable, showdown_view
+from engine.apps.table.durable import Checkpoint, SaveFailed, save_failed
 
 __all__ = ["Hub", "Connection", "ViewTexts", "encode"]
 
@@ -82,7 +84,33 @@ class Connection:
 
 class Hub(ABC):
     """The connections of one table; a room says what each message does
-    (``_handle`` returns why it refuses one, or None)."""
+    (``_handle`` returns why it refuses one, or None).
+
+    Every change that saves is all or nothing (``engine.apps.table.durable``):
+    a message that may save (:meth:`_may_save`) is handled under a
+    checkpoint, and when its save fails the room is put back as it was, the
+    sender is told why and the game pauses (:attr:`save_problem`) until the
+    host's ``retry`` saves (:meth:`_retry_save`)."""
+
+    #: The attributes that are not the room's state: a failed change's undo
+    #: leaves them alone (the connections are put back one by one).
+    _NOT_STATE: ClassVar[frozenset[str]] = frozenset(
+        [
+            "connections",
+            "on_change",
+            "unit",
+            "save_path",
+            "new_secret",
+            "clock",
+            "_in_change",
+            "_views",
+            "_yous",
+        ]
+    )
+
+    save_path: Path | None
+    paused: str | None
+    unit: Any
 
     def __init__(self) -> None:
         #: The showdown panel (``showdown_view``), None when no showdown is up.
@@ -92,6 +120,12 @@ class Hub(ABC):
         #: Called whenever something waits to be sent (the server wakes its senders).
         self.on_change: Callable[[], None] | None = None
         self._connections = 0
+        #: Why the last save failed (the game is paused until the host's retry saves).
+        self.save_problem: SaveFailed | None = None
+        self._paused_before: str | None = None  # a unit problem's pause under it
+        #: A showdown's outcome the table could not save: applied on the retry.
+        self._held_outcome: Any = None
+        self._in_change = False  # a durable change runs (see durable.durable)
 
     def connect(self) -> Connection:
         self._connections += 1
@@ -115,7 +149,7 @@ class Hub(ABC):
         else:
             if isinstance(message, dict):
                 msg_id = message.get("id")
-                refused = self._handle(conn, message)
+                refused = self._handle_durably(conn, message)
             else:
                 refused = f"a message is a JSON object, not {type(message).__name__}"
         if refused is not None:
@@ -123,6 +157,77 @@ class Hub(ABC):
                 msg_id = None
             conn.outbox.append({"type": "refused", "id": msg_id, "message": refused})
             self._notify()
+
+    # -- saving: write ahead, all or nothing ------------------------------------------
+
+    def save(self) -> None:
+        """Write the room's ``snapshot()`` to ``save_path`` (``durable.write_save``;
+        None: not saved). :class:`SaveFailed`, in words, when it cannot."""
+        if self.save_path is None:
+            return
+        try:
+            durable.write_save(self.save_path, self.snapshot())
+        except OSError as exc:
+            raise save_failed(exc, self.save_path) from exc
+
+    def _may_save(self, message: dict[str, Any]) -> bool:
+        """Whether handling ``message`` may change the room and save it."""
+        return message.get("type") not in ("hello", "ping", "lag")
+
+    def _handle_durably(self, conn: Connection, message: dict[str, Any]) -> str | None:
+        """``_handle``; a message that may save is all or nothing: refused (in
+        words) and undone when its save fails, and refused while the table
+        cannot save, but for the host's ``retry``."""
+        if not self._may_save(message):
+            return self._handle(conn, message)
+        if self.save_problem is not None and message.get("cmd") != "retry":
+            return f"{self.save_problem}: the game is paused until the host retries"
+        checkpoint = self._checkpoint()
+        self._in_change = True
+        try:
+            return self._handle(conn, message)
+        except SaveFailed as failure:
+            checkpoint.restore(self)
+            self._in_change = False
+            self._cannot_save(failure)
+            return str(failure)
+        finally:
+            self._in_change = False
+
+    def _checkpoint(self) -> Checkpoint:
+        return Checkpoint(self, self._NOT_STATE, shared=(self.unit,))
+
+    def _cannot_save(self, failure: SaveFailed) -> None:
+        """A change was undone because its save failed: every screen shows
+        why and what to do (``paused``) until the host's ``retry``."""
+        if self.save_problem is None:
+            self._paused_before = self.paused
+        self.save_problem = SaveFailed(failure.why, failure.what_to_do)  # no traceback kept
+        self.paused = failure.pause
+        self._changed()
+
+    def _retry_save(self) -> str | None:
+        """The host's ``retry`` while the table cannot save: save now (a failure
+        raises :class:`SaveFailed`, refused in words, and the pause stays),
+        then go on: a showdown's outcome held back is applied, the game goes on
+        (a bot's move is made again by the Runner)."""
+        self.save()
+        self.save_problem = None
+        self.paused, self._paused_before = self._paused_before, None
+        held, self._held_outcome = self._held_outcome, None
+        if held is not None:
+            self.finish_showdown(held)
+        else:
+            self._changed()
+        return None
+
+    @abstractmethod
+    def snapshot(self) -> dict[str, Any]:
+        """The room as plain values, as its save file holds it."""
+
+    @abstractmethod
+    def finish_showdown(self, outcome: Any) -> None:
+        """The unit's outcome of the showdown under way."""
 
     # -- the unit's hooks (a RemoteUnit's table and say; the server marshals them here) --
 

@@ -22,6 +22,7 @@ and is handed to ``Match.step`` through the seat's agent; the driver's events
 become the log in ``engine.apps.recap``'s words. Everything is kept in one
 thread (the server's event loop): the worker thread only runs the unit port.
 
+>>> import json
 >>> room = Room(seats=2, rng=random.Random(1))
 >>> display = room.connect()
 >>> room.receive(display, '{"type": "hello", "role": "display"}')
@@ -33,9 +34,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import json
 import logging
-import os
 import random
 import re
 import secrets
@@ -47,6 +46,7 @@ from engine.apps.driver import Match, MatchEvent
 from engine.apps.recap import event_text
 from engine.apps.table import showdown_view
 from engine.apps.table.action_ids import ActionIds
+from engine.apps.table.durable import durable
 from engine.apps.table.hub import Connection, Hub, ViewTexts
 from engine.apps.table.party_view import (
     MAX_PARTY_SEATS,
@@ -266,6 +266,7 @@ class Room(Hub):
             return "bot"
         return None
 
+    @durable
     def bot_step(self) -> None:
         """The bot whose turn it is decides (UNO Party!'s pointing: every bot
         still to choose points, in seat order)."""
@@ -299,6 +300,7 @@ class Room(Hub):
         """The position the bots would claim in (the game's public line)."""
         return self._playing().game.notation()
 
+    @durable
     def claims_step(self) -> None:
         """UNO Party!: the bots' out-of-turn claims (a speed play, a catch), one
         round among them, in their reaction order (``Match.claims``); asked once
@@ -351,9 +353,21 @@ class Room(Hub):
         self._changed()
         return request
 
+    def _hold_outcome(self, outcome: ShowdownOutcome) -> None:
+        """The outcome could not be saved: it waits for the host's retry."""
+        self._fighting = False
+        self._held_outcome = outcome
+
+    @durable(failed=_hold_outcome)
     def finish_showdown(self, outcome: ShowdownOutcome) -> None:
-        """The unit's outcome of the showdown :meth:`showdown_request` named."""
+        """The unit's outcome of the showdown :meth:`showdown_request` named.
+        Saved before it is shown; while the table cannot save it waits for the
+        host's retry (held, as when its own save fails)."""
         self._playing()
+        if self.save_problem is not None and not self._in_change:
+            self._hold_outcome(outcome)
+            self._changed()
+            return
         self._fighting = False
         self.paused = None
         self._port.outcome = outcome
@@ -371,11 +385,16 @@ class Room(Hub):
 
     def pause(self, problem: str) -> None:
         """The unit could not fight the showdown: every screen shows ``problem``
-        until the host retries (``retry``) or names the loser (``decide``)."""
+        until the host retries (``retry``) or names the loser (``decide``).
+        While the table cannot save, it is shown once the save is retried."""
         self._fighting = False
-        self.paused = problem
+        if self.save_problem is not None:
+            self._paused_before = problem
+        else:
+            self.paused = problem
         self._changed()
 
+    @durable
     def next_round(self) -> None:
         match = self._playing()
         match.game.next_round()
@@ -399,6 +418,10 @@ class Room(Hub):
         if conn.seat is not None:
             conn.seat = None
             self._changed()
+
+    def _may_save(self, message: dict[str, Any]) -> bool:
+        kind = message.get("type")
+        return kind in self._HANDLERS and kind not in ("hello", "ping", "lag")
 
     def _handle(self, conn: Connection, message: dict) -> str | None:
         """Each handler returns why it refuses the message, or None."""
@@ -595,6 +618,8 @@ class Room(Hub):
         elif cmd in ("hand_to_bot", "hand_back"):
             return self._hand_over(message.get("seat"), to_bot=cmd == "hand_to_bot")
         elif cmd == "retry":
+            if self.save_problem is not None:
+                return self._retry_save()
             if self.paused is None:
                 return "the game is not paused"
             self.paused = None
@@ -968,6 +993,7 @@ class Room(Hub):
             bot_kind=self.bot_kind,
             reaction_ms=self.reaction_ms,
             reveal=self.reveal,
+            cannot_save=self.save_problem is not None,
         )
 
     def view_for(self, conn: Connection, public: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -1152,11 +1178,6 @@ class Room(Hub):
             raise ValueError(f"not a saved table: {exc!r}") from None
         self._changed()
 
-    def save(self) -> None:
-        """Write the snapshot to ``save_path`` (see :func:`write_save`); None: not saved."""
-        if self.save_path is not None:
-            write_save(self.save_path, self.snapshot())
-
 
 def _notation(game: Game | PartyGame) -> str:
     """The game's line for the save file: UNO Party!'s with its pointing choices."""
@@ -1167,23 +1188,3 @@ def new_match_id() -> str:
     """A fresh match id, ``m`` and 8 hex digits: two matches at one unit (one
     server, or a server restarted) never share a showdown id."""
     return f"m{secrets.token_hex(4)}"
-
-
-def write_save(path: Path, snapshot: dict[str, Any]) -> None:
-    """Write ``snapshot`` to ``path`` as JSON so that a crash or a power cut
-    leaves the old file or the new one, never half of one (a temporary file,
-    flushed to the disk, renamed over, the folder flushed), readable by its
-    owner only: it holds the seats' secrets."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(path.name + ".tmp")
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as file:
-        json.dump(snapshot, file)
-        file.flush()
-        os.fsync(file.fileno())
-    os.replace(temporary, path)
-    folder = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(folder)
-    finally:
-        os.close(folder)
