@@ -76,20 +76,23 @@ def refusals(messages):
     return [m["message"] for m in messages if m["type"] == "refused"]
 
 
-def dump(value, depth=0):
+def dump(value, depth=0, opaque=()):
     """``value`` as plain values, every attribute of every object inside it
     (a random generator's state, a game's slots): two dumps are equal when the
-    objects are equal field for field."""
+    objects are equal field for field. The ``opaque`` objects (the unit: not
+    the room's, and it keeps the verdicts it decided) by their type alone."""
     if depth > 12:
         return "..."
+    if any(value is thing for thing in opaque):
+        return ("opaque", type(value).__name__)
     if value is None or isinstance(value, (str, int, float, bool)):
         return value
     if isinstance(value, random.Random):
         return ("Random", value.getstate())
     if isinstance(value, (list, tuple)):
-        return [dump(v, depth + 1) for v in value]
+        return [dump(v, depth + 1, opaque) for v in value]
     if isinstance(value, dict):
-        return {repr(k): dump(v, depth + 1) for k, v in value.items()}
+        return {repr(k): dump(v, depth + 1, opaque) for k, v in value.items()}
     if isinstance(value, (set, frozenset)):
         return sorted(repr(v) for v in value)
     if isinstance(value, types.MethodType):
@@ -99,14 +102,17 @@ def dump(value, depth=0):
     slots = [name for cls in type(value).__mro__ for name in getattr(cls, "__slots__", ())]
     fields = {name: getattr(value, name) for name in slots if hasattr(value, name)}
     fields.update(getattr(value, "__dict__", {}))
-    return (type(value).__name__, {k: dump(v, depth + 1) for k, v in fields.items()})
+    return (type(value).__name__, {k: dump(v, depth + 1, opaque) for k, v in fields.items()})
 
 
 def state(room, leave_out=()):
     """The room field for field (but its caches and its connection list), and
     each connection's fields and what waits for it."""
     skip = Hub._NOT_STATE | PAUSE_FIELDS | set(leave_out)
-    fields = {name: dump(value) for name, value in vars(room).items() if name not in skip}
+    opaque = (room.unit,)
+    fields = {
+        name: dump(value, opaque=opaque) for name, value in vars(room).items() if name not in skip
+    }
     conns = [dump({**vars(conn), "outbox": list(conn.outbox)}) for conn in room.connections]
     return fields, conns
 

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from engine.apps.table import showdown_view
-from engine.apps.table.durable import durable
+from engine.apps.table.durable import decide_ahead, durable, remember_verdicts, saved_verdicts
 from engine.apps.table.hub import Connection, Hub, ViewTexts
 from engine.apps.table.room import new_match_id
 from engine.apps.table.views import SEPARATOR
@@ -643,6 +643,7 @@ class CompanionRoom(Hub):
         the one view, encoded once, queued for every connection that does not
         hold it already."""
         if save:
+            decide_ahead(self.unit, self._request)
             self.save()
         text = self._views.text("display", None, self.public)
         for conn in self.connections:
@@ -677,6 +678,8 @@ class CompanionRoom(Hub):
                 "cards": request.cards,
             },
             "paused": self.paused,
+            # a simulated unit's verdict of that showdown, decided before it is shown
+            "verdicts": saved_verdicts(self.unit, request),
         }
 
     def restore(self, data: dict[str, Any]) -> None:
@@ -717,6 +720,10 @@ class CompanionRoom(Hub):
                     pending["showdown_id"], c, o, players[c], players[o], int(pending["cards"])
                 )
             paused = data["paused"]
+            verdicts = data.get("verdicts") or {}
+            if not isinstance(verdicts, dict):
+                raise TypeError(f"verdicts must be an object, not {verdicts!r}")
+            remember_verdicts(self.unit, verdicts)
         except (KeyError, TypeError, IndexError, ValueError) as exc:
             raise ValueError(f"not a companion table's save file: {exc!r}") from None
         self.players, self.started, self.target = players, started, target

@@ -40,8 +40,18 @@ from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from engine.core.errors import SaveFailed
+from engine.units.ports import ShowdownRequest
 
-__all__ = ["SaveFailed", "save_failed", "write_save", "Checkpoint", "durable"]
+__all__ = [
+    "SaveFailed",
+    "save_failed",
+    "write_save",
+    "Checkpoint",
+    "durable",
+    "decide_ahead",
+    "saved_verdicts",
+    "remember_verdicts",
+]
 
 #: Each errno the table explains: what happened, and what to do about it.
 _WORDS: dict[int, tuple[str, str]] = {
@@ -193,3 +203,40 @@ def durable(
             self._in_change = False
 
     return run
+
+
+# -- a simulated unit's verdicts, kept with the match -------------------------------------
+
+
+def decide_ahead(unit: Any, request: ShowdownRequest | None) -> None:
+    """A unit that decides its verdicts itself (a simulated one:
+    ``SimulatedUnit.decide_ahead``) decides ``request``'s now, before the
+    save that makes it pending is done and before anything of it is shown; a
+    real unit (its journal decides) or a person at the table: nothing."""
+    decide = getattr(unit, "decide_ahead", None)
+    if request is not None and decide is not None:
+        decide(request)
+
+
+def saved_verdicts(unit: Any, request: ShowdownRequest | None) -> dict[str, Any]:
+    """What the save file keeps of the unit's verdicts: the pending
+    showdown's, by its id (``{}`` for a unit that keeps none)."""
+    data = getattr(unit, "verdict_data", None)
+    if request is None or data is None:
+        return {}
+    verdict = data(request.showdown_id)
+    return {} if verdict is None else {request.showdown_id: verdict}
+
+
+def remember_verdicts(unit: Any, verdicts: dict[str, Any]) -> None:
+    """A resumed match's verdicts given back to its unit (one that keeps
+    none, a real unit say, ignores them: its journal has its own).
+    ValueError if one is not a verdict."""
+    remember = getattr(unit, "remember", None)
+    if remember is None:
+        return
+    for showdown_id, verdict in verdicts.items():
+        try:
+            remember(str(showdown_id), verdict)
+        except ValueError as exc:
+            raise ValueError(f"not a saved table: showdown {showdown_id}: {exc}") from None

@@ -46,7 +46,7 @@ from engine.apps.driver import Match, MatchEvent
 from engine.apps.recap import event_text
 from engine.apps.table import showdown_view
 from engine.apps.table.action_ids import ActionIds
-from engine.apps.table.durable import durable
+from engine.apps.table.durable import decide_ahead, durable, remember_verdicts, saved_verdicts
 from engine.apps.table.hub import Connection, Hub, ViewTexts
 from engine.apps.table.party_view import (
     MAX_PARTY_SEATS,
@@ -325,15 +325,34 @@ class Room(Hub):
         """The pending showdown, as the driver will ask for it: fight it on
         ``self.unit`` (blocking: in a worker thread) and pass the outcome to
         :meth:`finish_showdown`. The views show it armed."""
-        match = self._playing()
-        game = match.game
-        pending = game.pending_showdown
-        if pending is None:
-            raise RuntimeError(f"no showdown pending: {game.notation()}")
+        request = self._pending_request()
+        if request is None:
+            raise RuntimeError(f"no showdown pending: {self._playing().game.notation()}")
+        c, o = request.players
+        pending = self._playing().game.pending_showdown
+        assert pending is not None
+        self._fighting = True
+        self._port.request = request
+        self.showdown = showdown_view.armed(
+            c,
+            o,
+            [request.challenger_name, request.opponent_name],
+            request.cards,
+            str(pending.cause),
+        )
+        self._changed()
+        return request
+
+    def _pending_request(self) -> ShowdownRequest | None:
+        """The request of the showdown pending in the game, if one is."""
+        match = self.match
+        pending = None if match is None else match.game.pending_showdown
+        if match is None or pending is None:
+            return None
         c, o = pending.challenger, pending.opponent
         names = self.names
-        request = ShowdownRequest(
-            f"{match.match_id}:r{game.round}:s{match.showdowns + 1}",
+        return ShowdownRequest(
+            f"{match.match_id}:r{match.game.round}:s{match.showdowns + 1}",
             c,
             o,
             names[c],
@@ -345,13 +364,6 @@ class Room(Hub):
                 if (reaction := getattr(match.agents[p], "reaction_ms", None)) is not None
             },
         )
-        self._fighting = True
-        self._port.request = request
-        self.showdown = showdown_view.armed(
-            c, o, [names[c], names[o]], request.cards, str(pending.cause)
-        )
-        self._changed()
-        return request
 
     def _hold_outcome(self, outcome: ShowdownOutcome) -> None:
         """The outcome could not be saved: it waits for the host's retry."""
@@ -1024,6 +1036,7 @@ class Room(Hub):
         anything is queued), then each connection's view queued if it changed;
         then the server is told."""
         if save:
+            decide_ahead(self.unit, self._pending_request())
             self.save()
         self._queue_views()
         self._notify()
@@ -1121,6 +1134,8 @@ class Room(Hub):
             # the save file is the server's, never sent to a page.
             "notation": None if match is None else _notation(match.game),
             "reveal": self.reveal,
+            # a simulated unit's verdict of the pending showdown, decided before it is shown
+            "verdicts": saved_verdicts(self.unit, self._pending_request()),
             "showdowns": 0 if match is None else match.showdowns,
             "decisions": 0 if match is None else match.decisions,
             "log": list(self.log),
@@ -1169,6 +1184,10 @@ class Room(Hub):
             self.variant, self.target = data["variant"], data["target"]
             self.bot_kind, self.reaction_ms, self.house_rules = bot_kind, reaction_ms, house
             self.log = [str(line) for line in data["log"]]
+            verdicts = data.get("verdicts") or {}
+            if not isinstance(verdicts, dict):
+                raise TypeError(f"verdicts must be an object, not {verdicts!r}")
+            remember_verdicts(self.unit, verdicts)
             if game is not None:
                 self._begin(game, self.log, data["showdowns"], data["decisions"])
                 self.host_paused = data.get("host_paused", False) is True
