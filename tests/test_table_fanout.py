@@ -159,3 +159,29 @@ def test_the_companions_view_is_one_string_for_every_display():
     late = hello(room)
     assert [room.take(conn) for conn in displays] == [[], [], []]
     assert taken(room, late)[-1]["view"]["players"] == ["Ann", "Bob"]
+
+
+def test_only_the_connections_with_something_to_send_are_woken():
+    room = make_room()
+    woken = []
+    displays = []
+    for n in range(5):
+        conn = room.connect()
+        conn.on_ready = lambda n=n: woken.append(n)
+        room.receive(conn, json.dumps({"type": "hello", "role": "display"}))
+        displays.append(conn)
+    for conn in displays:
+        room.take(conn)
+    woken.clear()
+    late = room.connect()
+    late.on_ready = lambda: woken.append("late")
+    room.receive(late, json.dumps({"type": "hello", "role": "display"}))
+    assert woken == ["late"]  # a display arriving wakes no other sender
+    room.take(late)
+    woken.clear()
+    room.receive(displays[2], json.dumps({"type": "ping", "id": 1}))
+    assert woken == [2]
+    room.take(displays[2])
+    woken.clear()
+    phone(room, 0, "Ann")  # a seat taken: every display's view changed
+    assert sorted(w for w in woken if w != "late") == [0, 1, 2, 3, 4] and "late" in woken

@@ -115,12 +115,24 @@ class Checkpoint:
     copied deeply; the objects named in ``shared`` are kept as they are
     (the unit port, which the worker thread may hold), a game is copied with
     its own ``copy()`` and the driver's event list (it only grows) shallowly.
-    Each connection's attributes are kept, and how much waited in its outbox.
+
+    A change touches the connection it came from (``sender``) and those that
+    hold a seat (a seat taken over, seats renumbered at a start, a welcome
+    queued): their attributes are kept, and how much waited in their outboxes.
+    Every other connection only gets views, queued after the save: nothing to
+    undo there, and nothing is copied for it (a thousand displays cost nothing).
     """
 
-    def __init__(self, room: _Undoable, not_state: Iterable[str], shared: Iterable[Any] = ()):
+    def __init__(
+        self,
+        room: _Undoable,
+        not_state: Iterable[str],
+        shared: Iterable[Any] = (),
+        sender: Any = None,
+    ):
         memo: dict[int, Any] = {id(room): room}
-        for obj in (*shared, *room.connections):
+        memo.update((id(conn), conn) for conn in room.connections)
+        for obj in shared:
             memo[id(obj)] = obj
         match = getattr(room, "match", None)
         holders: list[Any] = [room]
@@ -138,7 +150,9 @@ class Checkpoint:
         state = {name: value for name, value in vars(room).items() if name not in skip}
         self._state = copy.deepcopy(state, memo)
         self._connections = [
-            (conn, dict(vars(conn)), len(conn.outbox)) for conn in room.connections
+            (conn, dict(vars(conn)), len(conn.outbox))
+            for conn in room.connections
+            if conn.seat is not None or conn is sender
         ]
 
     def restore(self, room: _Undoable) -> None:

@@ -77,6 +77,9 @@ class Connection:
         #: The view message this connection was sent last (a shared string).
         self.last_view: str | None = None
         self.lag_ms: int | None = None
+        #: Called when something waits in the outbox (the server wakes this
+        #: connection's sender alone: a change costs only whom it reaches).
+        self.on_ready: Callable[[], None] | None = None
 
     def __repr__(self) -> str:
         return f"Connection({self.number}, role={self.role!r}, seat={self.seat!r})"
@@ -182,7 +185,7 @@ class Hub(ABC):
             return self._handle(conn, message)
         if self.save_problem is not None and message.get("cmd") != "retry":
             return f"{self.save_problem}: the game is paused until the host retries"
-        checkpoint = self._checkpoint()
+        checkpoint = self._checkpoint(conn)
         self._in_change = True
         try:
             return self._handle(conn, message)
@@ -194,8 +197,8 @@ class Hub(ABC):
         finally:
             self._in_change = False
 
-    def _checkpoint(self) -> Checkpoint:
-        return Checkpoint(self, self._NOT_STATE, shared=(self.unit,))
+    def _checkpoint(self, sender: Connection | None = None) -> Checkpoint:
+        return Checkpoint(self, self._NOT_STATE, shared=(self.unit,), sender=sender)
 
     def _cannot_save(self, failure: SaveFailed) -> None:
         """A change was undone because its save failed: every screen shows
@@ -273,5 +276,10 @@ class Hub(ABC):
                 conn.outbox.append(text)
 
     def _notify(self) -> None:
+        """Something waits to be sent: each connection that has something is
+        woken (``Connection.on_ready``), and the server told (``on_change``)."""
+        for conn in self.connections:
+            if conn.outbox and conn.on_ready is not None:
+                conn.on_ready()
         if self.on_change is not None:
             self.on_change()

@@ -258,13 +258,10 @@ def create_app(
 ) -> Starlette:
     """The app for one table; ``/`` serves ``display_page`` from the static files."""
     runner = Runner(room, pace_s=pace_s, round_pause_s=round_pause_s)
-    wakes: set[asyncio.Event] = set()
     sockets: dict[Any, WebSocket] = {}  # each connection's socket, while open
 
     def changed() -> None:
-        runner.wake()
-        for wake in wakes:
-            wake.set()
+        runner.wake()  # each connection's sender is woken by its own conn.on_ready
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -301,7 +298,7 @@ def create_app(
         conn = room.connect()
         sockets[conn] = ws
         wake = asyncio.Event()
-        wakes.add(wake)
+        conn.on_ready = wake.set
 
         async def send() -> None:
             while True:
@@ -321,7 +318,6 @@ def create_app(
             pass  # the page went away: nothing to answer, the finally tidies up
         finally:
             sockets.pop(conn, None)
-            wakes.discard(wake)
             sender.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await sender
