@@ -279,7 +279,9 @@ class Hub(ABC):
         """Something waits to be sent: each connection that has something is
         woken (``Connection.on_ready``), and the server told (``on_change``)."""
         for conn in self.connections:
-            if conn.outbox and conn.on_ready is not None:
-                conn.on_ready()
+            if conn.outbox:
+                ready = conn.on_ready
+                if ready is not None:
+                    ready()
         if self.on_change is not None:
             self.on_change()

@@ -1051,12 +1051,13 @@ class Room(Hub):
         made: dict[tuple[str | None, int | None], str] = {}
         position = functools.cache(lambda: None if self.game is None else _notation(self.game))
         for conn in self.connections:
-            if conn.role is None:
+            role = conn.role
+            if role is None:
                 continue
-            key = (conn.role, conn.seat)
+            key = (role, conn.seat)
             text = made.get(key)
             if text is None:
-                text = made[key] = self._view_text(conn.role, conn.seat, public, made, position)
+                text = made[key] = self._view_text(role, conn.seat, public, made, position)
             if text is not conn.last_view:
                 conn.last_view = text
                 conn.outbox.append(text)
