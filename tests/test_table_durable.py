@@ -407,3 +407,19 @@ def test_a_companions_showdown_outcome_whose_save_fails_is_held_for_the_retry(tm
     assert [(e["kind"], e["loser"], e["showdown_id"]) for e in room.entries] == [
         ("showdown", 1, request.showdown_id)
     ]
+
+
+def test_an_attribute_that_cannot_be_copied_is_left_alone_and_said_once(tmp_path, disk, caplog):
+    import threading
+
+    room, _display, ann = at_showdown(tmp_path)
+    room.a_lock = threading.Lock()  # as a later field might be
+    disk.error = errno.ENOSPC
+    assert refusals(send(room, ann, type="act", action="R5!2", id="ab-1")) == [
+        f"the table cannot save: the disk is full at {tmp_path / 'table.json'}"
+    ]
+    assert room.game.notation() == SHOWDOWN_NEXT  # the rest is undone all the same
+    assert [r.getMessage() for r in caplog.records if "cannot be copied" in r.getMessage()] == [
+        "Room.a_lock cannot be copied: a change whose save fails does not undo it "
+        "(name it in _NOT_STATE if it is not the room's state)"
+    ]

@@ -33,6 +33,7 @@ import copy
 import errno
 import functools
 import json
+import logging
 import os
 import random
 from collections.abc import Callable, Iterable
@@ -54,6 +55,8 @@ __all__ = [
 ]
 
 #: Each errno the table explains: what happened, and what to do about it.
+log = logging.getLogger(__name__)
+
 _WORDS: dict[int, tuple[str, str]] = {
     errno.ENOSPC: ("the disk is full", "free space on the disk"),
     errno.EDQUOT: ("the disk quota is used up", "free space on the disk or raise the quota"),
@@ -148,7 +151,16 @@ class Checkpoint:
                         memo[id(value)] = quick
         self._skip = skip = frozenset(not_state)
         state = {name: value for name, value in vars(room).items() if name not in skip}
-        self._state = copy.deepcopy(state, memo)
+        try:
+            self._state = copy.deepcopy(state, memo)
+        except (TypeError, copy.Error):  # something that cannot be copied (a lock, a socket)
+            self._state = {}
+            for name, value in state.items():
+                try:
+                    self._state[name] = copy.deepcopy(value, memo)
+                except (TypeError, copy.Error):
+                    _warn_once(type(room).__name__, name)
+                    self._state[name] = value  # kept as it is: not undone
         self._connections = [
             (conn, dict(vars(conn)), len(conn.outbox))
             for conn in room.connections
@@ -160,6 +172,20 @@ class Checkpoint:
         for conn, fields, queued in self._connections:
             _put_back(conn, fields)
             del conn.outbox[queued:]
+
+
+_WARNED: set[tuple[str, str]] = set()
+
+
+def _warn_once(room: str, name: str) -> None:
+    if (room, name) not in _WARNED:
+        _WARNED.add((room, name))
+        log.warning(
+            "%s.%s cannot be copied: a change whose save fails does not undo it "
+            "(name it in _NOT_STATE if it is not the room's state)",
+            room,
+            name,
+        )
 
 
 def _quick_copy(value: Any) -> Any:
