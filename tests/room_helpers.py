@@ -6,12 +6,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 
 from engine.apps.table.server import Runner
 from engine.core.errors import UnitUnreachable
 from tests.async_helpers import run_coroutine
 
-__all__ = ["last_view", "Unreachable", "run_runner", "ImmediateLoop"]
+__all__ = ["last_view", "taken", "Unreachable", "run_runner", "ImmediateLoop"]
+
+
+def taken(room, conn):
+    """What waits for ``conn``, decoded (``take`` gives JSON texts)."""
+    return [json.loads(text) for text in room.take(conn)]
 
 
 def last_view(messages):

@@ -23,7 +23,7 @@ from engine.apps.table.access import (
     qr_data_uri,
 )
 from engine.apps.table.room import Room
-from tests.room_helpers import last_view
+from tests.room_helpers import last_view, taken
 
 KEY = "the-host-key-0123456789"
 CODE = "QXZW"
@@ -46,7 +46,7 @@ def make_room(clock, seats=3, **options):
 
 def send(room, conn, **message):
     room.receive(conn, json.dumps(message))
-    return room.take(conn)
+    return taken(room, conn)
 
 
 def display(room, key=None, peer="10.0.0.9"):
@@ -61,7 +61,7 @@ def display(room, key=None, peer="10.0.0.9"):
 def phone(room, peer="10.0.0.20"):
     conn = room.connect(peer)
     room.receive(conn, json.dumps({"type": "hello", "role": "phone", "secret": None}))
-    room.take(conn)
+    taken(room, conn)
     return conn
 
 
@@ -77,7 +77,7 @@ def test_a_display_with_the_host_key_is_the_host_and_gets_the_host_url_and_the_c
 ):
     room = make_room(virtual_clock)
     host = display(room, KEY)
-    welcome = room.take(host)[0]
+    welcome = taken(room, host)[0]
     assert welcome == {
         "type": "welcome",
         "role": "display",
@@ -101,7 +101,7 @@ def test_a_display_without_the_key_is_a_spectator_and_every_host_command_is_refu
 ):
     room = make_room(virtual_clock)
     spectator = display(room)
-    messages = room.take(spectator)
+    messages = taken(room, spectator)
     assert messages[0] == {
         "type": "welcome",
         "role": "display",
@@ -136,7 +136,7 @@ def test_a_wrong_key_is_said_and_logged_with_the_peer_and_tries_are_limited_per_
     caplog.set_level(logging.WARNING, "engine.apps.table.access")
     for n in range(5):
         wrong = display(room, f"guess-{n}", peer="10.0.0.66")
-        welcome = room.take(wrong)[0]
+        welcome = taken(room, wrong)[0]
         assert (welcome["host"], welcome["message"]) == (False, WRONG_HOST_KEY)
         assert "host_url" not in welcome and not wrong.host
         virtual_clock.advance(1)
@@ -146,7 +146,7 @@ def test_a_wrong_key_is_said_and_logged_with_the_peer_and_tries_are_limited_per_
     )
     # The sixth try within the minute, even with the right key: refused, with the wait.
     blocked = display(room, KEY, peer="10.0.0.66")
-    assert room.take(blocked)[0]["message"] == (
+    assert taken(room, blocked)[0]["message"] == (
         "too many wrong host keys from your address: try again in 55 s; "
         "this display is a spectator meanwhile"
     )
@@ -168,10 +168,10 @@ def test_a_wrong_key_is_said_and_logged_with_the_peer_and_tries_are_limited_per_
 def test_a_new_host_key_makes_the_old_hosts_display_a_spectator_at_once(virtual_clock, tmp_path):
     room = make_room(virtual_clock, save=tmp_path / "table.json")
     host = display(room, KEY)
-    room.take(host)
+    taken(room, host)
     new = room.new_host_key()
     assert new != KEY and room.host_key == new
-    welcome = room.take(host)[0]
+    welcome = taken(room, host)[0]
     assert welcome == {
         "type": "welcome",
         "role": "display",
@@ -185,7 +185,7 @@ def test_a_new_host_key_makes_the_old_hosts_display_a_spectator_at_once(virtual_
         "(open the new host URL printed where the table was started)"
     )
     assert refusals(send(room, host, type="host", cmd="end")) == [HOST_ONLY]
-    assert room.take(display(room, KEY))[0]["message"] == WRONG_HOST_KEY
+    assert taken(room, display(room, KEY))[0]["message"] == WRONG_HOST_KEY
     assert display(room, new).host
     assert json.loads((tmp_path / "table.json").read_text())["host_key"] == new
 
@@ -199,8 +199,8 @@ def test_the_host_key_and_the_room_code_reach_no_phone_and_no_spectator(virtual_
 
     def collect():
         for name, conn in (("spectator", spectator), ("ann", ann), ("bob", bob)):
-            seen[name] += room.take(conn)
-        room.take(host)
+            seen[name] += taken(room, conn)
+        taken(room, host)
 
     collect()
     send(room, ann, type="join", seat=0, name="Ann", code=CODE.lower())
@@ -316,7 +316,7 @@ def test_the_peer_log_says_one_line_per_peer_and_kind_every_ten_seconds(virtual_
 def test_a_key_that_is_not_the_keys_text_is_a_wrong_key(virtual_clock, key):
     room = make_room(virtual_clock)
     conn = display(room, key)
-    assert room.take(conn)[0]["message"] == WRONG_HOST_KEY and not conn.host
+    assert taken(room, conn)[0]["message"] == WRONG_HOST_KEY and not conn.host
 
 
 def test_the_servers_console_gives_a_new_key_on_its_line_and_says_what_it_takes(virtual_clock):

@@ -19,7 +19,7 @@ from engine.apps.table.server import UnitHooks
 from engine.core.cards import Card
 from engine.units.ports import ShowdownOutcome
 from firmware_host.protocol import Event
-from tests.room_helpers import ImmediateLoop, Unreachable, last_view, run_runner
+from tests.room_helpers import ImmediateLoop, Unreachable, last_view, run_runner, taken
 
 
 def make_room(**options):
@@ -35,7 +35,7 @@ def hello(room):
 
 def send(room, conn, **message):
     room.receive(conn, json.dumps(message))
-    return room.take(conn)
+    return taken(room, conn)
 
 
 def host(room, conn, cmd, **args):
@@ -108,9 +108,9 @@ def test_a_phone_is_told_there_are_no_hands_to_hold():
 def test_malformed_and_unknown_messages_are_refused_to_the_sender_alone():
     room = make_room()
     display, other = hello(room), hello(room)
-    room.take(display), room.take(other)
+    taken(room, display), taken(room, other)
     room.receive(display, "{not json")
-    messages = room.take(display)
+    messages = taken(room, display)
     assert messages[0]["type"] == "refused" and messages[0]["id"] is None
     assert messages[0]["message"].startswith("malformed JSON: ")
     assert refusals(send(room, display, type="act", action="R5", id=4)) == [
@@ -128,14 +128,14 @@ def test_malformed_and_unknown_messages_are_refused_to_the_sender_alone():
         "unknown host command None (start, showdown, round, undo, retry, decide, cancel, end)"
     ]
     room.receive(display, "[1]")
-    assert refusals(room.take(display)) == ["a message is a JSON object, not list"]
-    assert room.take(other) == []
+    assert refusals(taken(room, display)) == ["a message is a JSON object, not list"]
+    assert taken(room, other) == []
 
 
 def test_the_host_starts_a_match_with_clean_names_and_a_target():
     room = make_room()
     display = hello(room)
-    room.take(display)
+    taken(room, display)
     view = last_view(
         host(room, display, "start", players=["  Zoe\u0308   Smith ", "Bob"], target=300)
     )
@@ -196,15 +196,15 @@ def test_a_bad_start_is_refused_with_what_is_wrong(args, refused):
 
 def test_a_showdown_the_host_asks_for_is_fought_and_the_loser_recorded():
     room, display = started()
-    room.take(display)
+    taken(room, display)
     assert last_view(host(room, display, "showdown", challenger=0, opponent=2, cards=3))["busy"]
     request = room.showdown_request()
     assert (request.challenger, request.opponent, request.cards) == (0, 2, 3)
     assert (request.challenger_name, request.opponent_name, request.bots) == ("Ann", "Cy", {})
-    view = last_view(room.take(display))
+    view = last_view(taken(room, display))
     assert view["showdown"]["stage"] == "armed" and view["showdown"]["names"] == ["Ann", "Cy"]
     room.finish_showdown(ShowdownOutcome(2, 0, "faster", {0: 231049, 2: 254512}, margin_us=23463))
-    view = last_view(room.take(display))
+    view = last_view(taken(room, display))
     assert view["showdown"]["stage"] == "decided"
     assert view["showdown"]["verdict"] == "Ann wins: Ann 231.0 ms, Cy 254.5 ms, margin 23.5 ms"
     assert view["showdown"]["loser"] == 2
@@ -305,7 +305,7 @@ def test_showdown_ids_are_never_used_twice_even_after_an_undo():
 
 def test_a_round_scored_from_each_hands_cards_counts_them_as_the_engine_does():
     room, display = started()
-    room.take(display)
+    taken(room, display)
     hands = {"1": "R5 G+2 W+4", "2": ["ws", "B9!2", "YR"]}
     view = last_view(host(room, display, "round", winner=0, hands=hands))
     engine = sum(Card.parse(t).points for t in ("R5", "G+2", "W+4", "WS", "B9!2", "YR"))
@@ -394,7 +394,7 @@ def test_hand_points_reads_points_or_cards():
 def test_the_match_ends_at_the_target_and_an_undo_takes_it_back():
     room, display = started(players=("Ann", "Bob"), target=100)
     host(room, display, "round", winner=1, points=60)
-    room.take(display)
+    taken(room, display)
     view = last_view(host(room, display, "round", winner=1, hands={"0": "W+4 W"}))
     assert view["phase"] == "match_over" and view["winner"] == 1 and view["scores"] == [0, 160]
     assert view["log"][:3] == [
@@ -426,7 +426,7 @@ def test_undo_takes_back_the_last_showdown_its_lines_and_its_cards():
     room, display = started()
     fight(room, display, 0, 1, 3, ShowdownOutcome(1, 0, "faster", {0: 200000, 1: 300000}))
     before = room.log[1:]
-    room.take(display)
+    taken(room, display)
     view = last_view(host(room, display, "undo"))
     assert view["log"] == ["Undone: Bob took 3 cards.", *before]
     assert [s["taken"] for s in view["seats"]] == [0, 0, 0]
@@ -468,7 +468,7 @@ def test_a_unit_problem_pauses_until_the_host_retries_the_same_showdown():
     host(room, display, "showdown", challenger=0, opponent=1, cards=2)
     first = room.showdown_request()
     room.pause("The game is paused: the unit is unreachable. What to do: Switch it on.")
-    view = last_view(room.take(display))
+    view = last_view(taken(room, display))
     assert view["paused"].startswith("The game is paused: the unit is unreachable")
     assert room.next_task() is None
     assert refusals(host(room, display, "round", winner=0, points=1)) == [
@@ -628,7 +628,7 @@ def test_a_unit_problem_in_the_runner_pauses_the_table_with_what_to_do():
         "The game is paused: the unit at socket://pi:7700 is unreachable. "
         "What to do: Switch the unit on."
     )
-    assert last_view(room.take(display))["paused"] == room.paused
+    assert last_view(taken(room, display))["paused"] == room.paused
 
 
 def test_a_remote_units_hooks_drive_the_showdown_panel_and_the_log():
@@ -637,11 +637,11 @@ def test_a_remote_units_hooks_drive_the_showdown_panel_and_the_log():
     request = room.showdown_request()
     hooks = UnitHooks()
     hooks.bind(room, ImmediateLoop())
-    room.take(display)
+    taken(room, display)
     hooks.say("Load 2 cards into the unit: Ann (side A) vs Bob (side B). Press the timer button.")
     hooks.armed(None, request, "ab12-r1:s1")
     hooks.event(None, Event("countdown", 3, {"showdown_id": "ab12-r1:s1", "step": 2, "steps": 3}))
-    messages = room.take(display)
+    messages = taken(room, display)
     view = last_view(messages)
     assert view["showdown"]["message"].startswith("Load 2 cards into the unit")
     assert view["showdown"]["message"] not in view["log"]  # the panel's line, not the log's
@@ -652,4 +652,4 @@ def test_a_remote_units_hooks_drive_the_showdown_panel_and_the_log():
         "data": {"showdown_id": "ab12-r1:s1", "step": 2, "steps": 3},
     } in messages
     hooks.event(None, Event("go", 4, {"showdown_id": "ab12-r1:s1", "ticks": 5}))
-    assert last_view(room.take(display))["showdown"]["stage"] == "go"
+    assert last_view(taken(room, display))["showdown"]["stage"] == "go"

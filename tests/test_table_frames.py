@@ -21,6 +21,7 @@ from engine.apps.table.frames import (
 )
 from engine.apps.table.limits import Limits
 from engine.apps.table.room import Room
+from tests.room_helpers import taken
 
 FLOOD = (
     "too many messages: a connection may send 20 a second (40 at once); the ones over "
@@ -144,13 +145,13 @@ def test_json_nested_too_deeply_is_refused_and_the_room_goes_on(room, depth):
     conn = hub.connect("10.0.0.5")
     assert conn.peer == "10.0.0.5"
     hub.receive(conn, '{"type": "hello", "role": "display"}')
-    hub.take(conn)
+    taken(hub, conn)
     hub.receive(conn, "[" * depth + "]" * depth)
-    assert hub.take(conn) == [
+    assert taken(hub, conn) == [
         {"type": "refused", "id": None, "message": "malformed JSON: nested too deeply"}
     ]
     hub.receive(conn, '{"type": "hello", "role": "display"}')
-    assert [m["type"] for m in hub.take(conn)][:1] == ["welcome"]
+    assert [m["type"] for m in taken(hub, conn)][:1] == ["welcome"]
 
 
 PEER_FLOOD = (

@@ -20,6 +20,7 @@ from engine.core.errors import UnitUnreachable
 from engine.units.ports import ShowdownOutcome, ShowdownRequest
 from engine.units.unit_history import History, HistoryBook
 from tests.async_helpers import run_coroutine
+from tests.room_helpers import taken
 
 STATIC = Path(__file__).resolve().parents[1] / "engine" / "apps" / "table" / "static"
 
@@ -191,7 +192,7 @@ def test_a_table_with_no_unit_records_its_showdowns_in_the_book_bots_marked():
         elif task == "next_round":
             room.next_round()
         else:  # Ann's turn: her first legal action
-            views = [m["view"] for m in room.take(phone) if m.get("type") == "view"]
+            views = [m["view"] for m in taken(room, phone) if m.get("type") == "view"]
             acted += 1
             action = views[-1]["you"]["legal"][0]["action"]
             room.receive(phone, json.dumps({"type": "act", "action": action, "id": acted}))

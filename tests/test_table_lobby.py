@@ -17,7 +17,7 @@ from engine.apps.table import server
 from engine.apps.table.room import Room
 from engine.apps.table.server import Runner
 from tests.async_helpers import run_coroutine
-from tests.room_helpers import last_view
+from tests.room_helpers import last_view, taken
 
 KEY = "the-host-key"
 CODE = "QXZW"
@@ -38,7 +38,7 @@ def make_room(clock, seats=4, **options):
 
 def send(room, conn, **message):
     room.receive(conn, json.dumps(message))
-    return room.take(conn)
+    return taken(room, conn)
 
 
 def host_display(room):
@@ -74,7 +74,7 @@ def test_the_host_frees_a_seat_its_phone_is_told_its_secret_stops_and_another_ta
     display = host_display(room)
     ann = phone(room, 2, "Ann")
     assert host(room, display, "free_seat", seat=2) == []
-    assert room.take(ann)[0] == {
+    assert taken(room, ann)[0] == {
         "type": "welcome",
         "role": "phone",
         "seat": None,
@@ -117,7 +117,7 @@ def test_the_host_moves_a_seat_and_the_phones_keep_their_people(virtual_clock, t
     assert host(room, display, "move_seat", seat=0, to=3) == []
     assert names(room) == ["Bob", None, None, "Ann"]
     assert (ann.seat, bob.seat) == (3, 0)
-    view = last_view(room.take(ann))
+    view = last_view(taken(room, ann))
     assert view["you"]["seat"] == 3 and view["log"][0] == "The host moved Ann to seat 4."
     saved = json.loads((tmp_path / "table.json").read_text())
     assert [s["name"] for s in saved["seats"]] == ["Bob", None, None, "Ann"]
@@ -132,7 +132,7 @@ def test_the_host_clears_the_lobby_and_every_phone_is_told(virtual_clock):
     ann, bob = phone(room, 0, "Ann"), phone(room, 3, "Bob", peer="10.0.0.21")
     assert host(room, display, "clear_lobby") == []
     for conn in (ann, bob):
-        welcome = next(m for m in room.take(conn) if m["type"] == "welcome")
+        welcome = next(m for m in taken(room, conn) if m["type"] == "welcome")
         assert (welcome["seat"], welcome["message"]) == (
             None,
             "The host cleared the lobby: pick a seat again to play.",
@@ -202,7 +202,7 @@ def test_a_lobby_seat_whose_phone_is_away_is_freed_after_the_timeout_and_not_bef
     virtual_clock.advance(0.1)
     room.run_due()
     assert names(room) == [None, None, None, None] and room.next_deadline() is None
-    assert last_view(room.take(display))["log"][0] == (
+    assert last_view(taken(room, display))["log"][0] == (
         "Seat 2 (Ann) was freed: its phone was away for 120 s."
     )
     assert json.loads((tmp_path / "table.json").read_text())["seats"][1]["name"] is None

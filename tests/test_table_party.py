@@ -15,7 +15,7 @@ import pytest
 
 from engine.apps.table.room import Room
 from engine.core.party import PartyGame
-from tests.room_helpers import last_view, run_runner
+from tests.room_helpers import last_view, run_runner, taken
 from tests.table_helpers import has_key
 
 # Ann (0) to act on R5; Bob (1) and Cy (2) both hold the identical R5.
@@ -36,7 +36,7 @@ NAMES = ("Ann", "Bob", "Cy", "Di")
 
 def send(room, conn, **message):
     room.receive(conn, json.dumps(message))
-    return room.take(conn)
+    return taken(room, conn)
 
 
 def hello(room, role="display", secret=None):
@@ -89,7 +89,7 @@ def party_room(notation, people=3, bots=()):
 
 
 def view_of(room, conn):
-    return last_view(room.take(conn)) or room.view_for(conn)
+    return last_view(taken(room, conn)) or room.view_for(conn)
 
 
 # -- the host's setup ---------------------------------------------------------------------
@@ -239,7 +239,7 @@ def test_anyone_may_catch_a_player_without_uno_and_a_second_catch_is_too_late():
 def test_each_pointing_choice_reaches_only_its_own_phone_until_the_last_is_in():
     room, (ann, bob, cy), display = party_room(POINT)
     for conn in (ann, bob, cy, display):
-        room.take(conn)
+        taken(room, conn)
     send(room, ann, type="act", action="RP", id=1)
     view = view_of(room, display)
     assert view["phase"] == "point"
@@ -248,7 +248,7 @@ def test_each_pointing_choice_reaches_only_its_own_phone_until_the_last_is_in():
 
     def collect():
         for conn, seen in frames.items():
-            seen += room.take(conn)
+            seen += taken(room, conn)
 
     send_keep = room.receive
     send_keep(ann, json.dumps({"type": "act", "action": "point 1", "id": 2}))
@@ -392,7 +392,7 @@ def test_a_phone_gets_only_its_own_hand_and_choice_in_a_party_round_with_bots():
             legal = room.view_for(conn)["you"]["legal"]
             send(room, conn, type="act", action=legal[0]["action"], id=next(ids))
         for conn, seen in frames.items():
-            seen += room.take(conn)
+            seen += taken(room, conn)
     assert sum(len(seen) for seen in frames.values()) > 50
     for conn, seen in frames.items():
         for message in seen:

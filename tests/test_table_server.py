@@ -165,9 +165,11 @@ def test_pages_a_phone_playing_a_round_refusals_and_a_clean_stop(tmp_path):
                         action = view["you"]["legal"][0]["action"]
                         await phone.send(json.dumps({"type": "act", "action": action, "id": i}))
                         await phone.send(json.dumps({"type": "act", "action": action, "id": i}))
+                        acted.append(i)
                 to_display = await drain(display)
                 return seen, to_display, secret
 
+        acted: list[int] = []
         seen, to_display, secret = run_coroutine(play())
         refused = [m["message"] for m in seen if m["type"] == "refused"]
         assert refused[0] == "type the room code: it is on the display"
@@ -198,9 +200,23 @@ def test_pages_a_phone_playing_a_round_refusals_and_a_clean_stop(tmp_path):
                     json.dumps({"type": "hello", "role": "display", "host_key": key})
                 )
                 # Up to the first view each (waited for, not a quiet second).
-                return await receive_until(phone, has_view), await receive_until(display, has_view)
+                messages = await receive_until(phone, has_view)
+                on_display = await receive_until(display, has_view)
+                # the first action sent before the restart, replayed: refused
+                replay = {"type": "act", "action": "draw", "id": acted[0]}
+                await phone.send(json.dumps(replay))
+                replayed = await receive_until(
+                    phone, lambda got: any(m["type"] == "refused" for m in got)
+                )
+                return messages, on_display, [m for m in replayed if m["type"] == "refused"]
 
-        messages, on_display = run_coroutine(rejoin())
+        messages, on_display, replayed = run_coroutine(rejoin())
+        assert [m["type"] for m in replayed] == ["refused"]
+        assert re.fullmatch(
+            rf"action {acted[0]} (was sent already \(replayed\)|is older than [0-9]+ "
+            "from its page: refused as a replay)",
+            replayed[0]["message"],
+        ), replayed
         assert messages[0] == {
             "type": "welcome",
             "role": "phone",

@@ -1,8 +1,10 @@
 """The engine's exceptions: one base class, each also a matching builtin.
 
-Two families, both here so that one module answers "what can the engine raise?":
-the rules core's (a bad action, notation, deck or state) and the unit ports'
-(``engine.units``: a unit the table must see to, and the link to it failing).
+The families, all here so that one module answers "what can the engine raise?":
+the rules core's (a bad action, notation, deck or state), the unit ports'
+(``engine.units``: a unit the table must see to, and the link to it failing),
+and the browser table's save file that cannot be written (``SaveFailed``, which
+never leaves a room: the change is undone and the table pauses).
 
 >>> issubclass(IllegalActionError, ValueError), issubclass(UnitUnreachable, ConnectionError)
 (True, True)
@@ -32,6 +34,8 @@ __all__ = [
     "CommandRefused",
     "VersionMismatch",
     "AuthFailed",
+    # the browser table (engine.apps.table.durable)
+    "SaveFailed",
 ]
 
 
@@ -132,3 +136,35 @@ class VersionMismatch(EngineError, RuntimeError):
 
 class AuthFailed(EngineError, PermissionError):
     """The unit refused the token."""
+
+
+# -- the browser table ------------------------------------------------------------
+
+
+class SaveFailed(EngineError, RuntimeError):
+    """The table's save file could not be written: ``why`` in the table's
+    words ("the table cannot save: the disk is full at PATH"), ``what_to_do``,
+    and ``pause``, what every screen shows. Compared and copied by its words."""
+
+    def __init__(self, why: str, what_to_do: str):
+        super().__init__(why)
+        self.why = why
+        self.what_to_do = what_to_do
+
+    def __reduce__(self) -> tuple[type[SaveFailed], tuple[str, str]]:
+        return (SaveFailed, (self.why, self.what_to_do))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SaveFailed):
+            return NotImplemented
+        return (other.why, other.what_to_do) == (self.why, self.what_to_do)
+
+    def __hash__(self) -> int:
+        return hash((self.why, self.what_to_do))
+
+    @property
+    def pause(self) -> str:
+        return (
+            f"The game is paused: {self.why}. What to do: {self.what_to_do}, "
+            "then press Retry on the host's display."
+        )

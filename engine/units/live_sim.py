@@ -2,7 +2,9 @@
 
 :class:`LiveSimulatedUnit` is a unit port that decides each showdown exactly as
 :class:`~engine.units.ports.SimulatedUnit` does (it *is* one: the same draws
-from the same ``rng``, so the same seed gives the same outcome), then plays it
+from the same ``rng``, so the same seed gives the same outcome; a verdict
+decided ahead under the showdown's id, by the table, or given back from a save
+file with ``remember``, is the one it plays), then plays it
 out in real time in the calling thread (the table's worker thread): it tells
 its ``table`` hook every step a real unit sends, in the protocol's shapes, at
 the moment the unit would send it:
@@ -451,23 +453,19 @@ class LiveSimulatedUnit(SimulatedUnit):
         self.sleep = sleep
         self.seq = 0  # the last numbered event, as a unit counts them
         self.outputs: dict[str, Any] = idle_outputs(pace.leds)
-        self._rounds: list[dict[int, int]] = []
 
     def __repr__(self) -> str:
         return f"LiveSimulatedUnit(pace={self.pace.countdown_step_s:g} s a step)"
 
-    def _presses(self, request: ShowdownRequest, rng: random.Random) -> tuple[dict[int, int], int]:
-        times, faster = super()._presses(request, rng)
-        self._rounds.append(dict(times))  # each countdown that reached GO
-        return times, faster
-
     def run_showdown(self, request: ShowdownRequest) -> ShowdownOutcome:
-        self._rounds = []
-        outcome = super().run_showdown(request)  # decided as SimulatedUnit decides
+        # decided as SimulatedUnit decides, or decided ahead (by the table, saved
+        # with its match) under this id: then played out with that verdict
+        verdict = self.verdict_for(request)
+        outcome = verdict.outcome
         unit_id = request.showdown_id
         began = self.clock()
         steps = script(
-            request, unit_id, outcome, self._rounds, self.pace, self.pace_rng, ticks=began
+            request, unit_id, outcome, verdict.rounds, self.pace, self.pace_rng, ticks=began
         )
         if self.table is not None:
             self.table.armed(None, request, unit_id)  # type: ignore[arg-type]

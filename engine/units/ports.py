@@ -9,7 +9,11 @@ and feeds the outcome's loser back to the game. Three ports exist:
 
 ``SimulatedUnit``  seeded people at the unit (the reaction model every
                    simulation shares, ``firmware_host.protocol.reactions``):
-                   false starts and near-ties, for bots, tests and benchmarks;
+                   false starts and near-ties, for bots, tests and benchmarks.
+                   It keeps the verdicts it decided by showdown id, as a
+                   unit's journal does (``decide_ahead``, ``verdict_data``,
+                   ``remember``): the table decides one ahead and saves it
+                   with the match, and a resumed table fights it the same;
 ``ManualUnit``     a person at the table types how it ended (a real unit that
                    is not connected, or a showdown fought by hand): who won,
                    a false start, a tie or nobody pressing (fought again);
@@ -32,11 +36,13 @@ and feeds the outcome's loser back to the game. Three ports exist:
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import random
+import threading
 from collections import Counter
 from collections.abc import Callable, Mapping
-from typing import ClassVar, Protocol
+from typing import Any, ClassVar, Protocol
 
 from firmware_host.protocol.reactions import HUMAN, Reactions
 from firmware_host.protocol.words import again_line, apart, ms, plural, reruns_text, versus
@@ -44,6 +50,7 @@ from firmware_host.protocol.words import again_line, apart, ms, plural, reruns_t
 __all__ = [
     "ShowdownRequest",
     "ShowdownOutcome",
+    "Verdict",
     "UnitPort",
     "SimulatedUnit",
     "ManualUnit",
@@ -52,6 +59,8 @@ __all__ = [
 
 #: Why the loser lost: slower after GO, or pressed before it.
 REASONS = ("faster", "false_start")
+#: The verdicts a simulated unit keeps (the newest), as a unit's journal keeps them.
+MAX_VERDICTS = 16
 
 
 @dataclasses.dataclass(frozen=True)
@@ -120,6 +129,62 @@ class ShowdownOutcome:
             )
 
 
+@dataclasses.dataclass(frozen=True)
+class Verdict:
+    """A showdown a simulated unit decided: its outcome, and the presses
+    (player -> reaction in us) of each countdown that reached GO, in order
+    (a live unit plays them out: near-ties fought again, then the last)."""
+
+    outcome: ShowdownOutcome
+    rounds: tuple[Mapping[int, int], ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """As plain values (JSON: the players' numbers as strings)."""
+        o = self.outcome
+        return {
+            "loser": o.loser,
+            "winner": o.winner,
+            "reason": o.reason,
+            "reaction_us": {str(p): us for p, us in o.reaction_us.items()},
+            "margin_us": o.margin_us,
+            "tie_reruns": o.tie_reruns,
+            "detail": o.detail,
+            "rounds": [{str(p): us for p, us in presses.items()} for presses in self.rounds],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Verdict:
+        """The verdict :meth:`to_dict` gave; ValueError if it is not one."""
+        try:
+            outcome = ShowdownOutcome(
+                _whole(data["loser"]),
+                _whole(data["winner"]),
+                data["reason"],
+                {int(p): _whole_or_none(us) for p, us in data["reaction_us"].items()},
+                _whole_or_none(data["margin_us"]),
+                _whole(data["tie_reruns"]),
+                str(data["detail"]),
+            )
+            rounds = tuple(
+                {int(p): _whole(us) for p, us in presses.items()} for presses in data["rounds"]
+            )
+        except (KeyError, TypeError, AttributeError, ValueError) as exc:
+            raise ValueError(f"not a showdown's verdict: {exc!r}") from None
+        if set(outcome.reaction_us) != {outcome.loser, outcome.winner}:
+            raise ValueError(f"not a showdown's verdict: reaction_us {data['reaction_us']!r}")
+        return cls(outcome, rounds)
+
+
+def _whole(value: Any) -> int:
+    if type(value) is not int:
+        raise ValueError(f"{value!r} is not a whole number")
+    return value
+
+
+def _whole_or_none(value: Any) -> int | None:
+    return None if value is None else _whole(value)
+
+
 class UnitPort(Protocol):
     """Fights a showdown and reports how it ended; may block (a person, a unit)."""
 
@@ -162,16 +227,76 @@ class SimulatedUnit:
         self.reactions = reactions
         self.tie_threshold_us = tie_threshold_us
         self.max_reruns = max_reruns
+        #: The verdicts decided, by showdown id (the newest MAX_VERDICTS).
+        self._verdicts: collections.OrderedDict[str, Verdict] = collections.OrderedDict()
+        self._lock = threading.Lock()  # decided on the table's loop, fought in its worker
+
+    def decide_ahead(self, request: ShowdownRequest) -> Verdict:
+        """Decide ``request``'s showdown now (drawn from ``rng``) and keep the
+        verdict under its id, as a real unit's journal keeps it: the table
+        decides it ahead and saves it with the match (:meth:`verdict_data`)
+        before anything of the showdown is shown, and :meth:`run_showdown`
+        fights it with that verdict (in this process, or in a resumed one
+        given it back by :meth:`remember`). Decided already: the same verdict.
+        A known id between two other players (the table undid, unsaved, the
+        move that named it, and another move named it again) is decided anew."""
+        with self._lock:
+            known = self._known(request)
+            if known is not None:
+                return known
+            verdict = self._draw(request)
+            self._keep(request.showdown_id, verdict)
+            return verdict
+
+    def verdict_for(self, request: ShowdownRequest) -> Verdict:
+        """The verdict decided ahead for ``request`` (:meth:`decide_ahead`,
+        :meth:`remember`), or one drawn now and not kept: a simulation that
+        never decides ahead gets a fresh draw for every call, as it always did."""
+        with self._lock:
+            known = self._known(request)
+        return known if known is not None else self._draw(request)
+
+    def _known(self, request: ShowdownRequest) -> Verdict | None:
+        known = self._verdicts.get(request.showdown_id)
+        if known is None or {known.outcome.loser, known.outcome.winner} != set(request.players):
+            return None
+        self._verdicts.move_to_end(request.showdown_id)
+        return known
+
+    def _keep(self, showdown_id: str, verdict: Verdict) -> None:
+        self._verdicts[showdown_id] = verdict
+        self._verdicts.move_to_end(showdown_id)
+        while len(self._verdicts) > MAX_VERDICTS:
+            self._verdicts.popitem(last=False)
+
+    def verdict_data(self, showdown_id: str) -> dict[str, Any] | None:
+        """The verdict decided for ``showdown_id`` as plain values (for a save
+        file: :meth:`remember` takes it back), or None."""
+        with self._lock:
+            verdict = self._verdicts.get(showdown_id)
+        return None if verdict is None else verdict.to_dict()
+
+    def remember(self, showdown_id: str, data: Any) -> None:
+        """A verdict :meth:`verdict_data` gave (a resumed match's): the showdown
+        ``showdown_id`` is fought with it. ValueError if it is not one."""
+        verdict = Verdict.from_dict(data)
+        with self._lock:
+            self._keep(showdown_id, verdict)
 
     def run_showdown(self, request: ShowdownRequest) -> ShowdownOutcome:
+        return self.verdict_for(request).outcome
+
+    def _draw(self, request: ShowdownRequest) -> Verdict:
+        """A new verdict for ``request``, drawn from ``rng``."""
         rng = self.rng
         players = request.players
         ties: list[int] = []
+        rounds: list[dict[int, int]] = []  # each countdown that reached GO
         people = [p for p in players if p not in request.bots]
         while True:
             if people and self.reactions.false_start(rng):
                 loser = rng.choice(people)
-                return ShowdownOutcome(
+                outcome = ShowdownOutcome(
                     loser,
                     request.other(loser),
                     "false_start",
@@ -180,7 +305,9 @@ class SimulatedUnit:
                     len(ties),
                     _with_ties(f"false start by {request.name(loser)}", ties),
                 )
+                return Verdict(outcome, tuple(rounds))
             times, faster = self._presses(request, rng)
+            rounds.append(dict(times))
             margin = times[request.other(faster)] - times[faster]
             if margin < self.tie_threshold_us and len(ties) < self.max_reruns:
                 ties.append(margin)
@@ -195,7 +322,7 @@ class SimulatedUnit:
             else:
                 loser = request.other(faster)
                 detail = f"{request.name(faster)} faster by {ms(margin)}"
-            return ShowdownOutcome(
+            outcome = ShowdownOutcome(
                 loser,
                 request.other(loser),
                 "faster",
@@ -204,6 +331,7 @@ class SimulatedUnit:
                 len(ties),
                 _with_ties(detail, ties),
             )
+            return Verdict(outcome, tuple(rounds))
 
     def _presses(self, request: ShowdownRequest, rng: random.Random) -> tuple[dict[int, int], int]:
         """Each player's reaction after GO, in us, for one countdown, and the faster."""

@@ -41,8 +41,9 @@ from typing import Any, ClassVar
 
 from engine.apps.table import access, showdown_view
 from engine.apps.table.access import HOST_ONLY, HostGate
-from engine.apps.table.hub import Connection, Hub
-from engine.apps.table.room import new_match_id, write_save
+from engine.apps.table.durable import decide_ahead, durable, remember_verdicts, saved_verdicts
+from engine.apps.table.hub import Connection, Hub, ViewTexts
+from engine.apps.table.room import new_match_id
 from engine.apps.table.views import SEPARATOR
 from engine.core.cards import Card
 from engine.core.errors import NotationError
@@ -163,6 +164,7 @@ class CompanionRoom(Hub):
         self.host_paused = False
         self._serial = 0  # numbers entries and showdown ids; never reused (undo included)
         self.match_id = "m1"  # new for each match and saved (see Room.match_id)
+        self._views = ViewTexts()  # the view, encoded once a change
 
     # -- what the table shows ---------------------------------------------------------
 
@@ -239,6 +241,7 @@ class CompanionRoom(Hub):
             "showdown": self.showdown,
             "busy": self._request is not None,
             "paused": self.paused,
+            "cannot_save": self.save_problem is not None,
             "undo": None if last is None else self._describe(last),
             "log": self.log,
             "you": None,
@@ -285,13 +288,24 @@ class CompanionRoom(Hub):
         self._fighting = False
         self._changed()
 
+    def _hold_outcome(self, outcome: ShowdownOutcome) -> None:
+        """The outcome could not be saved: it waits for the host's retry."""
+        self._fighting = False
+        self._held_outcome = outcome
+
+    @durable(failed=_hold_outcome)
     def finish_showdown(self, outcome: ShowdownOutcome) -> None:
         """The unit's outcome of the showdown :meth:`showdown_request` named:
-        the loser took the cards."""
+        the loser took the cards. Saved before it is shown; while the table
+        cannot save it waits for the host's retry."""
         request = self._request
         if request is None:
             raise RuntimeError("no showdown was asked for")
         outcome.check(request)
+        if self.save_problem is not None and not self._in_change:
+            self._hold_outcome(outcome)
+            self._changed()
+            return
         c, o = request.players
         self._serial += 1
         entry = {
@@ -343,11 +357,20 @@ class CompanionRoom(Hub):
         )
         self._changed(save=True)
 
+    def _stop_fighting(self, problem: str) -> None:
+        self._fighting = False
+
+    @durable(failed=_stop_fighting)
     def pause(self, problem: str) -> None:
         """The unit could not fight the showdown: every screen shows ``problem``
         until the host retries (``retry``), names who took the cards
-        (``decide``) or drops it (``cancel``)."""
+        (``decide``) or drops it (``cancel``). While the table cannot save, it
+        is shown once the save is retried (the showdown is fought again)."""
         self._fighting = False
+        if self.save_problem is not None:
+            self._paused_before = problem
+            self._changed()
+            return
         self.paused = problem
         self._changed(save=True)
 
@@ -371,6 +394,7 @@ class CompanionRoom(Hub):
         """The host's key (saved with the match; ``new_host_key`` replaces it)."""
         return self.host_gate.key
 
+    @durable
     def new_host_key(self) -> str:
         """A new host key; the old one stops working at once: each page that held
         it becomes a spectator and is told so. Saved. Returns the new key."""
@@ -397,6 +421,9 @@ class CompanionRoom(Hub):
         if message:
             welcome["message"] = message
         return welcome
+
+    def _may_save(self, message: dict[str, Any]) -> bool:
+        return message.get("type") == "host"
 
     def _handle(self, conn: Connection, message: dict) -> str | None:
         kind = message.get("type")
@@ -570,6 +597,8 @@ class CompanionRoom(Hub):
         return None
 
     def _retry(self, message: dict) -> str | None:
+        if self.save_problem is not None:
+            return self._retry_save()
         if self.paused is None:
             return "the game is not paused"
         self.paused = None
@@ -664,14 +693,17 @@ class CompanionRoom(Hub):
         del self._log[MAX_LOG:]
 
     def _changed(self, save: bool = False) -> None:
-        public = self.public()
-        text = json.dumps(public, sort_keys=True)
-        for conn in self.connections:
-            if conn.role is not None and text != conn.last_view:
-                conn.last_view = text
-                conn.outbox.append({"type": "view", "view": public})
+        """Saved first, with ``save`` (write ahead, as ``Room._changed``); then
+        the one view, encoded once, queued for every connection that does not
+        hold it already."""
         if save:
+            decide_ahead(self.unit, self._request)
             self.save()
+        text = self._views.text("display", None, self.public)
+        for conn in self.connections:
+            if conn.role is not None and text is not conn.last_view:
+                conn.last_view = text
+                conn.outbox.append(text)
         self._notify()
 
     # -- saving -----------------------------------------------------------------------
@@ -701,6 +733,8 @@ class CompanionRoom(Hub):
                 "cards": request.cards,
             },
             "paused": self.paused,
+            # a simulated unit's verdict of that showdown, decided before it is shown
+            "verdicts": saved_verdicts(self.unit, request),
         }
 
     def restore(self, data: dict[str, Any]) -> None:
@@ -744,6 +778,10 @@ class CompanionRoom(Hub):
             host_key = data.get("host_key")
             if host_key is not None and not (isinstance(host_key, str) and host_key):
                 raise ValueError(f"host_key must be a key, not {host_key!r}")
+            verdicts = data.get("verdicts") or {}
+            if not isinstance(verdicts, dict):
+                raise TypeError(f"verdicts must be an object, not {verdicts!r}")
+            remember_verdicts(self.unit, verdicts)
         except (KeyError, TypeError, IndexError, ValueError) as exc:
             raise ValueError(f"not a companion table's save file: {exc!r}") from None
         self.players, self.started, self.target = players, started, target
@@ -761,11 +799,6 @@ class CompanionRoom(Hub):
                 "already answers with its verdict), or say who took the cards."
             )
         self._changed()
-
-    def save(self) -> None:
-        """Write the snapshot to ``save_path`` (see :func:`write_save`); None: not saved."""
-        if self.save_path is not None:
-            write_save(self.save_path, self.snapshot())
 
 
 def _show(value: Any) -> str:

@@ -39,7 +39,7 @@ RENEW_SIGNAL = signal.SIGUSR1
 
 
 class _Hosted(Protocol):
-    def new_host_key(self) -> str: ...
+    def new_host_key(self) -> str | None: ...
 
 
 class HostConsole:
@@ -76,6 +76,9 @@ class HostConsole:
     def replace(self) -> None:
         """A new host key, and the new host URL printed."""
         key = self.room.new_host_key()
+        if key is None:  # the save failed: undone, the old key still works, the game paused
+            self.out("No new host key: the table cannot save it (see the display); the old works.")
+            return
         self.out(f"A new host key: the old one works no more. host: {host_url(self.base, key)}")
 
     @contextlib.asynccontextmanager

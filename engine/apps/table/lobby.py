@@ -22,6 +22,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from engine.apps.table.durable import durable
+
 __all__ = ["LobbySeats", "FREE_PHASES", "DEFAULT_SEAT_TIMEOUT_S", "SEAT_COMMANDS"]
 
 #: The phases in which seats may be freed (the lobby, and after a match is over).
@@ -151,6 +153,7 @@ class LobbySeats:
         """When (clock time) the next away seat is due to be freed; None: none is."""
         return min((due for due, _ in self._away_deadlines()), default=None)
 
+    @durable
     def run_due(self) -> None:
         """Free every away seat whose time is up (nothing when none is)."""
         now = self.clock()

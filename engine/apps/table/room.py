@@ -25,19 +25,19 @@ and is handed to ``Match.step`` through the seat's agent; the driver's events
 become the log in ``engine.apps.recap``'s words. Everything is kept in one
 thread (the server's event loop): the worker thread only runs the unit port.
 
+>>> import json
 >>> room = Room(seats=2, rng=random.Random(1))
 >>> display = room.connect()
 >>> room.receive(display, '{"type": "hello", "role": "display"}')
->>> [m["type"] for m in room.take(display)]
+>>> [json.loads(m)["type"] for m in room.take(display)]
 ['welcome', 'view']
 """
 
 from __future__ import annotations
 
 import dataclasses
-import json
+import functools
 import logging
-import os
 import random
 import re
 import secrets
@@ -50,7 +50,9 @@ from engine.apps.driver import Match, MatchEvent
 from engine.apps.recap import event_text
 from engine.apps.table import access, showdown_view
 from engine.apps.table.access import HOST_ONLY, HostGate, PeerLog, Tries
-from engine.apps.table.hub import Connection, Hub
+from engine.apps.table.action_ids import ActionIds
+from engine.apps.table.durable import decide_ahead, durable, remember_verdicts, saved_verdicts
+from engine.apps.table.hub import Connection, Hub, ViewTexts
 from engine.apps.table.lobby import DEFAULT_SEAT_TIMEOUT_S, SEAT_COMMANDS, LobbySeats
 from engine.apps.table.party_view import (
     MAX_PARTY_SEATS,
@@ -82,9 +84,7 @@ __all__ = [
     "Room",
     "Seat",
     "Connection",
-    "RecentIds",
     "MAX_LOG",
-    "MAX_IDS",
     "MAX_LAG_MS",
     "SAVE_FORMAT",
     "VARIANTS",
@@ -99,8 +99,6 @@ MAX_LOG = 300
 #: Log lines a phone is sent (the phone page shows none; a view with the whole
 #: log, up to 17 KB, to every phone at every move would be most of the traffic).
 PHONE_LOG = 5
-#: Action ids remembered per seat (the newest): an id among them is a replay.
-MAX_IDS = 256
 #: The longest round trip a page may report, in ms.
 MAX_LAG_MS = 60_000
 #: The save file's format number (fields added since are optional).
@@ -120,33 +118,6 @@ _MAX_ID_CHARS = 64
 _BOT_NAME = re.compile(r"bot[0-9]*", re.IGNORECASE)
 
 
-class RecentIds:
-    """The newest ``size`` action ids of a seat: an id among them is a replay;
-    the oldest is forgotten when a new one comes (so a seat's memory is bounded).
-
-    >>> ids = RecentIds(2)
-    >>> for msg_id in ("a", "b", "c"):
-    ...     ids.add(msg_id)
-    >>> "a" in ids, "b" in ids, "c" in ids, len(ids)
-    (False, True, True, 2)
-    """
-
-    def __init__(self, size: int = MAX_IDS):
-        self.size = size
-        self._ids: dict[int | str, None] = {}  # a dict keeps the order they came in
-
-    def __contains__(self, msg_id: object) -> bool:
-        return msg_id in self._ids
-
-    def __len__(self) -> int:
-        return len(self._ids)
-
-    def add(self, msg_id: int | str) -> None:
-        self._ids[msg_id] = None
-        while len(self._ids) > self.size:
-            del self._ids[next(iter(self._ids))]
-
-
 @dataclasses.dataclass
 class Seat:
     """A seat: empty (``kind`` None), a person's (with the secret that rejoins
@@ -159,7 +130,7 @@ class Seat:
     reaction_ms: float | None = None  # a bot's, for a unit that presses for it
     bot_playing: bool = False  # a person's seat a bot plays for
     drew: int = 0  # cards drawn by the latest draw, for the "+N" badge
-    ids: RecentIds = dataclasses.field(default_factory=RecentIds)  # action ids seen
+    ids: ActionIds = dataclasses.field(default_factory=ActionIds)  # this match's, saved
     away_since: float | None = None  # a person's seat no phone holds: since when (clock)
 
     @property
@@ -273,6 +244,10 @@ class Room(LobbySeats, Hub):
         self._bot_rng: random.Random | None = None  # the random bots' (drawn when needed)
         self._port = _Prepared(self.unit)
         self._round_closed = False  # round_end told for the current round
+        self._views = ViewTexts()  # each kind of connection's view, encoded once a change
+        #: Each seat's ``you`` part and what it was built from (the position, the
+        #: names, its bot): built again only when one of those changed.
+        self._yous: dict[int, tuple[tuple[Any, ...], dict[str, Any]]] = {}
 
     # -- what the match needs next --------------------------------------------------
 
@@ -315,6 +290,7 @@ class Room(LobbySeats, Hub):
             return "bot"
         return None
 
+    @durable
     def bot_step(self) -> None:
         """The bot whose turn it is decides (UNO Party!'s pointing: every bot
         still to choose points, in seat order)."""
@@ -348,6 +324,7 @@ class Room(LobbySeats, Hub):
         """The position the bots would claim in (the game's public line)."""
         return self._playing().game.notation()
 
+    @durable
     def claims_step(self) -> None:
         """UNO Party!: the bots' out-of-turn claims (a speed play, a catch), one
         round among them, in their reaction order (``Match.claims``); asked once
@@ -372,15 +349,34 @@ class Room(LobbySeats, Hub):
         """The pending showdown, as the driver will ask for it: fight it on
         ``self.unit`` (blocking: in a worker thread) and pass the outcome to
         :meth:`finish_showdown`. The views show it armed."""
-        match = self._playing()
-        game = match.game
-        pending = game.pending_showdown
-        if pending is None:
-            raise RuntimeError(f"no showdown pending: {game.notation()}")
+        request = self._pending_request()
+        if request is None:
+            raise RuntimeError(f"no showdown pending: {self._playing().game.notation()}")
+        c, o = request.players
+        pending = self._playing().game.pending_showdown
+        assert pending is not None
+        self._fighting = True
+        self._port.request = request
+        self.showdown = showdown_view.armed(
+            c,
+            o,
+            [request.challenger_name, request.opponent_name],
+            request.cards,
+            str(pending.cause),
+        )
+        self._changed()
+        return request
+
+    def _pending_request(self) -> ShowdownRequest | None:
+        """The request of the showdown pending in the game, if one is."""
+        match = self.match
+        pending = None if match is None else match.game.pending_showdown
+        if match is None or pending is None:
+            return None
         c, o = pending.challenger, pending.opponent
         names = self.names
-        request = ShowdownRequest(
-            f"{match.match_id}:r{game.round}:s{match.showdowns + 1}",
+        return ShowdownRequest(
+            f"{match.match_id}:r{match.game.round}:s{match.showdowns + 1}",
             c,
             o,
             names[c],
@@ -392,17 +388,22 @@ class Room(LobbySeats, Hub):
                 if (reaction := getattr(match.agents[p], "reaction_ms", None)) is not None
             },
         )
-        self._fighting = True
-        self._port.request = request
-        self.showdown = showdown_view.armed(
-            c, o, [names[c], names[o]], request.cards, str(pending.cause)
-        )
-        self._changed()
-        return request
 
+    def _hold_outcome(self, outcome: ShowdownOutcome) -> None:
+        """The outcome could not be saved: it waits for the host's retry."""
+        self._fighting = False
+        self._held_outcome = outcome
+
+    @durable(failed=_hold_outcome)
     def finish_showdown(self, outcome: ShowdownOutcome) -> None:
-        """The unit's outcome of the showdown :meth:`showdown_request` named."""
+        """The unit's outcome of the showdown :meth:`showdown_request` named.
+        Saved before it is shown; while the table cannot save it waits for the
+        host's retry (held, as when its own save fails)."""
         self._playing()
+        if self.save_problem is not None and not self._in_change:
+            self._hold_outcome(outcome)
+            self._changed()
+            return
         self._fighting = False
         self.paused = None
         self._port.outcome = outcome
@@ -420,11 +421,16 @@ class Room(LobbySeats, Hub):
 
     def pause(self, problem: str) -> None:
         """The unit could not fight the showdown: every screen shows ``problem``
-        until the host retries (``retry``) or names the loser (``decide``)."""
+        until the host retries (``retry``) or names the loser (``decide``).
+        While the table cannot save, it is shown once the save is retried."""
         self._fighting = False
-        self.paused = problem
+        if self.save_problem is not None:
+            self._paused_before = problem
+        else:
+            self.paused = problem
         self._changed()
 
+    @durable
     def next_round(self) -> None:
         match = self._playing()
         match.game.next_round()
@@ -455,6 +461,7 @@ class Room(LobbySeats, Hub):
         """The host's key (saved with the room; ``new_host_key`` replaces it)."""
         return self.host_gate.key
 
+    @durable
     def new_host_key(self) -> str:
         """A new host key; the old one stops working at once: each display that
         held it becomes a spectator and is told so. Saved. Returns the new key."""
@@ -465,6 +472,10 @@ class Room(LobbySeats, Hub):
                 conn.outbox.append(self._welcome(conn, access.HOST_KEY_REPLACED))
         self._changed(save=True)
         return key
+
+    def _may_save(self, message: dict[str, Any]) -> bool:
+        kind = message.get("type")
+        return kind in self._HANDLERS and kind not in ("hello", "ping", "lag")
 
     def _handle(self, conn: Connection, message: dict) -> str | None:
         """Each handler returns why it refuses the message, or None."""
@@ -535,16 +546,10 @@ class Room(LobbySeats, Hub):
         asked = message.get("seat", seat)
         if asked != seat:
             return f"you sit at seat {seat}, not {asked}: you act for your seat only"
-        msg_id = message.get("id")
-        if msg_id is not None:
-            if isinstance(msg_id, bool) or not isinstance(msg_id, (int, str)):
-                return "id must be a number or a string"
-            if isinstance(msg_id, str) and len(msg_id) > _MAX_ID_CHARS:
-                return f"id is longer than {_MAX_ID_CHARS} characters"
-            if msg_id in self.seats[seat].ids:  # among the seat's newest MAX_IDS
-                return f"action {msg_id!r} was sent already (replayed)"
-            # An id names one message, whatever became of it: a second one is a replay.
-            self.seats[seat].ids.add(msg_id)
+        # Every action has an id, never accepted twice in a match (saved with it).
+        refused = self.seats[seat].ids.check(message.get("id"), self.match_id)
+        if refused is not None:
+            return refused
         text = message.get("action")
         if not isinstance(text, str):
             return "action must be an action's text, e.g. R5 or draw"
@@ -677,6 +682,8 @@ class Room(LobbySeats, Hub):
         elif cmd in ("hand_to_bot", "hand_back"):
             return self._hand_over(message.get("seat"), to_bot=cmd == "hand_to_bot")
         elif cmd == "retry":
+            if self.save_problem is not None:
+                return self._retry_save()
             if self.paused is None:
                 return "the game is not paused"
             self.paused = None
@@ -1055,42 +1062,86 @@ class Room(LobbySeats, Hub):
             bot_kind=self.bot_kind,
             reaction_ms=self.reaction_ms,
             reveal=self.reveal,
+            cannot_save=self.save_problem is not None,
         )
 
     def view_for(self, conn: Connection, public: dict[str, Any] | None = None) -> dict[str, Any]:
         """``conn``'s whole view: the public part, and its own hand if it holds a seat."""
-        view = dict(self.public() if public is None else public)
-        if conn.role == "phone":
-            view["log"] = view["log"][:PHONE_LOG]
-        game = self.game
-        if conn.seat is not None and game is not None:
-            bot_playing = self.seats[conn.seat].bot_playing
-            view["you"] = private_view(game, conn.seat, self.names, bot_playing=bot_playing)
-        elif conn.seat is not None:
-            view["you"] = {
-                "seat": conn.seat,
-                "hand": [],
-                "legal": [],
-                "prompt": "",
-                "bot_playing": False,
-            }
-        else:
-            view["you"] = None
+        view = self._public_for(conn.role, self.public() if public is None else public)
+        view["you"] = None if conn.seat is None else self._you(conn.seat)
         return view
 
+    def _public_for(self, role: str | None, public: dict[str, Any]) -> dict[str, Any]:
+        """The public view as ``role`` gets it (a phone: the newest log lines), ``you`` null."""
+        view = dict(public)
+        if role == "phone":
+            view["log"] = view["log"][:PHONE_LOG]
+        view["you"] = None
+        return view
+
+    def _you(self, seat: int) -> dict[str, Any]:
+        """The ``you`` part of the phone that holds ``seat``."""
+        game = self.game
+        if game is not None:
+            bot_playing = self.seats[seat].bot_playing
+            return private_view(game, seat, self.names, bot_playing=bot_playing)
+        return {"seat": seat, "hand": [], "legal": [], "prompt": "", "bot_playing": False}
+
     def _changed(self, save: bool = False) -> None:
-        public = self.public()
-        for conn in self.connections:
-            if conn.role is None:
-                continue
-            view = self.view_for(conn, public)
-            text = json.dumps(view, sort_keys=True)
-            if text != conn.last_view:
-                conn.last_view = text
-                conn.outbox.append({"type": "view", "view": view})
+        """Something changed: saved first, with ``save`` (write ahead: a save
+        that fails raises :class:`~engine.apps.table.durable.SaveFailed` before
+        anything is queued), then each connection's view queued if it changed;
+        then the server is told."""
         if save:
+            decide_ahead(self.unit, self._pending_request())
             self.save()
+        self._queue_views()
         self._notify()
+
+    def _queue_views(self) -> None:
+        """The public view is built once; each kind of connection's view (a
+        display's, a phone's without a seat, each seat's) is encoded once and
+        the one string queued for every connection of that kind that does not
+        hold it already. A seat's own part is built again only when the game's
+        position, the names or its bot changed (:class:`ViewTexts`)."""
+        public = self.public()
+        made: dict[tuple[str | None, int | None], str] = {}
+        position = functools.cache(lambda: None if self.game is None else _notation(self.game))
+        for conn in self.connections:
+            role = conn.role
+            if role is None:
+                continue
+            key = (role, conn.seat)
+            text = made.get(key)
+            if text is None:
+                text = made[key] = self._view_text(role, conn.seat, public, made, position)
+            if text is not conn.last_view:
+                conn.last_view = text
+                conn.outbox.append(text)
+
+    def _view_text(
+        self,
+        role: str | None,
+        seat: int | None,
+        public: dict[str, Any],
+        made: dict[tuple[str | None, int | None], str],
+        position: Callable[[], str | None],
+    ) -> str:
+        """The view message of ``role`` holding ``seat`` (None: no seat) at this change."""
+        base = made.get((role, None))
+        if base is None:
+            base = made[role, None] = self._views.text(
+                role, None, lambda: self._public_for(role, public)
+            )
+        if seat is None:
+            return base
+        basis = (position(), tuple(self.names), self.seats[seat].bot_playing)
+        you = self._yous.get(seat)
+        if you is None or you[0] != basis:  # the seat's own part changed
+            you = self._yous[seat] = (basis, self._you(seat))
+        return self._views.text(
+            (role, seat), (base, basis), lambda: {**self._public_for(role, public), "you": you[1]}
+        )
 
     def _welcome(self, conn: Connection, message: str | None = None) -> dict[str, Any]:
         """The welcome to ``conn``: its seat and secret; to the host, the host
@@ -1151,6 +1202,7 @@ class Room(LobbySeats, Hub):
                     "secret": s.secret,
                     "reaction_ms": s.reaction_ms,
                     "bot_playing": s.bot_playing,
+                    "ids": s.ids.to_dict(),
                 }
                 for s in self.seats
             ],
@@ -1158,6 +1210,8 @@ class Room(LobbySeats, Hub):
             # the save file is the server's, never sent to a page.
             "notation": None if match is None else _notation(match.game),
             "reveal": self.reveal,
+            # a simulated unit's verdict of the pending showdown, decided before it is shown
+            "verdicts": saved_verdicts(self.unit, self._pending_request()),
             "showdowns": 0 if match is None else match.showdowns,
             "decisions": 0 if match is None else match.decisions,
             "log": list(self.log),
@@ -1180,6 +1234,7 @@ class Room(LobbySeats, Hub):
                     s["secret"],
                     s["reaction_ms"],
                     bot_playing=s.get("bot_playing", False) is True and s["kind"] == "person",
+                    ids=ActionIds.from_dict(s.get("ids")),
                 )
                 for s in data["seats"]
             ]
@@ -1211,6 +1266,10 @@ class Room(LobbySeats, Hub):
             self.variant, self.target = data["variant"], data["target"]
             self.bot_kind, self.reaction_ms, self.house_rules = bot_kind, reaction_ms, house
             self.log = [str(line) for line in data["log"]]
+            verdicts = data.get("verdicts") or {}
+            if not isinstance(verdicts, dict):
+                raise TypeError(f"verdicts must be an object, not {verdicts!r}")
+            remember_verdicts(self.unit, verdicts)
             if game is not None:
                 self._begin(game, self.log, data["showdowns"], data["decisions"])
                 self.host_paused = data.get("host_paused", False) is True
@@ -1228,11 +1287,6 @@ class Room(LobbySeats, Hub):
             seat.away_since = now if seat.kind == "person" else None
         self._freeable_since = now
 
-    def save(self) -> None:
-        """Write the snapshot to ``save_path`` (see :func:`write_save`); None: not saved."""
-        if self.save_path is not None:
-            write_save(self.save_path, self.snapshot())
-
 
 def _notation(game: Game | PartyGame) -> str:
     """The game's line for the save file: UNO Party!'s with its pointing choices."""
@@ -1243,23 +1297,3 @@ def new_match_id() -> str:
     """A fresh match id, ``m`` and 8 hex digits: two matches at one unit (one
     server, or a server restarted) never share a showdown id."""
     return f"m{secrets.token_hex(4)}"
-
-
-def write_save(path: Path, snapshot: dict[str, Any]) -> None:
-    """Write ``snapshot`` to ``path`` as JSON so that a crash or a power cut
-    leaves the old file or the new one, never half of one (a temporary file,
-    flushed to the disk, renamed over, the folder flushed), readable by its
-    owner only: it holds the seats' secrets."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(path.name + ".tmp")
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as file:
-        json.dump(snapshot, file)
-        file.flush()
-        os.fsync(file.fileno())
-    os.replace(temporary, path)
-    folder = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(folder)
-    finally:
-        os.close(folder)

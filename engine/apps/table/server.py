@@ -27,7 +27,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
-import json
 import logging
 import threading
 import time
@@ -97,7 +96,7 @@ class TableRoom(Protocol):
     def connect(self, peer: str = "") -> Any: ...
     def disconnect(self, conn: Any) -> None: ...
     def receive(self, conn: Any, text: str) -> None: ...
-    def take(self, conn: Any) -> list[Any]: ...
+    def take(self, conn: Any) -> list[str]: ...
     def next_task(self) -> str | None: ...
     def bot_step(self) -> None: ...
     def next_round(self) -> None: ...
@@ -289,7 +288,7 @@ class _Link:
     def __init__(
         self,
         ws: WebSocket,
-        pending: Callable[[], list[Any]],
+        pending: Callable[[], list[str]],
         *,
         limits: Limits,
         refusals: RefusalLog,
@@ -305,10 +304,10 @@ class _Link:
         self.closer: asyncio.Task | None = None
 
     def pull(self) -> None:
-        """Queue what the room has for this connection (encoded once: the room's
-        messages are text already, or a dict from a room that does not encode)."""
+        """Queue what the room has for this connection (JSON texts, encoded once
+        by the room: a view shared by many connections is one string)."""
         for message in self.pending():
-            self.put(message if isinstance(message, str) else json.dumps(message))
+            self.put(message)
 
     def refuse(self, text: str) -> None:
         """A refusal of a frame, after what the room queued before it."""

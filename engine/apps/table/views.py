@@ -174,12 +174,14 @@ def public_view(
     bot_kind: str = "heuristic",
     reaction_ms: float = 230.0,
     reveal: dict[str, Any] | None = None,
+    cannot_save: bool = False,
 ) -> dict[str, Any]:
     """What every connection sees. ``seats`` are the room's seat entries
     (seat, name, kind, connected, bot_playing, lag_ms, drew); the game adds
     each one's card count and UNO state. ``phase`` is ``lobby``,
     ``match_over`` or the game's phase. ``paused`` is a unit problem (what
-    happened, what to do); ``host_paused`` the host's own pause. The house
+    happened, what to do), or why the table cannot save (``cannot_save``
+    true: only the host's retry goes on); ``host_paused`` the host's own pause. The house
     rules are the game's once it is dealt. ``party`` is UNO Party!'s fields
     (``party_view.party_public``; null for the other variants), ``reveal``
     the last pointing, revealed once every choice was in."""
@@ -203,6 +205,7 @@ def public_view(
         "log": list(log),
         "showdown": showdown,
         "paused": paused,
+        "cannot_save": cannot_save,
         "host_paused": host_paused,
         "house_rules": house_rules_view(house),
         "bots": {"kind": bot_kind, "reaction_ms": reaction_ms},

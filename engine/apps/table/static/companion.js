@@ -146,14 +146,15 @@ function renderPaused() {
   const buttons = [];
   const sd = view.showdown;
   if (paused && isHost) {
-    buttons.push(h("button", { type: "button", id: "retry", text: "Retry the showdown", onclick: () => host("retry") }));
-    if (view.busy && sd) {
+    buttons.push(h("button", { type: "button", id: "retry", text: view.cannot_save ? "Retry" : "Retry the showdown",
+      onclick: () => host("retry") }));
+    if (view.busy && sd && !view.cannot_save) {
       for (const seat of [sd.challenger, sd.opponent]) {
         buttons.push(h("button", { type: "button", "data-loser": seat,
           text: `${seatName(view, seat)} took the cards`, onclick: () => host("decide", { loser: seat }) }));
       }
     }
-    if (view.busy) {
+    if (view.busy && !view.cannot_save) {
       buttons.push(h("button", { type: "button", id: "cancel", text: "Drop the showdown",
         onclick: () => host("cancel") }));
     }

@@ -271,7 +271,7 @@ function renderHostExtra() {
   const sd = view.showdown;
   if (view.paused) {
     buttons.push(button("retry", "Retry", () => host("retry")));
-    if (sd) {
+    if (sd && !view.cannot_save) {
       for (const seat of [sd.challenger, sd.opponent]) {
         buttons.push(button(`decide-${seat}`, `${seatName(view, seat)} loses`,
           () => host("decide", { loser: seat })));
