@@ -110,6 +110,10 @@ def uvicorn_config(
         http=TableH11Protocol,
         ws=TableWebSocketProtocol,
         ws_max_size=limits.ws_max_size,
+        # No permessage-deflate: each socket's compressor costs about 43 KB and
+        # compresses the one shared view again for every socket (95 us each a
+        # change, docs/performance.md); views are a few KB on a LAN.
+        ws_per_message_deflate=False,
         timeout_keep_alive=limits.keep_alive_s,  # an int in uvicorn's hints; a float works
         server_header=False,
         proxy_headers=False,
