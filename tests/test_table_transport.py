@@ -15,6 +15,8 @@ import logging
 import random
 import re
 import socket
+import threading
+import time
 
 import pytest
 
@@ -32,9 +34,22 @@ class Records(logging.Handler):
     def __init__(self):
         super().__init__(logging.DEBUG)
         self.records: list[logging.LogRecord] = []
+        self.logged = threading.Event()  # set at each record (the server logs in its thread)
 
     def emit(self, record):
         self.records.append(record)
+        self.logged.set()
+
+    def wait_for(self, name: str, timeout: float = 30.0) -> None:
+        """Until a record of logger ``name`` came (``timeout``: a safety net)."""
+        deadline = time.monotonic() + timeout
+        while not self.lines(name):
+            self.logged.clear()
+            if self.lines(name):
+                return
+            assert self.logged.wait(max(0.0, deadline - time.monotonic())), (
+                f"nothing logged by {name} in {timeout:g} s"
+            )
 
     def lines(self, name: str) -> list[str]:
         return [r.getMessage() for r in self.records if r.name == name]
@@ -217,6 +232,9 @@ def test_a_reader_that_reads_nothing_is_closed_when_too_far_behind():
         with contextlib.suppress(OSError):  # the server drops it meanwhile
             for _ in range(20_000):
                 reader.send_text(ping)
+        # Read nothing until the server has given up on it: reading now would let
+        # the server catch up (the pings sent are still being answered).
+        records.wait_for("engine.apps.table.refused")
         code, _, texts = reader.closed()
         reader.close()
         assert code == 1006  # dropped: a close frame would wait behind all it never read
