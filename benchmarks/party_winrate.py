@@ -31,8 +31,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.bot_winrate import OPPONENTS, wilson  # the same opponents and interval
 from engine.apps.driver import play_match
-from engine.players.bots import HeuristicBot
 from engine.units.ports import SimulatedUnit
+from engine.uno.bots import HeuristicBot
 
 PLAYERS = 8
 

@@ -13,7 +13,7 @@ core is re-exported here; ``import engine`` loads nothing else.
 True
 """
 
-from engine.core import (
+from engine.uno import (
     Action,
     ActionKind,
     Card,

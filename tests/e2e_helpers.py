@@ -17,8 +17,8 @@ from typing import ClassVar
 
 from engine.apps.demo import SimulatedTable
 from engine.apps.driver import Match
-from engine.core.game import Game
-from engine.players.bots import HeuristicBot
+from engine.uno.bots import HeuristicBot
+from engine.uno.game import Game
 from firmware_host.protocol.reactions import Reactions
 from firmware_host.service.journal import Journal
 

@@ -26,12 +26,12 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from engine.apps.driver import Match, MatchEvent
-from engine.core.game import Game
-from engine.core.party import PartyGame
-from engine.core.party_rules import PartyRules
-from engine.core.rules import HouseRules
-from engine.players.bots import HeuristicBot, RandomBot
 from engine.units.ports import SimulatedUnit
+from engine.uno.bots import HeuristicBot, RandomBot
+from engine.uno.game import Game
+from engine.uno.party import PartyGame
+from engine.uno.party_rules import PartyRules
+from engine.uno.rules import HouseRules
 
 __all__ = ["GOLDEN", "Case", "CASES", "record", "read"]
 

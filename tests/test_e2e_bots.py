@@ -10,9 +10,9 @@ import pytest
 
 from engine.apps.driver import Match
 from engine.apps.play import play_game
-from engine.core.game import Game
-from engine.players.bots import HeuristicBot
 from engine.units.remote import RemoteUnit
+from engine.uno.bots import HeuristicBot
+from engine.uno.game import Game
 from tests.daemon_helpers import running_daemon
 from tests.e2e_helpers import (
     E2E_CONFIG,

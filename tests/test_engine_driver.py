@@ -8,8 +8,8 @@ import pytest
 from engine import Action, Game, IllegalActionError, InvariantError, StateError
 from engine.apps.driver import EVENT_KINDS, Match, MatchEvent, play_match
 from engine.apps.match_words import describe
-from engine.players.bots import HeuristicBot, RandomBot
 from engine.units.ports import ShowdownOutcome, SimulatedUnit
+from engine.uno.bots import HeuristicBot, RandomBot
 
 
 def bots(seed, players=4):

@@ -9,10 +9,10 @@ import random
 import pytest
 
 from engine import Action, Card
-from engine.core import PartyGame
-from engine.core.game import Phase
-from engine.players.bots import HeuristicBot, PlayerView, RandomBot
-from engine.players.party_bots import offence_chance, wild_draw_four_is_honest
+from engine.uno import PartyGame
+from engine.uno.bots import HeuristicBot, PlayerView, RandomBot
+from engine.uno.game import Phase
+from engine.uno.party_bots import offence_chance, wild_draw_four_is_honest
 
 DRAW = "G1,G2,G3,G4,G5,G6,G7,G8,B7,B8"
 

@@ -8,9 +8,9 @@ import pytest
 from engine import Action, Game, IllegalActionError, StateError
 from engine.apps.driver import EVENT_KINDS, PARTY_EVENT_KINDS, Match, MatchEvent
 from engine.apps.match_words import describe
-from engine.core import PartyGame
-from engine.players.bots import HeuristicBot, RandomBot
 from engine.units.ports import SimulatedUnit
+from engine.uno import PartyGame
+from engine.uno.bots import HeuristicBot, RandomBot
 
 DRAW = "G1,G2,G3,G4,G5,G6,G7,G8,B7,B8"
 

@@ -12,8 +12,8 @@ from engine.apps.driver import PARTY_EVENT_KINDS, MatchEvent
 from engine.apps.play import PARTY_PLAYERS, Person, SharedScreen, parse_players, play_game
 from engine.apps.recap import event_text
 from engine.apps.screen import PARTY_HELP, party_line
-from engine.core.actions import Action
-from engine.core.party import PartyGame
+from engine.uno.actions import Action
+from engine.uno.party import PartyGame
 from firmware_host.protocol.console import UsageError
 
 NAMES = ("Ann", "Bob", "Cy", "Di")

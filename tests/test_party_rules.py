@@ -22,8 +22,8 @@ from engine import (
     StateError,
     Variant,
 )
-from engine.core.party import PartyGame
-from engine.core.party_rules import PartyRules
+from engine.uno.party import PartyGame
+from engine.uno.party_rules import PartyRules
 
 
 def house_field(**house) -> str:

@@ -14,7 +14,7 @@ import re
 import pytest
 
 from engine.apps.table.room import Room
-from engine.core.party import PartyGame
+from engine.uno.party import PartyGame
 from tests.room_helpers import last_view, run_runner, taken
 from tests.table_helpers import has_key
 

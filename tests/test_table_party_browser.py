@@ -45,7 +45,7 @@ PILE = (
 
 def restored_room(notation: str, url: str):
     from engine.apps.table.room import Room
-    from engine.core.party import PartyGame
+    from engine.uno.party import PartyGame
 
     game = PartyGame.from_notation(notation)
     room = Room(

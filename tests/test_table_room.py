@@ -17,8 +17,8 @@ import pytest
 from engine.apps.table.room import Room
 from engine.apps.table.server import Runner, UnitHooks
 from engine.apps.table.views import SEPARATOR
-from engine.core.game import Game
 from engine.units.ports import ShowdownOutcome
+from engine.uno.game import Game
 from firmware_host.protocol import Event
 from tests.async_helpers import run_coroutine
 from tests.room_helpers import ImmediateLoop, Unreachable, last_view, run_runner, taken

@@ -40,10 +40,10 @@ from typing import TextIO
 
 from engine.apps.driver import Match, MatchEvent
 from engine.apps.match_words import describe
-from engine.core.game import Game
-from engine.players.bots import HeuristicBot
 from engine.units.remote import RemoteUnit, UnitProblem
 from engine.units.unit_link import LinkLost, UnitLink
+from engine.uno.bots import HeuristicBot
+from engine.uno.game import Game
 from firmware_host.protocol import console
 from firmware_host.protocol.reactions import HUMAN, Reactions
 from firmware_host.protocol.words import ms, player_label, plural, reruns_text, versus

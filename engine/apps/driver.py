@@ -8,7 +8,7 @@ telling is reported as a ``MatchEvent`` to the ``log`` callback (and kept in
 ``Match.events``), so a terminal game, a demo and a test read the same record.
 
 >>> import random
->>> from engine.players.bots import HeuristicBot, RandomBot
+>>> from engine.uno.bots import HeuristicBot, RandomBot
 >>> from engine.units.ports import SimulatedUnit
 >>> result = play_match(3, [HeuristicBot(), RandomBot(random.Random(1)), HeuristicBot()],
 ...                     SimulatedUnit(random.Random(1)), seed=4, target=100)
@@ -93,14 +93,14 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from engine.core.actions import Action, ActionKind
-from engine.core.cards import Rank
-from engine.core.errors import IllegalActionError, StateError
-from engine.core.game import Game, PendingShowdown, Phase
-from engine.core.party import PartyGame
-from engine.core.party_notation import PartyState
-from engine.players.bots import DEFAULT_REACTION_MS, Agent
+from engine.game.errors import IllegalActionError, StateError
 from engine.units.ports import ShowdownRequest, UnitPort
+from engine.uno.actions import Action, ActionKind
+from engine.uno.bots import DEFAULT_REACTION_MS, Agent
+from engine.uno.cards import Rank
+from engine.uno.game import Game, PendingShowdown, Phase
+from engine.uno.party import PartyGame
+from engine.uno.party_notation import PartyState
 
 __all__ = [
     "Match",

@@ -37,13 +37,13 @@ from typing import cast
 from engine.apps.driver import Match
 from engine.apps.recap import card_name
 from engine.apps.screen import COMMANDS, PARTY_HELP, QuitGame, SharedScreen, card_order
-from engine.core.actions import Action, ActionKind
-from engine.core.cards import COLOURS, Card, Colour, Rank
-from engine.core.errors import NotationError
-from engine.core.game import Game, Phase
-from engine.players.bots import REACTION_MS_RANGE, Agent, HeuristicBot, PlayerView, RandomBot
+from engine.game.errors import NotationError
 from engine.units.ports import ManualUnit, ShowdownOutcome, ShowdownRequest, SimulatedUnit, UnitPort
 from engine.units.remote import PauseOnProblem, RemoteUnit, UnitProblem, is_unit_url
+from engine.uno.actions import Action, ActionKind
+from engine.uno.bots import REACTION_MS_RANGE, Agent, HeuristicBot, PlayerView, RandomBot
+from engine.uno.cards import COLOURS, Card, Colour, Rank
+from engine.uno.game import Game, Phase
 from firmware_host.protocol.words import plural
 
 __all__ = [

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.apps.driver import MatchEvent
-from engine.core.cards import Card, Rank
+from engine.uno.cards import Card, Rank
 from firmware_host.protocol.words import capital, duel_verdict, plural, verb, versus
 
 __all__ = ["event_text", "scoreboard", "card_name", "COLOUR_WORDS"]

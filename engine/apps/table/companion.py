@@ -45,10 +45,10 @@ from engine.apps.table.durable import decide_ahead, durable, remember_verdicts, 
 from engine.apps.table.hub import Connection, Hub, ViewTexts
 from engine.apps.table.room import new_match_id
 from engine.apps.table.views import SEPARATOR
-from engine.core.cards import Card
-from engine.core.errors import NotationError
-from engine.core.rules import classic_deck, load_showdown_deck
+from engine.game.errors import NotationError
 from engine.units.ports import ShowdownOutcome, ShowdownRequest, SimulatedUnit, UnitPort
+from engine.uno.cards import Card
+from engine.uno.rules import classic_deck, load_showdown_deck
 from firmware_host.protocol import clean_name, clean_showdown_id
 from firmware_host.protocol.words import capital, duel_verdict, plural, versus
 

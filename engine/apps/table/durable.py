@@ -40,7 +40,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
-from engine.core.errors import SaveFailed
+from engine.game.errors import SaveFailed
 from engine.units.ports import ShowdownRequest
 
 __all__ = [

@@ -17,7 +17,7 @@ card (the button lights); the engine's wrong speed plays (a penalty) are left
 to the bots. Wild Drawn Together's choices (a colour and two players, hundreds
 of actions at 16 seats) are summed up in ``you.link_play``.
 
->>> from engine.core.party import PartyGame
+>>> from engine.uno.party import PartyGame
 >>> game = PartyGame.from_notation(
 ...     "party R5,G7/R5,B1/Y3,W - R1,R5 R + 0 play - - 0,0,0 2 1 500 - 1:0 -")
 >>> you = party_private(game, 1, ["Ann", "Bob", "Cy"])
@@ -37,11 +37,11 @@ from engine.apps.driver import PARTY_EVENT_KINDS
 from engine.apps.play import action_text
 from engine.apps.recap import COLOUR_WORDS, card_name
 from engine.apps.screen import card_order
-from engine.core.actions import Action, ActionKind
-from engine.core.cards import Card, Rank
-from engine.core.game import Phase
-from engine.core.party import PartyGame
-from engine.core.party_rules import PartyRules
+from engine.uno.actions import Action, ActionKind
+from engine.uno.cards import Card, Rank
+from engine.uno.game import Phase
+from engine.uno.party import PartyGame
+from engine.uno.party_rules import PartyRules
 
 __all__ = [
     "PARTY_EVENTS",

@@ -64,20 +64,20 @@ from engine.apps.table.party_view import (
 )
 from engine.apps.table.setup import house_rules_from, party_rules_from
 from engine.apps.table.views import SEPARATOR, private_view, public_view
-from engine.core.actions import Action, ActionKind
-from engine.core.errors import NotationError
-from engine.core.game import Game, Phase
-from engine.core.party import PartyGame
-from engine.core.party_rules import PartyRules
-from engine.core.rules import HouseRules
-from engine.players.bots import (
+from engine.game.errors import NotationError
+from engine.units.ports import ShowdownOutcome, ShowdownRequest, SimulatedUnit, UnitPort
+from engine.uno.actions import Action, ActionKind
+from engine.uno.bots import (
     DEFAULT_REACTION_MS,
     Agent,
     HeuristicBot,
     RandomBot,
     check_reaction_ms,
 )
-from engine.units.ports import ShowdownOutcome, ShowdownRequest, SimulatedUnit, UnitPort
+from engine.uno.game import Game, Phase
+from engine.uno.party import PartyGame
+from engine.uno.party_rules import PartyRules
+from engine.uno.rules import HouseRules
 from firmware_host.protocol import clean_name, clean_showdown_id
 
 __all__ = [
@@ -104,7 +104,7 @@ MAX_LAG_MS = 60_000
 #: The save file's format number (fields added since are optional).
 SAVE_FORMAT = 1
 VARIANTS = ("showdown", "classic", "party")
-#: The bots' skills: ``engine.players.bots.HeuristicBot`` or ``RandomBot``.
+#: The bots' skills: ``engine.uno.bots.HeuristicBot`` or ``RandomBot``.
 BOT_KINDS = ("heuristic", "random")
 #: Why a phone's action is refused while the host has paused the game.
 HOST_PAUSED = "the host paused the game: wait until the host resumes it"

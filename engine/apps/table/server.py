@@ -48,7 +48,7 @@ from engine.apps.table.frames import BEHIND_CLOSE_CODE, Outbox, PeerRates, read_
 from engine.apps.table.guard import Guard, Hosts, SecurityHeaders
 from engine.apps.table.limits import Limits, RefusalLog, fit_to_fd_limit
 from engine.apps.table.transport import uvicorn_config
-from engine.core.errors import UnitProblem
+from engine.game.errors import UnitProblem
 from engine.units.ports import ShowdownOutcome, ShowdownRequest, UnitPort
 from firmware_host.protocol.console import CommandError
 

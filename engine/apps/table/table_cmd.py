@@ -109,7 +109,7 @@ def check_unit(unit) -> None:
     """Connect to the unit at start-up, as ``showdown play`` does: CommandError
     with what happened and what to do when it cannot be reached or is not
     ready, rather than a pause at the first showdown."""
-    from engine.core.errors import UnitProblem
+    from engine.game.errors import UnitProblem
 
     try:
         unit.open()

@@ -9,7 +9,7 @@ top, ``catchable``), and :func:`private_view` reads the one hand it is given the
 seat of. The room (``engine.apps.table.room``) decides which connection gets
 which.
 
->>> from engine.core.game import Game
+>>> from engine.uno.game import Game
 >>> game = Game.from_notation(
 ...     "showdown R5,W,G2/B1,Y1,Y2 G1,B2 R1 R + 0 play - - 0,0 1 1 500 - 1:0")
 >>> you = private_view(game, 0, ["Ann", "Bob"])
@@ -34,12 +34,12 @@ from engine.apps.table.party_view import (
     party_rules_view,
     party_rules_words,
 )
-from engine.core.actions import ActionKind
-from engine.core.cards import Card
-from engine.core.game import Game, Phase
-from engine.core.party import PartyGame
-from engine.core.party_rules import PartyRules
-from engine.core.rules import HouseRules, Variant
+from engine.uno.actions import ActionKind
+from engine.uno.cards import Card
+from engine.uno.game import Game, Phase
+from engine.uno.party import PartyGame
+from engine.uno.party_rules import PartyRules
+from engine.uno.rules import HouseRules, Variant
 
 __all__ = [
     "card_view",

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, cast
 
-from engine.core.actions import (
+from engine.uno.actions import (
     ACCEPT,
     CATCH,
     CHALLENGE,
@@ -21,7 +21,7 @@ from engine.core.actions import (
     TAKE_PILE,
     Action,
 )
-from engine.core.cards import (
+from engine.uno.cards import (
     CARD,
     COLOURS,
     RANK_MASK,
@@ -29,20 +29,20 @@ from engine.core.cards import (
     Card,
     Rank,
 )
-from engine.core.game import Phase
-from engine.core.party_notation import NO_PART, WAITING
-from engine.core.party_rules import (
+from engine.uno.game import Phase
+from engine.uno.party_notation import NO_PART, WAITING
+from engine.uno.party_rules import (
     POINT_CAP,
     colour_of,
     party_wild_draw_four_is_legal,
 )
-from engine.core.rules import LOST_CHALLENGE_CARDS
+from engine.uno.rules import LOST_CHALLENGE_CARDS
 
 # CARD for the codes a game holds (always real cards).
 _CARDS = cast("list[Card]", CARD)
 
 if TYPE_CHECKING:
-    from engine.core.party import PartyGame
+    from engine.uno.party import PartyGame
 
 __all__ = ["legal_for", "apply_action", "problems"]
 

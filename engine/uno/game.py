@@ -38,7 +38,9 @@ import random
 from collections.abc import Callable
 from typing import ClassVar, cast
 
-from engine.core.actions import (
+from engine.game.errors import IllegalActionError, InvariantError, NotationError, StateError
+from engine.game.shuffle import seeded_shuffle
+from engine.uno.actions import (
     ACCEPT,
     CATCH,
     CHALLENGE,
@@ -49,7 +51,7 @@ from engine.core.actions import (
     SHOWDOWN_RESULT,
     Action,
 )
-from engine.core.cards import (
+from engine.uno.cards import (
     CARD,
     CODE_MASK,
     COLOUR_SHIFT,
@@ -65,10 +67,9 @@ from engine.core.cards import (
     Colour,
     Rank,
 )
-from engine.core.errors import IllegalActionError, InvariantError, NotationError, StateError
-from engine.core.match_facts import MatchFacts, cards_of, match_seed
-from engine.core.notation import PHASES, Position
-from engine.core.rules import (
+from engine.uno.match_facts import MatchFacts, cards_of, match_seed
+from engine.uno.notation import PHASES, Position
+from engine.uno.rules import (
     FIRST_CARD_COVERED,
     FIRST_CARD_RETURNED,
     HAND_SIZE,
@@ -80,9 +81,8 @@ from engine.core.rules import (
     stacks_on,
     wild_draw_four_is_legal,
 )
-from engine.core.shuffle import seeded_shuffle
-from engine.core.tables import ACCEPT as ACCEPT_ACTION
-from engine.core.tables import (
+from engine.uno.tables import ACCEPT as ACCEPT_ACTION
+from engine.uno.tables import (
     CATCHES,
     COLOUR_CHOICES,
     DRAW_AND_CATCH,
@@ -96,9 +96,9 @@ from engine.core.tables import (
     UNO_PLAYS,
     match_key,
 )
-from engine.core.tables import CHALLENGE as CHALLENGE_ACTION
-from engine.core.tables import DRAW as DRAW_ACTION
-from engine.core.tables import KEEP as KEEP_ACTION
+from engine.uno.tables import CHALLENGE as CHALLENGE_ACTION
+from engine.uno.tables import DRAW as DRAW_ACTION
+from engine.uno.tables import KEEP as KEEP_ACTION
 
 __all__ = ["Game", "Outcome", "PendingShowdown", "Phase", "HAND_SIZE"]
 
@@ -113,13 +113,13 @@ class Phase(enum.Enum):
     CHOOSE_SHOWDOWN = "face"  # a Wild Showdown: name opponent and cards
     SHOWDOWN = "showdown"  # waiting for the unit's result
     ROUND_OVER = "over"
-    # UNO Party! only (engine.core.party):
+    # UNO Party! only (engine.uno.party):
     PILE = "pile"  # the mini pile goes round: add to it or take it
     POINT = "point"  # everyone points at once (Point Taken)
 
 
 # Internal phase numbers (Phase members are for callers), in the order of the
-# notation's phase words (engine.core.notation.PHASES, as tables.EFFECTS numbers them).
+# notation's phase words (engine.uno.notation.PHASES, as tables.EFFECTS numbers them).
 _PLAY, _DRAWN, _PENALTY, _COLOUR, _FACE, _OVER = range(len(PHASES))
 _PHASES = (
     Phase.PLAY,
@@ -258,10 +258,10 @@ class Game(MatchFacts):
         clockwise, and player ``dealer + 1`` starts. The game shuffles with
         ``seed`` (an int >= 0), or with a seed drawn from ``rng``; with neither, a
         seed is drawn from the OS. The seed is part of the notation.
-        Variant ``party`` returns an ``engine.core.party.PartyGame``.
+        Variant ``party`` returns an ``engine.uno.party.PartyGame``.
         """
         if variant == "party" or (isinstance(variant, Variant) and variant.name == "party"):
-            from engine.core.party import PartyGame  # Party! is its own class
+            from engine.uno.party import PartyGame  # Party! is its own class
 
             return cast(
                 "Game",  # a PartyGame: the same nouns, not a subclass
@@ -762,7 +762,7 @@ class Game(MatchFacts):
 
     def _shuffle(self, cards: list) -> None:
         # The notation carries the seed and the count: a game read back
-        # shuffles the same way (engine.core.shuffle).
+        # shuffles the same way (engine.game.shuffle).
         seeded_shuffle(cards, seed=self._seed, count=self._shuffles)
         self._shuffles += 1
 
@@ -805,9 +805,9 @@ class Game(MatchFacts):
     def from_notation(cls, text: str, variant: Variant | None = None) -> Game:
         """The game written as ``text``. ``variant`` supplies a custom deck for
         later rounds' checks; by default the variant is looked up by name.
-        A ``party`` line gives an ``engine.core.party.PartyGame``."""
+        A ``party`` line gives an ``engine.uno.party.PartyGame``."""
         if isinstance(text, str) and text.startswith("party "):
-            from engine.core.party import PartyGame
+            from engine.uno.party import PartyGame
 
             return cast("Game", PartyGame.from_notation(text, variant))
         position = Position.parse(text)

@@ -3,9 +3,7 @@
 Plain values and rules, sans-IO: it imports nothing else of the project.
 """
 
-from engine.core.actions import Action, ActionKind
-from engine.core.cards import CARD_COUNT, COLOURS, WILD_COLOUR, Card, Colour, Rank
-from engine.core.errors import (
+from engine.game.errors import (
     AuthFailed,
     CommandRefused,
     DeckError,
@@ -25,11 +23,13 @@ from engine.core.errors import (
     UnitVersionError,
     VersionMismatch,
 )
-from engine.core.game import Game, Outcome, PendingShowdown, Phase
-from engine.core.notation import Position
-from engine.core.party import PartyGame
-from engine.core.party_rules import PartyRules, load_party_deck
-from engine.core.rules import (
+from engine.uno.actions import Action, ActionKind
+from engine.uno.cards import CARD_COUNT, COLOURS, WILD_COLOUR, Card, Colour, Rank
+from engine.uno.game import Game, Outcome, PendingShowdown, Phase
+from engine.uno.notation import Position
+from engine.uno.party import PartyGame
+from engine.uno.party_rules import PartyRules, load_party_deck
+from engine.uno.rules import (
     FIRST_CARD_RULES,
     HAND_SIZE,
     HouseRules,

@@ -34,12 +34,14 @@ from __future__ import annotations
 import random
 from typing import cast
 
-from engine.core.actions import (
+from engine.game.errors import IllegalActionError, InvariantError, NotationError, StateError
+from engine.game.shuffle import seeded_shuffle
+from engine.uno.actions import (
     CATCH,
     POINT,
     Action,
 )
-from engine.core.cards import (
+from engine.uno.cards import (
     CARD,
     COLOURS,
     POINTS_BY_CODE,
@@ -47,14 +49,12 @@ from engine.core.cards import (
     Card,
     Colour,
 )
-from engine.core.errors import IllegalActionError, InvariantError, NotationError, StateError
-from engine.core.game import Outcome, Phase
-from engine.core.match_facts import MatchFacts, cards_of, match_seed
-from engine.core.notation import Position
-from engine.core.party_notation import WAITING, PartyState
-from engine.core.party_rules import PartyRules, colour_of, is_number
-from engine.core.rules import HAND_SIZE, Variant
-from engine.core.shuffle import seeded_shuffle
+from engine.uno.game import Outcome, Phase
+from engine.uno.match_facts import MatchFacts, cards_of, match_seed
+from engine.uno.notation import Position
+from engine.uno.party_notation import WAITING, PartyState
+from engine.uno.party_rules import PartyRules, colour_of, is_number
+from engine.uno.rules import HAND_SIZE, Variant
 
 __all__ = ["PartyGame"]
 
@@ -465,6 +465,6 @@ class PartyGame(MatchFacts):
 
 # The rules (what is legal, what an action does) live in party_play, which
 # reads this class's state.
-from engine.core.party_play import apply_action as _apply  # noqa: E402
-from engine.core.party_play import legal_for as _legal  # noqa: E402
-from engine.core.party_play import problems as _problems  # noqa: E402
+from engine.uno.party_play import apply_action as _apply  # noqa: E402
+from engine.uno.party_play import legal_for as _legal  # noqa: E402
+from engine.uno.party_play import problems as _problems  # noqa: E402

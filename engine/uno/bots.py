@@ -31,10 +31,10 @@ import random
 from collections import Counter
 from typing import Protocol
 
-from engine.core.actions import Action, ActionKind
-from engine.core.cards import COLOURS, Card, Colour, Rank
-from engine.core.party import PartyGame
-from engine.players import party_bots
+from engine.uno import party_bots
+from engine.uno.actions import Action, ActionKind
+from engine.uno.cards import COLOURS, Card, Colour, Rank
+from engine.uno.party import PartyGame
 
 __all__ = [
     "Agent",
@@ -228,7 +228,7 @@ class HeuristicBot:
     """A sensible player, deterministic, playing only from its ``PlayerView``.
 
     In UNO Party! it plays as below with the additions that
-    engine.players.party_bots lists (speed plays and catches out of turn,
+    engine.uno.party_bots lists (speed plays and catches out of turn,
     pointing, links, the mini pile).
 
     - catches a player who did not call UNO whenever it may, and always calls UNO;

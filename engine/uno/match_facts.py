@@ -12,8 +12,8 @@ import random
 from collections.abc import Iterable
 from typing import Any, cast
 
-from engine.core.cards import CARD, Card
-from engine.core.rules import HAND_SIZE, Variant
+from engine.uno.cards import CARD, Card
+from engine.uno.rules import HAND_SIZE, Variant
 
 __all__ = ["MatchFacts", "cards_of", "match_seed"]
 

@@ -1,4 +1,4 @@
-"""UNO Party!'s decisions for the bots of :mod:`engine.players.bots`.
+"""UNO Party!'s decisions for the bots of :mod:`engine.uno.bots`.
 
 The bots' classes stay in bots.py; this module holds what they do in a Party!
 game, each a function of a ``PlayerView`` (so of what the player may see):
@@ -37,12 +37,12 @@ import math
 import random
 from typing import TYPE_CHECKING
 
-from engine.core.actions import Action, ActionKind
-from engine.core.cards import Card, Rank
-from engine.core.game import Phase
+from engine.uno.actions import Action, ActionKind
+from engine.uno.cards import Card, Rank
+from engine.uno.game import Phase
 
 if TYPE_CHECKING:
-    from engine.players.bots import HeuristicBot, PlayerView
+    from engine.uno.bots import HeuristicBot, PlayerView
 
 __all__ = ["heuristic_act", "heuristic_react", "random_react", "wild_draw_four_is_honest"]
 
