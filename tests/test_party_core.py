@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from engine.game.errors import IllegalActionError, NotationError, StateError
-from engine.uno import Action, Card, Colour, Game, Phase, Rank, Variant
+from engine.uno import Action, Card, Colour, Phase, Rank, Variant, new_game, read_game
 from engine.uno.party import PartyGame
 from engine.uno.party_rules import PartyRules, load_party_deck
 
@@ -75,17 +75,17 @@ def test_new_cards_have_text_and_points():
 
 
 def test_game_new_and_from_notation_dispatch_to_party_game():
-    game = Game.new(8, "party", seed=3)
+    game = new_game(8, "party", seed=3)
     assert isinstance(game, PartyGame)
     assert game.hand_sizes == (7,) * 8 and game.to_act == 1
     assert len(game.draw_pile) + len(game.discard_pile) == 224 - 56
     assert game.top_card.number is not None  # flipped until a number card
     text = game.notation(reveal=True)
     assert len(text.split(" ")) == 17 and text.endswith(" -")
-    again = Game.from_notation(text)
+    again = read_game(text)
     assert isinstance(again, PartyGame) and again.notation(reveal=True) == text
     assert PartyGame.new(16, seed=1).players == 16
-    assert isinstance(Game.new(4, Variant.party(), seed=1), PartyGame)
+    assert isinstance(new_game(4, Variant.party(), seed=1), PartyGame)
 
 
 @pytest.mark.parametrize("players", [1, 17])

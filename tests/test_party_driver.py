@@ -5,12 +5,13 @@ from collections import Counter
 
 import pytest
 
-from engine import Action, Game, IllegalActionError, StateError
-from engine.apps.driver import EVENT_KINDS, PARTY_EVENT_KINDS, Match, MatchEvent
+from engine import Action, IllegalActionError, StateError
 from engine.apps.match_words import describe
+from engine.match import Driver, MatchEvent
 from engine.units.ports import SimulatedUnit
-from engine.uno import PartyGame
+from engine.uno import PartyGame, new_game, read_game
 from engine.uno.bots import HeuristicBot, RandomBot
+from engine.uno.narration import EVENT_KINDS, PARTY_EVENT_KINDS
 
 DRAW = "G1,G2,G3,G4,G5,G6,G7,G8,B7,B8"
 
@@ -42,7 +43,7 @@ class Scripted:
 
 
 def match_of(game, agents, **options):
-    return Match(game, agents, SimulatedUnit(random.Random(0)), rng=random.Random(1), **options)
+    return Driver(game, agents, SimulatedUnit(random.Random(0)), rng=random.Random(1), **options)
 
 
 def kinds(match, start=0):
@@ -129,7 +130,7 @@ def test_claims_are_ordered_with_the_seeded_rng():
         agents = [Scripted()] + [Scripted(claims=["catch 2"]) for _ in range(3)]
         agents[2] = Scripted()
         game = catch_game()
-        match = Match(game, agents, SimulatedUnit(random.Random(0)), rng=random.Random(seed))
+        match = Driver(game, agents, SimulatedUnit(random.Random(0)), rng=random.Random(seed))
         match.claims()
         return [e.data["player"] for e in match.events]
 
@@ -183,8 +184,8 @@ def test_match_claim_applies_a_person_s_claim_or_reports_it_lost():
 
 
 def test_match_claim_is_party_only():
-    game = Game.new(2, "classic", seed=1)
-    match = Match(game, [Scripted(), Scripted()], SimulatedUnit(random.Random(0)))
+    game = new_game(2, "classic", seed=1)
+    match = Driver(game, [Scripted(), Scripted()], SimulatedUnit(random.Random(0)))
     with pytest.raises(StateError, match="claims out of turn are UNO Party!'s, not classic's"):
         match.claim(1, "catch 0")
     assert match.claims() == []
@@ -340,8 +341,10 @@ def eight(seed):
 
 
 def test_a_seeded_eight_player_match_ends_with_a_winner_and_a_consistent_record():
-    game = Game.new(8, "party", seed=5, target=500)
-    match = Match(game, eight(5), SimulatedUnit(random.Random(0)), debug=True, rng=random.Random(5))
+    game = new_game(8, "party", seed=5, target=500)
+    match = Driver(
+        game, eight(5), SimulatedUnit(random.Random(0)), debug=True, rng=random.Random(5)
+    )
     result = match.run()  # debug: check_invariants (224 cards kept) after every decision
     assert result.winner == game.match_winner and result.scores[result.winner] >= 500
     assert result.showdowns == 0 and result.rounds == game.round
@@ -383,8 +386,8 @@ _NOT_DECISIONS = {
 
 def test_the_same_seed_gives_the_same_party_match():
     def play(seed):
-        game = Game.new(8, "party", seed=seed, target=100)
-        return Match(game, eight(seed), SimulatedUnit(random.Random(0)), rng=random.Random(seed))
+        game = new_game(8, "party", seed=seed, target=100)
+        return Driver(game, eight(seed), SimulatedUnit(random.Random(0)), rng=random.Random(seed))
 
     first, again = play(3).run(), play(3).run()
     assert first.events == again.events
@@ -392,8 +395,8 @@ def test_the_same_seed_gives_the_same_party_match():
 
 
 def test_step_of_a_player_while_a_showdown_is_pending_is_refused():
-    game = Game.from_notation("showdown R5!2,B1/G3,Y9 Y3,G7,B2 R1 R + 0 play - - 0,0 1 1 500 - 1:0")
-    match = Match(game, [Scripted("R5!2"), Scripted()], SimulatedUnit(random.Random(0)))
+    game = read_game("showdown R5!2,B1/G3,Y9 Y3,G7,B2 R1 R + 0 play - - 0,0 1 1 500 - 1:0")
+    match = Driver(game, [Scripted("R5!2"), Scripted()], SimulatedUnit(random.Random(0)))
     match.step(0)
     assert game.pending_showdown is not None
     with pytest.raises(StateError, match="a showdown is pending, not player 1's decision"):

@@ -8,11 +8,12 @@ import argparse
 import pytest
 
 from engine.apps import play_cmd
-from engine.apps.driver import PARTY_EVENT_KINDS, MatchEvent
 from engine.apps.play import PARTY_PLAYERS, Person, SharedScreen, parse_players, play_game
 from engine.apps.recap import event_text
 from engine.apps.screen import PARTY_HELP, party_line
+from engine.match import MatchEvent
 from engine.uno.actions import Action
+from engine.uno.narration import PARTY_EVENT_KINDS
 from engine.uno.party import PartyGame
 from firmware_host.protocol.console import UsageError
 

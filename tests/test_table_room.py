@@ -18,7 +18,7 @@ from engine.apps.table.room import Room
 from engine.apps.table.server import Runner, UnitHooks
 from engine.apps.table.views import SEPARATOR
 from engine.units.ports import ShowdownOutcome
-from engine.uno.game import Game
+from engine.uno import read_game
 from firmware_host.protocol import Event
 from tests.async_helpers import run_coroutine
 from tests.room_helpers import ImmediateLoop, Unreachable, last_view, run_runner, taken
@@ -523,7 +523,7 @@ def test_the_match_is_saved_after_every_action_and_resumes_with_the_same_seats(t
     again = make_room(seats=2)
     again.restore(saved)
     assert again.game.notation() == room.game.notation()
-    assert Game.from_notation(saved["notation"]).notation() == saved["notation"]
+    assert read_game(saved["notation"]).notation() == saved["notation"]
     assert [s.name for s in again.seats] == ["Ann", "bot1", "bot2"]
     assert again.log == room.log
     back = hello(again, "phone", secret=room.seats[0].secret)

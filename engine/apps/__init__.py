@@ -4,14 +4,15 @@ throughput measure (``showdown speed``), and the ``showdown`` command that runs 
 
 from engine.apps.cli import COMMANDS, main
 from engine.apps.demo import UnitDaemon, run_demo
-from engine.apps.driver import EVENT_KINDS, Match, MatchEvent, MatchResult, play_match
 from engine.apps.match_words import describe
 from engine.apps.play import parse_players, play_game
+from engine.match import Driver, MatchEvent, MatchResult, play_match
+from engine.uno.narration import EVENT_KINDS
 
 __all__ = [
     "main",
     "COMMANDS",
-    "Match",
+    "Driver",
     "MatchEvent",
     "MatchResult",
     "play_match",

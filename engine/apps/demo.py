@@ -38,8 +38,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
-from engine.apps.driver import Match, MatchEvent
 from engine.apps.match_words import describe
+from engine.match import Driver, MatchEvent
 from engine.units.remote import RemoteUnit, UnitProblem
 from engine.units.unit_link import LinkLost, UnitLink
 from engine.uno.bots import HeuristicBot
@@ -521,7 +521,7 @@ def _play(
             f"{clock() - started:.0f} s] {scores}"
         )
 
-    match = Match(
+    match = Driver(
         game,
         [HeuristicBot(name, reaction_ms=REACTION_MS[seat]) for seat, name in enumerate(names)],
         unit,

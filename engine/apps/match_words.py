@@ -1,7 +1,7 @@
 """What a match's events say: one readable line per ``MatchEvent`` (the demo's
 log, the terminal game's table lines, the browser table's log).
 
-The events themselves, and their fields, are the driver's (engine.apps.driver).
+The events themselves, and their fields, are the driver's (engine.match).
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from engine.apps.driver import MatchEvent
+from engine.match import MatchEvent
 from firmware_host.protocol.words import ms, plural, reruns_text, versus
 
 __all__ = ["describe"]

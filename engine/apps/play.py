@@ -34,15 +34,16 @@ import shlex
 from collections.abc import Callable, Sequence
 from typing import cast
 
-from engine.apps.driver import Match
 from engine.apps.recap import card_name
 from engine.apps.screen import COMMANDS, PARTY_HELP, QuitGame, SharedScreen, card_order
 from engine.game.errors import NotationError
+from engine.match import Driver
 from engine.units.ports import ManualUnit, ShowdownOutcome, ShowdownRequest, SimulatedUnit, UnitPort
 from engine.units.remote import PauseOnProblem, RemoteUnit, UnitProblem, is_unit_url
 from engine.uno.actions import Action, ActionKind
 from engine.uno.bots import REACTION_MS_RANGE, Agent, HeuristicBot, PlayerView, RandomBot
 from engine.uno.cards import COLOURS, Card, Colour, Rank
+from engine.uno import new_game
 from engine.uno.game import Game, Phase
 from firmware_host.protocol.words import plural
 
@@ -709,7 +710,7 @@ def play_game(
     names = seat_names(players)
     skills = [bot_skill(p) for p in players]
     people = [seat for seat, skill in enumerate(skills) if skill is None]
-    game = Game.new(len(players), variant, rng=rng, target=target)
+    game = new_game(len(players), variant, rng=rng, target=target)
     replay = replay_command(players, seed, variant=variant, target=target, unit=unit)
     screen = SharedScreen(
         game,
@@ -743,7 +744,7 @@ def play_game(
         port = _FoughtAtTheTable(ManualUnit(screen.ask, print_fn), screen)
     else:
         port = SimulatedUnit(random.Random(rng.getrandbits(64)))
-    match = Match(game, agents, port, names=names, log=screen.on_event)
+    match = Driver(game, agents, port, names=names, log=screen.on_event)
 
     def stop(why: str) -> None:
         screen.unseat()

@@ -8,7 +8,7 @@ read "You play R5", "you take 2 cards"), the others by name ("Ann plays R5").
 A player called You reads as "You play" too. The pieces (plurals, times in
 ms, "Ann vs Bob", the verdicts) are ``firmware_host.protocol.words``'.
 
->>> from engine.apps.driver import MatchEvent
+>>> from engine.match import MatchEvent
 >>> names = ["Ann", "Bob", "bot2"]
 >>> play = MatchEvent("play", 1, {"player": 2, "action": "B+2", "card": "B+2", "colour": "B",
 ...                               "uno": False, "cards_left": 5, "draws": {0: 2}})
@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from engine.apps.driver import MatchEvent
+from engine.match import MatchEvent
 from engine.uno.cards import Card, Rank
 from firmware_host.protocol.words import capital, duel_verdict, plural, verb, versus
 
@@ -57,7 +57,7 @@ def card_name(card: Card) -> str:
 def event_text(event: MatchEvent, names: Sequence[str], you: int | None = None) -> str:
     """One sentence for ``event``, told to player ``you`` (None: to the table).
 
-    >>> from engine.apps.driver import MatchEvent
+    >>> from engine.match import MatchEvent
     >>> showdown = MatchEvent("showdown", 1, {"showdown_id": "m1:r1:s1", "challenger": 0,
     ...     "opponent": 1, "names": ["Ann", "Bob"], "cause": "R7!2", "cards": 2, "loser": 1,
     ...     "winner": 0, "reason": "faster", "reaction_us": {0: 231049, 1: 254512},

@@ -28,8 +28,8 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
-from engine.apps.driver import MatchEvent
 from engine.apps.recap import COLOUR_WORDS, card_name, event_text, scoreboard
+from engine.match import MatchEvent
 from engine.uno.cards import Card
 from engine.uno.game import Game
 from firmware_host.protocol.words import noun, plural

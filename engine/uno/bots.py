@@ -8,7 +8,7 @@ The driver calls it when ``game.to_act == player`` (in UNO Party! also for each
 player in ``game.waiting_for`` while everyone points). A Party! agent may also
 have ``react(game, player) -> Action | None``: an out-of-turn claim (a speed
 play, a catch) it makes now, or None; the driver asks it after each decision
-(engine.apps.driver) and orders the claims by the agents' ``reaction_ms``. A bot is handed the live
+(engine.match) and orders the claims by the agents' ``reaction_ms``. A bot is handed the live
 ``Game`` for speed, but it must not cheat: it reads the game only through a
 ``PlayerView``, which offers exactly what a player at the table can see (their
 own hand, everyone's hand sizes, the discard pile, the colour, the direction,
@@ -27,14 +27,19 @@ True
 from __future__ import annotations
 
 import math
-import random
 from collections import Counter
-from typing import Protocol
 
+from engine.game.agents import (
+    DEFAULT_REACT_CHANCE,
+    DEFAULT_REACTION_MS,
+    REACTION_MS_RANGE,
+    Agent,
+    RandomBot,
+    check_reaction_ms,
+)
 from engine.uno import party_bots
 from engine.uno.actions import Action, ActionKind
 from engine.uno.cards import COLOURS, Card, Colour, Rank
-from engine.uno.party import PartyGame
 
 __all__ = [
     "Agent",
@@ -46,49 +51,6 @@ __all__ = [
     "REACTION_MS_RANGE",
     "check_reaction_ms",
 ]
-
-#: A bot's reaction after GO when a unit presses its paddle: the median of a
-#: person's (firmware_host.protocol.reactions.HUMAN).
-DEFAULT_REACTION_MS = 230.0
-#: The reaction medians a unit takes for a bot, in ms (both ends included).
-REACTION_MS_RANGE = (100.0, 1000.0)
-#: How often a random bot claims an out-of-turn action it may make (UNO Party!).
-DEFAULT_REACT_CHANCE = 0.05
-
-
-def check_reaction_ms(value: object, who: str = "a bot") -> float:
-    """``value`` as a bot's reaction median in ms; ValueError unless it is a
-    number from 100 to 1000.
-
-    >>> check_reaction_ms(180)
-    180.0
-    >>> check_reaction_ms(50, "bot1")
-    Traceback (most recent call last):
-    ...
-    ValueError: reaction_ms of bot1 must be a number from 100 to 1000 (ms, the median of its \
-reaction after GO), not 50
-    """
-    low, high = REACTION_MS_RANGE
-    if (
-        not isinstance(value, (int, float))
-        or isinstance(value, bool)
-        or not low <= value <= high  # NaN fails too
-    ):
-        raise ValueError(
-            f"reaction_ms of {who} must be a number from {low:g} to {high:g} (ms, the "
-            f"median of its reaction after GO), not {value!r}"
-        )
-    return float(value)
-
-
-class Agent(Protocol):
-    """Anything that decides for a player: ``act`` returns one of ``game.legal_actions()``.
-
-    UNO Party! agents may add ``react(game, player) -> Action | None`` (a claim
-    out of turn) and ``reaction_ms`` (how fast they claim); both are optional.
-    """
-
-    def act(self, game, player: int) -> Action: ...
 
 
 class PlayerView:
@@ -128,7 +90,7 @@ class PlayerView:
     round = property(lambda self: self._game.round)
 
     # UNO Party!'s public facts (for another variant: no window, no pile, no link).
-    is_party = property(lambda self: isinstance(self._game, PartyGame))
+    is_party = property(lambda self: self._game.out_of_turn)
     speed_window = property(lambda self: getattr(self._game, "speed_window", False))
     pile = property(lambda self: getattr(self._game, "pile", ()))
     pile_colour = property(lambda self: getattr(self._game, "pile_colour", None))
@@ -143,10 +105,7 @@ class PlayerView:
     @property
     def waiting_for(self) -> tuple[int, ...]:
         """The players the game waits for (everyone still to point, in Party!)."""
-        game = self._game
-        if isinstance(game, PartyGame):
-            return game.waiting_for
-        return () if game.to_act is None else (game.to_act,)
+        return self._game.waiting_for
 
     @property
     def hand(self) -> tuple[Card, ...]:
@@ -161,10 +120,7 @@ class PlayerView:
     def legal_actions(self) -> tuple[Action, ...]:
         """This player's legal actions (empty when it is not their decision; in
         UNO Party! also their out-of-turn ones: speed plays, catches, pointing)."""
-        game = self._game
-        if isinstance(game, PartyGame):
-            return game.legal_actions(self.player)
-        return game.legal_actions() if game.to_act == self.player else ()
+        return self._game.legal_actions(self.player)
 
     def next_player(self, steps: int = 1) -> int:
         """The player ``steps`` turns after this one in the current direction."""
@@ -181,44 +137,6 @@ class PlayerView:
         unseen.subtract(self._game.discard_pile)
         unseen.subtract(self.pile)  # UNO Party!'s mini pile lies face up
         return +unseen  # drops zero and negative counts
-
-
-class RandomBot:
-    """Chooses uniformly among the legal actions with its own seeded ``rng``.
-
-    ``reaction_ms`` is the median of its reaction after GO when a unit presses
-    its paddle in a showdown (100 to 1000 ms; a person's median by default),
-    and in UNO Party! how fast it claims. ``react_chance``: how often (0 to 1)
-    it claims, when asked, one of its out-of-turn actions at random (UNO
-    Party!: a speed play, right or wrong, or a catch).
-    """
-
-    def __init__(
-        self,
-        rng: random.Random,
-        name: str = "random",
-        *,
-        reaction_ms: float = DEFAULT_REACTION_MS,
-        react_chance: float = DEFAULT_REACT_CHANCE,
-    ):
-        if not isinstance(react_chance, (int, float)) or not 0 <= react_chance <= 1:
-            raise ValueError(
-                f"react_chance of bot {name!r} must be from 0 to 1, not {react_chance!r}"
-            )
-        self.rng = rng
-        self.name = name
-        self.reaction_ms = check_reaction_ms(reaction_ms, f"bot {name!r}")
-        self.react_chance = float(react_chance)
-
-    def act(self, game, player: int) -> Action:
-        return self.rng.choice(PlayerView(game, player).legal_actions())
-
-    def react(self, game, player: int) -> Action | None:
-        """UNO Party!: now and then (``react_chance``) a random out-of-turn action."""
-        return party_bots.random_react(PlayerView(game, player), self.rng, self.react_chance)
-
-    def __repr__(self) -> str:
-        return f"RandomBot(name={self.name!r})"
 
 
 _ACTION_RANKS = (Rank.DRAW_TWO, Rank.SKIP, Rank.REVERSE)

@@ -84,6 +84,11 @@ class MatchFacts:
         return self._n
 
     @property
+    def teams(self) -> tuple[tuple[int, ...], ...]:
+        """Who plays together: in UNO every player alone."""
+        return tuple((p,) for p in range(self._n))
+
+    @property
     def variant(self) -> Variant:
         return self._variant
 

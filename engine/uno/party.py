@@ -32,15 +32,11 @@ Point Taken: everyone chooses, and nothing shows until the last choice is in.
 from __future__ import annotations
 
 import random
-from typing import cast
+from typing import ClassVar, cast
 
 from engine.game.errors import IllegalActionError, InvariantError, NotationError, StateError
 from engine.game.shuffle import seeded_shuffle
-from engine.uno.actions import (
-    CATCH,
-    POINT,
-    Action,
-)
+from engine.uno.actions import CATCH, POINT, SPEED_PLAY, Action
 from engine.uno.cards import (
     CARD,
     COLOURS,
@@ -181,6 +177,25 @@ class PartyGame(MatchFacts):
     phase = property(lambda self: self._phase)
     links = property(lambda self: self._link)
     pending_showdown = None  # Party! has no Showdown unit
+    #: The game interface (engine.game.interface): the family; claims out of turn.
+    family: ClassVar[str] = "uno"
+    out_of_turn: ClassVar[bool] = True
+
+    def claimants(self) -> tuple[int, ...]:
+        """Who may claim out of turn now (a speed play, a catch): everyone but
+        the player to act who has a legal action; nobody while everyone points."""
+        if self._phase in (Phase.POINT, Phase.ROUND_OVER):
+            return ()
+        current = self.current
+        return tuple(p for p in range(self._n) if p != current and self.legal_actions(p))
+
+    def check_claim(self, action: Action) -> None:
+        """ValueError unless ``action`` is a speed play or a catch."""
+        if not isinstance(action, Action) or action.kind not in (SPEED_PLAY, CATCH):
+            raise ValueError(f"{str(action)!r} is not a claim (a speed play or a catch)")
+
+    def settle_showdown(self, loser: int) -> None:
+        raise StateError(f"UNO Party! has no showdowns: {self.notation()}")
 
     @property
     def to_act(self) -> int | None:

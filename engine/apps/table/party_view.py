@@ -33,13 +33,13 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
-from engine.apps.driver import PARTY_EVENT_KINDS
 from engine.apps.play import action_text
 from engine.apps.recap import COLOUR_WORDS, card_name
 from engine.apps.screen import card_order
 from engine.uno.actions import Action, ActionKind
 from engine.uno.cards import Card, Rank
 from engine.uno.game import Phase
+from engine.uno.narration import PARTY_EVENT_KINDS
 from engine.uno.party import PartyGame
 from engine.uno.party_rules import PartyRules
 
