@@ -40,10 +40,10 @@ from engine.game.errors import NotationError
 from engine.match import Driver
 from engine.units.ports import ManualUnit, ShowdownOutcome, ShowdownRequest, SimulatedUnit, UnitPort
 from engine.units.remote import PauseOnProblem, RemoteUnit, UnitProblem, is_unit_url
+from engine.uno import new_game
 from engine.uno.actions import Action, ActionKind
 from engine.uno.bots import REACTION_MS_RANGE, Agent, HeuristicBot, PlayerView, RandomBot
 from engine.uno.cards import COLOURS, Card, Colour, Rank
-from engine.uno import new_game
 from engine.uno.game import Game, Phase
 from firmware_host.protocol.words import plural
 

@@ -32,6 +32,7 @@ from engine.apps.recap import COLOUR_WORDS, card_name, event_text, scoreboard
 from engine.match import MatchEvent
 from engine.uno.cards import Card
 from engine.uno.game import Game
+from engine.uno.party import PartyGame
 from firmware_host.protocol.words import noun, plural
 
 __all__ = [
@@ -188,7 +189,7 @@ class SharedScreen:
 
     def __init__(
         self,
-        game: Game,
+        game: Game | PartyGame,
         names: Sequence[str],
         people: Sequence[int],
         input_fn: Callable[[str], str] | None,

@@ -14,7 +14,7 @@ round-trips.
 >>> isinstance(game, GameState) and isinstance(FAMILY, Family)
 True
 >>> game.waiting_for, game.claimants(), game.teams
-((1,), (), ((0,), (1,)))
+((0,), (), ((0,), (1,)))
 """
 
 from __future__ import annotations
@@ -23,7 +23,15 @@ import random
 from collections.abc import Sequence
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
-__all__ = ["GameState", "ShowdownAsk", "RoundOutcome", "Family", "Narration", "Narrated"]
+__all__ = [
+    "GameState",
+    "ShowdownAsk",
+    "RoundOutcome",
+    "Family",
+    "Narration",
+    "Narrated",
+    "Taps",
+]
 
 
 class ShowdownAsk(Protocol):
@@ -131,6 +139,29 @@ class Narration(Protocol):
         ...
 
 
+class Taps(Protocol):
+    """A phone's tap at the browser table, in the family's words."""
+
+    #: The events that are a decision of their player (whom a late claim lost to).
+    DECISION_EVENTS: frozenset[str]
+
+    def parse_tap(self, text: str) -> Any:
+        """The action a tap's text names, or (a str) why it names none."""
+        ...
+
+    def refuse_early(
+        self, game: Any, seat: int, action: Any, text: str, names: Sequence[str], last: Any
+    ) -> str | None:
+        """Why a tap is refused before the rules are asked, or None."""
+        ...
+
+    def refuse_illegal(
+        self, game: Any, seat: int, action: Any, text: str, names: Sequence[str], last: Any
+    ) -> str:
+        """Why a tap the rules do not allow now is refused."""
+        ...
+
+
 @runtime_checkable
 class Family(Protocol):
     """A game family: its variants, how to deal or read a game, and its words."""
@@ -139,6 +170,7 @@ class Family(Protocol):
     #: The variants it plays, by name (unique across families).
     variants: tuple[str, ...]
     narration: Narration
+    taps: Taps
 
     def new(
         self,

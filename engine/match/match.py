@@ -101,8 +101,9 @@ class Match(Generic[G]):
     the game's invariants are checked every ``check_every`` decisions and at
     each round's end. A round still running after ``max_decisions`` decisions
     raises StateError. ``rng`` orders simultaneous claims (``random.Random(0)``
-    by default); claims count as decisions. ``showdowns`` counts the showdowns
-    so far (a resumed match gives its count, so the ids go on).
+    by default); claims count as decisions. A resumed match gives the
+    ``showdowns`` and ``decisions`` so far (the showdown ids go on) and
+    ``begun`` (its start was told in its earlier life).
     """
 
     def __init__(
@@ -118,6 +119,8 @@ class Match(Generic[G]):
         match_id: str = "m1",
         rng: random.Random | None = None,
         showdowns: int = 0,
+        decisions: int = 0,
+        begun: bool = False,
     ):
         names = [f"player{i}" for i in range(game.players)] if names is None else list(names)
         if len(names) != game.players:
@@ -135,12 +138,11 @@ class Match(Generic[G]):
         self.match_id = match_id
         self.rng = random.Random(0) if rng is None else rng
         self.events: list[MatchEvent] = []
-        self.decisions = 0
+        self.decisions = decisions
         self.showdowns = showdowns
         self._round_decisions = 0
-        self._announced = False  # the match_start and the current round_start emitted
+        self._announced = begun  # the match_start and the current round_start emitted
         self._request: ShowdownRequest | None = None
-        self._result: MatchResult | None = None
         self._in_claim_round = False
 
     # -- what the match needs --------------------------------------------------------
@@ -174,25 +176,14 @@ class Match(Generic[G]):
 
     @property
     def result(self) -> MatchResult:
-        """The result of a won match (StateError before); ``match_end`` is emitted
-        the first time it is read."""
-        if self._result is None:
-            game = self.game
-            winner = game.match_winner
-            if not game.round_over or winner is None:
-                raise StateError(f"the match is not over: {self._where()}")
-            self._emit(
-                "match_end",
-                winner=winner,
-                scores=list(game.scores),
-                rounds=game.round,
-                decisions=self.decisions,
-                showdowns=self.showdowns,
-            )
-            self._result = MatchResult(
-                winner, game.scores, game.round, self.decisions, self.showdowns, ()
-            )
-        return dataclasses.replace(self._result, events=tuple(self.events))
+        """The result of a won match (StateError before)."""
+        game = self.game
+        winner = game.match_winner
+        if not game.round_over or winner is None:
+            raise StateError(f"the match is not over: {self._where()}")
+        return MatchResult(
+            winner, game.scores, game.round, self.decisions, self.showdowns, tuple(self.events)
+        )
 
     # -- the answers -----------------------------------------------------------------
 
@@ -262,16 +253,15 @@ class Match(Generic[G]):
 
     def showdown_request(self) -> ShowdownRequest:
         """The pending showdown's request (StateError without one): built once,
-        the same until it is settled."""
+        the same until it is settled; its id counts the showdowns settled."""
         game = self.game
         pending = game.pending_showdown
         if pending is None:
             raise StateError(f"no showdown is pending: {self._where()}")
         if self._request is None:
-            self.showdowns += 1
             pair = (pending.challenger, pending.opponent)
             self._request = ShowdownRequest(
-                f"{self.match_id}:r{game.round}:s{self.showdowns}",
+                f"{self.match_id}:r{game.round}:s{self.showdowns + 1}",
                 pending.challenger,
                 pending.opponent,
                 self.names[pending.challenger],
@@ -294,6 +284,7 @@ class Match(Generic[G]):
         assert pending is not None  # showdown_request() checked it
         self._count_decision()
         game.settle_showdown(outcome.loser)
+        self.showdowns += 1
         self._request = None
         self._emit(
             "showdown",
@@ -353,6 +344,15 @@ class Match(Generic[G]):
             scores=list(outcome.scores),
             **self.narration.round_end(game),
         )
+        if outcome.match_winner is not None:
+            self._emit(
+                "match_end",
+                winner=outcome.match_winner,
+                scores=list(game.scores),
+                rounds=game.round,
+                decisions=self.decisions,
+                showdowns=self.showdowns,
+            )
 
     _round_ended = 0  # the last round whose round_end was emitted
 

@@ -24,6 +24,7 @@ from engine.game.errors import (
     NotationError,
     StateError,
 )
+from engine.uno import taps
 from engine.uno.actions import Action, ActionKind
 from engine.uno.cards import CARD_COUNT, COLOURS, WILD_COLOUR, Card, Colour, Rank
 from engine.uno.game import Game, Outcome, PendingShowdown, Phase
@@ -78,6 +79,7 @@ class UnoFamily:
     name = "uno"
     variants = ("classic", "showdown", "party")
     narration = NARRATION
+    taps = taps  # a phone's tap at the browser table, in UNO's words
 
     def new(
         self,

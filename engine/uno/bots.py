@@ -4,8 +4,9 @@ Every agent (bot, person at a terminal, remote player) has one method::
 
     agent.act(game, player) -> Action      # one of game.legal_actions()
 
-The driver calls it when ``game.to_act == player`` (in UNO Party! also for each
-player in ``game.waiting_for`` while everyone points). A Party! agent may also
+The match's driver (engine.match) calls it when the game waits for the player
+(``game.waiting_for``: in UNO Party! several players while everyone points).
+A Party! agent may also
 have ``react(game, player) -> Action | None``: an out-of-turn claim (a speed
 play, a catch) it makes now, or None; the driver asks it after each decision
 (engine.match) and orders the claims by the agents' ``reaction_ms``. A bot is handed the live
@@ -15,6 +16,7 @@ own hand, everyone's hand sizes, the discard pile, the colour, the direction,
 the scores, the pending penalty...) and nothing of the other hands or the order
 of the draw pile.
 
+>>> import random
 >>> from engine import Game
 >>> game = Game.from_notation(
 ...     "showdown R5,W,G2/B1,Y1,Y2 G1,B2 R1 R + 0 play - - 0,0 1 1 500 - 1:0")

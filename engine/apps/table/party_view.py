@@ -58,7 +58,6 @@ __all__ = [
     "is_party",
     "pointing_reveal",
     "party_draws",
-    "too_late",
 ]
 
 #: A Party! table seats up to 16 (the others 10).
@@ -371,28 +370,6 @@ def party_draws(kind: str, d: dict[str, Any]) -> dict[int, int]:
     if kind in ("pointing", "speed", "pile_take"):
         return dict(_pairs(d.get("draws")))
     return {}
-
-
-def too_late(
-    last: tuple[str, int, dict[str, Any]] | None,
-    names: Sequence[str],
-    game: PartyGame,
-    text: str,
-) -> str:
-    """Why a phone's claim (a speed play, a catch) is refused: who came first
-    (``last`` is the latest decision: its event kind, player and data), or
-    that it is not open."""
-    if last is not None:
-        kind, player, data = last
-        if kind == "catch" and isinstance(data.get("caught"), int):
-            return f"too late: {names[player]} caught {names[data['caught']]} first"
-        return f"too late: {names[player]} played first"
-    if text.startswith("speed"):
-        return (
-            f"{text} is not legal now: a speed play needs the identical card "
-            f"({game.top_card} is on top) before the player to act plays"
-        )
-    return f"{text} is not legal now"
 
 
 def _pairs(value: Any) -> list[tuple[int, int]]:

@@ -19,11 +19,13 @@ What the match needs next is :meth:`Room.next_task`:
 - ``None``: the room waits for a person (a phone) or the host (who may have
   paused the game: ``host_paused``, apart from a unit problem's ``paused``).
 
-The match is the driver's (:class:`engine.apps.driver.Match`): a person's
-decision arrives from their phone, is checked (their turn, legal, not replayed)
-and is handed to ``Match.step`` through the seat's agent; the driver's events
-become the log in ``engine.apps.recap``'s words. Everything is kept in one
-thread (the server's event loop): the worker thread only runs the unit port.
+The room feeds the match (:class:`engine.match.Match`): a person's decision
+arrives from their phone, is checked (their seat, not replayed, the family's
+early refusals) and is handed to ``Match.act``, which checks it against the
+rules once; a bot's decision is asked of the seat's bot; the unit's outcome
+goes to ``Match.settle``. The match's events become the log in
+``engine.apps.recap``'s words. Everything is kept in one thread (the server's
+event loop): the worker thread only runs the unit port.
 
 >>> import json
 >>> room = Room(seats=2, rng=random.Random(1))
@@ -46,7 +48,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
-from engine.apps.driver import Match, MatchEvent
 from engine.apps.recap import event_text
 from engine.apps.table import access, showdown_view
 from engine.apps.table.access import HOST_ONLY, HostGate, PeerLog, Tries
@@ -60,13 +61,15 @@ from engine.apps.table.party_view import (
     party_draws,
     party_event_text,
     pointing_reveal,
-    too_late,
 )
 from engine.apps.table.setup import house_rules_from, party_rules_from
 from engine.apps.table.views import SEPARATOR, private_view, public_view
-from engine.game.errors import NotationError
+from engine.game.errors import IllegalActionError, NotationError
+from engine.game.interface import GameState
+from engine.game.registry import family_of
+from engine.match import Claim, Decide, Match, MatchEvent, Showdown
 from engine.units.ports import ShowdownOutcome, ShowdownRequest, SimulatedUnit, UnitPort
-from engine.uno.actions import Action, ActionKind
+from engine.uno import new_game, read_game
 from engine.uno.bots import (
     DEFAULT_REACTION_MS,
     Agent,
@@ -74,8 +77,6 @@ from engine.uno.bots import (
     RandomBot,
     check_reaction_ms,
 )
-from engine.uno.game import Game, Phase
-from engine.uno.party import PartyGame
 from engine.uno.party_rules import PartyRules
 from engine.uno.rules import HouseRules
 from firmware_host.protocol import clean_name, clean_showdown_id
@@ -109,10 +110,6 @@ BOT_KINDS = ("heuristic", "random")
 #: Why a phone's action is refused while the host has paused the game.
 HOST_PAUSED = "the host paused the game: wait until the host resumes it"
 _MIN_SEATS, _MAX_SEATS = 2, 10
-#: The events that are a decision of their player (for "too late: X played first").
-_DECISIONS = frozenset(
-    ("play", "draw", "keep", "accept", "challenge", "catch", "colour", "speed", "pile_add")
-) | {"pile_take"}
 _MAX_ID_CHARS = 64
 #: What the bots are called (bot<seat>): no person may be.
 _BOT_NAME = re.compile(r"bot[0-9]*", re.IGNORECASE)
@@ -137,39 +134,6 @@ class Seat:
     def by_bot(self) -> bool:
         """Whether a bot decides for this seat (a bot's, or handed to one)."""
         return self.kind == "bot" or self.bot_playing
-
-
-class _Phone:
-    """A person's agent: the decision their phone sent, handed to the driver."""
-
-    def __init__(self, name: str):
-        self.name = name
-        self.pending: Action | None = None
-
-    def act(self, game: Game, player: int) -> Action:
-        action, self.pending = self.pending, None
-        if action is None:  # the room steps a person's turn only with their action
-            raise RuntimeError(f"{self.name} has no decision waiting")
-        return action
-
-
-class _Prepared:
-    """The unit port the driver sees: it returns the outcome the room was given,
-    for the request the room named (fought earlier on the real port)."""
-
-    def __init__(self, port: UnitPort):
-        self.port = port
-        self.request: ShowdownRequest | None = None
-        self.outcome: ShowdownOutcome | None = None
-
-    def __repr__(self) -> str:
-        return repr(self.port)
-
-    def run_showdown(self, request: ShowdownRequest) -> ShowdownOutcome:
-        if request != self.request or self.outcome is None:
-            raise RuntimeError(f"the table named {self.request}, the driver asks {request}")
-        outcome, self.outcome, self.request = self.outcome, None, None
-        return outcome
 
 
 class Room(LobbySeats, Hub):
@@ -234,7 +198,11 @@ class Room(LobbySeats, Hub):
         self._last_decision: tuple[str, int, dict[str, Any]] | None = None
         #: The position the bots' out-of-turn claims were last asked in.
         self._claims_key: str | None = None
-        self.match: Match | None = None
+        self.match: Match[Any] | None = None
+        #: Who decides for the seats a bot plays (a bot's, or a person's handed to one).
+        self.bots: dict[int, Agent] = {}
+        #: The showdown named to the unit (or waiting for the host's decision).
+        self._named: ShowdownRequest | None = None
         #: Names this match's showdowns (``<match_id>:r<round>:s<n>``): new for
         #: each match and saved, so a unit never mistakes one match's showdown for
         #: another's, and a resumed match arms the same ids again.
@@ -242,8 +210,6 @@ class Room(LobbySeats, Hub):
         self.paused: str | None = None  # a unit problem: what happened, what to do
         self.host_paused = False  # the host's pause
         self._bot_rng: random.Random | None = None  # the random bots' (drawn when needed)
-        self._port = _Prepared(self.unit)
-        self._round_closed = False  # round_end told for the current round
         self._views = ViewTexts()  # each kind of connection's view, encoded once a change
         #: Each seat's ``you`` part and what it was built from (the position, the
         #: names, its bot): built again only when one of those changed.
@@ -252,7 +218,8 @@ class Room(LobbySeats, Hub):
     # -- what the match needs next --------------------------------------------------
 
     @property
-    def game(self) -> Game | PartyGame | None:
+    def game(self) -> Any:
+        """The match's game (the game interface, engine.game.interface), or None."""
         return None if self.match is None else self.match.game
 
     @property
@@ -272,43 +239,38 @@ class Room(LobbySeats, Hub):
         """``"bot"``, ``"showdown"``, ``"next_round"``, ``"claims"`` (UNO Party!:
         the bots may claim out of turn, :meth:`claims_step`, after
         :meth:`claim_delay`) or None (see the module docstring)."""
-        game = self.game
-        if game is None or self.paused is not None or self.host_paused or self._fighting:
+        match = self.match
+        if match is None or self.paused is not None or self.host_paused or self._fighting:
             return None
-        if game.pending_showdown is not None:
+        need = match.needs()
+        if isinstance(need, Showdown):
             return "showdown"
-        if game.round_over:
-            return None if game.match_over else "next_round"
-        if isinstance(game, PartyGame):
-            if self._claims_due(game):
-                return "claims"
-            if game.phase is Phase.POINT:
-                waiting = game.waiting_for
-                return "bot" if any(self.seats[p].by_bot for p in waiting) else None
-        player = game.to_act
-        if player is not None and self.seats[player].by_bot:
-            return "bot"
-        return None
+        if not isinstance(need, Decide):
+            return "next_round" if self.game.match_winner is None else None
+        if self._claims_due(need):
+            return "claims"
+        return "bot" if any(p in self.bots for p in need.players) else None
 
     @durable
     def bot_step(self) -> None:
-        """The bot whose turn it is decides (UNO Party!'s pointing: every bot
-        still to choose points, in seat order)."""
+        """Every bot the match waits for decides, in seat order (one, in turn;
+        several while everyone acts at once, as UNO Party!'s pointing)."""
         match = self._playing()
-        game = match.game
-        if isinstance(game, PartyGame) and game.phase is Phase.POINT:
-            bots = [p for p in game.waiting_for if self.seats[p].by_bot]
-            if not bots:
-                raise RuntimeError(f"no bot points now: {game.notation()}")
-            for bot in bots:
-                if game.phase is Phase.POINT and bot in game.waiting_for:
-                    match.step(bot)
-            self._settle()
-            return
-        player = match.game.to_act
-        if player is None or not self.seats[player].by_bot:
-            raise RuntimeError(f"not a bot's turn: {match.game.notation()}")
-        self._step(player)
+        need = match.needs()
+        bots = [p for p in need.players if p in self.bots] if isinstance(need, Decide) else []
+        if not bots:
+            raise RuntimeError(f"no bot decides now: {match.game.notation()}")
+        for player in bots:
+            if player in match.game.waiting_for:
+                self._bot_act(player)
+        self._changed(save=True)
+
+    def _bot_act(self, player: int) -> None:
+        match = self._playing()
+        bot = self.bots[player]
+        self.showdown = None  # the last verdict stays up until the next decision
+        self.seats[player].drew = 0
+        match.act(player, bot.act(match.game, player), who=f"{self.names[player]} ({bot!r})")
 
     def claim_delay(self) -> float:
         """Seconds before the bots' claims (UNO Party!): the fastest reaction
@@ -326,27 +288,33 @@ class Room(LobbySeats, Hub):
 
     @durable
     def claims_step(self) -> None:
-        """UNO Party!: the bots' out-of-turn claims (a speed play, a catch), one
-        round among them, in their reaction order (``Match.claims``); asked once
-        per position."""
+        """The bots' claims out of turn (UNO Party!: a speed play, a catch), one
+        round among them, in their reaction order (``Match.claim_round``);
+        asked once per position."""
         match = self._playing()
-        self._claims_key = match.game.notation()
+        game = match.game
+        self._claims_key = game.notation()
+        need = match.needs()
+        claims = []
+        for player in need.claimants if isinstance(need, Decide) else ():
+            react = getattr(self.bots.get(player), "react", None)
+            action = None if react is None else react(game, player)
+            if action is not None:
+                ms = getattr(self.bots[player], "reaction_ms", None) or self.reaction_ms
+                claims.append(Claim(player, action, ms))
         before = len(match.events)
-        match.claims()
+        match.claim_round(claims)
         if len(match.events) != before:
-            self._settle()
+            self._changed(save=True)
 
-    def _claims_due(self, game: PartyGame) -> bool:
+    def _claims_due(self, need: Decide) -> bool:
         """Whether the bots are yet to be asked for claims in this position."""
-        if game.phase is Phase.POINT or not any(
-            seat.by_bot and n != game.to_act and game.legal_actions(n)
-            for n, seat in enumerate(self.seats)
-        ):
+        if not any(p in self.bots for p in need.claimants):
             return False
-        return game.notation() != self._claims_key
+        return self._playing().game.notation() != self._claims_key
 
     def showdown_request(self) -> ShowdownRequest:
-        """The pending showdown, as the driver will ask for it: fight it on
+        """The pending showdown, as the match names it: fight it on
         ``self.unit`` (blocking: in a worker thread) and pass the outcome to
         :meth:`finish_showdown`. The views show it armed."""
         request = self._pending_request()
@@ -356,7 +324,7 @@ class Room(LobbySeats, Hub):
         pending = self._playing().game.pending_showdown
         assert pending is not None
         self._fighting = True
-        self._port.request = request
+        self._named = request
         self.showdown = showdown_view.armed(
             c,
             o,
@@ -370,24 +338,9 @@ class Room(LobbySeats, Hub):
     def _pending_request(self) -> ShowdownRequest | None:
         """The request of the showdown pending in the game, if one is."""
         match = self.match
-        pending = None if match is None else match.game.pending_showdown
-        if match is None or pending is None:
+        if match is None or match.game.pending_showdown is None:
             return None
-        c, o = pending.challenger, pending.opponent
-        names = self.names
-        return ShowdownRequest(
-            f"{match.match_id}:r{match.game.round}:s{match.showdowns + 1}",
-            c,
-            o,
-            names[c],
-            names[o],
-            len(pending.cards),
-            bots={
-                p: reaction
-                for p in (c, o)
-                if (reaction := getattr(match.agents[p], "reaction_ms", None)) is not None
-            },
-        )
+        return match.showdown_request()
 
     def _hold_outcome(self, outcome: ShowdownOutcome) -> None:
         """The outcome could not be saved: it waits for the host's retry."""
@@ -406,8 +359,9 @@ class Room(LobbySeats, Hub):
             return
         self._fighting = False
         self.paused = None
-        self._port.outcome = outcome
-        self._step(None)
+        self._named = None
+        self._playing().settle(outcome, by=f"unit port {self.unit!r}")
+        self._changed(save=True)
 
     def hold_showdown(self) -> None:
         """The host paused after :meth:`showdown_request` but before the
@@ -416,7 +370,7 @@ class Room(LobbySeats, Hub):
         if not self._fighting:
             raise RuntimeError("no showdown was named")
         self._fighting = False
-        self._port.request = None
+        self._named = None
         self._changed()
 
     def pause(self, problem: str) -> None:
@@ -433,15 +387,13 @@ class Room(LobbySeats, Hub):
     @durable
     def next_round(self) -> None:
         match = self._playing()
-        match.game.next_round()
-        self._round_closed = False
         self.showdown = None
         self.reveal = None
         self._last_decision = None
         for seat in self.seats:
             seat.drew = 0
         self._add_log(SEPARATOR)
-        self._round_start()
+        match.next_round()
         self._changed(save=True)
 
     # -- the unit's hooks (a RemoteUnit's table and say; the server marshals them here) --
@@ -562,70 +514,28 @@ class Room(LobbySeats, Hub):
             return "a bot plays for you: take your seat back first"
         if self.paused is not None:
             return f"the game is paused: {self.paused}"
-        try:
-            action = Action.parse(text)
-        except NotationError:
-            return f"{text!r} is not an action (e.g. R5, W=R, draw, catch 1)"
-        if isinstance(game, PartyGame):
-            return self._party_act(game, seat, action, text)
-        if game.to_act != seat:
-            if game.pending_showdown is not None:
-                return "a showdown is being fought: wait for its verdict"
-            if game.round_over:
-                return "the round is over"
-            return f"it is not your turn: it is {self.names[game.to_act or 0]}'s"
-        if not game.is_legal(action):
-            return f"{text} is not legal now"
-        self._step(seat, action)
-        return None
-
-    def _party_act(self, game: PartyGame, seat: int, action: Action, text: str) -> str | None:
-        """A Party! decision from a phone, in turn or out of it. Claims (a speed
-        play, a catch) are applied in the order they arrive: a later one has
-        become illegal and is refused, saying who came first."""
+        if game.pending_showdown is not None:
+            return "a showdown is being fought: wait for its verdict"
         if game.round_over:
             return "the round is over"
-        legal = game.legal_actions(seat)
-        kind = action.kind
-        if kind is ActionKind.SPEED_PLAY:
-            # Only the identical card: a phone is never penalised for its lag
-            # (a wrong speed play is the engine's, left to the bots).
-            if action not in legal or str(action.card) != str(game.top_card):
-                return too_late(self._last_decision, self.names, game, text)
-            self._claim(seat, action)
-            return None
-        if kind is ActionKind.CATCH:
-            if action not in legal:
-                return too_late(self._last_decision, self.names, game, text)
-            if seat == game.to_act:
-                self._step(seat, action)
-            else:
-                self._claim(seat, action)
-            return None
-        if game.phase is Phase.POINT:
-            if kind is not ActionKind.POINT:
-                return "everyone points now: point at a player (point N)"
-            if seat in game.pointing:
-                return "you have pointed already"
-            if seat not in game.waiting_for:
-                return "you take no part in this pointing"
-            if action not in legal:
-                return f"{text} is not legal now (point at another player still playing)"
-            self._step(seat, action)
-            return None
-        if game.to_act != seat:
-            return f"it is not your turn: it is {self.names[game.to_act or 0]}'s"
-        if action not in legal:
-            return f"{text} is not legal now"
-        self._step(seat, action)
-        return None
-
-    def _claim(self, seat: int, action: Action) -> None:
-        """An out-of-turn claim by a person's phone, applied now (``Match.claim``)."""
-        match = self._playing()
+        taps = family_of(game).taps
+        action = taps.parse_tap(text)
+        if isinstance(action, str):
+            return action
+        names, last = self.names, self._last_decision
+        refused = taps.refuse_early(game, seat, action, text, names, last)
+        if refused is not None:
+            return refused
+        try:
+            # In turn or out of it (a claim: a speed play, a catch): claims are
+            # applied in the order they arrive, so a later one has become illegal.
+            self._playing().act(seat, action, by="tapped")
+        except IllegalActionError:
+            return taps.refuse_illegal(game, seat, action, text, names, last)
         self.seats[seat].drew = 0
-        match.claim(seat, action)
-        self._settle()
+        self.showdown = None  # the last verdict stays up until the next decision
+        self._changed(save=True)
+        return None
 
     def _take_back(self, conn: Connection, message: dict) -> str | None:
         """A phone takes back its seat from the bot the host handed it to."""
@@ -765,11 +675,7 @@ class Room(LobbySeats, Hub):
         self.seats = seats
         self.variant, self.target, self.house_rules = variant, target, house
         self.bot_kind, self.reaction_ms = bot_kind, reaction_ms
-        game: Game | PartyGame
-        if isinstance(house, PartyRules):
-            game = PartyGame.new(len(seats), rng=self.rng, target=target, house_rules=house)
-        else:
-            game = Game.new(len(seats), variant, rng=self.rng, target=target, house_rules=house)
+        game = new_game(len(seats), variant, rng=self.rng, target=target, house_rules=house)
         self.match_id = new_match_id()
         self._begin(game, log=[])
         self._changed(save=True)
@@ -812,21 +718,29 @@ class Room(LobbySeats, Hub):
                 if to_bot
                 else f"no bot plays for {seat.name}"
             )
-        if self._fighting or self._port.request is not None:
-            # the request names who presses for whom: the driver must ask the same
+        if self._fighting or self._named is not None:
+            # the request names who presses for whom: the match must settle the same
             return "a showdown waits for its verdict: hand the seat over after it"
         seat.bot_playing = to_bot
-        self._playing().agents[number] = self._agent(number)
+        self._seat_bot(number)
         self._add_log(f"A bot plays for {seat.name}." if to_bot else f"{seat.name} plays again.")
         self._changed(save=True)
         return None
 
-    def _agent(self, number: int) -> Agent:
-        """Who decides for seat ``number``: the table's bot (its skill and
-        reaction), or the person's phone."""
+    def _seat_bot(self, number: int) -> None:
+        """Seat ``number``'s bot, if a bot plays it (the match hands its
+        reaction to the unit in a showdown); a person's phone decides otherwise."""
+        match = self._playing()
+        if self.seats[number].by_bot:
+            bot = self.bots[number] = self._new_bot(number)
+            match.bots[number] = getattr(bot, "reaction_ms", None)
+        else:
+            self.bots.pop(number, None)
+            match.bots.pop(number, None)
+
+    def _new_bot(self, number: int) -> Agent:
+        """The table's bot for seat ``number`` (its skill and reaction)."""
         seat = self.seats[number]
-        if not seat.by_bot:
-            return _Phone(seat.name or "")
         name = seat.name or "bot"
         reaction_ms = seat.reaction_ms if seat.kind == "bot" and seat.reaction_ms else None
         reaction_ms = reaction_ms or self.reaction_ms
@@ -857,20 +771,23 @@ class Room(LobbySeats, Hub):
         return None
 
     def _begin(
-        self, game: Game | PartyGame, log: list[str], showdowns: int = 0, decisions: int = 0
+        self, game: GameState, log: list[str], showdowns: int = 0, decisions: int = 0
     ) -> None:
-        agents = [self._agent(n) for n in range(len(self.seats))]
+        """Feed a new match (``log`` empty) or a resumed one (its log, its counts)."""
         self.match = Match(
             game,
-            agents,
-            self._port,
             names=self.names,
             log=self._on_event,
             match_id=self.match_id,
-            # UNO Party!: the bots' simultaneous claims are ordered from the table's seed
-            rng=random.Random(self.rng.getrandbits(64)) if isinstance(game, PartyGame) else None,
+            # the bots' simultaneous claims are ordered from the table's seed
+            rng=random.Random(self.rng.getrandbits(64)) if game.out_of_turn else None,
+            showdowns=showdowns,
+            decisions=decisions,
+            begun=bool(log),
         )
-        self.match.showdowns, self.match.decisions = showdowns, decisions
+        self.bots = {}
+        for number in range(len(self.seats)):
+            self._seat_bot(number)
         self.log = log
         self.showdown = None
         self.reveal = None
@@ -878,77 +795,14 @@ class Room(LobbySeats, Hub):
         self._claims_key = None
         self.paused = None
         self.host_paused = False
-        self.house_rules = game.house_rules
+        self.house_rules = game.house_rules  # type: ignore[attr-defined]
         self._fighting = False
-        self._port.request = self._port.outcome = None
-        self._round_closed = game.round_over
-        if not log:
-            self._emit(
-                "match_start",
-                players=self.names,
-                variant=game.variant.name,
-                target=game.target,
-                house_rules=str(game.house_rules),
-            )
-            self._round_start()
-
-    def _round_start(self) -> None:
-        game = self.game
-        assert game is not None
-        self._emit(
-            "round_start",
-            dealer=game.dealer,
-            first=game.to_act,
-            top=str(game.top_card),
-            colour=None if game.colour is None else str(game.colour),
-            hand_sizes=list(game.hand_sizes),
-            scores=list(game.scores),
-        )
-
-    def _step(self, seat: int | None, action: Action | None = None) -> None:
-        match = self._playing()
-        if seat is not None and action is not None:
-            agent = match.agents[seat]
-            if isinstance(agent, _Phone):
-                agent.pending = action
-        if seat is not None:
-            self.seats[seat].drew = 0
-            self.showdown = None  # the last verdict stays up until the next decision
-        if isinstance(match.game, PartyGame) and match.game.phase is Phase.POINT:
-            match.step(seat)  # everyone points: the driver is told who
-        else:
-            match.step()
-        self._settle()
-
-    def _settle(self) -> None:
-        """After a decision: the round's end (and the match's) told once; save."""
-        match = self._playing()
-        game = match.game
-        if game.round_over and not self._round_closed:
-            self._round_closed = True
-            outcome = game.outcome
-            assert outcome is not None
-            self._emit(
-                "round_end",
-                winner=outcome.winner,
-                points=outcome.points,
-                scores=list(outcome.scores),
-                hand_sizes=list(game.hand_sizes),
-            )
-            if outcome.match_winner is not None:
-                self._emit(
-                    "match_end",
-                    winner=outcome.match_winner,
-                    scores=list(outcome.scores),
-                    rounds=game.round,
-                    decisions=match.decisions,
-                    showdowns=match.showdowns,
-                )
-        self._changed(save=True)
+        self._named = None
+        self.match.begin()
 
     def _decide(self, loser: Any) -> str | None:
         """The host names who takes the cards of a showdown the unit could not fight."""
-        request = self._port.request
+        request = self._named
         if self.paused is None or request is None:
             return "no showdown waits for a decision"
         if loser not in request.players:
@@ -964,14 +818,8 @@ class Room(LobbySeats, Hub):
         )
         return None
 
-    def _emit(self, kind: str, **data: Any) -> None:
-        match = self._playing()
-        event = MatchEvent(kind, match.game.round, data)
-        match.events.append(event)
-        self._on_event(event)
-
     def _on_event(self, event: MatchEvent) -> None:
-        """The driver's event: a log line, the "+N" badges, the showdown's verdict."""
+        """The match's event: a log line, the "+N" badges, the showdown's verdict."""
         d = event.data
         drew: dict[int, int] = {}
         if event.kind == "play":
@@ -993,7 +841,8 @@ class Room(LobbySeats, Hub):
             drew.update(party_draws(event.kind, d))
         if event.kind == "match_end":  # the seats stay, an away phone's may be freed
             self._freeable_since = self.clock()
-        if event.kind in _DECISIONS and isinstance(d.get("player"), int):
+        decisions = family_of(self._playing().game).taps.DECISION_EVENTS
+        if event.kind in decisions and isinstance(d.get("player"), int):
             self._last_decision = (event.kind, d["player"], d)
         for player, count in drew.items():
             if count:
@@ -1018,7 +867,7 @@ class Room(LobbySeats, Hub):
             tie_reruns=d["tie_reruns"],
         )
 
-    def _playing(self) -> Match:
+    def _playing(self) -> Match[Any]:
         if self.match is None:
             raise RuntimeError("no match is being played")
         return self.match
@@ -1255,7 +1104,7 @@ class Room(LobbySeats, Hub):
             if host_key is not None and not (isinstance(host_key, str) and host_key):
                 raise ValueError(f"host_key must be a key, not {host_key!r}")
             notation = data["notation"]
-            game = None if notation is None else Game.from_notation(notation)
+            game = None if notation is None else read_game(notation)
             if game is not None and game.players != len(seats):
                 raise ValueError(f"{len(seats)} seats for {game.players} players")
             self.seats = seats
@@ -1288,9 +1137,10 @@ class Room(LobbySeats, Hub):
         self._freeable_since = now
 
 
-def _notation(game: Game | PartyGame) -> str:
-    """The game's line for the save file: UNO Party!'s with its pointing choices."""
-    return game.notation(reveal=True) if isinstance(game, PartyGame) else game.notation()
+def _notation(game: GameState) -> str:
+    """The game's line for the save file, every hidden choice shown (UNO
+    Party!'s pointing choices under way): the file is the server's alone."""
+    return game.notation(reveal=True)
 
 
 def new_match_id() -> str:
