@@ -6,11 +6,11 @@ from collections import Counter
 import pytest
 
 from engine import Action, Game, IllegalActionError, InvariantError, StateError
-from engine.apps.match_words import describe
 from engine.match import Driver, MatchEvent, play_match
 from engine.units.ports import ShowdownOutcome, SimulatedUnit
 from engine.uno.bots import HeuristicBot, RandomBot
 from engine.uno.narration import EVENT_KINDS
+from engine.uno.words import event_text
 
 
 def bots(seed, players=4):
@@ -183,7 +183,7 @@ def test_a_showdown_is_fought_by_the_unit_port_and_its_loser_fed_back():
             "detail": "scripted",
         },
     )
-    assert describe(match.events[-1], ["Ann", "Bob"]) == (
+    assert event_text(match.events[-1], ["Ann", "Bob"]) == (
         "Showdown (R5!2): Ann vs Bob for 2 cards: Ann wins by 50.0 ms after 1 near-tie re-run; "
         "Bob takes the cards."
     )
@@ -373,7 +373,7 @@ def test_agents_and_names_must_match_the_players():
 def test_describe_reads_every_kind_of_event():
     names = ["Ann", "Bob", "Cy", "Di"]
     _, _, result = seeded_match(4, target=300, names=names)
-    lines = [describe(e, names) for e in result.events]
+    lines = [event_text(e, names) for e in result.events]
     assert lines[0] == "Match: Ann, Bob, Cy, Di; showdown to 300 points."
     assert lines[1].startswith("Round 1: Ann deals; ")
     assert lines[-1].startswith(f"{names[result.winner]} wins the match with ")
@@ -408,7 +408,7 @@ def test_regression_play_line_gives_the_players_own_count_before_the_others_draw
             "draws": {0: 2},
         },
     )
-    assert describe(last, names) == "Bob plays Y+2, going out; Ann draws 2."
+    assert event_text(last, names) == "Bob plays Y+2, going out; Ann draws 2."
     second_last = MatchEvent(
         "play",
         1,
@@ -422,4 +422,4 @@ def test_regression_play_line_gives_the_players_own_count_before_the_others_draw
             "draws": {},
         },
     )
-    assert describe(second_last, names) == "Ann plays B3 and calls UNO! (1 left)."
+    assert event_text(second_last, names) == "Ann plays B3 and calls UNO! (1 left)."

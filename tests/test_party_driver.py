@@ -6,12 +6,12 @@ from collections import Counter
 import pytest
 
 from engine import Action, IllegalActionError, StateError
-from engine.apps.match_words import describe
 from engine.match import Driver, MatchEvent
 from engine.units.ports import SimulatedUnit
 from engine.uno import PartyGame, new_game, read_game
 from engine.uno.bots import HeuristicBot, RandomBot
 from engine.uno.narration import EVENT_KINDS, PARTY_EVENT_KINDS
+from engine.uno.words import event_text
 
 DRAW = "G1,G2,G3,G4,G5,G6,G7,G8,B7,B8"
 
@@ -156,7 +156,7 @@ def test_a_wrong_speed_play_is_a_claim_with_its_penalty():
         "draws": {1: 1, 3: 1},  # the linked player draws as many
         "next": 0,
     }
-    assert describe(event, ["Ann", "Bob", "Cy", "Di"]) == (
+    assert event_text(event, ["Ann", "Bob", "Cy", "Di"]) == (
         "Bob speed-plays B2 on R5: not the same card; Bob takes it back and draws 1; "
         "Di draws 1 (linked)."
     )
@@ -235,7 +235,7 @@ def test_pointing_is_announced_one_by_one_and_revealed_at_once():
     )
     assert match.game.to_act == 1 and match.game.hand_sizes == (2, 5, 3, 2)
     names = ["Ann", "Bob", "Cy", "Di"]
-    assert [describe(e, names) for e in match.events] == [
+    assert [event_text(e, names) for e in match.events] == [
         "Ann plays RP (1 left).",
         "Ann plays Point Taken: everyone points at someone.",
         "Ann has pointed.",
@@ -282,7 +282,7 @@ def test_a_pile_up_starts_goes_round_and_is_taken():
         ),
         ("pile_take", {"player": 2, "action": "take", "cards": ["W", "G3", "G9"], "draws": {2: 3}}),
     ]
-    assert [describe(e, names) for e in match.events] == [
+    assert [event_text(e, names) for e in match.events] == [
         "Ann plays WP (2 left).",
         "A mini pile starts: W, G3 turned up, green; Bob must add to it or take it.",
         "Bob adds G9 to the mini pile (2 left).",
@@ -297,13 +297,13 @@ def test_a_drawn_together_links_and_linked_draws_are_reported():
     match = match_of(game, agents)
     match.step()
     assert match.events[-1] == MatchEvent("link", 1, {"player": 0, "linked": [1, 2]})
-    assert describe(match.events[-1], ["Ann", "Bob", "Cy"]) == (
+    assert event_text(match.events[-1], ["Ann", "Bob", "Cy"]) == (
         "Ann links Bob and Cy: whenever one draws, the other draws as many."
     )
     match.step()
     draw = match.events[-1]
     assert draw.kind == "draw" and draw.data["draws"] == {1: 1, 2: 1}
-    assert describe(draw, ["Ann", "Bob", "Cy"]) == "Bob draws a card; Cy draws 1 (linked)."
+    assert event_text(draw, ["Ann", "Bob", "Cy"]) == "Bob draws a card; Cy draws 1 (linked)."
 
 
 def test_describe_a_right_speed_play_and_a_lost_claim():
@@ -324,11 +324,11 @@ def test_describe_a_right_speed_play_and_a_lost_claim():
             "next": 2,
         },
     )
-    assert describe(right, names) == (
+    assert event_text(right, names) == (
         "Bob speed-plays R5 out of turn and calls UNO! (1 left); Cy plays next."
     )
     lost = MatchEvent("claim_lost", 1, {"player": 2, "action": "speed R5"})
-    assert describe(lost, names) == "Cy was too late: speed R5 no longer stands."
+    assert event_text(lost, names) == "Cy was too late: speed R5 no longer stands."
 
 
 # -- whole matches --------------------------------------------------------------------------
@@ -365,7 +365,7 @@ def test_a_seeded_eight_player_match_ends_with_a_winner_and_a_consistent_record(
             assert e.data["right"] or e.data["drew"] <= 1
     # Every event of a round is told in the round's words.
     for e in result.events:
-        assert describe(e, match.names)
+        assert event_text(e, match.names)
     # Decisions counted: every step and every claim applied.
     applied = sum(1 for e in result.events if e.kind not in _NOT_DECISIONS)
     assert result.decisions == applied

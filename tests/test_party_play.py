@@ -9,12 +9,12 @@ import pytest
 
 from engine.apps import play_cmd
 from engine.apps.play import PARTY_PLAYERS, Person, SharedScreen, parse_players, play_game
-from engine.apps.recap import event_text
 from engine.apps.screen import PARTY_HELP, party_line
 from engine.match import MatchEvent
 from engine.uno.actions import Action
 from engine.uno.narration import PARTY_EVENT_KINDS
 from engine.uno.party import PartyGame
+from engine.uno.words import event_text
 from firmware_host.protocol.console import UsageError
 
 NAMES = ("Ann", "Bob", "Cy", "Di")

@@ -38,12 +38,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
-from engine.apps.match_words import describe
 from engine.match import Driver, MatchEvent
 from engine.units.remote import RemoteUnit, UnitProblem
 from engine.units.unit_link import LinkLost, UnitLink
 from engine.uno.bots import HeuristicBot
 from engine.uno.game import Game
+from engine.uno.words import event_text
 from firmware_host.protocol import console
 from firmware_host.protocol.reactions import HUMAN, Reactions
 from firmware_host.protocol.words import ms, player_label, plural, reruns_text, versus
@@ -509,11 +509,11 @@ def _play(
             screen.line(_showdown_line(counts["showdowns"], event, names))
         elif event.kind == "round_end":
             rounds_won[event.data["winner"]] += 1
-            screen.line(describe(event, names))
+            screen.line(event_text(event, names))
         elif _notable(event):
             screen.line(
                 ("  " if event.kind in ("play", "face", "challenge", "catch") else "")
-                + describe(event, names)
+                + event_text(event, names)
             )
         scores = ", ".join(f"{n} {s}" for n, s in zip(names, game.scores, strict=True))
         screen.show_progress(

@@ -34,7 +34,6 @@ import shlex
 from collections.abc import Callable, Sequence
 from typing import cast
 
-from engine.apps.recap import card_name
 from engine.apps.screen import COMMANDS, PARTY_HELP, QuitGame, SharedScreen, card_order
 from engine.game.errors import NotationError
 from engine.match import Driver
@@ -45,6 +44,7 @@ from engine.uno.actions import Action, ActionKind
 from engine.uno.bots import REACTION_MS_RANGE, Agent, HeuristicBot, PlayerView, RandomBot
 from engine.uno.cards import COLOURS, Card, Colour, Rank
 from engine.uno.game import Game, Phase
+from engine.uno.words import card_name
 from firmware_host.protocol.words import plural
 
 __all__ = [

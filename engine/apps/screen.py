@@ -28,11 +28,12 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
-from engine.apps.recap import COLOUR_WORDS, card_name, event_text, scoreboard
+from engine.apps.recap import scoreboard
 from engine.match import MatchEvent
 from engine.uno.cards import Card
 from engine.uno.game import Game
 from engine.uno.party import PartyGame
+from engine.uno.words import COLOUR_WORDS, card_name, event_text
 from firmware_host.protocol.words import noun, plural
 
 __all__ = [

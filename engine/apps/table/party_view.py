@@ -10,7 +10,6 @@ Everything here is built on the server from a ``PartyGame``:
 - :func:`party_private`: the ``you`` part of a seated phone: its hand, its
   legal actions (out of turn too: the right speed play, a catch, its pointing
   choices), its own pointing choice (``"you point at Bob"``, to it alone);
-- :func:`party_event_text`: the log line of a Party! event of the driver.
 
 A phone is offered a speed play only while its card is identical to the top
 card (the button lights); the engine's wrong speed plays (a penalty) are left
@@ -34,7 +33,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.apps.play import action_text
-from engine.apps.recap import COLOUR_WORDS, card_name
 from engine.apps.screen import card_order
 from engine.uno.actions import Action, ActionKind
 from engine.uno.cards import Card, Rank
@@ -42,6 +40,7 @@ from engine.uno.game import Phase
 from engine.uno.narration import PARTY_EVENT_KINDS
 from engine.uno.party import PartyGame
 from engine.uno.party_rules import PartyRules
+from engine.uno.words import COLOUR_WORDS, card_name
 
 __all__ = [
     "PARTY_EVENTS",
@@ -51,7 +50,6 @@ __all__ = [
     "party_private",
     "party_prompt",
     "party_action_text",
-    "party_event_text",
     "party_rules_view",
     "party_rules_words",
     "own_choice",
@@ -297,54 +295,6 @@ def party_action_text(action: Action, game: PartyGame, names: Sequence[str]) -> 
 
 def _count(n: int) -> str:
     return f"{n} card" if n == 1 else f"{n} cards"
-
-
-def party_event_text(kind: str, d: dict[str, Any], names: Sequence[str]) -> str:
-    """The log line of one of the driver's Party! events (:data:`PARTY_EVENTS`).
-
-    >>> party_event_text("pointed", {"player": 1}, ["Ann", "Bob"])
-    'Bob has pointed.'
-    >>> party_event_text("pointing", {"choices": {0: 1, 1: 0}, "draws": {0: 1, 1: 1}},
-    ...                  ["Ann", "Bob"])
-    'Everyone points: Ann at Bob, Bob at Ann; Ann draws 1, Bob draws 1.'
-    """
-    who = names[d["player"]] if isinstance(d.get("player"), int) else "?"
-    if kind == "speed":
-        card = d.get("card")
-        if d.get("right"):
-            return f"{who} speed-plays {card}!"
-        return f"{who} speed-plays {card}, which is not the top card, and draws 1."
-    if kind == "point_taken":
-        return f"{who} plays Point Taken: everyone points at a player!"
-    if kind == "pointed":
-        return f"{who} has pointed."
-    if kind == "pointing":
-        choices = ", ".join(
-            f"{names[int(p)]} at {names[int(t)]}" for p, t in sorted(_pairs(d.get("choices")))
-        )
-        draws = ", ".join(
-            f"{names[int(p)]} draws {n}" for p, n in sorted(_pairs(d.get("draws"))) if n
-        )
-        return f"Everyone points: {choices}" + (f"; {draws}." if draws else ".")
-    if kind == "pile_start":
-        colour = d.get("colour")
-        words = COLOUR_WORDS.get(str(colour), str(colour)) if colour else "no"
-        flipped = ", ".join(map(str, d.get("flipped") or ()))
-        return f"{who} plays Wild Pile Up: the mini pile starts with {flipped} ({words})."
-    if kind == "pile_add":
-        return f"{who} adds {d.get('card')} to the pile."
-    if kind == "pile_take":
-        cards = d.get("cards")
-        n = cards if isinstance(cards, int) else len(cards or ())
-        return f"{who} takes the pile: {_count(n)}."
-    if kind == "link":
-        pair = list(d.get("linked") or d.get("link") or d.get("pair") or ())
-        if len(pair) == 2:
-            return f"{who} links {names[pair[0]]} and {names[pair[1]]}: they draw together."
-        return f"{who} links two players."
-    if kind == "claim_lost":
-        return f"{who} was too late: {d.get('action')}."
-    return f"{kind}: {who}"
 
 
 def pointing_reveal(d: dict[str, Any]) -> dict[str, Any]:

@@ -48,7 +48,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
-from engine.apps.recap import event_text
 from engine.apps.table import access, showdown_view
 from engine.apps.table.access import HOST_ONLY, HostGate, PeerLog, Tries
 from engine.apps.table.action_ids import ActionIds
@@ -59,7 +58,6 @@ from engine.apps.table.party_view import (
     MAX_PARTY_SEATS,
     PARTY_EVENTS,
     party_draws,
-    party_event_text,
     pointing_reveal,
 )
 from engine.apps.table.setup import house_rules_from, party_rules_from
@@ -79,6 +77,7 @@ from engine.uno.bots import (
 )
 from engine.uno.party_rules import PartyRules
 from engine.uno.rules import HouseRules
+from engine.uno.words import event_text
 from firmware_host.protocol import clean_name, clean_showdown_id
 
 __all__ = [
@@ -847,10 +846,7 @@ class Room(LobbySeats, Hub):
         for player, count in drew.items():
             if count:
                 self.seats[player].drew = count
-        if event.kind in PARTY_EVENTS:
-            self._add_log(party_event_text(event.kind, d, self.names))
-        else:
-            self._add_log(event_text(event, self.names))
+        self._add_log(event_text(event, self.names))
 
     def _verdict(self, d: dict[str, Any]) -> None:
         c, o = d["challenger"], d["opponent"]

@@ -25,7 +25,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.apps.play import action_text
-from engine.apps.recap import COLOUR_WORDS, card_name
 from engine.apps.screen import card_order
 from engine.apps.table.party_view import (
     party_card_name,
@@ -40,6 +39,7 @@ from engine.uno.game import Game, Phase
 from engine.uno.party import PartyGame
 from engine.uno.party_rules import PartyRules
 from engine.uno.rules import HouseRules, Variant
+from engine.uno.words import COLOUR_WORDS, card_name
 
 __all__ = [
     "card_view",
