@@ -56,6 +56,7 @@ from firmware_host.protocol import (
     SIDES,
     EventName,
     Launch,
+    Outputs,
     Side,
     UnitState,
     clean_bots,
@@ -466,7 +467,7 @@ class ShowdownCore:
 
     # -- watching the outputs -----------------------------------------------------
 
-    def watch_outputs(self, listener: Callable[[UnitEvent], None]) -> dict | None:
+    def watch_outputs(self, listener: Callable[[UnitEvent], None]) -> Outputs | None:
         """Send ``listener`` an ``outputs`` event each time the outputs change
         (at most one per loop turn and per
         :data:`~firmware_host.core.outputs.MIN_INTERVAL_S`); returns the
@@ -483,7 +484,7 @@ class ShowdownCore:
         if not self.output_listeners:
             self._outputs.stop()
 
-    def outputs(self) -> dict | None:
+    def outputs(self) -> Outputs | None:
         """The outputs now (:func:`~firmware_host.core.outputs.read_outputs`),
         None if the board cannot be read."""
         try:
@@ -492,8 +493,8 @@ class ShowdownCore:
             log.warning("cannot read the outputs: %s", exc)
             return None
 
-    def _send_outputs(self, outputs: dict) -> None:
-        event = UnitEvent(EventName.OUTPUTS, outputs)
+    def _send_outputs(self, outputs: Outputs) -> None:
+        event = UnitEvent(EventName.OUTPUTS, outputs.to_wire())
         for listener in self.output_listeners:
             try:
                 listener(event)
@@ -658,7 +659,7 @@ class ShowdownCore:
             "showdown": showdown,
             "last_result": None if self.last_result is None else self.last_result.to_dict(),
             "fault": self.fault_reason if self.state == "fault" else None,
-            "outputs": self.outputs(),
+            "outputs": None if (outputs := self.outputs()) is None else outputs.to_wire(),
         }
 
     def result(self, showdown_id: str) -> Result | None:
