@@ -57,7 +57,7 @@ def test_a_stopped_motor_has_speed_zero_whatever_its_duty():
         ({"leds": []}, "field 'leds' must be a non-empty array of true/false, not []"),
         ({"go": 1}, "field 'go' must be true or false, not 1"),
         ({"arrows": {"a": True}}, "missing field 'arrows.b'"),
-        ({"buzzer": "on"}, 'field \'buzzer\' must be true or false or null, not "on"'),
+        ({"buzzer": "on"}, "field 'buzzer' must be true or false or null, not \"on\""),
         ({"motor": {"direction": "up", "speed": 0.5}}, "field 'motor.direction' must be"),
         ({"motor": {"direction": "a", "speed": -1}}, "field 'motor.speed' must be a number"),
         ({"motor": {"direction": None, "speed": 0.3}}, "field 'motor' must have speed 0"),
@@ -82,7 +82,7 @@ def test_the_field_names_where_the_object_sits_and_what_is_missing():
 def test_a_value_out_of_range_cannot_be_built_either():
     with pytest.raises(ValueError, match="field 'leds' must be a non-empty array"):
         Outputs(leds=())
-    with pytest.raises(ValueError, match="field 'motor.speed' must be a number from 0 to 1"):
+    with pytest.raises(ValueError, match=r"field 'motor\.speed' must be a number from 0 to 1"):
         Motor(Side.A, 1.5)
     with pytest.raises(ValueError, match="field 'motor' must have speed 0"):
         Motor(None, 0.5)
