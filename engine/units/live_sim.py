@@ -52,7 +52,7 @@ from typing import Any, TypeVar
 
 from engine.units.ports import ShowdownOutcome, ShowdownRequest, SimulatedUnit
 from engine.units.remote import Table
-from firmware_host.protocol import Event, EventName, Motor, Outputs, Side, SideFlags
+from firmware_host.protocol import Event, EventName, Motor, Outputs, Reason, Side, SideFlags
 from firmware_host.protocol.reactions import HUMAN, Reactions
 from firmware_host.protocol.words import announce, table_line
 
@@ -321,7 +321,7 @@ def script(
     from ``pace_rng``.
     """
     side_of = {request.challenger: Side.A.value, request.opponent: Side.B.value}
-    false_start = outcome.reason == "false_start"
+    false_start = outcome.reason is Reason.FALSE_START
     ties = rounds if false_start else rounds[:-1]
     s = _Script(pace, unit_id)
     names = {"a": request.challenger_name, "b": request.opponent_name}
