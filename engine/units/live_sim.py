@@ -463,6 +463,7 @@ class LiveSimulatedUnit(SimulatedUnit):
             request, unit_id, outcome, verdict.rounds, self.pace, self.pace_rng, ticks=began
         )
         if self.table is not None:
+            # No link here: None stands where a RemoteUnit passes its UnitLink (Table types it so).
             self.table.armed(None, request, unit_id)  # type: ignore[arg-type]
         names = {"a": request.challenger_name, "b": request.opponent_name}
         for step in steps:
@@ -478,7 +479,8 @@ class LiveSimulatedUnit(SimulatedUnit):
         else:
             self.seq += 1
         if self.table is not None:
-            self.table.event(None, Event(step.name, self.seq, dict(step.data)))  # type: ignore[arg-type]
+            event = Event(step.name, self.seq, dict(step.data))
+            self.table.event(None, event)  # type: ignore[arg-type]  # no link: None, as above
         if self.say is None or step.name in (EventName.OUTPUTS, EventName.FALSE_START):
             return
         if step.name == EventName.RESULT:
