@@ -78,7 +78,7 @@ from engine.players.bots import (
     check_reaction_ms,
 )
 from engine.units.ports import ShowdownOutcome, ShowdownRequest, SimulatedUnit, UnitPort
-from firmware_host.protocol import clean_name, clean_showdown_id
+from firmware_host.protocol import Reason, clean_name, clean_showdown_id
 
 __all__ = [
     "Room",
@@ -957,7 +957,7 @@ class Room(LobbySeats, Hub):
             ShowdownOutcome(
                 loser,
                 request.other(loser),
-                "faster",
+                Reason.FASTER,
                 dict.fromkeys(request.players),
                 detail=f"decided by hand after: {self.paused}",
             )
