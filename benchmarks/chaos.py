@@ -73,21 +73,13 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import http.client
 import json
-import os
 import random
-import re
-import resource
 import shutil
-import signal
-import socket
 import sqlite3
 import statistics
-import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -96,39 +88,40 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.chaos_daemon import (  # noqa: E402
+    CHAOS_CONFIG,
+    FULL_DISK_BYTES,
+    MAX_LINE_BYTES,
+    PLAYERS,
+    DaemonProcess,
+    HarnessError,
+    Service,
+)
+from benchmarks.chaos_rabble import Rabble, Wrong, reply_id  # noqa: E402
+from benchmarks.chaos_report import MUST_BE_ZERO, text  # noqa: E402
 from firmware_host.service.journal import Journal  # noqa: E402
-from tests.daemon_helpers import WAIT_S, Client, LinkClosed, NotifyListener, malformed_line  # noqa: E402
+from tests.daemon_helpers import WAIT_S, Client, LinkClosed  # noqa: E402
 
-#: The tests' fast timing (tests/daemon_helpers.FAST_CONFIG), with a short
-#: response timeout (a showdown nobody presses in ends sooner) and a launch
-#: long enough (~0.17 s) that a kill at ``launching`` lands before it ends.
-#: max_clients leaves room for the bad clients beside the engine's link; a short
-#: hello deadline closes the silent sockets soon (and cuts a garbage round short
-#: when it takes longer, on a loaded machine). A line over MAX_LINE_BYTES is
-#: refused unread (its reply's id is null).
-MAX_LINE_BYTES = 4096
-CHAOS_CONFIG = f"""\
-[timing]
-countdown_step_s = 0.05
-flash_period_s = 0.025
-beep_s = 0.01
-go_tone_s = 0.02
-hold_min_s = 0.05
-hold_max_s = 0.1
-response_timeout_s = 0.4
-paddle_warning_s = 0.1
+# The daemon, the bad clients and the report live in chaos_daemon, chaos_rabble
+# and chaos_report; their names are here too, where the tests find them.
+__all__ = [
+    "main",
+    "Chaos",
+    "Service",
+    "DaemonProcess",
+    "HarnessError",
+    "Rabble",
+    "Wrong",
+    "reply_id",
+    "summary",
+    "text",
+    "MUST_BE_ZERO",
+    "CHAOS_CONFIG",
+    "MAX_LINE_BYTES",
+    "FULL_DISK_BYTES",
+]
 
-[launcher]
-spin_up_s = 0.15
-per_card_s = 0.01
 
-[server]
-hello_timeout_s = 0.5
-max_clients = 16
-max_line_bytes = {MAX_LINE_BYTES}
-"""
-
-PLAYERS = {"a": "Ann", "b": "Bob"}
 KILL_MOMENTS = (
     "armed",
     "countdown",
@@ -163,8 +156,6 @@ FITS = {
     "launching": ("clear", "near_tie", "false_start", "early_false_start", "both_early"),
     "disk": ("clear", "false_start", "early_false_start"),  # a decision with a loser
 }
-#: The file-size limit of the full-disk daemon: less than one WAL frame (4120 bytes).
-FULL_DISK_BYTES = 4096
 RUNNING = ("countdown", "hold", "go", "false_start", "resolved", "launching", "timeout")
 
 
@@ -199,10 +190,6 @@ class Moment(Exception):
     def __init__(self, action: str, state: str):
         super().__init__(f"{action} at {state}")
         self.action, self.state = action, state
-
-
-class HarnessError(RuntimeError):
-    """Something this script did not expect (not a broken promise by itself)."""
 
 
 @dataclass
@@ -247,181 +234,6 @@ class Figures:
     harness_errors: list = field(default_factory=list)
     moments_missed: int = 0
     unfinished: int = 0
-
-
-# -- the daemon under test ------------------------------------------------------------
-
-
-class DaemonProcess(subprocess.Popen[bytes]):
-    """A daemon's process, with the thread that copies its output to the log."""
-
-    drain: threading.Thread
-
-
-class Service:
-    """The unit daemon, started again and again on one journal and config.
-    ``generation`` counts up each time a daemon is stopped or killed, so a
-    client can tell a link the daemon dropped from one a restart cut."""
-
-    def __init__(self, workdir: Path, *, verbose: bool = False):
-        self.workdir = workdir
-        self.config_path = workdir / "unit.toml"
-        self.config_path.write_text(CHAOS_CONFIG)
-        self.journal_path = workdir / "results.sqlite3"
-        self.log_path = workdir / "daemon.log"
-        self.verbose = verbose
-        self.process: DaemonProcess | None = None
-        self.port: int | None = None
-        self.generation = 0
-        self.starts = 0
-        self.limited = False  # the running daemon has the full-disk limit
-        self._notify: NotifyListener | None = None
-        self._lock = threading.Lock()  # port and generation change together
-        self._log_lock = threading.Lock()
-        self._log = open(self.log_path, "ab")  # noqa: SIM115 (kept open until close())
-
-    def _args(self) -> list[str]:
-        return [
-            sys.executable,
-            "-m",
-            "firmware_host",
-            *(["-v"] if self.verbose else []),
-            "run",
-            "--mock",
-            "--config",
-            str(self.config_path),
-            "--journal",
-            str(self.journal_path),
-            "--listen",
-            "127.0.0.1:0",
-        ]
-
-    def _spawn(self, env: dict) -> DaemonProcess:
-        self.starts += 1
-        process = DaemonProcess(
-            self._args(),
-            cwd=ROOT,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-        )
-        # Its log goes through a pipe: under the full-disk limit a log file
-        # would stop taking lines long before the journal fails.
-        process.drain = threading.Thread(
-            target=self._drain,
-            name=f"log-{self.starts}",
-            args=(process.stdout, self.starts),
-            daemon=True,
-        )
-        process.drain.start()
-        return process
-
-    def _drain(self, pipe, number: int) -> None:
-        for line in iter(pipe.readline, b""):
-            with self._log_lock:
-                self._log.write(b"[%d] " % number + line)
-                self._log.flush()
-        pipe.close()
-
-    def note(self, text: str) -> None:
-        with self._log_lock:
-            self._log.write(f"--- {text}\n".encode())
-            self._log.flush()
-
-    def start(self, *, file_size_limit: int | None = None) -> float:
-        """Start a daemon and wait for READY=1; returns the monotonic time it
-        came. With ``file_size_limit`` no file of the daemon may grow past
-        that many bytes (set right after exec, long before it opens the journal)."""
-        notify = NotifyListener(self.workdir / f"notify-{self.starts + 1}.sock")
-        env = {**os.environ, "NOTIFY_SOCKET": notify.path, "PYTHONUNBUFFERED": "1"}
-        env.pop("WATCHDOG_PID", None)
-        env.pop("WATCHDOG_USEC", None)
-        process = self._spawn(env)
-        if file_size_limit is not None:
-            resource.prlimit(process.pid, resource.RLIMIT_FSIZE, (file_size_limit, file_size_limit))
-        self.note(
-            f"daemon {self.starts} (pid {process.pid}) started"
-            + (f" with a {file_size_limit}-byte file-size limit" if file_size_limit else "")
-        )
-        try:
-            ready = notify.wait_for(lambda m: m.get("READY") == "1", WAIT_S, process=process)
-        except TimeoutError:
-            process.kill()
-            process.wait()
-            notify.close()
-            raise HarnessError(
-                f"daemon {self.starts} never got ready (exit "
-                f"{process.returncode}); see {self.log_path}"
-            ) from None
-        ready_at = time.monotonic()
-        found = re.search(r"tcp [^ ;,]+:(\d+)", ready.get("STATUS", ""))
-        if found is None:
-            raise HarnessError(f"no TCP port in the READY status: {ready}")
-        with self._lock:
-            self.process, self._notify, self.port = process, notify, int(found.group(1))
-        self.limited = file_size_limit is not None
-        return ready_at
-
-    def current(self) -> tuple[int | None, int]:
-        """The daemon's port (None while there is none) and its generation."""
-        with self._lock:
-            return self.port, self.generation
-
-    def _end(self, how) -> int:
-        with self._lock:
-            process, notify = self.process, self._notify
-            if process is None:
-                raise HarnessError("no daemon to end")
-            self.generation += 1
-            self.port = self.process = self._notify = None
-        how(process)
-        code = process.wait(WAIT_S)
-        process.drain.join(WAIT_S)
-        if notify is not None:
-            notify.close()
-            Path(notify.path).unlink(missing_ok=True)
-        return code
-
-    def kill(self) -> float:
-        """SIGKILL the daemon; returns the monotonic time of the signal."""
-        killed_at = time.monotonic()
-        self._end(lambda process: process.send_signal(signal.SIGKILL))
-        return killed_at
-
-    def stop(self) -> int:
-        """SIGTERM the daemon; returns its exit status."""
-        return self._end(lambda process: process.send_signal(signal.SIGTERM))
-
-    def exited(self) -> int | None:
-        """The exit status if the daemon ended without being told to (and
-        clears it away), else None."""
-        if self.process is None or self.process.poll() is None:
-            return None
-        return self._end(lambda process: None)
-
-    def second(self) -> int:
-        """Start another daemon on the same journal; returns its exit status."""
-        env = {
-            k: v
-            for k, v in os.environ.items()
-            if k not in ("NOTIFY_SOCKET", "WATCHDOG_PID", "WATCHDOG_USEC")
-        }
-        process = self._spawn(env)
-        self.note(f"daemon {self.starts} (pid {process.pid}): a second one on the same journal")
-        try:
-            return process.wait(WAIT_S)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-            return -1
-        finally:
-            process.drain.join(WAIT_S)
-
-    def close(self) -> None:
-        if self.process is not None:
-            self.stop()
-        self._log.close()
 
 
 # -- the engine's side --------------------------------------------------------------
@@ -801,278 +613,6 @@ class Chaos:
                     self.figures.foreign_arms.add(result["showdown_id"])
 
 
-# -- bad clients -----------------------------------------------------------------------
-
-
-class Wrong(Exception):
-    """A bad client got something the unit must never send."""
-
-
-def _send_quietly(sock: socket.socket, data: bytes) -> None:
-    with contextlib.suppress(OSError):  # the reader finds out
-        sock.sendall(data)
-
-
-def _read_to_eof(sock: socket.socket) -> bytes:
-    data = b""
-    while chunk := _recv(sock):
-        data += chunk
-    return data
-
-
-def _recv(sock: socket.socket) -> bytes:
-    """What comes next; b"" once the daemon closed the link. A reset counts as
-    a close: the daemon closes a link it stopped reading (``hello_timeout``)
-    with the client's last lines unread, and the kernel then sends a reset;
-    the lines it wrote before come first all the same."""
-    try:
-        return sock.recv(65536)
-    except ConnectionResetError:
-        return b""
-
-
-def _is_hello_timeout(message: dict) -> bool:
-    """The daemon's last line to a client that did not finish hello in time."""
-    error = message.get("error")
-    return (
-        message.get("id") is None
-        and message.get("ok") is False
-        and isinstance(error, dict)
-        and error.get("code") == "hello_timeout"
-    )
-
-
-def reply_id(line: bytes, max_line: int = MAX_LINE_BYTES):
-    """The id of the unit's reply to ``line``, by docs/protocol.md: the line's
-    ``id`` if it is a JSON object (UTF-8, within ``server.max_line_bytes``)
-    whose id is a number or a string, else None.
-
-    >>> reply_id(b'{"id": 7, "cmd": "fire"}'), reply_id(b'{"id": true, "cmd": "ping"}')
-    (7, None)
-    >>> long = b'{"id": 7, "pad": "%s"}' % (b"y" * 5000)
-    >>> reply_id(b'{"id": 7, "cmd'), reply_id(b"[]"), reply_id(bytes([255])), reply_id(long)
-    (None, None, None, None)
-    """
-    if len(line) > max_line:
-        return None  # line_too_long: not read
-    try:
-        value = json.loads(line.decode("utf-8"))
-    except ValueError:  # UnicodeDecodeError too
-        return None
-    if not isinstance(value, dict):
-        return None
-    request_id = value.get("id")
-    if isinstance(request_id, bool) or not isinstance(request_id, (int, float, str)):
-        return None
-    return request_id
-
-
-class Rabble:
-    """Clients that must never command the unit, each on a thread of its own
-    and following the daemon from restart to restart. ``counts``: what they
-    did; ``problems``: what they got that they should not have."""
-
-    KINDS = ("burst", "garbage", "http", "silent", "silent", "storm")
-
-    def __init__(self, service: Service, seed: int):
-        self.service = service
-        self.seed = seed
-        self.counts: Counter = Counter()
-        self.problems: list[str] = []
-        self._lock = threading.Lock()
-        self._stop = threading.Event()
-        self._threads: list[threading.Thread] = []
-
-    def start(self) -> None:
-        for number, kind in enumerate(self.KINDS):
-            thread = threading.Thread(
-                target=self._run,
-                name=f"rabble-{kind}-{number}",
-                args=(kind, random.Random(f"{self.seed}-{number}")),
-                daemon=True,
-            )
-            thread.start()
-            self._threads.append(thread)
-
-    def stop(self) -> None:
-        self._stop.set()
-        for thread in self._threads:
-            thread.join(WAIT_S)
-
-    def _count(self, key: str, amount: int = 1) -> None:
-        with self._lock:
-            self.counts[key] += amount
-
-    def _run(self, kind: str, rng: random.Random) -> None:
-        action = getattr(self, f"_{kind}")
-        rounds = 0
-        while not self._stop.is_set():
-            port, generation = self.service.current()
-            if port is None:
-                self._stop.wait(0.05)
-                continue
-            rounds += 1
-            try:
-                action(port, generation, rng, rounds)
-            except Wrong as exc:
-                with self._lock:
-                    self.problems.append(f"{kind}: {exc}")
-            except (OSError, http.client.HTTPException, ValueError) as exc:
-                if self.service.generation != generation:
-                    self._count("cut_by_a_restart")
-                else:
-                    with self._lock:
-                        self.problems.append(f"{kind}: {type(exc).__name__}: {exc}")
-            self._stop.wait(rng.uniform(0.1, 0.4))
-
-    def _connect(self, port: int) -> socket.socket:
-        return socket.create_connection(("127.0.0.1", port), timeout=WAIT_S)
-
-    def _burst(self, port: int, generation: int, rng: random.Random, rounds: int) -> None:
-        """Thousands of pings in one write; every reply must come, in order."""
-        count = rng.randint(1000, 5000)
-        payload = b'{"id":0,"cmd":"hello","version":1}\n' + b"".join(
-            b'{"id":%d,"cmd":"ping"}\n' % n for n in range(1, count + 1)
-        )
-        with self._connect(port) as sock:
-            sender = threading.Thread(target=_send_quietly, args=(sock, payload), daemon=True)
-            sender.start()
-            due, buffer = 0, b""
-            while due <= count:
-                data = _recv(sock)
-                if not data:
-                    raise ConnectionError(f"closed after {due} of {count + 1} replies")
-                buffer += data
-                *lines, buffer = buffer.split(b"\n")
-                for number, line in enumerate(lines):
-                    message = json.loads(line)
-                    if "event" in message:
-                        continue
-                    if due == 0 and _is_hello_timeout(message):
-                        # The daemon read the hello after its deadline (a loaded
-                        # machine): it says so and closes, and must answer nothing.
-                        after = b"".join(rest + b"\n" for rest in lines[number + 1 :]) + buffer
-                        self._cut_by_hello_timeout(sock, after, "burst")
-                        sender.join(WAIT_S)
-                        return
-                    if message.get("id") != due or not message.get("ok"):
-                        raise Wrong(f"reply {message} where the reply to id {due} was due")
-                    due += 1
-            sender.join(WAIT_S)
-        self._count("bursts")
-        self._count("pings", count)
-
-    def _cut_by_hello_timeout(self, sock: socket.socket, after: bytes, kind: str) -> None:
-        """A ``hello_timeout`` line came, with ``after`` read behind it: it
-        must be the last line, then the link closes."""
-        after += _read_to_eof(sock)
-        if after:
-            raise Wrong(f"{after[:200]!r} after hello_timeout")
-        self._count(f"{kind}_cut_by_hello_timeout")
-
-    def _garbage(self, port: int, generation: int, rng: random.Random, rounds: int) -> None:
-        """Malformed lines and commands without hello: one refusal each, in
-        order. A round that takes longer than ``server.hello_timeout_s`` (a
-        loaded machine) is cut short, as the daemon documents: after the
-        refusals so far, its ``hello_timeout`` line, then the link closes."""
-        lines = [malformed_line(rng, MAX_LINE_BYTES) for _ in range(rng.randint(50, 300))]
-        evil = f"evil-garbage-{rounds}"
-        lines += [
-            json.dumps(request).encode()
-            for request in (
-                {"id": 1, "cmd": "showdown", "showdown_id": evil, "cards": 2, "players": PLAYERS},
-                {"id": 2, "cmd": "start"},
-                {"id": 3, "cmd": "bench_timer"},
-                {"id": 4, "cmd": "bench_press", "side": "a"},
-                {"id": 5, "cmd": "selftest"},
-                {"id": 6, "cmd": "cancel"},
-            )
-        ]
-        rng.shuffle(lines)
-        with self._connect(port) as sock:
-            sender = threading.Thread(
-                target=_send_quietly,
-                daemon=True,
-                args=(sock, b"\n".join(lines) + b'\n{"id":"end","cmd":"ping"}\n'),
-            )
-            sender.start()
-            due = [reply_id(line) for line in lines] + ["end"]
-            replies, buffer = 0, b""
-            while replies < len(due):
-                data = _recv(sock)
-                if not data:
-                    raise ConnectionError(f"closed after {replies} of {len(due)} replies")
-                buffer += data
-                *got, buffer = buffer.split(b"\n")
-                for number, line in enumerate(got):
-                    if replies == len(due):
-                        break  # all answered: what follows is not this round's
-                    message = json.loads(line)
-                    if _is_hello_timeout(message):
-                        after = b"".join(rest + b"\n" for rest in got[number + 1 :]) + buffer
-                        self._cut_by_hello_timeout(sock, after, "garbage")
-                        sender.join(WAIT_S)
-                        self._count("garbage_rounds")
-                        self._count("garbage_lines", replies)
-                        return
-                    if message.get("id") != due[replies]:
-                        raise Wrong(f"reply {message} where the reply to line {replies} was due")
-                    if replies < len(lines) and message.get("ok") is not False:
-                        raise Wrong(f"a line sent before hello was obeyed: {message}")
-                    replies += 1
-            sender.join(WAIT_S)
-        self._count("garbage_rounds")
-        self._count("garbage_lines", len(lines))
-
-    def _http(self, port: int, generation: int, rng: random.Random, rounds: int) -> None:
-        """A real HTTP POST with protocol lines in its body: refused at its first line."""
-        body = b"".join(
-            json.dumps(request).encode() + b"\n"
-            for request in (
-                {"id": 1, "cmd": "hello", "version": 1},
-                {
-                    "id": 2,
-                    "cmd": "showdown",
-                    "showdown_id": f"evil-http-{rounds}",
-                    "cards": 2,
-                    "players": PLAYERS,
-                },
-                {"id": 3, "cmd": "start"},
-                {"id": 4, "cmd": "bench_timer"},
-            )
-        )
-        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=WAIT_S)
-        try:
-            connection.request("POST", "/", body=body, headers={"Content-Type": "text/plain"})
-            response = connection.getresponse()
-        except ConnectionRefusedError:
-            raise
-        except (http.client.HTTPException, ConnectionError):
-            if self.service.generation != generation:
-                raise ConnectionError("the daemon went away") from None
-            self._count("http_refused")
-        else:
-            raise Wrong(f"an HTTP POST got an HTTP response: {response.status}")
-        finally:
-            connection.close()
-
-    def _silent(self, port: int, generation: int, rng: random.Random, rounds: int) -> None:
-        """Connect and say nothing: one hello_timeout line, then the link closes."""
-        with self._connect(port) as sock:
-            lines = _read_to_eof(sock).splitlines()
-        if not lines:
-            raise ConnectionError("closed without a word")
-        codes = [json.loads(line).get("error", {}).get("code") for line in lines]
-        if codes != ["hello_timeout"]:
-            raise Wrong(f"a silent socket got {lines}")
-        self._count("silent_closed")
-
-    def _storm(self, port: int, generation: int, rng: random.Random, rounds: int) -> None:
-        for _ in range(200):
-            self._connect(port).close()
-            self._count("storm_connects")
-
-
 # -- figures ----------------------------------------------------------------------------
 
 
@@ -1136,76 +676,6 @@ def summary(chaos: Chaos, rabble: Rabble, seconds: float, seed: int) -> dict:
         "problems": (figures.harness_errors + rabble.problems)[:10],  # the first few, in words
         "daemon_starts": chaos.service.starts,
     }
-
-
-#: Each must be 0 for exit status 0.
-MUST_BE_ZERO = (
-    "verdicts_lost",
-    "verdicts_changed",
-    "launches_without_record",
-    "run_twice",
-    "bad_client_arms",
-    "bad_client_problems",
-    "full_disk_failures",
-    "second_daemons_not_refused",
-    "unexpected_daemon_exits",
-    "harness_errors",
-    "unfinished",
-)
-
-
-def text(figures: dict) -> str:
-    kills = figures["kills"]
-    after = figures["journal_after_a_kill"]
-    disk = figures["full_disk"]
-    bad = figures["bad_clients"]
-    ready = figures["kill_to_ready_s"]
-    lines = [
-        f"showdowns run: {figures['showdowns']} (seed {figures['seed']}) in "
-        f"{figures['seconds']} s, {figures['daemon_starts']} daemon starts",
-        f"kills (SIGKILL) per moment: {sum(kills.values())} ("
-        + ", ".join(f"{moment} {count}" for moment, count in kills.items())
-        + ")"
-        + (
-            f"; {figures['kill_moments_missed']} planned moments never came"
-            if figures["kill_moments_missed"]
-            else ""
-        ),
-        "  then the journal said, per moment: "
-        + "; ".join(
-            f"{moment} "
-            + (", ".join(f"{launch} {count}" for launch, count in launches.items()) or "undecided")
-            for moment, launches in after.items()
-        ),
-        f"  decided before the kill but not yet seen by the client: "
-        f"{figures['kills_decided_before_the_client_saw_it']}",
-        f"  kill to ready again: median {ready['median']} s, max {ready['max']} s",
-        f"link cuts: {figures['link_cuts']}",
-        f"full-disk faults: {disk['faulted']} of {disk['runs']} (cleared by cancel: "
-        f"{disk['cleared_by_cancel']}); reason: {disk['reason']}",
-        f"second daemons on the same journal: {figures['second_daemons']['started']}, "
-        f"exited 78: {figures['second_daemons']['exited_78']}",
-        f"verdicts seen: {figures['verdicts_seen']}; answered from the journal after a "
-        f"kill or cut: {figures['answered_from_journal']}",
-        f"verdicts lost: {figures['verdicts_lost']}",
-        f"verdicts changed after restart: {figures['verdicts_changed']}",
-        f"launches without a record: {figures['launches_without_record']}",
-        f"showdowns run twice: {figures['run_twice']}",
-        f"showdowns without a final result: {figures['unfinished']}",
-        f"bad clients: {bad['bursts']} bursts ({bad['pings']} pings, all answered in order; "
-        f"{bad['burst_cut_by_hello_timeout']} more cut by hello_timeout before their hello "
-        f"was read), {bad['garbage_lines']} garbage lines refused in order in "
-        f"{bad['garbage_rounds']} rounds ({bad['garbage_cut_by_hello_timeout']} of them cut "
-        f"short by hello_timeout), {bad['http_refused']} HTTP POSTs refused, "
-        f"{bad['silent_closed']} silent sockets closed at the hello deadline, "
-        f"{bad['storm_connects']} connect/close; {bad['cut_by_a_restart']} cut by a restart",
-        f"bad-client arms: {figures['bad_client_arms']}",
-        f"bad-client problems: {figures['bad_client_problems']}",
-        f"daemon exits nobody asked for: {figures['unexpected_daemon_exits']}",
-        f"harness errors: {figures['harness_errors']}",
-    ]
-    lines += [f"  {problem}" for problem in figures["problems"]]
-    return "\n".join(lines)
 
 
 def main(argv=None) -> int:

@@ -34,7 +34,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name):
+def __getattr__(name: str) -> object:
     if name in __all__:
         return getattr(importlib.import_module("firmware_host.core"), name)
     raise AttributeError(f"module 'firmware_host' has no attribute {name!r}")

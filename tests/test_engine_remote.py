@@ -19,6 +19,7 @@ from engine.units.remote import (
     UnitUnreachable,
     UnitVersionError,
 )
+from firmware_host.protocol import Reason
 from tests.fake_unit import FakeUnit, decided, false_start, timeout, void
 
 URL = "socket://unit.test:7700"
@@ -68,6 +69,7 @@ def test_a_false_start_is_a_loss_for_the_offender():
     unit = FakeUnit([false_start(offender="a")])
     outcome = remote(unit).run_showdown(REQUEST)
     assert (outcome.loser, outcome.winner, outcome.reason) == (2, 0, "false_start")
+    assert outcome.reason is Reason.FALSE_START  # the wire's text made the protocol's member once
     assert outcome.reaction_us == {2: None, 0: None}
 
 

@@ -1,12 +1,21 @@
 """Unit ports: the simulated unit's model and the manual unit's questions."""
 
+import json
 import random
 import re
 from dataclasses import replace
 
 import pytest
 
-from engine.units.ports import ManualUnit, ShowdownOutcome, ShowdownRequest, SimulatedUnit
+from engine.units.ports import (
+    REASONS,
+    ManualUnit,
+    ShowdownOutcome,
+    ShowdownRequest,
+    SimulatedUnit,
+    Verdict,
+)
+from firmware_host.protocol import Reason
 from firmware_host.protocol.reactions import HUMAN
 
 NEVER_EARLY = replace(HUMAN, false_start_rate=0)
@@ -275,3 +284,28 @@ def test_two_bots_fight_by_their_reactions_with_no_false_start():
     assert {o.reason for o in results} == {"faster"}
     assert all(o.winner == 2 for o in results)
     assert all(o.margin_us == o.reaction_us[0] - o.reaction_us[2] for o in results)
+
+
+# -- the reason: the protocol's own values, end to end -------------------------------------
+
+
+def test_an_outcomes_reason_is_the_protocols_member_given_it_or_its_text():
+    from_text = ShowdownOutcome(0, 2, "false_start", {0: None, 2: None})
+    assert from_text.reason is Reason.FALSE_START
+    assert ShowdownOutcome(0, 2, Reason.FASTER, {}).reason is Reason.FASTER
+    assert REASONS == (Reason.FASTER, Reason.FALSE_START)  # a timeout or void tie is fought again
+    with pytest.raises(
+        ValueError, match="reason must be one of faster, false_start, not 'timeout'"
+    ):
+        ShowdownOutcome(0, 2, Reason.TIMEOUT, {})
+
+
+def test_the_simulated_and_manual_units_and_a_saved_verdict_give_the_member():
+    unit = SimulatedUnit(random.Random(3))
+    assert all(type(outcome.reason) is Reason for outcome in outcomes(unit, 50))
+    verdict = unit.verdict_for(REQUEST)
+    data = json.loads(json.dumps(verdict.to_dict()))
+    assert data["reason"] == str(verdict.outcome.reason)  # the wire's text in a save file
+    assert Verdict.from_dict(data).outcome.reason is verdict.outcome.reason
+    outcome, _ = ManualUnit.parse(REQUEST, "f Ann")
+    assert outcome is not None and outcome.reason is Reason.FALSE_START

@@ -7,7 +7,7 @@ import itertools
 import pytest
 
 from firmware_host.core.outputs import MIN_INTERVAL_S, read_outputs
-from firmware_host.protocol import EventName
+from firmware_host.protocol import EventName, Outputs
 from firmware_host.service.config import LauncherConfig, ShowdownConfig, TimingConfig, UnitConfig
 from firmware_host.sim.rig import VirtualRig
 from hw.pinmap import PinMap
@@ -59,7 +59,7 @@ class Watcher:
     def __init__(self, rig):
         self.rig = rig
         self.seen = []
-        self.first = rig.core.watch_outputs(self)
+        self.first = rig.core.watch_outputs(self).to_wire()
 
     def __call__(self, event):
         assert event.name is EventName.OUTPUTS
@@ -84,7 +84,7 @@ def lit(*leds):
 
 def test_a_status_carries_the_outputs_all_off_when_idle(rig):
     assert rig.core.status()["outputs"] == OFF
-    assert read_outputs(rig.board) == OFF
+    assert read_outputs(rig.board) == Outputs.from_wire(OFF) == Outputs.idle(3)
     assert list(OFF) == list(EventName.OUTPUTS.fields)
 
 
@@ -277,7 +277,7 @@ def test_watching_twice_is_watching_once_and_a_second_watcher_gets_the_same(rig)
     one, two = [], []
     rig.core.watch_outputs(one.append)
     rig.core.watch_outputs(one.append)
-    assert rig.core.watch_outputs(two.append) == OFF
+    assert rig.core.watch_outputs(two.append) == Outputs.from_wire(OFF)
     rig.advance(1)
     rig.bench.press("a", hold=True)
     rig.advance(0.1)

@@ -13,6 +13,7 @@ from gpiozero.pins.mock import MockFactory
 from engine.units.unit_replies import check_event
 from firmware_host import BusyError, NotMockError, Unit
 from firmware_host.core.result import UnitEvent
+from firmware_host.protocol import Outputs
 from firmware_host.service.config import ServerConfig, load_config
 from firmware_host.service.daemon import JournalWriter
 from firmware_host.service.journal import Journal
@@ -72,7 +73,7 @@ class FakeUnit:
     def watch_outputs(self, fn):
         self.calls.append(("watch_outputs", (), {}))
         self.watchers = [fn]
-        return dict(self.outputs)
+        return Outputs.from_wire(self.outputs)
 
     def unwatch_outputs(self, fn):
         self.calls.append(("unwatch_outputs", (), {}))

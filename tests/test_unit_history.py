@@ -21,6 +21,7 @@ from engine.units.unit_history import (
     player_histories,
     reaction_bins,
 )
+from firmware_host.protocol import Reason
 from tests.fake_unit import FakeUnit
 
 
@@ -84,6 +85,7 @@ def test_a_row_reads_a_units_result():
         cards=2,
     )
     assert (row.outcome("a"), row.outcome("b")) == ("lost", "won")
+    assert row.reason is Reason.FASTER  # the wire's text made the protocol's member once
 
 
 def test_a_result_from_a_unit_before_bots_has_people_on_both_sides():

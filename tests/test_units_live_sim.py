@@ -21,7 +21,7 @@ from engine.units.live_sim import (
 )
 from engine.units.ports import ShowdownRequest
 from engine.units.unit_replies import check_event
-from firmware_host.protocol import EventName
+from firmware_host.protocol import EventName, Outputs
 from firmware_host.service.config import load_config
 from tests.async_helpers import run_coroutine
 
@@ -247,7 +247,7 @@ def test_the_outputs_at_each_step_are_the_units(virtual_clock):
     assert launching["go"] is False
     assert launching["motor"] == {"direction": loser, "speed": 0.8}
     assert outputs[-1][1] == off
-    assert unit.outputs == off
+    assert unit.outputs == Outputs.from_wire(off)
     # the countdown bar flashes: dark between the steps' lit phases
     first_step = [d for at, d in outputs if 1.0 <= at < 2.0]
     assert [d["leds"] for d in first_step] == [

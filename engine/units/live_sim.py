@@ -48,11 +48,11 @@ import dataclasses
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from engine.units.ports import ShowdownOutcome, ShowdownRequest, SimulatedUnit
 from engine.units.remote import Table
-from firmware_host.protocol import Event, EventName, Side
+from firmware_host.protocol import Event, EventName, Motor, Outputs, Reason, Side, SideFlags
 from firmware_host.protocol.reactions import HUMAN, Reactions
 from firmware_host.protocol.words import announce, table_line
 
@@ -132,15 +132,8 @@ DEMO_PACE = Pace(
 
 
 def idle_outputs(leds: int = 3) -> dict[str, Any]:
-    """The outputs of a unit at rest: everything off, the motor stopped."""
-    return {
-        "leds": [False] * leds,
-        "go": False,
-        "arrows": {"a": False, "b": False},
-        "buzzer": False,
-        "motor": {"direction": None, "speed": 0.0},
-        "paddles": {"a": False, "b": False},
-    }
+    """The wire form of the outputs of a unit at rest: everything off, the motor stopped."""
+    return Outputs.idle(leds).to_wire()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -228,7 +221,7 @@ class _Script:
         )
         return ends
 
-    def outputs(self) -> list[tuple[float, dict]]:
+    def outputs(self) -> list[tuple[float, Outputs]]:
         """The outputs after each moment that changed them, in time order."""
         state: dict[str, Any] = {
             "leds": 0,
@@ -240,7 +233,7 @@ class _Script:
             "paddle_a": False,
             "paddle_b": False,
         }
-        readings: list[tuple[float, dict]] = []
+        readings: list[tuple[float, Outputs]] = []
         for at, _, key, value in sorted(self.changes, key=lambda c: (c[0], c[1])):
             state[key] = value
             reading = (at, self._shape(state))
@@ -250,24 +243,25 @@ class _Script:
                 readings.append(reading)
         return readings
 
-    def _shape(self, state: Mapping[str, Any]) -> dict[str, Any]:
-        direction = state["motor"]
-        return {
-            "leds": [step < state["leds"] for step in range(self.pace.leds)],
-            "go": state["go"],
-            "arrows": {"a": state["arrow_a"], "b": state["arrow_b"]},
-            "buzzer": state["buzzer"],
-            "motor": {
-                "direction": direction,
-                "speed": 0.0 if direction is None else round(float(self.pace.speed), 3),
-            },
-            "paddles": {"a": state["paddle_a"], "b": state["paddle_b"]},
-        }
+    def _shape(self, state: Mapping[str, Any]) -> Outputs:
+        return Outputs(
+            leds=tuple(step < state["leds"] for step in range(self.pace.leds)),
+            go=state["go"],
+            arrows=SideFlags(a=state["arrow_a"], b=state["arrow_b"]),
+            buzzer=state["buzzer"],
+            motor=Motor.driven(state["motor"], self.pace.speed),
+            paddles=SideFlags(a=state["paddle_a"], b=state["paddle_b"]),
+        )
+
+
+_Reading = TypeVar("_Reading")
 
 
 def coalesce(
-    readings: list[tuple[float, dict]], start: dict, min_interval_s: float = MIN_INTERVAL_S
-) -> list[tuple[float, dict]]:
+    readings: Sequence[tuple[float, _Reading]],
+    start: _Reading,
+    min_interval_s: float = MIN_INTERVAL_S,
+) -> list[tuple[float, _Reading]]:
     """The ``outputs`` events a watcher gets for these readings (each the
     outputs after a moment that changed them), by the unit's rule
     (``firmware_host.core.outputs.OutputsWatch``): a change is sent at once
@@ -284,8 +278,9 @@ def coalesce(
     sent, sent_at = start, None
     due: float | None = None  # when a held-back change goes out
     current = start
-    out: list[tuple[float, dict]] = []
-    for at, outputs in [*readings, (float("inf"), None)]:
+    out: list[tuple[float, _Reading]] = []
+    ends: list[tuple[float, _Reading | None]] = [(float("inf"), None)]
+    for at, outputs in [*readings, *ends]:
         if due is not None and due <= at:
             if current != sent:
                 sent, sent_at = current, due
@@ -326,7 +321,7 @@ def script(
     from ``pace_rng``.
     """
     side_of = {request.challenger: Side.A.value, request.opponent: Side.B.value}
-    false_start = outcome.reason == "false_start"
+    false_start = outcome.reason is Reason.FALSE_START
     ties = rounds if false_start else rounds[:-1]
     s = _Script(pace, unit_id)
     names = {"a": request.challenger_name, "b": request.opponent_name}
@@ -414,8 +409,8 @@ def script(
     s.set(done, "leds", 0)
     steps = [(at, 0, n, name, data) for at, n, name, data in s.events]
     steps += [
-        (at, 1, 0, EventName.OUTPUTS.value, data)
-        for at, data in coalesce(s.outputs(), idle_outputs(pace.leds))
+        (at, 1, 0, EventName.OUTPUTS.value, outputs.to_wire())
+        for at, outputs in coalesce(s.outputs(), Outputs.idle(pace.leds))
     ]
     steps.sort(key=lambda step: (round(step[0], 9), step[1], step[2]))
     return [Step(round(at, 6), str(name), data) for at, _, _, name, data in steps]
@@ -452,7 +447,7 @@ class LiveSimulatedUnit(SimulatedUnit):
         self.clock = clock
         self.sleep = sleep
         self.seq = 0  # the last numbered event, as a unit counts them
-        self.outputs: dict[str, Any] = idle_outputs(pace.leds)
+        self.outputs = Outputs.idle(pace.leds)
 
     def __repr__(self) -> str:
         return f"LiveSimulatedUnit(pace={self.pace.countdown_step_s:g} s a step)"
@@ -468,6 +463,7 @@ class LiveSimulatedUnit(SimulatedUnit):
             request, unit_id, outcome, verdict.rounds, self.pace, self.pace_rng, ticks=began
         )
         if self.table is not None:
+            # No link here: None stands where a RemoteUnit passes its UnitLink (Table types it so).
             self.table.armed(None, request, unit_id)  # type: ignore[arg-type]
         names = {"a": request.challenger_name, "b": request.opponent_name}
         for step in steps:
@@ -479,11 +475,12 @@ class LiveSimulatedUnit(SimulatedUnit):
 
     def _send(self, step: Step, names: Mapping[str, str]) -> None:
         if step.name == EventName.OUTPUTS:
-            self.outputs = dict(step.data)
+            self.outputs = Outputs.from_wire(step.data)
         else:
             self.seq += 1
         if self.table is not None:
-            self.table.event(None, Event(step.name, self.seq, dict(step.data)))  # type: ignore[arg-type]
+            event = Event(step.name, self.seq, dict(step.data))
+            self.table.event(None, event)  # type: ignore[arg-type]  # no link: None, as above
         if self.say is None or step.name in (EventName.OUTPUTS, EventName.FALSE_START):
             return
         if step.name == EventName.RESULT:

@@ -44,6 +44,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, Protocol
 
+from firmware_host.protocol import Reason
 from firmware_host.protocol.reactions import HUMAN, Reactions
 from firmware_host.protocol.words import again_line, apart, ms, plural, reruns_text, versus
 
@@ -57,8 +58,10 @@ __all__ = [
     "REASONS",
 ]
 
-#: Why the loser lost: slower after GO, or pressed before it.
-REASONS = ("faster", "false_start")
+#: Why the loser lost: slower after GO, or pressed before it (the protocol's
+#: reasons that decide a showdown; the unit's others, a timeout and a void tie,
+#: never reach the engine as an outcome: they are fought again).
+REASONS: tuple[Reason, ...] = tuple(reason for reason in Reason if reason.decides)
 #: The verdicts a simulated unit keeps (the newest), as a unit's journal keeps them.
 MAX_VERDICTS = 16
 
@@ -96,8 +99,9 @@ class ShowdownRequest:
 class ShowdownOutcome:
     """How a showdown ended.
 
-    ``reason`` is one of REASONS ("faster": the loser pressed later;
-    "false_start": the loser pressed before GO). ``reaction_us`` maps each of the
+    ``reason`` is one of REASONS, the protocol's :class:`Reason` (``faster``:
+    the loser pressed later; ``false_start``: the loser pressed before GO; its
+    text is taken too, and made the member). ``reaction_us`` maps each of the
     two players to their reaction time after GO in microseconds, None if not
     measured (a false start, a manual result). ``margin_us`` is the gap between
     the two presses (None unless both were measured), ``tie_reruns`` how many
@@ -106,7 +110,7 @@ class ShowdownOutcome:
 
     loser: int
     winner: int
-    reason: str
+    reason: Reason
     reaction_us: Mapping[int, int | None]
     margin_us: int | None = None
     tie_reruns: int = 0
@@ -115,6 +119,7 @@ class ShowdownOutcome:
     def __post_init__(self):
         if self.reason not in REASONS:
             raise ValueError(f"reason must be one of {', '.join(REASONS)}, not {self.reason!r}")
+        object.__setattr__(self, "reason", Reason(self.reason))  # the member, given its text
         if self.loser == self.winner:
             raise ValueError(f"the loser and the winner are both player {self.loser}")
         object.__setattr__(self, "reaction_us", dict(self.reaction_us))
@@ -159,7 +164,7 @@ class Verdict:
             outcome = ShowdownOutcome(
                 _whole(data["loser"]),
                 _whole(data["winner"]),
-                data["reason"],
+                Reason(data["reason"]),
                 {int(p): _whole_or_none(us) for p, us in data["reaction_us"].items()},
                 _whole_or_none(data["margin_us"]),
                 _whole(data["tie_reruns"]),
@@ -299,7 +304,7 @@ class SimulatedUnit:
                 outcome = ShowdownOutcome(
                     loser,
                     request.other(loser),
-                    "false_start",
+                    Reason.FALSE_START,
                     dict.fromkeys(players),
                     None,
                     len(ties),
@@ -325,7 +330,7 @@ class SimulatedUnit:
             outcome = ShowdownOutcome(
                 loser,
                 request.other(loser),
-                "faster",
+                Reason.FASTER,
                 reaction,
                 margin,
                 len(ties),
@@ -444,7 +449,7 @@ class ManualUnit:
         winner = _player(request, answer)
         if winner is not None:
             return ShowdownOutcome(
-                request.other(winner), winner, "faster", unknown, detail="entered by hand"
+                request.other(winner), winner, Reason.FASTER, unknown, detail="entered by hand"
             ), ""
         if answer[:1].lower() == "f":
             offender = _player(request, answer[1:].strip())
@@ -452,7 +457,7 @@ class ManualUnit:
                 return ShowdownOutcome(
                     offender,
                     request.other(offender),
-                    "false_start",
+                    Reason.FALSE_START,
                     unknown,
                     detail="false start, entered by hand",
                 ), ""

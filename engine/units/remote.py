@@ -104,6 +104,7 @@ from firmware_host.protocol import (
     Event,
     EventGap,
     EventName,
+    Reason,
     clean_name,
     clean_players,
 )
@@ -694,7 +695,7 @@ class RemoteUnit:
     ) -> ShowdownOutcome:
         player = {"a": request.challenger, "b": request.opponent}
         reruns = result["tie_reruns"] + sum(
-            r["tie_reruns"] + (r["reason"] == "tie_void") for r in voided
+            r["tie_reruns"] + (r["reason"] == Reason.TIE_VOID) for r in voided
         )
         detail = f"{verdict(result)} (unit showdown {unit_id}"
         if voided:
@@ -704,7 +705,7 @@ class RemoteUnit:
         return ShowdownOutcome(
             loser=player[result["loser"]],
             winner=player[result["winner"]],
-            reason=result["reason"],
+            reason=Reason(result["reason"]),  # the wire's text, checked by unit_replies
             reaction_us={player[side]: result["reaction_us"][side] for side in "ab"},
             margin_us=result["margin_us"],
             tie_reruns=reruns,
@@ -750,7 +751,7 @@ class PauseOnProblem:
                     return ShowdownOutcome(
                         loser,
                         request.other(loser),
-                        "faster",
+                        Reason.FASTER,
                         dict.fromkeys(request.players),
                         detail=f"decided by hand after: {problem}",
                     )

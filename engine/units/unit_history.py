@@ -24,7 +24,7 @@ or ``manual``) records each showdown into, as ``(request, outcome)``.
 
 >>> book = HistoryBook(now=lambda: 1764525851.0)
 >>> request = ShowdownRequest("m1:r1:s1", 0, 1, "Ann", "bot2", 2, bots={1: 250})
->>> book.record(request, ShowdownOutcome(0, 1, "faster", {0: 263000, 1: 241000}, 22000))
+>>> book.record(request, ShowdownOutcome(0, 1, Reason.FASTER, {0: 263000, 1: 241000}, 22000))
 >>> people, bots = player_histories(book.history().rows)
 >>> people["Ann"].summary
 'Ann: 1 showdown, 0 wins, 1 loss, 0 false starts; median reaction 263.0 ms, best 263.0 ms.'
@@ -56,6 +56,7 @@ from engine.units.unit_link import (
     VersionMismatch,
 )
 from engine.units.unit_replies import Malformed, check_reply
+from firmware_host.protocol import Reason
 from firmware_host.protocol.words import ms, noun, plural
 
 __all__ = [
@@ -110,7 +111,7 @@ class HistoryRow:
     bots: tuple[str, ...]
     winner: str | None
     loser: str | None
-    reason: str
+    reason: Reason
     reaction_us: Mapping[str, int | None]
     cards: int
 
@@ -141,7 +142,7 @@ class HistoryRow:
             bots=tuple(result.get("bots") or ()),
             winner=result["winner"],
             loser=result["loser"],
-            reason=result["reason"],
+            reason=Reason(result["reason"]),  # checked above: one of the protocol's
             reaction_us={side: result["reaction_us"][side] for side in _SIDES},
             cards=result["cards"],
         )
@@ -151,13 +152,13 @@ class HistoryRow:
         if self.winner == side:
             return "won"
         if self.loser == side:
-            return "false_start" if self.reason == "false_start" else "lost"
+            return "false_start" if self.reason is Reason.FALSE_START else "lost"
         return "undecided"
 
     def timed_us(self, side: str) -> int | None:
         """``side``'s reaction if it counts (a press at or after GO, not in a false start)."""
         reaction = self.reaction_us[side]
-        if self.reason == "false_start" or reaction is None or reaction < 0:
+        if self.reason is Reason.FALSE_START or reaction is None or reaction < 0:
             return None
         return reaction
 
@@ -230,7 +231,7 @@ class Point:
     showdown_id: str
     reaction_us: int | None
     outcome: str
-    reason: str
+    reason: Reason
     against: str
     against_bot: bool
 

@@ -31,7 +31,15 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from firmware_host.protocol import SIDES, EventName, Launch, Reason, UnitState, clean_showdown_id
+from firmware_host.protocol import (
+    SIDES,
+    EventName,
+    Launch,
+    Outputs,
+    Reason,
+    UnitState,
+    clean_showdown_id,
+)
 
 __all__ = ["Malformed", "check_reply", "check_event"]
 
@@ -74,10 +82,10 @@ class _Shape:
     there: a unit without a capability leaves its fields out); extra fields
     pass. ``agree`` checks the fields against each other once each is good."""
 
-    fields: Mapping[str, _Rule | _Shape]
+    fields: Mapping[str, _Rule | _Shape | _Wire]
     nullable: bool = False
     agree: Callable[[str, Mapping], None] | None = None
-    optional: Mapping[str, _Rule | _Shape] = dataclasses.field(default_factory=dict)
+    optional: Mapping[str, _Rule | _Shape | _Wire] = dataclasses.field(default_factory=dict)
 
     def check(self, path: str, value: Any) -> None:
         if value is None and self.nullable:
@@ -190,41 +198,34 @@ RESULT = _Shape(
 )
 
 
-def _is_leds(value: Any) -> bool:
-    return isinstance(value, list) and bool(value) and all(isinstance(lit, bool) for lit in value)
+@dataclass(frozen=True)
+class _Wire:
+    """An object the protocol reads into a typed value itself (``read(value,
+    path)``, e.g. :meth:`Outputs.from_wire`): its ValueError, which names the
+    field, becomes Malformed."""
+
+    read: Callable[[object, str], object]
+    nullable: bool = False
+
+    def check(self, path: str, value: Any) -> None:
+        if value is None and self.nullable:
+            return
+        if self.nullable and not isinstance(value, Mapping):
+            raise Malformed(f"{_field(path)} must be an object or null, not {_show(value)}")
+        try:
+            self.read(value, path)
+        except ValueError as exc:
+            raise Malformed(str(exc)) from None
+
+    def or_null(self) -> _Wire:
+        return _Wire(self.read, True)
 
 
-def _is_speed(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= 1
-
-
-def _motor_agrees(path: str, motor: Mapping) -> None:
-    """A stopped motor (no direction) has no speed."""
-    if motor["direction"] is None and motor["speed"] != 0:
-        raise Malformed(
-            f"{_field(path)} must have speed 0 when its direction is null, "
-            f"not {_show(motor['speed'])}"
-        )
-
-
-_SIDE_FLAGS = _Shape({"a": _FLAG, "b": _FLAG})
 #: What the unit shows, sounds and drives now (the "outputs" capability): the
 #: ``outputs`` event's data, a status's and a ``watch`` reply's ``outputs``.
-OUTPUTS = _Shape(
-    {
-        "leds": _Rule("a non-empty array of true/false", _is_leds),
-        "go": _FLAG,
-        "arrows": _SIDE_FLAGS,
-        "buzzer": _FLAG.or_null(),
-        "motor": _Shape(
-            {"direction": _SIDE_OR_NULL, "speed": _Rule("a number from 0 to 1", _is_speed)},
-            agree=_motor_agrees,
-        ),
-        "paddles": _SIDE_FLAGS,
-    }
-)
+OUTPUTS = _Wire(Outputs.from_wire)
 
-_STATUS_FIELDS: dict[str, _Rule | _Shape] = {
+_STATUS_FIELDS: dict[str, _Rule | _Shape | _Wire] = {
     "paddles": _Shape({"a": _FLAG, "b": _FLAG}).or_null(),
     "showdown": _Shape(
         {
@@ -272,7 +273,7 @@ _REPLIES: dict[str, Callable[[str, Mapping], None]] = {
 }
 
 #: The checks of each event's data: a rule for each of its keys (``EventName.fields``).
-_EVENTS: dict[str, _Shape] = {
+_EVENTS: dict[str, _Shape | _Wire] = {
     EventName.STATE: _Shape({"state": _one_of(*UnitState), "previous": _one_of(*UnitState)}),
     EventName.ARMED: _Shape(
         {"showdown_id": _SHOWDOWN_ID, "cards": _whole(1), "players": _PLAYERS},

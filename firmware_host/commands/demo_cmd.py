@@ -105,57 +105,65 @@ def play_demo(out=sys.stdout) -> list:
         f"steps (default {load_config(None).timing.countdown_step_s} s), hold "
         f"{SCENE_TIMING['hold_min_s']}-{SCENE_TIMING['hold_max_s']} s.\n"
     )
-    results = []
     with VirtualRig(config, seed=2024) as rig:
-        for title, showdown_id, cards, players, rounds in SCENES:
-            out.write(f"\n== {title}\n")
-            pending = list(rounds)
-            started = rig.clock()
+        return [_play_scene(rig, scene, out) for scene in SCENES]
 
-            def on_event(event, started=started, pending=pending):
-                if event.name == "countdown" and event.data["step"] == 1 and pending:
-                    for kind, side, offset_s, delay_s in pending.pop(0):
-                        place = rig.bench.press if kind == "press" else rig.bench.release
-                        place(side, offset_s=offset_s, delay_s=delay_s)
-                text = None
-                if event.name != EventName.STATE:
-                    text = event_line(event.name, event.data)
-                elif event.data["previous"] in ("go", "false_start") and event.data["state"] in (
-                    "resolved",
-                    "launching",
-                    "countdown",
-                ):
-                    decision = rig.core.decision
-                    assert decision is not None  # the round has settled
-                    text = decision_line(
-                        decision.outcome, decision.winner, decision.loser, decision.margin_us
-                    )
-                if event.name == EventName.GO:
-                    text = f"GO (tick {event.data['ticks'] - started:.6f} s)"
-                if text is not None:
-                    out.write(f"  {rig.clock() - started:7.3f} s  {text}\n")
 
-            forward, listeners = rig.board.on_paddle_edge, rig.core.listeners
-            assert forward is not None  # the core listens to the board
+def _play_scene(rig: VirtualRig, scene: tuple, out) -> dict:
+    """One scene on ``rig``: its events and presses written to ``out`` as
+    they come; returns its Result as a dict."""
+    title, showdown_id, cards, players, rounds = scene
+    out.write(f"\n== {title}\n")
+    pending = list(rounds)
+    started = rig.clock()
 
-            def on_edge(side, ticks, pressed, started=started, forward=forward):
-                if pressed:
-                    out.write(
-                        f"  {rig.clock() - started:7.3f} s  paddle {side.upper()} pressed: "
-                        f"{_edge_timing(rig, ticks)}\n"
-                    )
-                forward(side, ticks, pressed)
+    def on_event(event) -> None:
+        if event.name == "countdown" and event.data["step"] == 1 and pending:
+            for kind, side, offset_s, delay_s in pending.pop(0):
+                place = rig.bench.press if kind == "press" else rig.bench.release
+                place(side, offset_s=offset_s, delay_s=delay_s)
+        text = _scene_line(rig, event, started)
+        if text is not None:
+            out.write(f"  {rig.clock() - started:7.3f} s  {text}\n")
 
-            rig.board.on_paddle_edge = on_edge
-            rig.core.listeners = (*listeners, on_event)
-            rig.core.arm(showdown_id, cards, players)
-            rig.core.start()
-            rig.advance(15)
-            rig.core.listeners, rig.board.on_paddle_edge = listeners, forward
-            result = rig.core.result(showdown_id)
-            assert result is not None  # the showdown is over by now
-            results.append(result.to_dict())
-    return results
+    forward, listeners = rig.board.on_paddle_edge, rig.core.listeners
+    assert forward is not None  # the core listens to the board
+
+    def on_edge(side, ticks, pressed) -> None:
+        if pressed:
+            out.write(
+                f"  {rig.clock() - started:7.3f} s  paddle {side.upper()} pressed: "
+                f"{_edge_timing(rig, ticks)}\n"
+            )
+        forward(side, ticks, pressed)
+
+    rig.board.on_paddle_edge = on_edge
+    rig.core.listeners = (*listeners, on_event)
+    rig.core.arm(showdown_id, cards, players)
+    rig.core.start()
+    rig.advance(15)
+    rig.core.listeners, rig.board.on_paddle_edge = listeners, forward
+    result = rig.core.result(showdown_id)
+    assert result is not None  # the showdown is over by now
+    return result.to_dict()
+
+
+def _scene_line(rig: VirtualRig, event, started: float) -> str | None:
+    """What the scene says of ``event``: its line, the decision when a round
+    settles, GO with its tick; None for the other state changes."""
+    if event.name == EventName.GO:
+        return f"GO (tick {event.data['ticks'] - started:.6f} s)"
+    if event.name != EventName.STATE:
+        return event_line(event.name, event.data)
+    if event.data["previous"] in ("go", "false_start") and event.data["state"] in (
+        "resolved",
+        "launching",
+        "countdown",
+    ):
+        decision = rig.core.decision
+        assert decision is not None  # the round has settled
+        return decision_line(decision.outcome, decision.winner, decision.loser, decision.margin_us)
+    return None
 
 
 def _edge_timing(rig, ticks: float) -> str:

@@ -39,7 +39,7 @@ import time
 import tty
 from typing import ClassVar
 
-from firmware_host.core.bench import pin_states
+from firmware_host.core.bench import PinLevels, pin_states
 from firmware_host.core.errors import UnitError
 from firmware_host.core.mailbox import Mailbox
 from firmware_host.core.unit import Unit
@@ -56,7 +56,7 @@ __all__ = ["status_line", "TerminalUI", "print_events", "add_arguments", "comman
 # -- the outputs on one line ---------------------------------------------------------
 
 
-def status_line(pins: dict, state: str) -> str:
+def status_line(pins: PinLevels, state: str) -> str:
     """The outputs as one line of text.
 
     >>> status_line({"bar": (1, 1, 0), "go": 0, "arrow_a": 1, "arrow_b": 0, "buzzer": 1,

@@ -3,7 +3,14 @@
 It drives the hw/ board and imports nothing else of the daemon but the protocol's values and checks.
 """
 
-from firmware_host.core.bench import BENCH_HORIZON_S, MAX_DELAY_S, PRESS_HOLD_S, Bench, pin_states
+from firmware_host.core.bench import (
+    BENCH_HORIZON_S,
+    MAX_DELAY_S,
+    PRESS_HOLD_S,
+    Bench,
+    PinLevels,
+    pin_states,
+)
 from firmware_host.core.clock import Clock, VirtualClock, monotonic
 from firmware_host.core.deadlines import Deadlines
 from firmware_host.core.decide import Decision, Outcome, is_early, measure
@@ -80,6 +87,7 @@ __all__ = [
     "is_early",
     # bench
     "Bench",
+    "PinLevels",
     "pin_states",
     "BENCH_HORIZON_S",
     "MAX_DELAY_S",

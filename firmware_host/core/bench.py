@@ -36,12 +36,13 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
+from typing import TypedDict
 
 from firmware_host.core.errors import InvalidArgumentError, NotMockError
 from firmware_host.protocol import RUNNING_STATES, SIDES
 from hw.mock import InjectableMockPin
 
-__all__ = ["Bench", "pin_states", "BENCH_HORIZON_S", "MAX_DELAY_S", "PRESS_HOLD_S"]
+__all__ = ["Bench", "PinLevels", "pin_states", "BENCH_HORIZON_S", "MAX_DELAY_S", "PRESS_HOLD_S"]
 
 #: How far a bench time may lie from GO (``offset_s``) or from now (``tick``),
 #: either way, in seconds.
@@ -322,21 +323,38 @@ class Bench:
             )
 
 
-def pin_states(board) -> dict:
-    """The output pins' levels as they are now: the LED bar (1 = lit), GO,
-    arrows, buzzer, the H-bridge direction pins and the enable pin's PWM duty."""
+class PinLevels(TypedDict):
+    """The output pins' levels (1 high, 0 low), below the devices: the LED
+    bar, GO, the arrows, the buzzer (0 on a unit without one), the H-bridge's
+    two direction pins and the enable pin's PWM duty. The protocol's
+    :class:`~firmware_host.protocol.Outputs` is what the devices show; this
+    is what the pins are driven to, for the tests, the status line and the
+    log line at exit. (A dict, so a test writes the levels it expects as one.)"""
 
-    def level(device):
+    bar: tuple[int, ...]
+    go: int
+    arrow_a: int
+    arrow_b: int
+    buzzer: int
+    motor_a: int
+    motor_b: int
+    duty: float
+
+
+def pin_states(board) -> PinLevels:
+    """The output pins' levels as they are now (:class:`PinLevels`)."""
+
+    def level(device) -> int:
         return 0 if device is None else int(bool(device.pin.state))
 
     launcher = board.launcher
-    return {
-        "bar": tuple(level(led) for led in board.countdown_leds),
-        "go": level(board.go_led),
-        "arrow_a": level(board.arrow_a),
-        "arrow_b": level(board.arrow_b),
-        "buzzer": level(board.buzzer),
-        "motor_a": level(launcher.toward_a),
-        "motor_b": level(launcher.toward_b),
-        "duty": float(launcher.enable.pin.state),
-    }
+    return PinLevels(
+        bar=tuple(level(led) for led in board.countdown_leds),
+        go=level(board.go_led),
+        arrow_a=level(board.arrow_a),
+        arrow_b=level(board.arrow_b),
+        buzzer=level(board.buzzer),
+        motor_a=level(launcher.toward_a),
+        motor_b=level(launcher.toward_b),
+        duty=float(launcher.enable.pin.state),
+    )

@@ -10,9 +10,13 @@ is made by :func:`firmware_host.core.decide.decide` from the edges' ticks and th
 GO tick, never from the order in which callbacks ran. docs/timing.md explains
 the rules.
 
-The core keeps the machine and the decision; what the board shows in each
-phase is :class:`~firmware_host.core.show.Show`'s, the Result of a
-showdown is built by :mod:`firmware_host.core.verdict`, and a bot's paddle
+The core keeps the machine, its inputs, its commands and the decision; the
+machine's table (states, transitions, what each state ignores) is
+:mod:`firmware_host.core.states`', what each state does on entry and exit is
+:class:`~firmware_host.core.phases.Phases`' (the other half of this class), the
+values it works on are :mod:`firmware_host.core.showdown`'s; what the board
+shows in each phase is :class:`~firmware_host.core.show.Show`'s, the Result of
+a showdown is built by :mod:`firmware_host.core.verdict`, and a bot's paddle
 is pressed by :class:`~firmware_host.core.virtual_paddles.VirtualPaddles`,
 through :meth:`ShowdownCore.paddle_edge` like a pin's.
 
@@ -30,8 +34,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import Future
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import Any
 
 from transitions import Machine
 
@@ -48,29 +51,42 @@ from firmware_host.core.errors import (
     UnitFaultError,
 )
 from firmware_host.core.outputs import OutputsWatch, read_outputs
+from firmware_host.core.phases import RESULTS_KEPT, Phases
 from firmware_host.core.result import Result, UnitEvent
 from firmware_host.core.show import Show
-from firmware_host.core.verdict import launch_outcome, result_of
-from firmware_host.core.virtual_paddles import BOT_DEADLINES, VirtualPaddles
+from firmware_host.core.showdown import (
+    STANDALONE_PLAYERS,
+    InputEvent,
+    LaunchRun,
+    Recorder,
+    RecordFailed,
+    Round,
+    Showdown,
+    present,
+    record_failure,
+)
+from firmware_host.core.states import IGNORED, MACHINE_DEADLINES, STATES, TRANSITIONS
+from firmware_host.core.virtual_paddles import VirtualPaddles
 from firmware_host.protocol import (
     SIDES,
     EventName,
     Launch,
+    Outputs,
     Side,
-    UnitState,
     clean_bots,
     clean_players,
     clean_showdown_id,
 )
 from hw.selftest import DeviceCheck, Steps, selftest_steps
 
-if TYPE_CHECKING:
-    from transitions.core import TransitionConfigDict  # only in its type stubs
-
+# STATES, TRANSITIONS, IGNORED, InputEvent, Showdown, Recorder and RecordFailed
+# live in states.py and showdown.py; they are named here too, where the unit,
+# the loop, the daemon and the diagram have always imported them from.
 __all__ = [
     "STATES",
     "TRANSITIONS",
     "IGNORED",
+    "RESULTS_KEPT",
     "InputEvent",
     "Showdown",
     "ShowdownCore",
@@ -80,187 +96,8 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-#: The machine's states by name: :class:`~firmware_host.protocol.UnitState`'s
-#: text, as transitions takes them (it would name an enum's states by member name).
-STATES = tuple(state.value for state in UnitState)
-_NOT_FAULT = [state for state in STATES if state != "fault"]
 
-# The whole machine. Triggers are what happened; the core fires them from
-# inputs (paddle_pressed, timer_pressed, card_passed), commands (arm_received,
-# start_received, cancelled) and its own deadlines (the *_elapsed ones,
-# settled). Transitions with the same trigger and source are tried in order.
-TRANSITIONS: list[TransitionConfigDict] = [
-    # trigger              source                  dest           guard / action
-    dict(trigger="arm_received", source=["idle", "armed"], dest="armed"),
-    dict(
-        trigger="timer_pressed",
-        source="idle",
-        dest="armed",
-        before="_arm_standalone",
-        after="_request_start",
-    ),
-    dict(trigger="timer_pressed", source="armed", dest="countdown", unless="paddle_is_held"),
-    dict(trigger="timer_pressed", source="armed", dest=None, after="_warn_paddle_held"),
-    dict(trigger="timer_pressed", source="fault", dest="idle", conditions="board_answers"),
-    dict(trigger="start_received", source="armed", dest="countdown", unless="paddle_is_held"),
-    dict(trigger="start_received", source="armed", dest=None, after="_warn_paddle_held"),
-    dict(trigger="step_elapsed", source="countdown", dest=None, after="_next_step"),
-    dict(trigger="countdown_elapsed", source="countdown", dest="hold"),
-    dict(trigger="hold_elapsed", source="hold", dest="go"),
-    dict(
-        trigger="paddle_pressed",
-        source=["countdown", "hold"],
-        dest="false_start",
-        before="_record_press",
-    ),
-    dict(
-        trigger="paddle_pressed",
-        source="go",
-        dest="false_start",
-        conditions="press_is_early",
-        before="_record_press",
-    ),
-    dict(trigger="paddle_pressed", source=["go", "false_start"], dest=None, after="_record_press"),
-    dict(
-        trigger="settled",
-        source=["go", "false_start"],
-        dest="countdown",
-        conditions="tie_rerun_is_due",
-        before="_count_rerun",
-    ),
-    dict(trigger="settled", source="go", dest="resolved"),
-    dict(trigger="settled", source="false_start", dest="resolved", conditions="is_tie"),
-    dict(trigger="settled", source="false_start", dest="launching"),
-    dict(trigger="response_timed_out", source="go", dest="timeout"),
-    dict(trigger="announced", source="resolved", dest="launching", conditions="has_loser"),
-    dict(
-        trigger="announced",
-        source=["resolved", "timeout"],
-        dest="idle",
-        before="_finish_without_launch",
-    ),
-    dict(trigger="card_passed", source="launching", dest=None, after="_count_card"),
-    dict(trigger="cards_out", source="launching", dest="idle", before="_finish_launch"),
-    dict(trigger="launch_elapsed", source="launching", dest="idle", before="_finish_launch"),
-    dict(trigger="selftest_requested", source="idle", dest="selftest"),
-    dict(trigger="selftest_done", source="selftest", dest="idle"),
-    dict(trigger="cancelled", source=_NOT_FAULT, dest="idle", before="_cancel_showdown"),
-    dict(trigger="cancelled", source="fault", dest="idle", conditions="board_answers"),
-    dict(trigger="failed", source=_NOT_FAULT, dest="fault"),
-]
-
-#: Input triggers each state ignores on purpose (a press while idle, the timer
-#: button during a countdown, ...). Any other trigger that has no transition
-#: from the current state is a bug and puts the unit in fault.
-IGNORED = {
-    "idle": {"paddle_pressed", "card_passed"},
-    "armed": {"paddle_pressed", "card_passed"},
-    "countdown": {"timer_pressed", "card_passed"},
-    "hold": {"timer_pressed", "card_passed"},
-    "go": {"timer_pressed", "card_passed"},
-    "false_start": {"timer_pressed", "card_passed"},
-    "resolved": {"paddle_pressed", "timer_pressed", "card_passed"},
-    "launching": {"paddle_pressed", "timer_pressed"},
-    "timeout": {"paddle_pressed", "timer_pressed", "card_passed"},
-    "selftest": {"paddle_pressed", "timer_pressed", "card_passed"},
-    "fault": {"paddle_pressed", "card_passed"},
-}
-
-# Deadlines owned by the machine and its show (the bench adds its own, under other names).
-_MACHINE_DEADLINES = (
-    "step",
-    "hold",
-    "response",
-    "settle",
-    "launch",
-    "selftest",
-    *Show.DEADLINES,
-    *BOT_DEADLINES,
-)
-
-#: Results kept in memory for unit.result(); the journal keeps them for good.
-RESULTS_KEPT = 1000
-
-# The players of a showdown armed without names (or by the timer button).
-_STANDALONE_PLAYERS: dict[str, str] = {Side.A: "A", Side.B: "B"}
-
-
-# -- where verdicts go ----------------------------------------------------------
-
-
-class Recorder(Protocol):
-    """Where the core writes each verdict before anything moves (the daemon:
-    the results journal). Called on the core's thread; each call returns once
-    what it was given is safe, or raises."""
-
-    def decided(self, result: Result) -> None:
-        """A decision with a loser, ``launch == "pending"``: it must be durable
-        before this returns, because the arrow, the buzzer and the motor follow."""
-
-    def cards_counted(self, showdown_id: str, counted: int) -> None:
-        """The card sensor counted ``counted`` cards out so far (best effort)."""
-
-    def finished(self, result: Result) -> None:
-        """The final result: a decided showdown's launch outcome, or a whole
-        showdown that launched nothing (a timeout, a void tie)."""
-
-
-class RecordFailed(RuntimeError):
-    """The recorder could not keep a verdict; the message is the fault reason."""
-
-
-# -- what the core works on ----------------------------------------------------
-
-
-@dataclass(frozen=True)
-class InputEvent:
-    """One item of the core's inbox. ``kind`` is "paddle" (data: side, ticks,
-    pressed, virtual: a bot's edge), "timer" (ticks), "card" (ticks), "call"
-    (a command: fn, args, kwargs, future) or "wake". ``arrived`` is ``time.perf_counter()`` when
-    it was queued, to measure decision latency."""
-
-    kind: str
-    data: tuple = ()
-    arrived: float = field(default_factory=time.perf_counter)
-
-
-@dataclass
-class Showdown:
-    """The armed or running showdown. ``bots``: the sides a bot plays, each
-    with its median reaction in ms (the unit presses those paddles itself)."""
-
-    showdown_id: str
-    cards: int
-    players: dict[str, str]
-    tie_reruns: int = 0
-    finished: bool = False
-    bots: dict[Side, float] = field(default_factory=dict)
-
-
-@dataclass
-class _Round:
-    """One countdown and what happened after it (a tie re-run starts another)."""
-
-    start: float  # clock time the countdown began
-    planned_go: float  # clock time GO is due
-    steps: int
-    step: int = 0
-    go_tick: float | None = None
-    go_time: float | None = None
-    presses: dict[str, float | None] = field(default_factory=lambda: dict.fromkeys(SIDES))
-
-
-@dataclass
-class _Launch:
-    side: Side
-    cards: int
-    counted: int = 0
-
-
-# -- the core ------------------------------------------------------------------
-
-
-class ShowdownCore:
+class ShowdownCore(Phases):
     """The state machine and its outputs, driven by inputs and deadlines.
 
     ``board`` is an :class:`hw.board.Board`; ``clock`` returns seconds and
@@ -315,14 +152,14 @@ class ShowdownCore:
         #: from ``listeners``, and read only while someone watches.
         self.output_listeners: tuple[Callable[[UnitEvent], None], ...] = ()
         self.showdown: Showdown | None = None
-        self.round: _Round | None = None
+        self.round: Round | None = None
         self.decision: Decision | None = None
         self.results: OrderedDict[str, Result] = OrderedDict()
         self.last_result: Result | None = None
         self.fault_reason: str | None = None
         self.last_decision_latency_us: float | None = None
         self._recorded = False  # the decision is with the recorder
-        self._launch: _Launch | None = None
+        self._launch: LaunchRun | None = None
         self._selftest: tuple[Steps, Future[list[DeviceCheck]]] | None = None  # while one runs
         self._edge: tuple[str, float] | None = None
         self._deadlines = Deadlines()
@@ -364,28 +201,6 @@ class ShowdownCore:
 
     def _card_seen(self, ticks: float) -> None:
         self.inbox.put(InputEvent("card", (ticks,)))
-
-    # -- what the state implies is there (if not, it is a bug: a fault) ----------
-
-    @property
-    def _current_showdown(self) -> Showdown:
-        """The armed or running showdown (there is one from armed until idle)."""
-        return _present(self.showdown, "showdown", self.state)
-
-    @property
-    def _current_round(self) -> _Round:
-        """The countdown and what followed it (from countdown until idle)."""
-        return _present(self.round, "round", self.state)
-
-    @property
-    def _current_decision(self) -> Decision:
-        """How the round ended (once it settled or timed out)."""
-        return _present(self.decision, "decision", self.state)
-
-    @property
-    def _current_launch(self) -> _Launch:
-        """The cards on their way (while launching)."""
-        return _present(self._launch, "launch", self.state)
 
     # -- driving the core --------------------------------------------------------
 
@@ -466,7 +281,7 @@ class ShowdownCore:
 
     # -- watching the outputs -----------------------------------------------------
 
-    def watch_outputs(self, listener: Callable[[UnitEvent], None]) -> dict | None:
+    def watch_outputs(self, listener: Callable[[UnitEvent], None]) -> Outputs | None:
         """Send ``listener`` an ``outputs`` event each time the outputs change
         (at most one per loop turn and per
         :data:`~firmware_host.core.outputs.MIN_INTERVAL_S`); returns the
@@ -483,7 +298,7 @@ class ShowdownCore:
         if not self.output_listeners:
             self._outputs.stop()
 
-    def outputs(self) -> dict | None:
+    def outputs(self) -> Outputs | None:
         """The outputs now (:func:`~firmware_host.core.outputs.read_outputs`),
         None if the board cannot be read."""
         try:
@@ -492,8 +307,8 @@ class ShowdownCore:
             log.warning("cannot read the outputs: %s", exc)
             return None
 
-    def _send_outputs(self, outputs: dict) -> None:
-        event = UnitEvent(EventName.OUTPUTS, outputs)
+    def _send_outputs(self, outputs: Outputs) -> None:
+        event = UnitEvent(EventName.OUTPUTS, outputs.to_wire())
         for listener in self.output_listeners:
             try:
                 listener(event)
@@ -520,7 +335,7 @@ class ShowdownCore:
             self.board.safe()  # the motor first
         except Exception:
             log.exception("making the outputs safe failed")
-        self.unschedule(*_MACHINE_DEADLINES)
+        self.unschedule(*MACHINE_DEADLINES)
         if self._recorded and self.showdown is not None and not self.showdown.finished:
             # The decision is recorded: its launch ended in this fault.
             try:
@@ -587,7 +402,7 @@ class ShowdownCore:
         try:
             # The protocol's own checks: what a client may send is what the unit keeps.
             showdown_id = clean_showdown_id(showdown_id)
-            players = clean_players(_STANDALONE_PLAYERS if players is None else players)
+            players = clean_players(STANDALONE_PLAYERS if players is None else players)
             bot_sides = clean_bots(bots)
         except ValueError as exc:
             raise InvalidArgumentError(str(exc)) from None
@@ -658,7 +473,7 @@ class ShowdownCore:
             "showdown": showdown,
             "last_result": None if self.last_result is None else self.last_result.to_dict(),
             "fault": self.fault_reason if self.state == "fault" else None,
-            "outputs": self.outputs(),
+            "outputs": None if (outputs := self.outputs()) is None else outputs.to_wire(),
         }
 
     def result(self, showdown_id: str) -> Result | None:
@@ -703,11 +518,11 @@ class ShowdownCore:
         )
 
     def press_is_early(self) -> bool:
-        _, ticks = _present(self._edge, "paddle edge", self.state)
+        _, ticks = present(self._edge, "paddle edge", self.state)
         return self._is_early(ticks)
 
     def _record_press(self) -> None:
-        side, ticks = _present(self._edge, "paddle edge", self.state)
+        side, ticks = present(self._edge, "paddle edge", self.state)
         presses = self._current_round.presses
         first = presses[Side.A] is None and presses[Side.B] is None
         presses[side] = ticks
@@ -749,7 +564,7 @@ class ShowdownCore:
                 self.recorder.decided(result)
             except Exception as exc:
                 raise RecordFailed(
-                    _record_failure(exc, "the decision", result) + ": nothing was launched"
+                    record_failure(exc, "the decision", result) + ": nothing was launched"
                 ) from exc
         self._recorded = True
 
@@ -788,140 +603,7 @@ class ShowdownCore:
     def has_loser(self) -> bool:
         return self._current_decision.loser is not None
 
-    # -- arming and the paddle warning ----------------------------------------------
-
-    def _arm_standalone(self) -> None:
-        showdown_id = f"local-{self.rng.getrandbits(48):012x}"
-        self.showdown = Showdown(
-            showdown_id, self.config.showdown.default_cards, dict(_STANDALONE_PLAYERS)
-        )
-
-    def _request_start(self) -> None:
-        self.start_received()
-
-    def on_enter_armed(self) -> None:
-        showdown = self._current_showdown
-        self.emit(
-            EventName.ARMED,
-            showdown_id=showdown.showdown_id,
-            cards=showdown.cards,
-            players=dict(showdown.players),
-            bots=list(showdown.bots),
-        )
-        # Two bots: nobody presses the timer button, so the unit starts itself.
-        self.bot_paddles.armed(
-            showdown.bots, self.clock(), self.timing.bot_start_s, self._start_bots
-        )
-
-    def _start_bots(self) -> None:
-        log.info("both sides are bots: the unit starts the countdown itself")
-        self._fire("start_received")
-
-    def _warn_paddle_held(self) -> None:
-        held = self._held_sides()
-        for side in held:
-            self.emit(EventName.PADDLE_HELD, side=side)
-        self.show.paddle_held(held)
-
-    def on_exit_armed(self) -> None:
-        self.bot_paddles.armed_over()
-        self.show.paddle_warning_over()
-
-    # -- countdown, hold, go -----------------------------------------------------------
-
-    def on_enter_countdown(self) -> None:
-        self.unschedule("settle", "response")
-        self.bot_paddles.round_over()  # a re-run: the bots draw again at its GO
-        self.decision = None
-        self._recorded = False
-        self.show.countdown_begins()
-        now, steps = self.clock(), self.board.countdown_length
-        hold_s = self.rng.uniform(self.timing.hold_min_s, self.timing.hold_max_s)
-        # The hold is drawn now so the planned GO time is known from the first
-        # step (the bench schedules early presses from it); nothing shows it.
-        planned_go = now + steps * self.timing.countdown_step_s + hold_s
-        self.round = _Round(start=now, planned_go=planned_go, steps=steps)
-        self._next_step()
-
-    def _next_step(self) -> None:
-        rnd, showdown = self._current_round, self._current_showdown
-        rnd.step += 1
-        begins = rnd.start + (rnd.step - 1) * self.timing.countdown_step_s
-        self.show.countdown_step(rnd.step, begins)
-        last = rnd.step == rnd.steps
-        self.schedule(
-            "step",
-            begins + self.timing.countdown_step_s,
-            self.countdown_elapsed if last else self.step_elapsed,
-        )
-        self.emit(
-            EventName.COUNTDOWN,
-            showdown_id=showdown.showdown_id,
-            step=rnd.step,
-            steps=rnd.steps,
-            rerun=showdown.tie_reruns,
-        )
-
-    def on_exit_countdown(self) -> None:
-        self.unschedule("step")
-        self.show.countdown_ended()
-
-    def on_enter_hold(self) -> None:
-        self.show.hold()
-        self.schedule("hold", self._current_round.planned_go, self.hold_elapsed)
-
-    def on_exit_hold(self) -> None:
-        self.unschedule("hold")
-
-    def on_enter_go(self) -> None:
-        rnd = self._current_round
-        # The tick read right after the light is on: every press is measured against it.
-        rnd.go_tick = self.show.go()
-        rnd.go_time = self.clock()
-        self.schedule(
-            "response", rnd.go_time + self.timing.response_timeout_s, self.response_timed_out
-        )
-        showdown = self._current_showdown
-        self.bot_paddles.go(
-            showdown.bots,
-            go_tick=rnd.go_tick,
-            go_time=rnd.go_time,
-            min_reaction_ms=self.timing.min_reaction_ms,
-        )
-        self.emit(EventName.GO, showdown_id=showdown.showdown_id, ticks=rnd.go_tick)
-
-    def on_exit_go(self) -> None:
-        self.show.go_over()
-
-    def on_enter_false_start(self) -> None:
-        # The countdown stops at once; the arrow and the tone wait for the
-        # decision (the settle window), which the journal holds first.
-        self.show.jumped()
-
-    def _count_rerun(self) -> None:
-        showdown = self._current_showdown
-        showdown.tie_reruns += 1
-        self.emit(
-            EventName.TIE,
-            showdown_id=showdown.showdown_id,
-            gap_us=self._current_decision.margin_us,
-            rerun=showdown.tie_reruns,
-            void=False,
-        )
-
-    # -- after the decision ----------------------------------------------------------
-
-    def on_enter_resolved(self) -> None:
-        if self.is_tie():
-            showdown = self._current_showdown
-            self.emit(
-                EventName.TIE,
-                showdown_id=showdown.showdown_id,
-                gap_us=self._current_decision.margin_us,
-                rerun=showdown.tie_reruns,
-                void=True,
-            )
-        self.announced()
+    # -- the decision on a timeout (every decide() call is here, with the inputs) ------
 
     def on_enter_timeout(self) -> None:
         rnd = self._current_round
@@ -932,161 +614,6 @@ class ShowdownCore:
             tie_threshold_us=self.timing.tie_threshold_us,
         )
         self.announced()
-
-    def on_enter_launching(self) -> None:
-        launcher = self.config.launcher
-        cards = self._current_showdown.cards
-        loser = _present(self._current_decision.loser, "loser", self.state)
-        self._launch = _Launch(loser, cards)
-        if self.board.has_card_sensor:
-            # The sensor says when the cards are out; the maximum makes it a jam.
-            run_s = launcher.max_run_s
-        else:
-            run_s = min(launcher.spin_up_s + launcher.per_card_s * cards, launcher.max_run_s)
-        self.board.launcher.launch_toward(loser, launcher.speed)
-        self.schedule("launch", self.clock() + run_s, self.launch_elapsed)
-
-    def _count_card(self) -> None:
-        launch, showdown_id = self._current_launch, self._current_showdown.showdown_id
-        launch.counted += 1
-        if self.recorder is not None:
-            try:
-                self.recorder.cards_counted(showdown_id, launch.counted)
-            except Exception as exc:  # the final record says it again
-                log.warning("cannot record the card count of %s: %s", showdown_id, exc)
-        if launch.counted >= launch.cards:
-            self.cards_out()
-
-    def on_exit_launching(self) -> None:
-        self.board.launcher.stop()
-        self.unschedule("launch")
-
-    def _finish_launch(self) -> None:
-        self.board.launcher.stop()
-        launch = self._current_launch
-        sensor = self.board.has_card_sensor
-        outcome, verified = launch_outcome(launch.cards, launch.counted, sensor=sensor)
-        if outcome is Launch.JAM:
-            log.warning(
-                "jam: %d of %d cards counted in %.2f s",
-                launch.counted,
-                launch.cards,
-                self.config.launcher.max_run_s,
-            )
-        self.emit(
-            EventName.LAUNCHED,
-            showdown_id=self._current_showdown.showdown_id,
-            side=launch.side,
-            cards=launch.counted if sensor else launch.cards,
-            verified=verified,
-            outcome=outcome,
-        )
-        self._publish(self._result(outcome))
-
-    def _finish_without_launch(self) -> None:
-        self._publish(self._result(Launch.NONE))
-
-    def _cancel_showdown(self) -> None:
-        if self.state == "launching":
-            self.board.launcher.stop()
-            self._publish(self._result(Launch.CANCELLED))
-        if self.showdown is not None:
-            self.emit(EventName.CANCELLED, showdown_id=self.showdown.showdown_id)
-
-    # -- selftest -----------------------------------------------------------------------
-
-    def on_enter_selftest(self) -> None:
-        self._selftest_step()
-
-    def _selftest_step(self) -> None:
-        steps, future = _present(self._selftest, "selftest", self.state)
-        try:
-            wait = next(steps)
-        except StopIteration as done:
-            self._selftest = None
-            future.set_result(done.value)
-            self.selftest_done()
-            return
-        self.schedule("selftest", self.clock() + wait, self._selftest_step)
-
-    def on_exit_selftest(self) -> None:
-        self.unschedule("selftest")
-        if self._selftest is not None:  # cut short: cancel, fault or shutdown
-            steps, future = self._selftest
-            self._selftest = None
-            steps.close()  # its finally makes the outputs safe
-            future.set_exception(UnitError("the selftest was stopped before it ended"))
-
-    def on_enter_idle(self) -> None:
-        self.unschedule(*_MACHINE_DEADLINES)
-        self.board.safe()
-        self.showdown = self.round = self.decision = self._launch = None
-        self._recorded = False
-        self.fault_reason = None
-
-    def _result(self, launch: Launch) -> Result:
-        counted = self._launch.counted if self._launch and self.board.has_card_sensor else None
-        rnd = self._current_round
-        return result_of(
-            self._current_showdown,
-            self._current_decision,
-            rnd.presses,
-            rnd.go_tick,
-            launch=launch,
-            cards_counted=counted,
-            ticks_diff=self.board.ticks_diff,
-        )
-
-    def _publish(self, result: Result) -> None:
-        self._current_showdown.finished = True
-        if self.recorder is not None:
-            try:
-                self.recorder.finished(result)  # before anyone hears of it
-            except Exception as exc:
-                if not self._recorded:
-                    raise RecordFailed(_record_failure(exc, "the result", result)) from exc
-                # The verdict is on disk already: tell it, then fault.
-                self._remember(result)
-                raise RecordFailed(
-                    _record_failure(exc, "the launch outcome", result) + "; the verdict is recorded"
-                ) from exc
-        self._remember(result)
-
-    def _remember(self, result: Result) -> None:
-        self.results[result.showdown_id] = result
-        while len(self.results) > RESULTS_KEPT:
-            self.results.popitem(last=False)
-        self.last_result = result
-        self.emit(EventName.RESULT, **result.to_dict())
-
-    def _state_changed(self) -> None:
-        if self.state != self._shown_state:
-            previous, self._shown_state = self._shown_state, self.state
-            log.info("state %s -> %s", previous, self.state)
-            self.emit(EventName.STATE, state=self.state, previous=previous)
-
-
-_T = TypeVar("_T")
-
-
-def _present(value: _T | None, what: str, state: str) -> _T:
-    """``value``, which the machine's state says is there: if it is not, that
-    is a bug, and the fault it causes names it."""
-    if value is None:
-        raise RuntimeError(f"no {what} in state {state!r}")
-    return value
-
-
-def _text(exc: Exception) -> str:
-    return str(exc) or type(exc).__name__
-
-
-def _record_failure(exc: Exception, what: str, result: Result) -> str:
-    """A recorder's failure in one line: its own words if it raised
-    RecordFailed (they name the file), else what could not be recorded."""
-    if isinstance(exc, RecordFailed):
-        return str(exc)
-    return f"cannot record {what} of {result.showdown_id!r} ({_text(exc)})"
 
 
 def _fault_reason(what: str, exc: Exception) -> str:

@@ -1,8 +1,9 @@
 """What the unit shows, sounds and drives right now, and the ``outputs`` event.
 
 :func:`read_outputs` reads the board's output devices (and the paddles) as they
-are: the same object goes into the ``status`` reply's ``outputs`` field and
-into each ``outputs`` event (docs/protocol.md, "Watching the outputs"). It
+are, into the protocol's :class:`~firmware_host.protocol.Outputs`: its wire form
+goes into the ``status`` reply's ``outputs`` field and into each ``outputs``
+event (docs/protocol.md, "Watching the outputs"). It
 reads the devices themselves, so whatever set them (the show, the launcher,
 the selftest, ``safe()`` on a fault) is what it reports.
 
@@ -14,31 +15,31 @@ goes out then with whatever changed meanwhile: a burst of changes is one
 event, and the last state is always sent.
 
 >>> from firmware_host.core.deadlines import Deadlines
->>> now, state, sent = [0.0], {"go": False}, []
+>>> off = Outputs.idle(leds=1)
+>>> now, state, sent = [0.0], [off], []
 >>> timers = Deadlines()
->>> watch = OutputsWatch(lambda: dict(state), timers, lambda: now[0], sent.append)
->>> watch.start()
-{'go': False}
+>>> watch = OutputsWatch(lambda: state[0], timers, lambda: now[0], sent.append)
+>>> watch.start() == off
+True
 >>> watch.turn_ended()          # nothing changed since start
->>> state["go"] = True; now[0] = 0.01; watch.turn_ended()   # too soon: waits
+>>> state[0] = off.but(go=True); now[0] = 0.01; watch.turn_ended()   # too soon: waits
 >>> sent, timers.next()
 ([], 0.05)
->>> state["go"] = False; now[0] = 0.02; watch.turn_ended()  # back: nothing to send
+>>> state[0] = off; now[0] = 0.02; watch.turn_ended()  # back: nothing to send
 >>> sent, timers.next()
 ([], None)
->>> state["go"] = True; now[0] = 0.2; watch.turn_ended()
->>> sent
-[{'go': True}]
+>>> state[0] = off.but(go=True); now[0] = 0.2; watch.turn_ended()
+>>> [outputs.go for outputs in sent]
+[True]
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any
 
 from firmware_host.core.deadlines import Deadlines
-from firmware_host.protocol import SIDES
+from firmware_host.protocol import SIDES, Motor, Outputs, SideFlags
 
 __all__ = ["MIN_INTERVAL_S", "OutputsWatch", "read_outputs"]
 
@@ -52,31 +53,20 @@ MIN_INTERVAL_S = 0.05
 DEADLINE = "outputs"
 
 
-def read_outputs(board) -> dict[str, Any]:
-    """The outputs as the protocol carries them (JSON-safe):
-
-    - ``leds``: the countdown bar, one true/false per LED, first LED first;
-    - ``go``: the GO light;
-    - ``arrows``: ``{"a": bool, "b": bool}``, the false-start arrows;
-    - ``buzzer``: true/false, or None on a unit without one;
-    - ``motor``: ``{"direction": "a"|"b"|None, "speed": 0..1}``, the side the
-      cards fly toward while the launcher is driven and its PWM duty
-      (direction None and speed 0 when stopped);
-    - ``paddles``: ``{"a": bool, "b": bool}``, the paddles' pins held down now.
-    """
+def read_outputs(board) -> Outputs:
+    """The outputs as the devices hold them now: the countdown bar, the GO
+    light, the arrows, the buzzer (None on a unit without one), the launcher
+    (its direction and PWM duty; stopped, no direction and speed 0) and the
+    paddles' pins held down."""
     launcher = board.launcher
-    direction = launcher.direction
-    return {
-        "leds": [bool(led.value) for led in board.countdown_leds],
-        "go": bool(board.go_led.value),
-        "arrows": {"a": bool(board.arrow_a.value), "b": bool(board.arrow_b.value)},
-        "buzzer": None if board.buzzer is None else bool(board.buzzer.value),
-        "motor": {
-            "direction": direction,
-            "speed": 0.0 if direction is None else round(float(launcher.speed), 3),
-        },
-        "paddles": {side: bool(board.paddle_is_pressed(side)) for side in SIDES},
-    }
+    return Outputs(
+        leds=tuple(bool(led.value) for led in board.countdown_leds),
+        go=bool(board.go_led.value),
+        arrows=SideFlags(a=bool(board.arrow_a.value), b=bool(board.arrow_b.value)),
+        buzzer=None if board.buzzer is None else bool(board.buzzer.value),
+        motor=Motor.driven(launcher.direction, launcher.speed),
+        paddles=SideFlags.of({side: board.paddle_is_pressed(side) for side in SIDES}),
+    )
 
 
 class OutputsWatch:
@@ -89,10 +79,10 @@ class OutputsWatch:
 
     def __init__(
         self,
-        read: Callable[[], dict[str, Any]],
+        read: Callable[[], Outputs],
         deadlines: Deadlines,
         clock: Callable[[], float],
-        send: Callable[[dict[str, Any]], None],
+        send: Callable[[Outputs], None],
         *,
         min_interval_s: float = MIN_INTERVAL_S,
     ):
@@ -102,11 +92,11 @@ class OutputsWatch:
         self.send = send
         self.min_interval_s = min_interval_s
         self.watching = False
-        self.sent: dict[str, Any] | None = None  # what the watchers have now
+        self.sent: Outputs | None = None  # what the watchers have now
         self._sent_at: float | None = None
         self._failure: str | None = None  # the read failure logged last
 
-    def start(self) -> dict[str, Any] | None:
+    def start(self) -> Outputs | None:
         """Watch from now on; returns the outputs now (None if they cannot
         be read), which count as sent: the caller gives them to its watchers."""
         self.watching = True
@@ -137,7 +127,7 @@ class OutputsWatch:
         self.sent, self._sent_at = outputs, now
         self.send(outputs)
 
-    def _read(self) -> dict[str, Any] | None:
+    def _read(self) -> Outputs | None:
         try:
             outputs = self.read()
         except Exception as exc:

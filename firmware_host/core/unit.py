@@ -21,7 +21,7 @@ from firmware_host.core.errors import BusyError, UnitClosedError, UnitError
 from firmware_host.core.loop import EventLoop
 from firmware_host.core.machine import Recorder, ShowdownCore
 from firmware_host.core.result import Result, UnitEvent
-from firmware_host.protocol import RUNNING_STATES
+from firmware_host.protocol import RUNNING_STATES, Outputs
 from hw.board import Board
 from hw.pins import make_pin_factory
 from hw.selftest import DeviceCheck
@@ -227,7 +227,7 @@ class Unit:
             except Exception:
                 log.exception("subscriber %r failed on %s", subscriber, event.name)
 
-    def watch_outputs(self, fn: Callable[[UnitEvent], None]) -> dict | None:
+    def watch_outputs(self, fn: Callable[[UnitEvent], None]) -> Outputs | None:
         """Call ``fn(event)`` on the loop thread with an ``outputs`` event each
         time the outputs change (at most one per loop turn and per
         :data:`~firmware_host.core.outputs.MIN_INTERVAL_S`); returns the

@@ -21,14 +21,11 @@ sd-1: Bob (side B) beat Ann (side A), faster by 18500 us; 2 cards launched
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING
 
 from firmware_host.core.decide import Decision, Outcome, measure
 from firmware_host.core.result import Result
+from firmware_host.core.showdown import Showdown
 from firmware_host.protocol import Launch
-
-if TYPE_CHECKING:
-    from firmware_host.core.machine import Showdown
 
 __all__ = ["result_of", "launch_outcome"]
 

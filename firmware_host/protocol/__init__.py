@@ -11,7 +11,8 @@ This module is the public API; the private modules behind it hold one concern
 each: ``_messages`` (the message types and ``encode``), ``_schemas`` (what each
 command takes), ``_values`` (the values both ends name, as string enums: sides,
 the unit's states, reasons, launch outcomes, and the events with their keys),
-``_names`` (player names, showdown ids, tokens), ``_framing`` (splitting bytes
+``_names`` (player names, showdown ids, tokens), ``_outputs`` (what the
+unit shows, sounds and drives: the ``outputs`` object, typed), ``_framing`` (splitting bytes
 into lines, reading a line as JSON), ``_connection`` (the two ends' state: auth,
 hello, versions) and ``_errors`` (ProtocolError and the codes).
 
@@ -71,6 +72,7 @@ from firmware_host.protocol._names import (
     clean_showdown_id,
     token_from_text,
 )
+from firmware_host.protocol._outputs import Motor, Outputs, SideFlags
 from firmware_host.protocol._schemas import (
     BENCH_COMMANDS,
     BOT_REACTION_MS,
@@ -135,4 +137,7 @@ __all__ = [
     "Launch",
     "RESULT_KEYS",
     "EventName",
+    "Outputs",
+    "Motor",
+    "SideFlags",
 ]

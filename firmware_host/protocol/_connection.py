@@ -8,7 +8,7 @@ import enum
 import hmac
 import re
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from firmware_host.protocol._errors import ProtocolError, _show
 from firmware_host.protocol._framing import (
@@ -80,17 +80,23 @@ class ConnectionState(enum.Enum):
     CLOSED = "closed"
 
 
-class _Connection(abc.ABC):
+# What a line yields at each end, beside a ProtocolError: a Request at the
+# unit's; a reply, an error reply, an event or a gap in the events at the client's.
+_Item = TypeVar("_Item")
+ClientItem = Reply | ErrorReply | Event | EventGap
+
+
+class _Connection(abc.ABC, Generic[_Item]):
     def __init__(self, max_line_bytes: int):
         self._lines = _LineBuffer(max_line_bytes)
         self._closed = False
 
-    def receive_data(self, data: bytes) -> list:
+    def receive_data(self, data: bytes) -> list[_Item | ProtocolError]:
         """Feed received bytes; get one item per complete non-blank line.
         ``b""`` is no data (pyserial's read timeout), not end of file."""
         if self._closed:
             raise RuntimeError("receive_data() after receive_eof()")
-        items = []
+        items: list[_Item | ProtocolError] = []
         for line in self._lines.feed(bytes(data)):
             if line is _TOO_LONG:
                 items.append(
@@ -104,13 +110,14 @@ class _Connection(abc.ABC):
                 )
             elif line.strip(b" \t\r"):
                 items.extend(self._line(line))
-                if items and getattr(items[-1], "close", False):
-                    self._closing(items[-1])
+                last = items[-1] if items else None
+                if isinstance(last, ProtocolError) and last.close:
+                    self._closing(last)
                     break
         return items
 
     # A hook with nothing to do by default, not an abstract method: only the server needs it.
-    def _closing(self, error: ProtocolError) -> None:  # noqa: B027
+    def _closing(self, error: ProtocolError) -> None:
         """A line that ends the link was read (only the server has such lines)."""
 
     def receive_eof(self) -> list[ProtocolError]:
@@ -130,11 +137,11 @@ class _Connection(abc.ABC):
     close = receive_eof
 
     @abc.abstractmethod
-    def _line(self, line: bytes) -> list:
+    def _line(self, line: bytes) -> list[_Item | ProtocolError]:
         """What one complete line yields at this end of the link."""
 
 
-class ServerConnection(_Connection):
+class ServerConnection(_Connection[Request]):
     """The unit's end of one client's link.
 
     ``receive_data`` returns Requests (checked; answer each with exactly one
@@ -183,7 +190,12 @@ class ServerConnection(_Connection):
         return encode(message)
 
     def hello_reply(
-        self, request: Request, *, unit: Mapping[str, Any], capabilities: list[str], seq: int
+        self,
+        request: Request,
+        *,
+        unit: Mapping[str, Any],
+        capabilities: list[str],
+        seq: int,  # Any: JSON
     ) -> Reply:
         """The answer to ``hello``: the agreed version, the unit's identity and
         capabilities, and the last event seq (so the client can spot gaps)."""
@@ -191,7 +203,7 @@ class ServerConnection(_Connection):
             version=self.version, unit=dict(unit), capabilities=list(capabilities), seq=seq
         )
 
-    def _line(self, line: bytes) -> list:
+    def _line(self, line: bytes) -> list[Request | ProtocolError]:
         try:
             return [self._request(line)]
         except ProtocolError as error:
@@ -232,7 +244,7 @@ class ServerConnection(_Connection):
             self.state = ConnectionState.READY
         return Request(request_id, cmd, args)
 
-    def _authenticate(self, token: str, request_id) -> None:
+    def _authenticate(self, token: str, request_id: Any) -> None:  # Any: the request's id
         if self._token is None:
             return  # no token configured: auth is accepted and changes nothing
         given = token.encode("utf-8", "surrogatepass")
@@ -250,7 +262,7 @@ class ServerConnection(_Connection):
             self.state = ConnectionState.HELLO
 
 
-class ClientConnection(_Connection):
+class ClientConnection(_Connection[ClientItem]):
     """The engine's end of the link to a unit.
 
     ``send_request`` checks the arguments as the unit would and numbers the
@@ -267,10 +279,10 @@ class ClientConnection(_Connection):
         self.max_version = version
         self.version: int | None = None  # agreed in the hello reply
         self.last_seq: int | None = None  # the last event number seen
-        self.pending: dict[Any, str] = {}  # request id -> command
+        self.pending: dict[Any, str] = {}  # request id (Any: a JSON id) -> command
         self._next_id = 1
 
-    def send_request(self, cmd: str, **args) -> tuple[int, bytes]:
+    def send_request(self, cmd: str, **args: Any) -> tuple[int, bytes]:  # Any: JSON values
         """Number and encode a request; ``hello`` gets this client's version if
         none is given. Raises ProtocolError for an unknown command or bad
         arguments, with the message the unit would send."""
@@ -282,7 +294,7 @@ class ClientConnection(_Connection):
         self.pending[request_id] = cmd
         return request_id, encode(Request(request_id, cmd, args))
 
-    def _line(self, line: bytes) -> list:
+    def _line(self, line: bytes) -> list[ClientItem | ProtocolError]:
         try:
             obj = _decode_object(line, "a message")
         except ProtocolError as error:
@@ -301,7 +313,7 @@ class ClientConnection(_Connection):
             )
         ]
 
-    def _event(self, obj: dict) -> list:
+    def _event(self, obj: dict[str, Any]) -> list[ClientItem | ProtocolError]:  # Any: JSON
         name, seq = obj.pop("event"), obj.pop("seq", None)
         if not isinstance(name, str) or isinstance(seq, bool) or not isinstance(seq, int):
             return [
@@ -315,14 +327,14 @@ class ClientConnection(_Connection):
         if name == EventName.OUTPUTS:
             # Not numbered: it repeats the last seq (docs/protocol.md, "Watching the outputs").
             return [Event(name, seq, obj)]
-        items: list[EventGap | Event] = []
+        items: list[ClientItem | ProtocolError] = []
         if self.last_seq is not None and seq != self.last_seq + 1:
             items.append(EventGap(self.last_seq + 1, seq))
         self.last_seq = seq
         items.append(Event(name, seq, obj))
         return items
 
-    def _reply(self, obj: dict):
+    def _reply(self, obj: dict[str, Any]) -> Reply | ErrorReply | ProtocolError:  # Any: JSON
         request_id, ok = obj.pop("id"), obj.pop("ok")
         failure: ErrorReply | None = None  # the unit's error, without the command yet
         if not ok:

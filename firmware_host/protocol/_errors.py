@@ -49,6 +49,7 @@ class ProtocolError(ValueError):
     one for bad arguments, with the message the unit would have sent.
     """
 
+    # Any: a request id is whatever JSON value the line held (or None: unreadable).
     def __init__(self, code: str, message: str, request_id: Any = None, *, close: bool = False):
         super().__init__(f"{code}: {message}")
         self.code, self.message, self.request_id = code, message, request_id
@@ -60,23 +61,23 @@ class ProtocolError(ValueError):
         """The error reply a server sends for this line."""
         return ErrorReply(self.request_id, self.code, self.message)
 
-    def _key(self):
+    def _key(self) -> tuple[str, str, Any]:  # Any: the request id
         return (self.code, self.message, self.request_id)
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, ProtocolError) and self._key() == other._key()
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash(self._key())
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         close = ", close=True" if self.close else ""
         return (
             f"ProtocolError({self.code!r}, {self.message!r}, request_id={self.request_id!r}{close})"
         )
 
 
-def _show(value: Any) -> str:
+def _show(value: Any) -> str:  # Any: whatever value a message names
     try:
         text = json.dumps(value, ensure_ascii=False, default=repr)
     except (RecursionError, ValueError):  # nothing decoded here is this deep

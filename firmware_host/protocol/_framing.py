@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import json
 import re
+from enum import Enum
 from itertools import accumulate
-from typing import Any
+from typing import Any, Final, NoReturn
 
 from firmware_host.protocol._errors import ProtocolError, _show
 
@@ -20,7 +21,13 @@ CLIENT_MAX_LINE_BYTES = 1_048_576
 MAX_DEPTH = 32
 
 
-_TOO_LONG = object()  # a line over the limit, in place of its bytes
+class _Marker(Enum):
+    TOO_LONG = "too long"
+
+
+#: A line over the limit, in place of its bytes (an enum member: a type checker
+#: tells it from the lines' bytes by ``is``).
+_TOO_LONG: Final = _Marker.TOO_LONG
 
 
 class _LineBuffer:
@@ -35,8 +42,9 @@ class _LineBuffer:
         self._buffer = bytearray()
         self._discarding = False
 
-    def feed(self, data: bytes) -> list:
-        lines, start = [], 0
+    def feed(self, data: bytes) -> list[bytes | _Marker]:
+        lines: list[bytes | _Marker] = []
+        start = 0
         while (end := data.find(b"\n", start)) >= 0:
             piece = data[start:end]
             start = end + 1
@@ -87,10 +95,11 @@ class _DuplicateKey(ValueError):
     pass
 
 
-def _object(pairs: list) -> dict:
+# Any below: a JSON object's values, of any JSON type, checked by whoever reads them.
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     obj = dict(pairs)
     if len(obj) != len(pairs):
-        seen = set()
+        seen: set[str] = set()
         for key, _ in pairs:
             if key in seen:
                 raise _DuplicateKey(key)
@@ -98,7 +107,7 @@ def _object(pairs: list) -> dict:
     return obj
 
 
-def _decode_object(line: bytes, what: str) -> dict:
+def _decode_object(line: bytes, what: str) -> dict[str, Any]:
     """One line as a JSON object; ProtocolError with code bad_json or bad_request."""
     try:
         text = line.decode("utf-8")
@@ -125,7 +134,7 @@ def _decode_object(line: bytes, what: str) -> dict:
     return value
 
 
-def _reject_constant(name: str):
+def _reject_constant(name: str) -> NoReturn:
     raise ValueError(f"{name} is not a JSON value")
 
 
@@ -133,7 +142,7 @@ def _reject_constant(name: str):
 _DECODER = json.JSONDecoder(parse_constant=_reject_constant, object_pairs_hook=_object)
 
 
-def _kind(value: Any) -> str:
+def _kind(value: Any) -> str:  # Any: a decoded JSON value
     if value is None:
         return "null"
     if isinstance(value, bool):

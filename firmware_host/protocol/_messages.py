@@ -35,9 +35,9 @@ class Request:
 
     id: int | float | str
     cmd: str
-    args: Mapping[str, Any] = field(default_factory=dict)
+    args: Mapping[str, Any] = field(default_factory=dict)  # Any: checked JSON values
 
-    def reply(self, **data) -> Reply:
+    def reply(self, **data: Any) -> Reply:  # Any: a reply's fields are JSON values
         return Reply(self.id, data, self.cmd)
 
     def fail(self, code: str, message: str) -> ErrorReply:
@@ -54,7 +54,7 @@ class Reply:
 
     ok: ClassVar[bool] = True
     id: int | float | str
-    data: Mapping[str, Any] = field(default_factory=dict)
+    data: Mapping[str, Any] = field(default_factory=dict)  # Any: JSON values
     cmd: str | None = None
 
 
@@ -76,7 +76,7 @@ class Event:
 
     name: str
     seq: int
-    data: Mapping[str, Any] = field(default_factory=dict)
+    data: Mapping[str, Any] = field(default_factory=dict)  # Any: JSON values
 
 
 @dataclass(frozen=True)
@@ -103,7 +103,7 @@ class EventSequencer:
     def __init__(self, last: int = 0):
         self.last = last
 
-    def event(self, name: str, **data) -> Event:
+    def event(self, name: str, **data: Any) -> Event:  # Any: JSON values
         if name not in EVENTS:
             raise ValueError(f"unknown event {name!r} (known: {', '.join(EVENTS)})")
         self.last += 1
@@ -116,7 +116,7 @@ def encode(message: Request | Reply | ErrorReply | Event) -> bytes:
     >>> encode(ErrorReply(None, "bad_json", "line is not valid JSON"))
     b'{"id":null,"ok":false,"error":{"code":"bad_json","message":"line is not valid JSON"}}\\n'
     """
-    head: dict[str, Any]
+    head: dict[str, Any]  # Any: JSON values, as for the bodies above
     body: Mapping[str, Any]
     if isinstance(message, Request):
         head, body = {"id": message.id, "cmd": message.cmd}, message.args

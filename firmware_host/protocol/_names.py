@@ -43,7 +43,7 @@ def _refused_character(text: str) -> str | None:
     return None
 
 
-def clean_name(value: Any, field: str = "name") -> str:
+def clean_name(value: Any, field: str = "name") -> str:  # Any: what a client sent
     """A player name as the unit and the engine keep it: NFC-normalised, runs
     of white space made one space and none at the ends, 1 to MAX_NAME_CHARS
     characters, no control, format, private-use or unassigned character and
@@ -70,7 +70,7 @@ def clean_name(value: Any, field: str = "name") -> str:
     return name
 
 
-def clean_players(value: Any, field: str = "players") -> dict[str, str]:
+def clean_players(value: Any, field: str = "players") -> dict[str, str]:  # Any: as above
     """``{"a": name, "b": name}`` with both names cleaned by :func:`clean_name`;
     the two must differ (ignoring case). ValueError otherwise.
 
@@ -99,7 +99,7 @@ def clean_players(value: Any, field: str = "players") -> dict[str, str]:
     return players
 
 
-def clean_showdown_id(value: Any, field: str = "showdown_id") -> str:
+def clean_showdown_id(value: Any, field: str = "showdown_id") -> str:  # Any: as above
     """A showdown id: 1 to 64 characters of ``A-Z a-z 0-9 . _ : -``; ValueError otherwise."""
     if not isinstance(value, str) or not _SHOWDOWN_ID.fullmatch(value):
         raise ValueError(

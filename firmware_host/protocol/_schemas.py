@@ -26,6 +26,13 @@ __all__ = [
 BOT_REACTION_MS = (100, 1000)
 
 
+#: A value as json.loads made it (Any: any JSON type); each check below narrows
+#: it, and says what it must be otherwise.
+_JSON = Any
+#: A field's check: its name and value in, the value to keep out (or _Invalid).
+_Check = Callable[[str, _JSON], _JSON]
+
+
 class _Invalid(Exception):
     """An argument failed its check; the text is the error message and
     ``code`` the error code (``bad_request`` unless the field has its own)."""
@@ -35,8 +42,8 @@ class _Invalid(Exception):
         self.code = code
 
 
-def _whole(lo: int | None = None, hi: int | None = None):
-    def check(name, value):
+def _whole(lo: int | None = None, hi: int | None = None) -> _Check:
+    def check(name: str, value: _JSON) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
             raise _Invalid(f"field '{name}' must be a whole number, not {_show(value)}")
         if lo is not None and hi is not None and not lo <= value <= hi:
@@ -48,28 +55,28 @@ def _whole(lo: int | None = None, hi: int | None = None):
     return check
 
 
-def _number(name, value):
+def _number(name: str, value: _JSON) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
         raise _Invalid(f"field '{name}' must be a number, not {_show(value)}")
     return value
 
 
-def _token(name, value):
+def _token(name: str, value: _JSON) -> str:
     if not isinstance(value, str) or not value:
         raise _Invalid(f"field '{name}' must be a non-empty string")
     return value
 
 
-def _flag(name, value):
+def _flag(name: str, value: _JSON) -> bool:
     if not isinstance(value, bool):
         raise _Invalid(f"field '{name}' must be true or false, not {_show(value)}")
     return value
 
 
-def _checked_by(clean):
+def _checked_by(clean: Callable[[_JSON, str], _JSON]) -> _Check:
     """A schema check from a ``clean_*`` function (ValueError -> _Invalid)."""
 
-    def check(name, value):
+    def check(name: str, value: _JSON) -> _JSON:
         try:
             return clean(value, name)
         except ValueError as exc:
@@ -83,7 +90,7 @@ _showdown_id = _checked_by(clean_showdown_id)
 _players = _checked_by(clean_players)
 
 
-def _cards(name, value):
+def _cards(name: str, value: _JSON) -> int:
     """A card count: every bad one is ``invalid_cards`` (the unit answers a
     count above its ``showdown.max_cards`` with that code too)."""
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -93,7 +100,7 @@ def _cards(name, value):
     return value
 
 
-def clean_bots(value: Any, name: str = "bots") -> dict[Side, float]:
+def clean_bots(value: Any, name: str = "bots") -> dict[Side, float]:  # Any: JSON, checked
     """The ``bots`` of a showdown as ``{side: reaction_ms}`` (sides in order),
     or ValueError naming the field. ``None`` is no bots.
 
@@ -146,7 +153,7 @@ def clean_bots(value: Any, name: str = "bots") -> dict[Side, float]:
     return bots
 
 
-def _bots(name, value):
+def _bots(name: str, value: _JSON) -> dict[Side, dict[str, float]]:
     """``bots`` checked, in the request's own shape (the unit cleans it again)."""
     try:
         bots = clean_bots(value, name)
@@ -155,36 +162,40 @@ def _bots(name, value):
     return {side: {"reaction_ms": reaction_ms} for side, reaction_ms in bots.items()}
 
 
-def _side(name, value):
+def _side(name: str, value: _JSON) -> str:
     if value not in SIDES:
         raise _Invalid(f'field \'{name}\' must be "a" or "b", not {_show(value)}')
-    return value
+    return str(value)  # the text it is: "a" or "b"
 
 
-def _one_timing(args):
+def _one_timing(args: Mapping[str, _JSON]) -> None:
     """A bench edge is timed by at most one of offset_ms and at_tick (neither: now)."""
     if args["offset_ms"] is not None and args["at_tick"] is not None:
         raise _Invalid("give at most one of fields 'offset_ms' and 'at_tick'")
 
 
-_Check = Callable[[str, Any], Any]
-
-
-def _not_negative(name, value):
-    if _number(name, value) < 0:
+def _not_negative(name: str, value: _JSON) -> float:
+    number = _number(name, value)
+    if number < 0:
         raise _Invalid(f"field '{name}' must be >= 0, not {value}")
-    return value
+    return number
 
 
 # delay_ms: the edge's callback arrives this long after its tick (a busy pin backend).
-_TIMING = {"side": _side, "offset_ms": _number, "at_tick": _number, "delay_ms": _not_negative}
+_TIMING: dict[str, _Check] = {
+    "side": _side,
+    "offset_ms": _number,
+    "at_tick": _number,
+    "delay_ms": _not_negative,
+}
 _TIMING_OPTIONAL = {"offset_ms", "at_tick", "delay_ms"}
 # hold: a press stays down (else it lets go by itself after a short hold).
-_PRESS = {**_TIMING, "hold": _flag}
+_PRESS: dict[str, _Check] = {**_TIMING, "hold": _flag}
 _PRESS_OPTIONAL = {*_TIMING_OPTIONAL, "hold"}
 
 # command -> (argument checks, optional argument names, whole-request check)
-_SCHEMAS: dict[str, tuple[dict[str, _Check], set[str], Callable | None]] = {
+_Whole = Callable[[Mapping[str, _JSON]], None]
+_SCHEMAS: dict[str, tuple[dict[str, _Check], set[str], _Whole | None]] = {
     "hello": ({"version": _whole()}, set(), None),
     "auth": ({"token": _token}, set(), None),
     "ping": ({}, set(), None),
@@ -211,12 +222,12 @@ BENCH_COMMANDS = ("bench_press", "bench_release", "bench_timer")
 
 
 def _check_fields(
-    given: dict, checks: dict[str, _Check], optional: set[str], prefix: str = ""
-) -> dict:
+    given: Mapping[str, _JSON], checks: dict[str, _Check], optional: set[str], prefix: str = ""
+) -> dict[str, _JSON]:
     for key in given:
         if key not in checks:
             raise _Invalid(f"unknown field '{prefix}{key}'")
-    args: dict[str, Any] = {}
+    args: dict[str, Any] = {}  # Any: each value as its check returned it
     for key, check in checks.items():
         if key in optional and given.get(key) is None:
             args[key] = None  # absent, or null: the same thing
@@ -227,7 +238,9 @@ def _check_fields(
     return args
 
 
-def check_arguments(cmd: str, given: Mapping[str, Any], request_id: Any = None) -> dict:
+def check_arguments(
+    cmd: str, given: Mapping[str, _JSON], request_id: _JSON = None
+) -> dict[str, _JSON]:
     """``given`` checked against ``cmd``'s schema, with absent optional
     arguments as None; raises ProtocolError (``unknown_command``/``bad_request``).
 
@@ -255,13 +268,13 @@ def check_arguments(cmd: str, given: Mapping[str, Any], request_id: Any = None) 
     return args
 
 
-def _is_id(value: Any) -> bool:
+def _is_id(value: Any) -> bool:  # Any: a decoded JSON value
     if isinstance(value, bool):
         return False
     return isinstance(value, (str, int)) or (isinstance(value, float) and math.isfinite(value))
 
 
-def _envelope(line: bytes) -> tuple[Any, str, dict]:
+def _envelope(line: bytes) -> tuple[_JSON, str, dict[str, _JSON]]:
     """A request line's id, command and argument fields."""
     obj = _decode_object(line, "a request")
     if "id" not in obj:

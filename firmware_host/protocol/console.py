@@ -190,7 +190,8 @@ def run(
         configure_logging(args.verbose, args.quiet, quieter=quieter)
         if getattr(args, "renamed_from", None):
             print(f"{prog} {args.renamed_from} is now {prog} {args.renamed_to}", file=sys.stderr)
-        return args.handler(args)
+        status: int = args.handler(args)  # argparse's Namespace holds Any: the handler's int
+        return status
     except KeyboardInterrupt:
         # Ctrl-C before a subcommand took charge of it (``run`` and ``play``
         # handle their own): one line, no traceback.

@@ -55,6 +55,8 @@ from itertools import groupby
 from operator import itemgetter
 from typing import Any
 
+from firmware_host.protocol import Reason
+
 __all__ = [
     "FIGURES_SCHEMA",
     "FIGURES_TABLES",
@@ -194,7 +196,7 @@ def _counted(reaction) -> int | None:
 def side_figures(entry: int, result: Mapping[str, Any]) -> list[tuple]:
     """The ``figures`` rows of a valid result: (entry, side, name, name_key,
     bot, won, lost, false_start, reaction_us) for each side."""
-    false_start = result["reason"] == "false_start"
+    false_start = result["reason"] == Reason.FALSE_START
     rows = []
     for side in ("a", "b"):
         name = result["players"][side]

@@ -586,7 +586,8 @@ class Server:
         def on_loop() -> None:
             session.watching_outputs = want and not session.closed
             if session.watching_outputs:
-                outputs = self.unit.watch_outputs(self._on_unit_outputs)
+                watched = self.unit.watch_outputs(self._on_unit_outputs)
+                outputs = None if watched is None else watched.to_wire()
                 self._watched = True
             else:
                 self._unwatch_if_unwatched()

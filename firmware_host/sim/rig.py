@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 
-from firmware_host.core.bench import Bench, pin_states
+from firmware_host.core.bench import Bench, PinLevels, pin_states
 from firmware_host.core.clock import VirtualClock
 from firmware_host.core.machine import ShowdownCore
 from hw.board import Board
@@ -69,7 +69,7 @@ class VirtualRig:
     def state(self) -> str:
         return self.core.state
 
-    def pins(self) -> dict:
+    def pins(self) -> PinLevels:
         return pin_states(self.board)
 
     def names(self) -> list[str]:

@@ -156,92 +156,107 @@ def simulate(showdowns: int, seed: int, config=None) -> dict:
     """Run ``showdowns`` showdowns; returns the figures ``--json`` prints."""
     config = load_config(None) if config is None else config
     config = config.replace(timing=replace(config.timing, **SIM_TIMING))
-    timing = config.timing
-    rng = random.Random(seed)
-    figures: dict[str, Any] = dict(
-        showdowns=showdowns,
-        correct=0,
-        wrong=0,
-        false_starts_injected=0,
-        false_starts_caught=0,
-        ties=0,
-        timeouts=0,
-    )
-    latencies: list[float] = []
-    wrong_examples: list[str] = []
     with VirtualRig(config, seed=seed) as rig:
-        core = rig.core
-        rounds: list[tuple] = []  # (plan, truth) of the running showdown
-        decisions: list[tuple] = []
-
-        def on_event(event):
-            if event.name == "countdown" and event.data["step"] == 1:
-                rnd = core.round
-                assert rnd is not None  # the countdown has begun
-                earliest_us = round((rnd.start - rnd.planned_go) * 1e6)
-                plan = plan_round(rng, earliest_us, timing.tie_threshold_us)
-                rounds.append(
-                    (
-                        plan,
-                        truth(
-                            plan,
-                            threshold_us=timing.tie_threshold_us,
-                            min_reaction_us=timing.min_reaction_ms * 1000,
-                        ),
-                    )
-                )
-                _play_round(rig, plan, rng)
-            elif event.name == "state" and event.data["state"] == "timeout":
-                decisions.append(("timeout",))
-            elif (
-                event.name == "state"
-                and event.data["previous"] in ("go", "false_start")
-                and event.data["state"] in ("resolved", "launching", "countdown")
-            ):
-                decisions.append(_decision(core))
-                latency = core.last_decision_latency_us
-                assert latency is not None  # measured with the decision
-                latencies.append(latency)
-
-        core.listeners = (*core.listeners, on_event)
+        run = _Run(rig, config, random.Random(seed))
+        rig.core.listeners = (*rig.core.listeners, run.on_event)
         started = time.process_time()
         for number in range(showdowns):
-            rounds.clear()
-            decisions.clear()
-            rig.events.clear()
-            core.arm(
-                f"sim-{number}", rng.randint(1, config.showdown.max_cards), {"a": "A", "b": "B"}
-            )
-            core.start()
-            while core.state != "idle" or core.next_deadline() is not None:
-                deadline = core.next_deadline()
-                run_until(core, rig.clock, deadline if deadline is not None else rig.clock())
-                if deadline is None and core.state != "idle":
-                    raise RuntimeError(f"showdown {number} stuck in {core.state}")
-            expected = [want for _, want in rounds]
-            if decisions == expected:
-                figures["correct"] += 1
-            else:
-                figures["wrong"] += 1
-                if len(wrong_examples) < 5:
-                    wrong_examples.append(
-                        f"sim-{number}: plans {[p for p, _ in rounds]}, "
-                        f"expected {expected}, decided {decisions}"
-                    )
-            # Not strict: a wrong run may have made more or fewer decisions.
-            for (_, want), got in zip(rounds, decisions, strict=False):
-                if want[0] == "false_start":
-                    figures["false_starts_injected"] += 1
-                    figures["false_starts_caught"] += got == want
-                figures["ties"] += got == ("tie",)
-            figures["timeouts"] += decisions[-1:] == [("timeout",)]
+            run.fight(number)
+            run.score(number)
             rig.advance(1.0)  # players settle before the next showdown
         cpu = time.process_time() - started
-    figures["decision_latency_us"] = _percentiles(latencies)
+    figures: dict[str, Any] = {"showdowns": showdowns, **run.counts}  # Any: JSON figures
+    figures["decision_latency_us"] = _percentiles(run.latencies)
     figures["cpu_us_per_showdown"] = round(cpu / max(showdowns, 1) * 1e6, 1)
-    if wrong_examples:
-        figures["_wrong_examples"] = wrong_examples
+    if run.wrong_examples:
+        figures["_wrong_examples"] = run.wrong_examples
     return figures
+
+
+#: What a simulation counts, in the order ``--json`` prints them.
+_COUNTS = ("correct", "wrong", "false_starts_injected", "false_starts_caught", "ties", "timeouts")
+
+
+class _Run:
+    """One simulation on ``rig``: each countdown's plan and what it should
+    decide (drawn from ``rng`` when the countdown begins), what the core
+    decided, and the counts."""
+
+    def __init__(self, rig: VirtualRig, config, rng: random.Random):
+        self.rig, self.core, self.rng = rig, rig.core, rng
+        self.config, self.timing = config, config.timing
+        self.counts: dict[str, int] = dict.fromkeys(_COUNTS, 0)
+        self.latencies: list[float] = []
+        self.wrong_examples: list[str] = []
+        self.rounds: list[tuple] = []  # (plan, truth) of the running showdown
+        self.decisions: list[tuple] = []
+
+    def on_event(self, event) -> None:
+        """The core's listener: a countdown's first step plans its presses;
+        a state left from GO or a false start is a decision."""
+        data = event.data
+        if event.name == "countdown" and data["step"] == 1:
+            self._plan_round()
+        elif event.name == "state" and data["state"] == "timeout":
+            self.decisions.append(("timeout",))
+        elif (
+            event.name == "state"
+            and data["previous"] in ("go", "false_start")
+            and data["state"] in ("resolved", "launching", "countdown")
+        ):
+            self.decisions.append(_decision(self.core))
+            latency = self.core.last_decision_latency_us
+            assert latency is not None  # measured with the decision
+            self.latencies.append(latency)
+
+    def _plan_round(self) -> None:
+        rnd, timing = self.core.round, self.timing
+        assert rnd is not None  # the countdown has begun
+        earliest_us = round((rnd.start - rnd.planned_go) * 1e6)
+        plan = plan_round(self.rng, earliest_us, timing.tie_threshold_us)
+        want = truth(
+            plan,
+            threshold_us=timing.tie_threshold_us,
+            min_reaction_us=timing.min_reaction_ms * 1000,
+        )
+        self.rounds.append((plan, want))
+        _play_round(self.rig, plan, self.rng)
+
+    def fight(self, number: int) -> None:
+        """Arm, start and run showdown ``number`` until the unit is idle with nothing due."""
+        core, rig = self.core, self.rig
+        self.rounds.clear()
+        self.decisions.clear()
+        rig.events.clear()
+        cards = self.rng.randint(1, self.config.showdown.max_cards)
+        core.arm(f"sim-{number}", cards, {"a": "A", "b": "B"})
+        core.start()
+        while core.state != "idle" or core.next_deadline() is not None:
+            deadline = core.next_deadline()
+            run_until(core, rig.clock, deadline if deadline is not None else rig.clock())
+            if deadline is None and core.state != "idle":
+                raise RuntimeError(f"showdown {number} stuck in {core.state}")
+
+    def score(self, number: int) -> None:
+        """Count showdown ``number``: right or wrong, its false starts, ties and timeout."""
+        counts, decisions = self.counts, self.decisions
+        expected = [want for _, want in self.rounds]
+        if decisions == expected:
+            counts["correct"] += 1
+        else:
+            counts["wrong"] += 1
+            if len(self.wrong_examples) < 5:
+                self.wrong_examples.append(
+                    f"sim-{number}: plans {[p for p, _ in self.rounds]}, "
+                    f"expected {expected}, decided {decisions}"
+                )
+        # Not strict: a wrong run may have made more or fewer decisions.
+        for (_, want), got in zip(self.rounds, decisions, strict=False):
+            if want[0] == "false_start":
+                counts["false_starts_injected"] += 1
+                counts["false_starts_caught"] += got == want
+            counts["ties"] += got == ("tie",)
+        counts["timeouts"] += decisions[-1:] == [("timeout",)]
 
 
 def _percentiles(values: list[float]) -> dict:

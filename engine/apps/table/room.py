@@ -78,7 +78,7 @@ from engine.uno.bots import (
 from engine.uno.party_rules import PartyRules
 from engine.uno.rules import HouseRules
 from engine.uno.words import event_text
-from firmware_host.protocol import clean_name, clean_showdown_id
+from firmware_host.protocol import Reason, clean_name, clean_showdown_id
 
 __all__ = [
     "Room",
@@ -810,7 +810,7 @@ class Room(LobbySeats, Hub):
             ShowdownOutcome(
                 loser,
                 request.other(loser),
-                "faster",
+                Reason.FASTER,
                 dict.fromkeys(request.players),
                 detail=f"decided by hand after: {self.paused}",
             )
