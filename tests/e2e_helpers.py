@@ -19,7 +19,7 @@ from engine.apps.demo import SimulatedTable
 from engine.apps.driver import Match
 from engine.core.game import Game
 from engine.players.bots import HeuristicBot
-from firmware_host.protocol.reactions import Reactions
+from firmware_host.people.reactions import Reactions
 from firmware_host.service.journal import Journal
 
 __all__ = [

@@ -14,7 +14,7 @@ from engine.apps.recap import event_text
 from engine.apps.screen import PARTY_HELP, party_line
 from engine.core.actions import Action
 from engine.core.party import PartyGame
-from firmware_host.protocol.console import UsageError
+from firmware_host.people.console import UsageError
 
 NAMES = ("Ann", "Bob", "Cy", "Di")
 

@@ -430,7 +430,7 @@ def test_the_table_command_seats_sixteen_for_party_only(argv, message):
     import argparse
 
     from engine.apps.table.table_cmd import add_arguments, command
-    from firmware_host.protocol.console import UsageError
+    from firmware_host.people.console import UsageError
 
     parser = argparse.ArgumentParser(exit_on_error=False)
     add_arguments(parser)

@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine.apps.driver import MatchEvent
-from firmware_host.protocol.words import ms, plural, reruns_text, versus
+from firmware_host.people.words import ms, plural, reruns_text, versus
 
 __all__ = ["describe"]
 

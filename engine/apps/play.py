@@ -44,7 +44,7 @@ from engine.core.game import Game, Phase
 from engine.players.bots import REACTION_MS_RANGE, Agent, HeuristicBot, PlayerView, RandomBot
 from engine.units.ports import ManualUnit, ShowdownOutcome, ShowdownRequest, SimulatedUnit, UnitPort
 from engine.units.remote import PauseOnProblem, RemoteUnit, UnitProblem, is_unit_url
-from firmware_host.protocol.words import plural
+from firmware_host.people.words import plural
 
 __all__ = [
     "play_game",

@@ -6,7 +6,7 @@ screen: everything since their last turn. Both are :func:`event_text`,
 written for whoever reads it: ``you`` is the seated player (their own doings
 read "You play R5", "you take 2 cards"), the others by name ("Ann plays R5").
 A player called You reads as "You play" too. The pieces (plurals, times in
-ms, "Ann vs Bob", the verdicts) are ``firmware_host.protocol.words``'.
+ms, "Ann vs Bob", the verdicts) are ``firmware_host.people.words``'.
 
 >>> from engine.apps.driver import MatchEvent
 >>> names = ["Ann", "Bob", "bot2"]
@@ -23,7 +23,7 @@ from typing import Any
 
 from engine.apps.driver import MatchEvent
 from engine.core.cards import Card, Rank
-from firmware_host.protocol.words import capital, duel_verdict, plural, verb, versus
+from firmware_host.people.words import capital, duel_verdict, plural, verb, versus
 
 __all__ = ["event_text", "scoreboard", "card_name", "COLOUR_WORDS"]
 

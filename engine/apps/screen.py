@@ -32,7 +32,7 @@ from engine.apps.driver import MatchEvent
 from engine.apps.recap import COLOUR_WORDS, card_name, event_text, scoreboard
 from engine.core.cards import Card
 from engine.core.game import Game
-from firmware_host.protocol.words import noun, plural
+from firmware_host.people.words import noun, plural
 
 __all__ = [
     "SharedScreen",
