@@ -19,7 +19,7 @@ from engine.apps.demo import SimulatedTable
 from engine.match import Driver
 from engine.uno.bots import HeuristicBot
 from engine.uno.game import Game
-from firmware_host.protocol.reactions import Reactions
+from firmware_host.people.reactions import Reactions
 from firmware_host.service.journal import Journal
 
 __all__ = [

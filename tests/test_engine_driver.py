@@ -184,8 +184,8 @@ def test_a_showdown_is_fought_by_the_unit_port_and_its_loser_fed_back():
         },
     )
     assert event_text(match.events[-1], ["Ann", "Bob"]) == (
-        "Showdown (R5!2): Ann vs Bob for 2 cards: Ann wins by 50.0 ms after 1 near-tie re-run; "
-        "Bob takes the cards."
+        "Showdown (R5!2): Ann vs Bob for 2 cards. Ann wins: Ann 200.0 ms, Bob 250.0 ms, "
+        "margin 50.0 ms, after 1 near-tie re-run. Bob takes 2 cards."
     )
 
 
@@ -422,4 +422,4 @@ def test_regression_play_line_gives_the_players_own_count_before_the_others_draw
             "draws": {},
         },
     )
-    assert event_text(second_last, names) == "Ann plays B3 and calls UNO! (1 left)."
+    assert event_text(second_last, names) == "Ann plays B3 and calls UNO (1 left)."

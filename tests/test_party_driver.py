@@ -237,12 +237,13 @@ def test_pointing_is_announced_one_by_one_and_revealed_at_once():
     names = ["Ann", "Bob", "Cy", "Di"]
     assert [event_text(e, names) for e in match.events] == [
         "Ann plays RP (1 left).",
-        "Ann plays Point Taken: everyone points at someone.",
-        "Ann has pointed.",
-        "Cy has pointed.",
-        "Di has pointed.",
-        "Bob has pointed.",
-        "Everyone points: Ann at Bob, Bob at Ann, Cy at Bob, Di at Bob; Ann draws 1; Bob draws 3.",
+        "Ann's Point Taken: everyone points at another player; nobody sees whom until all have "
+        "pointed.",
+        "Ann points (whom stays hidden).",
+        "Cy points (whom stays hidden).",
+        "Di points (whom stays hidden).",
+        "Bob points (whom stays hidden).",
+        "Everyone points: Ann at Bob, Bob at Ann, Cy at Bob, Di at Bob. Ann draws 1; Bob draws 3.",
     ]
 
 
@@ -284,9 +285,10 @@ def test_a_pile_up_starts_goes_round_and_is_taken():
     ]
     assert [event_text(e, names) for e in match.events] == [
         "Ann plays WP (2 left).",
-        "A mini pile starts: W, G3 turned up, green; Bob must add to it or take it.",
+        "Wild Pile Up: the mini pile is W G3 (green). In turn, each adds a green card or a wild "
+        "(no effects), or takes the pile. Bob adds first.",
         "Bob adds G9 to the mini pile (2 left).",
-        "Cy takes the mini pile (3 cards).",
+        "Cy takes the mini pile: 3 cards.",
     ]
     assert match.game.to_act == 0 and str(match.game.colour) == "G"
 
@@ -298,7 +300,7 @@ def test_a_drawn_together_links_and_linked_draws_are_reported():
     match.step()
     assert match.events[-1] == MatchEvent("link", 1, {"player": 0, "linked": [1, 2]})
     assert event_text(match.events[-1], ["Ann", "Bob", "Cy"]) == (
-        "Ann links Bob and Cy: whenever one draws, the other draws as many."
+        "Ann links Bob and Cy: when one draws, the other draws as many."
     )
     match.step()
     draw = match.events[-1]
@@ -325,10 +327,10 @@ def test_describe_a_right_speed_play_and_a_lost_claim():
         },
     )
     assert event_text(right, names) == (
-        "Bob speed-plays R5 out of turn and calls UNO! (1 left); Cy plays next."
+        "Bob speed-plays R5 out of turn and calls UNO (1 left); Cy plays next."
     )
     lost = MatchEvent("claim_lost", 1, {"player": 2, "action": "speed R5"})
-    assert event_text(lost, names) == "Cy was too late: speed R5 no longer stands."
+    assert event_text(lost, names) == "Cy's speed play (R5) came too late: someone was quicker."
 
 
 # -- whole matches --------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from engine.uno.actions import Action
 from engine.uno.narration import PARTY_EVENT_KINDS
 from engine.uno.party import PartyGame
 from engine.uno.words import event_text
-from firmware_host.protocol.console import UsageError
+from firmware_host.people.console import UsageError
 
 NAMES = ("Ann", "Bob", "Cy", "Di")
 
@@ -299,8 +299,8 @@ PARTY_EVENTS = [
             {"player": 1, "action": "speed R5", "card": "R5", "top": "R5", "right": True,
              "uno": False, "cards_left": 2, "drew": 0, "draws": {}, "next": 2},
         ),
-        "Bob speed-plays R5, out of turn (2 left); play goes on after Bob.",
-        "You speed-play R5, out of turn (2 left); play goes on after you.",
+        "Bob speed-plays R5 out of turn (2 left); Cy plays next.",
+        "You speed-play R5 out of turn (2 left); Cy plays next.",
     ),
     (
         MatchEvent(
@@ -309,8 +309,10 @@ PARTY_EVENTS = [
             {"player": 1, "action": "speed B1", "card": "B1", "top": "R5", "right": False,
              "uno": False, "cards_left": 3, "drew": 1, "draws": {1: 1, 3: 1}, "next": 2},
         ),
-        "Bob speed-plays B1: wrong, it is not R5; Bob draws 1; Di draws 1.",
-        "You speed-play B1: wrong, it is not R5; you draw 1; Di draws 1.",
+        "Bob speed-plays B1 on R5: not the same card; Bob takes it back and draws 1; "
+        "Di draws 1 (linked).",
+        "You speed-play B1 on R5: not the same card; you take it back and draw 1; "
+        "Di draws 1 (linked).",
     ),
     (
         MatchEvent("point_taken", 1, {"player": 2, "waiting": [0, 1, 2, 3]}),

@@ -11,7 +11,7 @@ bot sides marked, and the engine applies the result.
 
 A :class:`SimulatedTable` plays the people at a unit on mock pins: for every
 showdown it presses their paddles through the unit's bench commands (the
-presses of :data:`firmware_host.protocol.reactions.HUMAN`, the model every
+presses of :data:`firmware_host.people.reactions.HUMAN`, the model every
 simulation shares: now and then a false start, a near-tie or a photo finish)
 and presses the timer button. The demo uses it only on a unit too old to press
 for bots; the end-to-end tests use it for simulated people.
@@ -44,9 +44,9 @@ from engine.units.unit_link import LinkLost, UnitLink
 from engine.uno.bots import HeuristicBot
 from engine.uno.game import Game
 from engine.uno.words import event_text
-from firmware_host.protocol import console
-from firmware_host.protocol.reactions import HUMAN, Reactions
-from firmware_host.protocol.words import ms, player_label, plural, reruns_text, versus
+from firmware_host.people import console
+from firmware_host.people.reactions import HUMAN, Reactions
+from firmware_host.people.words import ms, player_label, plural, reruns_text, versus
 
 __all__ = [
     "DEMO_UNIT_CONFIG",
@@ -102,7 +102,7 @@ class SimulatedTable:
     """Two people at a unit on mock pins, played through the bench commands.
 
     For each countdown it draws the presses from ``reactions`` (a
-    :class:`~firmware_host.protocol.reactions.Reactions`; :data:`HUMAN`
+    :class:`~firmware_host.people.reactions.Reactions`; :data:`HUMAN`
     unless given): a false start (one player presses before GO, the other
     never does), or the faster player's reaction and how much later the other
     one presses (now and then a near-tie, 20-180 µs apart, that the unit

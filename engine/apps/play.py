@@ -45,7 +45,7 @@ from engine.uno.bots import REACTION_MS_RANGE, Agent, HeuristicBot, PlayerView, 
 from engine.uno.cards import COLOURS, Card, Colour, Rank
 from engine.uno.game import Game, Phase
 from engine.uno.words import card_name
-from firmware_host.protocol.words import plural
+from firmware_host.people.words import plural
 
 __all__ = [
     "play_game",

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from firmware_host.protocol.words import plural
+from firmware_host.people.words import plural
 
 __all__ = ["scoreboard"]
 

@@ -34,7 +34,7 @@ from engine.uno.cards import Card
 from engine.uno.game import Game
 from engine.uno.party import PartyGame
 from engine.uno.words import COLOUR_WORDS, card_name, event_text
-from firmware_host.protocol.words import noun, plural
+from firmware_host.people.words import noun, plural
 
 __all__ = [
     "SharedScreen",

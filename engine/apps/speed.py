@@ -43,7 +43,7 @@ from collections.abc import Sequence
 from engine.uno.actions import Action, ActionKind
 from engine.uno.game import Game
 from engine.uno.party import PartyGame
-from firmware_host.protocol import console
+from firmware_host.people import console
 
 __all__ = ["add_arguments", "command", "run", "players_error"]
 

@@ -28,7 +28,7 @@ __all__ = [
 ]
 
 #: A bot's reaction after GO when a unit presses its paddle: the median of a
-#: person's (firmware_host.protocol.reactions.HUMAN).
+#: person's (firmware_host.people.reactions.HUMAN).
 DEFAULT_REACTION_MS = 230.0
 #: The reaction medians a unit takes for a bot, in ms (both ends included).
 REACTION_MS_RANGE = (100.0, 1000.0)

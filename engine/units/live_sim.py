@@ -21,7 +21,7 @@ the moment the unit would send it:
   watches: when they change, at most one every :data:`MIN_INTERVAL_S`, the
   last state always;
 - ``say(text)``: the lines a RemoteUnit tells the table (each countdown step,
-  GO, a tie, then the verdict), in the words of :mod:`firmware_host.protocol.words`.
+  GO, a tie, then the verdict), in the words of :mod:`firmware_host.people.words`.
 
 Time goes through the ``clock`` and ``sleep`` it is given, so tests run it on
 virtual time. The pace is a :class:`Pace`: :data:`UNIT_PACE`, the unit's own
@@ -52,9 +52,9 @@ from typing import Any, TypeVar
 
 from engine.units.ports import ShowdownOutcome, ShowdownRequest, SimulatedUnit
 from engine.units.remote import Table
+from firmware_host.people.reactions import HUMAN, Reactions
+from firmware_host.people.words import announce, table_line
 from firmware_host.protocol import Event, EventName, Motor, Outputs, Reason, Side, SideFlags
-from firmware_host.protocol.reactions import HUMAN, Reactions
-from firmware_host.protocol.words import announce, table_line
 
 __all__ = [
     "LiveSimulatedUnit",

@@ -67,7 +67,7 @@ gets ``table.armed(link, request, unit_id)`` each time the unit is armed, before
 the start, and ``table.event(link, event)`` for each event of the showdown;
 ``link.call(...)`` sends bench commands. ``say(text)`` receives lines for the
 people at the table (``showdown play`` prints them), in the words of
-:mod:`firmware_host.protocol.words` (the unit's own).
+:mod:`firmware_host.people.words` (the unit's own).
 """
 
 from __future__ import annotations
@@ -99,16 +99,7 @@ from engine.units.unit_link import (
     UnitLink,
     VersionMismatch,
 )
-from firmware_host.protocol import (
-    RUNNING_STATES,
-    Event,
-    EventGap,
-    EventName,
-    Reason,
-    clean_name,
-    clean_players,
-)
-from firmware_host.protocol.words import (
+from firmware_host.people.words import (
     NO_BOTS_TEXT,
     announce,
     interrupted_text,
@@ -119,6 +110,15 @@ from firmware_host.protocol.words import (
     table_line,
     verdict,
     versus,
+)
+from firmware_host.protocol import (
+    RUNNING_STATES,
+    Event,
+    EventGap,
+    EventName,
+    Reason,
+    clean_name,
+    clean_players,
 )
 
 __all__ = [
@@ -712,7 +712,7 @@ class RemoteUnit:
             detail=detail + ")",
         )
 
-    # -- words for the table (firmware_host.protocol.words writes them) ---------------
+    # -- words for the table (firmware_host.people.words writes them) ---------------
 
     def _tell(self, text: str) -> None:
         if self.say is not None:

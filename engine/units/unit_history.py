@@ -56,8 +56,8 @@ from engine.units.unit_link import (
     VersionMismatch,
 )
 from engine.units.unit_replies import Malformed, check_reply
+from firmware_host.people.words import ms, noun, plural
 from firmware_host.protocol import Reason
-from firmware_host.protocol.words import ms, noun, plural
 
 __all__ = [
     "HistoryRow",

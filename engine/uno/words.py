@@ -6,7 +6,7 @@ is one sentence, :func:`event_text`, written for whoever reads it: ``you`` is
 the seated player (their own doings read "You play R5", "you take 2 cards"),
 the others by name ("Ann plays R5"); ``you=None`` tells the table. A player
 called You reads as "You play" too. The pieces (plurals, times in ms, "Ann vs
-Bob", the verdicts) are ``firmware_host.protocol.words``'.
+Bob", the verdicts) are ``firmware_host.people.words``'.
 
 >>> from engine.match import MatchEvent
 >>> names = ["Ann", "Bob", "bot2"]
@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.uno.cards import Card, Rank
-from firmware_host.protocol.words import capital, duel_verdict, plural, verb, versus
+from firmware_host.people.words import capital, duel_verdict, plural, verb, versus
 
 __all__ = ["event_text", "card_name", "COLOUR_WORDS", "sentence"]
 
@@ -174,7 +174,7 @@ def _party_text(event: Any, names: Sequence[str], who, does) -> str | None:
     player = d.get("player")
     if kind == "speed":
         if d["right"]:
-            text = f"{does(player, 'speed-play')} {d['card']}, out of turn"
+            text = f"{does(player, 'speed-play')} {d['card']} out of turn"
             if d.get("uno"):
                 text += f" and {verb(who(player), 'call').rsplit(' ', 1)[1]} UNO"
             left = d.get("cards_left")
@@ -182,10 +182,19 @@ def _party_text(event: Any, names: Sequence[str], who, does) -> str | None:
                 text += ", going out"
             elif left is not None and left <= 2:
                 text += f" ({left} left)"
-            return f"{text}; play goes on after {who(player)}."
-        drew = _drew_text(d.get("draws") or d.get("drew"), player, does)
+            following = d.get("next")
+            if following is None:
+                return f"{text}."
+            return f"{text}; {sentence(does(following, 'play'), names)} next."
+        drew = d.get("drew")
         top = d.get("top", "the top card")
-        return f"{does(player, 'speed-play')} {d['card']}: wrong, it is not {top}; {drew}."
+        took = verb(who(player), "take").rsplit(" ", 1)[1]
+        drawn = verb(who(player), "draw").rsplit(" ", 1)[1]
+        return (
+            f"{does(player, 'speed-play')} {d['card']} on {top}: not the same card; "
+            f"{who(player)} {took} it back and {drawn} {1 if drew is None else drew}"
+            f"{_linked(d, (player,), does)}."
+        )
     if kind == "point_taken":
         return (
             f"{_possessive(who(player))} Point Taken: everyone points at another player; "
@@ -246,14 +255,6 @@ def _linked(data: dict, told: Sequence[Any], does) -> str:
     draws = data.get("draws") or {}
     parts = [f"; {does(p, 'draw')} {n} (linked)" for p, n in draws.items() if p not in told and n]
     return "".join(parts)
-
-
-def _drew_text(drew: Any, player: Any, does) -> str:
-    """``drew``: how many ``player`` drew, or {player: cards} (linked draws too)."""
-    if isinstance(drew, dict):
-        parts = [f"{does(p, 'draw')} {n}" for p, n in drew.items() if n]
-        return "; ".join(parts) if parts else f"{does(player, 'draw')} nothing (no cards left)"
-    return f"{does(player, 'draw')} {1 if drew is None else drew}"
 
 
 def _possessive(name: str) -> str:

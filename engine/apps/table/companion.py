@@ -49,8 +49,8 @@ from engine.game.errors import NotationError
 from engine.units.ports import ShowdownOutcome, ShowdownRequest, SimulatedUnit, UnitPort
 from engine.uno.cards import Card
 from engine.uno.rules import classic_deck, load_showdown_deck
+from firmware_host.people.words import capital, duel_verdict, plural, versus
 from firmware_host.protocol import Reason, clean_name, clean_showdown_id
-from firmware_host.protocol.words import capital, duel_verdict, plural, versus
 
 __all__ = ["CompanionRoom", "hand_points", "SAVE_MODE", "MAX_CARDS"]
 

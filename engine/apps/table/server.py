@@ -50,7 +50,7 @@ from engine.apps.table.limits import Limits, RefusalLog, fit_to_fd_limit
 from engine.apps.table.transport import uvicorn_config
 from engine.game.errors import UnitProblem
 from engine.units.ports import ShowdownOutcome, ShowdownRequest, UnitPort
-from firmware_host.protocol.console import CommandError
+from firmware_host.people.console import CommandError
 
 __all__ = [
     "create_app",

@@ -33,7 +33,7 @@ from engine.apps.play_cmd import read_token, unit_argument
 from engine.apps.table.guard import host_name
 from engine.apps.table.limits import Limits
 from engine.units import is_unit_url
-from firmware_host.protocol.console import CommandError, UsageError, seed, whole_number
+from firmware_host.people.console import CommandError, UsageError, seed, whole_number
 
 __all__ = [
     "add_arguments",
