@@ -32,7 +32,7 @@ from typing import IO, Any
 
 from engine.apps.table.room import MAX_LOG, PHONE_LOG
 
-__all__ = ["Book", "lost_lines", "result_verdict", "panel_verdict", "Verdict"]
+__all__ = ["Book", "lost_lines", "new_lines", "result_verdict", "panel_verdict", "Verdict"]
 
 #: Who won (``a``, the challenger, or ``b``), a false start, the reaction times
 #: of a and b and the margin in ms (0.1 ms), the near-ties fought again.
@@ -69,6 +69,21 @@ def lost_lines(before: Sequence[str], after: Sequence[str], window: int) -> int 
             if whole or cut:
                 return k
     return None if len(after) >= window else len(before)
+
+
+def new_lines(before: Sequence[str], after: Sequence[str]) -> int:
+    """How many lines at the top of the log ``after`` are new since ``before``
+    (both newest first; a log that does not hold ``before``'s newest lines,
+    a new match's, is all new). The log is capped: its length is no count.
+
+    >>> new_lines(["b", "a"], ["d", "c", "b"]), new_lines(["b", "a"], ["y", "x"])
+    (2, 2)
+    """
+    head = list(before[:_CUT_OVERLAP])
+    for j in range(len(after)):
+        if head and list(after[j : j + len(head)]) == head[: len(after) - j]:
+            return j
+    return len(after)
 
 
 def _ms(micros: Any) -> float | None:
@@ -134,6 +149,8 @@ class Book:
     lost_examples: list[dict[str, Any]] = field(default_factory=list)
     verdicts: dict[str, dict[Verdict, list[str]]] = field(default_factory=dict)
     unkeyed_panels: int = 0
+    #: The epochs each showdown id's verdict was seen in (two: fought again after a resume).
+    verdict_epochs: dict[str, set[int]] = field(default_factory=dict)
     _checked_epoch: int = 1
 
     def page(self, name: str, *, display: bool) -> None:
@@ -154,7 +171,7 @@ class Book:
         panel = panel_verdict(view.get("showdown"))
         if panel is not None:
             if page.armed is not None and page.armed[1] == epoch:
-                self._verdict(page.armed[0], panel, f"{name}'s panel, epoch {epoch}")
+                self._verdict(page.armed[0], panel, epoch, f"{name}'s panel")
             else:
                 self.unkeyed_panels += 1
 
@@ -167,7 +184,7 @@ class Book:
         if kind == "armed":
             self.pages[name].armed = (showdown_id, epoch)
         elif kind == "result":
-            self._verdict(showdown_id, result_verdict(data), f"{name}'s result, epoch {epoch}")
+            self._verdict(showdown_id, result_verdict(data), epoch, f"{name}'s result event")
 
     def _after_restart(self, first: Shown) -> None:
         """The display's first view from a new server: what every page was last
@@ -191,8 +208,10 @@ class Book:
                     {"what": what, "lost": before.log[:lost], "then": after.log[:3]}
                 )
 
-    def _verdict(self, showdown_id: str, verdict: Verdict, seen: str) -> None:
-        self.verdicts.setdefault(showdown_id, {}).setdefault(verdict, []).append(seen)
+    def _verdict(self, showdown_id: str, verdict: Verdict, epoch: int, seen: str) -> None:
+        seen_as = self.verdicts.setdefault(showdown_id, {}).setdefault(verdict, [])
+        seen_as.append(f"{seen}, epoch {epoch}")
+        self.verdict_epochs.setdefault(showdown_id, set()).add(epoch)
 
     def _write(self, line: dict[str, Any]) -> None:
         if self.record is not None:
@@ -215,6 +234,9 @@ class Book:
             "moves_lost": self.moves_lost,
             "lost_examples": self.lost_examples,
             "showdowns_seen": len(self.verdicts),
+            "showdowns_seen_across_a_restart": sum(
+                len(epochs) > 1 for epochs in self.verdict_epochs.values()
+            ),
             "verdicts_changed": len(changed),
             "changed_examples": dict(list(changed.items())[:5]),
             "panels_without_an_id": self.unkeyed_panels,

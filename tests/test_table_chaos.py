@@ -11,7 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.table_chaos_book import Book, lost_lines, panel_verdict, result_verdict
+from benchmarks.table_chaos_book import (
+    Book,
+    lost_lines,
+    new_lines,
+    panel_verdict,
+    result_verdict,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -74,6 +80,13 @@ def test_a_full_window_with_none_of_the_lines_cannot_tell():
     assert lost_lines(["c", "b"], ["f", "e"], 3) == 2  # not full: it holds the whole log
 
 
+def test_the_lines_a_log_gained_are_counted_past_its_cap():
+    assert new_lines([], ["b", "a"]) == 2
+    assert new_lines(["c", "b", "a"], ["e", "d", "c", "b"]) == 2  # the oldest cut off
+    assert new_lines(["b", "a"], ["b", "a"]) == 0
+    assert new_lines(["Bob wins the match."], ["Round 1: ...", "Match: ..."]) == 2
+
+
 def test_the_book_counts_a_move_a_phone_saw_that_the_resumed_display_lacks():
     book = Book()
     book.page("display", display=True)
@@ -124,6 +137,7 @@ def test_a_showdown_fought_again_after_a_restart_with_another_winner_is_counted(
     book.event("display", 2, "result", result(winner="b", a=300000, b=250000))
     figures = book.figures()
     assert figures["showdowns_seen"] == 1 and figures["verdicts_changed"] == 1
+    assert figures["showdowns_seen_across_a_restart"] == 1
     assert list(figures["changed_examples"]) == ["t-m1:r1:s1"]
 
 
