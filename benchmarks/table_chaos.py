@@ -545,7 +545,7 @@ async def kill_moment(probe: Probe, kind: str) -> None:
         await display.until(
             lambda: (display.results if kind == "at a result" else display.armed) > seen,
             kind,
-            timeout=probe.seconds("kills"),
+            timeout=probe.seconds("kills") / probe.args.kills,
         )
     if kind == "mid-showdown":
         await asyncio.sleep(rng.uniform(0.2, 3.0))
@@ -614,6 +614,28 @@ async def full_disk(probe: Probe) -> None:
         await display.send({"type": "host", "cmd": "retry"})
         await display.until(lambda: not (display.view or {}).get("cannot_save"), "the retry")
         await display.until(lambda: probe.moves() > moves, "play after the retry")
+        figures["verdict_refought"] = await verdict_then_kill(probe)
+
+
+async def verdict_then_kill(probe: Probe) -> dict[str, Any]:
+    """The disk fills while a showdown is fought: its verdict is shown (the unit's
+    result event), its save fails, the table is killed, space is freed, and the
+    resumed table fights that showdown id again: the book holds both verdicts."""
+    display, tmpfs = probe.display, probe.tmpfs
+    assert tmpfs is not None
+    armed = display.armed
+    await display.until(lambda: display.armed > armed, "a showdown armed")
+    results = display.results
+    filler = await asyncio.to_thread(fill, tmpfs)
+    await display.until(
+        lambda: display.results > results and _cannot_save(display.view),
+        "a verdict shown and its save failed",
+    )
+    filler.unlink()
+    await restart(probe, signal.SIGKILL)
+    again, epoch = display.results, probe.table.epoch
+    await display.until(lambda: display.results > again, "the showdown fought again")
+    return {"killed_after_the_verdict_of": display.results - results, "epoch": epoch}
 
 
 def _cannot_save(view: dict[str, Any] | None) -> bool:
@@ -771,8 +793,9 @@ def report(figures: dict[str, Any]) -> str:
     lines += [
         f"views recorded {figures['views']}, log checks {figures['log_checks']} "
         f"({figures['log_checks_unverifiable']} could not tell), showdowns seen "
-        f"{figures['showdowns_seen']} ({figures['showdowns_seen_across_a_restart']} of them "
-        "before and after a restart)",
+        f"{figures['showdowns_seen']} (their verdict seen before and after a restart: "
+        f"{figures['showdowns_seen_across_a_restart']}; armed before a kill and fought "
+        f"after it: {figures['showdowns_armed_across_a_restart']})",
         f"moves shown then lost: {figures['moves_lost']} (must be 0)",
         f"verdicts changed: {figures['verdicts_changed']} (must be 0)",
         f"forgeries accepted: {figures['forgeries_accepted']} (must be 0); refused per kind: "

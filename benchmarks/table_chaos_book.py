@@ -151,6 +151,8 @@ class Book:
     unkeyed_panels: int = 0
     #: The epochs each showdown id's verdict was seen in (two: fought again after a resume).
     verdict_epochs: dict[str, set[int]] = field(default_factory=dict)
+    #: The epochs each showdown id was armed in (two: a kill came while it was fought).
+    armed_epochs: dict[str, set[int]] = field(default_factory=dict)
     _checked_epoch: int = 1
 
     def page(self, name: str, *, display: bool) -> None:
@@ -183,6 +185,7 @@ class Book:
             return
         if kind == "armed":
             self.pages[name].armed = (showdown_id, epoch)
+            self.armed_epochs.setdefault(showdown_id, set()).add(epoch)
         elif kind == "result":
             self._verdict(showdown_id, result_verdict(data), epoch, f"{name}'s result event")
 
@@ -236,6 +239,9 @@ class Book:
             "showdowns_seen": len(self.verdicts),
             "showdowns_seen_across_a_restart": sum(
                 len(epochs) > 1 for epochs in self.verdict_epochs.values()
+            ),
+            "showdowns_armed_across_a_restart": sum(
+                len(epochs) > 1 for epochs in self.armed_epochs.values()
             ),
             "verdicts_changed": len(changed),
             "changed_examples": dict(list(changed.items())[:5]),
