@@ -824,7 +824,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(attacks.run_slowloris(args.slowloris, 1100, args.for_s)))
         return 0
     if args.quick:
-        args.seconds, args.displays, args.kills = 30.0, 200, 2
+        args.seconds, args.displays, args.kills = 20.0, 200, 2
     figures = run(args)
     if args.json:
         args.json.write_text(json.dumps(figures, indent=1))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import random
 import signal
 import time
 from collections.abc import Awaitable, Callable
@@ -186,12 +187,70 @@ async def wrong_codes(probe: Probe, nobody: Forger) -> None:
             join = {"type": "join", "seat": 2, "name": "Mallory", "code": code}
             words = await nobody.refusal(join)
             probe.forgery("a wrong room code", "room code" in words)
+        await host_extremes(probe)
     finally:
         probe.hold_lobby = False
     from benchmarks.table_chaos import MATCH
 
     await display.send(MATCH)
     await display.until(lambda: (display.view or {}).get("turn") is not None, "the new match")
+
+
+#: Starts no host's page sends, each refused in the lobby (the host's key does not
+#: make a message sane): what the refusal must say.
+EXTREME_STARTS: tuple[tuple[dict[str, Any], str], ...] = (
+    ({"bots": 10**9}, "players, not 1000000002"),
+    ({"bots": -1}, "bots must be"),
+    ({"bots": "2"}, "bots must be"),
+    ({"target": 0}, "target must be"),
+    ({"variant": ["showdown"]}, "variant must be"),
+    ({"reaction_ms": -5}, "reaction"),
+    ({"house_rules": {"stacking": [[[]]]}}, ""),
+)
+
+
+async def host_extremes(probe: Probe) -> None:
+    """The host's own display sends starts no page sends: each refused, quickly."""
+    display = probe.display
+    for fields, words in EXTREME_STARTS:
+        display.counter += 1
+        forged_id = f"start-{display.counter}"
+        message = {"type": "host", "cmd": "start", "id": forged_id, **fields}
+        refused = await _refused_to(display, forged_id, message)
+        probe.forgery("a host's start out of bounds", bool(refused) and words in refused)
+
+
+async def fuzzed(probe: Probe, sockets: int = 6, each: int = 30) -> None:
+    """Random messages of the table's types with random fields (seeded), from
+    spectators and phones without a seat, all at once: each socket still answers
+    a ping after."""
+    rngs = [random.Random(probe.rng.getrandbits(32)) for _ in range(sockets)]
+    await asyncio.gather(*(fuzz_one(probe, n % 2 == 1, rng, each) for n, rng in enumerate(rngs)))
+
+
+_VALUES: list[Any] = [None, True, 0, -1, 2**70, 1.5, "", "x" * 70, "R5", "draw", "ZZZZ", []]
+_VALUES += [{}, [1, [2]], {"a": 1}, "\u202e", "W=R", "catch 1", "face 1 2", "pause"]
+_KEYS = ["role", "host_key", "secret", "seat", "name", "code", "action", "id", "cmd", "ms"]
+_KEYS += ["bots", "variant", "target", "house_rules", "loser", "reaction_ms", "to"]
+_TYPES = ["hello", "join", "act", "take_back", "host", "ping", "lag", "view", None, 7]
+_COMMANDS = ["start", "pause", "resume", "retry", "decide", "end", "free_seat", "move_seat"]
+
+
+async def fuzz_one(probe: Probe, phone: bool, rng: random.Random, each: int) -> None:
+    hello = {"type": "hello", "role": "phone" if phone else "display"}
+    forger = await Forger.open(probe.table.port, hello)
+    for _ in range(each):
+        message = {k: rng.choice(_VALUES) for k in rng.sample(_KEYS, rng.randrange(5))}
+        message["type"] = rng.choice(_TYPES)
+        if message["type"] == "host":
+            message["cmd"] = rng.choice(_COMMANDS)
+        await forger.send(message)
+        await asyncio.sleep(1 / 15)  # under a socket's rate
+    since = len(forger.messages)
+    await forger.send({"type": "ping", "id": "after the fuzz"})
+    pong = await forger.next("pong", since)
+    probe.forgery(f"fuzzed messages (a socket answers after {each})", pong is not None)
+    await forger.close()
 
 
 async def frames(probe: Probe) -> None:
@@ -239,4 +298,5 @@ async def forge_all(probe: Probe, restart: Callable[..., Awaitable[float]]) -> N
     await replays(probe, restart)
     await strangers(probe)
     await frames(probe)
+    await fuzzed(probe)
     await origins(probe)
