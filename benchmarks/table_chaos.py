@@ -22,12 +22,17 @@ the server's port, as an attacker on the Wi-Fi would send it. The phases:
    in the middle of a showdown), each followed by ``--resume``.
 5. **full disk**: the tmpfs filled until a save fails: every screen must show
    "the table cannot save" and the move must not be applied; the host's retry is
-   refused while the disk is full; space freed, the retry goes on. Skipped (and
+   refused while the disk is full; space freed, the retry goes on. Then the disk
+   fills while a showdown is fought: its verdict is shown (the unit's result
+   event) and its save fails; the table is SIGKILLed, space freed, resumed: it
+   fights that showdown id again, and the verdict must be the same. Skipped (and
    said) when no tmpfs can be mounted (not root).
 6. **forged**: act ids replayed (and after a ``--resume``), acts for another seat
    or without one, host commands without the key, a wrong key, wrong room codes,
-   binary, huge, nested, malformed and invalid UTF-8 frames, another ``Origin``
-   or ``Host``: each must be refused, and the table serve on.
+   the host's own starts out of bounds (a billion bots), binary, huge, nested,
+   malformed and invalid UTF-8 frames, 180 fuzzed messages (seeded) from six
+   sockets at once, another ``Origin`` or ``Host``: each must be refused, and the
+   table serve on (``table_chaos_forged.py``).
 
 Every view and unit event each page is shown goes to a ``Book``
 (``table_chaos_book.py``), which counts moves shown then lost (after a kill, a
@@ -37,7 +42,9 @@ p50/p99 per phase, the server's RSS, those two counts, refusals per kind and
 crashes (tracebacks in the log, exits nobody asked for). Exit status 0 only when
 moves lost, verdicts changed, forgeries accepted and crashes are all 0 and every
 phase ran (a skipped disk phase is said, not a failure). ``--quick`` is the
-same, smaller (200 displays, two kills, short phases: about 40 s).
+same, smaller (200 displays, two kills, short phases: about 40 s). The figures
+and the pages' views are this process's; the attackers run in processes of
+their own (``--slowloris``, table_flood's ``--flooders``, table_displays' ``--farm``).
 """
 
 from __future__ import annotations
