@@ -21,9 +21,11 @@ from typing import TYPE_CHECKING, Any
 
 from benchmarks.table_bench import BenchError
 from benchmarks.table_chaos_attacks import FORGED_FRAMES, Forged, get_status, upgrade_status
+from benchmarks.table_chaos_pages import MATCH
 
 if TYPE_CHECKING:
-    from benchmarks.table_chaos import Page, Probe
+    from benchmarks.table_chaos import Probe
+    from benchmarks.table_chaos_pages import Page
 
 __all__ = ["forge_all", "Forger"]
 
@@ -190,8 +192,6 @@ async def wrong_codes(probe: Probe, nobody: Forger) -> None:
         await host_extremes(probe)
     finally:
         probe.hold_lobby = False
-    from benchmarks.table_chaos import MATCH
-
     await display.send(MATCH)
     await display.until(lambda: (display.view or {}).get("turn") is not None, "the new match")
 
