@@ -40,7 +40,8 @@ failed save, from one view to the next) and showdown verdicts that changed
 (between two views or across a resume). Figures: the display's round trip
 p50/p99 per phase, the server's RSS, those two counts, refusals per kind and
 crashes (tracebacks in the log, exits nobody asked for). Exit status 0 only when
-moves lost, verdicts changed, forgeries accepted and crashes are all 0 and every
+moves lost, verdicts changed, forgeries accepted and crashes are all 0, the
+probe itself met no problem (a page stuck, an error of its own) and every
 phase ran (a skipped disk phase is said, not a failure). ``--quick`` is the
 same, smaller (200 displays, two kills, short phases: about 40 s). The figures
 and the pages' views are this process's; the attackers run in processes of
@@ -573,7 +574,8 @@ def figures_of(probe: Probe, log: str, seconds: float) -> dict[str, Any]:
         and not book["moves_lost"]
         and not book["verdicts_changed"]
         and not crashes
-        and not accepted,
+        and not accepted
+        and not probe.problems,
     }
 
 
