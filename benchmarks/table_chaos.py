@@ -342,32 +342,35 @@ async def displays(probe: Probe) -> None:
         check(figures, probe.pings.unanswered["displays"] == 0, "the display lost pings")
 
 
-async def kill_moment(probe: Probe, kind: str) -> None:
-    """Wait for the moment of a kill of ``kind``."""
+async def kill_moment(probe: Probe, kind: str) -> str:
+    """Wait for the moment of a kill of ``kind``; what the moment was."""
     display, rng = probe.display, probe.rng
     if kind == "random":
         await asyncio.sleep(rng.uniform(0.5, 3.0))
-        return
+        return kind
     seen = display.results if kind == "at a result" else display.armed
-    with contextlib.suppress(BenchError):
+    wait_s = probe.seconds("kills") / probe.args.kills
+    try:
         await display.until(
             lambda: (display.results if kind == "at a result" else display.armed) > seen,
             kind,
-            timeout=probe.seconds("kills") / probe.args.kills,
+            timeout=wait_s,
         )
+    except BenchError:
+        return f"{kind} (none came in {wait_s:.0f} s: then)"
     if kind == "mid-showdown":
         await asyncio.sleep(rng.uniform(0.2, 3.0))
+    return kind
 
 
 async def kills(probe: Probe) -> None:
     with phase(probe, "kills") as figures:
-        kinds = ["random", "at a result", "mid-showdown"] * probe.args.kills
+        kinds = (["mid-showdown", "at a result", "random"] * probe.args.kills)[: probe.args.kills]
         probe.rng.shuffle(kinds)
         figures["kills"], figures["restart_s"] = [], []
-        for kind in kinds[: probe.args.kills]:
-            await kill_moment(probe, kind)
+        for kind in kinds:
+            figures["kills"].append(await kill_moment(probe, kind))
             moves = probe.moves()
-            figures["kills"].append(kind)
             figures["restart_s"].append(round(await restart(probe, signal.SIGKILL), 2))
             await probe.display.until(lambda m=moves: probe.moves() > m, "play after a resume")
 
