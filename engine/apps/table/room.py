@@ -652,14 +652,16 @@ class Room(LobbySeats, Hub):
         else:
             if type(bots) is not int or bots < 0:
                 return f"bots must be a whole number >= 0, not {bots!r}"
-            seats = [*people, *(Seat() for _ in range(bots))]
+            # no more seats made than a match may have: bots=10**7 held the loop 84 s
+            seats = [*people, *(Seat() for _ in range(min(bots, MAX_PARTY_SEATS + 1)))]
             moved = {id(s): n for n, s in enumerate(seats)}
         if not people:
             return "nobody has taken a seat"
         most = MAX_PARTY_SEATS if variant == "party" else _MAX_SEATS
-        if not _MIN_SEATS <= len(seats) <= most:
+        players = len(seats) if bots is None else len(people) + bots
+        if not _MIN_SEATS <= players <= most:
             kind = "an UNO Party! match" if variant == "party" else "a match"
-            return f"{kind} takes 2 to {most} players, not {len(seats)}"
+            return f"{kind} takes 2 to {most} players, not {players}"
         if bots is not None:  # the people keep their phones; their seats renumber
             for conn in self.connections:
                 if conn.seat is not None:
