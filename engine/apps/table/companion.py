@@ -43,7 +43,7 @@ from engine.apps.table import access, showdown_view
 from engine.apps.table.access import HOST_ONLY, HostGate
 from engine.apps.table.durable import decide_ahead, durable, remember_verdicts, saved_verdicts
 from engine.apps.table.hub import Connection, Hub, ViewTexts
-from engine.apps.table.room import new_match_id
+from engine.apps.table.room_state import new_match_id
 from engine.apps.table.views import SEPARATOR
 from engine.game.errors import NotationError
 from engine.units.ports import ShowdownOutcome, ShowdownRequest, SimulatedUnit, UnitPort
