@@ -218,11 +218,17 @@ def public_view(
         seat.update(cards=None, uno=False, catchable=False)
         out.append(seat)
     table["seats"] = out
-    if game is None:
-        return table
+    if game is not None:
+        _add_game(table, game, reveal)
+    return table
+
+
+def _add_game(table: dict[str, Any], game: Game | PartyGame, reveal: dict[str, Any] | None) -> None:
+    """The dealt game's part of the public view: each seat's cards and UNO
+    state, the round, the turn, the top card, the scores (UNO Party!'s fields)."""
     sizes = game.hand_sizes
     catchable = game.catchable
-    for seat in out:
+    for seat in table["seats"]:
         n = seat["seat"]
         seat["cards"] = sizes[n]
         seat["catchable"] = catchable == n
@@ -240,4 +246,3 @@ def public_view(
     )
     if isinstance(game, PartyGame):
         table["party"] = party_public(game, reveal)
-    return table
