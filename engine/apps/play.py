@@ -403,29 +403,8 @@ class Person:
         key = (game.round, game.turns, str(top), tuple(map(str, offers)))
         if key == self._passed:
             return None
+        menu = self._offer(game, player, offers)
         screen = self.screen
-        names = screen.names
-        screen.seat(player)
-        screen.print_fn("")
-        speed = [a for a in offers if a.kind is ActionKind.SPEED_PLAY]
-        if speed:
-            to_act = "" if game.to_act is None else f" before {names[game.to_act]} plays"
-            screen.print_fn(
-                f"Speed play! The top card is {top} and you hold {top}: you may play it now, "
-                f"out of turn{to_act}."
-            )
-        for catch in (a for a in offers if a.kind is ActionKind.CATCH):
-            who = names[cast(int, catch.player)]
-            screen.print_fn(f"{who} has one card and did not call UNO: you may catch {who}.")
-        screen.print_fn(screen.hand_line(player))
-        menu = _menu(offers, names)
-        self._show_menu(game, menu)
-        wrong = (
-            " Another card of yours is a wrong speed play: it comes back and you draw 1."
-            if speed or game.speed_window
-            else ""
-        )
-        screen.print_fn(f"Enter lets the chance pass.{wrong}")
         while True:
             answer = screen.ask("Out of turn (number or action; Enter: pass): ")
             if not answer:
@@ -447,6 +426,35 @@ class Person:
                     screen.print_fn("No speed play made.")
                     continue
             return action
+
+    def _offer(self, game, player: int, offers: list[Action]) -> list:
+        """The person is told of their chance out of turn (a speed play, a catch);
+        the menu of it."""
+        screen = self.screen
+        names = screen.names
+        top = game.top_card
+        screen.seat(player)
+        screen.print_fn("")
+        speed = [a for a in offers if a.kind is ActionKind.SPEED_PLAY]
+        if speed:
+            to_act = "" if game.to_act is None else f" before {names[game.to_act]} plays"
+            screen.print_fn(
+                f"Speed play! The top card is {top} and you hold {top}: you may play it now, "
+                f"out of turn{to_act}."
+            )
+        for catch in (a for a in offers if a.kind is ActionKind.CATCH):
+            who = names[cast(int, catch.player)]
+            screen.print_fn(f"{who} has one card and did not call UNO: you may catch {who}.")
+        screen.print_fn(screen.hand_line(player))
+        menu = _menu(offers, names)
+        self._show_menu(game, menu)
+        wrong = (
+            " Another card of yours is a wrong speed play: it comes back and you draw 1."
+            if speed or game.speed_window
+            else ""
+        )
+        screen.print_fn(f"Enter lets the chance pass.{wrong}")
+        return menu
 
     @staticmethod
     def _speed_typed(answer: str, game, legal, problem: str) -> tuple[list[Action] | None, str]:
@@ -724,27 +732,17 @@ def play_game(
         rules_help=PARTY_HELP if party else (),
         replay=f"Seed {seed}. To play this game again: {replay}",
     )
-    agents: list[Agent] = []
-    for seat, skill in enumerate(skills):
-        if skill is None:
-            agents.append(Person(screen, names[seat]))
-            continue
-        kind, reaction_ms = skill
-        options = {} if reaction_ms is None else {"reaction_ms": reaction_ms}
-        if kind == "bot":
-            agents.append(HeuristicBot(names[seat], **options))
-        else:
-            agents.append(RandomBot(random.Random(rng.getrandbits(64)), names[seat], **options))
-    remote = None
-    port: UnitPort
-    if is_unit_url(unit):
-        remote = RemoteUnit(unit, say=print_fn, **(unit_options or {}))
-        port = _FoughtAtTheTable(PauseOnProblem(remote, screen.ask, print_fn), screen)
-    elif unit == "manual":
-        port = _FoughtAtTheTable(ManualUnit(screen.ask, print_fn), screen)
-    else:
-        port = SimulatedUnit(random.Random(rng.getrandbits(64)))
+    agents = _agents(skills, names, screen, rng)
+    port, remote = _unit_port(unit, screen, print_fn, rng, unit_options)
     match = Driver(game, agents, port, names=names, log=screen.on_event)
+    return _run(match, remote, screen, print_fn)
+
+
+def _run(
+    match: Driver, remote: RemoteUnit | None, screen: SharedScreen, print_fn: Callable[[str], None]
+) -> int:
+    """Play ``match`` to its end (or until the table quits, the input ends, or
+    Ctrl-C); the exit status. The unit is opened first and closed after."""
 
     def stop(why: str) -> None:
         screen.unseat()
@@ -773,3 +771,37 @@ def play_game(
         if remote is not None:
             remote.close()
     return 0
+
+
+def _agents(
+    skills: list, names: list[str], screen: SharedScreen, rng: random.Random
+) -> list[Agent]:
+    """Who decides for each seat: a person at the terminal, or a bot of its skill."""
+    agents: list[Agent] = []
+    for seat, skill in enumerate(skills):
+        if skill is None:
+            agents.append(Person(screen, names[seat]))
+            continue
+        kind, reaction_ms = skill
+        options = {} if reaction_ms is None else {"reaction_ms": reaction_ms}
+        if kind == "bot":
+            agents.append(HeuristicBot(names[seat], **options))
+        else:
+            agents.append(RandomBot(random.Random(rng.getrandbits(64)), names[seat], **options))
+    return agents
+
+
+def _unit_port(
+    unit: str,
+    screen: SharedScreen,
+    print_fn: Callable[[str], None],
+    rng: random.Random,
+    unit_options: dict | None,
+) -> tuple[UnitPort, RemoteUnit | None]:
+    """The port the showdowns are fought on, and the RemoteUnit when it is one."""
+    if is_unit_url(unit):
+        remote = RemoteUnit(unit, say=print_fn, **(unit_options or {}))
+        return _FoughtAtTheTable(PauseOnProblem(remote, screen.ask, print_fn), screen), remote
+    if unit == "manual":
+        return _FoughtAtTheTable(ManualUnit(screen.ask, print_fn), screen), None
+    return SimulatedUnit(random.Random(rng.getrandbits(64))), None
