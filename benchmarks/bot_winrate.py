@@ -27,9 +27,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.apps.driver import play_match
-from engine.players.bots import Agent, HeuristicBot, RandomBot
+from engine.match import play_match
 from engine.units.ports import SimulatedUnit
+from engine.uno.bots import Agent, HeuristicBot, RandomBot
 
 
 class PlayFirstBot(RandomBot):

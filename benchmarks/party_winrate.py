@@ -1,7 +1,7 @@
 """How often the heuristic bot wins an eight-player UNO Party! match against random bots.
 
 One ``HeuristicBot`` and seven others, played through the driver
-(``engine.apps.driver.play_match``: claims rounds out of turn ordered by
+(``engine.match.play_match``: claims rounds out of turn ordered by
 reaction time, the pointing, the mini piles), matches to ``--target`` points.
 The others are ``random`` bots (uniform over their legal actions; out of turn
 they claim a random speed play or catch 5% of the times they are asked), or,
@@ -30,9 +30,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.bot_winrate import OPPONENTS, wilson  # the same opponents and interval
-from engine.apps.driver import play_match
-from engine.players.bots import HeuristicBot
+from engine.match import play_match
 from engine.units.ports import SimulatedUnit
+from engine.uno.bots import HeuristicBot
 
 PLAYERS = 8
 

@@ -74,14 +74,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run as a script: the sibling benchmarks' helpers
 
 from benchmarks import table_chaos_attacks as attacks  # noqa: E402
-from benchmarks.table_bench import (  # noqa: E402
-    READY_LINE,
-    BenchError,
-    free_port,
-    memory_kb,
-    percentile,
-    printed_access,
-)
+from benchmarks.table_bench import percentile  # noqa: E402
 from benchmarks.table_chaos_book import Book  # noqa: E402
 from benchmarks.table_chaos_pages import (  # noqa: E402
     STUCK_S,
@@ -93,6 +86,13 @@ from benchmarks.table_chaos_pages import (  # noqa: E402
     seat_everyone,
 )
 from benchmarks.table_displays import Farm, open_fds  # noqa: E402
+from benchmarks.table_served import (  # noqa: E402
+    READY_LINE,
+    BenchError,
+    free_port,
+    memory_kb,
+    printed_access,
+)
 
 #: The table's pacing: a bot's move, a showdown shown before and after (seconds).
 PACE_S = 0.3

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from engine.apps.table.room import MAX_LOG, PHONE_LOG
+from engine.apps.table.room_views import MAX_LOG, PHONE_LOG
 
 __all__ = ["Book", "lost_lines", "new_lines", "result_verdict", "panel_verdict", "Verdict"]
 

@@ -17,15 +17,11 @@ import signal
 import time
 from collections.abc import Awaitable, Callable
 from itertools import count
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from benchmarks.table_bench import BenchError
 from benchmarks.table_chaos_attacks import FORGED_FRAMES, Forged, get_status, upgrade_status
-from benchmarks.table_chaos_pages import MATCH
-
-if TYPE_CHECKING:
-    from benchmarks.table_chaos import Probe
-    from benchmarks.table_chaos_pages import Page
+from benchmarks.table_chaos_pages import MATCH, Page, ProbeLike
 
 __all__ = ["forge_all", "Forger"]
 
@@ -131,7 +127,7 @@ def _accepted_act(page: Page, older_than_s: float) -> str | None:
     return None
 
 
-async def replays(probe: Probe, restart: Callable[..., Awaitable[float]]) -> None:
+async def replays(probe: ProbeLike, restart: Callable[..., Awaitable[float]]) -> None:
     phone = probe.phones[0]
     await phone.until(lambda: _accepted_act(phone, 0.5), "an act of the phone's")
     act_id = _accepted_act(phone, 0.5)
@@ -153,7 +149,7 @@ async def replays(probe: Probe, restart: Callable[..., Awaitable[float]]) -> Non
     probe.forgery("act for another seat", "your seat only" in words)
 
 
-async def strangers(probe: Probe) -> None:
+async def strangers(probe: ProbeLike) -> None:
     """A phone without a seat, a display without the key, a wrong key, wrong codes."""
     port = probe.table.port
     nobody = await Forger.open(port, {"type": "hello", "role": "phone"})
@@ -178,7 +174,7 @@ async def strangers(probe: Probe) -> None:
         await forger.close()
 
 
-async def wrong_codes(probe: Probe, nobody: Forger) -> None:
+async def wrong_codes(probe: ProbeLike, nobody: Forger) -> None:
     """The host ends the match; in the lobby wrong codes are refused; a new match starts."""
     display = probe.display
     probe.hold_lobby = True
@@ -209,7 +205,7 @@ EXTREME_STARTS: tuple[tuple[dict[str, Any], str], ...] = (
 )
 
 
-async def host_extremes(probe: Probe) -> None:
+async def host_extremes(probe: ProbeLike) -> None:
     """The host's own display sends starts no page sends: each refused, quickly."""
     display = probe.display
     for fields, words in EXTREME_STARTS:
@@ -220,7 +216,7 @@ async def host_extremes(probe: Probe) -> None:
         probe.forgery("a host's start out of bounds", bool(refused) and words in refused)
 
 
-async def fuzzed(probe: Probe, sockets: int = 6, each: int = 30) -> None:
+async def fuzzed(probe: ProbeLike, sockets: int = 6, each: int = 30) -> None:
     """Random messages of the table's types with random fields (seeded), from
     spectators and phones without a seat, all at once: each socket still answers
     a ping after."""
@@ -236,7 +232,7 @@ _TYPES = ["hello", "join", "act", "take_back", "host", "ping", "lag", "view", No
 _COMMANDS = ["start", "pause", "resume", "retry", "decide", "end", "free_seat", "move_seat"]
 
 
-async def fuzz_one(probe: Probe, phone: bool, rng: random.Random, each: int) -> None:
+async def fuzz_one(probe: ProbeLike, phone: bool, rng: random.Random, each: int) -> None:
     hello = {"type": "hello", "role": "phone" if phone else "display"}
     forger = await Forger.open(probe.table.port, hello)
     for _ in range(each):
@@ -253,7 +249,7 @@ async def fuzz_one(probe: Probe, phone: bool, rng: random.Random, each: int) -> 
     await forger.close()
 
 
-async def frames(probe: Probe) -> None:
+async def frames(probe: ProbeLike) -> None:
     """Each frame no page sends, from a display of its own; then a ping answered."""
     for forged in FORGED_FRAMES:
         forger = await Forger.open(probe.table.port, {"type": "hello", "role": "display"})
@@ -261,7 +257,7 @@ async def frames(probe: Probe) -> None:
         await forger.close()
 
 
-async def frame(probe: Probe, forger: Forger, forged: Forged) -> None:
+async def frame(probe: ProbeLike, forger: Forger, forged: Forged) -> None:
     since = len(forger.messages)
     await forger.send(forged.payload, raw=forged.raw)
     if forged.close_code is not None:
@@ -276,7 +272,7 @@ async def frame(probe: Probe, forger: Forger, forged: Forged) -> None:
     probe.forgery(forged.kind, forged.refusal in words and pong is not None)
 
 
-async def origins(probe: Probe) -> None:
+async def origins(probe: ProbeLike) -> None:
     port = probe.table.port
     ours = f"127.0.0.1:{port}"
     for kind, host, origin, expected in (
@@ -294,7 +290,7 @@ async def origins(probe: Probe) -> None:
         raise BenchError(f"the table's own handshake was answered {control}, not 101")
 
 
-async def forge_all(probe: Probe, restart: Callable[..., Awaitable[float]]) -> None:
+async def forge_all(probe: ProbeLike, restart: Callable[..., Awaitable[float]]) -> None:
     await replays(probe, restart)
     await strangers(probe)
     await frames(probe)

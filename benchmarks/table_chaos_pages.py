@@ -21,15 +21,46 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from benchmarks.table_bench import BenchError
-from benchmarks.table_chaos_book import new_lines
+from benchmarks.table_chaos_book import Book, new_lines
 
-if TYPE_CHECKING:
-    from benchmarks.table_chaos import Probe
+__all__ = [
+    "Page",
+    "Pings",
+    "ProbeLike",
+    "pinger",
+    "host",
+    "phone",
+    "seat_everyone",
+    "MATCH",
+    "STUCK_S",
+]
 
-__all__ = ["Page", "Pings", "pinger", "host", "phone", "seat_everyone", "MATCH", "STUCK_S"]
+
+class ProbeLike(Protocol):
+    """What the pages and the forger read of the probe (benchmarks.table_chaos.Probe,
+    which imports these modules: a protocol keeps the imports pointing one way)."""
+
+    table: Any  # benchmarks.table_chaos.TableProcess
+    book: Book
+    rng: random.Random
+    phase: str
+    stopping: bool
+    hold_lobby: bool
+    pings: Pings
+    legit_refusals: Counter[str]
+    problems: list[str]
+
+    @property
+    def display(self) -> Page: ...
+
+    @property
+    def phones(self) -> list[Page]: ...
+
+    def forgery(self, kind: str, refused: bool) -> None: ...
+
 
 #: How long one step may take before the run is called stuck (not a timing check).
 STUCK_S = 60.0
@@ -43,7 +74,7 @@ class Page:
     device: it says hello, keeps every message it is shown (in the book), and
     connects again whenever the socket closes (a restart, a close)."""
 
-    def __init__(self, probe: Probe, name: str, address: str, display: bool):
+    def __init__(self, probe: ProbeLike, name: str, address: str, display: bool):
         self.probe, self.name, self.address, self.display = probe, name, address, display
         self.view: dict[str, Any] | None = None
         self.epoch = 0
@@ -183,7 +214,7 @@ class Pings:
                 self.unanswered[phase] += 1
 
 
-async def pinger(probe: Probe) -> None:
+async def pinger(probe: ProbeLike) -> None:
     display = probe.display
     while not probe.stopping:
         if display.ws is not None:
@@ -194,7 +225,7 @@ async def pinger(probe: Probe) -> None:
         await asyncio.sleep(1 / PINGS_PER_S)
 
 
-async def host(probe: Probe) -> None:
+async def host(probe: ProbeLike) -> None:
     """The host's display deals the next round and starts the next match."""
     display, done = probe.display, None
     while not probe.stopping:
@@ -208,7 +239,7 @@ async def host(probe: Probe) -> None:
             await display.send(MATCH)
 
 
-async def phone(probe: Probe, page: Page, rng: random.Random) -> None:
+async def phone(probe: ProbeLike, page: Page, rng: random.Random) -> None:
     """A person's phone: acts from its own view when it is asked to, at a thumb's pace."""
     acted_on: dict[str, Any] | None = None
     refused = 0
@@ -229,7 +260,7 @@ async def phone(probe: Probe, page: Page, rng: random.Random) -> None:
         acted_on = view
 
 
-async def seat_everyone(probe: Probe) -> None:
+async def seat_everyone(probe: ProbeLike) -> None:
     display, code = probe.display, probe.table.access[1]
     await display.until(lambda: display.view is not None, "the display's first view")
     for seat, page in enumerate(probe.phones):

@@ -2,12 +2,14 @@
 
 Subpackages: ``core`` (the state machine, decision, timers, loop and the Unit
 API), ``service`` (server, transports, journal, config, sd_notify, daemon),
-``sim`` (virtual time and the simulator), ``commands`` (``showdown-unit``) and
-``protocol`` (the wire protocol, which the engine imports too).
+``sim`` (virtual time and the simulator), ``commands`` (``showdown-unit``),
+``protocol`` (the wire protocol) and ``people`` (the words, the reaction model and
+the command-line scaffold): the engine imports those two too.
 
 The unit's public API is re-exported here from ``firmware_host.core``, imported
-on first use so that importing ``firmware_host.protocol`` (which the engine
-does) pulls in no hardware, threads or gpiozero.
+on first use so that importing ``firmware_host.protocol`` or
+``firmware_host.people`` (which the engine does) pulls in no hardware, threads or
+gpiozero.
 
 >>> from firmware_host import Unit, Result, BusyError
 >>> BusyError.code

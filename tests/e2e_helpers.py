@@ -16,10 +16,10 @@ import tty
 from typing import ClassVar
 
 from engine.apps.demo import SimulatedTable
-from engine.apps.driver import Match
-from engine.core.game import Game
-from engine.players.bots import HeuristicBot
-from firmware_host.protocol.reactions import Reactions
+from engine.match import Driver
+from engine.uno.bots import HeuristicBot
+from engine.uno.game import Game
+from firmware_host.people.reactions import Reactions
 from firmware_host.service.journal import Journal
 
 __all__ = [
@@ -99,9 +99,9 @@ class SimulatedPerson:
         return self._cards.act(game, player)
 
 
-def play(port, *, seed: int, target: int, players: int = 3, bots: bool = False) -> Match:
+def play(port, *, seed: int, target: int, players: int = 3, bots: bool = False) -> Driver:
     """A whole match through ``port``, invariants checked after every decision;
-    returns the finished Match. The players choose their cards as heuristic
+    returns the finished Driver (its match and events). The players choose their cards as heuristic
     bots do; at the unit they are people (a simulated table presses for them)
     unless ``bots``: then they are bots the unit presses for, with
     :data:`BOT_REACTION_MS`."""
@@ -111,13 +111,13 @@ def play(port, *, seed: int, target: int, players: int = 3, bots: bool = False) 
         HeuristicBot(name, reaction_ms=BOT_REACTION_MS[seat]) if bots else SimulatedPerson(name)
         for seat, name in enumerate(names)
     ]
-    match = Match(game, agents, port, names=names, debug=True, match_id=f"e2e{seed}")
+    match = Driver(game, agents, port, names=names, debug=True, match_id=f"e2e{seed}")
     match.run()
     game.check_invariants()
     return match
 
 
-def check_against_journal(match: Match, port, journal_path) -> int:
+def check_against_journal(match: Driver, port, journal_path) -> int:
     """Every showdown in the engine's record has exactly one decided result in
     the unit's journal (same id, same loser, same cards, same players, the bot
     sides marked: those the unit pressed for), and the journal holds no

@@ -10,7 +10,7 @@ Write them again only when a rule changes on purpose:
 
 Each match: a variant, a player count, a target, the bots (heuristic or
 random, each with its own seed) and the simulated unit's seed. The record is
-``Match.events`` as ``MatchEvent.to_dict()``, with ``position`` (the game's
+``Driver.events`` as ``MatchEvent.to_dict()``, with ``position`` (the game's
 notation, UNO Party!'s with its hidden choices revealed) after each event.
 """
 
@@ -25,13 +25,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from engine.apps.driver import Match, MatchEvent
-from engine.core.game import Game
-from engine.core.party import PartyGame
-from engine.core.party_rules import PartyRules
-from engine.core.rules import HouseRules
-from engine.players.bots import HeuristicBot, RandomBot
+from engine.match import Driver, MatchEvent
 from engine.units.ports import SimulatedUnit
+from engine.uno import new_game
+from engine.uno.bots import HeuristicBot, RandomBot
+from engine.uno.game import Game
+from engine.uno.party import PartyGame
+from engine.uno.party_rules import PartyRules
+from engine.uno.rules import HouseRules
 
 __all__ = ["GOLDEN", "Case", "CASES", "record", "read"]
 
@@ -80,7 +81,7 @@ def record(case: Case) -> Iterator[dict[str, Any]]:
     """The case's match, played now: each event with the position after it."""
     rng = random.Random(case.seed)
     rules_type = PartyRules if case.variant == "party" else HouseRules
-    game = Game.new(
+    game = new_game(
         len(case.bots),
         case.variant,
         rng=rng,
@@ -98,7 +99,7 @@ def record(case: Case) -> Iterator[dict[str, Any]]:
     def log(event: MatchEvent) -> None:
         lines.append({**event.to_dict(), "position": _position(game)})
 
-    match = Match(
+    match = Driver(
         game,
         agents,
         SimulatedUnit(random.Random(case.seed + 1)),

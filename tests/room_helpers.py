@@ -9,7 +9,7 @@ import contextlib
 import json
 
 from engine.apps.table.server import Runner
-from engine.core.errors import UnitUnreachable
+from engine.game.errors import UnitUnreachable
 from tests.async_helpers import run_coroutine
 
 __all__ = ["last_view", "taken", "Unreachable", "run_runner", "ImmediateLoop"]

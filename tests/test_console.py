@@ -1,4 +1,4 @@
-"""The command-line scaffold both commands share (firmware_host.protocol.console):
+"""The command-line scaffold both commands share (firmware_host.people.console):
 Ctrl-C, one-line errors and their exit statuses, the logging flags, renamed
 subcommands, and the number checks."""
 
@@ -11,7 +11,7 @@ import pytest
 
 from engine.apps import cli as engine_cli
 from firmware_host.commands import cli as unit_cli
-from firmware_host.protocol import console
+from firmware_host.people import console
 
 
 class Boom(RuntimeError):

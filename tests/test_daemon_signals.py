@@ -221,7 +221,7 @@ def test_sigterm_before_the_handlers_are_in_place_is_a_plain_exit():
 
 def test_ctrl_c_before_the_daemon_takes_charge_is_one_line_and_exit_130(monkeypatch, capsys):
     from firmware_host.commands import cli
-    from firmware_host.protocol import console
+    from firmware_host.people import console
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt

@@ -8,11 +8,11 @@ import re
 
 import pytest
 
-from engine.apps.driver import Match
 from engine.apps.play import play_game
-from engine.core.game import Game
-from engine.players.bots import HeuristicBot
+from engine.match import Driver
 from engine.units.remote import RemoteUnit
+from engine.uno.bots import HeuristicBot
+from engine.uno.game import Game
 from tests.daemon_helpers import running_daemon
 from tests.e2e_helpers import (
     E2E_CONFIG,
@@ -93,7 +93,7 @@ def test_a_person_against_a_bot_presses_only_their_own_paddle(tmp_path):
         )
         game = Game.new(2, "showdown", seed=2, target=60)
         agents = [SimulatedPerson("Ann"), HeuristicBot("Bob", reaction_ms=150)]
-        match = Match(game, agents, port, names=["Ann", "Bob"], debug=True, match_id="mix")
+        match = Driver(game, agents, port, names=["Ann", "Bob"], debug=True, match_id="mix")
         with port:
             match.run()
         assert check_against_journal(match, port, daemon.journal_path) >= 3

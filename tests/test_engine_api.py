@@ -273,11 +273,11 @@ def test_turns_count_each_change_of_player_plus_the_last_decision():
     assert (game.round_over, game.current, game.turns) == (True, 0, 1)
 
 
-# -- the errors: one home, engine/core/errors.py ---------------------------------------
+# -- the errors: one home, engine/game/errors.py ---------------------------------------
 
 
 def test_every_engine_error_is_an_engine_error_and_a_matching_builtin():
-    from engine.core import errors
+    from engine.game import errors
 
     for name in errors.__all__:
         cls = getattr(errors, name)
@@ -291,7 +291,7 @@ def test_every_engine_error_is_an_engine_error_and_a_matching_builtin():
 
 
 def test_the_unit_ports_raise_the_errors_defined_in_engine_core_errors():
-    from engine.core import errors
+    from engine.game import errors
     from engine.units import remote, unit_link
 
     for module, names in (
@@ -320,7 +320,7 @@ def test_the_unit_ports_raise_the_errors_defined_in_engine_core_errors():
     ):
         for name in names:
             assert getattr(module, name) is getattr(errors, name)
-            assert getattr(errors, name).__module__ == "engine.core.errors"
+            assert getattr(errors, name).__module__ == "engine.game.errors"
 
 
 def test_no_engine_module_but_core_errors_defines_an_exception_except_three_known_ones():
@@ -339,7 +339,7 @@ def test_no_engine_module_but_core_errors_defines_an_exception_except_three_know
             for name, value in vars(module).items()
             if isinstance(value, type)
             and issubclass(value, BaseException)
-            and value.__module__ == info.name != "engine.core.errors"
+            and value.__module__ == info.name != "engine.game.errors"
         }
     # Malformed never leaves the link (it becomes ProtocolViolation); DaemonError is
     # the demo's own, about the daemon process it starts (docs/engine.md); QuitGame is

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import Action, Card, Colour, Game, HouseRules
-from engine.players.bots import HeuristicBot, PlayerView, RandomBot
+from engine.uno.bots import HeuristicBot, PlayerView, RandomBot
 
 
 def position(

@@ -5,7 +5,7 @@ from collections import Counter
 import pytest
 
 from engine import Action, DeckError, Game, HouseRules, Phase, Rank, StateError, Variant
-from engine.core.rules import classic_deck, load_showdown_deck
+from engine.uno.rules import classic_deck, load_showdown_deck
 
 
 def shuffles(game):

@@ -6,10 +6,11 @@ from collections import Counter
 import pytest
 
 from engine import Action, Game, IllegalActionError, InvariantError, StateError
-from engine.apps.driver import EVENT_KINDS, Match, MatchEvent, play_match
-from engine.apps.match_words import describe
-from engine.players.bots import HeuristicBot, RandomBot
+from engine.match import Driver, MatchEvent, play_match
 from engine.units.ports import ShowdownOutcome, SimulatedUnit
+from engine.uno.bots import HeuristicBot, RandomBot
+from engine.uno.narration import EVENT_KINDS
+from engine.uno.words import event_text
 
 
 def bots(seed, players=4):
@@ -21,7 +22,7 @@ def bots(seed, players=4):
 
 def seeded_match(seed, players=4, variant="showdown", target=500, **options):
     game = Game.new(players, variant, seed=seed, target=target)
-    match = Match(game, bots(seed, players), SimulatedUnit(random.Random(seed)), **options)
+    match = Driver(game, bots(seed, players), SimulatedUnit(random.Random(seed)), **options)
     return game, match, match.run()
 
 
@@ -148,7 +149,7 @@ SHOWDOWN = "showdown R5!2,B1/G3,Y9 Y3,G7,B2 R1 R + 0 play - - 0,0 1 1 500 - 1:0"
 def test_a_showdown_is_fought_by_the_unit_port_and_its_loser_fed_back():
     game = Game.from_notation(SHOWDOWN)
     unit = FixedUnit()
-    match = Match(game, [Scripted("R5!2"), Scripted()], unit, names=["Ann", "Bob"])
+    match = Driver(game, [Scripted("R5!2"), Scripted()], unit, names=["Ann", "Bob"])
     match.step()
     assert not unit.requests and game.pending_showdown is not None
     match.step()
@@ -182,9 +183,9 @@ def test_a_showdown_is_fought_by_the_unit_port_and_its_loser_fed_back():
             "detail": "scripted",
         },
     )
-    assert describe(match.events[-1], ["Ann", "Bob"]) == (
-        "Showdown (R5!2): Ann vs Bob for 2 cards: Ann wins by 50.0 ms after 1 near-tie re-run; "
-        "Bob takes the cards."
+    assert event_text(match.events[-1], ["Ann", "Bob"]) == (
+        "Showdown (R5!2): Ann vs Bob for 2 cards. Ann wins: Ann 200.0 ms, Bob 250.0 ms, "
+        "margin 50.0 ms, after 1 near-tie re-run. Bob takes 2 cards."
     )
 
 
@@ -195,7 +196,7 @@ def test_a_showdown_request_gives_each_bot_s_reaction_and_leaves_people_out():
     def first_request(ann):
         unit = FixedUnit()
         bob = HeuristicBot("Bob", reaction_ms=180)
-        match = Match(Game.from_notation(SHOWDOWN), [ann, bob], unit, names=["Ann", "Bob"])
+        match = Driver(Game.from_notation(SHOWDOWN), [ann, bob], unit, names=["Ann", "Bob"])
         match.step()  # Ann plays R5!2
         match.step()  # the showdown
         return unit.requests[0], match.events[-1]
@@ -215,7 +216,7 @@ def test_a_unit_port_answering_for_other_players_is_an_error():
             return "Wrong()"
 
     game = Game.from_notation(SHOWDOWN)
-    match = Match(game, [Scripted("R5!2"), Scripted()], Wrong())
+    match = Driver(game, [Scripted("R5!2"), Scripted()], Wrong())
     match.step()
     with pytest.raises(
         IllegalActionError,
@@ -231,7 +232,7 @@ def test_a_wild_showdown_logs_the_choice_of_opponent_and_count():
         "showdown WS,B1/G3,Y9/Y1 Y3,G7,B2 R1 R + 0 play - - 0,0,0 1 1 500 - 1:0"
     )
     unit = FixedUnit()
-    match = Match(game, [Scripted("WS=B", "face 2 x3"), Scripted(), Scripted()], unit)
+    match = Driver(game, [Scripted("WS=B", "face 2 x3"), Scripted(), Scripted()], unit)
     for _ in range(3):
         match.step()
     play, face, showdown = match.events
@@ -262,7 +263,7 @@ def test_challenges_and_catches_are_logged_with_who_drew():
         "showdown G2,G3/R1,R2/Y1,Y2 B1,B2,B3,B4,B5,B6,B7 G9,W+4 B + 1 "
         "penalty:4:illegal - - 0,0,0 1 1 500 - 1:0"
     )
-    match = Match(game, [Scripted(), Scripted("challenge", "R1"), Scripted()], FixedUnit())
+    match = Driver(game, [Scripted(), Scripted("challenge", "R1"), Scripted()], FixedUnit())
     match.step()
     assert match.events[-1].data == {
         "player": 1,
@@ -276,7 +277,7 @@ def test_challenges_and_catches_are_logged_with_who_drew():
         "showdown G2,G3/R1,R2/Y1,Y2 B1,B2,B3,B4,B5,B6,B7 Y9,W+4 B + 1 "
         "penalty:4:legal - - 0,0,0 1 1 500 - 1:0"
     )
-    match = Match(game, [Scripted(), Scripted("challenge"), Scripted()], FixedUnit())
+    match = Driver(game, [Scripted(), Scripted("challenge"), Scripted()], FixedUnit())
     match.step()
     assert match.events[-1].data == {
         "player": 1,
@@ -289,7 +290,7 @@ def test_challenges_and_catches_are_logged_with_who_drew():
     game = Game.from_notation(
         "showdown G2,G3,G4/R1/Y1,Y2 B1,B2,B3 G9 G + 2 play 1 - 0,0,0 1 1 500 - 1:0"
     )
-    match = Match(game, [Scripted(), Scripted(), Scripted("catch 1")], FixedUnit())
+    match = Driver(game, [Scripted(), Scripted(), Scripted("catch 1")], FixedUnit())
     match.step()
     assert match.events[-1].data == {"player": 2, "action": "catch 1", "caught": 1, "cards": 2}
 
@@ -298,7 +299,7 @@ def test_a_draw_two_logs_who_drew_and_a_draw_whether_it_can_be_played():
     game = Game.from_notation(
         "classic R+2,G1,G2/Y9,Y3/B5 R7,B1,B2,B3 R1 R + 0 play - - 0,0,0 1 1 500 - 1:0"
     )
-    match = Match(game, [Scripted("R+2"), Scripted(), Scripted("draw")], FixedUnit())
+    match = Driver(game, [Scripted("R+2"), Scripted(), Scripted("draw")], FixedUnit())
     match.step()
     assert match.events[-1].data == {
         "player": 0,
@@ -318,7 +319,7 @@ def test_a_draw_two_logs_who_drew_and_a_draw_whether_it_can_be_played():
 
 def test_an_agent_choosing_an_illegal_action_is_named_in_the_error():
     game = Game.from_notation(SHOWDOWN)
-    match = Match(game, [Scripted("G3"), Scripted()], FixedUnit(), names=["Ann", "Bob"])
+    match = Driver(game, [Scripted("G3"), Scripted()], FixedUnit(), names=["Ann", "Bob"])
     with pytest.raises(
         IllegalActionError,
         match=r"Ann \(player 0, <.*Scripted.*>\) chose 'G3', "
@@ -333,7 +334,7 @@ def test_a_runaway_round_stops_with_a_clear_error():
             return Action.keep() if Action.keep() in game.legal_actions() else Action.draw()
 
     game = Game.new(2, "classic", seed=1)
-    match = Match(game, [Drawer(), Drawer()], FixedUnit(), max_decisions=300)
+    match = Driver(game, [Drawer(), Drawer()], FixedUnit(), max_decisions=300)
     with pytest.raises(
         StateError,
         match="round 1 has not ended after 300 decisions "
@@ -352,7 +353,7 @@ def test_debug_mode_checks_the_invariants():
 
     for debug, raised in ((False, False), (True, True)):
         game = Game.new(2, "classic", seed=1)
-        match = Match(game, [Thief(), Thief()], FixedUnit(), debug=debug)
+        match = Driver(game, [Thief(), Thief()], FixedUnit(), debug=debug)
         try:
             match.step()
         except InvariantError as exc:
@@ -364,15 +365,15 @@ def test_debug_mode_checks_the_invariants():
 def test_agents_and_names_must_match_the_players():
     game = Game.new(3, "classic", seed=1)
     with pytest.raises(ValueError, match="2 agents for 3 players"):
-        Match(game, bots(1, 2), FixedUnit())
+        Driver(game, bots(1, 2), FixedUnit())
     with pytest.raises(ValueError, match="2 names for 3 players"):
-        Match(game, bots(1, 3), FixedUnit(), names=["A", "B"])
+        Driver(game, bots(1, 3), FixedUnit(), names=["A", "B"])
 
 
 def test_describe_reads_every_kind_of_event():
     names = ["Ann", "Bob", "Cy", "Di"]
     _, _, result = seeded_match(4, target=300, names=names)
-    lines = [describe(e, names) for e in result.events]
+    lines = [event_text(e, names) for e in result.events]
     assert lines[0] == "Match: Ann, Bob, Cy, Di; showdown to 300 points."
     assert lines[1].startswith("Round 1: Ann deals; ")
     assert lines[-1].startswith(f"{names[result.winner]} wins the match with ")
@@ -407,7 +408,7 @@ def test_regression_play_line_gives_the_players_own_count_before_the_others_draw
             "draws": {0: 2},
         },
     )
-    assert describe(last, names) == "Bob plays Y+2, going out; Ann draws 2."
+    assert event_text(last, names) == "Bob plays Y+2, going out; Ann draws 2."
     second_last = MatchEvent(
         "play",
         1,
@@ -421,4 +422,4 @@ def test_regression_play_line_gives_the_players_own_count_before_the_others_draw
             "draws": {},
         },
     )
-    assert describe(second_last, names) == "Ann plays B3 and calls UNO! (1 left)."
+    assert event_text(second_last, names) == "Ann plays B3 and calls UNO (1 left)."

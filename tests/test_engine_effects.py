@@ -1,4 +1,4 @@
-"""The rule table (engine/core/rules.py) and the card code's named fields (cards.py).
+"""The rule table (engine/uno/rules.py) and the card code's named fields (cards.py).
 
 The behaviour of each rule is pinned in test_engine_rules.py; these tests pin
 where it is written: what each card does is one table in rules.py, and the
@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from engine import Card, Colour, Game, Rank
-from engine.core import cards, rules
-from engine.core.rules import (
+from engine.uno import cards, rules
+from engine.uno.rules import (
     CARD_EFFECTS,
     FIRST_CARD_COVERED,
     FIRST_CARD_EFFECTS,

@@ -18,7 +18,7 @@ from engine.apps.play import (
 )
 from engine.apps.screen import HELP, wrap_help
 from engine.units.ports import ManualUnit
-from firmware_host.protocol.console import UsageError
+from firmware_host.people.console import UsageError
 
 
 class Script:

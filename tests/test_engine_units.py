@@ -15,8 +15,8 @@ from engine.units.ports import (
     SimulatedUnit,
     Verdict,
 )
+from firmware_host.people.reactions import HUMAN
 from firmware_host.protocol import Reason
-from firmware_host.protocol.reactions import HUMAN
 
 NEVER_EARLY = replace(HUMAN, false_start_rate=0)
 

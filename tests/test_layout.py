@@ -20,39 +20,64 @@ PROJECT = ("hw", "firmware_host", "engine")
 #: package -> what it may import of the project besides itself. An entry names
 #: a package or one module (the simulator reads the config, nothing else of the
 #: service). ``firmware_host`` and ``engine`` are their ``__init__`` modules alone;
-#: ``__main__`` is ``python -m``. The engine's rules core and players import
-#: nothing outside the engine; its unit ports and applications may import the
-#: protocol package (the wire protocol and the shared vocabulary: values, words,
-#: reactions, console), and nothing else of firmware_host.
+#: ``__main__`` is ``python -m``. Of the daemon, the engine may import two packages
+#: and nothing else: the wire protocol, from its unit ports and applications, and
+#: the people's vocabulary (words, reactions, console), from the packages that
+#: speak to people (ENGINE_DAEMON says which). The people's vocabulary imports
+#: the protocol alone; the protocol nothing else of the project.
 MAY_IMPORT = {
     "hw": set(),
     "firmware_host": set(),  # re-exports the core lazily, by name
     "firmware_host.__main__": {"firmware_host.commands"},
     "firmware_host.protocol": set(),
-    "firmware_host.core": {"hw", "firmware_host.protocol"},
-    "firmware_host.service": {"hw", "firmware_host.protocol", "firmware_host.core"},
+    "firmware_host.people": {"firmware_host.protocol"},
+    "firmware_host.core": {"hw", "firmware_host.protocol", "firmware_host.people"},
+    "firmware_host.service": {
+        "hw",
+        "firmware_host.protocol",
+        "firmware_host.people",
+        "firmware_host.core",
+    },
     "firmware_host.sim": {
         "hw",
         "firmware_host.protocol",
+        "firmware_host.people",
         "firmware_host.core",
         "firmware_host.service.config",
     },
     "firmware_host.commands": {
         "hw",
         "firmware_host.protocol",
+        "firmware_host.people",
         "firmware_host.core",
         "firmware_host.service",
         "firmware_host.sim",
     },
-    "engine": {"engine.core"},
+    "engine": {"engine.uno", "engine.game"},
     "engine.__main__": {"engine.apps"},
-    "engine.core": set(),
-    "engine.players": {"engine.core"},
-    "engine.units": {"engine.core", "firmware_host.protocol"},
-    "engine.apps": {"engine.core", "engine.players", "engine.units", "firmware_host.protocol"},
+    "engine.game": set(),
+    "engine.uno": {"engine.game", "firmware_host.people"},
+    "engine.units": {"engine.game", "firmware_host.protocol", "firmware_host.people"},
+    "engine.match": {"engine.game", "engine.units"},
+    "engine.apps": {
+        "engine.game",
+        "engine.match",
+        "engine.uno",
+        "engine.units",
+        "firmware_host.protocol",
+        "firmware_host.people",
+    },
 }
-#: The one part of firmware_host the engine may import.
-SHARED = "firmware_host.protocol"
+#: The two parts of firmware_host the engine may import: the wire, and what is said to people.
+PROTOCOL_PACKAGE = "firmware_host.protocol"
+PEOPLE_PACKAGE = "firmware_host.people"
+#: Engine package -> what of firmware_host it may import; any other, nothing.
+#: ``engine.uno`` is the UNO family: it writes its own events in the people's words.
+ENGINE_DAEMON = {
+    "engine.units": {PROTOCOL_PACKAGE, PEOPLE_PACKAGE},
+    "engine.apps": {PROTOCOL_PACKAGE, PEOPLE_PACKAGE},
+    "engine.uno": {PEOPLE_PACKAGE},
+}
 SUBPACKAGES = [name for name in MAY_IMPORT if "." in name and not name.endswith("__main__")]
 
 
@@ -157,21 +182,23 @@ def test_importing_a_package_loads_only_what_it_may_import(package):
     assert stray == set()
 
 
-def test_only_the_engines_ports_and_apps_import_the_protocol_and_nothing_else_of_the_daemon():
+def test_of_the_daemon_the_engine_imports_only_the_protocol_and_the_peoples_vocabulary():
+    imported = set()
     for package, allowed in MAY_IMPORT.items():
         if package.split(".")[0] != "engine":
             continue
         daemon = {a for a in allowed if a.startswith("firmware_host")}
-        if package in ("engine.units", "engine.apps"):
-            assert daemon == {SHARED}, package
-        else:
-            assert daemon == set() and "hw" not in allowed, package
+        assert daemon == ENGINE_DAEMON.get(package, set()) and "hw" not in allowed, package
+        imported |= daemon
+    assert imported == {PROTOCOL_PACKAGE, PEOPLE_PACKAGE}
 
 
 def test_engine_imports_no_hardware_and_nothing_of_the_daemon():
-    # The unit ports and the applications import the protocol when they are
-    # imported; ``import engine`` is the rules core alone.
-    modules = loaded_modules("engine")
+    # ``import engine`` loads nothing else (its names load on first use); the
+    # UNO family's rules load the game interface's errors and shuffle, and
+    # nothing of the daemon or the hardware.
+    assert {m for m in loaded_modules("engine") if m.split(".")[0] in PROJECT} == {"engine"}
+    modules = loaded_modules("engine.uno")
     assert {m.split(".")[0] for m in modules} & {
         "hw",
         "gpiozero",
@@ -181,24 +208,29 @@ def test_engine_imports_no_hardware_and_nothing_of_the_daemon():
     } == set()
     assert {m for m in modules if m.startswith("engine")} == {
         "engine",
-        "engine.core",
+        "engine.uno",
+        "engine.game",
+        "engine.game.errors",
+        "engine.game.interface",
+        "engine.game.shuffle",
         *(
-            f"engine.core.{name}"
+            f"engine.uno.{name}"
             for name in (
                 "actions",
                 "cards",
                 "deck_file",
-                "errors",
                 "game",
                 "match_facts",
+                "narration",
                 "notation",
                 "party",
+                "party_facts",
                 "party_notation",
                 "party_play",
                 "party_rules",
                 "rules",
-                "shuffle",
                 "tables",
+                "taps",
             )
         ),
     }
@@ -220,6 +252,7 @@ PROTOCOL = {
             "_framing",
             "_messages",
             "_names",
+            "_outputs",
             "_schemas",
             "_values",
         )
@@ -232,9 +265,16 @@ def test_the_protocol_loads_nothing_else_of_the_project():
     assert ours == PROTOCOL
 
 
+#: The people's vocabulary: its package re-exports every module, so one loads them all.
+PEOPLE = {
+    PEOPLE_PACKAGE,
+    *(f"{PEOPLE_PACKAGE}.{name}" for name in ("console", "reactions", "words")),
+}
+
+
 @pytest.mark.parametrize("module", ["words", "reactions", "console"])
 def test_the_shared_vocabulary_loads_only_the_protocol_and_the_standard_library(module):
-    name = f"firmware_host.protocol.{module}"
+    name = f"{PEOPLE_PACKAGE}.{module}"
     code = (
         f"import json, sys; before = set(sys.modules); import {name}; "
         "print(json.dumps(sorted(set(sys.modules) - before)))"
@@ -246,7 +286,7 @@ def test_the_shared_vocabulary_loads_only_the_protocol_and_the_standard_library(
             ).stdout
         )
     )
-    assert {m for m in loaded if m.split(".")[0] in PROJECT} == PROTOCOL | {name}
+    assert {m for m in loaded if m.split(".")[0] in PROJECT} == PROTOCOL | PEOPLE
     assert {m.split(".")[0] for m in loaded} - set(PROJECT) <= set(sys.stdlib_module_names)
 
 

@@ -9,10 +9,10 @@ import random
 import pytest
 
 from engine import Action, Card
-from engine.core import PartyGame
-from engine.core.game import Phase
-from engine.players.bots import HeuristicBot, PlayerView, RandomBot
-from engine.players.party_bots import offence_chance, wild_draw_four_is_honest
+from engine.uno import PartyGame, read_game
+from engine.uno.bots import HeuristicBot, PlayerView, RandomBot
+from engine.uno.game import Phase
+from engine.uno.party_bots import offence_chance, wild_draw_four_is_honest
 
 DRAW = "G1,G2,G3,G4,G5,G6,G7,G8,B7,B8"
 
@@ -332,11 +332,8 @@ def test_unseen_cards_leave_out_the_mini_pile():
 
 
 def test_the_view_of_a_classic_game_has_no_party_facts():
-    from engine import Game
 
-    view = PlayerView(
-        Game.from_notation("classic R5,B5/G3,Y9,Y3 G7 R1 R + 0 play - - 0,0 1 1 500 - 1:0"), 1
-    )
+    view = PlayerView(read_game("classic R5,B5/G3,Y9,Y3 G7 R1 R + 0 play - - 0,0 1 1 500 - 1:0"), 1)
     assert (view.is_party, view.speed_window, view.pile, view.links, view.pointing) == (
         False,
         False,

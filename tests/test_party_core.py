@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.core import Action, Card, Colour, Game, Phase, Rank, Variant
-from engine.core.errors import IllegalActionError, NotationError, StateError
-from engine.core.party import PartyGame
-from engine.core.party_rules import PartyRules, load_party_deck
+from engine.game.errors import IllegalActionError, NotationError, StateError
+from engine.uno import Action, Card, Colour, Phase, Rank, Variant, new_game, read_game
+from engine.uno.party import PartyGame
+from engine.uno.party_rules import PartyRules, load_party_deck
 
 
 def party(
@@ -57,7 +57,7 @@ def test_the_party_deck_is_the_224_card_assumption():
     assert counts["R0"] == 2 and counts["R5"] == 4 and counts["B+2"] == 4 and counts["GS"] == 4
     assert counts["RP"] == counts["YP"] == counts["GP"] == counts["BP"] == 2
     assert counts["W"] == counts["W+4"] == counts["WP"] == counts["WT"] == 4
-    text = (resources.files("engine") / "data" / "party_deck.toml").read_text()
+    text = (resources.files("engine.uno") / "data" / "party_deck.toml").read_text()
     assert "ASSUMPTION" in text and Variant.party().deck == deck
 
 
@@ -75,17 +75,17 @@ def test_new_cards_have_text_and_points():
 
 
 def test_game_new_and_from_notation_dispatch_to_party_game():
-    game = Game.new(8, "party", seed=3)
+    game = new_game(8, "party", seed=3)
     assert isinstance(game, PartyGame)
     assert game.hand_sizes == (7,) * 8 and game.to_act == 1
     assert len(game.draw_pile) + len(game.discard_pile) == 224 - 56
     assert game.top_card.number is not None  # flipped until a number card
     text = game.notation(reveal=True)
     assert len(text.split(" ")) == 17 and text.endswith(" -")
-    again = Game.from_notation(text)
+    again = read_game(text)
     assert isinstance(again, PartyGame) and again.notation(reveal=True) == text
     assert PartyGame.new(16, seed=1).players == 16
-    assert isinstance(Game.new(4, Variant.party(), seed=1), PartyGame)
+    assert isinstance(new_game(4, Variant.party(), seed=1), PartyGame)
 
 
 @pytest.mark.parametrize("players", [1, 17])
@@ -97,7 +97,7 @@ def test_party_takes_2_to_16_players(players):
 def test_stacking_is_not_offered():
     with pytest.raises(NotationError, match="stacking is not offered in UNO Party!"):
         PartyRules.parse("stack")
-    from engine.core import HouseRules
+    from engine.uno import HouseRules
 
     with pytest.raises(TypeError, match="UNO Party! takes PartyRules"):
         PartyGame.new(4, seed=1, house_rules=HouseRules(stacking=True))  # type: ignore[arg-type]

@@ -5,12 +5,13 @@ from collections import Counter
 
 import pytest
 
-from engine import Action, Game, IllegalActionError, StateError
-from engine.apps.driver import EVENT_KINDS, PARTY_EVENT_KINDS, Match, MatchEvent
-from engine.apps.match_words import describe
-from engine.core import PartyGame
-from engine.players.bots import HeuristicBot, RandomBot
+from engine import Action, IllegalActionError, StateError
+from engine.match import Driver, MatchEvent
 from engine.units.ports import SimulatedUnit
+from engine.uno import PartyGame, new_game, read_game
+from engine.uno.bots import HeuristicBot, RandomBot
+from engine.uno.narration import EVENT_KINDS, PARTY_EVENT_KINDS
+from engine.uno.words import event_text
 
 DRAW = "G1,G2,G3,G4,G5,G6,G7,G8,B7,B8"
 
@@ -42,7 +43,7 @@ class Scripted:
 
 
 def match_of(game, agents, **options):
-    return Match(game, agents, SimulatedUnit(random.Random(0)), rng=random.Random(1), **options)
+    return Driver(game, agents, SimulatedUnit(random.Random(0)), rng=random.Random(1), **options)
 
 
 def kinds(match, start=0):
@@ -129,7 +130,7 @@ def test_claims_are_ordered_with_the_seeded_rng():
         agents = [Scripted()] + [Scripted(claims=["catch 2"]) for _ in range(3)]
         agents[2] = Scripted()
         game = catch_game()
-        match = Match(game, agents, SimulatedUnit(random.Random(0)), rng=random.Random(seed))
+        match = Driver(game, agents, SimulatedUnit(random.Random(0)), rng=random.Random(seed))
         match.claims()
         return [e.data["player"] for e in match.events]
 
@@ -155,7 +156,7 @@ def test_a_wrong_speed_play_is_a_claim_with_its_penalty():
         "draws": {1: 1, 3: 1},  # the linked player draws as many
         "next": 0,
     }
-    assert describe(event, ["Ann", "Bob", "Cy", "Di"]) == (
+    assert event_text(event, ["Ann", "Bob", "Cy", "Di"]) == (
         "Bob speed-plays B2 on R5: not the same card; Bob takes it back and draws 1; "
         "Di draws 1 (linked)."
     )
@@ -183,8 +184,8 @@ def test_match_claim_applies_a_person_s_claim_or_reports_it_lost():
 
 
 def test_match_claim_is_party_only():
-    game = Game.new(2, "classic", seed=1)
-    match = Match(game, [Scripted(), Scripted()], SimulatedUnit(random.Random(0)))
+    game = new_game(2, "classic", seed=1)
+    match = Driver(game, [Scripted(), Scripted()], SimulatedUnit(random.Random(0)))
     with pytest.raises(StateError, match="claims out of turn are UNO Party!'s, not classic's"):
         match.claim(1, "catch 0")
     assert match.claims() == []
@@ -234,14 +235,15 @@ def test_pointing_is_announced_one_by_one_and_revealed_at_once():
     )
     assert match.game.to_act == 1 and match.game.hand_sizes == (2, 5, 3, 2)
     names = ["Ann", "Bob", "Cy", "Di"]
-    assert [describe(e, names) for e in match.events] == [
+    assert [event_text(e, names) for e in match.events] == [
         "Ann plays RP (1 left).",
-        "Ann plays Point Taken: everyone points at someone.",
-        "Ann has pointed.",
-        "Cy has pointed.",
-        "Di has pointed.",
-        "Bob has pointed.",
-        "Everyone points: Ann at Bob, Bob at Ann, Cy at Bob, Di at Bob; Ann draws 1; Bob draws 3.",
+        "Ann's Point Taken: everyone points at another player; nobody sees whom until all have "
+        "pointed.",
+        "Ann points (whom stays hidden).",
+        "Cy points (whom stays hidden).",
+        "Di points (whom stays hidden).",
+        "Bob points (whom stays hidden).",
+        "Everyone points: Ann at Bob, Bob at Ann, Cy at Bob, Di at Bob. Ann draws 1; Bob draws 3.",
     ]
 
 
@@ -281,11 +283,12 @@ def test_a_pile_up_starts_goes_round_and_is_taken():
         ),
         ("pile_take", {"player": 2, "action": "take", "cards": ["W", "G3", "G9"], "draws": {2: 3}}),
     ]
-    assert [describe(e, names) for e in match.events] == [
+    assert [event_text(e, names) for e in match.events] == [
         "Ann plays WP (2 left).",
-        "A mini pile starts: W, G3 turned up, green; Bob must add to it or take it.",
+        "Wild Pile Up: the mini pile is W G3 (green). In turn, each adds a green card or a wild "
+        "(no effects), or takes the pile. Bob adds first.",
         "Bob adds G9 to the mini pile (2 left).",
-        "Cy takes the mini pile (3 cards).",
+        "Cy takes the mini pile: 3 cards.",
     ]
     assert match.game.to_act == 0 and str(match.game.colour) == "G"
 
@@ -296,13 +299,13 @@ def test_a_drawn_together_links_and_linked_draws_are_reported():
     match = match_of(game, agents)
     match.step()
     assert match.events[-1] == MatchEvent("link", 1, {"player": 0, "linked": [1, 2]})
-    assert describe(match.events[-1], ["Ann", "Bob", "Cy"]) == (
-        "Ann links Bob and Cy: whenever one draws, the other draws as many."
+    assert event_text(match.events[-1], ["Ann", "Bob", "Cy"]) == (
+        "Ann links Bob and Cy: when one draws, the other draws as many."
     )
     match.step()
     draw = match.events[-1]
     assert draw.kind == "draw" and draw.data["draws"] == {1: 1, 2: 1}
-    assert describe(draw, ["Ann", "Bob", "Cy"]) == "Bob draws a card; Cy draws 1 (linked)."
+    assert event_text(draw, ["Ann", "Bob", "Cy"]) == "Bob draws a card; Cy draws 1 (linked)."
 
 
 def test_describe_a_right_speed_play_and_a_lost_claim():
@@ -323,11 +326,11 @@ def test_describe_a_right_speed_play_and_a_lost_claim():
             "next": 2,
         },
     )
-    assert describe(right, names) == (
-        "Bob speed-plays R5 out of turn and calls UNO! (1 left); Cy plays next."
+    assert event_text(right, names) == (
+        "Bob speed-plays R5 out of turn and calls UNO (1 left); Cy plays next."
     )
     lost = MatchEvent("claim_lost", 1, {"player": 2, "action": "speed R5"})
-    assert describe(lost, names) == "Cy was too late: speed R5 no longer stands."
+    assert event_text(lost, names) == "Cy's speed play (R5) came too late: someone was quicker."
 
 
 # -- whole matches --------------------------------------------------------------------------
@@ -340,8 +343,10 @@ def eight(seed):
 
 
 def test_a_seeded_eight_player_match_ends_with_a_winner_and_a_consistent_record():
-    game = Game.new(8, "party", seed=5, target=500)
-    match = Match(game, eight(5), SimulatedUnit(random.Random(0)), debug=True, rng=random.Random(5))
+    game = new_game(8, "party", seed=5, target=500)
+    match = Driver(
+        game, eight(5), SimulatedUnit(random.Random(0)), debug=True, rng=random.Random(5)
+    )
     result = match.run()  # debug: check_invariants (224 cards kept) after every decision
     assert result.winner == game.match_winner and result.scores[result.winner] >= 500
     assert result.showdowns == 0 and result.rounds == game.round
@@ -362,7 +367,7 @@ def test_a_seeded_eight_player_match_ends_with_a_winner_and_a_consistent_record(
             assert e.data["right"] or e.data["drew"] <= 1
     # Every event of a round is told in the round's words.
     for e in result.events:
-        assert describe(e, match.names)
+        assert event_text(e, match.names)
     # Decisions counted: every step and every claim applied.
     applied = sum(1 for e in result.events if e.kind not in _NOT_DECISIONS)
     assert result.decisions == applied
@@ -383,8 +388,8 @@ _NOT_DECISIONS = {
 
 def test_the_same_seed_gives_the_same_party_match():
     def play(seed):
-        game = Game.new(8, "party", seed=seed, target=100)
-        return Match(game, eight(seed), SimulatedUnit(random.Random(0)), rng=random.Random(seed))
+        game = new_game(8, "party", seed=seed, target=100)
+        return Driver(game, eight(seed), SimulatedUnit(random.Random(0)), rng=random.Random(seed))
 
     first, again = play(3).run(), play(3).run()
     assert first.events == again.events
@@ -392,8 +397,8 @@ def test_the_same_seed_gives_the_same_party_match():
 
 
 def test_step_of_a_player_while_a_showdown_is_pending_is_refused():
-    game = Game.from_notation("showdown R5!2,B1/G3,Y9 Y3,G7,B2 R1 R + 0 play - - 0,0 1 1 500 - 1:0")
-    match = Match(game, [Scripted("R5!2"), Scripted()], SimulatedUnit(random.Random(0)))
+    game = read_game("showdown R5!2,B1/G3,Y9 Y3,G7,B2 R1 R + 0 play - - 0,0 1 1 500 - 1:0")
+    match = Driver(game, [Scripted("R5!2"), Scripted()], SimulatedUnit(random.Random(0)))
     match.step(0)
     assert game.pending_showdown is not None
     with pytest.raises(StateError, match="a showdown is pending, not player 1's decision"):

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.core.party import PartyGame
+from engine.uno.party import PartyGame
 
 PERFT_FILE = Path(__file__).parent / "data" / "perft_party.txt"
 

@@ -8,13 +8,14 @@ import argparse
 import pytest
 
 from engine.apps import play_cmd
-from engine.apps.driver import PARTY_EVENT_KINDS, MatchEvent
 from engine.apps.play import PARTY_PLAYERS, Person, SharedScreen, parse_players, play_game
-from engine.apps.recap import event_text
 from engine.apps.screen import PARTY_HELP, party_line
-from engine.core.actions import Action
-from engine.core.party import PartyGame
-from firmware_host.protocol.console import UsageError
+from engine.match import MatchEvent
+from engine.uno.actions import Action
+from engine.uno.narration import PARTY_EVENT_KINDS
+from engine.uno.party import PartyGame
+from engine.uno.words import event_text
+from firmware_host.people.console import UsageError
 
 NAMES = ("Ann", "Bob", "Cy", "Di")
 
@@ -298,8 +299,8 @@ PARTY_EVENTS = [
             {"player": 1, "action": "speed R5", "card": "R5", "top": "R5", "right": True,
              "uno": False, "cards_left": 2, "drew": 0, "draws": {}, "next": 2},
         ),
-        "Bob speed-plays R5, out of turn (2 left); play goes on after Bob.",
-        "You speed-play R5, out of turn (2 left); play goes on after you.",
+        "Bob speed-plays R5 out of turn (2 left); Cy plays next.",
+        "You speed-play R5 out of turn (2 left); Cy plays next.",
     ),
     (
         MatchEvent(
@@ -308,8 +309,10 @@ PARTY_EVENTS = [
             {"player": 1, "action": "speed B1", "card": "B1", "top": "R5", "right": False,
              "uno": False, "cards_left": 3, "drew": 1, "draws": {1: 1, 3: 1}, "next": 2},
         ),
-        "Bob speed-plays B1: wrong, it is not R5; Bob draws 1; Di draws 1.",
-        "You speed-play B1: wrong, it is not R5; you draw 1; Di draws 1.",
+        "Bob speed-plays B1 on R5: not the same card; Bob takes it back and draws 1; "
+        "Di draws 1 (linked).",
+        "You speed-play B1 on R5: not the same card; you take it back and draw 1; "
+        "Di draws 1 (linked).",
     ),
     (
         MatchEvent("point_taken", 1, {"player": 2, "waiting": [0, 1, 2, 3]}),

@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import Action, IllegalActionError, Phase
-from engine.core.party import PartyGame
-from engine.core.party_rules import PartyRules
+from engine.uno.party import PartyGame
+from engine.uno.party_rules import PartyRules
 
 party_rules = st.builds(
     PartyRules,

@@ -15,15 +15,15 @@ from engine import (
     Action,
     Card,
     Colour,
-    Game,
     IllegalActionError,
     NotationError,
     Phase,
     StateError,
     Variant,
 )
-from engine.core.party import PartyGame
-from engine.core.party_rules import PartyRules
+from engine.uno import new_game, read_game
+from engine.uno.party import PartyGame
+from engine.uno.party_rules import PartyRules
 
 
 def house_field(**house) -> str:
@@ -129,7 +129,7 @@ def test_the_party_cards_score_20_and_50():
 
 @pytest.mark.parametrize("players", [2, 6, 16])
 def test_two_to_sixteen_players_are_dealt_seven_cards_each(players):
-    game = Game.new(players, "party", seed=7)
+    game = new_game(players, "party", seed=7)
     assert isinstance(game, PartyGame)
     assert game.hand_sizes == (7,) * players
     assert len(game.draw_pile) + len(game.discard_pile) == 224 - 7 * players
@@ -144,11 +144,11 @@ def test_fewer_than_two_or_more_than_sixteen_players_are_refused(players):
 
 
 def test_game_dispatches_party_to_party_game():
-    game = Game.new(3, "party", seed=3)
+    game = new_game(3, "party", seed=3)
     assert isinstance(game, PartyGame)
     text = game.notation(reveal=True)
     assert text.startswith("party ")
-    read = Game.from_notation(text)
+    read = read_game(text)
     assert isinstance(read, PartyGame)
     assert read.notation(reveal=True) == text
 

@@ -3,8 +3,10 @@ or to the person at the screen ("You play R5", never "You plays")."""
 
 import pytest
 
-from engine.apps.driver import EVENT_KINDS, MatchEvent
-from engine.apps.recap import event_text, scoreboard
+from engine.apps.recap import scoreboard
+from engine.match import MatchEvent
+from engine.uno.narration import EVENT_KINDS
+from engine.uno.words import event_text
 
 NAMES = ["Ann", "Bob", "bot2"]
 

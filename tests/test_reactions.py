@@ -1,4 +1,4 @@
-"""The one human reaction-time model (firmware_host.protocol.reactions), and that the
+"""The one human reaction-time model (firmware_host.people.reactions), and that the
 simulator, the engine's simulated unit and the demo's simulated table all use it.
 Seeded draws, whole distributions: no timing."""
 
@@ -10,7 +10,7 @@ import pytest
 
 from engine.apps.demo import SimulatedTable
 from engine.units.ports import SimulatedUnit
-from firmware_host.protocol.reactions import HUMAN, NEAR_TIE_US, PHOTO_FINISH_US, Reactions
+from firmware_host.people.reactions import HUMAN, NEAR_TIE_US, PHOTO_FINISH_US, Reactions
 from firmware_host.sim import simulate
 
 DRAWS = 20_000

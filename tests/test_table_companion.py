@@ -16,8 +16,8 @@ from engine.apps.table.access import qr_data_uri
 from engine.apps.table.companion import CompanionRoom, hand_points
 from engine.apps.table.room import Room
 from engine.apps.table.server import UnitHooks
-from engine.core.cards import Card
 from engine.units.ports import ShowdownOutcome
+from engine.uno.cards import Card
 from firmware_host.protocol import Event
 from tests.room_helpers import ImmediateLoop, Unreachable, last_view, run_runner, taken
 

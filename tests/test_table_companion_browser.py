@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from firmware_host.protocol.words import duel_verdict
+from firmware_host.people.words import duel_verdict
 from tests.daemon_helpers import Client, running_daemon
 from tests.table_helpers import Frames, free_port, served
 

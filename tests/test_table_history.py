@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.core.errors import UnitProblem, UnitUnreachable
+from engine.game.errors import UnitProblem, UnitUnreachable
 from engine.units.unit_history import UnitHistory, player_histories
 from tests.daemon_helpers import FAST_CONFIG, Client, refusing_port, running_daemon
 from tests.table_helpers import free_port, served

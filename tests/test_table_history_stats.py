@@ -16,7 +16,7 @@ from engine.apps.table.guard import Hosts
 from engine.apps.table.history_page import HistoryPage
 from engine.apps.table.room import Room
 from engine.apps.table.server import create_app
-from engine.core.errors import UnitUnreachable
+from engine.game.errors import UnitUnreachable
 from engine.units.ports import ShowdownOutcome, ShowdownRequest
 from engine.units.unit_history import History, HistoryBook
 from tests.async_helpers import run_coroutine

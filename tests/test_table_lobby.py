@@ -168,7 +168,7 @@ def finish_the_match(room):
     for n in range(len(room.seats)):
         if not room.seats[n].bot_playing:
             room.seats[n].bot_playing = True
-            room.match.agents[n] = room._agent(n)
+            room._seat_bot(n)
     for _ in range(10_000):
         task = room.next_task()
         if task == "bot":

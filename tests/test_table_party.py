@@ -14,7 +14,7 @@ import re
 import pytest
 
 from engine.apps.table.room import Room
-from engine.core.party import PartyGame
+from engine.uno.party import PartyGame
 from tests.room_helpers import last_view, run_runner, taken
 from tests.table_helpers import has_key
 
@@ -192,7 +192,7 @@ def test_the_first_speed_play_wins_and_a_later_one_is_too_late():
         "too late: Bob played first"
     ]
     view = view_of(room, display)
-    assert view["log"][0] == "Bob speed-plays R5!"
+    assert view["log"][0] == "Bob speed-plays R5 out of turn (2 left); Cy plays next."
 
 
 def test_a_speed_play_after_the_turn_player_played_is_too_late():
@@ -347,7 +347,7 @@ def test_the_mini_pile_and_its_turn_are_public():
     assert di["legal"] == [{"action": "take", "label": "take the pile (3 cards)"}]
     assert refused(send(room, phones[3], type="act", action="take", id=1)) == []
     assert view_of(room, display)["party"]["pile"] is None
-    assert view_of(room, display)["log"][0] == "Di takes the pile: 3 cards."
+    assert view_of(room, display)["log"][0] == "Di takes the mini pile: 3 cards."
 
 
 def test_the_link_is_public_and_a_drawn_together_is_offered_as_a_choice():
@@ -411,7 +411,10 @@ def test_the_bots_claim_through_the_runner():
     room, (_ann, cy), display = party_room(SPEED, bots=(1,))
     run_runner(room, until=lambda: room.game.to_act != 0)
     assert room.game.to_act == 2
-    assert view_of(room, display)["log"][0] == "bot1 speed-plays R5!"
+    assert (
+        view_of(room, display)["log"][0]
+        == "bot1 speed-plays R5 out of turn (2 left); Cy plays next."
+    )
     assert refused(send(room, cy, type="act", action="speed R5", id=1)) == [
         "too late: bot1 played first"
     ]
@@ -430,7 +433,7 @@ def test_the_table_command_seats_sixteen_for_party_only(argv, message):
     import argparse
 
     from engine.apps.table.table_cmd import add_arguments, command
-    from firmware_host.protocol.console import UsageError
+    from firmware_host.people.console import UsageError
 
     parser = argparse.ArgumentParser(exit_on_error=False)
     add_arguments(parser)

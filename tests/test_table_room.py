@@ -17,8 +17,8 @@ import pytest
 from engine.apps.table.room import Room
 from engine.apps.table.server import Runner, UnitHooks
 from engine.apps.table.views import SEPARATOR
-from engine.core.game import Game
 from engine.units.ports import ShowdownOutcome
+from engine.uno import read_game
 from firmware_host.protocol import Event
 from tests.async_helpers import run_coroutine
 from tests.room_helpers import ImmediateLoop, Unreachable, last_view, run_runner, taken
@@ -542,7 +542,7 @@ def test_the_match_is_saved_after_every_action_and_resumes_with_the_same_seats(t
     again = make_room(seats=2)
     again.restore(saved)
     assert again.game.notation() == room.game.notation()
-    assert Game.from_notation(saved["notation"]).notation() == saved["notation"]
+    assert read_game(saved["notation"]).notation() == saved["notation"]
     assert [s.name for s in again.seats] == ["Ann", "bot1", "bot2"]
     assert again.log == room.log
     back = hello(again, "phone", secret=room.seats[0].secret)
@@ -1083,12 +1083,12 @@ def test_a_seat_a_bot_plays_is_saved_and_restored(tmp_path):
     again = make_room(seats=3)
     again.restore(saved)
     assert again.seats[0].bot_playing and again.seats[0].name == "Ann"
-    assert type(again.match.agents[0]).__name__ == "RandomBot"
-    assert again.match.agents[0].reaction_ms == 300.0
+    assert type(again.bots[0]).__name__ == "RandomBot"
+    assert again.bots[0].reaction_ms == again.match.bots[0] == 300.0
     back = hello(again, "phone", secret=room.seats[0].secret)
     assert last_view(taken(again, back))["you"]["bot_playing"] is True
     send(again, back, type="take_back")
-    assert type(again.match.agents[0]).__name__ == "_Phone"
+    assert 0 not in again.bots  # the phone decides again
 
 
 def test_a_new_match_gives_every_person_their_seat_back():
@@ -1098,7 +1098,7 @@ def test_a_new_match_gives_every_person_their_seat_back():
     assert not room.seats[0].bot_playing
     start(room, display)
     assert not room.seats[0].bot_playing
-    assert type(room.match.agents[0]).__name__ == "_Phone"
+    assert 0 not in room.bots and 0 not in room.match.bots  # the phone decides
 
 
 # -- setting up the match -----------------------------------------------------------------
@@ -1139,15 +1139,15 @@ def test_the_host_sets_up_bots_skill_and_house_rules_and_the_display_shows_them(
         "Wild Showdown: 2 to 4 cards",
     ]
     assert view["bots"] == {"kind": "random", "reaction_ms": 450.0}
-    agents = room.match.agents
-    assert [type(a).__name__ for a in agents] == ["_Phone", "RandomBot", "RandomBot", "RandomBot"]
-    assert {a.reaction_ms for a in agents[1:]} == {450.0}
+    bots = room.bots
+    assert sorted(bots) == [1, 2, 3] and {type(b).__name__ for b in bots.values()} == {"RandomBot"}
+    assert {b.reaction_ms for b in bots.values()} == {450.0} and room.match.bots[1] == 450.0
     saved = json.loads(path.read_text())
     again = make_room(seats=4)
     again.restore(saved)
     assert str(again.game.house_rules) == "stack,until,uno=4,first=flip,ws=2-4"
     assert again.public()["bots"] == {"kind": "random", "reaction_ms": 450.0}
-    assert [type(a).__name__ for a in again.match.agents][1:] == ["RandomBot"] * 3
+    assert [type(again.bots[n]).__name__ for n in (1, 2, 3)] == ["RandomBot"] * 3
 
 
 def test_the_default_setup_is_heuristic_bots_and_no_house_rules():
@@ -1165,7 +1165,7 @@ def test_the_default_setup_is_heuristic_bots_and_no_house_rules():
         "UNO penalty: 3 cards",
         "first card: return (the variant's)",
     ]
-    assert type(room.match.agents[1]).__name__ == "HeuristicBot"
+    assert type(room.bots[1]).__name__ == "HeuristicBot"
 
 
 @pytest.mark.parametrize(

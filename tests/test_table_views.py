@@ -14,9 +14,9 @@ from engine.apps.table.views import (
     public_view,
     rules_words,
 )
-from engine.core.cards import Card
-from engine.core.game import Game
-from engine.core.rules import HouseRules
+from engine.uno.cards import Card
+from engine.uno.game import Game
+from engine.uno.rules import HouseRules
 
 NAMES = ["Ann", "Bob", "Cy"]
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.core.errors import UnitProblem, UnitUnreachable
+from engine.game.errors import UnitProblem, UnitUnreachable
 from engine.units.ports import ShowdownOutcome, ShowdownRequest, SimulatedUnit
 from engine.units.unit_history import (
     Bin,

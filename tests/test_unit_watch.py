@@ -10,7 +10,7 @@ from typing import ClassVar
 
 import pytest
 
-from engine.core.errors import CommandRefused, LinkLost
+from engine.game.errors import CommandRefused, LinkLost
 from engine.units.unit_link import open_serial_url
 from engine.units.watch import REAL_PINS_TEXT, UnitWatcher
 from tests.daemon_helpers import FAST_CONFIG, PLAYERS, WAIT_S, Client, running_daemon

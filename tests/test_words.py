@@ -1,12 +1,11 @@
-"""The one place unit events and results become words (firmware_host.protocol.words):
+"""The one place unit events and results become words (firmware_host.people.words):
 every event and every launch outcome has its line, and each idea reads the same
 on every surface (the unit's log and keyboard ui, history, the table, the demos)."""
 
 import pytest
 
 from firmware_host.core.result import Result
-from firmware_host.protocol import EventName, Launch, Reason
-from firmware_host.protocol.words import (
+from firmware_host.people.words import (
     again_line,
     announce,
     apart,
@@ -35,6 +34,7 @@ from firmware_host.protocol.words import (
     verdict,
     versus,
 )
+from firmware_host.protocol import EventName, Launch, Reason
 
 NAMES = {"a": "Ann", "b": "Bob"}
 

@@ -1,24 +1,10 @@
-"""The applications on the engine: the match driver, the terminal game, the demo, the
-throughput measure (``showdown speed``), and the ``showdown`` command that runs them.
+"""The applications on the engine: the terminal game, the demo, the throughput
+measure (``showdown speed``), the browser table, and the ``showdown`` command
+that runs them. The match they play is engine.match's.
 """
 
 from engine.apps.cli import COMMANDS, main
 from engine.apps.demo import UnitDaemon, run_demo
-from engine.apps.driver import EVENT_KINDS, Match, MatchEvent, MatchResult, play_match
-from engine.apps.match_words import describe
 from engine.apps.play import parse_players, play_game
 
-__all__ = [
-    "main",
-    "COMMANDS",
-    "Match",
-    "MatchEvent",
-    "MatchResult",
-    "play_match",
-    "describe",
-    "EVENT_KINDS",
-    "play_game",
-    "parse_players",
-    "run_demo",
-    "UnitDaemon",
-]
+__all__ = ["main", "COMMANDS", "play_game", "parse_players", "run_demo", "UnitDaemon"]

@@ -2,14 +2,14 @@
 
 Each subcommand lives in its own module, which provides ``add_arguments(parser)``
 and ``command(args) -> int``; this file only lists them, and
-:func:`firmware_host.protocol.console.run` (the scaffold the unit's
+:func:`firmware_host.people.console.run` (the scaffold the unit's
 ``showdown-unit`` uses too) does the rest: logging, Ctrl-C, the exit status.
 ``python -m engine`` runs it too.
 """
 
 from __future__ import annotations
 
-from firmware_host.protocol import console
+from firmware_host.people import console
 
 __all__ = ["main", "build_parser", "COMMANDS", "RENAMED"]
 

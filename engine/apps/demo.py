@@ -11,7 +11,7 @@ bot sides marked, and the engine applies the result.
 
 A :class:`SimulatedTable` plays the people at a unit on mock pins: for every
 showdown it presses their paddles through the unit's bench commands (the
-presses of :data:`firmware_host.protocol.reactions.HUMAN`, the model every
+presses of :data:`firmware_host.people.reactions.HUMAN`, the model every
 simulation shares: now and then a false start, a near-tie or a photo finish)
 and presses the timer button. The demo uses it only on a unit too old to press
 for bots; the end-to-end tests use it for simulated people.
@@ -38,15 +38,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
-from engine.apps.driver import Match, MatchEvent
-from engine.apps.match_words import describe
-from engine.core.game import Game
-from engine.players.bots import HeuristicBot
+from engine.match import Driver, MatchEvent
 from engine.units.remote import RemoteUnit, UnitProblem
 from engine.units.unit_link import LinkLost, UnitLink
-from firmware_host.protocol import console
-from firmware_host.protocol.reactions import HUMAN, Reactions
-from firmware_host.protocol.words import ms, player_label, plural, reruns_text, versus
+from engine.uno.bots import HeuristicBot
+from engine.uno.game import Game
+from engine.uno.words import event_text
+from firmware_host.people import console
+from firmware_host.people.reactions import HUMAN, Reactions
+from firmware_host.people.words import ms, player_label, plural, reruns_text, versus
 
 __all__ = [
     "DEMO_UNIT_CONFIG",
@@ -102,7 +102,7 @@ class SimulatedTable:
     """Two people at a unit on mock pins, played through the bench commands.
 
     For each countdown it draws the presses from ``reactions`` (a
-    :class:`~firmware_host.protocol.reactions.Reactions`; :data:`HUMAN`
+    :class:`~firmware_host.people.reactions.Reactions`; :data:`HUMAN`
     unless given): a false start (one player presses before GO, the other
     never does), or the faster player's reaction and how much later the other
     one presses (now and then a near-tie, 20-180 µs apart, that the unit
@@ -465,39 +465,9 @@ def _play(
 ) -> int:
     rng = random.Random(seed)
     names = list(NAMES[:players])
-    steps = ", ".join(
-        f"{key} {value:g}"
-        for key, value in DEMO_TIMING.items()
-        if key in ("countdown_step_s", "hold_min_s", "hold_max_s")
-    )
-    screen.line(
-        f"The unit listens on {daemon.url}; its journal is {daemon.journal_path} "
-        "(removed at the end)."
-    )
-    screen.line(
-        f"For the demo the unit runs a short countdown and hold ({steps}); its own "
-        f"defaults are {_unit_defaults()}."
-    )
-    unit = RemoteUnit(daemon.url, start=False, id_prefix="demo")
-    try:
-        unit.open()
-    except UnitProblem as problem:
-        unit.close()
-        screen.line(f"error: {problem}. {problem.what_to_do}")
+    unit = _open_unit(daemon, screen, names, rng)
+    if unit is None:
         return 1
-    if unit.presses_for_bots:
-        skills = ", ".join(f"{name} {REACTION_MS[seat]:g} ms" for seat, name in enumerate(names))
-        screen.line(
-            "The unit presses each bot's paddle itself, with that bot's reaction "
-            f"({skills}, medians), and starts each showdown by itself: nobody presses "
-            "anything."
-        )
-    else:  # an older unit: the table plays the paddles for the bots
-        unit.table = SimulatedTable(random.Random(rng.getrandbits(64)))
-        screen.line(
-            "A simulated table presses the mock paddles and the timer button through the "
-            "unit's bench commands; the unit decides every showdown."
-        )
     game = Game.new(players, "showdown", seed=seed, target=target)
     started = clock()
     counts = {"showdowns": 0}
@@ -509,11 +479,11 @@ def _play(
             screen.line(_showdown_line(counts["showdowns"], event, names))
         elif event.kind == "round_end":
             rounds_won[event.data["winner"]] += 1
-            screen.line(describe(event, names))
+            screen.line(event_text(event, names))
         elif _notable(event):
             screen.line(
                 ("  " if event.kind in ("play", "face", "challenge", "catch") else "")
-                + describe(event, names)
+                + event_text(event, names)
             )
         scores = ", ".join(f"{n} {s}" for n, s in zip(names, game.scores, strict=True))
         screen.show_progress(
@@ -521,7 +491,7 @@ def _play(
             f"{clock() - started:.0f} s] {scores}"
         )
 
-    match = Match(
+    match = Driver(
         game,
         [HeuristicBot(name, reaction_ms=REACTION_MS[seat]) for seat, name in enumerate(names)],
         unit,
@@ -550,6 +520,47 @@ def _play(
         f"{result.showdowns} showdowns, {result.decisions} decisions in {elapsed:.1f} s."
     )
     return 0
+
+
+def _open_unit(
+    daemon: UnitDaemon, screen: _Screen, names: list[str], rng: random.Random
+) -> RemoteUnit | None:
+    """The unit the demo plays on, opened, and told about (who presses the
+    paddles); None when it could not be opened (the problem told)."""
+    steps = ", ".join(
+        f"{key} {value:g}"
+        for key, value in DEMO_TIMING.items()
+        if key in ("countdown_step_s", "hold_min_s", "hold_max_s")
+    )
+    screen.line(
+        f"The unit listens on {daemon.url}; its journal is {daemon.journal_path} "
+        "(removed at the end)."
+    )
+    screen.line(
+        f"For the demo the unit runs a short countdown and hold ({steps}); its own "
+        f"defaults are {_unit_defaults()}."
+    )
+    unit = RemoteUnit(daemon.url, start=False, id_prefix="demo")
+    try:
+        unit.open()
+    except UnitProblem as problem:
+        unit.close()
+        screen.line(f"error: {problem}. {problem.what_to_do}")
+        return None
+    if unit.presses_for_bots:
+        skills = ", ".join(f"{name} {REACTION_MS[seat]:g} ms" for seat, name in enumerate(names))
+        screen.line(
+            "The unit presses each bot's paddle itself, with that bot's reaction "
+            f"({skills}, medians), and starts each showdown by itself: nobody presses "
+            "anything."
+        )
+    else:  # an older unit: the table plays the paddles for the bots
+        unit.table = SimulatedTable(random.Random(rng.getrandbits(64)))
+        screen.line(
+            "A simulated table presses the mock paddles and the timer button through the "
+            "unit's bench commands; the unit decides every showdown."
+        )
+    return unit
 
 
 def _unit_stats(url: str) -> dict:

@@ -33,7 +33,7 @@ from engine.apps.play import (
 )
 from engine.apps.screen import terminal_control
 from engine.units import is_unit_url, names_for_unit, token_from_text
-from firmware_host.protocol.console import UsageError, positive_int, seed, whole_number
+from firmware_host.people.console import UsageError, positive_int, seed, whole_number
 
 __all__ = ["add_arguments", "command", "read_token", "unit_argument", "PARTY_EPILOG"]
 

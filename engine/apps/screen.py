@@ -28,11 +28,13 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
-from engine.apps.driver import MatchEvent
-from engine.apps.recap import COLOUR_WORDS, card_name, event_text, scoreboard
-from engine.core.cards import Card
-from engine.core.game import Game
-from firmware_host.protocol.words import noun, plural
+from engine.apps.recap import scoreboard
+from engine.match import MatchEvent
+from engine.uno.cards import Card
+from engine.uno.game import Game
+from engine.uno.party import PartyGame
+from engine.uno.words import COLOUR_WORDS, card_name, event_text
+from firmware_host.people.words import noun, plural
 
 __all__ = [
     "SharedScreen",
@@ -124,7 +126,7 @@ def party_line(game, names: Sequence[str]) -> str:
     its colour, the link, who has pointed (never whom). "" for other games, and
     when none applies.
 
-    >>> from engine.core.party import PartyGame
+    >>> from engine.uno.party import PartyGame
     >>> game = PartyGame.from_notation("party R5,G7/R5,B1/Y3,W G1,G2 R1,R5 R + 0 play - - "
     ...                                "0,0,0 2 1 500 - 1:0 link=0+2")
     >>> party_line(game, ["You", "bot1", "bot2"])
@@ -188,7 +190,7 @@ class SharedScreen:
 
     def __init__(
         self,
-        game: Game,
+        game: Game | PartyGame,
         names: Sequence[str],
         people: Sequence[int],
         input_fn: Callable[[str], str] | None,

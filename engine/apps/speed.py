@@ -40,10 +40,10 @@ import random
 import time
 from collections.abc import Sequence
 
-from engine.core.actions import Action, ActionKind
-from engine.core.game import Game
-from engine.core.party import PartyGame
-from firmware_host.protocol import console
+from engine.uno.actions import Action, ActionKind
+from engine.uno.game import Game
+from engine.uno.party import PartyGame
+from firmware_host.people import console
 
 __all__ = ["add_arguments", "command", "run", "players_error"]
 

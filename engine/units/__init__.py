@@ -1,7 +1,7 @@
 """Unit ports, where a game's showdowns are fought: simulated (at once, or live as a
 unit shows them), manual, or a real unit over its wire protocol
-(``firmware_host.protocol``, whose words and reaction model they use too); and a
-watcher of a real unit's outputs, for the unit panel.
+(``firmware_host.protocol``; the words and the reaction model they use are
+``firmware_host.people``'s); and a watcher of a real unit's outputs, for the unit panel.
 """
 
 from engine.units.live_sim import DEMO_PACE, UNIT_PACE, LiveSimulatedUnit, Pace

@@ -8,7 +8,7 @@ lost. The driver asks a *unit port*, which has one method::
 and feeds the outcome's loser back to the game. Three ports exist:
 
 ``SimulatedUnit``  seeded people at the unit (the reaction model every
-                   simulation shares, ``firmware_host.protocol.reactions``):
+                   simulation shares, ``firmware_host.people.reactions``):
                    false starts and near-ties, for bots, tests and benchmarks.
                    It keeps the verdicts it decided by showdown id, as a
                    unit's journal does (``decide_ahead``, ``verdict_data``,
@@ -44,9 +44,9 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, Protocol
 
+from firmware_host.people.reactions import HUMAN, Reactions
+from firmware_host.people.words import again_line, apart, ms, plural, reruns_text, versus
 from firmware_host.protocol import Reason
-from firmware_host.protocol.reactions import HUMAN, Reactions
-from firmware_host.protocol.words import again_line, apart, ms, plural, reruns_text, versus
 
 __all__ = [
     "ShowdownRequest",
@@ -200,8 +200,8 @@ class SimulatedUnit:
     """A unit played by two simulated people, reproducible from ``rng``.
 
     Each countdown draws the two presses from ``reactions`` (a
-    :class:`~firmware_host.protocol.reactions.Reactions`, the model every
-    simulation shares: :data:`~firmware_host.protocol.reactions.HUMAN` unless
+    :class:`~firmware_host.people.reactions.Reactions`, the model every
+    simulation shares: :data:`~firmware_host.people.reactions.HUMAN` unless
     given), either player alike the faster one. A false start (at the
     model's rate, by either player alike) loses for the offender. Presses
     closer than ``tie_threshold_us`` are a near-tie: the countdown is run

@@ -67,7 +67,7 @@ gets ``table.armed(link, request, unit_id)`` each time the unit is armed, before
 the start, and ``table.event(link, event)`` for each event of the showdown;
 ``link.call(...)`` sends bench commands. ``say(text)`` receives lines for the
 people at the table (``showdown play`` prints them), in the words of
-:mod:`firmware_host.protocol.words` (the unit's own).
+:mod:`firmware_host.people.words` (the unit's own).
 """
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 # The errors live with the engine's others; imported here, where they are raised.
-from engine.core.errors import (
+from engine.game.errors import (
     UnitBusy,
     UnitFault,
     UnitJam,
@@ -99,16 +99,7 @@ from engine.units.unit_link import (
     UnitLink,
     VersionMismatch,
 )
-from firmware_host.protocol import (
-    RUNNING_STATES,
-    Event,
-    EventGap,
-    EventName,
-    Reason,
-    clean_name,
-    clean_players,
-)
-from firmware_host.protocol.words import (
+from firmware_host.people.words import (
     NO_BOTS_TEXT,
     announce,
     interrupted_text,
@@ -119,6 +110,15 @@ from firmware_host.protocol.words import (
     table_line,
     verdict,
     versus,
+)
+from firmware_host.protocol import (
+    RUNNING_STATES,
+    Event,
+    EventGap,
+    EventName,
+    Reason,
+    clean_name,
+    clean_players,
 )
 
 __all__ = [
@@ -594,20 +594,10 @@ class RemoteUnit:
                     what_to_do="Retry to run it again, or decide by hand.",
                 )
             if item.name == "fault":
-                result = self._fetch(link, unit_id)
-                if result is not None and result["launch"] != "pending":
+                result = self._after_fault(link, unit_id, item.data.get("reason"))
+                if result is not None:
                     return result
-                if result is not None:  # the unit's final word on the launch follows
-                    continue
-                self._fault_told = True
-                raise UnitFault(
-                    f"the unit at {self.url} reports a fault: {item.data.get('reason')}",
-                    url=self.url,
-                    what_to_do=(
-                        "Fix the unit (see its log), then retry: the unit is reset "
-                        "and the showdown runs again."
-                    ),
-                )
+                continue  # the unit's final word on the launch follows
             if item.name == EventName.FALSE_START:
                 continue  # said once, with the verdict
             if item.name == EventName.LAUNCHED and item.data["outcome"] == "jam":
@@ -615,6 +605,24 @@ class RemoteUnit:
             said = table_line(item.name, item.data, self._names(request))
             if said is not None:
                 self._tell(said)
+
+    def _after_fault(self, link: UnitLink, unit_id: str, reason: object) -> dict | None:
+        """A fault event: the unit's result if it is final; None if the unit's
+        final word on the launch follows; UnitFault if it has no result."""
+        result = self._fetch(link, unit_id)
+        if result is not None and result["launch"] != "pending":
+            return result
+        if result is not None:
+            return None
+        self._fault_told = True
+        raise UnitFault(
+            f"the unit at {self.url} reports a fault: {reason}",
+            url=self.url,
+            what_to_do=(
+                "Fix the unit (see its log), then retry: the unit is reset "
+                "and the showdown runs again."
+            ),
+        )
 
     def _check_in(self, link: UnitLink, unit_id: str) -> tuple[bool, dict | None]:
         """After silence or lost events: (True, result) if the unit has one,
@@ -712,7 +720,7 @@ class RemoteUnit:
             detail=detail + ")",
         )
 
-    # -- words for the table (firmware_host.protocol.words writes them) ---------------
+    # -- words for the table (firmware_host.people.words writes them) ---------------
 
     def _tell(self, text: str) -> None:
         if self.say is not None:

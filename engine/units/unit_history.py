@@ -45,7 +45,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from engine.core.errors import UnitProblem, UnitUnreachable, UnitVersionError
+from engine.game.errors import UnitProblem, UnitUnreachable, UnitVersionError
 from engine.units.ports import ShowdownOutcome, ShowdownRequest, UnitPort
 from engine.units.unit_link import (
     SWITCHED_ON,
@@ -56,8 +56,8 @@ from engine.units.unit_link import (
     VersionMismatch,
 )
 from engine.units.unit_replies import Malformed, check_reply
+from firmware_host.people.words import ms, noun, plural
 from firmware_host.protocol import Reason
-from firmware_host.protocol.words import ms, noun, plural
 
 __all__ = [
     "HistoryRow",
@@ -436,7 +436,7 @@ class UnitHistory:
     """A unit's journal, fetched over a link of its own at each :meth:`history`
     (``url`` and ``token`` as for :class:`~engine.units.remote.RemoteUnit`;
     the table's own link stays free for its showdowns). Every failure is a
-    :class:`~engine.core.errors.UnitProblem` saying what happened and what to
+    :class:`~engine.game.errors.UnitProblem` saying what happened and what to
     do: unreachable, no or a wrong token, no common protocol version, the
     ``history`` command refused, a reply out of shape or too late.
 

@@ -46,7 +46,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 # The errors live with the engine's others; imported here, where they are raised.
-from engine.core.errors import (
+from engine.game.errors import (
     AuthFailed,
     CommandRefused,
     LinkLost,

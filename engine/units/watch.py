@@ -37,7 +37,7 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any, Protocol
 
-from engine.core.errors import CommandRefused, LinkLost, UnitProblem
+from engine.game.errors import CommandRefused, LinkLost, UnitProblem
 from engine.units.remote import RemoteUnit
 from engine.units.unit_link import UnitLink
 from firmware_host.protocol import SIDES, Event, EventGap, EventName

@@ -2,7 +2,7 @@
 
 Each subcommand lives in its own module, which provides ``add_arguments(parser)``
 and ``command(args) -> int``; this file only lists them and the errors they may
-leave to it, and :func:`firmware_host.protocol.console.run` (the scaffold the
+leave to it, and :func:`firmware_host.people.console.run` (the scaffold the
 engine's ``showdown`` uses too) does the rest: logging, Ctrl-C, one ``error:``
 line and the exit status. The modules stay independent, and a missing optional
 dependency only breaks its own subcommand. ``python -m firmware_host`` runs it too.
@@ -13,7 +13,7 @@ from __future__ import annotations
 from gpiozero import GPIOZeroError
 
 from firmware_host.core.errors import UnitError
-from firmware_host.protocol import console
+from firmware_host.people import console
 from firmware_host.service.config import ConfigError
 from firmware_host.service.journal import JournalError
 

@@ -14,9 +14,9 @@ import sys
 from dataclasses import replace
 from typing import TypedDict
 
+from firmware_host.people.console import positive_int, seed
+from firmware_host.people.words import decision_line, event_line
 from firmware_host.protocol import EventName
-from firmware_host.protocol.console import positive_int, seed
-from firmware_host.protocol.words import decision_line, event_line
 from firmware_host.service.config import load_config
 from firmware_host.sim.rig import VirtualRig
 from firmware_host.sim.simulate import format_summary, simulate

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from transitions.extensions.diagrams import GraphMachine
 
 from firmware_host.core.machine import STATES, TRANSITIONS
-from firmware_host.protocol.console import CommandError
+from firmware_host.people.console import CommandError
 
 if TYPE_CHECKING:
     from transitions.extensions.diagrams_base import GraphProtocol  # only in its type stubs

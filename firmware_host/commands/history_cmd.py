@@ -22,7 +22,7 @@ file, and it is not there. ``--player`` matches names without regard to
 case; a name the journal does not know is an error (exit 1) that lists the
 names it knows. Rows that are damaged are skipped, and a last line says which
 and how to learn more. Each result's line is
-:func:`firmware_host.protocol.words.history_line`; a bot's name is marked
+:func:`firmware_host.people.words.history_line`; a bot's name is marked
 "(bot)", and bots' figures are a table of their own, never in people's.
 
 ``showdown-unit journal check`` finds the journal the same way
@@ -36,9 +36,9 @@ from pathlib import Path
 from typing import Any
 
 from firmware_host.commands.unit_client import UnitClient, read_token
+from firmware_host.people.console import CommandError, positive_int
+from firmware_host.people.words import history_line, ms, noun
 from firmware_host.protocol import clean_name
-from firmware_host.protocol.console import CommandError, positive_int
-from firmware_host.protocol.words import history_line, ms, noun
 from firmware_host.service.config import add_config_argument, load_config
 from firmware_host.service.journal import Journal, default_journal_path
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 
 from firmware_host.commands.history_cmd import add_journal_arguments, journal_location
-from firmware_host.protocol.console import CommandError
+from firmware_host.people.console import CommandError
 from firmware_host.service.config import load_config
 from firmware_host.service.journal import Journal, JournalDamagedError
 

@@ -17,7 +17,7 @@ where the results go; the last line is a status line (the outputs and the
 state), redrawn whenever it changes; events, each press with its time from GO
 and the log lines print above it. Without a terminal it runs headless,
 printing the events. Both print each event in the words of
-:func:`firmware_host.protocol.words.event_line`. The unit's subscriber only
+:func:`firmware_host.people.words.event_line`. The unit's subscriber only
 puts each event in the ui thread's :class:`~firmware_host.core.mailbox.Mailbox`,
 and while the keyboard bench runs, so does the logging of every thread; the ui
 thread does the printing, so a terminal that is slow, or not read at all,
@@ -43,9 +43,9 @@ from firmware_host.core.bench import PinLevels, pin_states
 from firmware_host.core.errors import UnitError
 from firmware_host.core.mailbox import Mailbox
 from firmware_host.core.unit import Unit
+from firmware_host.people.console import CommandError
+from firmware_host.people.words import event_line, ms
 from firmware_host.protocol import EventName
-from firmware_host.protocol.console import CommandError
-from firmware_host.protocol.words import event_line, ms
 from firmware_host.service.config import ConfigError, add_config_argument, load_config
 from firmware_host.service.journal import JournalError, JournalLockedError
 from hw.pins import PinBackendError

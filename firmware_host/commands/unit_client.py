@@ -5,7 +5,7 @@ device (``/dev/ttyUSB0``, ``/dev/serial0``). pyserial opens both
 (``serial_for_url``; its ``socket://`` is a TCP client); the protocol is
 :class:`~firmware_host.protocol.ClientConnection`'s, so this module only
 moves bytes and waits. Every failure is one
-:class:`~firmware_host.protocol.console.CommandError` that names the unit and
+:class:`~firmware_host.people.console.CommandError` that names the unit and
 what to do next.
 
     with UnitClient("socket://127.0.0.1:7700", token=None) as unit:
@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from firmware_host.people.console import CommandError
 from firmware_host.protocol import (
     ClientConnection,
     ErrorReply,
@@ -25,7 +26,6 @@ from firmware_host.protocol import (
     Reply,
     token_from_text,
 )
-from firmware_host.protocol.console import CommandError
 
 __all__ = ["UnitClient", "read_token", "check_url", "ANSWER_TIMEOUT_S"]
 
@@ -42,7 +42,7 @@ def check_url(url: str) -> str:
     >>> check_url("tcp://127.0.0.1:7700")
     Traceback (most recent call last):
     ...
-    firmware_host.protocol.console.CommandError: --unit tcp://127.0.0.1:7700: unknown scheme \
+    firmware_host.people.console.CommandError: --unit tcp://127.0.0.1:7700: unknown scheme \
 'tcp://'; give socket://HOST:PORT for TCP, or a serial device such as /dev/ttyUSB0
     """
     scheme, found, rest = url.partition("://")

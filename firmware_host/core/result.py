@@ -18,8 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from firmware_host.people.words import result_line
 from firmware_host.protocol import RESULT_KEYS, SIDES, EventName, Launch, Reason, Side
-from firmware_host.protocol.words import result_line
 
 __all__ = ["Result", "UnitEvent"]
 
@@ -108,7 +108,7 @@ class Result:
 
     def __str__(self) -> str:
         """The result on one line, in the words both ends use
-        (:func:`firmware_host.protocol.words.result_line`)."""
+        (:func:`firmware_host.people.words.result_line`)."""
         return result_line(self.to_dict())
 
 

@@ -3,7 +3,7 @@
 When a showdown is armed with ``bots`` (docs/protocol.md), a bot plays each of
 those sides. At every GO, :class:`VirtualPaddles` draws each bot's reaction
 from :func:`bot_reactions` (the human model of
-:mod:`firmware_host.protocol.reactions`, with the bot's own median) on the
+:mod:`firmware_host.people.reactions`, with the bot's own median) on the
 core's random generator, and places a *virtual edge*: a deadline at clock
 time GO + reaction that feeds ``(side, GO tick + reaction, pressed)`` into the
 core's inbox, the way a pin callback feeds a real edge. So the decision rules
@@ -43,8 +43,8 @@ import random
 from collections.abc import Callable, Mapping
 
 from firmware_host.core.deadlines import Deadlines
+from firmware_host.people.reactions import HUMAN, Reactions
 from firmware_host.protocol import SIDES, Side
-from firmware_host.protocol.reactions import HUMAN, Reactions
 
 __all__ = ["VirtualPaddles", "bot_reactions", "BOT_DEADLINES"]
 
@@ -58,7 +58,7 @@ BOT_DEADLINES = (*_PRESS.values(), _START)
 
 
 def bot_reactions(reaction_ms: float) -> Reactions:
-    """A bot's reaction model: the human one (:data:`~firmware_host.protocol.reactions.HUMAN`)
+    """A bot's reaction model: the human one (:data:`~firmware_host.people.reactions.HUMAN`)
     with median ``reaction_ms``; a bot quicker than people's floor (150 ms) gets
     its median as its floor.
 

@@ -1,5 +1,4 @@
-"""The unit's wire protocol (JSON Lines, sans-IO) and the vocabulary both ends share;
-standard library only.
+"""The unit's wire protocol (JSON Lines, sans-IO); standard library only.
 
 Both ends import this package: the daemon (``ServerConnection``) and the engine's
 remote unit (``ClientConnection``). Neither end does any I/O here: a transport
@@ -16,11 +15,9 @@ unit shows, sounds and drives: the ``outputs`` object, typed), ``_framing`` (spl
 into lines, reading a line as JSON), ``_connection`` (the two ends' state: auth,
 hello, versions) and ``_errors`` (ProtocolError and the codes).
 
-Beside the wire protocol, three public modules hold the rest of what both ends
-share, imported by name (this package does not load them): ``words`` (the unit's
-events and results in words for people), ``reactions`` (the one human
-reaction-time model every simulation draws from) and ``console`` (the command-line
-scaffold of ``showdown-unit`` and ``showdown``).
+This package is the wire alone. What both ends say to people about it (the
+words, the reaction model, the command-line scaffold) is ``firmware_host.people``,
+which imports this package; this package imports nothing else of the project.
 
 One line is one UTF-8 JSON object, ended by ``\\n`` or ``\\r\\n``. A request is
 ``{"id": 1, "cmd": "status"}``; each gets exactly one reply, ``{"id": 1, "ok":

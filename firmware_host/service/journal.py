@@ -57,7 +57,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from firmware_host.protocol.words import plural
+from firmware_host.people.words import plural
 from firmware_host.service import journal_check, journal_rows
 from firmware_host.service import journal_figures as kept
 from firmware_host.service import journal_schema as schema

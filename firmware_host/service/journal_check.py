@@ -7,7 +7,7 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
-from firmware_host.protocol.words import noun, plural
+from firmware_host.people.words import noun, plural
 from firmware_host.service import journal_figures
 from firmware_host.service.journal_figures import Merged, RowDamaged
 from firmware_host.service.journal_schema import COLUMNS, SCHEMA_VERSION

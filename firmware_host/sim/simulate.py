@@ -3,7 +3,7 @@
 Each showdown runs through the real state machine and the real
 :class:`hw.board.Board` on mock pins, on virtual time (:class:`VirtualRig`). A
 simulated table plays it: the presses people make
-(:data:`firmware_host.protocol.reactions.HUMAN`: median 230 ms, the other
+(:data:`firmware_host.people.reactions.HUMAN`: median 230 ms, the other
 player a little later, now and then by a hair), false starts in the countdown
 and the hold (some by both players),
 presses too fast after GO for ``min_reaction_ms``, false starts whose callback
@@ -29,8 +29,8 @@ import time
 from dataclasses import dataclass, replace
 from typing import Any
 
-from firmware_host.protocol.console import positive_int, seed
-from firmware_host.protocol.reactions import HUMAN
+from firmware_host.people.console import positive_int, seed
+from firmware_host.people.reactions import HUMAN
 from firmware_host.service.config import load_config
 from firmware_host.sim.rig import VirtualRig, run_until
 

@@ -40,7 +40,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
-from engine.core.errors import SaveFailed
+from engine.game.errors import SaveFailed
 from engine.units.ports import ShowdownRequest
 
 __all__ = [
@@ -117,7 +117,7 @@ class Checkpoint:
     connections list, the unit, the hooks, the caches of encoded views) is
     copied deeply; the objects named in ``shared`` are kept as they are
     (the unit port, which the worker thread may hold), a game is copied with
-    its own ``copy()`` and the driver's event list (it only grows) shallowly.
+    its own ``copy()`` and the match's event list (it only grows) shallowly.
 
     A change touches the connection it came from (``sender``) and those that
     hold a seat (a seat taken over, seats renumbered at a start, a welcome
@@ -142,7 +142,8 @@ class Checkpoint:
         if match is not None:
             memo[id(match.game)] = match.game.copy()
             memo[id(match.events)] = list(match.events)
-            holders += [match, *match.agents]
+            memo[id(match.narration)] = match.narration  # the family's: no state
+            holders += [match, *getattr(room, "bots", {}).values()]
         for holder in holders:
             for value in vars(holder).values():
                 if id(value) not in memo:

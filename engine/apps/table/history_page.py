@@ -33,7 +33,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from engine.apps.table.server import STATIC
-from engine.core.errors import UnitProblem
+from engine.game.errors import UnitProblem
 from engine.units.unit_history import DEFAULT_LIMIT, MAX_LIMIT, History, history_document
 
 __all__ = ["HistoryPage", "HistorySource", "history_answer"]

@@ -48,12 +48,12 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from engine.apps.table.access import HOST_ONLY, HostGate
 from engine.apps.table.frames import read_messages
 from engine.apps.table.server import STATIC
-from engine.core.errors import CommandRefused, LinkLost
+from engine.game.errors import CommandRefused, LinkLost
 from engine.units.live_sim import idle_outputs
 from engine.units.remote import Table
 from engine.units.watch import UnitWatcher
+from firmware_host.people.words import verdict
 from firmware_host.protocol import SIDES, Event, EventName
-from firmware_host.protocol.words import verdict
 
 __all__ = ["UnitPanel", "PanelPage", "SIM_PRESS_TEXT", "PANEL_HOST_ONLY", "COMMAND_TIMEOUT_S"]
 

@@ -10,14 +10,13 @@ Everything here is built on the server from a ``PartyGame``:
 - :func:`party_private`: the ``you`` part of a seated phone: its hand, its
   legal actions (out of turn too: the right speed play, a catch, its pointing
   choices), its own pointing choice (``"you point at Bob"``, to it alone);
-- :func:`party_event_text`: the log line of a Party! event of the driver.
 
 A phone is offered a speed play only while its card is identical to the top
 card (the button lights); the engine's wrong speed plays (a penalty) are left
 to the bots. Wild Drawn Together's choices (a colour and two players, hundreds
 of actions at 16 seats) are summed up in ``you.link_play``.
 
->>> from engine.core.party import PartyGame
+>>> from engine.uno.party import PartyGame
 >>> game = PartyGame.from_notation(
 ...     "party R5,G7/R5,B1/Y3,W - R1,R5 R + 0 play - - 0,0,0 2 1 500 - 1:0 -")
 >>> you = party_private(game, 1, ["Ann", "Bob", "Cy"])
@@ -33,15 +32,15 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
-from engine.apps.driver import PARTY_EVENT_KINDS
 from engine.apps.play import action_text
-from engine.apps.recap import COLOUR_WORDS, card_name
 from engine.apps.screen import card_order
-from engine.core.actions import Action, ActionKind
-from engine.core.cards import Card, Rank
-from engine.core.game import Phase
-from engine.core.party import PartyGame
-from engine.core.party_rules import PartyRules
+from engine.uno.actions import Action, ActionKind
+from engine.uno.cards import Card, Rank
+from engine.uno.game import Phase
+from engine.uno.narration import PARTY_EVENT_KINDS
+from engine.uno.party import PartyGame
+from engine.uno.party_rules import PartyRules
+from engine.uno.words import COLOUR_WORDS, card_name
 
 __all__ = [
     "PARTY_EVENTS",
@@ -51,14 +50,12 @@ __all__ = [
     "party_private",
     "party_prompt",
     "party_action_text",
-    "party_event_text",
     "party_rules_view",
     "party_rules_words",
     "own_choice",
     "is_party",
     "pointing_reveal",
     "party_draws",
-    "too_late",
 ]
 
 #: A Party! table seats up to 16 (the others 10).
@@ -300,54 +297,6 @@ def _count(n: int) -> str:
     return f"{n} card" if n == 1 else f"{n} cards"
 
 
-def party_event_text(kind: str, d: dict[str, Any], names: Sequence[str]) -> str:
-    """The log line of one of the driver's Party! events (:data:`PARTY_EVENTS`).
-
-    >>> party_event_text("pointed", {"player": 1}, ["Ann", "Bob"])
-    'Bob has pointed.'
-    >>> party_event_text("pointing", {"choices": {0: 1, 1: 0}, "draws": {0: 1, 1: 1}},
-    ...                  ["Ann", "Bob"])
-    'Everyone points: Ann at Bob, Bob at Ann; Ann draws 1, Bob draws 1.'
-    """
-    who = names[d["player"]] if isinstance(d.get("player"), int) else "?"
-    if kind == "speed":
-        card = d.get("card")
-        if d.get("right"):
-            return f"{who} speed-plays {card}!"
-        return f"{who} speed-plays {card}, which is not the top card, and draws 1."
-    if kind == "point_taken":
-        return f"{who} plays Point Taken: everyone points at a player!"
-    if kind == "pointed":
-        return f"{who} has pointed."
-    if kind == "pointing":
-        choices = ", ".join(
-            f"{names[int(p)]} at {names[int(t)]}" for p, t in sorted(_pairs(d.get("choices")))
-        )
-        draws = ", ".join(
-            f"{names[int(p)]} draws {n}" for p, n in sorted(_pairs(d.get("draws"))) if n
-        )
-        return f"Everyone points: {choices}" + (f"; {draws}." if draws else ".")
-    if kind == "pile_start":
-        colour = d.get("colour")
-        words = COLOUR_WORDS.get(str(colour), str(colour)) if colour else "no"
-        flipped = ", ".join(map(str, d.get("flipped") or ()))
-        return f"{who} plays Wild Pile Up: the mini pile starts with {flipped} ({words})."
-    if kind == "pile_add":
-        return f"{who} adds {d.get('card')} to the pile."
-    if kind == "pile_take":
-        cards = d.get("cards")
-        n = cards if isinstance(cards, int) else len(cards or ())
-        return f"{who} takes the pile: {_count(n)}."
-    if kind == "link":
-        pair = list(d.get("linked") or d.get("link") or d.get("pair") or ())
-        if len(pair) == 2:
-            return f"{who} links {names[pair[0]]} and {names[pair[1]]}: they draw together."
-        return f"{who} links two players."
-    if kind == "claim_lost":
-        return f"{who} was too late: {d.get('action')}."
-    return f"{kind}: {who}"
-
-
 def pointing_reveal(d: dict[str, Any]) -> dict[str, Any]:
     """The public record of a ``pointing`` event (every choice in): who played
     the Point Taken, who pointed at whom, who drew how many.
@@ -371,28 +320,6 @@ def party_draws(kind: str, d: dict[str, Any]) -> dict[int, int]:
     if kind in ("pointing", "speed", "pile_take"):
         return dict(_pairs(d.get("draws")))
     return {}
-
-
-def too_late(
-    last: tuple[str, int, dict[str, Any]] | None,
-    names: Sequence[str],
-    game: PartyGame,
-    text: str,
-) -> str:
-    """Why a phone's claim (a speed play, a catch) is refused: who came first
-    (``last`` is the latest decision: its event kind, player and data), or
-    that it is not open."""
-    if last is not None:
-        kind, player, data = last
-        if kind == "catch" and isinstance(data.get("caught"), int):
-            return f"too late: {names[player]} caught {names[data['caught']]} first"
-        return f"too late: {names[player]} played first"
-    if text.startswith("speed"):
-        return (
-            f"{text} is not legal now: a speed play needs the identical card "
-            f"({game.top_card} is on top) before the player to act plays"
-        )
-    return f"{text} is not legal now"
 
 
 def _pairs(value: Any) -> list[tuple[int, int]]:

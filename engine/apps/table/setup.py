@@ -9,8 +9,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from engine.core.party_rules import PartyRules
-from engine.core.rules import HouseRules
+from engine.uno.party_rules import PartyRules
+from engine.uno.rules import HouseRules
 
 __all__ = ["house_rules_from", "party_rules_from"]
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from firmware_host.protocol.words import duel_verdict
+from firmware_host.people.words import duel_verdict
 
 __all__ = ["armed", "follow", "decided", "ms"]
 

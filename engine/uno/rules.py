@@ -1,7 +1,7 @@
 """The rules: what each card does, the first-card rules, the variants (deck,
 first-card rule, showdowns) and the optional house rules.
 
-``engine.core.game.Game`` keeps the state and applies these: the effect of a
+``engine.uno.game.Game`` keeps the state and applies these: the effect of a
 card played (``card_effects``) or turned first (``first_card_effect``), which
 first card goes back or is covered, and when a Wild Draw Four is legal and may
 be challenged.
@@ -27,7 +27,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from engine.core.cards import (
+from engine.game.errors import DeckError, NotationError
+from engine.uno.cards import (
     COLOUR_MASK,
     COLOUR_SHIFT,
     COLOURS,
@@ -38,9 +39,8 @@ from engine.core.cards import (
     Card,
     Rank,
 )
-from engine.core.deck_file import read_deck_file
-from engine.core.errors import DeckError, NotationError
-from engine.core.party_rules import load_party_deck
+from engine.uno.deck_file import read_deck_file
+from engine.uno.party_rules import load_party_deck
 
 __all__ = [
     "HouseRules",
@@ -156,7 +156,7 @@ CARD_EFFECTS: dict[Rank, Effect] = {
     # The same player then names the opponent and the cards (``face``).
     Rank.WILD_SHOWDOWN: Effect(names_colour=True, turns=0, then="face"),
     # UNO Party!'s cards, as far as this table can say it: the pointing, the mini
-    # pile and the links are engine.core.party's own (a classic or Showdown game
+    # pile and the links are engine.uno.party's own (a classic or Showdown game
     # never holds these cards).
     Rank.POINT_TAKEN: Effect(),
     Rank.WILD_PILE_UP: Effect(),
@@ -365,8 +365,8 @@ class Variant:
 
     @classmethod
     def party(cls, deck_file: str | Path | None = None) -> Variant:
-        """UNO Party!: 224 cards (an assumption, engine/data/party_deck.toml),
-        2-16 players; played by ``engine.core.party.PartyGame``."""
+        """UNO Party!: 224 cards (an assumption, engine/uno/data/party_deck.toml),
+        2-16 players; played by ``engine.uno.party.PartyGame``."""
         return cls(
             "party",
             load_party_deck(deck_file),

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from engine.core.cards import TEXT, Card
-from engine.core.errors import NotationError
+from engine.game.errors import NotationError
+from engine.uno.cards import TEXT, Card
 
 __all__ = ["PartyState", "SEALED", "WAITING", "NO_PART"]
 

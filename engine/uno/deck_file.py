@@ -1,4 +1,4 @@
-"""Reading a deck definition file (engine/data/*_deck.toml or the user's copy)."""
+"""Reading a deck definition file (engine/uno/data/*_deck.toml or the user's copy)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from engine.core.errors import DeckError
+from engine.game.errors import DeckError
 
 __all__ = ["read_deck_file"]
 
@@ -17,11 +17,11 @@ def read_deck_file(
     path: str | Path | None, packaged: str, keys: Iterable[str]
 ) -> tuple[dict[str, Any], str]:
     """A deck file's TOML table and the name to quote in errors: ``path``, or
-    engine/data/``packaged``. DeckError names the file for anything unreadable
+    engine/uno/data/``packaged``. DeckError names the file for anything unreadable
     and for a key not among ``keys``."""
     if path is None:
-        source: Any = resources.files("engine") / "data" / packaged
-        name = f"engine/data/{packaged}"
+        source: Any = resources.files("engine.uno") / "data" / packaged
+        name = f"engine/uno/data/{packaged}"
     else:
         source, name = Path(path), str(path)
     try:

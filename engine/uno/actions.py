@@ -44,8 +44,8 @@ from __future__ import annotations
 
 import enum
 
-from engine.core.cards import CARD, COLOURS, MAX_SHOWDOWN, Card, Colour, Rank
-from engine.core.errors import NotationError
+from engine.game.errors import NotationError
+from engine.uno.cards import CARD, COLOURS, MAX_SHOWDOWN, Card, Colour, Rank
 
 __all__ = ["ActionKind", "Action"]
 

@@ -1,4 +1,4 @@
-"""UNO Party!'s rules as two functions over a ``PartyGame``: what a player may
+"""UNO Party!'s rules as two functions over a ``PartyFacts``: what a player may
 do now (``legal_for``) and what a legal action does (``apply_action``), plus the
 consistency checks (``problems``). docs/notation.md describes each rule.
 """
@@ -6,9 +6,9 @@ consistency checks (``problems``). docs/notation.md describes each rule.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
-from engine.core.actions import (
+from engine.uno.actions import (
     ACCEPT,
     CATCH,
     CHALLENGE,
@@ -21,7 +21,7 @@ from engine.core.actions import (
     TAKE_PILE,
     Action,
 )
-from engine.core.cards import (
+from engine.uno.cards import (
     CARD,
     COLOURS,
     RANK_MASK,
@@ -29,20 +29,19 @@ from engine.core.cards import (
     Card,
     Rank,
 )
-from engine.core.game import Phase
-from engine.core.party_notation import NO_PART, WAITING
-from engine.core.party_rules import (
+from engine.uno.game import Phase
+from engine.uno.party_facts import PartyFacts
+from engine.uno.party_notation import NO_PART, WAITING
+from engine.uno.party_rules import (
     POINT_CAP,
     colour_of,
     party_wild_draw_four_is_legal,
 )
-from engine.core.rules import LOST_CHALLENGE_CARDS
+from engine.uno.rules import LOST_CHALLENGE_CARDS
 
 # CARD for the codes a game holds (always real cards).
 _CARDS = cast("list[Card]", CARD)
 
-if TYPE_CHECKING:
-    from engine.core.party import PartyGame
 
 __all__ = ["legal_for", "apply_action", "problems"]
 
@@ -75,7 +74,7 @@ def _distinct(hand: list[int]) -> list[int]:
     return seen
 
 
-def playable(game: PartyGame, card: int) -> bool:
+def playable(game: PartyFacts, card: int) -> bool:
     """A card matches the colour in force, or the top card's rank (a coloured
     top), or is wild."""
     colour = colour_of(card)
@@ -85,7 +84,7 @@ def playable(game: PartyGame, card: int) -> bool:
     return colour_of(top) != WILD_COLOUR and top & RANK_MASK == card & RANK_MASK
 
 
-def _plays(game: PartyGame, player: int, card: int, uno_too: bool) -> Iterator[Action]:
+def _plays(game: PartyFacts, player: int, card: int, uno_too: bool) -> Iterator[Action]:
     """The ways to play ``card`` on a turn (each once more with ``uno``)."""
     c = _CARDS[card]
     rank = card & RANK_MASK
@@ -106,7 +105,7 @@ def _plays(game: PartyGame, player: int, card: int, uno_too: bool) -> Iterator[A
             yield _COLOURED_PLAYS[card][uno]
 
 
-def _links(game: PartyGame, player: int) -> list[tuple[int, int]]:
+def _links(game: PartyFacts, player: int) -> list[tuple[int, int]]:
     if game._link is not None and game._house.relink == "keep":
         return []  # the first link stays: the card names its colour only
     n = game._n
@@ -118,12 +117,12 @@ def _links(game: PartyGame, player: int) -> list[tuple[int, int]]:
     ]
 
 
-def _catch(game: PartyGame, player: int) -> list[Action]:
+def _catch(game: PartyFacts, player: int) -> list[Action]:
     target = game.catchable
     return [Action.catch(target)] if target is not None and target != player else []
 
 
-def legal_for(game: PartyGame, player: int) -> Iterator[Action]:
+def legal_for(game: PartyFacts, player: int) -> Iterator[Action]:
     phase = game._phase
     if phase is Phase.ROUND_OVER:
         return
@@ -181,7 +180,7 @@ def legal_for(game: PartyGame, player: int) -> Iterator[Action]:
         yield from _catch(game, player)
 
 
-def apply_action(game: PartyGame, action: Action, player: int) -> None:
+def apply_action(game: PartyFacts, action: Action, player: int) -> None:
     kind = action.kind
     if kind is PLAY:
         if game._phase is Phase.PILE:
@@ -210,7 +209,7 @@ def apply_action(game: PartyGame, action: Action, player: int) -> None:
         game._phase = Phase.PLAY
 
 
-def _play(game: PartyGame, action: Action, p: int) -> None:
+def _play(game: PartyFacts, action: Action, p: int) -> None:
     card = int(cast(Card, action.card))
     hand = game._hands[p]
     rank = card & RANK_MASK
@@ -277,7 +276,7 @@ def _play(game: PartyGame, action: Action, p: int) -> None:
         game._end_round(p)
 
 
-def _speed(game: PartyGame, action: Action, p: int) -> None:
+def _speed(game: PartyFacts, action: Action, p: int) -> None:
     card = int(cast(Card, action.card))
     hand = game._hands[p]
     if card != game._discard[-1]:  # wrong: the card stays, the player draws one
@@ -294,7 +293,7 @@ def _speed(game: PartyGame, action: Action, p: int) -> None:
         game._end_round(p)
 
 
-def _draw_instead(game: PartyGame, p: int) -> None:
+def _draw_instead(game: PartyFacts, p: int) -> None:
     drawn = 0
     limit = game._house.DRAW_UNTIL_MAX if game._house.draw_until_playable else 1
     hand = game._hands[p]
@@ -316,7 +315,7 @@ def _draw_instead(game: PartyGame, p: int) -> None:
         game.current = game._next(p)
 
 
-def _accept(game: PartyGame, p: int) -> None:
+def _accept(game: PartyFacts, p: int) -> None:
     offender = game._next(p, -1)
     game._draw_cards(p, game._pending)
     game._pending, game._wd4_legal = 0, None
@@ -325,7 +324,7 @@ def _accept(game: PartyGame, p: int) -> None:
         game._end_round(offender)
 
 
-def _challenge(game: PartyGame, p: int) -> None:
+def _challenge(game: PartyFacts, p: int) -> None:
     offender = game._next(p, -1)
     legal, game._wd4_legal = game._wd4_legal, None
     pending, game._pending = game._pending, 0
@@ -342,14 +341,14 @@ def _challenge(game: PartyGame, p: int) -> None:
 # -- Point Taken -------------------------------------------------------------------
 
 
-def _point(game: PartyGame, target: int, p: int) -> None:
+def _point(game: PartyFacts, target: int, p: int) -> None:
     choices = cast("list", game._choices)
     choices[p] = target
     if WAITING not in choices:
         _resolve_pointing(game)
 
 
-def _resolve_pointing(game: PartyGame) -> None:
+def _resolve_pointing(game: PartyFacts) -> None:
     choices = cast("list", game._choices)
     n = game._n
     own = [min(sum(1 for c in choices if c == q), POINT_CAP) for q in range(n)]
@@ -373,7 +372,7 @@ def _resolve_pointing(game: PartyGame) -> None:
 # -- Wild Pile Up ------------------------------------------------------------------
 
 
-def _start_pile(game: PartyGame) -> bool:
+def _start_pile(game: PartyFacts) -> bool:
     """Flip cards until a non-wild; False (nothing happens) if none can be flipped."""
     flipped: list[int] = []
     while game._draw or game._reshuffle():
@@ -391,7 +390,7 @@ def _start_pile(game: PartyGame) -> bool:
     return False
 
 
-def _next_in_pile(game: PartyGame, p: int) -> int | None:
+def _next_in_pile(game: PartyFacts, p: int) -> int | None:
     """The next player after ``p`` who holds cards (None: nobody does)."""
     for steps in range(1, game._n + 1):
         q = game._next(p, steps)
@@ -400,7 +399,7 @@ def _next_in_pile(game: PartyGame, p: int) -> int | None:
     return None
 
 
-def _add_to_pile(game: PartyGame, action: Action, p: int) -> None:
+def _add_to_pile(game: PartyFacts, action: Action, p: int) -> None:
     card = int(cast(Card, action.card))
     hand = game._hands[p]
     hand.remove(card)
@@ -420,7 +419,7 @@ def _add_to_pile(game: PartyGame, action: Action, p: int) -> None:
         game.current = nxt
 
 
-def _take(game: PartyGame, p: int) -> None:
+def _take(game: PartyFacts, p: int) -> None:
     pile, game._pile = game._pile, []
     game._hands[p] += pile
     if game._house.pile_is_draw and game._link is not None and p in game._link:
@@ -436,7 +435,7 @@ def _take(game: PartyGame, p: int) -> None:
 # -- consistency ---------------------------------------------------------------------
 
 
-def problems(game: PartyGame) -> list[str]:
+def problems(game: PartyFacts) -> list[str]:
     found = game._seating_problems(game._all_cards())
     n = game._n
     if not game._discard:

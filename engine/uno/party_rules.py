@@ -1,7 +1,7 @@
 """UNO Party!'s rule choices and deck: the ``PartyRules`` house rules, the
 packaged 224-card deck, and when a Wild Draw Four is legal.
 
-The game itself is ``engine.core.party.PartyGame``; docs/notation.md lists every
+The game itself is ``engine.uno.party.PartyGame``; docs/notation.md lists every
 house rule with its default and why.
 
 >>> rules = PartyRules.parse("first=once,pile_out=at_once,uno=4")
@@ -19,7 +19,8 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
-from engine.core.cards import (
+from engine.game.errors import DeckError, NotationError
+from engine.uno.cards import (
     COLOUR_MASK,
     COLOUR_SHIFT,
     COLOURS,
@@ -29,8 +30,7 @@ from engine.core.cards import (
     Card,
     Rank,
 )
-from engine.core.deck_file import read_deck_file
-from engine.core.errors import DeckError, NotationError
+from engine.uno.deck_file import read_deck_file
 
 __all__ = [
     "PartyRules",
@@ -187,7 +187,7 @@ def party_wild_draw_four_is_legal(hand, colour: int, all_wilds: bool) -> bool:
     codes) holds no card of ``colour`` and no Wild (nor, with ``all_wilds``, a
     Wild Pile Up or Wild Drawn Together).
 
-    >>> from engine.core.cards import Colour
+    >>> from engine.uno.cards import Colour
     >>> codes = lambda *texts: [int(Card.parse(t)) for t in texts]
     >>> party_wild_draw_four_is_legal(codes("B1", "WP"), Colour.RED, False)
     True
@@ -220,7 +220,7 @@ _DECK_KEYS = {
 
 
 def load_party_deck(path: str | Path | None = None) -> tuple[Card, ...]:
-    """The Party! deck from a deck file (``engine/data/party_deck.toml`` by default)."""
+    """The Party! deck from a deck file (``engine/uno/data/party_deck.toml`` by default)."""
     data, name = read_deck_file(path, "party_deck.toml", _DECK_KEYS)
     counts = {}
     for key in _DECK_KEYS:

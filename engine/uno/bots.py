@@ -4,17 +4,19 @@ Every agent (bot, person at a terminal, remote player) has one method::
 
     agent.act(game, player) -> Action      # one of game.legal_actions()
 
-The driver calls it when ``game.to_act == player`` (in UNO Party! also for each
-player in ``game.waiting_for`` while everyone points). A Party! agent may also
+The match's driver (engine.match) calls it when the game waits for the player
+(``game.waiting_for``: in UNO Party! several players while everyone points).
+A Party! agent may also
 have ``react(game, player) -> Action | None``: an out-of-turn claim (a speed
 play, a catch) it makes now, or None; the driver asks it after each decision
-(engine.apps.driver) and orders the claims by the agents' ``reaction_ms``. A bot is handed the live
+(engine.match) and orders the claims by the agents' ``reaction_ms``. A bot is handed the live
 ``Game`` for speed, but it must not cheat: it reads the game only through a
 ``PlayerView``, which offers exactly what a player at the table can see (their
 own hand, everyone's hand sizes, the discard pile, the colour, the direction,
 the scores, the pending penalty...) and nothing of the other hands or the order
 of the draw pile.
 
+>>> import random
 >>> from engine import Game
 >>> game = Game.from_notation(
 ...     "showdown R5,W,G2/B1,Y1,Y2 G1,B2 R1 R + 0 play - - 0,0 1 1 500 - 1:0")
@@ -27,14 +29,20 @@ True
 from __future__ import annotations
 
 import math
-import random
 from collections import Counter
-from typing import Protocol
 
-from engine.core.actions import Action, ActionKind
-from engine.core.cards import COLOURS, Card, Colour, Rank
-from engine.core.party import PartyGame
-from engine.players import party_bots
+from engine.game.agents import (
+    DEFAULT_REACT_CHANCE,
+    DEFAULT_REACTION_MS,
+    REACTION_MS_RANGE,
+    Agent,
+    RandomBot,
+    check_reaction_ms,
+)
+from engine.uno import party_bots
+from engine.uno.actions import Action, ActionKind
+from engine.uno.cards import COLOURS, Colour, Rank
+from engine.uno.player_view import PlayerView
 
 __all__ = [
     "Agent",
@@ -47,179 +55,6 @@ __all__ = [
     "check_reaction_ms",
 ]
 
-#: A bot's reaction after GO when a unit presses its paddle: the median of a
-#: person's (firmware_host.protocol.reactions.HUMAN).
-DEFAULT_REACTION_MS = 230.0
-#: The reaction medians a unit takes for a bot, in ms (both ends included).
-REACTION_MS_RANGE = (100.0, 1000.0)
-#: How often a random bot claims an out-of-turn action it may make (UNO Party!).
-DEFAULT_REACT_CHANCE = 0.05
-
-
-def check_reaction_ms(value: object, who: str = "a bot") -> float:
-    """``value`` as a bot's reaction median in ms; ValueError unless it is a
-    number from 100 to 1000.
-
-    >>> check_reaction_ms(180)
-    180.0
-    >>> check_reaction_ms(50, "bot1")
-    Traceback (most recent call last):
-    ...
-    ValueError: reaction_ms of bot1 must be a number from 100 to 1000 (ms, the median of its \
-reaction after GO), not 50
-    """
-    low, high = REACTION_MS_RANGE
-    if (
-        not isinstance(value, (int, float))
-        or isinstance(value, bool)
-        or not low <= value <= high  # NaN fails too
-    ):
-        raise ValueError(
-            f"reaction_ms of {who} must be a number from {low:g} to {high:g} (ms, the "
-            f"median of its reaction after GO), not {value!r}"
-        )
-    return float(value)
-
-
-class Agent(Protocol):
-    """Anything that decides for a player: ``act`` returns one of ``game.legal_actions()``.
-
-    UNO Party! agents may add ``react(game, player) -> Action | None`` (a claim
-    out of turn) and ``reaction_ms`` (how fast they claim); both are optional.
-    """
-
-    def act(self, game, player: int) -> Action: ...
-
-
-class PlayerView:
-    """A read-only window on a game for one player: what they may see, nothing else.
-
-    >>> from engine import Game
-    >>> view = PlayerView(Game.from_notation(
-    ...     "classic R5,B5/G3,Y9,Y3 G7 R1 R + 0 play - - 0,0 1 1 500 - 1:0"), 0)
-    >>> [str(c) for c in view.hand], view.hand_sizes, str(view.top_card)
-    (['R5', 'B5'], (2, 3), 'R1')
-    >>> view.next_player(), view.opponents()
-    (1, [1])
-    """
-
-    __slots__ = ("_game", "player")
-
-    def __init__(self, game, player: int):
-        self._game = game
-        self.player = player
-
-    # What everyone at the table sees.
-    players = property(lambda self: self._game.players)
-    variant = property(lambda self: self._game.variant)
-    house_rules = property(lambda self: self._game.house_rules)
-    hand_sizes = property(lambda self: self._game.hand_sizes)
-    top_card = property(lambda self: self._game.top_card)
-    colour = property(lambda self: self._game.colour)
-    direction = property(lambda self: self._game.direction)
-    discard_pile = property(lambda self: self._game.discard_pile)
-    scores = property(lambda self: self._game.scores)
-    target = property(lambda self: self._game.target)
-    phase = property(lambda self: self._game.phase)
-    current = property(lambda self: self._game.current)
-    to_act = property(lambda self: self._game.to_act)
-    pending_draws = property(lambda self: self._game.pending_draws)
-    catchable = property(lambda self: self._game.catchable)
-    round = property(lambda self: self._game.round)
-
-    # UNO Party!'s public facts (for another variant: no window, no pile, no link).
-    is_party = property(lambda self: isinstance(self._game, PartyGame))
-    speed_window = property(lambda self: getattr(self._game, "speed_window", False))
-    pile = property(lambda self: getattr(self._game, "pile", ()))
-    pile_colour = property(lambda self: getattr(self._game, "pile_colour", None))
-    links = property(lambda self: getattr(self._game, "links", None))
-    pointer = property(lambda self: getattr(self._game, "pointer", None))
-
-    @property
-    def pointing(self) -> tuple[int, ...]:
-        """UNO Party!: the players whose pointing choice is in (never whom they chose)."""
-        return getattr(self._game, "pointing", ())
-
-    @property
-    def waiting_for(self) -> tuple[int, ...]:
-        """The players the game waits for (everyone still to point, in Party!)."""
-        game = self._game
-        if isinstance(game, PartyGame):
-            return game.waiting_for
-        return () if game.to_act is None else (game.to_act,)
-
-    @property
-    def hand(self) -> tuple[Card, ...]:
-        """This player's own hand."""
-        return self._game.hand(self.player)
-
-    @property
-    def drawn_card(self) -> Card | None:
-        """The card this player just drew, if they are deciding whether to play it."""
-        return self._game.drawn_card if self._game.to_act == self.player else None
-
-    def legal_actions(self) -> tuple[Action, ...]:
-        """This player's legal actions (empty when it is not their decision; in
-        UNO Party! also their out-of-turn ones: speed plays, catches, pointing)."""
-        game = self._game
-        if isinstance(game, PartyGame):
-            return game.legal_actions(self.player)
-        return game.legal_actions() if game.to_act == self.player else ()
-
-    def next_player(self, steps: int = 1) -> int:
-        """The player ``steps`` turns after this one in the current direction."""
-        return (self.player + steps * self._game.direction) % self._game.players
-
-    def opponents(self) -> list[int]:
-        return [p for p in range(self._game.players) if p != self.player]
-
-    def unseen_cards(self) -> Counter:
-        """The deck's cards this player cannot see: not in their hand and not in
-        the discard pile (so in other hands or the draw pile)."""
-        unseen = Counter(self._game.variant.deck)
-        unseen.subtract(self.hand)
-        unseen.subtract(self._game.discard_pile)
-        unseen.subtract(self.pile)  # UNO Party!'s mini pile lies face up
-        return +unseen  # drops zero and negative counts
-
-
-class RandomBot:
-    """Chooses uniformly among the legal actions with its own seeded ``rng``.
-
-    ``reaction_ms`` is the median of its reaction after GO when a unit presses
-    its paddle in a showdown (100 to 1000 ms; a person's median by default),
-    and in UNO Party! how fast it claims. ``react_chance``: how often (0 to 1)
-    it claims, when asked, one of its out-of-turn actions at random (UNO
-    Party!: a speed play, right or wrong, or a catch).
-    """
-
-    def __init__(
-        self,
-        rng: random.Random,
-        name: str = "random",
-        *,
-        reaction_ms: float = DEFAULT_REACTION_MS,
-        react_chance: float = DEFAULT_REACT_CHANCE,
-    ):
-        if not isinstance(react_chance, (int, float)) or not 0 <= react_chance <= 1:
-            raise ValueError(
-                f"react_chance of bot {name!r} must be from 0 to 1, not {react_chance!r}"
-            )
-        self.rng = rng
-        self.name = name
-        self.reaction_ms = check_reaction_ms(reaction_ms, f"bot {name!r}")
-        self.react_chance = float(react_chance)
-
-    def act(self, game, player: int) -> Action:
-        return self.rng.choice(PlayerView(game, player).legal_actions())
-
-    def react(self, game, player: int) -> Action | None:
-        """UNO Party!: now and then (``react_chance``) a random out-of-turn action."""
-        return party_bots.random_react(PlayerView(game, player), self.rng, self.react_chance)
-
-    def __repr__(self) -> str:
-        return f"RandomBot(name={self.name!r})"
-
 
 _ACTION_RANKS = (Rank.DRAW_TWO, Rank.SKIP, Rank.REVERSE)
 
@@ -228,7 +63,7 @@ class HeuristicBot:
     """A sensible player, deterministic, playing only from its ``PlayerView``.
 
     In UNO Party! it plays as below with the additions that
-    engine.players.party_bots lists (speed plays and catches out of turn,
+    engine.uno.party_bots lists (speed plays and catches out of turn,
     pointing, links, the mini pile).
 
     - catches a player who did not call UNO whenever it may, and always calls UNO;

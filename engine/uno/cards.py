@@ -31,7 +31,7 @@ from __future__ import annotations
 import enum
 from typing import cast
 
-from engine.core.errors import NotationError
+from engine.game.errors import NotationError
 
 __all__ = [
     "Colour",
@@ -99,7 +99,7 @@ class Rank(enum.IntEnum):
     WILD = 13
     WILD_DRAW_FOUR = 14
     WILD_SHOWDOWN = 15
-    # UNO Party!'s cards (engine.core.party): Point Taken is coloured, the other two wild.
+    # UNO Party!'s cards (engine.uno.party): Point Taken is coloured, the other two wild.
     POINT_TAKEN = 16
     WILD_PILE_UP = 17
     WILD_DRAWN_TOGETHER = 18
@@ -121,7 +121,7 @@ COLOUR_MASK = 0x7
 SHOWDOWN_SHIFT = 8
 SHOWDOWN_MASK = 0x700
 #: Bits 0-7, colour and rank: a code less its Showdown number. For a coloured
-#: card this is also its match key (see ``engine.core.tables.PLAYABLE``).
+#: card this is also its match key (see ``engine.uno.tables.PLAYABLE``).
 FACE_MASK = 0xFF
 #: Rank and Showdown number: ``code & NUMBER_TEST_MASK <= LAST_NUMBER_RANK`` holds
 #: exactly for a number card without a Showdown symbol (the game's fast path).
@@ -138,7 +138,7 @@ MAX_SHOWDOWN = 7
 # ranks up to LAST_NUMBER_RANK are the number cards, then the coloured action
 # cards (Draw Two, Reverse, Skip), and from FIRST_WILD_RANK on the wilds of a
 # classic or Showdown deck (Game's fast tests). UNO Party!'s ranks come after
-# those and Point Taken among them is coloured: engine.core.party tests the colour
+# those and Point Taken among them is coloured: engine.uno.party tests the colour
 # field for wildness.
 LAST_NUMBER_RANK = int(Rank.NINE)
 FIRST_WILD_RANK = int(Rank.WILD)

@@ -1,4 +1,4 @@
-"""UNO Party!'s decisions for the bots of :mod:`engine.players.bots`.
+"""UNO Party!'s decisions for the bots of :mod:`engine.uno.bots`.
 
 The bots' classes stay in bots.py; this module holds what they do in a Party!
 game, each a function of a ``PlayerView`` (so of what the player may see):
@@ -6,7 +6,6 @@ game, each a function of a ``PlayerView`` (so of what the player may see):
 - ``heuristic_act``: the heuristic bot's own decisions (its turn, the pile, the
   pointing, a Wild Draw Four's challenge);
 - ``heuristic_react``: its out-of-turn claims (a catch, then a right speed play);
-- ``random_react``: a random bot's claims (rarely, any out-of-turn action).
 
 The heuristic bot in Party! plays as in classic (see ``HeuristicBot``), and:
 
@@ -34,17 +33,26 @@ The heuristic bot in Party! plays as in classic (see ``HeuristicBot``), and:
 from __future__ import annotations
 
 import math
-import random
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
-from engine.core.actions import Action, ActionKind
-from engine.core.cards import Card, Rank
-from engine.core.game import Phase
+from engine.uno.actions import Action, ActionKind
+from engine.uno.cards import Card, Colour, Rank
+from engine.uno.game import Phase
+from engine.uno.player_view import PlayerView
 
-if TYPE_CHECKING:
-    from engine.players.bots import HeuristicBot, PlayerView
 
-__all__ = ["heuristic_act", "heuristic_react", "random_react", "wild_draw_four_is_honest"]
+class HeuristicBot(Protocol):
+    """What Party!'s heuristic asks of engine.uno.bots.HeuristicBot (which
+    imports this module: the protocol keeps the two apart)."""
+
+    challenge_threshold: float
+
+    def best_colour(self, cards: Any) -> Colour: ...
+    def _danger(self, view: PlayerView) -> bool: ...
+    def _play_score(self, view: PlayerView, action: Action, danger: bool) -> float: ...
+
+
+__all__ = ["heuristic_act", "heuristic_react", "wild_draw_four_is_honest"]
 
 _PLAY, _CATCH, _SPEED = ActionKind.PLAY, ActionKind.CATCH, ActionKind.SPEED_PLAY
 _PARTY_WILDS = (Rank.WILD_PILE_UP, Rank.WILD_DRAWN_TOGETHER)
@@ -68,18 +76,6 @@ def heuristic_react(view: PlayerView) -> Action | None:
     if not right:
         return None
     return max(right, key=lambda a: a.uno)
-
-
-def random_react(view: PlayerView, rng: random.Random, chance: float) -> Action | None:
-    """With probability ``chance``, one of the player's out-of-turn actions at
-    random (a wrong speed play too); else None. Draws one number from ``rng``
-    whenever the player has any out-of-turn action, two when it claims."""
-    legal = view.legal_actions()
-    if not legal or view.phase is Phase.POINT or view.to_act == view.player:
-        return None
-    if rng.random() >= chance:
-        return None
-    return rng.choice(legal)
 
 
 # -- the heuristic's own decisions -----------------------------------------------------

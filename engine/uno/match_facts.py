@@ -12,8 +12,8 @@ import random
 from collections.abc import Iterable
 from typing import Any, cast
 
-from engine.core.cards import CARD, Card
-from engine.core.rules import HAND_SIZE, Variant
+from engine.uno.cards import CARD, Card
+from engine.uno.rules import HAND_SIZE, Variant
 
 __all__ = ["MatchFacts", "cards_of", "match_seed"]
 
@@ -82,6 +82,11 @@ class MatchFacts:
     @property
     def players(self) -> int:
         return self._n
+
+    @property
+    def teams(self) -> tuple[tuple[int, ...], ...]:
+        """Who plays together: in UNO every player alone."""
+        return tuple((p,) for p in range(self._n))
 
     @property
     def variant(self) -> Variant:

@@ -32,14 +32,11 @@ Point Taken: everyone chooses, and nothing shows until the last choice is in.
 from __future__ import annotations
 
 import random
-from typing import cast
+from typing import ClassVar, cast
 
-from engine.core.actions import (
-    CATCH,
-    POINT,
-    Action,
-)
-from engine.core.cards import (
+from engine.game.errors import IllegalActionError, InvariantError, NotationError, StateError
+from engine.uno.actions import CATCH, POINT, SPEED_PLAY, Action
+from engine.uno.cards import (
     CARD,
     COLOURS,
     POINTS_BY_CODE,
@@ -47,14 +44,19 @@ from engine.core.cards import (
     Card,
     Colour,
 )
-from engine.core.errors import IllegalActionError, InvariantError, NotationError, StateError
-from engine.core.game import Outcome, Phase
-from engine.core.match_facts import MatchFacts, cards_of, match_seed
-from engine.core.notation import Position
-from engine.core.party_notation import WAITING, PartyState
-from engine.core.party_rules import PartyRules, colour_of, is_number
-from engine.core.rules import HAND_SIZE, Variant
-from engine.core.shuffle import seeded_shuffle
+from engine.uno.game import Outcome, Phase
+from engine.uno.match_facts import cards_of, match_seed
+from engine.uno.notation import Position
+from engine.uno.party_facts import PartyFacts
+from engine.uno.party_notation import WAITING, PartyState
+
+# The rules (what is legal, what an action does) live in party_play, which
+# reads the state of party_facts.
+from engine.uno.party_play import apply_action as _apply
+from engine.uno.party_play import legal_for as _legal
+from engine.uno.party_play import problems as _problems
+from engine.uno.party_rules import PartyRules, colour_of, is_number
+from engine.uno.rules import HAND_SIZE, Variant
 
 __all__ = ["PartyGame"]
 
@@ -71,36 +73,8 @@ _PHASE_WORDS = {
 _BY_WORD = {word: phase for phase, word in _PHASE_WORDS.items()}
 
 
-class PartyGame(MatchFacts):
+class PartyGame(PartyFacts):
     """A match of UNO Party! rounds. Build it with ``new`` or ``from_notation``."""
-
-    _variant: Variant
-    _house: PartyRules
-    _n: int
-    _hands: list[list[int]]
-    _draw: list[int]
-    _discard: list[int]
-    _colour: int  # the colour in force, WILD_COLOUR while a first wild's is unnamed
-    _direction: int
-    _phase: Phase
-    _pending: int
-    _wd4_legal: bool | None
-    _catchable: int
-    _link: tuple[int, int] | None
-    _pile: list[int]
-    _out: int | None
-    _choices: list[int | str] | None
-    _scores: list[int]
-    _dealer: int
-    _round: int
-    _target: int
-    _seed: int
-    _shuffles: int
-    _deck: tuple[int, ...]
-    _legal: dict[int | None, tuple[Action, ...]]
-    current: int
-    round_over: bool
-    turns: int
 
     # -- construction ------------------------------------------------------------
 
@@ -181,6 +155,25 @@ class PartyGame(MatchFacts):
     phase = property(lambda self: self._phase)
     links = property(lambda self: self._link)
     pending_showdown = None  # Party! has no Showdown unit
+    #: The game interface (engine.game.interface): the family; claims out of turn.
+    family: ClassVar[str] = "uno"
+    out_of_turn: ClassVar[bool] = True
+
+    def claimants(self) -> tuple[int, ...]:
+        """Who may claim out of turn now (a speed play, a catch): everyone but
+        the player to act who has a legal action; nobody while everyone points."""
+        if self._phase in (Phase.POINT, Phase.ROUND_OVER):
+            return ()
+        current = self.current
+        return tuple(p for p in range(self._n) if p != current and self.legal_actions(p))
+
+    def check_claim(self, action: Action) -> None:
+        """ValueError unless ``action`` is a speed play or a catch."""
+        if not isinstance(action, Action) or action.kind not in (SPEED_PLAY, CATCH):
+            raise ValueError(f"{str(action)!r} is not a claim (a speed play or a catch)")
+
+    def settle_showdown(self, loser: int) -> None:
+        raise StateError(f"UNO Party! has no showdowns: {self.notation()}")
 
     @property
     def to_act(self) -> int | None:
@@ -208,28 +201,8 @@ class PartyGame(MatchFacts):
         return _CARD[self._hands[self.current][-1]] if self._phase is Phase.DRAWN else None
 
     @property
-    def catchable(self) -> int | None:
-        target = self._catchable
-        if target < 0 or len(self._hands[target]) != 1 or self.round_over:
-            return None
-        return target
-
-    @property
-    def speed_window(self) -> bool:
-        """Whether a speed play is open now (for whoever holds the identical card)."""
-        phases = (Phase.PLAY,) if self._house.draw_closes_speed else (Phase.PLAY, Phase.DRAWN)
-        return self._phase in phases and is_number(self._discard[-1])
-
-    @property
     def pile(self) -> tuple[Card, ...]:
         return cards_of(self._pile)
-
-    @property
-    def pile_colour(self) -> Colour | None:
-        for card in self._pile:
-            if colour_of(card) != WILD_COLOUR:
-                return COLOURS[colour_of(card)]
-        return None
 
     @property
     def pointing(self) -> tuple[int, ...]:
@@ -300,57 +273,6 @@ class PartyGame(MatchFacts):
             self.turns += 1
 
     # -- shared steps (the rules call these) --------------------------------------
-
-    def _next(self, player: int, steps: int = 1) -> int:
-        return (player + steps * self._direction) % self._n
-
-    def _draw_cards(self, player: int, count: int, linked: bool = True) -> int:
-        """``player`` draws ``count`` (fewer if the piles run out); the linked
-        player then draws as many (unless ``linked`` is False). Returns how many
-        ``player`` drew."""
-        hand = self._hands[player]
-        # Cards drawn by the player holding a just-drawn card go under it.
-        at = len(hand) - 1 if self._phase is Phase.DRAWN and player == self.current else None
-        drawn = 0
-        for _ in range(count):
-            if not self._draw and not self._reshuffle():
-                break
-            card = self._draw.pop()
-            if at is None:
-                hand.append(card)
-            else:
-                hand.insert(at, card)
-                at += 1
-            drawn += 1
-        if linked and drawn and self._link is not None and player in self._link:
-            other = self._link[0] + self._link[1] - player
-            if self._hands[other]:  # a player who has gone out draws nothing more
-                self._draw_cards(other, drawn, linked=False)
-        return drawn
-
-    def _reshuffle(self) -> bool:
-        if len(self._discard) < 2:
-            return False
-        rest = self._discard[:-1]
-        del self._discard[:-1]
-        self._shuffle(rest)
-        self._draw.extend(rest)
-        return True
-
-    def _shuffle(self, cards: list[int]) -> None:
-        seeded_shuffle(cards, seed=self._seed, count=self._shuffles)
-        self._shuffles += 1
-
-    def _end_round(self, winner: int) -> None:
-        if self._pile:  # set aside under the top discard; it scores for no one
-            self._discard[-1:-1] = self._pile
-            self._pile = []
-        self._scores[winner] += sum(
-            POINTS_BY_CODE[c] for p, hand in enumerate(self._hands) if p != winner for c in hand
-        )
-        self.current, self._phase, self.round_over = winner, Phase.ROUND_OVER, True
-        self._catchable, self._pending, self._wd4_legal = -1, 0, None
-        self._out, self._choices = None, None
 
     # -- notation, copies, invariants ----------------------------------------------
 
@@ -450,9 +372,6 @@ class PartyGame(MatchFacts):
         game._legal = {}
         return game
 
-    def _all_cards(self) -> list[int]:
-        return [c for h in self._hands for c in h] + self._draw + self._discard + self._pile
-
     def check_invariants(self) -> None:
         """Raise InvariantError unless the position is consistent."""
         found = _problems(self)
@@ -461,10 +380,3 @@ class PartyGame(MatchFacts):
 
     def __repr__(self) -> str:
         return f"PartyGame.from_notation({self.notation()!r})"
-
-
-# The rules (what is legal, what an action does) live in party_play, which
-# reads this class's state.
-from engine.core.party_play import apply_action as _apply  # noqa: E402
-from engine.core.party_play import legal_for as _legal  # noqa: E402
-from engine.core.party_play import problems as _problems  # noqa: E402

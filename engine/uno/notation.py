@@ -1,7 +1,7 @@
 """The one-line game notation: text <-> ``Position`` (plain values, no rules).
 
 ``Game.notation()`` and ``Game.from_notation()`` build on this module; the
-rules-level checks live in ``engine.core.game``. The format is described, with
+rules-level checks live in ``engine.uno.game``. The format is described, with
 examples, in docs/notation.md. Sixteen space-separated fields::
 
     variant hands draw discard colour direction player phase uno showdown
@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from typing import NamedTuple, NoReturn
 
-from engine.core.cards import TEXT, Card, Colour
-from engine.core.errors import NotationError
-from engine.core.rules import HouseRules
+from engine.game.errors import NotationError
+from engine.uno.cards import TEXT, Card, Colour
+from engine.uno.rules import HouseRules
 
 __all__ = ["Position", "FIELDS", "PHASES"]
 

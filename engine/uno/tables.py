@@ -1,11 +1,11 @@
 """Tables the game's hot path reads instead of computing: which cards may be
 played on what, and the pre-built actions ``legal_actions()`` hands out.
 
-Everything is indexed by plain card code (see ``engine.core.cards``), so the game
+Everything is indexed by plain card code (see ``engine.uno.cards``), so the game
 keeps its hands and piles as lists of ints and never builds an object to answer
 "what may be played?".
 
->>> from engine.core.cards import Card, Colour, Rank
+>>> from engine.uno.cards import Card, Colour, Rank
 >>> [str(a) for a in PLAIN_PLAYS[Card.parse("W")]]
 ['W=R', 'W=Y', 'W=G', 'W=B']
 >>> red_five = match_key(Colour.RED, Rank.FIVE)  # what the top card asks for
@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from typing import cast
 
-from engine.core.actions import _PLAYS, Action
-from engine.core.cards import (
+from engine.uno.actions import _PLAYS, Action
+from engine.uno.cards import (
     CARD,
     COLOUR_MASK,
     COLOUR_SHIFT,
@@ -29,8 +29,8 @@ from engine.core.cards import (
     WILD_COLOUR,
     Rank,
 )
-from engine.core.notation import PHASES
-from engine.core.rules import Effect, card_effects
+from engine.uno.notation import PHASES
+from engine.uno.rules import Effect, card_effects
 
 __all__ = [
     "PLAIN_PLAYS",

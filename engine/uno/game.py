@@ -38,7 +38,9 @@ import random
 from collections.abc import Callable
 from typing import ClassVar, cast
 
-from engine.core.actions import (
+from engine.game.errors import IllegalActionError, InvariantError, NotationError, StateError
+from engine.game.shuffle import seeded_shuffle
+from engine.uno.actions import (
     ACCEPT,
     CATCH,
     CHALLENGE,
@@ -49,7 +51,7 @@ from engine.core.actions import (
     SHOWDOWN_RESULT,
     Action,
 )
-from engine.core.cards import (
+from engine.uno.cards import (
     CARD,
     CODE_MASK,
     COLOUR_SHIFT,
@@ -65,10 +67,9 @@ from engine.core.cards import (
     Colour,
     Rank,
 )
-from engine.core.errors import IllegalActionError, InvariantError, NotationError, StateError
-from engine.core.match_facts import MatchFacts, cards_of, match_seed
-from engine.core.notation import PHASES, Position
-from engine.core.rules import (
+from engine.uno.match_facts import MatchFacts, cards_of, match_seed
+from engine.uno.notation import PHASES, Position
+from engine.uno.rules import (
     FIRST_CARD_COVERED,
     FIRST_CARD_RETURNED,
     HAND_SIZE,
@@ -80,9 +81,8 @@ from engine.core.rules import (
     stacks_on,
     wild_draw_four_is_legal,
 )
-from engine.core.shuffle import seeded_shuffle
-from engine.core.tables import ACCEPT as ACCEPT_ACTION
-from engine.core.tables import (
+from engine.uno.tables import ACCEPT as ACCEPT_ACTION
+from engine.uno.tables import (
     CATCHES,
     COLOUR_CHOICES,
     DRAW_AND_CATCH,
@@ -96,9 +96,9 @@ from engine.core.tables import (
     UNO_PLAYS,
     match_key,
 )
-from engine.core.tables import CHALLENGE as CHALLENGE_ACTION
-from engine.core.tables import DRAW as DRAW_ACTION
-from engine.core.tables import KEEP as KEEP_ACTION
+from engine.uno.tables import CHALLENGE as CHALLENGE_ACTION
+from engine.uno.tables import DRAW as DRAW_ACTION
+from engine.uno.tables import KEEP as KEEP_ACTION
 
 __all__ = ["Game", "Outcome", "PendingShowdown", "Phase", "HAND_SIZE"]
 
@@ -113,13 +113,13 @@ class Phase(enum.Enum):
     CHOOSE_SHOWDOWN = "face"  # a Wild Showdown: name opponent and cards
     SHOWDOWN = "showdown"  # waiting for the unit's result
     ROUND_OVER = "over"
-    # UNO Party! only (engine.core.party):
+    # UNO Party! only (engine.uno.party):
     PILE = "pile"  # the mini pile goes round: add to it or take it
     POINT = "point"  # everyone points at once (Point Taken)
 
 
 # Internal phase numbers (Phase members are for callers), in the order of the
-# notation's phase words (engine.core.notation.PHASES, as tables.EFFECTS numbers them).
+# notation's phase words (engine.uno.notation.PHASES, as tables.EFFECTS numbers them).
 _PLAY, _DRAWN, _PENALTY, _COLOUR, _FACE, _OVER = range(len(PHASES))
 _PHASES = (
     Phase.PLAY,
@@ -204,6 +204,10 @@ class Game(MatchFacts):
         "_effects",
     )
 
+    #: The game interface (engine.game.interface): the family, and no claims out of turn.
+    family: ClassVar[str] = "uno"
+    out_of_turn: ClassVar[bool] = False
+
     # State: hands, draw pile (top last) and discard pile (top last) are lists of
     # plain int card codes; _top is what the next card must match, its match key
     # colour << COLOUR_SHIFT | rank (tables.match_key; colour WILD_COLOUR while a
@@ -258,23 +262,10 @@ class Game(MatchFacts):
         clockwise, and player ``dealer + 1`` starts. The game shuffles with
         ``seed`` (an int >= 0), or with a seed drawn from ``rng``; with neither, a
         seed is drawn from the OS. The seed is part of the notation.
-        Variant ``party`` returns an ``engine.core.party.PartyGame``.
+        Classic and Showdown; ``engine.uno.new_game`` deals every UNO variant.
         """
         if variant == "party" or (isinstance(variant, Variant) and variant.name == "party"):
-            from engine.core.party import PartyGame  # Party! is its own class
-
-            return cast(
-                "Game",  # a PartyGame: the same nouns, not a subclass
-                PartyGame.new(
-                    players,
-                    variant,
-                    seed=seed,
-                    rng=rng,
-                    house_rules=house_rules,  # type: ignore[arg-type]
-                    target=target,
-                    dealer=dealer,
-                ),
-            )
+            raise ValueError("UNO Party! is a PartyGame: deal it with engine.uno.new_game")
         variant = Variant.named(variant) if isinstance(variant, str) else variant
         seed = match_seed(variant, players, seed=seed, rng=rng, dealer=dealer, target=target)
         game = cls.__new__(cls)
@@ -378,6 +369,22 @@ class Game(MatchFacts):
         return self.current
 
     @property
+    def waiting_for(self) -> tuple[int, ...]:
+        """Who must decide now: the player to act, or nobody (a showdown pending,
+        the round over)."""
+        to_act = self.to_act
+        return () if to_act is None else (to_act,)
+
+    def claimants(self) -> tuple[int, ...]:
+        """Nobody acts out of turn in classic or Showdown (a catch is a turn's)."""
+        return ()
+
+    def check_claim(self, action: object) -> None:
+        raise StateError(
+            f"claims out of turn are UNO Party!'s, not {self._variant.name}'s: {self.notation()}"
+        )
+
+    @property
     def phase(self) -> Phase:
         return Phase.SHOWDOWN if self._showdown is not None else _PHASES[self._phase]
 
@@ -425,12 +432,16 @@ class Game(MatchFacts):
 
     # -- legal actions ------------------------------------------------------------
 
-    def legal_actions(self) -> tuple[Action, ...]:
-        """Every legal decision now, each once (two copies of a card give one play).
+    def legal_actions(self, player: int | None = None) -> tuple[Action, ...]:
+        """Every legal decision now, each once (two copies of a card give one play):
+        the decision to make (a pending showdown's result too) or, given a
+        ``player``, that player's (none unless they are to act).
 
         The tuple is cached until the next ``apply()``; its actions are shared
         instances, so building it allocates nothing else.
         """
+        if player is not None and player != self.to_act:
+            return ()
         legal = self._legal
         if legal is not None:
             return legal
@@ -460,8 +471,8 @@ class Game(MatchFacts):
         legal = self._legal = tuple(actions)
         return legal
 
-    def is_legal(self, action: Action) -> bool:
-        return action in self.legal_actions()
+    def is_legal(self, action: Action, player: int | None = None) -> bool:
+        return action in self.legal_actions(player)
 
     def _legal_other(self) -> tuple[Action, ...]:
         if self._showdown is not None:
@@ -521,10 +532,12 @@ class Game(MatchFacts):
 
     # -- applying -----------------------------------------------------------------
 
-    def apply(self, action: Action | str) -> None:
-        """Make a decision (an ``Action`` or its text). Raises IllegalActionError,
-        naming the action and the position, if it is not in ``legal_actions()``;
-        the game is then unchanged."""
+    def apply(self, action: Action | str, player: int | None = None) -> None:
+        """Make a decision (an ``Action`` or its text), ``player``'s if one is
+        named. Raises IllegalActionError, naming the action and the position,
+        if it is not in ``legal_actions(player)``; the game is then unchanged."""
+        if player is not None and player != self.to_act:
+            raise self._illegal(action, player)
         legal = self._legal
         if legal is None:
             legal = self.legal_actions()
@@ -590,11 +603,20 @@ class Game(MatchFacts):
         if self.current != before or self.round_over:
             self.turns += 1
 
-    def _illegal(self, action) -> IllegalActionError:
+    def _illegal(self, action, player: int | None = None) -> IllegalActionError:
+        if player is not None:
+            return IllegalActionError(
+                f"illegal action {str(action)!r} for player {player}, who has no decision "
+                f"to make now, in {self.notation()!r}"
+            )
         legal = " ".join(map(str, self.legal_actions())) or "none, the round is over"
         return IllegalActionError(
             f"illegal action {str(action)!r} in {self.notation()!r} (legal: {legal})"
         )
+
+    def settle_showdown(self, loser: int) -> None:
+        """The pending showdown's result: ``loser`` takes the cards."""
+        self.apply(Action.showdown_result(loser))
 
     def _play(self, action: Action) -> None:
         """Play a card and apply its effect, as this game's effect table says
@@ -762,14 +784,15 @@ class Game(MatchFacts):
 
     def _shuffle(self, cards: list) -> None:
         # The notation carries the seed and the count: a game read back
-        # shuffles the same way (engine.core.shuffle).
+        # shuffles the same way (engine.game.shuffle).
         seeded_shuffle(cards, seed=self._seed, count=self._shuffles)
         self._shuffles += 1
 
     # -- notation, copies, invariants -----------------------------------------------
 
-    def notation(self) -> str:
-        """The whole game as one line; ``Game.from_notation`` reads it back."""
+    def notation(self, reveal: bool = False) -> str:
+        """The whole game as one line; ``Game.from_notation`` reads it back
+        (``reveal`` is the interface's: this notation always shows every card)."""
         return self._position().format()
 
     def _position(self) -> Position:
@@ -805,11 +828,9 @@ class Game(MatchFacts):
     def from_notation(cls, text: str, variant: Variant | None = None) -> Game:
         """The game written as ``text``. ``variant`` supplies a custom deck for
         later rounds' checks; by default the variant is looked up by name.
-        A ``party`` line gives an ``engine.core.party.PartyGame``."""
+        Classic and Showdown; ``engine.uno.read_game`` reads every UNO variant."""
         if isinstance(text, str) and text.startswith("party "):
-            from engine.core.party import PartyGame
-
-            return cast("Game", PartyGame.from_notation(text, variant))
+            raise NotationError(f"an UNO Party! game: read it with engine.uno.read_game: {text!r}")
         position = Position.parse(text)
         if variant is None:
             variant = Variant.named(position.variant)

@@ -43,7 +43,7 @@ from collections.abc import Collection, Mapping
 from datetime import datetime
 from typing import Any, TypeGuard
 
-from firmware_host.protocol._values import EventName, Launch, Reason, Side
+from firmware_host.protocol import EventName, Launch, Reason, Side
 
 __all__ = [
     "plural",

@@ -1,0 +1,143 @@
+"""UNO, the first game family: classic, Showdown and UNO Party!.
+
+Its rules (cards, actions, the games and their notation, variants and house
+rules), its bots (engine.uno.bots), its narration and words (engine.uno.narration,
+engine.uno.words) and its views for the browser table (engine.uno.views). Plain
+values and rules, sans-IO: the rules import nothing of the project but
+engine.game; ``FAMILY`` is what the registry (engine.game.registry) hands out.
+
+>>> game = new_game(3, "party", seed=2)
+>>> type(game).__name__, read_game(game.notation(reveal=True)).notation() == game.notation()
+('PartyGame', True)
+>>> FAMILY.parse_action("W=R")
+Action.parse('W=R')
+"""
+
+import random
+from typing import Any
+
+from engine.game.errors import (
+    DeckError,
+    EngineError,
+    IllegalActionError,
+    InvariantError,
+    NotationError,
+    StateError,
+)
+from engine.uno import taps
+from engine.uno.actions import Action, ActionKind
+from engine.uno.cards import CARD_COUNT, COLOURS, WILD_COLOUR, Card, Colour, Rank
+from engine.uno.game import Game, Outcome, PendingShowdown, Phase
+from engine.uno.narration import NARRATION
+from engine.uno.notation import Position
+from engine.uno.party import PartyGame
+from engine.uno.party_rules import PartyRules, load_party_deck
+from engine.uno.rules import (
+    FIRST_CARD_RULES,
+    HAND_SIZE,
+    HouseRules,
+    Variant,
+    classic_deck,
+    load_showdown_deck,
+)
+
+
+def new_game(
+    players: int,
+    variant: str | Variant = "showdown",
+    *,
+    seed: int | None = None,
+    rng: random.Random | None = None,
+    target: int | None = None,
+    house_rules: Any = None,
+    dealer: int = 0,
+) -> Game | PartyGame:
+    """Deal the first round of an UNO match of any variant (``Game.new``'s arguments)."""
+    name = variant if isinstance(variant, str) else variant.name
+    cls = PartyGame if name == "party" else Game
+    return cls.new(
+        players,
+        variant,
+        seed=seed,
+        rng=rng,
+        house_rules=house_rules,
+        target=500 if target is None else target,
+        dealer=dealer,
+    )
+
+
+def read_game(text: str, variant: Variant | None = None) -> Game | PartyGame:
+    """The UNO game written as ``text``, of any variant (``Game.from_notation``)."""
+    if isinstance(text, str) and text.startswith("party "):
+        return PartyGame.from_notation(text, variant)
+    return Game.from_notation(text, variant)
+
+
+class UnoFamily:
+    """UNO as a game family (engine.game.interface.Family)."""
+
+    name = "uno"
+    variants = ("classic", "showdown", "party")
+    narration = NARRATION
+    taps = taps  # a phone's tap at the browser table, in UNO's words
+
+    def new(
+        self,
+        players: int,
+        variant: str,
+        *,
+        seed: int | None = None,
+        rng: random.Random | None = None,
+        target: int | None = None,
+        house_rules: Any = None,
+    ) -> Game | PartyGame:
+        return new_game(
+            players, variant, seed=seed, rng=rng, target=target, house_rules=house_rules
+        )
+
+    def from_notation(self, text: str) -> Game | PartyGame:
+        return read_game(text)
+
+    def parse_action(self, text: str) -> Action:
+        return Action.parse(text)
+
+    def __repr__(self) -> str:
+        return "UnoFamily()"
+
+
+FAMILY = UnoFamily()
+
+__all__ = [
+    "FAMILY",
+    "UnoFamily",
+    "new_game",
+    "read_game",
+    "Action",
+    "ActionKind",
+    "Card",
+    "Colour",
+    "Rank",
+    "COLOURS",
+    "WILD_COLOUR",
+    "CARD_COUNT",
+    "EngineError",
+    "IllegalActionError",
+    "NotationError",
+    "DeckError",
+    "StateError",
+    "InvariantError",
+    "Game",
+    "Outcome",
+    "PendingShowdown",
+    "Phase",
+    "HAND_SIZE",
+    "Position",
+    "HouseRules",
+    "Variant",
+    "FIRST_CARD_RULES",
+    "classic_deck",
+    "load_showdown_deck",
+    "PartyGame",
+    "PartyRules",
+    "load_party_deck",
+]
