@@ -94,6 +94,7 @@ from engine.uno.tables import (
     POINTS,
     RESULTS,
     UNO_PLAYS,
+    EffectRow,
     match_key,
 )
 from engine.uno.tables import CHALLENGE as CHALLENGE_ACTION
@@ -240,7 +241,7 @@ class Game(MatchFacts):
     _shuffles: int
     _legal: tuple[Action, ...] | None
     _deck: tuple[int, ...]
-    _effects: tuple[tuple, ...]
+    _effects: tuple[EffectRow, ...]
 
     # -- construction -------------------------------------------------------------
 
@@ -300,7 +301,7 @@ class Game(MatchFacts):
         self._round += 1
         self._deal(cards)
 
-    def _deal(self, cards: list) -> None:
+    def _deal(self, cards: list[int]) -> None:
         self._deck = tuple(cards)  # what check_invariants() compares with
         self._shuffle(cards)
         n = self._n
@@ -603,7 +604,7 @@ class Game(MatchFacts):
         if self.current != before or self.round_over:
             self.turns += 1
 
-    def _illegal(self, action, player: int | None = None) -> IllegalActionError:
+    def _illegal(self, action: object, player: int | None = None) -> IllegalActionError:
         if player is not None:
             return IllegalActionError(
                 f"illegal action {str(action)!r} for player {player}, who has no decision "
@@ -782,7 +783,7 @@ class Game(MatchFacts):
         self._draw.extend(rest)
         return True
 
-    def _shuffle(self, cards: list) -> None:
+    def _shuffle(self, cards: list[int]) -> None:
         # The notation carries the seed and the count: a game read back
         # shuffles the same way (engine.game.shuffle).
         seeded_shuffle(cards, seed=self._seed, count=self._shuffles)
@@ -890,7 +891,7 @@ class Game(MatchFacts):
             game._showdown = (challenger, opponent, unit[:])
         return game
 
-    def _all_cards(self) -> list:
+    def _all_cards(self) -> list[int]:
         cards = [c for hand in self._hands for c in hand] + self._draw + self._discard
         if self._showdown is not None:
             cards += self._showdown[2]

@@ -151,9 +151,18 @@ class PartyGame(PartyFacts):
 
     # -- asking ------------------------------------------------------------------
 
-    house_rules = property(lambda self: self._house)
-    phase = property(lambda self: self._phase)
-    links = property(lambda self: self._link)
+    @property
+    def house_rules(self) -> PartyRules:
+        return self._house
+
+    @property
+    def phase(self) -> Phase:
+        return self._phase
+
+    @property
+    def links(self) -> tuple[int, int] | None:
+        return self._link
+
     pending_showdown = None  # Party! has no Showdown unit
     #: The game interface (engine.game.interface): the family; claims out of turn.
     family: ClassVar[str] = "uno"

@@ -39,7 +39,8 @@ from engine.uno.party_rules import (
 )
 from engine.uno.rules import LOST_CHALLENGE_CARDS
 
-# CARD for the codes a game holds (always real cards).
+# CARD for the codes a game holds (always real cards): cast, as CARD maps the
+# codes of no card to None.
 _CARDS = cast("list[Card]", CARD)
 
 
@@ -128,7 +129,8 @@ def legal_for(game: PartyFacts, player: int) -> Iterator[Action]:
         return
     hand = game._hands[player]
     if phase is Phase.POINT:
-        choices = cast("list", game._choices)
+        choices = game._choices
+        assert choices is not None  # the pointing phase holds the choices (check_invariants)
         if choices[player] == WAITING:
             for target in range(game._n):
                 if target != player and game._hands[target]:
@@ -181,6 +183,9 @@ def legal_for(game: PartyFacts, player: int) -> Iterator[Action]:
 
 
 def apply_action(game: PartyFacts, action: Action, player: int) -> None:
+    # Each action has the fields of its kind (Action's docstring: a play its
+    # card, a catch or a point its player): the casts here and in _play, _speed
+    # and _add_to_pile say so to mypy, whose Action has them all optional.
     kind = action.kind
     if kind is PLAY:
         if game._phase is Phase.PILE:
@@ -342,14 +347,16 @@ def _challenge(game: PartyFacts, p: int) -> None:
 
 
 def _point(game: PartyFacts, target: int, p: int) -> None:
-    choices = cast("list", game._choices)
+    choices = game._choices
+    assert choices is not None  # a point is legal only while the choices are open
     choices[p] = target
     if WAITING not in choices:
         _resolve_pointing(game)
 
 
 def _resolve_pointing(game: PartyFacts) -> None:
-    choices = cast("list", game._choices)
+    choices = game._choices
+    assert choices is not None  # called by _point, once the last choice is in
     n = game._n
     own = [min(sum(1 for c in choices if c == q), POINT_CAP) for q in range(n)]
     extra = [0] * n
@@ -414,7 +421,7 @@ def _add_to_pile(game: PartyFacts, action: Action, p: int) -> None:
             game._out = p
     nxt = _next_in_pile(game, p)
     if nxt is None:  # nobody left to take it
-        game._end_round(cast(int, game._out))
+        game._end_round(cast(int, game._out))  # pile_out=finish: someone went out
     else:
         game.current = nxt
 
