@@ -22,9 +22,9 @@ from engine.uno.actions import (
     Action,
 )
 from engine.uno.cards import (
-    CARD,
     COLOURS,
     RANK_MASK,
+    REAL_CARD,
     WILD_COLOUR,
     Card,
     Rank,
@@ -39,11 +39,6 @@ from engine.uno.party_rules import (
 )
 from engine.uno.rules import LOST_CHALLENGE_CARDS
 
-# CARD for the codes a game holds (always real cards): cast, as CARD maps the
-# codes of no card to None.
-_CARDS = cast("list[Card]", CARD)
-
-
 __all__ = ["legal_for", "apply_action", "problems"]
 
 _DRAW_TWO, _REVERSE, _SKIP = int(Rank.DRAW_TWO), int(Rank.REVERSE), int(Rank.SKIP)
@@ -56,13 +51,13 @@ _CHALLENGE, _ACCEPT = Action.challenge(), Action.accept()
 # decision, and a lookup is much cheaper than Action.speed().
 _SPEED_PLAYS: dict[int, tuple[Action, Action]] = {
     code: (Action.speed(card), Action.speed(card, uno=True))
-    for code, card in enumerate(_CARDS)
+    for code, card in enumerate(REAL_CARD)
     if card is not None
 }
 # The same for a coloured card played on one's turn (or added to a pile): (plain, with UNO).
 _COLOURED_PLAYS: dict[int, tuple[Action, Action]] = {
     code: (Action.play(card), Action.play(card, uno=True))
-    for code, card in enumerate(_CARDS)
+    for code, card in enumerate(REAL_CARD)
     if card is not None and not card.is_wild
 }
 
@@ -87,7 +82,7 @@ def playable(game: PartyFacts, card: int) -> bool:
 
 def _plays(game: PartyFacts, player: int, card: int, uno_too: bool) -> Iterator[Action]:
     """The ways to play ``card`` on a turn (each once more with ``uno``)."""
-    c = _CARDS[card]
+    c = REAL_CARD[card]
     rank = card & RANK_MASK
     for uno in (False, True) if uno_too else (False,):
         if rank == _PILE_UP:
@@ -174,9 +169,9 @@ def legal_for(game: PartyFacts, player: int) -> Iterator[Action]:
         for card in _distinct(hand):
             if colour_of(card) in (WILD_COLOUR, pile_colour):
                 addable = True
-                yield Action.play(_CARDS[card])
+                yield Action.play(REAL_CARD[card])
                 if uno_too:
-                    yield Action.play(_CARDS[card], uno=True)
+                    yield Action.play(REAL_CARD[card], uno=True)
         if not addable or game._house.pile_refuse:
             yield _TAKE
         yield from _catch(game, player)

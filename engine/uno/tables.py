@@ -122,7 +122,8 @@ def _build_playable() -> list[list[bool]]:
             # The Showdown number does not matter: the same list for each. A
             # list, not bytes: indexing a list is the faster of the two in CPython 3.11.
             tables[match_key(colour, rank)] = low * (len(CARD) // faces)
-    # The keys of no card's face (ranks past the last) stay None; nothing reads them.
+    # The keys of no card's face (ranks past the last) stay None; nothing reads
+    # them, so the cast drops the None from the type.
     return cast("list[list[bool]]", tables)
 
 
