@@ -44,28 +44,45 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import gzip
-import http.client
 import json
 import os
 import random
 import re
-import signal
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
-import urllib.error
 from collections.abc import Callable, Iterator
-from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
-from urllib.parse import urljoin, urlsplit
 
 ROOT = Path(__file__).resolve().parents[1]
-STATIC = ROOT / "engine" / "apps" / "table" / "static"
+sys.path.insert(0, str(ROOT))  # run as a script: the sibling modules
+
+from benchmarks.table_pages import page_weight, pages, references  # noqa: E402
+from benchmarks.table_served import (  # noqa: E402
+    BenchError,
+    Served,
+    cpu_s,
+    free_port,
+    memory_kb,
+    printed_access,
+    table_server,
+)
+
+__all__ = [
+    "BenchError",
+    "Served",
+    "cpu_s",
+    "free_port",
+    "main",
+    "memory_kb",
+    "percentile",
+    "printed_access",
+    "references",
+    "report",
+    "verdicts",
+]
 
 #: The issue's targets.
 TARGET_RSS_MB = 70.0
@@ -78,280 +95,7 @@ MOMENTS = ("idle", "connected", "match_started", "after_round", "end")
 #: How long one step of the table may take before the run is called stuck (not a timing check).
 STUCK_S = 20.0
 
-#: The last line ``showdown table`` prints before it serves.
-READY_LINE = "Ctrl-C stops the table."
-
 T = TypeVar("T")
-
-
-class BenchError(Exception):
-    """The benchmark could not measure: what went wrong, in one message."""
-
-
-# -- the server ------------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def memory_kb(pid: int) -> dict[str, int]:
-    """The process's VmRSS and VmHWM in kB, from /proc/PID/status."""
-    fields = {}
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        key, _, value = line.partition(":")
-        if key in ("VmRSS", "VmHWM"):
-            fields[key] = int(value.split()[0])
-    return {"rss_kb": fields["VmRSS"], "hwm_kb": fields["VmHWM"]}
-
-
-def cpu_s(pid: int) -> float:
-    """The process's user + system CPU time in seconds, from /proc/PID/stat."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-class Served(NamedTuple):
-    """The table server's process, and the host key and room code it printed."""
-
-    process: subprocess.Popen
-    host_key: str
-    code: str
-
-    @property
-    def pid(self) -> int:
-        return self.process.pid
-
-
-def printed_access(text: str) -> tuple[str, str] | None:
-    """The host key and the room code in what the server printed at start, if both are there.
-
-    >>> printed_access("The table (room QXZW), seed 5:\\n  host:    http://h:1/#host=K-y_9   (...)")
-    ('K-y_9', 'QXZW')
-    """
-    key = re.search(r"host:\s+\S*#host=([\w-]+)", text)
-    code = re.search(r"The table \(room ([A-Z]{4})\)", text)
-    return None if key is None or code is None else (key.group(1), code.group(1))
-
-
-@contextlib.contextmanager
-def table_server(
-    workdir: Path, port: int, *, seats: int, seed: int, ready_s: float = 60.0
-) -> Iterator[Served]:
-    """``showdown table`` on 127.0.0.1:``port`` until the block ends (then Ctrl-C).
-    BenchError, with what the server printed, if it does not start listening."""
-    log_path = workdir / "server.log"
-    command = [
-        sys.executable,
-        "-m",
-        "engine",
-        "table",
-        "--listen",
-        f"127.0.0.1:{port}",
-        "--pace",
-        "0",
-        "--seats",
-        str(seats),
-        "--seed",
-        str(seed),
-        "--save",
-        str(workdir / "table.json"),
-    ]
-    with open(log_path, "w") as log:
-        process = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
-
-    def said() -> str:
-        lines = log_path.read_text(errors="replace").strip().splitlines()
-        return " | ".join(line.strip() for line in lines if line.strip()) or "(nothing)"
-
-    try:
-        deadline = time.monotonic() + ready_s
-        while True:  # its last line before it serves, then a connection (to it, not another)
-            if process.poll() is not None:
-                raise BenchError(
-                    f"the table server did not start (exit status {process.returncode}); "
-                    f"command: {' '.join(command)}; it said: {said()}"
-                )
-            if READY_LINE in said():
-                with contextlib.suppress(OSError):
-                    socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                    break
-            if time.monotonic() > deadline:
-                raise BenchError(
-                    f"the table server did not listen on 127.0.0.1:{port} within "
-                    f"{ready_s:.0f} s; it said: {said()}"
-                )
-            time.sleep(0.05)
-        access = printed_access(log_path.read_text(errors="replace"))
-        if access is None:
-            raise BenchError(f"the table server printed no host URL or room code: {said()}")
-        try:
-            yield Served(process, *access)
-        except BenchError as exc:
-            raise BenchError(f"{exc}; the server said: {said()}") from None
-        if process.poll() is not None:
-            raise BenchError(
-                f"the table server stopped during the run (exit status {process.returncode}); "
-                f"it said: {said()}"
-            )
-    finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGINT)
-            try:
-                process.wait(20)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-
-
-# -- bytes per page load ---------------------------------------------------------------------
-
-
-class _Refs(HTMLParser):
-    """What an HTML page makes the browser fetch: stylesheets, icons, scripts, images."""
-
-    LINK_RELS = frozenset({"stylesheet", "icon", "modulepreload", "preload", "manifest"})
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.refs: list[str] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        values = {name: value or "" for name, value in attrs}
-        if tag == "link" and self.LINK_RELS & set(values.get("rel", "").lower().split()):
-            self.refs.append(values.get("href", ""))
-        elif tag in ("script", "img", "audio", "video", "source", "iframe", "embed"):
-            self.refs.append(values.get("src", ""))
-
-
-_JS_IMPORTS = re.compile(
-    r"""(?:\bimport|\bexport)\s[^'";]*?\bfrom\s*["']([^"']+)["']"""  # import x from "m"
-    r"""|\bimport\s*["']([^"']+)["']"""  # import "m"
-    r"""|\bimport\(\s*["']([^"']+)["']\s*\)"""  # import("m")
-)
-_CSS_URLS = re.compile(r"""url\(\s*["']?([^"')]+?)["']?\s*\)|@import\s+["']([^"']+)["']""")
-
-
-def references(kind: str, text: str) -> list[str]:
-    """The URLs a file of ``kind`` (``html``, ``js``, ``css``) makes the browser fetch.
-
-    >>> references("js", 'import { a,\\n b } from "./common.js";\\nimport "./x.js";')
-    ['./common.js', './x.js']
-    >>> references("css", '@import "a.css"; body { background: url(/static/b.png) }')
-    ['a.css', '/static/b.png']
-    """
-    if kind == "html":
-        parser = _Refs()
-        parser.feed(text)
-        found = parser.refs
-    else:
-        pattern = _JS_IMPORTS if kind == "js" else _CSS_URLS
-        found = [next(g for g in match.groups() if g) for match in pattern.finditer(text)]
-    return [ref for ref in found if ref and not ref.startswith(("data:", "#"))]
-
-
-def _kind(content_type: str, url: str) -> str:
-    if "html" in content_type:
-        return "html"
-    if "javascript" in content_type or url.endswith(".js"):
-        return "js"
-    if "css" in content_type:
-        return "css"
-    return "other"
-
-
-#: One kept-alive HTTP connection per host, as a browser keeps them (the table
-#: refuses an address that opens connections too fast).
-_CONNECTIONS: dict[str, http.client.HTTPConnection] = {}
-
-
-def fetch(url: str, accept_gzip: bool = False) -> tuple[bytes, str, str | None]:
-    """The body, the content type and the Content-Encoding of ``url``, over
-    a connection kept alive (opened again if the server closed it)."""
-    headers = {"Accept-Encoding": "gzip"} if accept_gzip else {"Accept-Encoding": "identity"}
-    parts = urlsplit(url)
-    target = parts.path + (f"?{parts.query}" if parts.query else "")
-    for attempt in (1, 2):
-        connection = _CONNECTIONS.get(parts.netloc)
-        if connection is None:
-            connection = _CONNECTIONS[parts.netloc] = http.client.HTTPConnection(
-                parts.netloc, timeout=10
-            )
-        try:
-            connection.request("GET", target, headers=headers)
-            reply = connection.getresponse()
-            body = reply.read()
-        except (http.client.HTTPException, ConnectionError):
-            connection.close()
-            del _CONNECTIONS[parts.netloc]
-            if attempt == 2:
-                raise
-            continue
-        if reply.status >= 400:
-            raise urllib.error.HTTPError(url, reply.status, reply.reason, reply.headers, None)
-        return body, reply.headers.get("Content-Type", ""), reply.headers.get("Content-Encoding")
-    raise AssertionError("unreachable")
-
-
-def page_weight(base: str, path: str) -> dict[str, Any]:
-    """The page at ``path`` and everything it loads, transitively, each file once."""
-    origin = urlsplit(base).netloc
-    queue, seen = [urljoin(base, path)], set()
-    files, external = [], []
-    compressed_by_server = False
-    while queue:
-        url = queue.pop(0)
-        if url in seen:
-            continue
-        seen.add(url)
-        if urlsplit(url).netloc != origin:
-            external.append(url)
-            continue
-        try:
-            body, content_type, _ = fetch(url)
-            served_gzip, _, encoding = fetch(url, accept_gzip=True)
-        except urllib.error.URLError as exc:
-            raise BenchError(f"{url} (loaded by the page {path}): {exc}") from None
-        compressed_by_server |= encoding == "gzip"
-        files.append(
-            {
-                "url": urlsplit(url).path,
-                "bytes": len(body),
-                "gzip_bytes": len(gzip.compress(body, 6)),
-                "served_gzip_bytes": len(served_gzip),
-            }
-        )
-        kind = _kind(content_type, url)
-        if kind != "other":
-            text = body.decode("utf-8", errors="replace")
-            queue += [urljoin(url, ref) for ref in references(kind, text)]
-    return {
-        "path": path,
-        "files": files,
-        "bytes": sum(f["bytes"] for f in files),
-        "gzip_bytes": sum(f["gzip_bytes"] for f in files),
-        "served_gzip_bytes": sum(f["served_gzip_bytes"] for f in files),
-        "compressed_by_server": compressed_by_server,
-        "external": external,
-    }
-
-
-def pages(base: str) -> dict[str, str]:
-    """The pages to weigh: the display, the phone, and every other page in static/
-    (by its route, ``/panel`` for ``panel.html``, where the server has one)."""
-    found = {"display": "/", "phone": "/phone"}
-    for html in sorted(STATIC.glob("*.html")):
-        if html.name in ("display.html", "phone.html"):
-            continue
-        route = f"/{html.stem}"
-        try:
-            _, content_type, _ = fetch(urljoin(base, route))
-        except urllib.error.URLError:
-            content_type = ""
-        found[html.stem] = route if "html" in content_type else f"/static/{html.name}"
-    return found
 
 
 # -- the table, played over WebSockets -------------------------------------------------------
@@ -596,13 +340,54 @@ async def play(
     await table.until(table.settled, "the first turn")
     memory["match_started"] = memory_kb(pid)
 
-    latencies: list[float] = []
-    view_bytes: list[int] = []
-    rounds_ended = matches_ended = 0
     bytes_before = sum(p.bytes for p in everyone)
     cpu_before = cpu_s(pid)
     started = time.monotonic()
     client_cpu = time.process_time()
+    timed = await _timed_taps(table, rng, pid, start, taps, memory)
+    elapsed = time.monotonic() - started
+    client_cpu = time.process_time() - client_cpu
+    server_cpu = cpu_s(pid) - cpu_before
+    received = sum(p.bytes for p in everyone) - bytes_before
+    memory["end"] = memory_kb(pid)
+    extensions = table.extensions
+    await table.close()
+    return {
+        "connected": {
+            "display": 1,
+            "phones": phones,
+            "seated": seated,
+            "unseated": phones - seated,
+        },
+        "websocket_extensions": extensions,
+        "memory": memory,
+        **_tap_figures(timed, elapsed, server_cpu, client_cpu, received),
+    }
+
+
+class _Timed(NamedTuple):
+    """The taps timed: each one's latency (s) and display view (bytes); the
+    rounds and the matches ended meanwhile."""
+
+    latencies: list[float]
+    view_bytes: list[int]
+    rounds_ended: int
+    matches_ended: int
+
+
+async def _timed_taps(
+    table: Table,
+    rng: random.Random,
+    pid: int,
+    start: dict[str, Any],
+    taps: int,
+    memory: dict[str, dict[str, int]],
+) -> _Timed:
+    """``taps`` taps timed (more if no round has ended: the memory after a round
+    is read when the first ends); a round over is dealt, a match over started again."""
+    latencies: list[float] = []
+    view_bytes: list[int] = []
+    rounds_ended = matches_ended = 0
     while len(latencies) < taps or "after_round" not in memory:
         if table.round_over():
             memory.setdefault("after_round", memory_kb(pid))
@@ -617,27 +402,20 @@ async def play(
         latency, size = await tap(table, rng, len(latencies))
         latencies.append(latency)
         view_bytes.append(size)
-    elapsed = time.monotonic() - started
-    client_cpu = time.process_time() - client_cpu
-    server_cpu = cpu_s(pid) - cpu_before
-    received = sum(p.bytes for p in everyone) - bytes_before
-    memory["end"] = memory_kb(pid)
-    extensions = table.extensions
-    await table.close()
-    ordered = sorted(latencies)
+    return _Timed(latencies, view_bytes, rounds_ended, matches_ended)
+
+
+def _tap_figures(
+    timed: _Timed, elapsed: float, server_cpu: float, client_cpu: float, received: int
+) -> dict[str, Any]:
+    """The taps' figures in the report's fields."""
+    ordered = sorted(timed.latencies)
     count = len(ordered)
+    view_bytes = timed.view_bytes
     return {
-        "connected": {
-            "display": 1,
-            "phones": phones,
-            "seated": seated,
-            "unseated": phones - seated,
-        },
-        "websocket_extensions": extensions,
-        "memory": memory,
         "taps": count,
-        "rounds_ended": rounds_ended,
-        "matches_ended": matches_ended,
+        "rounds_ended": timed.rounds_ended,
+        "matches_ended": timed.matches_ended,
         "latency_ms": {
             "median": statistics.median(ordered) * 1e3,
             "p90": percentile(ordered, 0.90) * 1e3,
@@ -752,14 +530,28 @@ def report(figures: dict[str, Any]) -> str:
         "Bytes per page load (each file once per page; the target is under "
         f"{TARGET_PAGE_KB:.0f} KB):",
     ]
-    for name, page in first["pages"].items():
+    lines += _page_lines(first["pages"])
+    lines += _memory_lines(runs, summary)
+    lines += _latency_lines(runs, summary)
+    lines += [
+        "",
+        "Targets: "
+        + "; ".join(f"{name}: {'met' if ok else 'NOT met'}" for name, ok in figures["met"].items()),
+    ]
+    return "\n".join(lines)
+
+
+def _page_lines(pages: dict[str, Any]) -> list[str]:
+    """The report's lines of bytes per page load (one run's)."""
+    lines: list[str] = []
+    for name, page in pages.items():
         files = ", ".join(f"{f['url']} {f['bytes']:,}" for f in page["files"])
         lines.append(
             f"  {name:<10} {page['path']:<24} {page['bytes'] / 1000:6.1f} KB as served, "
             f"{page['gzip_bytes'] / 1000:5.1f} KB gzipped ({len(page['files'])} files: {files})"
             + (f"; EXTERNAL: {page['external']}" if page["external"] else "")
         )
-    compresses = any(p["compressed_by_server"] for p in first["pages"].values())
+    compresses = any(p["compressed_by_server"] for p in pages.values())
     lines.append(
         "  the server "
         + (
@@ -769,6 +561,12 @@ def report(figures: dict[str, Any]) -> str:
             "the gzip figures are what compression would give"
         )
     )
+    return lines
+
+
+def _memory_lines(runs: list[dict[str, Any]], summary: dict[str, Any]) -> list[str]:
+    """The report's lines of the server's memory, run by run and the medians."""
+    lines: list[str] = []
     lines += ["", "Server memory, VmRSS MB (target under 70 MB with a display and 16 phones):"]
     lines.append("  run " + "".join(f"{moment:>15}" for moment in MOMENTS) + "   VmHWM")
     for n, run in enumerate(runs, 1):
@@ -786,6 +584,12 @@ def report(figures: dict[str, Any]) -> str:
         + ", ".join(f"{m} {mb:.1f}" for m, mb in rss.items())
         + f"; VmHWM {summary['hwm_mb']:.1f} MB"
     )
+    return lines
+
+
+def _latency_lines(runs: list[dict[str, Any]], summary: dict[str, Any]) -> list[str]:
+    """The report's lines of tap-to-display latency, run by run and the medians."""
+    lines: list[str] = []
     lines += [
         "",
         f"Tap-to-display latency, ms (target p99 under {TARGET_P99_MS:.0f} ms on loopback):",
@@ -804,11 +608,8 @@ def report(figures: dict[str, Any]) -> str:
     lines += [
         f"  median over runs: median {lat['median']:.2f}, p90 {lat['p90']:.2f}, "
         f"p99 {lat['p99']:.2f}, max {lat['max']:.2f} ms",
-        "",
-        "Targets: "
-        + "; ".join(f"{name}: {'met' if ok else 'NOT met'}" for name, ok in figures["met"].items()),
     ]
-    return "\n".join(lines)
+    return lines
 
 
 def main(argv: list[str] | None = None) -> int:

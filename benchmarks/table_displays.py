@@ -355,12 +355,37 @@ async def measure(
     late = await watched(port, {"type": "hello", "role": "display"}, args.deflate)
     await late.until(lambda: late.view == display.view, "the last display's view")
 
+    cpu_before = cpu_s(pid)
+    latencies, lates, spreads = await _timed_taps(display, late, phones, displays, rng, args.taps)
+    figures["taps"] = len(latencies)
+    figures["server_cpu_ms_per_tap"] = (cpu_s(pid) - cpu_before) / max(1, len(latencies)) * 1000
+    figures["latency_ms"] = summary(latencies)
+    figures["last_display_ms"] = summary(lates)
+    figures["fanout_ms"] = summary(spreads)
+    figures["view_bytes"] = len(json.dumps(display.view))
+
+    await _close_and_reopen(port, pid, args, displays, fds, figures)
+    figures["per_display_kb"] = (figures["open_kb"] - figures["before_kb"]) / max(1, args.displays)
+    for peer in (display, late, *phones):
+        await peer.ws.close()
+    return figures
+
+
+async def _timed_taps(
+    display: Watched,
+    late: Watched,
+    phones: list[Watched],
+    displays: Farm,
+    rng: random.Random,
+    taps: int,
+) -> tuple[list[float], list[float], list[float]]:
+    """``taps`` taps timed: until the display shows each, until the last display
+    does, until every display of the farm did (a round over is dealt first)."""
     latencies: list[float] = []
     lates: list[float] = []
     spreads: list[float] = []
-    cpu_before = cpu_s(pid)
     ids = 0
-    while len(latencies) < args.taps:
+    while len(latencies) < taps:
         await display.until(lambda: settled(display, phones) is not None, "a person's turn")
         turn = settled(display, phones)
         view = display.view
@@ -388,13 +413,14 @@ async def measure(
         lates.append(late.arrived - sent)
         _, last = await displays.said()
         spreads.append(float(last) - sent)
-    figures["taps"] = len(latencies)
-    figures["server_cpu_ms_per_tap"] = (cpu_s(pid) - cpu_before) / max(1, len(latencies)) * 1000
-    figures["latency_ms"] = summary(latencies)
-    figures["last_display_ms"] = summary(lates)
-    figures["fanout_ms"] = summary(spreads)
-    figures["view_bytes"] = len(json.dumps(display.view))
+    return latencies, lates, spreads
 
+
+async def _close_and_reopen(
+    port: int, pid: int, args: argparse.Namespace, displays: Farm, fds: int, figures: dict[str, Any]
+) -> None:
+    """The farm's displays closed, then as many opened and closed again: the
+    server's memory after each (in ``figures``)."""
     displays.tell("close")
     await displays.said()
     displays.process.wait()
@@ -413,10 +439,6 @@ async def measure(
     while open_fds(pid) > fds + 1 and time.monotonic() < deadline:
         await asyncio.sleep(0.1)
     figures["closed_again_kb"] = memory_kb(pid)["rss_kb"]
-    figures["per_display_kb"] = (figures["open_kb"] - figures["before_kb"]) / max(1, args.displays)
-    for peer in (display, late, *phones):
-        await peer.ws.close()
-    return figures
 
 
 def settled(display: Watched, phones: list[Watched]) -> int | None:

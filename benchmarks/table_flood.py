@@ -129,6 +129,12 @@ class Flooder:
         self.state = "new"
 
 
+#: What a flooder sends: a ping, masked as a client's frame.
+_PING_FRAME = masked_text_frame(b'{"type": "ping", "id": 1}')
+#: What a flooder sends when it sends as fast as the server takes them.
+_PING_BURST = _PING_FRAME * 64
+
+
 def device_address(number: int) -> str:
     """The loopback address of flooding device ``number`` (0, 1, ...): 127.0.1.1 on."""
     return f"127.0.{1 + number // 250}.{1 + number % 250}"
@@ -147,8 +153,6 @@ def run_flooders(
     takes them); one the server closed connects again ``reconnect_s`` later.
     Counts, as a dict."""
     selector = selectors.DefaultSelector()
-    frame = masked_text_frame(b'{"type": "ping", "id": 1}')
-    burst = frame * 64
     flooders = [Flooder(port, device_address(n % devices)) for n in range(sockets)]
     counts = {"sent": 0, "connected": 0, "refused": 0, "closed": 0}
     end = time.monotonic() + seconds
@@ -159,47 +163,64 @@ def run_flooders(
             if flooder.state == "new" and now >= flooder.due:
                 flooder.connect(selector)
             elif flooder.state == "open" and rate and now >= flooder.due and not flooder.pending:
-                flooder.pending = frame
+                flooder.pending = _PING_FRAME
                 flooder.due = max(flooder.due + 1 / rate, now)
         for key, events in selector.select(timeout=0.005):
             flooder = key.data
-            sock = flooder.sock
-            if sock is None:
-                continue
-            try:
-                if flooder.state == "handshake" and events & selectors.EVENT_READ:
-                    data = sock.recv(4096)
-                    if not data:
-                        raise ConnectionResetError
-                    flooder.answer += data
-                    if b"\r\n\r\n" in flooder.answer:
-                        if not flooder.answer.startswith(b"HTTP/1.1 101"):
-                            raise ConnectionRefusedError
-                        flooder.state = "open"
-                        counts["connected"] += 1
-                        selector.modify(sock, selectors.EVENT_WRITE, flooder)  # never reads
-                        flooder.due = now
-                if events & selectors.EVENT_WRITE:
-                    if flooder.state == "open" and not rate and not flooder.pending:
-                        flooder.pending = burst
-                    if flooder.pending:
-                        sent = sock.send(flooder.pending)
-                        if flooder.state == "open":
-                            counts["sent"] += (sent + len(frame) - 1) // len(frame)
-                        flooder.pending = flooder.pending[sent:]
-            except BlockingIOError:
-                pass
-            except ConnectionRefusedError:
-                counts["refused"] += 1
-                flooder.drop(selector)
-                flooder.due = now + reconnect_s
-            except OSError:
-                counts["closed" if flooder.state == "open" else "refused"] += 1
-                flooder.drop(selector)
-                flooder.due = now + reconnect_s
+            _on_events(flooder, events, selector, counts, now, rate=rate, reconnect_s=reconnect_s)
     for flooder in flooders:
         flooder.drop(selector)
     return counts
+
+
+def _on_events(
+    flooder: Flooder,
+    events: int,
+    selector: selectors.BaseSelector,
+    counts: dict[str, int],
+    now: float,
+    *,
+    rate: float,
+    reconnect_s: float,
+) -> None:
+    """What the selector said of one flooder's socket: its handshake read, its
+    pings written (a burst when ``rate`` is 0); a socket refused or closed is
+    dropped and connects again ``reconnect_s`` later."""
+    frame, burst = _PING_FRAME, _PING_BURST
+    sock = flooder.sock
+    if sock is None:
+        return
+    try:
+        if flooder.state == "handshake" and events & selectors.EVENT_READ:
+            data = sock.recv(4096)
+            if not data:
+                raise ConnectionResetError
+            flooder.answer += data
+            if b"\r\n\r\n" in flooder.answer:
+                if not flooder.answer.startswith(b"HTTP/1.1 101"):
+                    raise ConnectionRefusedError
+                flooder.state = "open"
+                counts["connected"] += 1
+                selector.modify(sock, selectors.EVENT_WRITE, flooder)  # never reads
+                flooder.due = now
+        if events & selectors.EVENT_WRITE:
+            if flooder.state == "open" and not rate and not flooder.pending:
+                flooder.pending = burst
+            if flooder.pending:
+                sent = sock.send(flooder.pending)
+                if flooder.state == "open":
+                    counts["sent"] += (sent + len(frame) - 1) // len(frame)
+                flooder.pending = flooder.pending[sent:]
+    except BlockingIOError:
+        pass
+    except ConnectionRefusedError:
+        counts["refused"] += 1
+        flooder.drop(selector)
+        flooder.due = now + reconnect_s
+    except OSError:
+        counts["closed" if flooder.state == "open" else "refused"] += 1
+        flooder.drop(selector)
+        flooder.due = now + reconnect_s
 
 
 # -- the server and the display ---------------------------------------------------------------
@@ -328,6 +349,25 @@ def phase(
 
 
 def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    if args.flooders:  # the flooders' own process (started by each phase)
+        os.nice(args.nice)
+        started = time.process_time()
+        counts = run_flooders(
+            args.flooders, args.sockets, args.rate, args.seconds, args.reconnect_s, args.devices
+        )
+        counts["cpu_percent"] = round(100 * (time.process_time() - started) / args.seconds)
+        print(json.dumps(counts))
+        return 0
+    figures = _measure(args)
+    if args.json:
+        print(json.dumps(figures, indent=2))
+        return 0
+    _print_figures(figures, args)
+    return 0
+
+
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--sockets", type=int, default=200, help="flooding sockets (200)")
     parser.add_argument(
@@ -352,16 +392,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--flooders", type=int, metavar="PORT", help=argparse.SUPPRESS)
     parser.add_argument("--rate", type=float, default=0.0, help=argparse.SUPPRESS)
     parser.add_argument("--reconnect-s", type=float, default=0.0, help=argparse.SUPPRESS)
-    args = parser.parse_args(argv)
-    if args.flooders:
-        os.nice(args.nice)
-        started = time.process_time()
-        counts = run_flooders(
-            args.flooders, args.sockets, args.rate, args.seconds, args.reconnect_s, args.devices
-        )
-        counts["cpu_percent"] = round(100 * (time.process_time() - started) / args.seconds)
-        print(json.dumps(counts))
-        return 0
+    return parser
+
+
+def _measure(args: argparse.Namespace) -> dict[str, Any]:
+    """The server served from ``--server-root``, measured through every phase."""
     port = free_port()
     figures: dict[str, Any] = {
         "load_before": os.getloadavg()[0],
@@ -388,9 +423,10 @@ def main(argv: list[str] | None = None) -> int:
             args.log.write_text(log.read_text(errors="replace"))
     figures["load_after"] = os.getloadavg()[0]
     figures["target_met"] = figures["flood"]["p99_ms"] < TARGET_P99_MS
-    if args.json:
-        print(json.dumps(figures, indent=2))
-        return 0
+    return figures
+
+
+def _print_figures(figures: dict[str, Any], args: argparse.Namespace) -> None:
     print(f"load average {figures['load_before']:.1f} before, {figures['load_after']:.1f} after")
     print(f"{args.sockets} flooding sockets from {args.devices} address(es)")
     print(f"server RSS at start {figures['rss_start_mb']:.1f} MB")
@@ -411,7 +447,6 @@ def main(argv: list[str] | None = None) -> int:
             print(f"           {f['problem']}")
     met = "met" if figures["target_met"] else "NOT met"
     print(f"target (flood p99 < {TARGET_P99_MS:g} ms): {met}")
-    return 0
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ Seed 1: the first chance is a speed play on Y4. Seed 18: the person plays a
 Point Taken on their second turn and a Wild Drawn Together later in round 1.
 """
 
+import re
 import time
 
 import pyte
@@ -47,11 +48,14 @@ def test_a_speed_play_out_of_turn_wrong_then_right(party):
     terminal.answer("y")
     terminal.wait_for_prompt("Out of turn")  # the window is still open: Y4 is offered again
     lines = terminal.lines()
-    wrong = [line for line in lines if line.startswith("You speed-play R5: wrong, it is not Y4")]
-    assert wrong == ["You speed-play R5: wrong, it is not Y4; you draw 1."]
+    wrong = [line for line in lines if line.startswith("You speed-play R5 on Y4")]
+    assert wrong == ["You speed-play R5 on Y4: not the same card; you take it back and draw 1."]
     terminal.answer("1")
     terminal.wait_for_prompt("Your choice")
-    assert "You speed-play Y4, out of turn; play goes on after you." in terminal.lines()
+    right = [line for line in terminal.lines() if line.startswith("You speed-play Y4")]
+    assert len(right) == 1 and re.fullmatch(
+        r"You speed-play Y4 out of turn; \S+ plays next\.", right[0]
+    )
     terminal.child.sendintr()
     assert terminal.wait_for_end() == 130
     assert "Interrupted: the game is abandoned." in terminal.lines()

@@ -846,6 +846,7 @@ def test_the_protocol_module_pulls_in_only_the_standard_library():
                 "_framing",
                 "_messages",
                 "_names",
+                "_outputs",
                 "_schemas",
                 "_values",
             )

@@ -10,8 +10,7 @@ import json
 import random
 import tracemalloc
 
-from engine.apps.table import hub
-from engine.apps.table import room as room_module
+from engine.apps.table import hub, room_views
 from engine.apps.table.companion import CompanionRoom
 from engine.apps.table.room import Room
 from tests.room_helpers import last_view, taken
@@ -112,9 +111,9 @@ def test_a_seats_own_part_is_built_again_only_when_its_view_changed(monkeypatch)
     ann, bob = phone(room, 0, "Ann"), phone(room, 1, "Bob")
     host(room, display, "start")
     built = []
-    real = room_module.private_view
+    real = room_views.private_view
     monkeypatch.setattr(
-        room_module,
+        room_views,
         "private_view",
         lambda game, seat, *a, **k: built.append(seat) or real(game, seat, *a, **k),
     )

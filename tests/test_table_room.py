@@ -186,6 +186,25 @@ def test_a_bad_start_is_refused(options, refused):
     assert refusals(start(room, display, **options))[0]["message"] == refused
 
 
+def test_regression_a_start_with_millions_of_bots_is_refused_without_making_their_seats(
+    monkeypatch,
+):
+    # benchmarks/table_chaos.py's forged host messages: bots=10**7 built ten million
+    # seats before the count was checked, holding the server's loop for 84 s
+    import engine.apps.table.room as room_module
+
+    made, seat = [], room_module.Seat
+    monkeypatch.setattr(room_module, "Seat", lambda *a: made.append(a) or seat(*a))
+    room = make_room()
+    display = hello(room)
+    phone(room, 0, "Ann")
+    taken(room, display)
+    made.clear()
+    messages = start(room, display, bots=100_000)
+    assert refusals(messages)[0]["message"] == "a match takes 2 to 10 players, not 100001"
+    assert len(made) <= 17
+
+
 def test_host_controls_are_refused_to_a_phone():
     room = make_room()
     ann = phone(room, 0, "Ann")

@@ -465,39 +465,9 @@ def _play(
 ) -> int:
     rng = random.Random(seed)
     names = list(NAMES[:players])
-    steps = ", ".join(
-        f"{key} {value:g}"
-        for key, value in DEMO_TIMING.items()
-        if key in ("countdown_step_s", "hold_min_s", "hold_max_s")
-    )
-    screen.line(
-        f"The unit listens on {daemon.url}; its journal is {daemon.journal_path} "
-        "(removed at the end)."
-    )
-    screen.line(
-        f"For the demo the unit runs a short countdown and hold ({steps}); its own "
-        f"defaults are {_unit_defaults()}."
-    )
-    unit = RemoteUnit(daemon.url, start=False, id_prefix="demo")
-    try:
-        unit.open()
-    except UnitProblem as problem:
-        unit.close()
-        screen.line(f"error: {problem}. {problem.what_to_do}")
+    unit = _open_unit(daemon, screen, names, rng)
+    if unit is None:
         return 1
-    if unit.presses_for_bots:
-        skills = ", ".join(f"{name} {REACTION_MS[seat]:g} ms" for seat, name in enumerate(names))
-        screen.line(
-            "The unit presses each bot's paddle itself, with that bot's reaction "
-            f"({skills}, medians), and starts each showdown by itself: nobody presses "
-            "anything."
-        )
-    else:  # an older unit: the table plays the paddles for the bots
-        unit.table = SimulatedTable(random.Random(rng.getrandbits(64)))
-        screen.line(
-            "A simulated table presses the mock paddles and the timer button through the "
-            "unit's bench commands; the unit decides every showdown."
-        )
     game = Game.new(players, "showdown", seed=seed, target=target)
     started = clock()
     counts = {"showdowns": 0}
@@ -550,6 +520,47 @@ def _play(
         f"{result.showdowns} showdowns, {result.decisions} decisions in {elapsed:.1f} s."
     )
     return 0
+
+
+def _open_unit(
+    daemon: UnitDaemon, screen: _Screen, names: list[str], rng: random.Random
+) -> RemoteUnit | None:
+    """The unit the demo plays on, opened, and told about (who presses the
+    paddles); None when it could not be opened (the problem told)."""
+    steps = ", ".join(
+        f"{key} {value:g}"
+        for key, value in DEMO_TIMING.items()
+        if key in ("countdown_step_s", "hold_min_s", "hold_max_s")
+    )
+    screen.line(
+        f"The unit listens on {daemon.url}; its journal is {daemon.journal_path} "
+        "(removed at the end)."
+    )
+    screen.line(
+        f"For the demo the unit runs a short countdown and hold ({steps}); its own "
+        f"defaults are {_unit_defaults()}."
+    )
+    unit = RemoteUnit(daemon.url, start=False, id_prefix="demo")
+    try:
+        unit.open()
+    except UnitProblem as problem:
+        unit.close()
+        screen.line(f"error: {problem}. {problem.what_to_do}")
+        return None
+    if unit.presses_for_bots:
+        skills = ", ".join(f"{name} {REACTION_MS[seat]:g} ms" for seat, name in enumerate(names))
+        screen.line(
+            "The unit presses each bot's paddle itself, with that bot's reaction "
+            f"({skills}, medians), and starts each showdown by itself: nobody presses "
+            "anything."
+        )
+    else:  # an older unit: the table plays the paddles for the bots
+        unit.table = SimulatedTable(random.Random(rng.getrandbits(64)))
+        screen.line(
+            "A simulated table presses the mock paddles and the timer button through the "
+            "unit's bench commands; the unit decides every showdown."
+        )
+    return unit
 
 
 def _unit_stats(url: str) -> dict:

@@ -28,20 +28,29 @@ True
 
 from __future__ import annotations
 
-import math
 import random
-import shlex
 from collections.abc import Callable, Sequence
 from typing import cast
 
-from engine.apps.screen import COMMANDS, PARTY_HELP, QuitGame, SharedScreen, card_order
+from engine.apps.players import (
+    BOT_KINDS,
+    MAX_PARTY_PLAYERS,
+    MAX_PLAYERS,
+    PARTY_PLAYERS,
+    RESERVED_NAMES,
+    bot_skill,
+    parse_players,
+    replay_command,
+    seat_names,
+)
+from engine.apps.screen import PARTY_HELP, QuitGame, SharedScreen, card_order
 from engine.game.errors import NotationError
 from engine.match import Driver
 from engine.units.ports import ManualUnit, ShowdownOutcome, ShowdownRequest, SimulatedUnit, UnitPort
 from engine.units.remote import PauseOnProblem, RemoteUnit, UnitProblem, is_unit_url
 from engine.uno import new_game
 from engine.uno.actions import Action, ActionKind
-from engine.uno.bots import REACTION_MS_RANGE, Agent, HeuristicBot, PlayerView, RandomBot
+from engine.uno.bots import Agent, HeuristicBot, PlayerView, RandomBot
 from engine.uno.cards import COLOURS, Card, Colour, Rank
 from engine.uno.game import Game, Phase
 from engine.uno.words import card_name
@@ -65,14 +74,9 @@ __all__ = [
     "PARTY_PLAYERS",
 ]
 
-#: What a --players entry may say instead of a person's name (with ``:MS``, a
-#: bot's reaction on a unit: ``bot:180``).
-BOT_KINDS = ("bot", "random")
 #: The unit ports a terminal game can name; a unit's URL or device path also
 #: works (``socket://HOST:PORT``, ``/dev/ttyUSB0``: see ``engine.units.remote.is_unit_url``).
 UNITS = ("sim", "manual")
-#: Words no player may be called: the prompts' commands, the manual unit's answers.
-RESERVED_NAMES = (*COMMANDS, *ManualUnit.AGAIN)
 
 _COLOUR_WORDS = ("red", "yellow", "green", "blue")
 _WORDS = (
@@ -88,11 +92,6 @@ _WORDS = (
     "point",
     "take",
 )
-#: Players a --players list may seat: UNO Party! takes more than the others.
-MAX_PLAYERS = 10
-MAX_PARTY_PLAYERS = 16
-#: ``showdown play --variant party`` without --players: you and seven bots.
-PARTY_PLAYERS = ("You", *("bot",) * 7)
 
 
 def action_text(action: Action, game: Game, names: Sequence[str]) -> str:
@@ -180,106 +179,6 @@ def _party_action_text(action: Action, game, names: Sequence[str]) -> str | None
             "per player pointing at them"
         )
     return None
-
-
-def bot_skill(entry: str) -> tuple[str, float | None] | None:
-    """A --players entry that is a bot: (its kind, its reaction in ms or None);
-    None for a person. ValueError for a bot's reaction that is not 100-1000 ms,
-    or a person given one.
-
-    >>> bot_skill("bot"), bot_skill("random:300"), bot_skill("Ann")
-    (('bot', None), ('random', 300.0), None)
-    """
-    kind, colon, skill = entry.partition(":")
-    kind = kind.strip().lower()
-    if kind not in BOT_KINDS:
-        if colon:
-            raise ValueError(
-                f"{entry!r}: only a bot (bot or random) takes a reaction time, e.g. bot:180; "
-                "a name has no ':'"
-            )
-        return None
-    if not colon:
-        return kind, None
-    low, high = REACTION_MS_RANGE
-    try:
-        value = float(skill)
-    except ValueError:
-        value = math.nan
-    if not low <= value <= high:
-        raise ValueError(
-            f"{entry!r}: a bot's reaction is its median time to press after GO, in ms, "
-            f"from {low:g} to {high:g}: e.g. {kind}:180 (quick) or {kind}:400 (slow)"
-        )
-    return kind, value
-
-
-def parse_players(text: str, max_players: int = MAX_PLAYERS) -> list[str]:
-    """The --players list: names of people, ``bot`` or ``random``, a bot
-    perhaps with its reaction in ms (``bot:180``); raises ValueError. A game
-    takes 2 to ``max_players`` (10; UNO Party! takes up to 16).
-
-    >>> parse_players("Ann, Bob,bot,BOT:180, random:250.5")
-    ['Ann', 'Bob', 'bot', 'bot:180', 'random:250.5']
-    """
-    entries = []
-    for part in text.split(","):
-        entry = part.strip()
-        if not entry:
-            raise ValueError(
-                f"empty name in {text!r}: write names separated by commas, e.g. Ann,Bob,bot,random"
-            )
-        skill = bot_skill(entry)
-        if skill is not None:
-            kind, ms = skill
-            entry = kind if ms is None else f"{kind}:{ms:g}"
-        elif entry.casefold() in RESERVED_NAMES:
-            raise ValueError(
-                f"a player cannot be called {entry!r}: the game takes it as a command or an answer "
-                f"({', '.join(RESERVED_NAMES)})"
-            )
-        entries.append(entry)
-    if not 2 <= len(entries) <= max_players:
-        raise ValueError(
-            f"{plural(len(entries), 'player')} in {text!r}: a game takes 2-{MAX_PLAYERS} "
-            f"(UNO Party!: 2-{MAX_PARTY_PLAYERS})"
-        )
-    people = [e.casefold() for e in entries if bot_skill(e) is None]
-    doubled = sorted({p for p in people if people.count(p) > 1})
-    if doubled:
-        raise ValueError(f"two players are called {doubled[0]!r}: names must differ")
-    return entries
-
-
-def seat_names(players: Sequence[str]) -> list[str]:
-    """The names the seats go by: a person's own, a bot's kind and its seat.
-
-    >>> seat_names(["Ann", "bot:180", "random"])
-    ['Ann', 'bot1', 'random2']
-    """
-    names = []
-    for seat, entry in enumerate(players):
-        skill = bot_skill(entry)
-        names.append(entry if skill is None else f"{skill[0]}{seat}")
-    return names
-
-
-def replay_command(
-    players: Sequence[str], seed: int, *, variant: str = "showdown", target: int = 500, unit="sim"
-) -> str:
-    """The command line that deals this game again (the same seed, seats and rules).
-
-    >>> replay_command(["Ann Lee", "bot:180"], 7, target=100)
-    "showdown play --players 'Ann Lee,bot:180' --seed 7 --target 100"
-    """
-    words = ["showdown", "play", "--players", ",".join(players), "--seed", str(seed)]
-    if variant != "showdown":
-        words += ["--variant", variant]
-    if target != 500:
-        words += ["--target", str(target)]
-    if unit != "sim":
-        words += ["--unit", unit]
-    return shlex.join(words)
 
 
 class Person:
@@ -403,29 +302,8 @@ class Person:
         key = (game.round, game.turns, str(top), tuple(map(str, offers)))
         if key == self._passed:
             return None
+        menu = self._offer(game, player, offers)
         screen = self.screen
-        names = screen.names
-        screen.seat(player)
-        screen.print_fn("")
-        speed = [a for a in offers if a.kind is ActionKind.SPEED_PLAY]
-        if speed:
-            to_act = "" if game.to_act is None else f" before {names[game.to_act]} plays"
-            screen.print_fn(
-                f"Speed play! The top card is {top} and you hold {top}: you may play it now, "
-                f"out of turn{to_act}."
-            )
-        for catch in (a for a in offers if a.kind is ActionKind.CATCH):
-            who = names[cast(int, catch.player)]
-            screen.print_fn(f"{who} has one card and did not call UNO: you may catch {who}.")
-        screen.print_fn(screen.hand_line(player))
-        menu = _menu(offers, names)
-        self._show_menu(game, menu)
-        wrong = (
-            " Another card of yours is a wrong speed play: it comes back and you draw 1."
-            if speed or game.speed_window
-            else ""
-        )
-        screen.print_fn(f"Enter lets the chance pass.{wrong}")
         while True:
             answer = screen.ask("Out of turn (number or action; Enter: pass): ")
             if not answer:
@@ -447,6 +325,35 @@ class Person:
                     screen.print_fn("No speed play made.")
                     continue
             return action
+
+    def _offer(self, game, player: int, offers: list[Action]) -> list:
+        """The person is told of their chance out of turn (a speed play, a catch);
+        the menu of it."""
+        screen = self.screen
+        names = screen.names
+        top = game.top_card
+        screen.seat(player)
+        screen.print_fn("")
+        speed = [a for a in offers if a.kind is ActionKind.SPEED_PLAY]
+        if speed:
+            to_act = "" if game.to_act is None else f" before {names[game.to_act]} plays"
+            screen.print_fn(
+                f"Speed play! The top card is {top} and you hold {top}: you may play it now, "
+                f"out of turn{to_act}."
+            )
+        for catch in (a for a in offers if a.kind is ActionKind.CATCH):
+            who = names[cast(int, catch.player)]
+            screen.print_fn(f"{who} has one card and did not call UNO: you may catch {who}.")
+        screen.print_fn(screen.hand_line(player))
+        menu = _menu(offers, names)
+        self._show_menu(game, menu)
+        wrong = (
+            " Another card of yours is a wrong speed play: it comes back and you draw 1."
+            if speed or game.speed_window
+            else ""
+        )
+        screen.print_fn(f"Enter lets the chance pass.{wrong}")
+        return menu
 
     @staticmethod
     def _speed_typed(answer: str, game, legal, problem: str) -> tuple[list[Action] | None, str]:
@@ -724,27 +631,17 @@ def play_game(
         rules_help=PARTY_HELP if party else (),
         replay=f"Seed {seed}. To play this game again: {replay}",
     )
-    agents: list[Agent] = []
-    for seat, skill in enumerate(skills):
-        if skill is None:
-            agents.append(Person(screen, names[seat]))
-            continue
-        kind, reaction_ms = skill
-        options = {} if reaction_ms is None else {"reaction_ms": reaction_ms}
-        if kind == "bot":
-            agents.append(HeuristicBot(names[seat], **options))
-        else:
-            agents.append(RandomBot(random.Random(rng.getrandbits(64)), names[seat], **options))
-    remote = None
-    port: UnitPort
-    if is_unit_url(unit):
-        remote = RemoteUnit(unit, say=print_fn, **(unit_options or {}))
-        port = _FoughtAtTheTable(PauseOnProblem(remote, screen.ask, print_fn), screen)
-    elif unit == "manual":
-        port = _FoughtAtTheTable(ManualUnit(screen.ask, print_fn), screen)
-    else:
-        port = SimulatedUnit(random.Random(rng.getrandbits(64)))
+    agents = _agents(skills, names, screen, rng)
+    port, remote = _unit_port(unit, screen, print_fn, rng, unit_options)
     match = Driver(game, agents, port, names=names, log=screen.on_event)
+    return _run(match, remote, screen, print_fn)
+
+
+def _run(
+    match: Driver, remote: RemoteUnit | None, screen: SharedScreen, print_fn: Callable[[str], None]
+) -> int:
+    """Play ``match`` to its end (or until the table quits, the input ends, or
+    Ctrl-C); the exit status. The unit is opened first and closed after."""
 
     def stop(why: str) -> None:
         screen.unseat()
@@ -773,3 +670,37 @@ def play_game(
         if remote is not None:
             remote.close()
     return 0
+
+
+def _agents(
+    skills: list, names: list[str], screen: SharedScreen, rng: random.Random
+) -> list[Agent]:
+    """Who decides for each seat: a person at the terminal, or a bot of its skill."""
+    agents: list[Agent] = []
+    for seat, skill in enumerate(skills):
+        if skill is None:
+            agents.append(Person(screen, names[seat]))
+            continue
+        kind, reaction_ms = skill
+        options = {} if reaction_ms is None else {"reaction_ms": reaction_ms}
+        if kind == "bot":
+            agents.append(HeuristicBot(names[seat], **options))
+        else:
+            agents.append(RandomBot(random.Random(rng.getrandbits(64)), names[seat], **options))
+    return agents
+
+
+def _unit_port(
+    unit: str,
+    screen: SharedScreen,
+    print_fn: Callable[[str], None],
+    rng: random.Random,
+    unit_options: dict | None,
+) -> tuple[UnitPort, RemoteUnit | None]:
+    """The port the showdowns are fought on, and the RemoteUnit when it is one."""
+    if is_unit_url(unit):
+        remote = RemoteUnit(unit, say=print_fn, **(unit_options or {}))
+        return _FoughtAtTheTable(PauseOnProblem(remote, screen.ask, print_fn), screen), remote
+    if unit == "manual":
+        return _FoughtAtTheTable(ManualUnit(screen.ask, print_fn), screen), None
+    return SimulatedUnit(random.Random(rng.getrandbits(64))), None

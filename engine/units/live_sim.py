@@ -342,45 +342,13 @@ def script(
             + pace_rng.uniform(pace.hold_min_s, pace.hold_max_s)
         )
         if false_start and rerun == len(ties):
-            jump = start + pace_rng.uniform(0.3, 0.95) * (go - start)
             side = side_of[outcome.loser]
-            s.countdown(start, rerun, until=jump)
-            was = "countdown" if jump < start + pace.leds * pace.countdown_step_s else "hold"
-            s.state(jump, "false_start", was)
-            s.set(jump, "leds", 0)
-            s.press(jump, side)
-            decided = jump + pace.settle_s
-            s.event(decided, EventName.FALSE_START, showdown_id=unit_id, side=side)
-            s.set(decided, f"arrow_{side}", True)
-            s.sound(decided, pace.go_tone_s)
-            ends = s.launch(decided, side, request.cards, "false_start")
-            last_press = jump
+            ends, last_press = _false_start(s, start, go, rerun, side, request.cards, pace_rng)
             break
-        s.countdown(start, rerun, until=go)
-        s.state(go, "go", "hold")
-        s.event(go, EventName.GO, showdown_id=unit_id, ticks=round(ticks + go, 6))
-        s.set(go, "leds", 0)
-        s.set(go, "go", True)
-        s.sound(go, pace.go_tone_s)
-        presses = {p: go + us / 1e6 for p, us in rounds[rerun].items()}
-        for player, at in presses.items():
-            s.press(at, side_of[player])
-        first, second = sorted(presses.values())
-        decided = min(second, first + pace.settle_s)
-        last_press = second
+        decided, last_press = _go(s, start, go, rerun, rounds[rerun], side_of, ticks)
         if rerun < len(ties):
-            times = list(rounds[rerun].values())
+            _tie(s, decided, rounds[rerun], rerun + 1)
             rerun += 1
-            s.event(
-                decided,
-                EventName.TIE,
-                showdown_id=unit_id,
-                gap_us=abs(times[0] - times[1]),
-                rerun=rerun,
-                void=False,
-            )
-            s.state(decided, "countdown", "go")
-            s.set(decided, "go", False)
             start = decided
             continue
         s.set(decided, "go", False)
@@ -388,6 +356,86 @@ def script(
         ends = s.launch(decided, side_of[outcome.loser], request.cards, "resolved")
         break
     done = max(ends, last_press)
+    _result(s, done, request, outcome, side_of, names, bots)
+    return _steps(s, pace)
+
+
+def _go(
+    s: _Script,
+    start: float,
+    go: float,
+    rerun: int,
+    presses_us: Mapping[int, int],
+    side_of: dict[int, str],
+    ticks: float,
+) -> tuple[float, float]:
+    """A countdown that reached GO, and both presses (player -> reaction in
+    us); when it is decided and when the second press was."""
+    pace = s.pace
+    s.countdown(start, rerun, until=go)
+    s.state(go, "go", "hold")
+    s.event(go, EventName.GO, showdown_id=s.unit_id, ticks=round(ticks + go, 6))
+    s.set(go, "leds", 0)
+    s.set(go, "go", True)
+    s.sound(go, pace.go_tone_s)
+    presses = {p: go + us / 1e6 for p, us in presses_us.items()}
+    for player, at in presses.items():
+        s.press(at, side_of[player])
+    first, second = sorted(presses.values())
+    return min(second, first + pace.settle_s), second
+
+
+def _tie(s: _Script, decided: float, presses_us: Mapping[int, int], rerun: int) -> None:
+    """A near-tie at ``decided``: the countdown runs again (``rerun``, from 1)."""
+    times = list(presses_us.values())
+    s.event(
+        decided,
+        EventName.TIE,
+        showdown_id=s.unit_id,
+        gap_us=abs(times[0] - times[1]),
+        rerun=rerun,
+        void=False,
+    )
+    s.state(decided, "countdown", "go")
+    s.set(decided, "go", False)
+
+
+def _false_start(
+    s: _Script,
+    start: float,
+    go: float,
+    rerun: int,
+    side: str,
+    cards: int,
+    pace_rng: random.Random,
+) -> tuple[float, float]:
+    """The countdown ``side`` jumped (before ``go``): its false start, its cards
+    launched; when the launch ends and when the press was."""
+    pace = s.pace
+    jump = start + pace_rng.uniform(0.3, 0.95) * (go - start)
+    s.countdown(start, rerun, until=jump)
+    was = "countdown" if jump < start + pace.leds * pace.countdown_step_s else "hold"
+    s.state(jump, "false_start", was)
+    s.set(jump, "leds", 0)
+    s.press(jump, side)
+    decided = jump + pace.settle_s
+    s.event(decided, EventName.FALSE_START, showdown_id=s.unit_id, side=side)
+    s.set(decided, f"arrow_{side}", True)
+    s.sound(decided, pace.go_tone_s)
+    return s.launch(decided, side, cards, "false_start"), jump
+
+
+def _result(
+    s: _Script,
+    done: float,
+    request: ShowdownRequest,
+    outcome: ShowdownOutcome,
+    side_of: dict[int, str],
+    names: dict[str, str],
+    bots: list[str],
+) -> None:
+    """The verdict at ``done``, and the unit idle again."""
+    unit_id = s.unit_id
     s.event(
         done,
         EventName.RESULT,
@@ -408,6 +456,10 @@ def script(
     for key in ("go", "arrow_a", "arrow_b", "buzzer"):
         s.set(done, key, False)
     s.set(done, "leds", 0)
+
+
+def _steps(s: _Script, pace: Pace) -> list[Step]:
+    """The script's events and its outputs (coalesced as the unit sends them), in time order."""
     steps = [(at, 0, n, name, data) for at, n, name, data in s.events]
     steps += [
         (at, 1, 0, EventName.OUTPUTS.value, outputs.to_wire())

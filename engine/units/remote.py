@@ -597,20 +597,10 @@ class RemoteUnit:
                     what_to_do="Retry to run it again, or decide by hand.",
                 )
             if item.name == "fault":
-                result = self._fetch(link, unit_id)
-                if result is not None and result["launch"] != "pending":
+                result = self._after_fault(link, unit_id, item.data.get("reason"))
+                if result is not None:
                     return result
-                if result is not None:  # the unit's final word on the launch follows
-                    continue
-                self._fault_told = True
-                raise UnitFault(
-                    f"the unit at {self.url} reports a fault: {item.data.get('reason')}",
-                    url=self.url,
-                    what_to_do=(
-                        "Fix the unit (see its log), then retry: the unit is reset "
-                        "and the showdown runs again."
-                    ),
-                )
+                continue  # the unit's final word on the launch follows
             if item.name == EventName.FALSE_START:
                 continue  # said once, with the verdict
             if item.name == EventName.LAUNCHED and item.data["outcome"] == "jam":
@@ -618,6 +608,24 @@ class RemoteUnit:
             said = table_line(item.name, item.data, self._names(request))
             if said is not None:
                 self._tell(said)
+
+    def _after_fault(self, link: UnitLink, unit_id: str, reason: object) -> WireData | None:
+        """A fault event: the unit's result if it is final; None if the unit's
+        final word on the launch follows; UnitFault if it has no result."""
+        result = self._fetch(link, unit_id)
+        if result is not None and result["launch"] != "pending":
+            return result
+        if result is not None:
+            return None
+        self._fault_told = True
+        raise UnitFault(
+            f"the unit at {self.url} reports a fault: {reason}",
+            url=self.url,
+            what_to_do=(
+                "Fix the unit (see its log), then retry: the unit is reset "
+                "and the showdown runs again."
+            ),
+        )
 
     def _check_in(self, link: UnitLink, unit_id: str) -> tuple[bool, WireData | None]:
         """After silence or lost events: (True, result) if the unit has one,

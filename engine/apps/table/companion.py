@@ -8,8 +8,8 @@ showdown it names the two players and the cards loaded, the server fights the
 showdown on the unit port (as :class:`~engine.apps.table.room.Room` does) and
 records who took the cards; at the end of a round it enters the winner and what
 the other hands held (their points, or their cards, counted with the engine's
-card values so the score is exact). The scoreboard keeps the match to the
-target; the last entry (a round or a showdown) can be undone.
+card values so the score is exact: ``companion_hands``). The scoreboard keeps
+the match to the target; the last entry (a round or a showdown) can be undone.
 
 :class:`CompanionRoom` is sans-IO with the Room's interface, so the same server
 (``server.create_app``) and its ``Runner`` serve it: ``connect``, ``receive``,
@@ -30,10 +30,8 @@ back paused, for the host to retry it or to say who took the cards.
 
 from __future__ import annotations
 
-import functools
 import json
 import random
-import re
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -41,14 +39,12 @@ from typing import Any, ClassVar
 
 from engine.apps.table import access, showdown_view
 from engine.apps.table.access import HOST_ONLY, HostGate
+from engine.apps.table.companion_hands import hand_points, round_hands
 from engine.apps.table.durable import decide_ahead, durable, remember_verdicts, saved_verdicts
 from engine.apps.table.hub import Connection, Hub, ViewTexts
-from engine.apps.table.room import new_match_id
+from engine.apps.table.room_state import new_match_id
 from engine.apps.table.views import SEPARATOR
-from engine.game.errors import NotationError
 from engine.units.ports import ShowdownOutcome, ShowdownRequest, SimulatedUnit, UnitPort
-from engine.uno.cards import Card
-from engine.uno.rules import classic_deck, load_showdown_deck
 from firmware_host.people.words import capital, duel_verdict, plural, versus
 from firmware_host.protocol import Reason, clean_name, clean_showdown_id
 
@@ -61,59 +57,6 @@ _SAVE_FORMAT = 1
 MAX_CARDS = 10
 MAX_LOG = 300
 _MIN_PLAYERS, _MAX_PLAYERS = 2, 10
-_DIGITS = re.compile(r"[0-9]+")
-_CARD_SEPARATORS = re.compile(r"[\s,;]+")
-
-
-@functools.cache
-def _deck_limits() -> tuple[int, int]:
-    """(cards, points) of the biggest deck: no hand holds more."""
-    decks = (classic_deck(), load_showdown_deck())
-    return max(map(len, decks)), max(sum(card.points for card in deck) for deck in decks)
-
-
-def hand_points(value: Any, whose: str = "the hand") -> tuple[int, list[str] | None]:
-    """What a hand left at the end of a round is worth: ``value`` is its points
-    (a whole number, or its text) or its cards (their texts, in a list or one
-    string, separated by spaces or commas; lower case is fine). Returns
-    ``(points, cards)`` (cards None when points were given); ValueError naming
-    ``whose`` hand otherwise.
-
-    >>> hand_points("r5 g+2, W+4 ws"), hand_points(37), hand_points("12")
-    ((115, ['R5', 'G+2', 'W+4', 'WS']), (37, None), (12, None))
-    >>> hand_points("R5 X9", "Bob's hand")
-    Traceback (most recent call last):
-    ...
-    ValueError: Bob's hand: invalid card 'X9': expected e.g. R5, B+2, YR, GS, W, W+4, WS or R7!2
-    """
-    most_cards, most_points = _deck_limits()
-    if isinstance(value, str) and _DIGITS.fullmatch(value.strip()):
-        value = int(value.strip())
-    if type(value) is int:
-        if not 0 <= value <= most_points:
-            raise ValueError(
-                f"{whose}: {value} points is not a whole number from 0 to {most_points} "
-                "(the whole deck)"
-            )
-        return value, None
-    if isinstance(value, str):
-        texts = [text for text in _CARD_SEPARATORS.split(value.strip()) if text]
-    elif isinstance(value, list) and all(isinstance(text, str) for text in value):
-        texts = [text.strip() for text in value]
-    else:
-        texts = []
-    if not texts:
-        raise ValueError(
-            f"{whose}: give its points (a whole number) or its cards (e.g. R5 G+2 W+4), "
-            f"not {json.dumps(value, ensure_ascii=False)}"
-        )
-    if len(texts) > most_cards:
-        raise ValueError(f"{whose}: {len(texts)} cards is more than a deck holds ({most_cards})")
-    try:
-        cards = [Card.parse(text.upper()) for text in texts]
-    except NotationError as exc:
-        raise ValueError(f"{whose}: {exc}") from None
-    return sum(card.points for card in cards), [str(card) for card in cards]
 
 
 class CompanionRoom(Hub):
@@ -306,26 +249,18 @@ class CompanionRoom(Hub):
             self._hold_outcome(outcome)
             self._changed()
             return
-        c, o = request.players
         self._serial += 1
-        entry = {
-            "kind": "showdown",
-            "serial": self._serial,
-            "round": self.round,
-            "showdown_id": request.showdown_id,
-            "challenger": c,
-            "opponent": o,
-            "cards": request.cards,
-            "loser": outcome.loser,
-            "winner": outcome.winner,
-            "reason": outcome.reason,
-            "reaction_us": [outcome.reaction_us.get(c), outcome.reaction_us.get(o)],
-            "margin_us": outcome.margin_us,
-            "tie_reruns": outcome.tie_reruns,
-            "detail": outcome.detail,
-        }
+        entry = _showdown_entry(self._serial, self.round, request, outcome)
         self.entries.append(entry)
         self._request, self._fighting, self.paused = None, False, None
+        self._show_verdict(request, outcome, entry)
+        self._changed(save=True)
+
+    def _show_verdict(
+        self, request: ShowdownRequest, outcome: ShowdownOutcome, entry: dict[str, Any]
+    ) -> None:
+        """The showdown panel decided, and the verdict's log line."""
+        c, o = request.players
         if self.showdown is None:  # restored mid-showdown, or decided by hand
             self.showdown = showdown_view.armed(
                 c, o, [request.challenger_name, request.opponent_name], request.cards
@@ -355,7 +290,6 @@ class CompanionRoom(Hub):
             f"{self._sentence(verdict)}. {self._describe(entry)}.",
             self._serial,
         )
-        self._changed(save=True)
 
     def _stop_fighting(self, problem: str) -> None:
         self._fighting = False
@@ -517,39 +451,10 @@ class CompanionRoom(Hub):
         winner = message.get("winner")
         if type(winner) is not int or not 0 <= winner < len(self.players):
             return f"winner must be a player from 0 to {len(self.players) - 1}, not {_show(winner)}"
-        others = [n for n in range(len(self.players)) if n != winner]
-        hands: list[dict[str, Any]] = []
-        if "points" in message and "hands" in message:
-            return "give the points in total or each hand, not both"
-        if "points" in message:
-            try:
-                total, _ = hand_points(message["points"], "the points left in the other hands")
-            except ValueError as exc:
-                return str(exc)
-        else:
-            given = message.get("hands")
-            if not isinstance(given, dict):
-                return (
-                    "give the points left in the other hands (points) or each hand "
-                    '(hands: {"1": "R5 G+2"} or {"1": 27})'
-                )
-            seats = {}
-            for key, value in given.items():
-                seat = int(key) if _DIGITS.fullmatch(key) else None
-                if seat is None or seat not in others:
-                    names = ", ".join(f"{n} ({self.players[n]})" for n in others)
-                    return f"hands are for the players who did not win: {names}; not {key!r}"
-                seats[seat] = value
-            missing = [self.players[n] for n in others if n not in seats]
-            if missing:
-                return f"{' and '.join(missing)}: give the points or the cards left in the hand"
-            for seat in others:
-                try:
-                    points, cards = hand_points(seats[seat], f"{self.players[seat]}'s hand")
-                except ValueError as exc:
-                    return str(exc)
-                hands.append({"seat": seat, "points": points, "cards": cards})
-            total = sum(hand["points"] for hand in hands)
+        counted = round_hands(message, self.players, winner)
+        if isinstance(counted, str):
+            return counted
+        total, hands = counted
         self._serial += 1
         entry: dict[str, Any] = {
             "kind": "round",
@@ -561,6 +466,13 @@ class CompanionRoom(Hub):
         }
         self.entries.append(entry)
         self.showdown = None
+        self._log_round(entry)
+        self._changed(save=True)
+        return None
+
+    def _log_round(self, entry: dict[str, Any]) -> None:
+        """The log lines of a round just entered: its points, the match's winner, a separator."""
+        hands, winner, total = entry["hands"], entry["winner"], entry["points"]
         said = [
             f"{self.players[h['seat']]} {h['points']}"
             + ("" if h["cards"] is None else f" ({' '.join(h['cards'])})")
@@ -581,8 +493,6 @@ class CompanionRoom(Hub):
                 self._serial,
             )
         self._add_log(SEPARATOR, self._serial)
-        self._changed(save=True)
-        return None
 
     def _undo(self, message: dict) -> str | None:
         if self._request is not None:
@@ -753,27 +663,9 @@ class CompanionRoom(Hub):
             target = int(data["target"])
             serial = int(data["serial"])
             match_id = clean_showdown_id(data.get("match_id", "m1"), "match_id")
-            entries = [dict(entry) for entry in data["entries"]]
-            for entry in entries:
-                kind = entry["kind"]
-                seats = [entry["winner"]] + ([entry["loser"]] if kind == "showdown" else [])
-                count = entry["points" if kind == "round" else "cards"]
-                if (
-                    kind not in ("round", "showdown")
-                    or type(count) is not int
-                    or not all(type(s) is int and 0 <= s < len(players) for s in seats)
-                ):
-                    raise ValueError(f"a bad entry {entry!r}")
+            entries = _saved_entries(data["entries"], len(players))
             log = [(str(line), None if tag is None else int(tag)) for line, tag in data["log"]]
-            pending = data["showdown"]
-            request = None
-            if pending is not None:
-                c, o = pending["challenger"], pending["opponent"]
-                if not all(type(s) is int and 0 <= s < len(players) for s in (c, o)):
-                    raise ValueError(f"a bad showdown {pending!r}")
-                request = ShowdownRequest(
-                    pending["showdown_id"], c, o, players[c], players[o], int(pending["cards"])
-                )
+            request = _saved_request(data["showdown"], players)
             paused = data["paused"]
             host_key = data.get("host_key")
             if host_key is not None and not (isinstance(host_key, str) and host_key):
@@ -807,3 +699,54 @@ def _show(value: Any) -> str:
         return json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError):
         return repr(value)
+
+
+def _showdown_entry(
+    serial: int, round_number: int, request: ShowdownRequest, outcome: ShowdownOutcome
+) -> dict[str, Any]:
+    """A showdown's entry on the scoreboard (as it is saved)."""
+    c, o = request.players
+    return {
+        "kind": "showdown",
+        "serial": serial,
+        "round": round_number,
+        "showdown_id": request.showdown_id,
+        "challenger": c,
+        "opponent": o,
+        "cards": request.cards,
+        "loser": outcome.loser,
+        "winner": outcome.winner,
+        "reason": outcome.reason,
+        "reaction_us": [outcome.reaction_us.get(c), outcome.reaction_us.get(o)],
+        "margin_us": outcome.margin_us,
+        "tie_reruns": outcome.tie_reruns,
+        "detail": outcome.detail,
+    }
+
+
+def _saved_entries(saved: list[dict[str, Any]], players: int) -> list[dict[str, Any]]:
+    """The saved scoreboard's entries; ValueError on one that is not an entry."""
+    entries = [dict(entry) for entry in saved]
+    for entry in entries:
+        kind = entry["kind"]
+        seats = [entry["winner"]] + ([entry["loser"]] if kind == "showdown" else [])
+        count = entry["points" if kind == "round" else "cards"]
+        if (
+            kind not in ("round", "showdown")
+            or type(count) is not int
+            or not all(type(s) is int and 0 <= s < players for s in seats)
+        ):
+            raise ValueError(f"a bad entry {entry!r}")
+    return entries
+
+
+def _saved_request(pending: dict[str, Any] | None, players: list[str]) -> ShowdownRequest | None:
+    """The saved showdown under way (None: none was)."""
+    if pending is None:
+        return None
+    c, o = pending["challenger"], pending["opponent"]
+    if not all(type(s) is int and 0 <= s < len(players) for s in (c, o)):
+        raise ValueError(f"a bad showdown {pending!r}")
+    return ShowdownRequest(
+        pending["showdown_id"], c, o, players[c], players[o], int(pending["cards"])
+    )

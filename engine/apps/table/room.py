@@ -27,6 +27,11 @@ goes to ``Match.settle``. The match's events become the log in
 ``engine.apps.recap``'s words. Everything is kept in one thread (the server's
 event loop): the worker thread only runs the unit port.
 
+The room is one class in parts (mixins over ``room_state.RoomState``, what it
+keeps): here, the match it feeds and the phones' messages; the host's commands
+in ``room_host`` (the lobby's seat commands in ``lobby``), the views and the
+log in ``room_views``, the save file in ``room_save``.
+
 >>> import json
 >>> room = Room(seats=2, rng=random.Random(1))
 >>> display = room.connect()
@@ -37,48 +42,35 @@ event loop): the worker thread only runs the unit port.
 
 from __future__ import annotations
 
-import dataclasses
-import functools
-import logging
 import random
 import re
 import secrets
-import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any, ClassVar
 
 from engine.apps.table import access, showdown_view
-from engine.apps.table.access import HOST_ONLY, HostGate, PeerLog, Tries
-from engine.apps.table.action_ids import ActionIds
-from engine.apps.table.durable import decide_ahead, durable, remember_verdicts, saved_verdicts
-from engine.apps.table.hub import Connection, Hub, ViewTexts
-from engine.apps.table.lobby import DEFAULT_SEAT_TIMEOUT_S, SEAT_COMMANDS, LobbySeats
-from engine.apps.table.party_view import (
-    MAX_PARTY_SEATS,
-    PARTY_EVENTS,
-    party_draws,
-    pointing_reveal,
+from engine.apps.table.durable import durable
+from engine.apps.table.hub import Connection
+from engine.apps.table.party_view import PARTY_EVENTS, party_draws, pointing_reveal
+from engine.apps.table.room_host import HostCommands
+from engine.apps.table.room_save import SAVE_FORMAT, RoomSaving
+from engine.apps.table.room_state import (
+    BOT_KINDS,
+    HOST_PAUSED,
+    VARIANTS,
+    Seat,
+    new_match_id,
 )
-from engine.apps.table.setup import house_rules_from, party_rules_from
-from engine.apps.table.views import SEPARATOR, private_view, public_view
-from engine.game.errors import IllegalActionError, NotationError
+from engine.apps.table.room_views import MAX_LOG, RoomViews
+from engine.apps.table.views import SEPARATOR
+from engine.game.errors import IllegalActionError
 from engine.game.interface import GameState
 from engine.game.registry import family_of
 from engine.match import Claim, Decide, Match, MatchEvent, Showdown
-from engine.units.ports import ShowdownOutcome, ShowdownRequest, SimulatedUnit, UnitPort
-from engine.uno import new_game, read_game
-from engine.uno.bots import (
-    DEFAULT_REACTION_MS,
-    Agent,
-    HeuristicBot,
-    RandomBot,
-    check_reaction_ms,
-)
-from engine.uno.party_rules import PartyRules
-from engine.uno.rules import HouseRules
+from engine.units.ports import ShowdownOutcome, ShowdownRequest
+from engine.uno.bots import Agent, HeuristicBot, RandomBot
 from engine.uno.words import event_text
-from firmware_host.protocol import Reason, clean_name, clean_showdown_id
+from firmware_host.protocol import clean_name
 
 __all__ = [
     "Room",
@@ -90,52 +82,17 @@ __all__ = [
     "VARIANTS",
     "BOT_KINDS",
     "HOST_PAUSED",
+    "new_match_id",
 ]
 
-log = logging.getLogger(__name__)
-
-#: Log lines kept (newest first).
-MAX_LOG = 300
-#: Log lines a phone is sent (the phone page shows none; a view with the whole
-#: log, up to 17 KB, to every phone at every move would be most of the traffic).
-PHONE_LOG = 5
 #: The longest round trip a page may report, in ms.
 MAX_LAG_MS = 60_000
-#: The save file's format number (fields added since are optional).
-SAVE_FORMAT = 1
-VARIANTS = ("showdown", "classic", "party")
-#: The bots' skills: ``engine.uno.bots.HeuristicBot`` or ``RandomBot``.
-BOT_KINDS = ("heuristic", "random")
-#: Why a phone's action is refused while the host has paused the game.
-HOST_PAUSED = "the host paused the game: wait until the host resumes it"
-_MIN_SEATS, _MAX_SEATS = 2, 10
 _MAX_ID_CHARS = 64
 #: What the bots are called (bot<seat>): no person may be.
 _BOT_NAME = re.compile(r"bot[0-9]*", re.IGNORECASE)
 
 
-@dataclasses.dataclass
-class Seat:
-    """A seat: empty (``kind`` None), a person's (with the secret that rejoins
-    it) or a bot's. A person's seat the host handed to a bot keeps the
-    person's name and secret; ``bot_playing`` says a bot decides for it."""
-
-    name: str | None = None
-    kind: str | None = None  # "person" | "bot" | None (empty)
-    secret: str | None = None
-    reaction_ms: float | None = None  # a bot's, for a unit that presses for it
-    bot_playing: bool = False  # a person's seat a bot plays for
-    drew: int = 0  # cards drawn by the latest draw, for the "+N" badge
-    ids: ActionIds = dataclasses.field(default_factory=ActionIds)  # this match's, saved
-    away_since: float | None = None  # a person's seat no phone holds: since when (clock)
-
-    @property
-    def by_bot(self) -> bool:
-        """Whether a bot decides for this seat (a bot's, or handed to one)."""
-        return self.kind == "bot" or self.bot_playing
-
-
-class Room(LobbySeats, Hub):
+class Room(HostCommands, RoomSaving, RoomViews):
     """A table for 2 to 10 seats (16 for UNO Party!); see the module docstring.
 
     ``unit`` fights the showdowns (a SimulatedUnit on ``rng`` by default);
@@ -149,90 +106,7 @@ class Room(LobbySeats, Hub):
     room's time (its timers, the rate limits).
     """
 
-    def __init__(
-        self,
-        *,
-        seats: int = 4,
-        rng: random.Random | None = None,
-        unit: UnitPort | None = None,
-        code: str = "",
-        join_url: str = "",
-        save: Path | None = None,
-        new_secret: Callable[[], str] = lambda: secrets.token_urlsafe(16),
-        clock: Callable[[], float] = time.monotonic,
-        host_key: str | None = None,
-        base_url: str = "",
-        seat_timeout_s: float = DEFAULT_SEAT_TIMEOUT_S,
-    ):
-        super().__init__(clock)
-        if not _MIN_SEATS <= seats <= MAX_PARTY_SEATS:
-            raise ValueError(
-                f"a table has 2 to {MAX_PARTY_SEATS} seats (more than 10 for UNO Party! only), "
-                f"not {seats}"
-            )
-        self.rng = rng or random.Random()
-        self.unit: UnitPort = unit or SimulatedUnit(random.Random(self.rng.getrandbits(64)))
-        self.code = code or access.new_room_code()
-        self.join_url = join_url  # the phone page's address (the code is the host's)
-        self.base_url = base_url
-        self.save_path = save
-        self.new_secret = new_secret
-        self.seat_timeout_s = seat_timeout_s
-        peer_log = PeerLog(clock)
-        self.host_gate = HostGate(clock, host_key, peer_log=peer_log)
-        self._join_tries = Tries(clock)
-        self._peer_log = peer_log
-        self._freeable_since = clock()
-        self.seats = [Seat() for _ in range(seats)]
-        self.variant = "showdown"
-        self.target = 500
-        self.bot_kind = "heuristic"
-        self.reaction_ms = DEFAULT_REACTION_MS
-        self.house_rules: HouseRules | PartyRules = HouseRules()
-        self.log: list[str] = []
-        #: UNO Party!: the last pointing, revealed once the last choice was in
-        #: (``{by, choices: [{seat, target}], draws: [{seat, cards}]}``).
-        self.reveal: dict[str, Any] | None = None
-        #: The latest decision (event kind, player, data): whom a late claim lost to.
-        self._last_decision: tuple[str, int, dict[str, Any]] | None = None
-        #: The position the bots' out-of-turn claims were last asked in.
-        self._claims_key: str | None = None
-        self.match: Match[Any] | None = None
-        #: Who decides for the seats a bot plays (a bot's, or a person's handed to one).
-        self.bots: dict[int, Agent] = {}
-        #: The showdown named to the unit (or waiting for the host's decision).
-        self._named: ShowdownRequest | None = None
-        #: Names this match's showdowns (``<match_id>:r<round>:s<n>``): new for
-        #: each match and saved, so a unit never mistakes one match's showdown for
-        #: another's, and a resumed match arms the same ids again.
-        self.match_id = "m1"
-        self.paused: str | None = None  # a unit problem: what happened, what to do
-        self.host_paused = False  # the host's pause
-        self._bot_rng: random.Random | None = None  # the random bots' (drawn when needed)
-        self._views = ViewTexts()  # each kind of connection's view, encoded once a change
-        #: Each seat's ``you`` part and what it was built from (the position, the
-        #: names, its bot): built again only when one of those changed.
-        self._yous: dict[int, tuple[tuple[Any, ...], dict[str, Any]]] = {}
-
     # -- what the match needs next --------------------------------------------------
-
-    @property
-    def game(self) -> Any:
-        """The match's game (the game interface, engine.game.interface), or None."""
-        return None if self.match is None else self.match.game
-
-    @property
-    def phase(self) -> str:
-        game = self.game
-        if game is None:
-            return "lobby"
-        if game.round_over and game.match_over:
-            return "match_over"
-        return game.phase.value
-
-    @property
-    def names(self) -> list[str]:
-        return [seat.name or f"seat{n}" for n, seat in enumerate(self.seats)]
 
     def next_task(self) -> str | None:
         """``"bot"``, ``"showdown"``, ``"next_round"``, ``"claims"`` (UNO Party!:
@@ -395,9 +269,110 @@ class Room(LobbySeats, Hub):
         match.next_round()
         self._changed(save=True)
 
-    # -- the unit's hooks (a RemoteUnit's table and say; the server marshals them here) --
+    # -- the match it feeds ----------------------------------------------------------
 
-    # -- connections ------------------------------------------------------------------
+    def _begin(
+        self, game: GameState, log: list[str], showdowns: int = 0, decisions: int = 0
+    ) -> None:
+        """Feed a new match (``log`` empty) or a resumed one (its log, its counts)."""
+        self.match = Match(
+            game,
+            names=self.names,
+            log=self._on_event,
+            match_id=self.match_id,
+            # the bots' simultaneous claims are ordered from the table's seed
+            rng=random.Random(self.rng.getrandbits(64)) if game.out_of_turn else None,
+            showdowns=showdowns,
+            decisions=decisions,
+            begun=bool(log),
+        )
+        self.bots = {}
+        for number in range(len(self.seats)):
+            self._seat_bot(number)
+        self.log = log
+        self.showdown = None
+        self.reveal = None
+        self._last_decision = None
+        self._claims_key = None
+        self.paused = None
+        self.host_paused = False
+        self.house_rules = game.house_rules  # type: ignore[attr-defined]
+        self._fighting = False
+        self._named = None
+        self.match.begin()
+
+    def _seat_bot(self, number: int) -> None:
+        """Seat ``number``'s bot, if a bot plays it (the match hands its
+        reaction to the unit in a showdown); a person's phone decides otherwise."""
+        match = self._playing()
+        if self.seats[number].by_bot:
+            bot = self.bots[number] = self._new_bot(number)
+            match.bots[number] = getattr(bot, "reaction_ms", None)
+        else:
+            self.bots.pop(number, None)
+            match.bots.pop(number, None)
+
+    def _new_bot(self, number: int) -> Agent:
+        """The table's bot for seat ``number`` (its skill and reaction)."""
+        seat = self.seats[number]
+        name = seat.name or "bot"
+        reaction_ms = seat.reaction_ms if seat.kind == "bot" and seat.reaction_ms else None
+        reaction_ms = reaction_ms or self.reaction_ms
+        if self.bot_kind == "random":
+            if self._bot_rng is None:
+                self._bot_rng = random.Random(self.rng.getrandbits(64))
+            return RandomBot(
+                random.Random(self._bot_rng.getrandbits(64)), name, reaction_ms=reaction_ms
+            )
+        return HeuristicBot(name, reaction_ms=reaction_ms)
+
+    def _on_event(self, event: MatchEvent) -> None:
+        """The match's event: a log line, the "+N" badges, the showdown's verdict."""
+        d = event.data
+        drew: dict[int, int] = {}
+        if event.kind == "play":
+            drew.update(d["draws"])
+        elif event.kind in ("draw", "accept"):
+            drew[d["player"]] = d["cards"]
+        elif event.kind == "challenge":
+            drew[d["drew"]] = d["cards"]
+        elif event.kind == "catch" and d["caught"] is not None:
+            drew[d["caught"]] = d["cards"]
+        elif event.kind == "showdown":
+            drew[d["loser"]] = d["cards"]
+            self._verdict(d)
+        elif event.kind in PARTY_EVENTS:
+            if event.kind == "point_taken":
+                self.reveal = None
+            elif event.kind == "pointing":
+                self.reveal = pointing_reveal(d)
+            drew.update(party_draws(event.kind, d))
+        if event.kind == "match_end":  # the seats stay, an away phone's may be freed
+            self._freeable_since = self.clock()
+        decisions = family_of(self._playing().game).taps.DECISION_EVENTS
+        if event.kind in decisions and isinstance(d.get("player"), int):
+            self._last_decision = (event.kind, d["player"], d)
+        for player, count in drew.items():
+            if count:
+                self.seats[player].drew = count
+        self._add_log(event_text(event, self.names))
+
+    def _verdict(self, d: dict[str, Any]) -> None:
+        c, o = d["challenger"], d["opponent"]
+        if self.showdown is None:  # restored mid-showdown, or decided by hand
+            self.showdown = showdown_view.armed(c, o, [self.names[c], self.names[o]], d["cards"])
+        showdown_view.decided(
+            self.showdown,
+            {c: self.names[c], o: self.names[o]},
+            winner=d["winner"],
+            loser=d["loser"],
+            reason=d["reason"],
+            reaction_us=d["reaction_us"],
+            margin_us=d["margin_us"],
+            tie_reruns=d["tie_reruns"],
+        )
+
+    # -- connections and the phones' messages ---------------------------------------
 
     def disconnect(self, conn: Connection) -> None:
         if conn in self.connections:
@@ -406,23 +381,6 @@ class Room(LobbySeats, Hub):
             seat, conn.seat = conn.seat, None
             self._seat_left(seat)
             self._changed()
-
-    @property
-    def host_key(self) -> str:
-        """The host's key (saved with the room; ``new_host_key`` replaces it)."""
-        return self.host_gate.key
-
-    @durable
-    def new_host_key(self) -> str:
-        """A new host key; the old one stops working at once: each display that
-        held it becomes a spectator and is told so. Saved. Returns the new key."""
-        key = self.host_gate.replace()
-        for conn in self.connections:
-            if conn.host:
-                conn.host = False
-                conn.outbox.append(self._welcome(conn, access.HOST_KEY_REPLACED))
-        self._changed(save=True)
-        return key
 
     def _may_save(self, message: dict[str, Any]) -> bool:
         kind = message.get("type")
@@ -572,442 +530,6 @@ class Room(LobbySeats, Hub):
                 self._changed()
         return None
 
-    def _host(self, conn: Connection, message: dict) -> str | None:
-        if conn.role != "display":
-            return "host controls are on the display"
-        if not conn.host:
-            return HOST_ONLY
-        cmd = message.get("cmd")
-        if cmd == "start":
-            return self._start(message)
-        elif cmd == "next_round":
-            if self.host_paused:
-                return HOST_PAUSED
-            if self.next_task() != "next_round":
-                return "the round is not over"
-            self.next_round()
-        elif cmd in ("pause", "resume"):
-            return self._host_pause(cmd == "pause")
-        elif cmd in ("hand_to_bot", "hand_back"):
-            return self._hand_over(message.get("seat"), to_bot=cmd == "hand_to_bot")
-        elif cmd == "retry":
-            if self.save_problem is not None:
-                return self._retry_save()
-            if self.paused is None:
-                return "the game is not paused"
-            self.paused = None
-            self._changed()
-        elif cmd == "decide":
-            return self._decide(message.get("loser"))
-        elif cmd == "end":
-            return self._end()
-        elif cmd in SEAT_COMMANDS:
-            return self._seat_command(cmd, message)
-        else:
-            return (
-                f"unknown host command {cmd!r} (start, next_round, pause, resume, "
-                "hand_to_bot, hand_back, retry, decide, end, free_seat, move_seat, clear_lobby)"
-            )
-        return None
-
-    _HANDLERS: ClassVar[dict[str, Callable[[Room, Connection, dict], str | None]]] = {
-        "hello": _hello,
-        "join": _join,
-        "act": _act,
-        "take_back": _take_back,
-        "host": _host,
-        "ping": _ping,
-        "lag": _lag,
-    }
-
-    # -- the match --------------------------------------------------------------------
-
-    def _start(self, message: dict) -> str | None:
-        if self.match is not None and self.phase != "match_over":
-            return "a match is being played"
-        variant = message.get("variant", "showdown")
-        if variant not in VARIANTS:
-            return f"variant must be showdown, classic or party, not {variant!r}"
-        target = message.get("target", 500)
-        if type(target) is not int or target < 1:
-            return f"target must be a whole number of points >= 1, not {target!r}"
-        bot_kind = message.get("bot", "heuristic")
-        if bot_kind not in BOT_KINDS:
-            return f"bot must be heuristic or random, not {bot_kind!r}"
-        try:
-            reaction_ms = check_reaction_ms(
-                message.get("reaction_ms", DEFAULT_REACTION_MS), "the bots"
-            )
-            house: HouseRules | PartyRules = (
-                party_rules_from(message.get("house_rules"))
-                if variant == "party"
-                else house_rules_from(message.get("house_rules"))
-            )
-        except ValueError as exc:
-            return str(exc)
-        bots = message.get("bots")
-        people = [s for s in self.seats if s.kind == "person"]
-        if bots is None:
-            seats = [s if s.kind == "person" else Seat() for s in self.seats]
-        else:
-            if type(bots) is not int or bots < 0:
-                return f"bots must be a whole number >= 0, not {bots!r}"
-            seats = [*people, *(Seat() for _ in range(bots))]
-            moved = {id(s): n for n, s in enumerate(seats)}
-        if not people:
-            return "nobody has taken a seat"
-        most = MAX_PARTY_SEATS if variant == "party" else _MAX_SEATS
-        if not _MIN_SEATS <= len(seats) <= most:
-            kind = "an UNO Party! match" if variant == "party" else "a match"
-            return f"{kind} takes 2 to {most} players, not {len(seats)}"
-        if bots is not None:  # the people keep their phones; their seats renumber
-            for conn in self.connections:
-                if conn.seat is not None:
-                    conn.seat = moved[id(self.seats[conn.seat])]
-        for n, seat in enumerate(seats):
-            if seat.kind is None:
-                seat.name, seat.kind = f"bot{n}", "bot"
-            if seat.kind == "bot":
-                seat.reaction_ms = reaction_ms
-            seat.drew = 0
-            seat.bot_playing = False
-        self.seats = seats
-        self.variant, self.target, self.house_rules = variant, target, house
-        self.bot_kind, self.reaction_ms = bot_kind, reaction_ms
-        game = new_game(len(seats), variant, rng=self.rng, target=target, house_rules=house)
-        self.match_id = new_match_id()
-        self._begin(game, log=[])
-        self._changed(save=True)
-        return None
-
-    def _host_pause(self, pause: bool) -> str | None:
-        """The host pauses (or resumes) the match: no bot moves, no showdown
-        goes to the unit, every phone's action is refused, until resumed."""
-        if self.match is None:
-            return "no match is being played"
-        if pause and self.phase == "match_over":
-            return "the match is over"
-        if pause == self.host_paused:
-            return (
-                "the game is paused by the host already"
-                if pause
-                else "the game is not paused by the host"
-            )
-        self.host_paused = pause
-        self._add_log("The host paused the game." if pause else "The host resumed the game.")
-        self._changed(save=True)
-        return None
-
-    def _hand_over(self, number: Any, *, to_bot: bool) -> str | None:
-        """A person's seat is played by a bot (``to_bot``) or by its person again.
-        The seat keeps its name and secret; its hand still goes to its phone only."""
-        if self.match is None:
-            return "no match is being played"
-        if self.phase == "match_over":
-            return "the match is over"
-        if type(number) is not int or not 0 <= number < len(self.seats):
-            return f"seat must be a number from 0 to {len(self.seats) - 1}"
-        seat = self.seats[number]
-        if seat.kind != "person":
-            where = "to a bot" if to_bot else "back"
-            return f"seat {number} is a bot's: only a person's seat is handed {where}"
-        if seat.bot_playing == to_bot:
-            return (
-                f"a bot plays for {seat.name} already"
-                if to_bot
-                else f"no bot plays for {seat.name}"
-            )
-        if self._fighting or self._named is not None:
-            # the request names who presses for whom: the match must settle the same
-            return "a showdown waits for its verdict: hand the seat over after it"
-        seat.bot_playing = to_bot
-        self._seat_bot(number)
-        self._add_log(f"A bot plays for {seat.name}." if to_bot else f"{seat.name} plays again.")
-        self._changed(save=True)
-        return None
-
-    def _seat_bot(self, number: int) -> None:
-        """Seat ``number``'s bot, if a bot plays it (the match hands its
-        reaction to the unit in a showdown); a person's phone decides otherwise."""
-        match = self._playing()
-        if self.seats[number].by_bot:
-            bot = self.bots[number] = self._new_bot(number)
-            match.bots[number] = getattr(bot, "reaction_ms", None)
-        else:
-            self.bots.pop(number, None)
-            match.bots.pop(number, None)
-
-    def _new_bot(self, number: int) -> Agent:
-        """The table's bot for seat ``number`` (its skill and reaction)."""
-        seat = self.seats[number]
-        name = seat.name or "bot"
-        reaction_ms = seat.reaction_ms if seat.kind == "bot" and seat.reaction_ms else None
-        reaction_ms = reaction_ms or self.reaction_ms
-        if self.bot_kind == "random":
-            if self._bot_rng is None:
-                self._bot_rng = random.Random(self.rng.getrandbits(64))
-            return RandomBot(
-                random.Random(self._bot_rng.getrandbits(64)), name, reaction_ms=reaction_ms
-            )
-        return HeuristicBot(name, reaction_ms=reaction_ms)
-
-    def _end(self) -> str | None:
-        """The host ends the match: back to the lobby, the people seated, the bots gone."""
-        if self.match is None:
-            return "no match is being played"
-        if self._fighting:
-            return "a showdown is being fought: end the match after its verdict"
-        self.match = None
-        self.showdown = None
-        self.paused = None
-        self.host_paused = False
-        self.seats = [s if s.kind == "person" else Seat() for s in self.seats]
-        for seat in self.seats:
-            seat.bot_playing = False
-        self._freeable_since = self.clock()  # an away phone's seat may be freed again
-        self._add_log("The host ended the match.")
-        self._changed(save=True)
-        return None
-
-    def _begin(
-        self, game: GameState, log: list[str], showdowns: int = 0, decisions: int = 0
-    ) -> None:
-        """Feed a new match (``log`` empty) or a resumed one (its log, its counts)."""
-        self.match = Match(
-            game,
-            names=self.names,
-            log=self._on_event,
-            match_id=self.match_id,
-            # the bots' simultaneous claims are ordered from the table's seed
-            rng=random.Random(self.rng.getrandbits(64)) if game.out_of_turn else None,
-            showdowns=showdowns,
-            decisions=decisions,
-            begun=bool(log),
-        )
-        self.bots = {}
-        for number in range(len(self.seats)):
-            self._seat_bot(number)
-        self.log = log
-        self.showdown = None
-        self.reveal = None
-        self._last_decision = None
-        self._claims_key = None
-        self.paused = None
-        self.host_paused = False
-        self.house_rules = game.house_rules  # type: ignore[attr-defined]
-        self._fighting = False
-        self._named = None
-        self.match.begin()
-
-    def _decide(self, loser: Any) -> str | None:
-        """The host names who takes the cards of a showdown the unit could not fight."""
-        request = self._named
-        if self.paused is None or request is None:
-            return "no showdown waits for a decision"
-        if loser not in request.players:
-            return f"loser must be seat {request.challenger} or {request.opponent}"
-        self.finish_showdown(
-            ShowdownOutcome(
-                loser,
-                request.other(loser),
-                Reason.FASTER,
-                dict.fromkeys(request.players),
-                detail=f"decided by hand after: {self.paused}",
-            )
-        )
-        return None
-
-    def _on_event(self, event: MatchEvent) -> None:
-        """The match's event: a log line, the "+N" badges, the showdown's verdict."""
-        d = event.data
-        drew: dict[int, int] = {}
-        if event.kind == "play":
-            drew.update(d["draws"])
-        elif event.kind in ("draw", "accept"):
-            drew[d["player"]] = d["cards"]
-        elif event.kind == "challenge":
-            drew[d["drew"]] = d["cards"]
-        elif event.kind == "catch" and d["caught"] is not None:
-            drew[d["caught"]] = d["cards"]
-        elif event.kind == "showdown":
-            drew[d["loser"]] = d["cards"]
-            self._verdict(d)
-        elif event.kind in PARTY_EVENTS:
-            if event.kind == "point_taken":
-                self.reveal = None
-            elif event.kind == "pointing":
-                self.reveal = pointing_reveal(d)
-            drew.update(party_draws(event.kind, d))
-        if event.kind == "match_end":  # the seats stay, an away phone's may be freed
-            self._freeable_since = self.clock()
-        decisions = family_of(self._playing().game).taps.DECISION_EVENTS
-        if event.kind in decisions and isinstance(d.get("player"), int):
-            self._last_decision = (event.kind, d["player"], d)
-        for player, count in drew.items():
-            if count:
-                self.seats[player].drew = count
-        self._add_log(event_text(event, self.names))
-
-    def _verdict(self, d: dict[str, Any]) -> None:
-        c, o = d["challenger"], d["opponent"]
-        if self.showdown is None:  # restored mid-showdown, or decided by hand
-            self.showdown = showdown_view.armed(c, o, [self.names[c], self.names[o]], d["cards"])
-        showdown_view.decided(
-            self.showdown,
-            {c: self.names[c], o: self.names[o]},
-            winner=d["winner"],
-            loser=d["loser"],
-            reason=d["reason"],
-            reaction_us=d["reaction_us"],
-            margin_us=d["margin_us"],
-            tie_reruns=d["tie_reruns"],
-        )
-
-    def _playing(self) -> Match[Any]:
-        if self.match is None:
-            raise RuntimeError("no match is being played")
-        return self.match
-
-    # -- views ------------------------------------------------------------------------
-
-    def _add_log(self, line: str) -> None:
-        self.log.insert(0, line)
-        del self.log[MAX_LOG:]
-
-    def _seat_entries(self) -> list[dict[str, Any]]:
-        held = {conn.seat: conn for conn in self.connections if conn.seat is not None}
-        return [
-            {
-                "seat": n,
-                "name": seat.name,
-                "kind": seat.kind,
-                "connected": seat.kind == "bot" or n in held,
-                "bot_playing": seat.bot_playing,
-                "lag_ms": held[n].lag_ms if n in held else None,
-                "drew": seat.drew,
-            }
-            for n, seat in enumerate(self.seats)
-        ]
-
-    def public(self) -> dict[str, Any]:
-        """The public view: what the display and every phone see."""
-        return public_view(
-            code="",  # the room code is the host's: in its welcome, never in a view
-            join_url=self.join_url,
-            seats=self._seat_entries(),
-            game=self.game,
-            phase=self.phase,
-            variant=self.variant,
-            target=self.target,
-            log=self.log,
-            showdown=self.showdown,
-            paused=self.paused,
-            host_paused=self.host_paused,
-            house_rules=self.house_rules,
-            bot_kind=self.bot_kind,
-            reaction_ms=self.reaction_ms,
-            reveal=self.reveal,
-            cannot_save=self.save_problem is not None,
-        )
-
-    def view_for(self, conn: Connection, public: dict[str, Any] | None = None) -> dict[str, Any]:
-        """``conn``'s whole view: the public part, and its own hand if it holds a seat."""
-        view = self._public_for(conn.role, self.public() if public is None else public)
-        view["you"] = None if conn.seat is None else self._you(conn.seat)
-        return view
-
-    def _public_for(self, role: str | None, public: dict[str, Any]) -> dict[str, Any]:
-        """The public view as ``role`` gets it (a phone: the newest log lines), ``you`` null."""
-        view = dict(public)
-        if role == "phone":
-            view["log"] = view["log"][:PHONE_LOG]
-        view["you"] = None
-        return view
-
-    def _you(self, seat: int) -> dict[str, Any]:
-        """The ``you`` part of the phone that holds ``seat``."""
-        game = self.game
-        if game is not None:
-            bot_playing = self.seats[seat].bot_playing
-            return private_view(game, seat, self.names, bot_playing=bot_playing)
-        return {"seat": seat, "hand": [], "legal": [], "prompt": "", "bot_playing": False}
-
-    def _changed(self, save: bool = False) -> None:
-        """Something changed: saved first, with ``save`` (write ahead: a save
-        that fails raises :class:`~engine.apps.table.durable.SaveFailed` before
-        anything is queued), then each connection's view queued if it changed;
-        then the server is told."""
-        if save:
-            decide_ahead(self.unit, self._pending_request())
-            self.save()
-        self._queue_views()
-        self._notify()
-
-    def _queue_views(self) -> None:
-        """The public view is built once; each kind of connection's view (a
-        display's, a phone's without a seat, each seat's) is encoded once and
-        the one string queued for every connection of that kind that does not
-        hold it already. A seat's own part is built again only when the game's
-        position, the names or its bot changed (:class:`ViewTexts`)."""
-        public = self.public()
-        made: dict[tuple[str | None, int | None], str] = {}
-        position = functools.cache(lambda: None if self.game is None else _notation(self.game))
-        for conn in self.connections:
-            role = conn.role
-            if role is None:
-                continue
-            key = (role, conn.seat)
-            text = made.get(key)
-            if text is None:
-                text = made[key] = self._view_text(role, conn.seat, public, made, position)
-            if text is not conn.last_view:
-                conn.last_view = text
-                conn.outbox.append(text)
-
-    def _view_text(
-        self,
-        role: str | None,
-        seat: int | None,
-        public: dict[str, Any],
-        made: dict[tuple[str | None, int | None], str],
-        position: Callable[[], str | None],
-    ) -> str:
-        """The view message of ``role`` holding ``seat`` (None: no seat) at this change."""
-        base = made.get((role, None))
-        if base is None:
-            base = made[role, None] = self._views.text(
-                role, None, lambda: self._public_for(role, public)
-            )
-        if seat is None:
-            return base
-        basis = (position(), tuple(self.names), self.seats[seat].bot_playing)
-        you = self._yous.get(seat)
-        if you is None or you[0] != basis:  # the seat's own part changed
-            you = self._yous[seat] = (basis, self._you(seat))
-        return self._views.text(
-            (role, seat), (base, basis), lambda: {**self._public_for(role, public), "you": you[1]}
-        )
-
-    def _welcome(self, conn: Connection, message: str | None = None) -> dict[str, Any]:
-        """The welcome to ``conn``: its seat and secret; to the host, the host
-        URL, the room code and the join URL with their QR codes (to it alone);
-        ``message`` a line for the page (why it is not the host, why its seat is gone)."""
-        secret = None if conn.seat is None else self.seats[conn.seat].secret
-        welcome: dict[str, Any] = {
-            "type": "welcome",
-            "role": conn.role,
-            "seat": conn.seat,
-            "secret": secret,
-            "host": conn.host,
-        }
-        if conn.host:
-            welcome.update(
-                access.host_fields(self.base_url, self.host_key, self.join_url, self.code)
-            )
-        if message:
-            welcome["message"] = message
-        return welcome
-
     def _seat_of_secret(self, secret: str) -> int | None:
         for n, seat in enumerate(self.seats):
             if seat.secret is not None and secrets.compare_digest(seat.secret, secret):
@@ -1023,123 +545,12 @@ class Room(LobbySeats, Hub):
         conn.seat = seat
         self.seats[seat].away_since = None
 
-    # -- saving -----------------------------------------------------------------------
-
-    def snapshot(self) -> dict[str, Any]:
-        """The room as plain values: the seats (and their secrets), the match in
-        the engine's notation, the log."""
-        match = self.match
-        return {
-            "format": SAVE_FORMAT,
-            "code": self.code,
-            "host_key": self.host_key,
-            "match_id": self.match_id,
-            "variant": self.variant,
-            "target": self.target,
-            "bot": self.bot_kind,
-            "reaction_ms": self.reaction_ms,
-            "house_rules": str(self.house_rules),
-            "host_paused": self.host_paused,
-            "seats": [
-                {
-                    "name": s.name,
-                    "kind": s.kind,
-                    "secret": s.secret,
-                    "reaction_ms": s.reaction_ms,
-                    "bot_playing": s.bot_playing,
-                    "ids": s.ids.to_dict(),
-                }
-                for s in self.seats
-            ],
-            # UNO Party!'s pointing choices under way are written (reveal=True):
-            # the save file is the server's, never sent to a page.
-            "notation": None if match is None else _notation(match.game),
-            "reveal": self.reveal,
-            # a simulated unit's verdict of the pending showdown, decided before it is shown
-            "verdicts": saved_verdicts(self.unit, self._pending_request()),
-            "showdowns": 0 if match is None else match.showdowns,
-            "decisions": 0 if match is None else match.decisions,
-            "log": list(self.log),
-        }
-
-    def restore(self, data: dict[str, Any]) -> None:
-        """Continue from a :meth:`snapshot`. ValueError if it is not one. The
-        fields added after the first slice (the bots' skill, the house rules,
-        the host's pause, a seat a bot plays) may be missing: their defaults."""
-        if data.get("mode") == "companion":
-            raise ValueError("this is a companion table's save file: add --companion")
-        try:
-            if data.get("format") != SAVE_FORMAT:
-                raise ValueError(f"format {data.get('format')!r} is not {SAVE_FORMAT}")
-            match_id = clean_showdown_id(data.get("match_id", "m1"), "match_id")
-            seats = [
-                Seat(
-                    s["name"],
-                    s["kind"],
-                    s["secret"],
-                    s["reaction_ms"],
-                    bot_playing=s.get("bot_playing", False) is True and s["kind"] == "person",
-                    ids=ActionIds.from_dict(s.get("ids")),
-                )
-                for s in data["seats"]
-            ]
-            if not _MIN_SEATS <= len(seats) <= MAX_PARTY_SEATS:
-                raise ValueError(f"not a saved table: {len(seats)} seats (2 to 16)")
-            bot_kind = data.get("bot", "heuristic")
-            if bot_kind not in BOT_KINDS:
-                raise ValueError(f"bot must be heuristic or random, not {bot_kind!r}")
-            reaction_ms = check_reaction_ms(
-                data.get("reaction_ms", DEFAULT_REACTION_MS), "the bots"
-            )
-            house: HouseRules | PartyRules = (
-                PartyRules.parse(data.get("house_rules", "-"))
-                if data.get("variant") == "party"
-                else HouseRules.parse(data.get("house_rules", "-"))
-            )
-            host_key = data.get("host_key")
-            if host_key is not None and not (isinstance(host_key, str) and host_key):
-                raise ValueError(f"host_key must be a key, not {host_key!r}")
-            notation = data["notation"]
-            game = None if notation is None else read_game(notation)
-            if game is not None and game.players != len(seats):
-                raise ValueError(f"{len(seats)} seats for {game.players} players")
-            self.seats = seats
-            if host_key is not None:
-                self.host_gate.key = host_key
-            self._restore_away()
-            self.match_id = match_id
-            self.variant, self.target = data["variant"], data["target"]
-            self.bot_kind, self.reaction_ms, self.house_rules = bot_kind, reaction_ms, house
-            self.log = [str(line) for line in data["log"]]
-            verdicts = data.get("verdicts") or {}
-            if not isinstance(verdicts, dict):
-                raise TypeError(f"verdicts must be an object, not {verdicts!r}")
-            remember_verdicts(self.unit, verdicts)
-            if game is not None:
-                self._begin(game, self.log, data["showdowns"], data["decisions"])
-                self.host_paused = data.get("host_paused", False) is True
-                reveal = data.get("reveal")
-                self.reveal = reveal if isinstance(reveal, dict) else None
-        except (KeyError, TypeError, AttributeError, NotationError) as exc:
-            raise ValueError(f"not a saved table: {exc!r}") from None
-        self._changed()
-
-    def _restore_away(self) -> None:
-        """Restored: no phone holds a seat yet; the lobby's seats (and those of a
-        match over) wait ``seat_timeout_s`` from now for their phones."""
-        now = self.clock()
-        for seat in self.seats:
-            seat.away_since = now if seat.kind == "person" else None
-        self._freeable_since = now
-
-
-def _notation(game: GameState) -> str:
-    """The game's line for the save file, every hidden choice shown (UNO
-    Party!'s pointing choices under way): the file is the server's alone."""
-    return game.notation(reveal=True)
-
-
-def new_match_id() -> str:
-    """A fresh match id, ``m`` and 8 hex digits: two matches at one unit (one
-    server, or a server restarted) never share a showdown id."""
-    return f"m{secrets.token_hex(4)}"
+    _HANDLERS: ClassVar[dict[str, Callable[[Room, Connection, dict], str | None]]] = {
+        "hello": _hello,
+        "join": _join,
+        "act": _act,
+        "take_back": _take_back,
+        "host": HostCommands._host,
+        "ping": _ping,
+        "lag": _lag,
+    }

@@ -30,7 +30,7 @@ import io
 import logging
 import threading
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol, cast
 
@@ -402,6 +402,36 @@ def create_app(
             flushing.append(True)
             app.state.loop.call_soon(flush)
 
+    websocket = _socket_endpoint(room, links, sockets, limits, refusals, clock)
+    routes = [
+        *_page_routes(room, display_page),
+        WebSocketRoute("/ws", websocket),
+        *(route for addon in addons for route in addon.routes()),
+        Route("/panel", _no_panel),  # only reached when no add-on serves the panel
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    app = _Site(routes=routes, lifespan=_lifespan(room, runner, hooks, addons, changed))
+    app.guard = lambda inner: SecurityHeaders(Guard(inner, hosts=hosts, refusals=refusals))
+    app.state.room = room
+    app.state.runner = runner
+    app.state.sockets = sockets  # for a test or an add-on that must close one
+    app.state.limits = limits  # for serve, and every socket of the site (frames.py)
+    app.state.refusals = refusals
+    app.state.clock = clock
+    app.state.peer_rates = PeerRates(limits, clock)  # each address's budget, all its sockets
+    return app
+
+
+def _lifespan(
+    room: TableRoom,
+    runner: Runner,
+    hooks: UnitHooks | None,
+    addons: Sequence[Addon],
+    changed: Callable[[], None],
+) -> Callable[[Starlette], contextlib.AbstractAsyncContextManager[None]]:
+    """The app's lifespan: the room told of its changes, the hooks bound to the
+    loop, the Runner and the add-ons running while the app serves."""
+
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         app.state.loop = asyncio.get_running_loop()
@@ -419,6 +449,13 @@ def create_app(
             with contextlib.suppress(asyncio.CancelledError):
                 await task
 
+    return lifespan
+
+
+def _page_routes(room: TableRoom, display_page: str) -> list[BaseRoute]:
+    """The pages: the display (``display_page``), the phone's (``/phone``,
+    ``/join``), the phone page's address as a QR code, the icon."""
+
     def page(name: str):
         async def endpoint(request: Request) -> Response:
             return FileResponse(STATIC / name, headers={"Cache-Control": "no-cache"})
@@ -434,6 +471,26 @@ def create_app(
 
     async def favicon(request: Request) -> Response:
         return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
+    return [
+        Route("/", page(display_page), name="display"),
+        Route("/phone", page("phone.html"), name="phone"),
+        Route("/join", page("phone.html"), name="join"),
+        Route("/qr.svg", qr, name="qr"),
+        Route("/favicon.ico", favicon, name="favicon"),
+    ]
+
+
+def _socket_endpoint(
+    room: TableRoom,
+    links: dict[Any, _Link],
+    sockets: dict[Any, WebSocket],
+    limits: Limits,
+    refusals: RefusalLog,
+    clock: Callable[[], float],
+) -> Callable[[WebSocket], Awaitable[None]]:
+    """The ``/ws`` endpoint: one connection of the room per page, its link (and
+    socket) in ``links`` (``sockets``) while it is open."""
 
     async def websocket(ws: WebSocket) -> None:
         await ws.accept()
@@ -457,30 +514,11 @@ def create_app(
         room.receive(conn, text)
         link.pull()  # its own answer (a pong, a refusal) now, not at the next flush
 
-    async def no_panel(request: Request) -> Response:
-        return HTMLResponse(NO_PANEL, status_code=404)
+    return websocket
 
-    routes = [
-        Route("/", page(display_page), name="display"),
-        Route("/phone", page("phone.html"), name="phone"),
-        Route("/join", page("phone.html"), name="join"),
-        Route("/qr.svg", qr, name="qr"),
-        Route("/favicon.ico", favicon, name="favicon"),
-        WebSocketRoute("/ws", websocket),
-        *(route for addon in addons for route in addon.routes()),
-        Route("/panel", no_panel),  # only reached when no add-on serves the panel
-        Mount("/static", StaticFiles(directory=STATIC), name="static"),
-    ]
-    app = _Site(routes=routes, lifespan=lifespan)
-    app.guard = lambda inner: SecurityHeaders(Guard(inner, hosts=hosts, refusals=refusals))
-    app.state.room = room
-    app.state.runner = runner
-    app.state.sockets = sockets  # for a test or an add-on that must close one
-    app.state.limits = limits  # for serve, and every socket of the site (frames.py)
-    app.state.refusals = refusals
-    app.state.clock = clock
-    app.state.peer_rates = PeerRates(limits, clock)  # each address's budget, all its sockets
-    return app
+
+async def _no_panel(request: Request) -> Response:
+    return HTMLResponse(NO_PANEL, status_code=404)
 
 
 def serve(app: Starlette, host: str, port: int) -> None:

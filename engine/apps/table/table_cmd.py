@@ -119,6 +119,13 @@ def check_unit(unit) -> None:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    _unit_and_address_arguments(parser)
+    _game_arguments(parser)
+    _save_arguments(parser)
+    _site_arguments(parser)
+
+
+def _unit_and_address_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--unit",
         type=unit_argument,
@@ -143,6 +150,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="listen on the LAN: print the join URL by IP address and its QR code",
     )
+
+
+def _game_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--seats",
         type=whole_number(2, 16),
@@ -167,6 +177,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="pause between bot moves, so people can follow (default: 0.8); "
         "0 also decides the simulated unit's showdowns at once, with no countdown",
     )
+
+
+def _save_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--save",
         type=Path,
@@ -197,6 +210,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="with --resume or --resume-if-saved: a new host key for the saved table (the "
         "old host URL stops working); a new table always has a new key",
     )
+
+
+def _site_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--seat-timeout",
         type=float,
@@ -241,13 +257,53 @@ def _allowed_host(text: str) -> str:
 
 def command(args: argparse.Namespace) -> int:
     from engine.apps.table import access
-    from engine.apps.table.companion import CompanionRoom
     from engine.apps.table.guard import Hosts
     from engine.apps.table.host_console import HostConsole
-    from engine.apps.table.lobby import DEFAULT_SEAT_TIMEOUT_S
     from engine.apps.table.panel import UnitPanel
-    from engine.apps.table.room import Room
     from engine.apps.table.server import UnitHooks, create_app, serve
+
+    seat_timeout = _checked_options(args)
+    host, port, shown, base = _address(args)
+    join_url = f"{base}/" if args.companion else f"{base}/phone"
+    check_free(host, port)
+    save = args.save or default_save_path(companion=args.companion)
+    table_seed = args.seed if args.seed is not None else secrets.randbits(32)
+    rng = random.Random(table_seed)
+    hooks = UnitHooks()
+    unit, remote, addons, panel = _wiring(args, rng, hooks)
+    code = access.new_room_code()
+    room = _new_room(args, rng, unit, code, join_url, save, base, seat_timeout)
+    resumed = _resume(args, room, save, code, join_url)
+    for addon in addons:
+        if isinstance(addon, UnitPanel):
+            addon.gate = room.host_gate  # a press on the panel is the host's
+    addons.append(HostConsole(room, base, read_stdin=args.unit != "manual"))
+    if remote is not None:
+        check_unit(remote)
+    app = create_app(
+        room,
+        pace_s=args.pace,
+        hooks=hooks,
+        display_page="companion.html" if args.companion else "display.html",
+        addons=addons,
+        limits=Limits(max_connections=args.max_connections, max_per_peer=args.max_per_peer),
+        hosts=Hosts.serving(host, shown, args.allow_host),
+    )
+    _print_table(args, room, base, host, table_seed, save, resumed=resumed, panel=panel)
+    try:
+        serve(app, host, port)
+    except KeyboardInterrupt:
+        pass  # uvicorn shut down cleanly, then passed the Ctrl-C on
+    finally:
+        if remote is not None:
+            remote.close()
+    print("The table is closed.")
+    return 0
+
+
+def _checked_options(args: argparse.Namespace) -> float:
+    """The options that go together checked (a UsageError if not); the seat timeout."""
+    from engine.apps.table.lobby import DEFAULT_SEAT_TIMEOUT_S
 
     if args.token_file is not None and args.unit in UNITS:
         raise UsageError("--token-file is for a unit at a URL (--unit socket://...)")
@@ -266,71 +322,90 @@ def command(args: argparse.Namespace) -> int:
     seat_timeout = DEFAULT_SEAT_TIMEOUT_S if args.seat_timeout is None else args.seat_timeout
     if not 0 <= seat_timeout <= 86_400:
         raise UsageError(f"--seat-timeout must be from 0 to 86400 seconds, not {seat_timeout:g}")
+    return float(seat_timeout)
+
+
+def _address(args: argparse.Namespace) -> tuple[str, int, str, str]:
+    """Where to listen (host, port), the address shown for it, and the table's base URL."""
     if args.listen is not None:
         host, port = args.listen
         host = host or ("0.0.0.0" if args.lan else "127.0.0.1")
     else:
         host, port = ("0.0.0.0" if args.lan else "127.0.0.1"), DEFAULT_PORT
     shown = lan_address() if host in ("0.0.0.0", "::", "") else host
-    base = f"http://{shown}:{port}"
-    join_url = f"{base}/" if args.companion else f"{base}/phone"
-    check_free(host, port)
-    save = args.save or default_save_path(companion=args.companion)
-    table_seed = args.seed if args.seed is not None else secrets.randbits(32)
-    rng = random.Random(table_seed)
-    hooks = UnitHooks()
-    unit, remote, addons, panel = _wiring(args, rng, hooks)
-    code = access.new_room_code()
-    room: Room | CompanionRoom
+    return host, port, shown, f"http://{shown}:{port}"
+
+
+def _new_room(
+    args: argparse.Namespace,
+    rng: random.Random,
+    unit: Any,
+    code: str,
+    join_url: str,
+    save: Path,
+    base: str,
+    seat_timeout: float,
+) -> Any:
+    """The game's room, or the companion's with ``--companion``."""
+    from engine.apps.table.companion import CompanionRoom
+    from engine.apps.table.room import Room
+
     if args.companion:
-        room = CompanionRoom(
+        return CompanionRoom(
             rng=rng, unit=unit, code=code, join_url=join_url, save=save, base_url=base
         )
-    else:
-        room = Room(
-            seats=args.seats,
-            rng=rng,
-            unit=unit,
-            code=code,
-            join_url=join_url,
-            save=save,
-            base_url=base,
-            seat_timeout_s=seat_timeout,
-        )
-        room.variant = args.variant
-    resumed = False
-    if args.resume or args.resume_if_saved:
-        flag = "--resume" if args.resume else "--resume-if-saved"
-        try:
-            room.restore(json.loads(save.read_text(encoding="utf-8")))
-            resumed = True
-        except FileNotFoundError:
-            if args.resume:
-                raise UsageError(
-                    f"--resume: {save}: no such file (no match was saved there)"
-                ) from None
-        except (OSError, ValueError) as exc:
-            raise UsageError(f"{flag}: {save}: {exc}") from None
-        if resumed:  # the room code the table had: it may be written down or shown already
-            code = room.code = saved_code(save) or code
-        room.code, room.join_url = code, join_url
-        if resumed and args.new_host_key:
-            room.new_host_key()  # saved at once: the old key is gone even after a crash
-    for addon in addons:
-        if isinstance(addon, UnitPanel):
-            addon.gate = room.host_gate  # a press on the panel is the host's
-    addons.append(HostConsole(room, base, read_stdin=args.unit != "manual"))
-    if remote is not None:
-        check_unit(remote)
-    app = create_app(
-        room,
-        pace_s=args.pace,
-        hooks=hooks,
-        display_page="companion.html" if args.companion else "display.html",
-        addons=addons,
-        limits=Limits(max_connections=args.max_connections, max_per_peer=args.max_per_peer),
-        hosts=Hosts.serving(host, shown, args.allow_host),
+    room = Room(
+        seats=args.seats,
+        rng=rng,
+        unit=unit,
+        code=code,
+        join_url=join_url,
+        save=save,
+        base_url=base,
+        seat_timeout_s=seat_timeout,
     )
+    room.variant = args.variant
+    return room
+
+
+def _resume(args: argparse.Namespace, room: Any, save: Path, code: str, join_url: str) -> bool:
+    """``--resume`` or ``--resume-if-saved``: the room restored from ``save``
+    (the room code it had, a new host key with ``--new-host-key``); whether it was."""
+    if not (args.resume or args.resume_if_saved):
+        return False
+    resumed = False
+    flag = "--resume" if args.resume else "--resume-if-saved"
+    try:
+        room.restore(json.loads(save.read_text(encoding="utf-8")))
+        resumed = True
+    except FileNotFoundError:
+        if args.resume:
+            raise UsageError(f"--resume: {save}: no such file (no match was saved there)") from None
+    except (OSError, ValueError) as exc:
+        raise UsageError(f"{flag}: {save}: {exc}") from None
+    if resumed:  # the room code the table had: it may be written down or shown already
+        code = room.code = saved_code(save) or code
+    room.code, room.join_url = code, join_url
+    if resumed and args.new_host_key:
+        room.new_host_key()  # saved at once: the old key is gone even after a crash
+    return resumed
+
+
+def _print_table(
+    args: argparse.Namespace,
+    room: Any,
+    base: str,
+    host: str,
+    table_seed: int,
+    save: Path,
+    *,
+    resumed: bool,
+    panel: bool,
+) -> None:
+    """The table's URLs, its seed and its save file, at the terminal (the phones' QR with --lan)."""
+    from engine.apps.table import access
+
+    code, join_url = room.code, room.join_url
     phones = join_url if args.companion else access.join_link(join_url, code)
     print(f"The table (room {code}), seed {table_seed}:")
     print(f"  host:    {access.host_url(base, room.host_key)}   (the host's: keep it secret)")
@@ -353,15 +428,6 @@ def command(args: argparse.Namespace) -> int:
     elif host in ("127.0.0.1", "::1", "localhost"):
         print("  (loopback only: phones cannot reach it; --lan opens it to the LAN)")
     print("Ctrl-C stops the table.", flush=True)
-    try:
-        serve(app, host, port)
-    except KeyboardInterrupt:
-        pass  # uvicorn shut down cleanly, then passed the Ctrl-C on
-    finally:
-        if remote is not None:
-            remote.close()
-    print("The table is closed.")
-    return 0
 
 
 def saved_code(save: Path) -> str | None:

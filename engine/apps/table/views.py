@@ -187,9 +187,7 @@ def public_view(
     the last pointing, revealed once every choice was in."""
     if game is not None:
         variant, target, house_rules = game.variant.name, game.target, game.house_rules
-    house: HouseRules | PartyRules = house_rules or HouseRules()
-    if (variant == "party") != isinstance(house, PartyRules):  # the lobby's last choice
-        house = PartyRules() if variant == "party" else HouseRules()
+    house = _house_shown(variant, house_rules)
     table: dict[str, Any] = {
         "code": code,
         "join_url": join_url,
@@ -212,17 +210,29 @@ def public_view(
         "rules": rules_words(variant, target, house, bot_kind, reaction_ms),
         "party": None,
     }
-    out = []
-    for entry in seats:
-        seat = dict(entry)
-        seat.update(cards=None, uno=False, catchable=False)
-        out.append(seat)
-    table["seats"] = out
-    if game is None:
-        return table
+    table["seats"] = [{**entry, "cards": None, "uno": False, "catchable": False} for entry in seats]
+    if game is not None:
+        _add_game(table, game, reveal)
+    return table
+
+
+def _house_shown(
+    variant: str, house_rules: HouseRules | PartyRules | None
+) -> HouseRules | PartyRules:
+    """The house rules the view shows: the variant's defaults when the lobby's
+    last choice was another variant's."""
+    house: HouseRules | PartyRules = house_rules or HouseRules()
+    if (variant == "party") != isinstance(house, PartyRules):  # the lobby's last choice
+        house = PartyRules() if variant == "party" else HouseRules()
+    return house
+
+
+def _add_game(table: dict[str, Any], game: Game | PartyGame, reveal: dict[str, Any] | None) -> None:
+    """The dealt game's part of the public view: each seat's cards and UNO
+    state, the round, the turn, the top card, the scores (UNO Party!'s fields)."""
     sizes = game.hand_sizes
     catchable = game.catchable
-    for seat in out:
+    for seat in table["seats"]:
         n = seat["seat"]
         seat["cards"] = sizes[n]
         seat["catchable"] = catchable == n
@@ -240,4 +250,3 @@ def public_view(
     )
     if isinstance(game, PartyGame):
         table["party"] = party_public(game, reveal)
-    return table

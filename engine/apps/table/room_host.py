@@ -1,0 +1,233 @@
+"""The game room's host commands: start a match, pause it, hand a seat to a bot,
+retry, decide a showdown by hand, end the match, replace the host key.
+
+A mixin of :class:`engine.apps.table.room.Room` (see ``room_state``); the seat
+commands of the lobby are ``lobby.LobbySeats``'s. Each command returns why it
+is refused (in words, for the host's page), or None.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.apps.table import access
+from engine.apps.table.access import HOST_ONLY
+from engine.apps.table.durable import durable
+from engine.apps.table.hub import Connection
+from engine.apps.table.lobby import SEAT_COMMANDS, LobbySeats
+from engine.apps.table.party_view import MAX_PARTY_SEATS
+from engine.apps.table.room_state import (
+    BOT_KINDS,
+    HOST_PAUSED,
+    MAX_SEATS,
+    MIN_SEATS,
+    VARIANTS,
+    RoomState,
+    Seat,
+    new_match_id,
+)
+from engine.apps.table.setup import house_rules_from, party_rules_from
+from engine.units.ports import ShowdownOutcome
+from engine.uno import new_game
+from engine.uno.bots import DEFAULT_REACTION_MS, check_reaction_ms
+from engine.uno.party_rules import PartyRules
+from engine.uno.rules import HouseRules
+from firmware_host.protocol import Reason
+
+__all__ = ["HostCommands"]
+
+
+class HostCommands(LobbySeats, RoomState):
+    """The host's commands (a mixin: see the module)."""
+
+    def _host(self, conn: Connection, message: dict) -> str | None:
+        if conn.role != "display":
+            return "host controls are on the display"
+        if not conn.host:
+            return HOST_ONLY
+        cmd = message.get("cmd")
+        if cmd == "start":
+            return self._start(message)
+        elif cmd == "next_round":
+            if self.host_paused:
+                return HOST_PAUSED
+            if self.next_task() != "next_round":
+                return "the round is not over"
+            self.next_round()
+        elif cmd in ("pause", "resume"):
+            return self._host_pause(cmd == "pause")
+        elif cmd in ("hand_to_bot", "hand_back"):
+            return self._hand_over(message.get("seat"), to_bot=cmd == "hand_to_bot")
+        elif cmd == "retry":
+            if self.save_problem is not None:
+                return self._retry_save()
+            if self.paused is None:
+                return "the game is not paused"
+            self.paused = None
+            self._changed()
+        elif cmd == "decide":
+            return self._decide(message.get("loser"))
+        elif cmd == "end":
+            return self._end()
+        elif cmd in SEAT_COMMANDS:
+            return self._seat_command(cmd, message)
+        else:
+            return (
+                f"unknown host command {cmd!r} (start, next_round, pause, resume, "
+                "hand_to_bot, hand_back, retry, decide, end, free_seat, move_seat, clear_lobby)"
+            )
+        return None
+
+    def _start(self, message: dict) -> str | None:
+        if self.match is not None and self.phase != "match_over":
+            return "a match is being played"
+        variant = message.get("variant", "showdown")
+        if variant not in VARIANTS:
+            return f"variant must be showdown, classic or party, not {variant!r}"
+        target = message.get("target", 500)
+        if type(target) is not int or target < 1:
+            return f"target must be a whole number of points >= 1, not {target!r}"
+        bot_kind = message.get("bot", "heuristic")
+        if bot_kind not in BOT_KINDS:
+            return f"bot must be heuristic or random, not {bot_kind!r}"
+        try:
+            reaction_ms = check_reaction_ms(
+                message.get("reaction_ms", DEFAULT_REACTION_MS), "the bots"
+            )
+            house: HouseRules | PartyRules = (
+                party_rules_from(message.get("house_rules"))
+                if variant == "party"
+                else house_rules_from(message.get("house_rules"))
+            )
+        except ValueError as exc:
+            return str(exc)
+        bots = message.get("bots")
+        people = [s for s in self.seats if s.kind == "person"]
+        if bots is None:
+            seats = [s if s.kind == "person" else Seat() for s in self.seats]
+        else:
+            if type(bots) is not int or bots < 0:
+                return f"bots must be a whole number >= 0, not {bots!r}"
+            # no more seats made than a match may have: bots=10**7 held the loop 84 s
+            seats = [*people, *(Seat() for _ in range(min(bots, MAX_PARTY_SEATS + 1)))]
+            moved = {id(s): n for n, s in enumerate(seats)}
+        if not people:
+            return "nobody has taken a seat"
+        most = MAX_PARTY_SEATS if variant == "party" else MAX_SEATS
+        players = len(seats) if bots is None else len(people) + bots
+        if not MIN_SEATS <= players <= most:
+            kind = "an UNO Party! match" if variant == "party" else "a match"
+            return f"{kind} takes 2 to {most} players, not {players}"
+        if bots is not None:  # the people keep their phones; their seats renumber
+            for conn in self.connections:
+                if conn.seat is not None:
+                    conn.seat = moved[id(self.seats[conn.seat])]
+        for n, seat in enumerate(seats):
+            if seat.kind is None:
+                seat.name, seat.kind = f"bot{n}", "bot"
+            if seat.kind == "bot":
+                seat.reaction_ms = reaction_ms
+            seat.drew = 0
+            seat.bot_playing = False
+        self.seats = seats
+        self.variant, self.target, self.house_rules = variant, target, house
+        self.bot_kind, self.reaction_ms = bot_kind, reaction_ms
+        game = new_game(len(seats), variant, rng=self.rng, target=target, house_rules=house)
+        self.match_id = new_match_id()
+        self._begin(game, log=[])
+        self._changed(save=True)
+        return None
+
+    def _host_pause(self, pause: bool) -> str | None:
+        """The host pauses (or resumes) the match: no bot moves, no showdown
+        goes to the unit, every phone's action is refused, until resumed."""
+        if self.match is None:
+            return "no match is being played"
+        if pause and self.phase == "match_over":
+            return "the match is over"
+        if pause == self.host_paused:
+            return (
+                "the game is paused by the host already"
+                if pause
+                else "the game is not paused by the host"
+            )
+        self.host_paused = pause
+        self._add_log("The host paused the game." if pause else "The host resumed the game.")
+        self._changed(save=True)
+        return None
+
+    def _hand_over(self, number: Any, *, to_bot: bool) -> str | None:
+        """A person's seat is played by a bot (``to_bot``) or by its person again.
+        The seat keeps its name and secret; its hand still goes to its phone only."""
+        if self.match is None:
+            return "no match is being played"
+        if self.phase == "match_over":
+            return "the match is over"
+        if type(number) is not int or not 0 <= number < len(self.seats):
+            return f"seat must be a number from 0 to {len(self.seats) - 1}"
+        seat = self.seats[number]
+        if seat.kind != "person":
+            where = "to a bot" if to_bot else "back"
+            return f"seat {number} is a bot's: only a person's seat is handed {where}"
+        if seat.bot_playing == to_bot:
+            return (
+                f"a bot plays for {seat.name} already"
+                if to_bot
+                else f"no bot plays for {seat.name}"
+            )
+        if self._fighting or self._named is not None:
+            # the request names who presses for whom: the match must settle the same
+            return "a showdown waits for its verdict: hand the seat over after it"
+        seat.bot_playing = to_bot
+        self._seat_bot(number)
+        self._add_log(f"A bot plays for {seat.name}." if to_bot else f"{seat.name} plays again.")
+        self._changed(save=True)
+        return None
+
+    def _end(self) -> str | None:
+        """The host ends the match: back to the lobby, the people seated, the bots gone."""
+        if self.match is None:
+            return "no match is being played"
+        if self._fighting:
+            return "a showdown is being fought: end the match after its verdict"
+        self.match = None
+        self.showdown = None
+        self.paused = None
+        self.host_paused = False
+        self.seats = [s if s.kind == "person" else Seat() for s in self.seats]
+        for seat in self.seats:
+            seat.bot_playing = False
+        self._freeable_since = self.clock()  # an away phone's seat may be freed again
+        self._add_log("The host ended the match.")
+        self._changed(save=True)
+        return None
+
+    def _decide(self, loser: Any) -> str | None:
+        """The host names who takes the cards of a showdown the unit could not fight."""
+        request = self._named
+        if self.paused is None or request is None:
+            return "no showdown waits for a decision"
+        if loser not in request.players:
+            return f"loser must be seat {request.challenger} or {request.opponent}"
+        self.finish_showdown(
+            ShowdownOutcome(
+                loser,
+                request.other(loser),
+                Reason.FASTER,
+                dict.fromkeys(request.players),
+                detail=f"decided by hand after: {self.paused}",
+            )
+        )
+        return None
+
+    @durable
+    def new_host_key(self) -> str:
+        """A new host key; the old one stops working at once: each display that
+        held it becomes a spectator and is told so. Saved. Returns the new key."""
+        key = self.host_gate.replace()
+        for conn in self.connections:
+            if conn.host:
+                conn.host = False
+                conn.outbox.append(self._welcome(conn, access.HOST_KEY_REPLACED))
+        self._changed(save=True)
+        return key

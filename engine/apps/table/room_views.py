@@ -1,0 +1,177 @@
+"""The game room's views and log: what each connection is sent, built once a change.
+
+A mixin of :class:`engine.apps.table.room.Room` (see ``room_state``). The public
+view is built once a change; each kind of connection's view (a display's, a
+phone's without a seat, each seat's) is encoded once and shared
+(``hub.ViewTexts``); a seat's own part (``views.private_view``) is built again
+only when what it shows changed. The welcome is each connection's own.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+from engine.apps.table import access
+from engine.apps.table.durable import decide_ahead
+from engine.apps.table.hub import Connection
+from engine.apps.table.room_state import RoomState
+from engine.apps.table.views import private_view, public_view
+from engine.game.interface import GameState
+
+__all__ = ["RoomViews", "MAX_LOG", "PHONE_LOG", "save_notation"]
+
+#: Log lines kept (newest first).
+MAX_LOG = 300
+#: Log lines a phone is sent (the phone page shows none; a view with the whole
+#: log, up to 17 KB, to every phone at every move would be most of the traffic).
+PHONE_LOG = 5
+
+
+class RoomViews(RoomState):
+    """The log, each connection's view and welcome (a mixin: see the module)."""
+
+    def _add_log(self, line: str) -> None:
+        self.log.insert(0, line)
+        del self.log[MAX_LOG:]
+
+    def _seat_entries(self) -> list[dict[str, Any]]:
+        held = {conn.seat: conn for conn in self.connections if conn.seat is not None}
+        return [
+            {
+                "seat": n,
+                "name": seat.name,
+                "kind": seat.kind,
+                "connected": seat.kind == "bot" or n in held,
+                "bot_playing": seat.bot_playing,
+                "lag_ms": held[n].lag_ms if n in held else None,
+                "drew": seat.drew,
+            }
+            for n, seat in enumerate(self.seats)
+        ]
+
+    def public(self) -> dict[str, Any]:
+        """The public view: what the display and every phone see."""
+        return public_view(
+            code="",  # the room code is the host's: in its welcome, never in a view
+            join_url=self.join_url,
+            seats=self._seat_entries(),
+            game=self.game,
+            phase=self.phase,
+            variant=self.variant,
+            target=self.target,
+            log=self.log,
+            showdown=self.showdown,
+            paused=self.paused,
+            host_paused=self.host_paused,
+            house_rules=self.house_rules,
+            bot_kind=self.bot_kind,
+            reaction_ms=self.reaction_ms,
+            reveal=self.reveal,
+            cannot_save=self.save_problem is not None,
+        )
+
+    def view_for(self, conn: Connection, public: dict[str, Any] | None = None) -> dict[str, Any]:
+        """``conn``'s whole view: the public part, and its own hand if it holds a seat."""
+        view = self._public_for(conn.role, self.public() if public is None else public)
+        view["you"] = None if conn.seat is None else self._you(conn.seat)
+        return view
+
+    def _public_for(self, role: str | None, public: dict[str, Any]) -> dict[str, Any]:
+        """The public view as ``role`` gets it (a phone: the newest log lines), ``you`` null."""
+        view = dict(public)
+        if role == "phone":
+            view["log"] = view["log"][:PHONE_LOG]
+        view["you"] = None
+        return view
+
+    def _you(self, seat: int) -> dict[str, Any]:
+        """The ``you`` part of the phone that holds ``seat``."""
+        game = self.game
+        if game is not None:
+            bot_playing = self.seats[seat].bot_playing
+            return private_view(game, seat, self.names, bot_playing=bot_playing)
+        return {"seat": seat, "hand": [], "legal": [], "prompt": "", "bot_playing": False}
+
+    def _changed(self, save: bool = False) -> None:
+        """Something changed: saved first, with ``save`` (write ahead: a save
+        that fails raises :class:`~engine.apps.table.durable.SaveFailed` before
+        anything is queued), then each connection's view queued if it changed;
+        then the server is told."""
+        if save:
+            decide_ahead(self.unit, self._pending_request())
+            self.save()
+        self._queue_views()
+        self._notify()
+
+    def _queue_views(self) -> None:
+        """The public view is built once; each kind of connection's view (a
+        display's, a phone's without a seat, each seat's) is encoded once and
+        the one string queued for every connection of that kind that does not
+        hold it already. A seat's own part is built again only when the game's
+        position, the names or its bot changed (:class:`ViewTexts`)."""
+        public = self.public()
+        made: dict[tuple[str | None, int | None], str] = {}
+        position = functools.cache(lambda: None if self.game is None else save_notation(self.game))
+        for conn in self.connections:
+            role = conn.role
+            if role is None:
+                continue
+            key = (role, conn.seat)
+            text = made.get(key)
+            if text is None:
+                text = made[key] = self._view_text(role, conn.seat, public, made, position)
+            if text is not conn.last_view:
+                conn.last_view = text
+                conn.outbox.append(text)
+
+    def _view_text(
+        self,
+        role: str | None,
+        seat: int | None,
+        public: dict[str, Any],
+        made: dict[tuple[str | None, int | None], str],
+        position: Callable[[], str | None],
+    ) -> str:
+        """The view message of ``role`` holding ``seat`` (None: no seat) at this change."""
+        base = made.get((role, None))
+        if base is None:
+            base = made[role, None] = self._views.text(
+                role, None, lambda: self._public_for(role, public)
+            )
+        if seat is None:
+            return base
+        basis = (position(), tuple(self.names), self.seats[seat].bot_playing)
+        you = self._yous.get(seat)
+        if you is None or you[0] != basis:  # the seat's own part changed
+            you = self._yous[seat] = (basis, self._you(seat))
+        return self._views.text(
+            (role, seat), (base, basis), lambda: {**self._public_for(role, public), "you": you[1]}
+        )
+
+    def _welcome(self, conn: Connection, message: str | None = None) -> dict[str, Any]:
+        """The welcome to ``conn``: its seat and secret; to the host, the host
+        URL, the room code and the join URL with their QR codes (to it alone);
+        ``message`` a line for the page (why it is not the host, why its seat is gone)."""
+        secret = None if conn.seat is None else self.seats[conn.seat].secret
+        welcome: dict[str, Any] = {
+            "type": "welcome",
+            "role": conn.role,
+            "seat": conn.seat,
+            "secret": secret,
+            "host": conn.host,
+        }
+        if conn.host:
+            welcome.update(
+                access.host_fields(self.base_url, self.host_key, self.join_url, self.code)
+            )
+        if message:
+            welcome["message"] = message
+        return welcome
+
+
+def save_notation(game: GameState) -> str:
+    """The game's line for the save file, every hidden choice shown (UNO
+    Party!'s pointing choices under way): the file is the server's alone."""
+    return game.notation(reveal=True)
