@@ -62,7 +62,8 @@ reaction after GO), not 50
 
 
 class Agent(Protocol):
-    """Anything that decides for a player (see the module docstring)."""
+    """Anything that decides for a player (see the module docstring). The game
+    and the action are Any: the family's own types (engine.game.interface)."""
 
     def act(self, game: Any, player: int) -> Any: ...
 

@@ -9,6 +9,12 @@ the outside result the game waits for (``pending_showdown``, settled by
 ``settle_showdown``), the round's and the match's outcome, and a notation that
 round-trips.
 
+An action, a family's house rules and, in Narration and Taps, the game are
+typed Any: each is the family's own type, which the shared layer only passes
+through (and str()s), and a Protocol method taking ``object`` would refuse the
+family's narrower one. Event data is Any too: plain values of mixed types by
+key (engine.match.events).
+
 >>> from engine.uno import FAMILY
 >>> game = FAMILY.new(2, "classic", seed=1)
 >>> isinstance(game, GameState) and isinstance(FAMILY, Family)

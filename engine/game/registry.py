@@ -16,9 +16,9 @@ ValueError: no game family plays 'chess' (the variants: classic, showdown, party
 from __future__ import annotations
 
 import importlib
-from typing import Any, cast
+from typing import cast
 
-from engine.game.interface import Family
+from engine.game.interface import Family, GameState
 
 __all__ = ["FAMILIES", "family", "family_of", "family_playing", "all_variants"]
 
@@ -32,11 +32,12 @@ def family(name: str) -> Family:
         package = FAMILIES[name]
     except KeyError:
         raise ValueError(f"no game family {name!r} (known: {', '.join(FAMILIES)})") from None
-    # The package's FAMILY satisfies the Family protocol (tests/test_game_interface.py).
+    # The package's FAMILY satisfies the Family protocol (tests/test_game_interface.py);
+    # the cast, as import_module returns a module whose attributes mypy cannot see.
     return cast(Family, importlib.import_module(package).FAMILY)
 
 
-def family_of(game: Any) -> Family:
+def family_of(game: GameState) -> Family:
     """The family of a game (its ``family`` attribute)."""
     return family(game.family)
 

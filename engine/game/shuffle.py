@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 import struct
+from typing import TypeVar
 
 __all__ = ["seeded_shuffle", "SHUFFLE_COUNT_BITS"]
 
@@ -24,8 +25,10 @@ SHUFFLE_COUNT_BITS = 32
 _KEY_BYTES = struct.calcsize("I")
 _KEY_BITS = 8 * _KEY_BYTES
 
+T = TypeVar("T")
 
-def seeded_shuffle(cards: list, *, seed: int, count: int) -> None:
+
+def seeded_shuffle(cards: list[T], *, seed: int, count: int) -> None:
     """Shuffle ``cards`` in place as the ``count``-th shuffle of a game seeded ``seed``.
 
     A Fisher-Yates shuffle fed by one getrandbits() call: random.shuffle draws

@@ -140,6 +140,7 @@ class Driver:
         action = agent.act(self.game, player)
         self.match.act(player, action, who=self._who(player))
 
+    # An action is Any: the family's own value (engine.game.interface).
     def claims(self) -> list[tuple[int, Any]]:
         """One claims round: returns the claims applied, in order; ``[]`` when
         nobody may claim."""
@@ -196,7 +197,7 @@ def play_match(
     seed: int | None = None,
     rng: random.Random | None = None,
     target: int = 500,
-    house_rules: Any = None,
+    house_rules: Any = None,  # the family's own (engine.game.interface)
     debug: bool = False,
     check_every: int = 1,
     max_decisions: int = 200_000,

@@ -32,6 +32,7 @@ class MatchEvent:
 
     kind: str
     round: int
+    #: Plain values of mixed types by key (MATCH_KINDS lists them), hence Any.
     data: dict[str, Any]
 
     def to_dict(self) -> dict[str, Any]:

@@ -87,7 +87,7 @@ class Claim:
     ``reaction_ms`` orders them (times a log-normal jitter, ties at random)."""
 
     player: int
-    action: Any
+    action: Any  # the game family's action (engine.game.interface)
     reaction_ms: float
 
 
@@ -187,6 +187,8 @@ class Match(Generic[G]):
 
     # -- the answers -----------------------------------------------------------------
 
+    # An action is Any: the family's own value, which the match passes to the
+    # game and str()s (engine.game.interface).
     def act(self, player: int, action: Any, *, by: str = "chose", who: str = "") -> None:
         """Apply ``player``'s ``action`` (in turn, or a claim out of turn).
         IllegalActionError, naming the player (``who``, by default their name
@@ -359,7 +361,7 @@ class Match(Generic[G]):
     def _where(self) -> str:
         return self.game.notation()
 
-    def _emit(self, kind: str, **data: Any) -> None:
+    def _emit(self, kind: str, **data: Any) -> None:  # plain values (events.py)
         event = MatchEvent(kind, self.game.round, data)
         self.events.append(event)
         if self.log is not None:

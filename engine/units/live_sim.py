@@ -52,6 +52,7 @@ from typing import Any, TypeVar
 
 from engine.units.ports import ShowdownOutcome, ShowdownRequest, SimulatedUnit
 from engine.units.remote import Table
+from engine.units.unit_replies import WireData
 from firmware_host.people.reactions import HUMAN, Reactions
 from firmware_host.people.words import announce, table_line
 from firmware_host.protocol import Event, EventName, Motor, Outputs, Reason, Side, SideFlags
@@ -152,7 +153,7 @@ class _Script:
     def __init__(self, pace: Pace, unit_id: str):
         self.pace = pace
         self.unit_id = unit_id
-        self.events: list[tuple[float, int, str, dict]] = []
+        self.events: list[tuple[float, int, str, WireData]] = []
         self.changes: list[tuple[float, int, str, Any]] = []
         self._n = 0
 

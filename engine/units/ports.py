@@ -116,7 +116,7 @@ class ShowdownOutcome:
     tie_reruns: int = 0
     detail: str = ""
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.reason not in REASONS:
             raise ValueError(f"reason must be one of {', '.join(REASONS)}, not {self.reason!r}")
         object.__setattr__(self, "reason", Reason(self.reason))  # the member, given its text
@@ -362,7 +362,7 @@ class SimulatedUnit:
         )
 
 
-def _with_ties(detail: str, ties: list) -> str:
+def _with_ties(detail: str, ties: list[int]) -> str:
     if not ties:
         return detail
     gaps = ", ".join(apart(gap) for gap in ties)

@@ -77,8 +77,8 @@ import logging
 import re
 import secrets
 import time
-from collections.abc import Callable
-from typing import Protocol
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
 
 # The errors live with the engine's others; imported here, where they are raised.
 from engine.game.errors import (
@@ -89,16 +89,18 @@ from engine.game.errors import (
     UnitUnreachable,
     UnitVersionError,
 )
-from engine.units.ports import ShowdownOutcome, ShowdownRequest
+from engine.units.ports import ShowdownOutcome, ShowdownRequest, UnitPort
 from engine.units.unit_link import (
     SWITCHED_ON,
     AuthFailed,
     CommandRefused,
     ConnectFailure,
     LinkLost,
+    Port,
     UnitLink,
     VersionMismatch,
 )
+from engine.units.unit_replies import WireData
 from firmware_host.people.words import (
     NO_BOTS_TEXT,
     announce,
@@ -150,7 +152,7 @@ def is_unit_url(text: str) -> bool:
     return "://" in text or text.startswith("/dev/")
 
 
-def names_for_unit(names) -> list[str]:
+def names_for_unit(names: Sequence[str]) -> list[str]:
     """The players' names as a unit keeps them (``clean_name``: NFC, runs of
     white space made one space). ValueError, naming the player by seat (from
     1), for a name the unit would refuse or two it would take for one person.
@@ -216,7 +218,7 @@ class RemoteUnit:
         max_backoff_s: float = 2.0,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], None] = time.sleep,
-        open_port=None,
+        open_port: Callable[..., Port] | None = None,
     ):
         if id_prefix is None:
             id_prefix = secrets.token_hex(4)
@@ -235,7 +237,8 @@ class RemoteUnit:
         self.max_backoff_s = max_backoff_s
         self.clock = clock
         self.sleep = sleep
-        self._link_options = dict(
+        # UnitLink's keyword arguments, of mixed types.
+        self._link_options: dict[str, Any] = dict(
             baudrate=baudrate,
             token=token,
             reply_timeout_s=reply_timeout_s,
@@ -254,7 +257,7 @@ class RemoteUnit:
         #: "start" (their replies), then each event's name and when it was read
         #: off the link ("countdown", "go", ..., "result").
         self.timeline: list[tuple[str, float]] = []
-        self.hello: dict | None = None
+        self.hello: WireData | None = None
 
     def __repr__(self) -> str:
         return f"RemoteUnit({self.url!r})"
@@ -298,7 +301,7 @@ class RemoteUnit:
     def __enter__(self) -> RemoteUnit:
         return self.open()
 
-    def __exit__(self, *exc_info) -> None:
+    def __exit__(self, *exc_info: object) -> None:
         self.close()
 
     def link(self) -> UnitLink:
@@ -405,7 +408,7 @@ class RemoteUnit:
         sides = {"a": request.challenger, "b": request.opponent}
         return {side: request.bots[p] for side, p in sides.items() if p in request.bots}
 
-    def _showdown_args(self, request: ShowdownRequest, unit_id: str) -> dict:
+    def _showdown_args(self, request: ShowdownRequest, unit_id: str) -> WireData:
         args = {"showdown_id": unit_id, "cards": request.cards, "players": self._players(request)}
         bots = self.bot_sides(request)
         if bots:
@@ -415,7 +418,7 @@ class RemoteUnit:
             self._tell(NO_BOTS_TEXT)
         return args
 
-    def _fight(self, request: ShowdownRequest, unit_id: str) -> tuple[dict, bool]:
+    def _fight(self, request: ShowdownRequest, unit_id: str) -> tuple[WireData, bool]:
         """The unit's result for ``unit_id`` (and whether it was fought just
         now), across link drops."""
         backoff = self.backoff_s
@@ -455,7 +458,7 @@ class RemoteUnit:
 
     def _arm_and_wait(
         self, link: UnitLink, request: ShowdownRequest, unit_id: str
-    ) -> tuple[dict, bool]:
+    ) -> tuple[WireData, bool]:
         args = self._showdown_args(request, unit_id)
         while True:
             self.timeline = [("arm", self.clock())]
@@ -514,7 +517,7 @@ class RemoteUnit:
             what_to_do="Decide this showdown by hand.",
         )
 
-    def _same_showdown(self, request: ShowdownRequest, unit_id: str, result: dict) -> dict:
+    def _same_showdown(self, request: ShowdownRequest, unit_id: str, result: WireData) -> WireData:
         """A journal answer must be this showdown, not an old one under the same id."""
         players = self._players(request)
         if result["players"] != players or result["cards"] != request.cards:
@@ -553,7 +556,7 @@ class RemoteUnit:
 
     def _wait_for_result(
         self, link: UnitLink, request: ShowdownRequest, unit_id: str
-    ) -> dict | None:
+    ) -> WireData | None:
         """The final result event (or the journal's answer after a gap); None if
         the showdown vanished from the unit (re-arm it). A result whose launch
         is still pending is not final: the wait goes on."""
@@ -606,7 +609,7 @@ class RemoteUnit:
             if said is not None:
                 self._tell(said)
 
-    def _after_fault(self, link: UnitLink, unit_id: str, reason: object) -> dict | None:
+    def _after_fault(self, link: UnitLink, unit_id: str, reason: object) -> WireData | None:
         """A fault event: the unit's result if it is final; None if the unit's
         final word on the launch follows; UnitFault if it has no result."""
         result = self._fetch(link, unit_id)
@@ -624,7 +627,7 @@ class RemoteUnit:
             ),
         )
 
-    def _check_in(self, link: UnitLink, unit_id: str) -> tuple[bool, dict | None]:
+    def _check_in(self, link: UnitLink, unit_id: str) -> tuple[bool, WireData | None]:
         """After silence or lost events: (True, result) if the unit has one,
         (False, None) while the showdown is still on, (True, None) if it vanished.
 
@@ -659,9 +662,10 @@ class RemoteUnit:
             )
         return True, None
 
-    def _fetch(self, link: UnitLink, unit_id: str) -> dict | None:
+    def _fetch(self, link: UnitLink, unit_id: str) -> WireData | None:
         try:
-            return link.call("result", showdown_id=unit_id)["result"]
+            result: WireData | None = link.call("result", showdown_id=unit_id)["result"]
+            return result
         except CommandRefused as exc:
             if exc.code == "unknown_showdown":
                 return None
@@ -671,7 +675,7 @@ class RemoteUnit:
                 what_to_do="Retry, or decide by hand.",
             ) from None
 
-    def _check_launch(self, request: ShowdownRequest, unit_id: str, result: dict) -> None:
+    def _check_launch(self, request: ShowdownRequest, unit_id: str, result: WireData) -> None:
         """A decided showdown whose cards did not all fly: tell the table once.
         An interrupted launch stands (the unit is gone or back, not jammed): the
         table hands over the rest. Anything else pauses the game (UnitJam)."""
@@ -699,7 +703,7 @@ class RemoteUnit:
         )
 
     def _outcome(
-        self, request: ShowdownRequest, unit_id: str, result: dict, voided: list[dict]
+        self, request: ShowdownRequest, unit_id: str, result: WireData, voided: list[WireData]
     ) -> ShowdownOutcome:
         player = {"a": request.challenger, "b": request.opponent}
         reruns = result["tie_reruns"] + sum(
@@ -738,7 +742,10 @@ class PauseOnProblem:
     number says who takes the cards."""
 
     def __init__(
-        self, port, input_fn: Callable[[str], str] = input, output_fn: Callable[[str], None] = print
+        self,
+        port: UnitPort,
+        input_fn: Callable[[str], str] = input,
+        output_fn: Callable[[str], None] = print,
     ):
         self.port = port
         self.input_fn = input_fn

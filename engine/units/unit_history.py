@@ -52,6 +52,7 @@ from engine.units.unit_link import (
     AuthFailed,
     CommandRefused,
     LinkLost,
+    Port,
     UnitLink,
     VersionMismatch,
 )
@@ -454,13 +455,14 @@ class UnitHistory:
         reply_timeout_s: float = 10.0,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], None] = time.sleep,
-        open_port=None,
+        open_port: Callable[..., Port] | None = None,
         serial_ok: bool = False,
     ):
         self.url = url
         self.token = token
         self.serial_ok = serial_ok
-        self._link_options = dict(
+        # UnitLink's keyword arguments, of mixed types.
+        self._link_options: dict[str, Any] = dict(
             baudrate=baudrate,
             token=token,
             reply_timeout_s=reply_timeout_s,

@@ -5,7 +5,7 @@ a serial device (``/dev/ttyUSB0``, ``/dev/serial0``) or a unit on the network
 (``socket://127.0.0.1:7700``). It says ``auth`` (if given a token) and
 ``hello``, then offers two blocking calls with deadlines:
 
-    link.call(cmd, **args) -> dict          # the reply's data; CommandRefused on ok: false
+    link.call(cmd, **args) -> WireData          # the reply's data; CommandRefused on ok: false
     link.next_event(timeout_s) -> Event | EventGap | None
 
 Events that arrive while a call waits for its reply are kept for
@@ -54,7 +54,7 @@ from engine.game.errors import (
     UnitFlooding,
     VersionMismatch,
 )
-from engine.units.unit_replies import Malformed, check_event, check_reply
+from engine.units.unit_replies import Malformed, WireData, check_event, check_reply
 from firmware_host.protocol import (
     ClientConnection,
     ErrorReply,
@@ -112,9 +112,10 @@ def open_serial_url(url: str, *, baudrate: int, timeout: float, write_timeout: f
     only now). ``timeout=0`` makes reads return what is there at once."""
     import serial
 
-    return serial.serial_for_url(
+    port: Port = serial.serial_for_url(  # pyserial ships no types: its port is Any
         url, baudrate=baudrate, timeout=timeout, write_timeout=write_timeout
     )
+    return port
 
 
 #: What to do when the unit may be off or its daemon down (only for these causes).
@@ -284,12 +285,12 @@ class UnitLink:
         self._port: Port | None = None
         self._fileno: int | None = None
         self._conn: ClientConnection | None = None
-        self._events: collections.deque = collections.deque()
+        self._events: collections.deque[tuple[float, Event | EventGap]] = collections.deque()
         self._queued_bytes = 0  # bytes read since the event queue was last empty
-        self._replies: dict[Any, Reply | ErrorReply | ProtocolError] = {}
+        self._replies: dict[int | float | str, Reply | ErrorReply | ProtocolError] = {}
         self._noise = _NoiseLog(url, clock)
         #: The unit's hello reply: version, unit (name, software, ...), capabilities, seq.
-        self.hello: dict | None = None
+        self.hello: WireData | None = None
         #: When the event ``next_event`` returned last was read off the link (``clock``).
         self.last_arrival: float | None = None
         #: Why the last ``open`` could not open the port (None: it could).
@@ -304,7 +305,7 @@ class UnitLink:
         """How many events (and gaps) wait for ``next_event``."""
         return len(self._events)
 
-    def open(self) -> dict:
+    def open(self) -> WireData:
         """Open the port, authenticate, agree the version; returns the hello
         reply. Raises LinkLost (cannot open: ``failure`` says why and what to
         do; or no answer), VersionMismatch, AuthFailed."""
@@ -386,7 +387,7 @@ class UnitLink:
 
     # -- requests and events -------------------------------------------------------
 
-    def send(self, cmd: str, **args) -> Any:
+    def send(self, cmd: str, **args: Any) -> int:  # Any: JSON values, as the protocol
         """Send a request without waiting; returns its id (see :meth:`wait_reply`)."""
         port, conn = self._opened()
         request_id, data = conn.send_request(cmd, **args)
@@ -397,7 +398,7 @@ class UnitLink:
             raise LinkLost(f"write failed: {exc}") from None
         return request_id
 
-    def wait_reply(self, request_id, cmd: str) -> dict:
+    def wait_reply(self, request_id: int, cmd: str) -> WireData:
         """The reply to ``request_id``: its data, or CommandRefused; LinkLost
         if none comes within ``reply_timeout_s``."""
         deadline = self.clock() + self.reply_timeout_s
@@ -418,7 +419,7 @@ class UnitLink:
         # An ErrorReply, or a ProtocolError for a hello reply with a version we lack.
         raise CommandRefused(cmd, reply.code, reply.message)
 
-    def call(self, cmd: str, **args) -> dict:
+    def call(self, cmd: str, **args: Any) -> WireData:  # Any: JSON values
         """Send a request and wait for its reply (see :meth:`wait_reply`)."""
         return self.wait_reply(self.send(cmd, **args), cmd)
 

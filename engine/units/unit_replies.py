@@ -41,7 +41,11 @@ from firmware_host.protocol import (
     clean_showdown_id,
 )
 
-__all__ = ["Malformed", "check_reply", "check_event"]
+#: A reply's or an event's data as the wire decodes it: a JSON object, whose
+#: values are of any JSON type (hence Any) until check_reply or check_event.
+WireData = dict[str, Any]
+
+__all__ = ["Malformed", "check_reply", "check_event", "WireData"]
 
 #: Reasons that decide a showdown: a winner and a loser. The others decide nothing.
 _DECIDING = tuple(reason for reason in Reason if reason.decides)
@@ -84,7 +88,7 @@ class _Shape:
 
     fields: Mapping[str, _Rule | _Shape | _Wire]
     nullable: bool = False
-    agree: Callable[[str, Mapping], None] | None = None
+    agree: Callable[[str, Mapping[str, Any]], None] | None = None
     optional: Mapping[str, _Rule | _Shape | _Wire] = dataclasses.field(default_factory=dict)
 
     def check(self, path: str, value: Any) -> None:
@@ -163,7 +167,7 @@ def _is_bot_sides(value: Any) -> bool:
 _BOT_SIDES = _Rule('a sorted array of different sides "a", "b"', _is_bot_sides)
 
 
-def _result_agrees(path: str, result: Mapping) -> None:
+def _result_agrees(path: str, result: Mapping[str, Any]) -> None:
     """A deciding reason names two different sides; the others name none."""
     winner, loser, reason = result["winner"], result["loser"], result["reason"]
     where = _field(path) if path else "the result"
@@ -245,7 +249,7 @@ _STATUS = _Shape(
 _DONE = _Shape({"result": RESULT})
 
 
-def _showdown_reply(data: Mapping) -> None:
+def _showdown_reply(data: Mapping[str, Any]) -> None:
     """Arming answers the status, or ``{"state": "done", "result": ...}`` from the journal."""
     _Shape({"state": _one_of("done", *UnitState)}).check("", data)
     (_DONE if data["state"] == "done" else _STATUS).check("", data)
@@ -253,7 +257,7 @@ def _showdown_reply(data: Mapping) -> None:
 
 _NOTHING = _OBJECT.check
 #: The checks of each command's reply data.
-_REPLIES: dict[str, Callable[[str, Mapping], None]] = {
+_REPLIES: dict[str, Callable[[str, Mapping[str, Any]], None]] = {
     "hello": _Shape(
         {"version": _whole(1), "unit": _OBJECT, "capabilities": _STRINGS, "seq": _whole(0)}
     ).check,
@@ -304,7 +308,7 @@ _EVENTS: dict[str, _Shape | _Wire] = {
 }
 
 
-def check_reply(cmd: str, data: Mapping) -> dict:
+def check_reply(cmd: str, data: Mapping[str, Any]) -> WireData:
     """The data of the unit's reply to ``cmd``, checked; Malformed otherwise."""
     check = _REPLIES.get(cmd)
     if check is not None:
@@ -312,7 +316,7 @@ def check_reply(cmd: str, data: Mapping) -> dict:
     return dict(data)
 
 
-def check_event(name: str, data: Mapping) -> dict:
+def check_event(name: str, data: Mapping[str, Any]) -> WireData:
     """The data of the unit's ``name`` event, checked; Malformed otherwise."""
     shape = _EVENTS.get(name)
     if shape is not None:

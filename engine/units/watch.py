@@ -39,7 +39,8 @@ from typing import Any, Protocol
 
 from engine.game.errors import CommandRefused, LinkLost, UnitProblem
 from engine.units.remote import RemoteUnit
-from engine.units.unit_link import UnitLink
+from engine.units.unit_link import Port, UnitLink
+from engine.units.unit_replies import WireData
 from firmware_host.protocol import SIDES, Event, EventGap, EventName
 
 __all__ = ["UnitWatcher", "Watching", "REAL_PINS_TEXT"]
@@ -56,10 +57,10 @@ REAL_PINS_TEXT = (
 class Watching(Protocol):
     """What a watcher tells (from its own thread)."""
 
-    def connected(self, hello: dict, status: dict) -> None:
+    def connected(self, hello: WireData, status: WireData) -> None:
         """Linked and watching: the unit's ``hello`` and ``status`` replies."""
 
-    def outputs(self, outputs: dict | None) -> None:
+    def outputs(self, outputs: WireData | None) -> None:
         """The outputs now (None: the unit cannot read its board)."""
 
     def event(self, event: Event) -> None:
@@ -85,7 +86,7 @@ class UnitWatcher:
         backoff_s: float = 0.05,
         max_backoff_s: float = 2.0,
         clock: Callable[[], float] = time.monotonic,
-        open_port=None,
+        open_port: Callable[..., Port] | None = None,
     ):
         if "://" not in url:  # a serial device path
             raise ValueError(
@@ -104,11 +105,13 @@ class UnitWatcher:
             url, token=token, reply_timeout_s=reply_timeout_s, clock=clock, open_port=open_port
         )
         self._stop = threading.Event()
-        self._commands: queue.SimpleQueue[tuple[str, dict, Future]] = queue.SimpleQueue()
+        self._commands: queue.SimpleQueue[tuple[str, WireData, Future[WireData]]] = (
+            queue.SimpleQueue()
+        )
         self._link: UnitLink | None = None
         self._told: tuple[str, bool] | None = None  # the last problem told
         #: The unit's hello reply on the current (or last) link; None before one.
-        self.hello: dict | None = None
+        self.hello: WireData | None = None
 
     def __repr__(self) -> str:
         return f"UnitWatcher({self.url!r})"
@@ -124,19 +127,19 @@ class UnitWatcher:
 
     # -- the paddles and the timer button of a unit on mock pins ---------------------------
 
-    def press(self, side: str) -> Future:
+    def press(self, side: str) -> Future[WireData]:
         """Press ``side``'s paddle and hold it down (until :meth:`release`)."""
         return self._submit("bench_press", side=_side(side), hold=True)
 
-    def release(self, side: str) -> Future:
+    def release(self, side: str) -> Future[WireData]:
         return self._submit("bench_release", side=_side(side))
 
-    def timer(self) -> Future:
+    def timer(self) -> Future[WireData]:
         """Press the timer button."""
         return self._submit("bench_timer")
 
-    def _submit(self, cmd: str, **args: Any) -> Future:
-        future: Future = Future()
+    def _submit(self, cmd: str, **args: Any) -> Future[WireData]:
+        future: Future[WireData] = Future()
         if self._link is None or self._stop.is_set():
             future.set_exception(LinkLost(f"not connected to the unit at {self.url}"))
         elif not self.bench:

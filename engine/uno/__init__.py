@@ -52,7 +52,9 @@ def new_game(
     house_rules: Any = None,
     dealer: int = 0,
 ) -> Game | PartyGame:
-    """Deal the first round of an UNO match of any variant (``Game.new``'s arguments)."""
+    """Deal the first round of an UNO match of any variant (``Game.new``'s arguments).
+    ``house_rules`` is Any: HouseRules for classic and Showdown, PartyRules for
+    Party!, and which one the variant decides at run time."""
     name = variant if isinstance(variant, str) else variant.name
     cls = PartyGame if name == "party" else Game
     return cls.new(
@@ -89,7 +91,7 @@ class UnoFamily:
         seed: int | None = None,
         rng: random.Random | None = None,
         target: int | None = None,
-        house_rules: Any = None,
+        house_rules: Any = None,  # as new_game's
     ) -> Game | PartyGame:
         return new_game(
             players, variant, seed=seed, rng=rng, target=target, house_rules=house_rules

@@ -43,6 +43,8 @@ True
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
+from typing import NoReturn
 
 from engine.game.errors import NotationError
 from engine.uno.cards import CARD, COLOURS, MAX_SHOWDOWN, Card, Colour, Rank
@@ -131,10 +133,10 @@ class Action:
             _SHARED[key] = action
         return action
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: object) -> NoReturn:
         raise AttributeError(f"an Action is immutable (tried to set {name})")
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Callable[[str], Action], tuple[str]]:
         return Action.parse, (str(self),)
 
     @classmethod
@@ -309,7 +311,7 @@ class Action:
         return f"Action.parse({str(self)!r})"
 
 
-def _index(player) -> int:
+def _index(player: object) -> int:
     if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < 64:
         raise NotationError(f"a player is an index 0, 1, 2... (below 64), not {player!r}")
     return int(player)
@@ -321,7 +323,13 @@ def _number(text: str) -> int:
     return int(text)
 
 
-_SHARED: dict[tuple, Action] = {}
+#: Every action built, by its fields (``Action.__new__``'s arguments).
+_SHARED: dict[
+    tuple[
+        ActionKind, Card | None, Colour | None, int | None, int | None, bool, tuple[int, int] | None
+    ],
+    Action,
+] = {}
 _DRAW, _KEEP, _CHALLENGE, _ACCEPT = (Action(k) for k in (DRAW, KEEP, CHALLENGE, ACCEPT))
 _TAKE = Action(TAKE_PILE)
 _SIMPLE = {DRAW: _DRAW, KEEP: _KEEP, CHALLENGE: _CHALLENGE, ACCEPT: _ACCEPT, TAKE_PILE: _TAKE}

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Iterable, Sequence
 
 from engine.game.agents import (
     DEFAULT_REACT_CHANCE,
@@ -41,7 +42,10 @@ from engine.game.agents import (
 )
 from engine.uno import party_bots
 from engine.uno.actions import Action, ActionKind
-from engine.uno.cards import COLOURS, Colour, Rank
+from engine.uno.cards import COLOURS, Card, Colour, Rank
+from engine.uno.game import Game
+from engine.uno.party import PartyGame
+from engine.uno.party_bots import played_card
 from engine.uno.player_view import PlayerView
 
 __all__ = [
@@ -106,7 +110,7 @@ class HeuristicBot:
     def __repr__(self) -> str:
         return f"HeuristicBot(name={self.name!r})"
 
-    def act(self, game, player: int) -> Action:
+    def act(self, game: Game | PartyGame, player: int) -> Action:
         view = PlayerView(game, player)
         legal = view.legal_actions()
         if not legal:
@@ -125,38 +129,39 @@ class HeuristicBot:
             return self.answer_penalty(view, legal)
         return self.choose_play(view, legal)
 
-    def react(self, game, player: int) -> Action | None:
+    def react(self, game: Game | PartyGame, player: int) -> Action | None:
         """UNO Party!: a catch, else a right speed play, else None (never a wrong one)."""
         return party_bots.heuristic_react(PlayerView(game, player))
 
     # -- turns --------------------------------------------------------------------
 
-    def choose_play(self, view: PlayerView, legal) -> Action:
+    def choose_play(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         """A turn (play or draw) or the drawn card (play or keep)."""
         best = self._best_play(view, [a for a in legal if a.kind is ActionKind.PLAY])
         if best is not None:
             return best
         return next(a for a in legal if a.kind is not ActionKind.PLAY)  # draw or keep
 
-    def _best_play(self, view: PlayerView, plays) -> Action | None:
+    def _best_play(self, view: PlayerView, plays: Sequence[Action]) -> Action | None:
         if any(a.uno for a in plays):
             plays = [a for a in plays if a.uno]  # always call UNO
         hand = view.hand
         colour = view.colour
         if colour is not None and any(c.colour is colour for c in hand):
             # Only honest Wild Draw Fours: holding the colour makes it challengeable.
-            plays = [a for a in plays if a.card.rank is not Rank.WILD_DRAW_FOUR]
+            plays = [a for a in plays if played_card(a).rank is not Rank.WILD_DRAW_FOUR]
         danger = self._danger(view)
-        if view.drawn_card is not None and plays and plays[0].card.is_wild and not danger:
+        if view.drawn_card is not None and plays and played_card(plays[0]).is_wild and not danger:
             return None  # a drawn wild is kept for later
         if not plays:
             return None
         best = max(plays, key=lambda a: self._play_score(view, a, danger))
-        if best.card.is_wild:
+        card = played_card(best)
+        if card.is_wild:
             rest = list(hand)
-            rest.remove(best.card)
+            rest.remove(card)
             named = self.best_colour(rest)
-            return next(a for a in plays if a.card == best.card and a.colour is named)
+            return next(a for a in plays if a.card == card and a.colour is named)
         return best
 
     def _danger(self, view: PlayerView) -> bool:
@@ -181,7 +186,7 @@ class HeuristicBot:
         return score
 
     @staticmethod
-    def best_colour(cards) -> Colour:
+    def best_colour(cards: Iterable[Card]) -> Colour:
         """The colour held most among ``cards`` (ties: most points, then R, Y, G, B)."""
         count: Counter[Colour] = Counter()
         points: Counter[Colour] = Counter()
@@ -193,7 +198,7 @@ class HeuristicBot:
 
     # -- penalties ----------------------------------------------------------------
 
-    def answer_penalty(self, view: PlayerView, legal) -> Action:
+    def answer_penalty(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         stacks = [a for a in legal if a.kind is ActionKind.PLAY]
         stack = self._best_play(view, stacks)
         if stack is not None:  # the stacking house rule: pass the penalty on
@@ -223,10 +228,10 @@ class HeuristicBot:
 
     # -- Wild Showdown ------------------------------------------------------------
 
-    def choose_showdown(self, view: PlayerView, legal) -> Action:
+    def choose_showdown(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         sizes, scores = view.hand_sizes, view.scores
         opponent = min(view.opponents(), key=lambda p: (sizes[p], -scores[p], p))
-        counts = sorted(a.count for a in legal if a.player == opponent)
+        counts = sorted(a.count for a in legal if a.player == opponent and a.count is not None)
         close = (
             sizes[opponent] <= self.CLOSE_CARDS
             or scores[opponent] >= self.CLOSE_SCORE * view.target

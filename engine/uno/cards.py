@@ -53,6 +53,9 @@ __all__ = [
     "WILD_RANKS",
     "PARTY_RANKS",
     "MAX_SHOWDOWN",
+    "CARD",
+    "REAL_CARD",
+    "TEXT",
 ]
 
 
@@ -283,6 +286,10 @@ def _build() -> tuple[list[Card | None], list[str]]:
 
 #: The shared Card instance for each code (None where no card has that code).
 CARD, TEXT = _build()
+#: CARD for the codes a game holds (hands, piles and the unit hold real cards'
+#: codes only): the same list, typed without the None of the codes of no card.
+#: A cast, once here: a check on each lookup would cost the hot path.
+REAL_CARD = cast("list[Card]", CARD)
 #: Points by card code (0 where no card has that code).
 POINTS_BY_CODE = [0 if c is None else c.points for c in CARD]
 _BY_TEXT = {t: c for c, t in zip(CARD, TEXT, strict=True) if c is not None}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import tomllib
 from collections.abc import Iterable
 from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
@@ -18,9 +19,11 @@ def read_deck_file(
 ) -> tuple[dict[str, Any], str]:
     """A deck file's TOML table and the name to quote in errors: ``path``, or
     engine/uno/data/``packaged``. DeckError names the file for anything unreadable
-    and for a key not among ``keys``."""
+    and for a key not among ``keys``. (The table is tomllib's ``dict[str, Any]``:
+    a TOML value may be of any type, and the caller checks each.)"""
+    source: Traversable | Path
     if path is None:
-        source: Any = resources.files("engine.uno") / "data" / packaged
+        source = resources.files("engine.uno") / "data" / packaged
         name = f"engine/uno/data/{packaged}"
     else:
         source, name = Path(path), str(path)

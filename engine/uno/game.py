@@ -52,7 +52,6 @@ from engine.uno.actions import (
     Action,
 )
 from engine.uno.cards import (
-    CARD,
     CODE_MASK,
     COLOUR_SHIFT,
     COLOURS,
@@ -61,6 +60,7 @@ from engine.uno.cards import (
     LAST_NUMBER_RANK,
     NUMBER_TEST_MASK,
     RANK_MASK,
+    REAL_CARD,
     SHOWDOWN_SHIFT,
     WILD_COLOUR,
     Card,
@@ -94,6 +94,7 @@ from engine.uno.tables import (
     POINTS,
     RESULTS,
     UNO_PLAYS,
+    EffectRow,
     match_key,
 )
 from engine.uno.tables import CHALLENGE as CHALLENGE_ACTION
@@ -156,10 +157,6 @@ class Outcome:
 
 
 _NO_HOUSE_RULES = HouseRules()
-
-# CARD for the codes a game holds: hands, piles and the unit hold real cards'
-# codes only, never one that CARD maps to None.
-_CARD = cast("list[Card]", CARD)
 
 
 class Game(MatchFacts):
@@ -240,7 +237,7 @@ class Game(MatchFacts):
     _shuffles: int
     _legal: tuple[Action, ...] | None
     _deck: tuple[int, ...]
-    _effects: tuple[tuple, ...]
+    _effects: tuple[EffectRow, ...]
 
     # -- construction -------------------------------------------------------------
 
@@ -300,7 +297,7 @@ class Game(MatchFacts):
         self._round += 1
         self._deal(cards)
 
-    def _deal(self, cards: list) -> None:
+    def _deal(self, cards: list[int]) -> None:
         self._deck = tuple(cards)  # what check_invariants() compares with
         self._shuffle(cards)
         n = self._n
@@ -403,7 +400,7 @@ class Game(MatchFacts):
     @property
     def drawn_card(self) -> Card | None:
         """The card just drawn that may now be played (DRAWN phase), else None."""
-        return _CARD[self._hands[self.current][-1]] if self._phase == _DRAWN else None
+        return REAL_CARD[self._hands[self.current][-1]] if self._phase == _DRAWN else None
 
     @property
     def catchable(self) -> int | None:
@@ -419,7 +416,7 @@ class Game(MatchFacts):
         if self._showdown is None:
             return None
         challenger, opponent, cards = self._showdown
-        return PendingShowdown(challenger, opponent, cards_of(cards), _CARD[self._discard[-1]])
+        return PendingShowdown(challenger, opponent, cards_of(cards), REAL_CARD[self._discard[-1]])
 
     @property
     def outcome(self) -> Outcome | None:
@@ -585,7 +582,8 @@ class Game(MatchFacts):
         elif kind is KEEP:
             self.current = (self.current + self._direction) % self._n
             self._phase = _PLAY
-        # The rarer kinds: each action has the fields of its kind (see Action).
+        # The rarer kinds: each action has the fields of its kind (see Action),
+        # which mypy's Action holds all optional: hence the casts.
         elif kind is SHOWDOWN_RESULT:
             self._resolve_showdown(cast(int, action.player))
         elif kind is ACCEPT:
@@ -603,7 +601,7 @@ class Game(MatchFacts):
         if self.current != before or self.round_over:
             self.turns += 1
 
-    def _illegal(self, action, player: int | None = None) -> IllegalActionError:
+    def _illegal(self, action: object, player: int | None = None) -> IllegalActionError:
         if player is not None:
             return IllegalActionError(
                 f"illegal action {str(action)!r} for player {player}, who has no decision "
@@ -745,7 +743,7 @@ class Game(MatchFacts):
         return True
 
     def _resolve_showdown(self, loser: int) -> None:
-        # A result is legal only while a showdown is pending.
+        # A result is legal only while a showdown is pending (the cast says so).
         challenger, _, unit = cast("tuple[int, int, list[int]]", self._showdown)
         self._showdown = None
         self._hands[loser] += unit
@@ -782,7 +780,7 @@ class Game(MatchFacts):
         self._draw.extend(rest)
         return True
 
-    def _shuffle(self, cards: list) -> None:
+    def _shuffle(self, cards: list[int]) -> None:
         # The notation carries the seed and the count: a game read back
         # shuffles the same way (engine.game.shuffle).
         seeded_shuffle(cards, seed=self._seed, count=self._shuffles)
@@ -890,7 +888,7 @@ class Game(MatchFacts):
             game._showdown = (challenger, opponent, unit[:])
         return game
 
-    def _all_cards(self) -> list:
+    def _all_cards(self) -> list[int]:
         cards = [c for hand in self._hands for c in hand] + self._draw + self._discard
         if self._showdown is not None:
             cards += self._showdown[2]

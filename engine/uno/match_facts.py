@@ -10,20 +10,17 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
-from typing import Any, cast
 
-from engine.uno.cards import CARD, Card
-from engine.uno.rules import HAND_SIZE, Variant
+from engine.uno.cards import REAL_CARD, Card
+from engine.uno.party_rules import PartyRules
+from engine.uno.rules import HAND_SIZE, HouseRules, Variant
 
 __all__ = ["MatchFacts", "cards_of", "match_seed"]
-
-# CARD for the codes a game holds: hands and piles hold real cards' codes only.
-_CARD = cast("list[Card]", CARD)
 
 
 def cards_of(codes: Iterable[int]) -> tuple[Card, ...]:
     """The cards of plain card codes."""
-    return tuple(map(_CARD.__getitem__, codes))
+    return tuple(map(REAL_CARD.__getitem__, codes))
 
 
 def match_seed(
@@ -67,7 +64,7 @@ class MatchFacts:
     # The state each game keeps (its own __slots__ or attributes).
     _n: int
     _variant: Variant
-    _house: Any
+    _house: HouseRules | PartyRules  # each game narrows it
     _hands: list[list[int]]
     _draw: list[int]
     _discard: list[int]
@@ -115,7 +112,7 @@ class MatchFacts:
 
     @property
     def top_card(self) -> Card:
-        return _CARD[self._discard[-1]]
+        return REAL_CARD[self._discard[-1]]
 
     @property
     def direction(self) -> int:

@@ -120,6 +120,7 @@ class _Before:
 class UnoNarration:
     """The events of UNO decisions (engine.game.interface.Narration)."""
 
+    # The events' data: plain values of mixed types by key (engine.match.events).
     def match_start(self, game: UnoGame) -> dict[str, Any]:
         return {
             "variant": game.variant.name,
@@ -150,7 +151,8 @@ class UnoNarration:
             # The last choice: everyone's are revealed with it.
             state = PartyState.parse(game.notation(reveal=True).split(" ")[16], game.players)
             choices = {p: c for p, c in enumerate(state.pointing or ()) if isinstance(c, int)}
-            choices[player] = int(action.player)  # type: ignore[arg-type]
+            if action.player is not None:  # a point names its player
+                choices[player] = action.player
         return _Before(
             game.hand_sizes, game.phase, game.top_card, offender, game.pile, game.pointer, choices
         )

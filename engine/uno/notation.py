@@ -17,6 +17,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from typing import NamedTuple, NoReturn
 
 from engine.game.errors import NotationError
@@ -59,9 +60,9 @@ class Position(NamedTuple):
     """
 
     variant: str
-    hands: list
-    draw: list
-    discard: list
+    hands: Sequence[Sequence[int]]
+    draw: Sequence[int]
+    discard: Sequence[int]
     colour: Colour | None
     direction: int
     player: int
@@ -69,8 +70,8 @@ class Position(NamedTuple):
     pending: int
     wd4_legal: bool | None
     catchable: int | None
-    showdown: tuple | None
-    scores: list
+    showdown: tuple[int, int, Sequence[int]] | None
+    scores: Sequence[int]
     dealer: int
     round: int
     target: int
@@ -200,7 +201,7 @@ class Position(NamedTuple):
         )
 
 
-def _cards(cards) -> str:
+def _cards(cards: Iterable[int]) -> str:
     return ",".join(map(TEXT.__getitem__, cards)) or "-"
 
 

@@ -32,14 +32,14 @@ Point Taken: everyone chooses, and nothing shows until the last choice is in.
 from __future__ import annotations
 
 import random
-from typing import ClassVar, cast
+from typing import ClassVar
 
 from engine.game.errors import IllegalActionError, InvariantError, NotationError, StateError
 from engine.uno.actions import CATCH, POINT, SPEED_PLAY, Action
 from engine.uno.cards import (
-    CARD,
     COLOURS,
     POINTS_BY_CODE,
+    REAL_CARD,
     WILD_COLOUR,
     Card,
     Colour,
@@ -60,7 +60,6 @@ from engine.uno.rules import HAND_SIZE, Variant
 
 __all__ = ["PartyGame"]
 
-_CARD = cast("list[Card]", CARD)
 _PHASE_WORDS = {
     Phase.PLAY: "play",
     Phase.DRAWN: "drawn",
@@ -151,9 +150,18 @@ class PartyGame(PartyFacts):
 
     # -- asking ------------------------------------------------------------------
 
-    house_rules = property(lambda self: self._house)
-    phase = property(lambda self: self._phase)
-    links = property(lambda self: self._link)
+    @property
+    def house_rules(self) -> PartyRules:
+        return self._house
+
+    @property
+    def phase(self) -> Phase:
+        return self._phase
+
+    @property
+    def links(self) -> tuple[int, int] | None:
+        return self._link
+
     pending_showdown = None  # Party! has no Showdown unit
     #: The game interface (engine.game.interface): the family; claims out of turn.
     family: ClassVar[str] = "uno"
@@ -198,7 +206,7 @@ class PartyGame(PartyFacts):
 
     @property
     def drawn_card(self) -> Card | None:
-        return _CARD[self._hands[self.current][-1]] if self._phase is Phase.DRAWN else None
+        return REAL_CARD[self._hands[self.current][-1]] if self._phase is Phase.DRAWN else None
 
     @property
     def pile(self) -> tuple[Card, ...]:
@@ -296,7 +304,7 @@ class PartyGame(PartyFacts):
             dealer=self._dealer,
             round=self._round,
             target=self._target,
-            house_rules=self._house,  # type: ignore[arg-type]  # written with str()
+            house_rules=self._house,  # type: ignore[arg-type]  # Position only str()s it
             seed=self._seed,
             shuffles=self._shuffles,
         )

@@ -33,7 +33,8 @@ The heuristic bot in Party! plays as in classic (see ``HeuristicBot``), and:
 from __future__ import annotations
 
 import math
-from typing import Any, Protocol
+from collections.abc import Iterable, Sequence
+from typing import Protocol
 
 from engine.uno.actions import Action, ActionKind
 from engine.uno.cards import Card, Colour, Rank
@@ -47,12 +48,12 @@ class HeuristicBot(Protocol):
 
     challenge_threshold: float
 
-    def best_colour(self, cards: Any) -> Colour: ...
+    def best_colour(self, cards: Iterable[Card]) -> Colour: ...
     def _danger(self, view: PlayerView) -> bool: ...
     def _play_score(self, view: PlayerView, action: Action, danger: bool) -> float: ...
 
 
-__all__ = ["heuristic_act", "heuristic_react", "wild_draw_four_is_honest"]
+__all__ = ["heuristic_act", "heuristic_react", "wild_draw_four_is_honest", "played_card"]
 
 _PLAY, _CATCH, _SPEED = ActionKind.PLAY, ActionKind.CATCH, ActionKind.SPEED_PLAY
 _PARTY_WILDS = (Rank.WILD_PILE_UP, Rank.WILD_DRAWN_TOGETHER)
@@ -81,7 +82,7 @@ def heuristic_react(view: PlayerView) -> Action | None:
 # -- the heuristic's own decisions -----------------------------------------------------
 
 
-def heuristic_act(bot: HeuristicBot, view: PlayerView, legal) -> Action:
+def heuristic_act(bot: HeuristicBot, view: PlayerView, legal: Sequence[Action]) -> Action:
     phase = view.phase
     if phase is Phase.POINT:
         return choose_point(view, legal)
@@ -100,7 +101,7 @@ def heuristic_act(bot: HeuristicBot, view: PlayerView, legal) -> Action:
     return choose_play(bot, view, legal)
 
 
-def choose_point(view: PlayerView, legal) -> Action:
+def choose_point(view: PlayerView, legal: Sequence[Action]) -> Action:
     """Point at the opponent nearest to going out, not at the own link partner."""
     targets = [a.player for a in legal if a.kind is ActionKind.POINT and a.player is not None]
     if not targets:
@@ -113,7 +114,7 @@ def choose_point(view: PlayerView, legal) -> Action:
     return Action.point(min(targets, key=lambda t: (sizes[t], -scores[t], t)))
 
 
-def choose_pile(view: PlayerView, legal) -> Action:
+def choose_pile(view: PlayerView, legal: Sequence[Action]) -> Action:
     """Add the card least needed to the mini pile; take it only when nothing fits."""
     adds = [a for a in legal if a.kind is _PLAY]
     if not adds:
@@ -122,7 +123,7 @@ def choose_pile(view: PlayerView, legal) -> Action:
         adds = [a for a in adds if a.uno]  # always call UNO
 
     def need(action: Action) -> tuple[int, int]:
-        card = _card(action)
+        card = played_card(action)
         if card.is_wild:
             return (2, _PILE_WILDS.index(card.rank) if card.rank in _PILE_WILDS else 0)
         if card.rank in _ATTACKS:
@@ -132,20 +133,20 @@ def choose_pile(view: PlayerView, legal) -> Action:
     return min(adds, key=need)
 
 
-def choose_play(bot: HeuristicBot, view: PlayerView, legal) -> Action:
+def choose_play(bot: HeuristicBot, view: PlayerView, legal: Sequence[Action]) -> Action:
     """A turn (play or draw) or the drawn card (play or keep), as in classic."""
     plays = [a for a in legal if a.kind is _PLAY]
     if any(a.uno for a in plays):
         plays = [a for a in plays if a.uno]
     if not wild_draw_four_is_honest(view):
-        plays = [a for a in plays if _card(a).rank is not Rank.WILD_DRAW_FOUR]
+        plays = [a for a in plays if played_card(a).rank is not Rank.WILD_DRAW_FOUR]
     danger = bot._danger(view)
-    if view.drawn_card is not None and plays and _card(plays[0]).is_wild and not danger:
+    if view.drawn_card is not None and plays and played_card(plays[0]).is_wild and not danger:
         plays = []  # a drawn wild is kept for later
     if not plays:
         return next(a for a in legal if a.kind is not _PLAY and a.kind is not _CATCH)
     best = max(plays, key=lambda a: _score(bot, view, a, danger))
-    card = _card(best)
+    card = played_card(best)
     if not card.is_wild or card.rank is Rank.WILD_PILE_UP:
         return best
     rest = list(view.hand)
@@ -158,21 +159,26 @@ def choose_play(bot: HeuristicBot, view: PlayerView, legal) -> Action:
     return ways[0]
 
 
-def choose_link(view: PlayerView, options) -> tuple[int, int]:
+def choose_link(view: PlayerView, options: Sequence[tuple[int, int]]) -> tuple[int, int]:
     """The two opponents with the fewest cards (ties: higher score, lower seat);
     with one opponent, that opponent and this player."""
     sizes, scores = view.hand_sizes, view.scores
     ranked = sorted(view.opponents(), key=lambda p: (sizes[p], -scores[p], p))
-    wanted = [tuple(sorted(ranked[:2]))] if len(ranked) >= 2 else []
-    wanted += [tuple(sorted((view.player, p))) for p in ranked]
+    wanted = [_pair(ranked[0], ranked[1])] if len(ranked) >= 2 else []
+    wanted += [_pair(view.player, p) for p in ranked]
     for pair in wanted:
         if pair in options:
-            return pair  # type: ignore[return-value]
+            return pair
     return options[0]
 
 
+def _pair(a: int, b: int) -> tuple[int, int]:
+    """Two players as a link names them: the lower first."""
+    return (a, b) if a < b else (b, a)
+
+
 def _score(bot: HeuristicBot, view: PlayerView, action: Action, danger: bool) -> float:
-    card = _card(action)
+    card = played_card(action)
     if card.rank is Rank.POINT_TAKEN:
         held = sum(1 for c in view.hand if c.colour is card.colour)
         return 10 * held + card.points / 10 + (150 if danger else -20)
@@ -216,7 +222,8 @@ def offence_chance(view: PlayerView) -> float | None:
     return 1 - math.comb(total - bad, held) / math.comb(total, held)
 
 
-def _card(action: Action) -> Card:
+def played_card(action: Action) -> Card:
+    """The card of a play (ValueError for an action that plays none)."""
     card = action.card
     if card is None:
         raise ValueError(f"not a play: {action}")

@@ -7,19 +7,15 @@ the rules and the game import it and not each other.
 
 from __future__ import annotations
 
-from typing import cast
-
 from engine.game.shuffle import seeded_shuffle
 from engine.uno.actions import Action
-from engine.uno.cards import CARD, COLOURS, POINTS_BY_CODE, WILD_COLOUR, Card, Colour
+from engine.uno.cards import COLOURS, POINTS_BY_CODE, WILD_COLOUR, Colour
 from engine.uno.game import Phase
 from engine.uno.match_facts import MatchFacts
 from engine.uno.party_rules import PartyRules, colour_of, is_number
 from engine.uno.rules import Variant
 
 __all__ = ["PartyFacts"]
-
-_CARD = cast("list[Card]", CARD)
 
 
 class PartyFacts(MatchFacts):

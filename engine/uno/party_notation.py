@@ -17,7 +17,7 @@ present only when it applies::
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import NamedTuple, NoReturn
 
 from engine.game.errors import NotationError
 from engine.uno.cards import TEXT, Card
@@ -56,24 +56,28 @@ class PartyState(NamedTuple):
     def parse(cls, text: str, players: int) -> PartyState:
         if text == "-":
             return cls()
-        values: dict = {}
+        link: tuple[int, int] | None = None
+        pile: tuple[Card, ...] = ()
+        out: int | None = None
+        pointing: tuple[int | str, ...] | None = None
+        seen: set[str] = set()
         for part in text.split(";"):
             name, _, value = part.partition("=")
-            if name in values or name not in ("link", "pile", "out", "point") or not value:
+            if name in seen or name not in ("link", "pile", "out", "point") or not value:
                 _fail(text, f"unknown or repeated part {part!r}")
+            seen.add(name)
             if name == "link":
                 a, plus, b = value.partition("+")
                 link = (_player(text, a, players), _player(text, b, players))
                 if not plus or link[0] >= link[1]:
                     _fail(text, f"link={value}: expected two different players, lower first")
-                values[name] = link
             elif name == "pile":
                 try:
-                    values[name] = tuple(Card.parse(c) for c in value.split(","))
+                    pile = tuple(Card.parse(c) for c in value.split(","))
                 except NotationError as exc:
                     _fail(text, str(exc))
             elif name == "out":
-                values[name] = _player(text, value, players)
+                out = _player(text, value, players)
             else:
                 entries = value.split(",")
                 if len(entries) != players:
@@ -83,12 +87,10 @@ class PartyState(NamedTuple):
                         f"invalid party field {text!r}: the pointing choices are sealed (?); "
                         "save the game with notation(reveal=True) to read it back"
                     )
-                values[name] = tuple(
+                pointing = tuple(
                     e if e in (WAITING, NO_PART) else _player(text, e, players) for e in entries
                 )
-        if "point" in values:
-            values["pointing"] = values.pop("point")
-        return cls(**values)
+        return cls(link, pile, out, pointing)
 
 
 def _player(text: str, value: str, players: int) -> int:
@@ -97,7 +99,7 @@ def _player(text: str, value: str, players: int) -> int:
     return int(value)
 
 
-def _fail(text: str, problem: str):
+def _fail(text: str, problem: str) -> NoReturn:
     raise NotationError(
         f"invalid party field {text!r}: {problem} "
         "(expected - or link=A+B;pile=CARDS;out=P;point=N,?,-,x)"

@@ -22,9 +22,9 @@ from engine.uno.actions import (
     Action,
 )
 from engine.uno.cards import (
-    CARD,
     COLOURS,
     RANK_MASK,
+    REAL_CARD,
     WILD_COLOUR,
     Card,
     Rank,
@@ -39,10 +39,6 @@ from engine.uno.party_rules import (
 )
 from engine.uno.rules import LOST_CHALLENGE_CARDS
 
-# CARD for the codes a game holds (always real cards).
-_CARDS = cast("list[Card]", CARD)
-
-
 __all__ = ["legal_for", "apply_action", "problems"]
 
 _DRAW_TWO, _REVERSE, _SKIP = int(Rank.DRAW_TWO), int(Rank.REVERSE), int(Rank.SKIP)
@@ -55,13 +51,13 @@ _CHALLENGE, _ACCEPT = Action.challenge(), Action.accept()
 # decision, and a lookup is much cheaper than Action.speed().
 _SPEED_PLAYS: dict[int, tuple[Action, Action]] = {
     code: (Action.speed(card), Action.speed(card, uno=True))
-    for code, card in enumerate(_CARDS)
+    for code, card in enumerate(REAL_CARD)
     if card is not None
 }
 # The same for a coloured card played on one's turn (or added to a pile): (plain, with UNO).
 _COLOURED_PLAYS: dict[int, tuple[Action, Action]] = {
     code: (Action.play(card), Action.play(card, uno=True))
-    for code, card in enumerate(_CARDS)
+    for code, card in enumerate(REAL_CARD)
     if card is not None and not card.is_wild
 }
 
@@ -86,7 +82,7 @@ def playable(game: PartyFacts, card: int) -> bool:
 
 def _plays(game: PartyFacts, player: int, card: int, uno_too: bool) -> Iterator[Action]:
     """The ways to play ``card`` on a turn (each once more with ``uno``)."""
-    c = _CARDS[card]
+    c = REAL_CARD[card]
     rank = card & RANK_MASK
     for uno in (False, True) if uno_too else (False,):
         if rank == _PILE_UP:
@@ -128,7 +124,8 @@ def legal_for(game: PartyFacts, player: int) -> Iterator[Action]:
         return
     hand = game._hands[player]
     if phase is Phase.POINT:
-        choices = cast("list", game._choices)
+        choices = game._choices
+        assert choices is not None  # the pointing phase holds the choices (check_invariants)
         if choices[player] == WAITING:
             for target in range(game._n):
                 if target != player and game._hands[target]:
@@ -172,15 +169,18 @@ def legal_for(game: PartyFacts, player: int) -> Iterator[Action]:
         for card in _distinct(hand):
             if colour_of(card) in (WILD_COLOUR, pile_colour):
                 addable = True
-                yield Action.play(_CARDS[card])
+                yield Action.play(REAL_CARD[card])
                 if uno_too:
-                    yield Action.play(_CARDS[card], uno=True)
+                    yield Action.play(REAL_CARD[card], uno=True)
         if not addable or game._house.pile_refuse:
             yield _TAKE
         yield from _catch(game, player)
 
 
 def apply_action(game: PartyFacts, action: Action, player: int) -> None:
+    # Each action has the fields of its kind (Action's docstring: a play its
+    # card, a catch or a point its player): the casts here and in _play, _speed
+    # and _add_to_pile say so to mypy, whose Action has them all optional.
     kind = action.kind
     if kind is PLAY:
         if game._phase is Phase.PILE:
@@ -342,14 +342,16 @@ def _challenge(game: PartyFacts, p: int) -> None:
 
 
 def _point(game: PartyFacts, target: int, p: int) -> None:
-    choices = cast("list", game._choices)
+    choices = game._choices
+    assert choices is not None  # a point is legal only while the choices are open
     choices[p] = target
     if WAITING not in choices:
         _resolve_pointing(game)
 
 
 def _resolve_pointing(game: PartyFacts) -> None:
-    choices = cast("list", game._choices)
+    choices = game._choices
+    assert choices is not None  # called by _point, once the last choice is in
     n = game._n
     own = [min(sum(1 for c in choices if c == q), POINT_CAP) for q in range(n)]
     extra = [0] * n
@@ -414,7 +416,7 @@ def _add_to_pile(game: PartyFacts, action: Action, p: int) -> None:
             game._out = p
     nxt = _next_in_pile(game, p)
     if nxt is None:  # nobody left to take it
-        game._end_round(cast(int, game._out))
+        game._end_round(cast(int, game._out))  # pile_out=finish: someone went out
     else:
         game.current = nxt
 

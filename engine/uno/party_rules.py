@@ -16,6 +16,7 @@ house rule with its default and why.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +50,7 @@ _PILE_OUT = ("finish", "at_once")
 _RELINK = ("move", "keep")
 
 # name in the notation -> (field, kind): kind is "bool", "int" or a tuple of words.
-_OPTIONS: dict[str, tuple[str, Any]] = {
+_OPTIONS: dict[str, tuple[str, str | tuple[str, ...]]] = {
     "first": ("first_action", _FIRST_ACTION),
     "draw_closes_speed": ("draw_closes_speed", "bool"),
     "speed_out": ("speed_out", "bool"),
@@ -113,7 +114,7 @@ class PartyRules:
     #: Most cards a player draws under ``draw_until_playable``.
     DRAW_UNTIL_MAX = 10
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         for field, kind in _OPTIONS.values():
             value = getattr(self, field)
             if kind == "bool" and not isinstance(value, bool):
@@ -142,6 +143,7 @@ class PartyRules:
         """The house rules as ``str()`` writes them (``-`` for all defaults)."""
         if text == "-":
             return cls()
+        # The keyword arguments of mixed types (bool, int, str): __post_init__ checks them.
         options: dict[str, Any] = {}
         try:
             for part in text.split(","):
@@ -182,7 +184,7 @@ def is_number(card: int) -> bool:
     return colour_of(card) != WILD_COLOUR and card & RANK_MASK <= LAST_NUMBER_RANK
 
 
-def party_wild_draw_four_is_legal(hand, colour: int, all_wilds: bool) -> bool:
+def party_wild_draw_four_is_legal(hand: Iterable[int], colour: int, all_wilds: bool) -> bool:
     """Whether a Wild Draw Four was legal in Party!: the ``hand`` it left (card
     codes) holds no card of ``colour`` and no Wild (nor, with ``all_wilds``, a
     Wild Pile Up or Wild Drawn Together).

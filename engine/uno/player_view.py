@@ -12,7 +12,11 @@ from __future__ import annotations
 from collections import Counter
 
 from engine.uno.actions import Action
-from engine.uno.cards import Card
+from engine.uno.cards import Card, Colour
+from engine.uno.game import Game, Phase
+from engine.uno.party import PartyGame
+from engine.uno.party_rules import PartyRules
+from engine.uno.rules import HouseRules, Variant
 
 __all__ = ["PlayerView"]
 
@@ -31,40 +35,104 @@ class PlayerView:
 
     __slots__ = ("_game", "player")
 
-    def __init__(self, game, player: int):
+    def __init__(self, game: Game | PartyGame, player: int):
         self._game = game
         self.player = player
 
     # What everyone at the table sees.
-    players = property(lambda self: self._game.players)
-    variant = property(lambda self: self._game.variant)
-    house_rules = property(lambda self: self._game.house_rules)
-    hand_sizes = property(lambda self: self._game.hand_sizes)
-    top_card = property(lambda self: self._game.top_card)
-    colour = property(lambda self: self._game.colour)
-    direction = property(lambda self: self._game.direction)
-    discard_pile = property(lambda self: self._game.discard_pile)
-    scores = property(lambda self: self._game.scores)
-    target = property(lambda self: self._game.target)
-    phase = property(lambda self: self._game.phase)
-    current = property(lambda self: self._game.current)
-    to_act = property(lambda self: self._game.to_act)
-    pending_draws = property(lambda self: self._game.pending_draws)
-    catchable = property(lambda self: self._game.catchable)
-    round = property(lambda self: self._game.round)
+    @property
+    def players(self) -> int:
+        return self._game.players
+
+    @property
+    def variant(self) -> Variant:
+        return self._game.variant
+
+    @property
+    def house_rules(self) -> HouseRules | PartyRules:
+        return self._game.house_rules
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        return self._game.hand_sizes
+
+    @property
+    def top_card(self) -> Card:
+        return self._game.top_card
+
+    @property
+    def colour(self) -> Colour | None:
+        return self._game.colour
+
+    @property
+    def direction(self) -> int:
+        return self._game.direction
+
+    @property
+    def discard_pile(self) -> tuple[Card, ...]:
+        return self._game.discard_pile
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return self._game.scores
+
+    @property
+    def target(self) -> int:
+        return self._game.target
+
+    @property
+    def phase(self) -> Phase:
+        return self._game.phase
+
+    @property
+    def current(self) -> int:
+        return self._game.current
+
+    @property
+    def to_act(self) -> int | None:
+        return self._game.to_act
+
+    @property
+    def pending_draws(self) -> int:
+        return self._game.pending_draws
+
+    @property
+    def catchable(self) -> int | None:
+        return self._game.catchable
+
+    @property
+    def round(self) -> int:
+        return self._game.round
 
     # UNO Party!'s public facts (for another variant: no window, no pile, no link).
-    is_party = property(lambda self: self._game.out_of_turn)
-    speed_window = property(lambda self: getattr(self._game, "speed_window", False))
-    pile = property(lambda self: getattr(self._game, "pile", ()))
-    pile_colour = property(lambda self: getattr(self._game, "pile_colour", None))
-    links = property(lambda self: getattr(self._game, "links", None))
-    pointer = property(lambda self: getattr(self._game, "pointer", None))
+    @property
+    def is_party(self) -> bool:
+        return self._game.out_of_turn
+
+    @property
+    def speed_window(self) -> bool:
+        return isinstance(self._game, PartyGame) and self._game.speed_window
+
+    @property
+    def pile(self) -> tuple[Card, ...]:
+        return self._game.pile if isinstance(self._game, PartyGame) else ()
+
+    @property
+    def pile_colour(self) -> Colour | None:
+        return self._game.pile_colour if isinstance(self._game, PartyGame) else None
+
+    @property
+    def links(self) -> tuple[int, int] | None:
+        return self._game.links if isinstance(self._game, PartyGame) else None
+
+    @property
+    def pointer(self) -> int | None:
+        return self._game.pointer if isinstance(self._game, PartyGame) else None
 
     @property
     def pointing(self) -> tuple[int, ...]:
         """UNO Party!: the players whose pointing choice is in (never whom they chose)."""
-        return getattr(self._game, "pointing", ())
+        return self._game.pointing if isinstance(self._game, PartyGame) else ()
 
     @property
     def waiting_for(self) -> tuple[int, ...]:
@@ -93,7 +161,7 @@ class PlayerView:
     def opponents(self) -> list[int]:
         return [p for p in range(self._game.players) if p != self.player]
 
-    def unseen_cards(self) -> Counter:
+    def unseen_cards(self) -> Counter[Card]:
         """The deck's cards this player cannot see: not in their hand and not in
         the discard pile (so in other hands or the draw pile)."""
         unseen = Counter(self._game.variant.deck)

@@ -24,6 +24,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections import Counter
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -120,7 +121,7 @@ class Effect:
     then: str = "play"
     last_card: Effect | None = None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if (
             self.then not in ("play", "penalty", "face")
             or (self.then == "penalty") != (self.penalty > 0)
@@ -227,7 +228,7 @@ def first_card_effect(rank: int, two_players: bool) -> Effect:
     return (_FIRST_CARD_EFFECTS_TWO_PLAYERS if two_players else _FIRST_CARD_EFFECTS)[rank]
 
 
-def wild_draw_four_is_legal(hand, colour: int) -> bool:
+def wild_draw_four_is_legal(hand: Iterable[int], colour: int) -> bool:
     """Whether a Wild Draw Four was legal: the ``hand`` it left (card codes)
     holds no card of the ``colour`` that was to be matched."""
     return all(card >> COLOUR_SHIFT & COLOUR_MASK != colour for card in hand)
@@ -268,7 +269,7 @@ class HouseRules:
     #: Most cards a player draws under ``draw_until_playable``.
     DRAW_UNTIL_MAX = 10
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if not isinstance(self.uno_penalty, int) or not 0 <= self.uno_penalty <= 20:
             raise ValueError(f"uno_penalty must be 0-20, not {self.uno_penalty!r}")
         if self.first_card is not None and self.first_card not in FIRST_CARD_RULES:
@@ -302,7 +303,7 @@ class HouseRules:
         """The house rules written as ``str()`` writes them (``-`` for none)."""
         if text == "-":
             return cls()
-        options: dict[str, Any] = {}  # HouseRules keyword arguments, of mixed types
+        options: dict[str, Any] = {}  # HouseRules keywords, of mixed types: __post_init__ checks
         seen: set[str] = set()  # the names as written (options has the keyword names)
         try:
             for part in text.split(","):

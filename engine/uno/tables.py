@@ -64,9 +64,18 @@ def match_key(colour: int, rank: int) -> int:
     return colour << COLOUR_SHIFT | rank
 
 
-def _effect_tuple(effect: Effect | None) -> tuple | None:
-    if effect is None:
-        return None
+#: What a card does, as the plain tuple ``Game._play`` unpacks (a tuple, not a
+#: NamedTuple: unpacking an exact tuple is the faster): turns, reverses, cards
+#: (its draws, or its penalty when the phase is ``penalty``), names_colour,
+#: challengeable, phase (the index of its word in notation.PHASES) and the row
+#: of its effect as a last card (None: the same). The fields are rules.Effect's.
+EffectRow = tuple[int, bool, int, bool, bool, int, "EffectRow | None"]
+#: The row of ``Effect()``, a card that only passes the turn on (a number
+#: card): ``Game._play`` knows it by identity and takes a short way for it.
+PASS_TURN: EffectRow = (1, False, 0, False, False, PHASES.index("play"), None)
+
+
+def _effect_row(effect: Effect) -> EffectRow:
     if effect == Effect():
         return PASS_TURN
     return (
@@ -76,13 +85,13 @@ def _effect_tuple(effect: Effect | None) -> tuple | None:
         effect.names_colour,
         effect.challengeable,
         PHASES.index(effect.then),
-        _effect_tuple(effect.last_card),
+        None if effect.last_card is None else _effect_row(effect.last_card),
     )
 
 
-def _effects_by_rank(two_players: bool, stacking: bool) -> tuple:
+def _effects_by_rank(two_players: bool, stacking: bool) -> tuple[EffectRow, ...]:
     effects = card_effects(two_players=two_players, stacking=stacking)
-    return tuple(_effect_tuple(effects[rank]) for rank in Rank)  # Rank runs 0, 1, 2...
+    return tuple(_effect_row(effects[rank]) for rank in Rank)  # Rank runs 0, 1, 2...
 
 
 def _build_play_tables() -> tuple[list[tuple[Action, ...]], list[tuple[Action, ...]]]:
@@ -113,7 +122,8 @@ def _build_playable() -> list[list[bool]]:
             # The Showdown number does not matter: the same list for each. A
             # list, not bytes: indexing a list is the faster of the two in CPython 3.11.
             tables[match_key(colour, rank)] = low * (len(CARD) // faces)
-    # The keys of no card's face (ranks past the last) stay None; nothing reads them.
+    # The keys of no card's face (ranks past the last) stay None; nothing reads
+    # them, so the cast drops the None from the type.
     return cast("list[list[bool]]", tables)
 
 
@@ -133,15 +143,9 @@ DRAW_ONLY = (DRAW,)
 DRAW_AND_CATCH = tuple((DRAW, catch) for catch in CATCHES)
 RESULTS = tuple(Action.showdown_result(p) for p in range(PLAYER_SLOTS))
 COLOUR_CHOICES = tuple(Action.choose_colour(c) for c in COLOURS)
-#: How EFFECTS writes ``Effect()``, a card that only passes the turn on (a
-#: number card); ``Game._play`` takes a short way for it.
-PASS_TURN = ()
 #: By (two players, stacking house rule), then by rank: what each card does
-#: (``rules.card_effects``) as the plain tuple ``Game._play`` unpacks, or
-#: PASS_TURN: (turns, reverses, cards, names_colour, challengeable, phase, last
-#: card's tuple or None), ``cards`` being the effect's draws, or its penalty when
-#: the phase is ``penalty``, and ``phase`` the index of its word in notation.PHASES.
-EFFECTS = {
+#: (``rules.card_effects``) as an EffectRow.
+EFFECTS: dict[tuple[bool, bool], tuple[EffectRow, ...]] = {
     (two_players, stacking): _effects_by_rank(two_players, stacking)
     for two_players in (False, True)
     for stacking in (False, True)

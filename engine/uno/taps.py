@@ -31,7 +31,8 @@ __all__ = ["parse_tap", "refuse_early", "refuse_illegal", "DECISION_EVENTS", "La
 DECISION_EVENTS = frozenset(
     ("play", "draw", "keep", "accept", "challenge", "catch", "colour", "speed", "pile_add")
 ) | {"pile_take"}
-#: The latest decision: its event kind, its player and its data.
+#: The latest decision: its event kind, its player and its data (an event's:
+#: plain values of mixed types by key, hence Any).
 LastDecision = tuple[str, int, dict[str, Any]] | None
 
 

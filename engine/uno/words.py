@@ -18,8 +18,8 @@ Bob", the verdicts) are ``firmware_host.people.words``'.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol
 
 from engine.uno.cards import Card, Rank
 from firmware_host.people.words import capital, duel_verdict, plural, verb, versus
@@ -41,6 +41,25 @@ _RANK_WORDS = {
 }
 
 
+class Told(Protocol):
+    """An event as the words read it: engine.match.MatchEvent, or one read back
+    from a log. Its ``data`` holds plain values of the kinds events.py lists,
+    of mixed types by key (hence Any)."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def round(self) -> int: ...
+    @property
+    def data(self) -> Mapping[str, Any]: ...
+
+
+#: ``who(player)`` and ``does(player, verb)``: a player (a seat from an event's
+#: data, so Any) as the one told hears them.
+_Who = Callable[[Any], str]
+_Does = Callable[[Any, str], str]
+
+
 def card_name(card: Card) -> str:
     """``card_name(Card.parse("B+2"))`` -> ``'blue Draw Two'``.
 
@@ -53,7 +72,7 @@ def card_name(card: Card) -> str:
     return f"{name} (showdown {card.showdown})" if card.showdown else name
 
 
-def event_text(event: Any, names: Sequence[str], you: int | None = None) -> str:
+def event_text(event: Told, names: Sequence[str], you: int | None = None) -> str:
     """One sentence for ``event``, told to player ``you`` (None: to the table).
 
     >>> from engine.match import MatchEvent
@@ -70,6 +89,7 @@ margin 23.5 ms. You take 2 cards.
     def _said(text: str) -> str:
         return sentence(text, names)
 
+    # A player is a seat from the event's data, whose values are Any (Told).
     def who(player: Any) -> str:
         return "you" if player == you else names[player]
 
@@ -167,7 +187,7 @@ margin 23.5 ms. You take 2 cards.
     return f"{kind}: {d}"
 
 
-def _party_text(event: Any, names: Sequence[str], who, does) -> str | None:
+def _party_text(event: Told, names: Sequence[str], who: _Who, does: _Does) -> str | None:
     """UNO Party!'s events (speed plays, Point Taken, the mini pile, links), or None."""
     d = event.data
     kind = event.kind
@@ -250,7 +270,7 @@ def _party_text(event: Any, names: Sequence[str], who, does) -> str | None:
     return None
 
 
-def _linked(data: dict, told: Sequence[Any], does) -> str:
+def _linked(data: Mapping[str, Any], told: Sequence[Any], does: _Does) -> str:
     """UNO Party!: the draws of linked players (``data["draws"]``, those not in ``told``)."""
     draws = data.get("draws") or {}
     parts = [f"; {does(p, 'draw')} {n} (linked)" for p, n in draws.items() if p not in told and n]
