@@ -220,6 +220,7 @@ def test_engine_imports_no_hardware_and_nothing_of_the_daemon():
                 "cards",
                 "deck_file",
                 "game",
+                "game_state",
                 "match_facts",
                 "narration",
                 "notation",
