@@ -511,9 +511,17 @@ class Game(ClassicState):
         elif kind is KEEP:
             self.current = (self.current + self._direction) % self._n
             self._phase = _PLAY
-        # The rarer kinds: each action has the fields of its kind (see Action),
-        # which mypy's Action holds all optional: hence the casts.
-        elif kind is SHOWDOWN_RESULT:
+        else:
+            self._apply_rarer(action)
+        if self.current != before or self.round_over:
+            self.turns += 1
+
+    def _apply_rarer(self, action: Action) -> None:
+        """The rarer kinds (one call more each, off the common path): each
+        action has the fields of its kind (see Action), which mypy's Action
+        holds all optional: hence the casts."""
+        kind = action.kind
+        if kind is SHOWDOWN_RESULT:
             self._resolve_showdown(cast(int, action.player))
         elif kind is ACCEPT:
             self._accept()
@@ -527,8 +535,6 @@ class Game(ClassicState):
             self._phase = _PLAY
         else:
             self._face(cast(int, action.player), cast(int, action.count))
-        if self.current != before or self.round_over:
-            self.turns += 1
 
     def _illegal(self, action: object, player: int | None = None) -> IllegalActionError:
         if player is not None:

@@ -141,43 +141,12 @@ class Position(NamedTuple):
         ) = fields
         field = _Field(text)
         hands = [field.cards("hands", part, empty="") for part in hands_field.split("/")]
-        pending, wd4_legal = 0, None
-        phase, *extra = phase.split(":")
-        if phase not in PHASES or (phase == "penalty") != bool(extra):
-            field.fail(
-                "phase",
-                ":".join([phase, *extra]),
-                "expected " + ", ".join(PHASES) + " (penalty:N or penalty:N:legal|illegal)",
-            )
-        if extra:
-            pending = field.number("phase", extra[0])
-            if len(extra) > 2 or (len(extra) == 2 and extra[1] not in ("legal", "illegal")):
-                field.fail(
-                    "phase", ":".join(["penalty", *extra]), "expected penalty:N[:legal|:illegal]"
-                )
-            if len(extra) == 2:
-                wd4_legal = extra[1] == "legal"
-        showdown: tuple[int, int, list[Card]] | None = None
-        if showdown_field != "-":
-            players, _, cards = showdown_field.partition(":")
-            challenger, _, opponent = players.partition("v")
-            showdown = (
-                field.number("showdown", challenger),
-                field.number("showdown", opponent),
-                field.cards("showdown", cards, empty=None),
-            )
+        phase, pending, wd4_legal = _phase(field, phase)
+        showdown = _showdown(field, showdown_field)
         if direction not in ("+", "-"):
             field.fail("direction", direction, "expected + or -")
-        seed_hex, _, shuffles = rng.partition(":")
-        try:
-            seed = int(seed_hex, 16)
-        except ValueError:
-            field.fail("rng", rng, "expected SEED:COUNT, the seed in hex")
-        try:
-            house = HouseRules.parse(house_field)
-            colour = None if colour_field == "-" else Colour.parse(colour_field)
-        except NotationError as exc:
-            raise NotationError(f"{exc} in {text!r}") from None
+        seed, shuffles = _rng(field, rng)
+        house, colour = _house_and_colour(text, house_field, colour_field)
         return cls(
             variant=variant,
             hands=hands,
@@ -197,8 +166,60 @@ class Position(NamedTuple):
             target=field.number("target", target),
             house_rules=house,
             seed=seed,
-            shuffles=field.number("rng", shuffles),
+            shuffles=shuffles,
         )
+
+
+def _phase(field: _Field, text: str) -> tuple[str, int, bool | None]:
+    """The phase field: the phase, a penalty's pending count and, for a Wild
+    Draw Four's, whether it was legal (``penalty:N[:legal|:illegal]``)."""
+    phase, *extra = text.split(":")
+    if phase not in PHASES or (phase == "penalty") != bool(extra):
+        field.fail(
+            "phase",
+            text,
+            "expected " + ", ".join(PHASES) + " (penalty:N or penalty:N:legal|illegal)",
+        )
+    if not extra:
+        return phase, 0, None
+    pending = field.number("phase", extra[0])
+    if len(extra) > 2 or (len(extra) == 2 and extra[1] not in ("legal", "illegal")):
+        field.fail("phase", text, "expected penalty:N[:legal|:illegal]")
+    return phase, pending, (extra[1] == "legal") if len(extra) == 2 else None
+
+
+def _house_and_colour(
+    line: str, house_field: str, colour_field: str
+) -> tuple[HouseRules, Colour | None]:
+    """The house rules and the colour in force, each read by its own parser."""
+    try:
+        house = HouseRules.parse(house_field)
+        return house, None if colour_field == "-" else Colour.parse(colour_field)
+    except NotationError as exc:
+        raise NotationError(f"{exc} in {line!r}") from None
+
+
+def _rng(field: _Field, text: str) -> tuple[int, int]:
+    """The rng field: the match's seed (hex) and the shuffles made so far."""
+    seed_hex, _, shuffles = text.partition(":")
+    try:
+        seed = int(seed_hex, 16)
+    except ValueError:
+        field.fail("rng", text, "expected SEED:COUNT, the seed in hex")
+    return seed, field.number("rng", shuffles)
+
+
+def _showdown(field: _Field, text: str) -> tuple[int, int, list[Card]] | None:
+    """The showdown field: ``-``, or ``CvO:cards`` (challenger, opponent, the cards)."""
+    if text == "-":
+        return None
+    players, _, cards = text.partition(":")
+    challenger, _, opponent = players.partition("v")
+    return (
+        field.number("showdown", challenger),
+        field.number("showdown", opponent),
+        field.cards("showdown", cards, empty=None),
+    )
 
 
 def _cards(cards: Iterable[int]) -> str:

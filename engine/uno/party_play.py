@@ -224,34 +224,12 @@ def _play(game: PartyFacts, action: Action, p: int) -> None:
     d = game._direction
     if rank == _PILE_UP:
         game._colour = colour_before
-        if out and game._house.pile_out == "at_once":
-            game._end_round(p)
-            return
-        if _start_pile(game):
-            if out:
-                game._out = p
-            nxt = _next_in_pile(game, p)
-            if nxt is None:
-                game._end_round(p)
-            else:
-                game.current, game._phase = nxt, Phase.PILE
+        if _play_pile_up(game, p, out):
             return
     elif rank == _DRAWN_TOGETHER and action.link is not None:
         game._link = action.link
     elif rank == _POINT_TAKEN:
-        # Everyone points (the card's player too, by default) who has someone to
-        # point at: a player who has gone out is no target.
-        takes_part: list[int | str] = [
-            WAITING
-            if (q != p or game._house.pointer_points)
-            and any(game._hands[t] for t in range(game._n) if t != q)
-            else NO_PART
-            for q in range(game._n)
-        ]
-        game._choices = takes_part
-        game.current, game._phase = p, Phase.POINT
-        if WAITING not in takes_part:
-            _resolve_pointing(game)
+        _open_pointing(game, p)
         return
     elif rank == _WD4:
         game._wd4_legal = party_wild_draw_four_is_legal(
@@ -274,6 +252,40 @@ def _play(game: PartyFacts, action: Action, p: int) -> None:
     game.current = game._next(p, steps)
     if out:
         game._end_round(p)
+
+
+def _play_pile_up(game: PartyFacts, p: int, out: bool) -> bool:
+    """A Wild Pile Up played: the mini pile starts (True), or, with nothing to
+    flip, the turn passes as after any card (False)."""
+    if out and game._house.pile_out == "at_once":
+        game._end_round(p)
+        return True
+    if not _start_pile(game):
+        return False
+    if out:
+        game._out = p
+    nxt = _next_in_pile(game, p)
+    if nxt is None:
+        game._end_round(p)
+    else:
+        game.current, game._phase = nxt, Phase.PILE
+    return True
+
+
+def _open_pointing(game: PartyFacts, p: int) -> None:
+    """A Point Taken played: everyone points (the card's player too, by default)
+    who has someone to point at: a player who has gone out is no target."""
+    takes_part: list[int | str] = [
+        WAITING
+        if (q != p or game._house.pointer_points)
+        and any(game._hands[t] for t in range(game._n) if t != q)
+        else NO_PART
+        for q in range(game._n)
+    ]
+    game._choices = takes_part
+    game.current, game._phase = p, Phase.POINT
+    if WAITING not in takes_part:
+        _resolve_pointing(game)
 
 
 def _speed(game: PartyFacts, action: Action, p: int) -> None:

@@ -54,9 +54,8 @@ class Told(Protocol):
     def data(self) -> Mapping[str, Any]: ...
 
 
-#: ``who(player)`` and ``does(player, verb)``: a player (a seat from an event's
-#: data, so Any) as the one told hears them.
-_Who = Callable[[Any], str]
+#: ``does(player, verb)``: a player (a seat from an event's data, so Any) as the
+#: one told hears them.
 _Does = Callable[[Any, str], str]
 
 
@@ -84,190 +83,279 @@ def event_text(event: Told, names: Sequence[str], you: int | None = None) -> str
     Showdown (R7!2): Ann vs you for 2 cards. Ann wins: Ann 231.0 ms, you 254.5 ms, \
 margin 23.5 ms. You take 2 cards.
     """
-    d = event.data
-
-    def _said(text: str) -> str:
-        return sentence(text, names)
-
-    # A player is a seat from the event's data, whose values are Any (Told).
-    def who(player: Any) -> str:
-        return "you" if player == you else names[player]
-
-    def does(player: Any, base: str) -> str:
-        return verb(who(player), base)
-
+    teller = _Teller(names, you)
     kind = event.kind
-    if kind == "match_start":
-        rules = "" if d["house_rules"] == "-" else f"; house rules {d['house_rules']}"
-        return f"Match: {', '.join(d['players'])}; {d['variant']} to {d['target']} points{rules}."
-    if kind == "round_start":
-        colour = "" if d["colour"] is None else f" ({COLOUR_WORDS[d['colour']]})"
-        return (
-            f"Round {event.round}: {does(d['dealer'], 'deal')}; {d['top']}{colour} turned up; "
-            f"{does(d['first'], 'go')} first."
-        )
-    player = d.get("player")
-    if kind == "play":
-        text = f"{does(player, 'play')} {d['card']}"
-        # A wild that names a colour (a Wild Pile Up names none): its action says "=".
-        if "=" in d["action"] and d["colour"] is not None:
-            text += f", naming {COLOUR_WORDS[d['colour']]}"
-        if d["uno"]:
-            text += f" and {verb(who(player), 'call').rsplit(' ', 1)[1]} UNO"
-        if d["cards_left"] == 0:
-            text += ", going out"
-        elif d["cards_left"] <= 2:
-            text += f" ({d['cards_left']} left)"
-        for other, count in d["draws"].items():
-            text += f"; {does(other, 'draw')} {count}"
-        return _said(text + ".")
-    if kind == "draw":
-        cards = "a card" if d["cards"] == 1 else plural(d["cards"], "card")
-        return _said(f"{does(player, 'draw')} {cards}{_linked(d, (player,), does)}.")
-    if kind == "keep":
-        return _said(f"{does(player, 'keep')} the card.")
-    if kind == "accept":
-        return _said(
-            f"{does(player, 'draw')} {plural(d['cards'], 'card')} (the penalty)"
-            f"{_linked(d, (player,), does)}."
-        )
-    if kind == "challenge":
-        said = f"{does(player, 'challenge')} the Wild Draw Four"
-        if d["succeeded"]:
-            offender = d["offender"]
-            return _said(
-                f"{said}: {who(offender)} held a card of the colour; "
-                f"{does(offender, 'draw')} {d['cards']}{_linked(d, (offender,), does)}."
-            )
-        return _said(
-            f"{said}: it was legal; {does(player, 'draw')} {d['cards']}"
-            f"{_linked(d, (player,), does)}."
-        )
-    if kind == "catch":
-        caught = d["caught"]
-        return _said(
-            f"{does(player, 'catch')} {who(caught)} without UNO: {does(caught, 'draw')} "
-            f"{d['cards']}{_linked(d, (caught,), does)}."
-        )
-    if kind == "colour":
-        return _said(f"{does(player, 'name')} {COLOUR_WORDS[d['colour']]}.")
-    if kind == "face":
-        return _said(
-            f"{does(player, 'face')} {who(d['opponent'])} in a showdown for "
-            f"{plural(d['count'], 'card')}."
-        )
-    if kind == "showdown":
-        challenger, opponent, loser = d["challenger"], d["opponent"], d["loser"]
-        two = {challenger: who(challenger), opponent: who(opponent)}
-        verdict = duel_verdict(
-            two,
-            d["winner"],
-            loser,
-            d["reason"],
-            d["reaction_us"],
-            d["margin_us"],
-            d["tie_reruns"],
-        )
-        return (
-            f"Showdown ({d['cause']}): {versus(two[challenger], two[opponent])} for "
-            f"{plural(d['cards'], 'card')}. {sentence(verdict, names)}. "
-            f"{sentence(does(loser, 'take'), names)} {plural(d['cards'], 'card')}."
-        )
-    party = _party_text(event, names, who, does)
-    if party is not None:
-        return party if party.startswith(tuple(f"{n}'s " for n in names)) else _said(party)
-    if kind == "round_end":
-        return f"Round {event.round} won by {who(d['winner'])} for {d['points']} points."
-    if kind == "match_end":
-        winner = d["winner"]
-        return _said(
-            f"{does(winner, 'win')} the match with {d['scores'][winner]} points after "
-            f"{plural(d['rounds'], 'round')}."
-        )
-    return f"{kind}: {d}"
+    if kind in _TOLD:
+        return _TOLD[kind](teller, event)
+    if kind in _PARTY_TOLD:
+        text = _PARTY_TOLD[kind](teller, event.data)
+        return text if text.startswith(tuple(f"{n}'s " for n in names)) else teller.said(text)
+    return f"{kind}: {event.data}"
 
 
-def _party_text(event: Told, names: Sequence[str], who: _Who, does: _Does) -> str | None:
-    """UNO Party!'s events (speed plays, Point Taken, the mini pile, links), or None."""
+class _Teller:
+    """Who hears an event: the players' names, and ``you``, the seated player
+    (None: the table). A player is a seat from an event's data (Any: Told)."""
+
+    def __init__(self, names: Sequence[str], you: int | None):
+        self.names, self.you = names, you
+
+    def who(self, player: Any) -> str:
+        return "you" if player == self.you else self.names[player]
+
+    def does(self, player: Any, base: str) -> str:
+        return verb(self.who(player), base)
+
+    def verb_of(self, player: Any, base: str) -> str:
+        """The verb alone, as ``player`` takes it ("calls", "call")."""
+        return verb(self.who(player), base).rsplit(" ", 1)[1]
+
+    def said(self, text: str) -> str:
+        return sentence(text, self.names)
+
+    def linked(self, d: Mapping[str, Any], told: Sequence[Any]) -> str:
+        return _linked(d, told, self.does)
+
+
+def _match_start(t: _Teller, event: Told) -> str:
     d = event.data
-    kind = event.kind
-    player = d.get("player")
-    if kind == "speed":
-        if d["right"]:
-            text = f"{does(player, 'speed-play')} {d['card']} out of turn"
-            if d.get("uno"):
-                text += f" and {verb(who(player), 'call').rsplit(' ', 1)[1]} UNO"
-            left = d.get("cards_left")
-            if left == 0:
-                text += ", going out"
-            elif left is not None and left <= 2:
-                text += f" ({left} left)"
-            following = d.get("next")
-            if following is None:
-                return f"{text}."
-            return f"{text}; {sentence(does(following, 'play'), names)} next."
-        drew = d.get("drew")
-        top = d.get("top", "the top card")
-        took = verb(who(player), "take").rsplit(" ", 1)[1]
-        drawn = verb(who(player), "draw").rsplit(" ", 1)[1]
-        return (
-            f"{does(player, 'speed-play')} {d['card']} on {top}: not the same card; "
-            f"{who(player)} {took} it back and {drawn} {1 if drew is None else drew}"
-            f"{_linked(d, (player,), does)}."
+    rules = "" if d["house_rules"] == "-" else f"; house rules {d['house_rules']}"
+    return f"Match: {', '.join(d['players'])}; {d['variant']} to {d['target']} points{rules}."
+
+
+def _round_start(t: _Teller, event: Told) -> str:
+    d = event.data
+    colour = "" if d["colour"] is None else f" ({COLOUR_WORDS[d['colour']]})"
+    return (
+        f"Round {event.round}: {t.does(d['dealer'], 'deal')}; {d['top']}{colour} turned up; "
+        f"{t.does(d['first'], 'go')} first."
+    )
+
+
+def _play(t: _Teller, event: Told) -> str:
+    d = event.data
+    player = d["player"]
+    text = f"{t.does(player, 'play')} {d['card']}"
+    # A wild that names a colour (a Wild Pile Up names none): its action says "=".
+    if "=" in d["action"] and d["colour"] is not None:
+        text += f", naming {COLOUR_WORDS[d['colour']]}"
+    if d["uno"]:
+        text += f" and {t.verb_of(player, 'call')} UNO"
+    text += _left(d.get("cards_left"))
+    for other, count in d["draws"].items():
+        text += f"; {t.does(other, 'draw')} {count}"
+    return t.said(text + ".")
+
+
+def _left(left: int | None) -> str:
+    """How a play leaves the hand: going out, or the last cards counted."""
+    if left == 0:
+        return ", going out"
+    if left is not None and left <= 2:
+        return f" ({left} left)"
+    return ""
+
+
+def _draw(t: _Teller, event: Told) -> str:
+    d = event.data
+    player = d["player"]
+    cards = "a card" if d["cards"] == 1 else plural(d["cards"], "card")
+    return t.said(f"{t.does(player, 'draw')} {cards}{t.linked(d, (player,))}.")
+
+
+def _keep(t: _Teller, event: Told) -> str:
+    return t.said(f"{t.does(event.data['player'], 'keep')} the card.")
+
+
+def _accept(t: _Teller, event: Told) -> str:
+    d = event.data
+    player = d["player"]
+    return t.said(
+        f"{t.does(player, 'draw')} {plural(d['cards'], 'card')} (the penalty)"
+        f"{t.linked(d, (player,))}."
+    )
+
+
+def _challenge(t: _Teller, event: Told) -> str:
+    d = event.data
+    player = d["player"]
+    said = f"{t.does(player, 'challenge')} the Wild Draw Four"
+    if d["succeeded"]:
+        offender = d["offender"]
+        return t.said(
+            f"{said}: {t.who(offender)} held a card of the colour; "
+            f"{t.does(offender, 'draw')} {d['cards']}{t.linked(d, (offender,))}."
         )
-    if kind == "point_taken":
-        return (
-            f"{_possessive(who(player))} Point Taken: everyone points at another player; "
-            "nobody sees whom until all have pointed."
-        )
-    if kind == "pointed":
-        return f"{does(player, 'point')} (whom stays hidden)."
-    if kind == "pointing":
-        choices = {int(p): int(t) for p, t in d["choices"].items()}
-        draws = {int(p): int(n) for p, n in d["draws"].items() if n}
-        pointed = ", ".join(f"{who(p)} at {who(t)}" for p, t in sorted(choices.items()))
-        drawn = "; ".join(f"{does(p, 'draw')} {n}" for p, n in sorted(draws.items()))
-        return f"Everyone points: {pointed}. {sentence(drawn, names) if drawn else 'Nobody draws'}."
-    if kind == "pile_start":
-        flipped = " ".join(d.get("flipped") or ())
-        colour = COLOUR_WORDS.get(d.get("colour") or "", "no colour")
-        first = d.get("next")
-        adds = "" if first is None else f" {sentence(does(first, 'add'), names)} first."
-        return (
-            f"Wild Pile Up: the mini pile is {flipped or 'empty'} ({colour}). In turn, each adds "
-            f"a {colour} card or a wild (no effects), or takes the pile.{adds}"
-        )
-    if kind == "pile_add":
-        text = f"{does(player, 'add')} {d['card']} to the mini pile"
+    return t.said(
+        f"{said}: it was legal; {t.does(player, 'draw')} {d['cards']}{t.linked(d, (player,))}."
+    )
+
+
+def _catch(t: _Teller, event: Told) -> str:
+    d = event.data
+    caught = d["caught"]
+    return t.said(
+        f"{t.does(d['player'], 'catch')} {t.who(caught)} without UNO: "
+        f"{t.does(caught, 'draw')} {d['cards']}{t.linked(d, (caught,))}."
+    )
+
+
+def _colour(t: _Teller, event: Told) -> str:
+    d = event.data
+    return t.said(f"{t.does(d['player'], 'name')} {COLOUR_WORDS[d['colour']]}.")
+
+
+def _face(t: _Teller, event: Told) -> str:
+    d = event.data
+    return t.said(
+        f"{t.does(d['player'], 'face')} {t.who(d['opponent'])} in a showdown for "
+        f"{plural(d['count'], 'card')}."
+    )
+
+
+def _showdown(t: _Teller, event: Told) -> str:
+    d = event.data
+    challenger, opponent, loser = d["challenger"], d["opponent"], d["loser"]
+    two = {challenger: t.who(challenger), opponent: t.who(opponent)}
+    verdict = duel_verdict(
+        two, d["winner"], loser, d["reason"], d["reaction_us"], d["margin_us"], d["tie_reruns"]
+    )
+    return (
+        f"Showdown ({d['cause']}): {versus(two[challenger], two[opponent])} for "
+        f"{plural(d['cards'], 'card')}. {t.said(verdict)}. "
+        f"{t.said(t.does(loser, 'take'))} {plural(d['cards'], 'card')}."
+    )
+
+
+def _round_end(t: _Teller, event: Told) -> str:
+    d = event.data
+    return f"Round {event.round} won by {t.who(d['winner'])} for {d['points']} points."
+
+
+def _match_end(t: _Teller, event: Told) -> str:
+    d = event.data
+    winner = d["winner"]
+    return t.said(
+        f"{t.does(winner, 'win')} the match with {d['scores'][winner]} points after "
+        f"{plural(d['rounds'], 'round')}."
+    )
+
+
+_TOLD: dict[str, Callable[[_Teller, Told], str]] = {
+    "match_start": _match_start,
+    "round_start": _round_start,
+    "play": _play,
+    "draw": _draw,
+    "keep": _keep,
+    "accept": _accept,
+    "challenge": _challenge,
+    "catch": _catch,
+    "colour": _colour,
+    "face": _face,
+    "showdown": _showdown,
+    "round_end": _round_end,
+    "match_end": _match_end,
+}
+
+
+# -- UNO Party!'s events (speed plays, Point Taken, the mini pile, links) ---------------
+
+
+def _speed(t: _Teller, d: Mapping[str, Any]) -> str:
+    player = d["player"]
+    if d["right"]:
+        text = f"{t.does(player, 'speed-play')} {d['card']} out of turn"
         if d.get("uno"):
-            text += f" and {verb(who(player), 'call').rsplit(' ', 1)[1]} UNO"
-        left = d.get("cards_left")
-        if left == 0:
-            text += ", going out"
-        elif left is not None and left <= 2:
-            text += f" ({left} left)"
-        return text + "."
-    if kind == "pile_take":
-        cards = d["cards"]
-        count = len(cards) if isinstance(cards, (list, tuple)) else int(cards)
-        text = f"{does(player, 'take')} the mini pile: {plural(count, 'card')}"
-        return text + _linked(d, (player,), does) + "."
-    if kind == "link":
-        a, b = d["linked"]
-        return (
-            f"{does(player, 'link')} {who(a)} and {who(b)}: when one draws, "
-            "the other draws as many."
-        )
-    if kind == "claim_lost":
-        words = str(d["action"]).split()
-        if words[0] == "catch" and len(words) == 2 and words[1].isdigit():
-            what = f"catch of {who(int(words[1]))}"
-        elif words[0] == "speed":
-            what = f"speed play ({' '.join(words[1:])})"
-        else:
-            what = str(d["action"])
-        return f"{_possessive(who(player))} {what} came too late: someone was quicker."
-    return None
+            text += f" and {t.verb_of(player, 'call')} UNO"
+        text += _left(d.get("cards_left"))
+        following = d.get("next")
+        if following is None:
+            return f"{text}."
+        return f"{text}; {t.said(t.does(following, 'play'))} next."
+    drew = d.get("drew")
+    top = d.get("top", "the top card")
+    return (
+        f"{t.does(player, 'speed-play')} {d['card']} on {top}: not the same card; "
+        f"{t.who(player)} {t.verb_of(player, 'take')} it back and "
+        f"{t.verb_of(player, 'draw')} {1 if drew is None else drew}{t.linked(d, (player,))}."
+    )
+
+
+def _point_taken(t: _Teller, d: Mapping[str, Any]) -> str:
+    return (
+        f"{_possessive(t.who(d['player']))} Point Taken: everyone points at another player; "
+        "nobody sees whom until all have pointed."
+    )
+
+
+def _pointed(t: _Teller, d: Mapping[str, Any]) -> str:
+    return f"{t.does(d['player'], 'point')} (whom stays hidden)."
+
+
+def _pointing(t: _Teller, d: Mapping[str, Any]) -> str:
+    choices = {int(p): int(c) for p, c in d["choices"].items()}
+    draws = {int(p): int(n) for p, n in d["draws"].items() if n}
+    pointed = ", ".join(f"{t.who(p)} at {t.who(c)}" for p, c in sorted(choices.items()))
+    drawn = "; ".join(f"{t.does(p, 'draw')} {n}" for p, n in sorted(draws.items()))
+    return f"Everyone points: {pointed}. {t.said(drawn) if drawn else 'Nobody draws'}."
+
+
+def _pile_start(t: _Teller, d: Mapping[str, Any]) -> str:
+    flipped = " ".join(d.get("flipped") or ())
+    colour = COLOUR_WORDS.get(d.get("colour") or "", "no colour")
+    first = d.get("next")
+    adds = "" if first is None else f" {t.said(t.does(first, 'add'))} first."
+    return (
+        f"Wild Pile Up: the mini pile is {flipped or 'empty'} ({colour}). In turn, each adds "
+        f"a {colour} card or a wild (no effects), or takes the pile.{adds}"
+    )
+
+
+def _pile_add(t: _Teller, d: Mapping[str, Any]) -> str:
+    player = d["player"]
+    text = f"{t.does(player, 'add')} {d['card']} to the mini pile"
+    if d.get("uno"):
+        text += f" and {t.verb_of(player, 'call')} UNO"
+    return text + _left(d.get("cards_left")) + "."
+
+
+def _pile_take(t: _Teller, d: Mapping[str, Any]) -> str:
+    player, cards = d["player"], d["cards"]
+    count = len(cards) if isinstance(cards, (list, tuple)) else int(cards)
+    text = f"{t.does(player, 'take')} the mini pile: {plural(count, 'card')}"
+    return text + t.linked(d, (player,)) + "."
+
+
+def _link(t: _Teller, d: Mapping[str, Any]) -> str:
+    a, b = d["linked"]
+    return (
+        f"{t.does(d['player'], 'link')} {t.who(a)} and {t.who(b)}: when one draws, "
+        "the other draws as many."
+    )
+
+
+def _claim_lost(t: _Teller, d: Mapping[str, Any]) -> str:
+    words = str(d["action"]).split()
+    if words[0] == "catch" and len(words) == 2 and words[1].isdigit():
+        what = f"catch of {t.who(int(words[1]))}"
+    elif words[0] == "speed":
+        what = f"speed play ({' '.join(words[1:])})"
+    else:
+        what = str(d["action"])
+    return f"{_possessive(t.who(d['player']))} {what} came too late: someone was quicker."
+
+
+_PARTY_TOLD: dict[str, Callable[[_Teller, Mapping[str, Any]], str]] = {
+    "speed": _speed,
+    "point_taken": _point_taken,
+    "pointed": _pointed,
+    "pointing": _pointing,
+    "pile_start": _pile_start,
+    "pile_add": _pile_add,
+    "pile_take": _pile_take,
+    "link": _link,
+    "claim_lost": _claim_lost,
+}
 
 
 def _linked(data: Mapping[str, Any], told: Sequence[Any], does: _Does) -> str:
