@@ -11,8 +11,9 @@ not marked slow that starts a process or waits on the real clock fails, in
 either tier, with a message saying where to list it (:class:`FastTierGuard`).
 
 Hypothesis: profile "ci" (derandomized, no deadline, no example database) when
-``$CI`` is set or with ``--hypothesis-profile=ci`` (``make test``); "dev", the
-defaults, otherwise.
+``$CI`` is set or with ``--hypothesis-profile=ci`` (``make test``); "check", the
+same with at most ``CHECK_EXAMPLES`` examples a test, even where a test's own
+``@settings`` asks for more (``make check``); "dev", the defaults, otherwise.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ import time
 
 import pytest
 from gpiozero import Device
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, is_hypothesis_test, settings
 
 from hw.board import Board
 from hw.mock import VirtualMockFactory
@@ -46,10 +47,28 @@ settings.register_profile(
     print_blob=True,
     suppress_health_check=[HealthCheck.too_slow],
 )
-# No deadline in either: a per-example time limit is a timing assertion, and these
+# "check": make check's, the fast tier. Derandomized like "ci", so that it takes the
+# same time on every run (a random example can be a round of a million and a half
+# moves: 72 s), and few examples: make test runs every test at full strength.
+CHECK_EXAMPLES = 10
+settings.register_profile("check", settings.get_profile("ci"), max_examples=CHECK_EXAMPLES)
+# No deadline in any: a per-example time limit is a timing assertion, and these
 # machines are shared and noisy.
 settings.register_profile("dev", settings.get_profile("default"), deadline=None)
 settings.load_profile("ci" if "CI" in os.environ else "dev")
+
+
+def cap_examples(items: list[pytest.Item], most: int) -> None:
+    """At most ``most`` examples for each Hypothesis test among ``items``, whatever
+    its own ``@settings(max_examples=...)`` says (that wins over any profile)."""
+    for item in items:
+        test = getattr(getattr(item, "obj", None), "__func__", getattr(item, "obj", None))
+        if not is_hypothesis_test(test):
+            continue
+        # Where @given keeps the test's settings and reads them on each call.
+        own = test._hypothesis_internal_use_settings
+        if own.max_examples > most:
+            test._hypothesis_internal_use_settings = settings(own, max_examples=most)
 
 
 # -- fixtures ------------------------------------------------------------------------------
@@ -195,6 +214,8 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if is_slow(item):
             item.add_marker(pytest.mark.slow)
+    if settings.get_current_profile_name() == "check":
+        cap_examples(items, CHECK_EXAMPLES)
 
 
 class FastTierGuard:
