@@ -32,9 +32,16 @@ demo: $(STAMP)
 test: lint
 	$(PYTHON) -m pytest --hypothesis-profile=ci $(TEST_PATHS)
 
-# Leaves out the tests marked slow (a process or the real clock; tests/conftest.py).
+# Leaves out the tests marked slow (a process or the real clock; tests/conftest.py),
+# with the "check" Hypothesis profile: the same few examples every run.
+# Writes bytecode even where PYTHONDONTWRITEBYTECODE is set: pytest keeps its
+# assert-rewritten test files there, and rewriting them all again is 6 s a worker.
+# Keeps the tests' temporary files in memory where there is a /dev/shm: the saves'
+# fsyncs wait for the disk, seconds of a run on a busy one (make test keeps the disk).
+check: export PYTHONDONTWRITEBYTECODE :=
+check: export TMPDIR := $(or $(wildcard /dev/shm),$(TMPDIR))
 check: lint
-	$(PYTHON) -m pytest -m "not slow" -n 2 $(TEST_PATHS)
+	$(PYTHON) -m pytest -m "not slow" --hypothesis-profile=check -n 2 $(TEST_PATHS)
 
 # The daemon on lgpio and RPi.GPIO against the kernel's gpio-sim driver in a qemu
 # guest (tests/kernel/run.sh); without root or qemu it says what is missing and
