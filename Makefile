@@ -33,8 +33,9 @@ demo: $(STAMP)
 test: lint
 	$(PYTHON) -m pytest --hypothesis-profile=ci $(TEST_PATHS)
 
-# Leaves out the tests marked slow (a process or the real clock; tests/conftest.py),
-# with the "check" Hypothesis profile: the same few examples every run.
+# Leaves out the tests marked slow (a process, the network or the real clock;
+# tests/conftest.py), with the "check" Hypothesis profile: the same few examples
+# every run.
 # Writes bytecode even where PYTHONDONTWRITEBYTECODE is set: pytest keeps its
 # assert-rewritten test files there, and rewriting them all again is 6 s a worker.
 # Keeps the tests' temporary files in memory where there is a /dev/shm: the saves'

@@ -64,7 +64,8 @@ def cap_examples(items: list[pytest.Item], most: int) -> None:
     """At most ``most`` examples for each Hypothesis test among ``items``, whatever
     its own ``@settings(max_examples=...)`` says (that wins over any profile)."""
     for item in items:
-        test = getattr(getattr(item, "obj", None), "__func__", getattr(item, "obj", None))
+        obj = getattr(item, "obj", None)  # a doctest has none
+        test = getattr(obj, "__func__", obj)  # a method's function
         if not is_hypothesis_test(test):
             continue
         # Where @given keeps the test's settings and reads them on each call.
