@@ -12,7 +12,8 @@ help:
 	@echo "make demo    play a whole UNO match against the unit daemon on mock pins"
 	@echo "make test    lint, types, every test and doctest (Hypothesis derandomized): what CI runs"
 	@echo "make check   the fast inner loop: lint, types, and every test that needs no"
-	@echo "             process and no real clock, and the doctests, in under 20 s"
+	@echo "             process, network or real clock (few Hypothesis examples), and"
+	@echo "             the doctests, in under 20 s"
 	@echo "make lint    ruff (lint and format) and mypy alone"
 	@echo "make test-gpio  the daemon on a real kernel GPIO chip (gpio-sim under qemu; root,"
 	@echo "             Debian; a few minutes the first time): tests/kernel/run.sh"
@@ -32,9 +33,17 @@ demo: $(STAMP)
 test: lint
 	$(PYTHON) -m pytest --hypothesis-profile=ci $(TEST_PATHS)
 
-# Leaves out the tests marked slow (a process or the real clock; tests/conftest.py).
+# Leaves out the tests marked slow (a process, the network or the real clock;
+# tests/conftest.py), with the "check" Hypothesis profile: the same few examples
+# every run.
+# Writes bytecode even where PYTHONDONTWRITEBYTECODE is set: pytest keeps its
+# assert-rewritten test files there, and rewriting them all again is 6 s a worker.
+# Keeps the tests' temporary files in memory where there is a /dev/shm: the saves'
+# fsyncs wait for the disk, seconds of a run on a busy one (make test keeps the disk).
+check: export PYTHONDONTWRITEBYTECODE :=
+check: export TMPDIR := $(or $(wildcard /dev/shm),$(TMPDIR))
 check: lint
-	$(PYTHON) -m pytest -m "not slow" -n 2 $(TEST_PATHS)
+	$(PYTHON) -m pytest -m "not slow" --hypothesis-profile=check -n 2 $(TEST_PATHS)
 
 # The daemon on lgpio and RPi.GPIO against the kernel's gpio-sim driver in a qemu
 # guest (tests/kernel/run.sh); without root or qemu it says what is missing and

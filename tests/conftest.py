@@ -4,28 +4,31 @@ Fixtures: virtual time and gpiozero mock pins on it. Every hardware test runs
 on a :class:`hw.mock.VirtualMockFactory`, so pin edges carry ticks from
 ``virtual_clock`` and nothing waits for real time.
 
-Tiers: a test is ``slow`` when it starts a process or runs on the real clock;
-the lists below say which and why. ``make check`` runs ``pytest -m "not slow"``
-(the fast inner loop, doctests included); ``make test`` runs everything. A test
-not marked slow that starts a process or waits on the real clock fails, in
-either tier, with a message saying where to list it (:class:`FastTierGuard`).
+Tiers: a test is ``slow`` when it starts a process (a real browser is one),
+opens a network socket or runs on the real clock; the lists below say which and
+why. ``make check`` runs ``pytest -m "not slow"`` (the fast inner loop, doctests
+included); ``make test`` runs everything. A test not marked slow that starts a
+process, opens a network socket or waits on the real clock fails, in either
+tier, with a message saying where to list it (:class:`FastTierGuard`).
 
 Hypothesis: profile "ci" (derandomized, no deadline, no example database) when
-``$CI`` is set or with ``--hypothesis-profile=ci`` (``make test``); "dev", the
-defaults, otherwise.
+``$CI`` is set or with ``--hypothesis-profile=ci`` (``make test``); "check", the
+same with at most ``CHECK_EXAMPLES`` examples a test, even where a test's own
+``@settings`` asks for more (``make check``); "dev", the defaults, otherwise.
 """
 
 from __future__ import annotations
 
 import functools
 import os
+import socket
 import subprocess
 import threading
 import time
 
 import pytest
 from gpiozero import Device
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, is_hypothesis_test, settings
 
 from hw.board import Board
 from hw.mock import VirtualMockFactory
@@ -46,10 +49,29 @@ settings.register_profile(
     print_blob=True,
     suppress_health_check=[HealthCheck.too_slow],
 )
-# No deadline in either: a per-example time limit is a timing assertion, and these
+# "check": make check's, the fast tier. Derandomized like "ci", so that it takes the
+# same time on every run (a random example can be a round of a million and a half
+# moves: 72 s), and few examples: make test runs every test at full strength.
+CHECK_EXAMPLES = 10
+settings.register_profile("check", settings.get_profile("ci"), max_examples=CHECK_EXAMPLES)
+# No deadline in any: a per-example time limit is a timing assertion, and these
 # machines are shared and noisy.
 settings.register_profile("dev", settings.get_profile("default"), deadline=None)
 settings.load_profile("ci" if "CI" in os.environ else "dev")
+
+
+def cap_examples(items: list[pytest.Item], most: int) -> None:
+    """At most ``most`` examples for each Hypothesis test among ``items``, whatever
+    its own ``@settings(max_examples=...)`` says (that wins over any profile)."""
+    for item in items:
+        obj = getattr(item, "obj", None)  # a doctest has none
+        test = getattr(obj, "__func__", obj)  # a method's function
+        if not is_hypothesis_test(test):
+            continue
+        # Where @given keeps the test's settings and reads them on each call.
+        own = test._hypothesis_internal_use_settings
+        if own.max_examples > most:
+            test._hypothesis_internal_use_settings = settings(own, max_examples=most)
 
 
 # -- fixtures ------------------------------------------------------------------------------
@@ -104,8 +126,10 @@ def board(mock_factory):
 
 
 # -- the slow tier ------------------------------------------------------------------------
-# Slow: the test starts a process (the daemon, install.sh, a fresh interpreter) or
-# runs on the real clock (a Unit whose event loop thread keeps real-time deadlines).
+# Slow: the test starts a process (the daemon, install.sh, a fresh interpreter, a
+# browser), opens a network socket (its time is the network stack's), or runs on the
+# real clock (a Unit whose event loop thread keeps real-time deadlines). A local
+# socket (asyncio's socketpair, a Unix datagram socket in the test's folder) is not.
 
 #: Test files whose every test is slow.
 SLOW_FILES = {
@@ -161,6 +185,8 @@ SLOW_TESTS = {
     "test_card_counts_survive_a_crash_of_the_process",
     "test_a_lock_held_by_another_process_names_that_process",
     "test_a_child_process_does_not_inherit_the_lock",
+    # test_history_cmd.py: a TCP connection to a port nobody listens on.
+    "test_a_unit_that_is_not_there",
     # test_systemd_files.py: bash -n on the scripts; systemd-analyze on the unit.
     "test_installer_and_motor_safe_are_valid_bash_and_executable",
     "test_systemd_analyze_rates_the_unit_no_more_exposed_than_today",
@@ -195,12 +221,15 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if is_slow(item):
             item.add_marker(pytest.mark.slow)
+    if settings.get_current_profile_name() == "check":
+        cap_examples(items, CHECK_EXAMPLES)
 
 
 class FastTierGuard:
     """Fails a test that is not marked slow but does what makes a test slow:
-    it starts a process, sleeps, waits out a timeout, or starts a timer thread
-    or the unit's event loop (whose deadlines are real time).
+    it starts a process, opens a network socket, sleeps, waits out a timeout,
+    or starts a timer thread or the unit's event loop (whose deadlines are real
+    time).
 
     It watches the test's own thread and the threads started during the test,
     never what an earlier test left running. A process or a sleep in the test's
@@ -224,6 +253,7 @@ class FastTierGuard:
         for name in ("fork", "forkpty", "posix_spawn", "posix_spawnp", "system"):
             if hasattr(os, name):
                 self._before(os, name, lambda *_, name=name, **__: f"calls os.{name}()")
+        self._before(socket.socket, "__init__", _network_socket)
         self._before(
             time,
             "sleep",
@@ -318,11 +348,21 @@ def _failure(item: pytest.Item, what: str) -> BaseException:
     name = getattr(item, "originalname", None) or item.name
     return pytest.fail.Exception(
         f"{item.nodeid} {what} but is not marked slow; the fast tier (make check) "
-        f"runs no processes and nothing on the real clock. Pass the time in "
+        f"runs no processes, no network and nothing on the real clock. Pass the time in "
         f"(virtual_clock), or list {item.path.name!r} in SLOW_FILES or {name!r} in "
         f"SLOW_TESTS in tests/conftest.py.",
         pytrace=False,
     )
+
+
+def _network_socket(sock, family=-1, type=-1, proto=-1, fileno=None) -> str | None:
+    """What ``socket.socket(...)`` opens, if it is on the network (no family and
+    no file descriptor: the default, AF_INET)."""
+    if family == -1 and fileno is None:
+        family = socket.AF_INET
+    if family in (socket.AF_INET, socket.AF_INET6):
+        return f"opens a network socket ({socket.AddressFamily(family).name})"
+    return None
 
 
 def _argv(args) -> str:

@@ -117,7 +117,7 @@ def test_action_fields():
 def test_same_seed_same_decisions_same_game():
     def run():
         rng = random.Random(5)
-        game = Game.new(3, "showdown", seed=99)
+        game = Game.new(3, "showdown", seed=5)  # 3,307 moves (seed 99: 74,842)
         lines = []
         while not game.round_over:
             game.apply(rng.choice(game.legal_actions()))

@@ -22,7 +22,8 @@ def test_speed_counts_games_decisions_and_turns():
 
 def test_speed_runs_until_the_clock_passes_the_deadline():
     ticks = itertools.count()  # each reading of the clock is one second later
-    result = run(seconds=3, clock=lambda: next(ticks), seed=1)
+    # prefer-play: rounds of about 80 decisions (uniform play's take 100,000)
+    result = run(seconds=3, clock=lambda: next(ticks), seed=1, policy="prefer-play")
     # start at 0; checks at 1, 2 pass (two games); the check at 3 stops; end reads 4.
     assert (result["games"], result["seconds"], result["games_per_s"]) == (2, 4, 0.5)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import errno
 import json
+import logging
 import os
 import random
 import types
@@ -83,11 +84,16 @@ def dump(value, depth=0, opaque=()):
     """``value`` as plain values, every attribute of every object inside it
     (a random generator's state, a game's slots): two dumps are equal when the
     objects are equal field for field. The ``opaque`` objects (the unit: not
-    the room's, and it keeps the verdicts it decided) by their type alone."""
+    the room's, and it keeps the verdicts it decided) by their type alone, and
+    a logger (the process's) by its name."""
     if depth > 12:
         return "..."
     if any(value is thing for thing in opaque):
         return ("opaque", type(value).__name__)
+    if isinstance(value, logging.Logger):
+        # By name: its manager reaches every logger of the process, which after
+        # a whole run's imports made one dump 27 s long.
+        return ("Logger", value.name)
     if value is None or isinstance(value, (str, int, float, bool)):
         return value
     if isinstance(value, random.Random):
