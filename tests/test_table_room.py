@@ -16,9 +16,9 @@ import pytest
 
 from engine.apps.table.room import Room
 from engine.apps.table.server import Runner, UnitHooks
-from engine.apps.table.views import SEPARATOR
 from engine.units.ports import ShowdownOutcome
 from engine.uno import read_game
+from engine.uno.table_views import SEPARATOR
 from firmware_host.protocol import Event
 from tests.async_helpers import run_coroutine
 from tests.room_helpers import ImmediateLoop, Unreachable, last_view, run_runner, taken

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import json
 
-from engine.apps.table.views import (
+from engine.uno.cards import Card
+from engine.uno.game import Game
+from engine.uno.rules import HouseRules
+from engine.uno.table_views import (
     BOT_PLAYS,
     card_view,
     house_rules_view,
@@ -14,9 +17,6 @@ from engine.apps.table.views import (
     public_view,
     rules_words,
 )
-from engine.uno.cards import Card
-from engine.uno.game import Game
-from engine.uno.rules import HouseRules
 
 NAMES = ["Ann", "Bob", "Cy"]
 

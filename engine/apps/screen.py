@@ -30,8 +30,8 @@ from typing import TextIO
 
 from engine.apps.recap import scoreboard
 from engine.match import MatchEvent
-from engine.uno.cards import Card
 from engine.uno.game import Game
+from engine.uno.labels import card_order
 from engine.uno.party import PartyGame
 from engine.uno.words import COLOUR_WORDS, card_name, event_text
 from firmware_host.people.words import noun, plural
@@ -167,11 +167,6 @@ def terminal_control(out: TextIO) -> Callable[[str], None]:
         out.flush()
 
     return control
-
-
-def card_order(card: Card) -> tuple:
-    """Hands and menus list cards by colour, then rank, wilds last."""
-    return (card.is_wild, card.colour or 0, card.rank, card.showdown)
 
 
 class SharedScreen:

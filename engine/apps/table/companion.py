@@ -43,8 +43,8 @@ from engine.apps.table.companion_hands import hand_points, round_hands
 from engine.apps.table.durable import decide_ahead, durable, remember_verdicts, saved_verdicts
 from engine.apps.table.hub import Connection, Hub, ViewTexts
 from engine.apps.table.room_state import new_match_id
-from engine.apps.table.views import SEPARATOR
 from engine.units.ports import ShowdownOutcome, ShowdownRequest, SimulatedUnit, UnitPort
+from engine.uno.table_views import SEPARATOR
 from firmware_host.people.words import capital, duel_verdict, plural, versus
 from firmware_host.protocol import Reason, clean_name, clean_showdown_id
 

@@ -51,7 +51,6 @@ from typing import Any, ClassVar
 from engine.apps.table import access, showdown_view
 from engine.apps.table.durable import durable
 from engine.apps.table.hub import Connection
-from engine.apps.table.party_view import PARTY_EVENTS, party_draws, pointing_reveal
 from engine.apps.table.room_host import HostCommands
 from engine.apps.table.room_save import SAVE_FORMAT, RoomSaving
 from engine.apps.table.room_state import (
@@ -62,13 +61,14 @@ from engine.apps.table.room_state import (
     new_match_id,
 )
 from engine.apps.table.room_views import MAX_LOG, RoomViews
-from engine.apps.table.views import SEPARATOR
 from engine.game.errors import IllegalActionError
 from engine.game.interface import GameState
 from engine.game.registry import family_of
 from engine.match import Claim, Decide, Match, MatchEvent, Showdown
 from engine.units.ports import ShowdownOutcome, ShowdownRequest
 from engine.uno.bots import Agent, HeuristicBot, RandomBot
+from engine.uno.party_table_views import PARTY_EVENTS, party_draws, pointing_reveal
+from engine.uno.table_views import SEPARATOR
 from engine.uno.words import event_text
 from firmware_host.protocol import clean_name
 

@@ -15,7 +15,6 @@ from engine.apps.table.access import HOST_ONLY
 from engine.apps.table.durable import durable
 from engine.apps.table.hub import Connection
 from engine.apps.table.lobby import SEAT_COMMANDS, LobbySeats
-from engine.apps.table.party_view import MAX_PARTY_SEATS
 from engine.apps.table.room_state import (
     BOT_KINDS,
     HOST_PAUSED,
@@ -31,6 +30,7 @@ from engine.units.ports import ShowdownOutcome
 from engine.uno import new_game
 from engine.uno.bots import DEFAULT_REACTION_MS, check_reaction_ms
 from engine.uno.party_rules import PartyRules
+from engine.uno.party_table_views import MAX_PARTY_SEATS
 from engine.uno.rules import HouseRules
 from firmware_host.protocol import Reason
 

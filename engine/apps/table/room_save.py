@@ -13,13 +13,13 @@ from typing import Any
 
 from engine.apps.table.action_ids import ActionIds
 from engine.apps.table.durable import remember_verdicts, saved_verdicts
-from engine.apps.table.party_view import MAX_PARTY_SEATS
 from engine.apps.table.room_state import BOT_KINDS, MIN_SEATS, RoomState, Seat
 from engine.apps.table.room_views import save_notation
 from engine.game.errors import NotationError
 from engine.uno import read_game
 from engine.uno.bots import DEFAULT_REACTION_MS, check_reaction_ms
 from engine.uno.party_rules import PartyRules
+from engine.uno.party_table_views import MAX_PARTY_SEATS
 from engine.uno.rules import HouseRules
 from firmware_host.protocol import clean_showdown_id
 

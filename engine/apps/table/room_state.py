@@ -23,12 +23,12 @@ from engine.apps.table.access import HostGate, PeerLog, Tries
 from engine.apps.table.action_ids import ActionIds
 from engine.apps.table.hub import Connection, Hub, ViewTexts
 from engine.apps.table.lobby import DEFAULT_SEAT_TIMEOUT_S
-from engine.apps.table.party_view import MAX_PARTY_SEATS
 from engine.game.interface import GameState
 from engine.match import Match
 from engine.units.ports import ShowdownRequest, SimulatedUnit, UnitPort
 from engine.uno.bots import DEFAULT_REACTION_MS, Agent
 from engine.uno.party_rules import PartyRules
+from engine.uno.party_table_views import MAX_PARTY_SEATS
 from engine.uno.rules import HouseRules
 
 __all__ = [

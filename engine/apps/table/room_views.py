@@ -17,8 +17,8 @@ from engine.apps.table import access
 from engine.apps.table.durable import decide_ahead
 from engine.apps.table.hub import Connection
 from engine.apps.table.room_state import RoomState
-from engine.apps.table.views import private_view, public_view
 from engine.game.interface import GameState
+from engine.uno.table_views import private_view, public_view
 
 __all__ = ["RoomViews", "MAX_LOG", "PHONE_LOG", "save_notation"]
 

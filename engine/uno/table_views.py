@@ -24,20 +24,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from engine.apps.play import action_text
-from engine.apps.screen import card_order
-from engine.apps.table.party_view import (
+from engine.uno.actions import ActionKind
+from engine.uno.cards import Card
+from engine.uno.game import Game, Phase
+from engine.uno.labels import action_text, card_order
+from engine.uno.party import PartyGame
+from engine.uno.party_rules import PartyRules
+from engine.uno.party_table_views import (
     party_card_name,
     party_private,
     party_public,
     party_rules_view,
     party_rules_words,
 )
-from engine.uno.actions import ActionKind
-from engine.uno.cards import Card
-from engine.uno.game import Game, Phase
-from engine.uno.party import PartyGame
-from engine.uno.party_rules import PartyRules
 from engine.uno.rules import HouseRules, Variant
 from engine.uno.words import COLOUR_WORDS, card_name
 

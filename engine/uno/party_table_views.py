@@ -32,11 +32,10 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
-from engine.apps.play import action_text
-from engine.apps.screen import card_order
 from engine.uno.actions import Action, ActionKind
 from engine.uno.cards import Card, Rank
 from engine.uno.game import Phase
+from engine.uno.labels import action_text, card_order
 from engine.uno.narration import PARTY_EVENT_KINDS
 from engine.uno.party import PartyGame
 from engine.uno.party_rules import PartyRules
@@ -287,7 +286,7 @@ def party_action_text(action: Action, game: PartyGame, names: Sequence[str]) -> 
             a, b = action.link
             text += f", linking {names[a]} and {names[b]}"
         return text + uno
-    return action_text(action, game, names)  # type: ignore[arg-type]
+    return action_text(action, game, names)
 
 
 # -- the log ---------------------------------------------------------------------------
