@@ -212,7 +212,7 @@ def _on_events(
                     counts["sent"] += (sent + len(frame) - 1) // len(frame)
                 flooder.pending = flooder.pending[sent:]
     except BlockingIOError:
-        pass
+        pass  # the socket's buffer is full: the rest is sent on the next round
     except ConnectionRefusedError:
         counts["refused"] += 1
         flooder.drop(selector)

@@ -181,9 +181,7 @@ class Driver:
         return f"{self.names[player]} (player {player}, {self.agents[player]!r})"
 
     def _parse(self, text: str) -> Any:
-        from engine.game.registry import family_of
-
-        return family_of(self.game).parse_action(text)
+        return self.match.family.parse_action(text)
 
 
 def play_match(

@@ -36,7 +36,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Generic, TypeVar
 
 from engine.game.errors import IllegalActionError, StateError
-from engine.game.interface import GameState, Narration, RoundOutcome
+from engine.game.interface import Family, GameState, Narration, RoundOutcome
 from engine.game.registry import family_of
 from engine.match.events import MatchEvent, MatchResult
 from engine.units.ports import ShowdownOutcome, ShowdownRequest
@@ -130,7 +130,8 @@ class Match(Generic[G]):
         self.game = game
         self.names = names
         self.bots: dict[int, float | None] = dict(bots or {})
-        self.narration: Narration = family_of(game).narration
+        self.family: Family = family_of(game)
+        self.narration: Narration = self.family.narration
         self.log = log
         self.debug = debug
         self.check_every = check_every
@@ -144,6 +145,7 @@ class Match(Generic[G]):
         self._announced = begun  # the match_start and the current round_start emitted
         self._request: ShowdownRequest | None = None
         self._in_claim_round = False
+        self._round_ended = 0  # the last round whose round_end was emitted
 
     # -- what the match needs --------------------------------------------------------
 
@@ -355,8 +357,6 @@ class Match(Generic[G]):
                 decisions=self.decisions,
                 showdowns=self.showdowns,
             )
-
-    _round_ended = 0  # the last round whose round_end was emitted
 
     def _where(self) -> str:
         return self.game.notation()

@@ -90,24 +90,13 @@ class Phases:
     cards_out: Callable[[], bool]
     selftest_done: Callable[[], bool]
 
-    # What the machine half provides (machine.py).
-    def emit(self, name: EventName, **data: Any) -> None:  # Any: an event's data, JSON values
-        raise NotImplementedError
-
-    def schedule(self, name: str, when: float, action: Callable[[], object]) -> None:
-        raise NotImplementedError
-
-    def unschedule(self, *names: str) -> None:
-        raise NotImplementedError
-
-    def _fire(self, trigger: str) -> None:
-        raise NotImplementedError
-
-    def _held_sides(self) -> tuple[Side, ...]:
-        raise NotImplementedError
-
-    def is_tie(self) -> bool:
-        raise NotImplementedError
+    # What the machine half provides (machine.py): declared for the type checker only.
+    emit: Callable[..., None]  # emit(name: EventName, **data): an event's data, JSON values
+    schedule: Callable[[str, float, Callable[[], object]], None]
+    unschedule: Callable[..., None]  # unschedule(*names: str)
+    _fire: Callable[[str], None]
+    _held_sides: Callable[[], tuple[Side, ...]]
+    is_tie: Callable[[], bool]
 
     # -- what the state implies is there (if not, it is a bug: a fault) ----------------------
 

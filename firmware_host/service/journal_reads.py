@@ -18,7 +18,7 @@ import contextlib
 import logging
 import os
 import sqlite3
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -60,11 +60,9 @@ class JournalReads:
     path: str | os.PathLike | Path
     schema_version: int
 
-    def _open_db(self) -> sqlite3.Connection:
-        raise NotImplementedError  # the Journal's
-
-    def _error(self, doing: str, exc: sqlite3.Error) -> JournalError:
-        raise NotImplementedError  # the Journal's
+    # The Journal's, declared for the type checker only.
+    _open_db: Callable[[], sqlite3.Connection]
+    _error: Callable[[str, sqlite3.Error], JournalError]
 
     def get(self, showdown_id: str) -> dict[str, Any] | None:
         """The result recorded for ``showdown_id`` (launch "pending" while its

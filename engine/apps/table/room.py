@@ -63,7 +63,6 @@ from engine.apps.table.room_state import (
 from engine.apps.table.room_views import MAX_LOG, RoomViews
 from engine.game.errors import IllegalActionError
 from engine.game.interface import GameState
-from engine.game.registry import family_of
 from engine.match import Claim, Decide, Match, MatchEvent, Showdown
 from engine.units.ports import ShowdownOutcome, ShowdownRequest
 from engine.uno.bots import Agent, HeuristicBot, RandomBot
@@ -349,7 +348,7 @@ class Room(HostCommands, RoomSaving, RoomViews):
             drew.update(party_draws(event.kind, d))
         if event.kind == "match_end":  # the seats stay, an away phone's may be freed
             self._freeable_since = self.clock()
-        decisions = family_of(self._playing().game).taps.DECISION_EVENTS
+        decisions = self._playing().family.taps.DECISION_EVENTS
         if event.kind in decisions and isinstance(d.get("player"), int):
             self._last_decision = (event.kind, d["player"], d)
         for player, count in drew.items():
@@ -475,7 +474,7 @@ class Room(HostCommands, RoomSaving, RoomViews):
             return "a showdown is being fought: wait for its verdict"
         if game.round_over:
             return "the round is over"
-        taps = family_of(game).taps
+        taps = self._playing().family.taps
         action = taps.parse_tap(text)
         if isinstance(action, str):
             return action
