@@ -163,8 +163,8 @@ def test_party_seats_sixteen_and_the_others_ten():
 
 def test_the_variant_must_be_known():
     room, _, display = lobby()
-    out = send(room, display, type="host", cmd="start", variant="pitch")
-    assert refused(out) == ["variant must be showdown, classic or party, not 'pitch'"]
+    out = send(room, display, type="host", cmd="start", variant="chess")
+    assert refused(out) == ["variant must be classic, showdown, party or pitch, not 'chess'"]
 
 
 # -- speed play ---------------------------------------------------------------------------

@@ -137,7 +137,10 @@ def test_starting_with_a_number_of_bots_seats_the_people_first_and_keeps_their_p
     ("options", "refused"),
     [
         ({}, "nobody has taken a seat"),
-        ({"variant": "speed"}, "variant must be showdown, classic or party, not 'speed'"),
+        (
+            {"variant": "speed"},
+            "variant must be classic, showdown, party or pitch, not 'speed'",
+        ),
         ({"target": 0}, "target must be a whole number of points >= 1, not 0"),
         ({"bots": 0, "seat": 1}, "a match takes 2 to 10 players, not 1"),
         ({"bots": 10, "seat": 1}, "a match takes 2 to 10 players, not 11"),

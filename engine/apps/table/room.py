@@ -53,22 +53,13 @@ from engine.apps.table.durable import durable
 from engine.apps.table.hub import Connection
 from engine.apps.table.room_host import HostCommands
 from engine.apps.table.room_save import SAVE_FORMAT, RoomSaving
-from engine.apps.table.room_state import (
-    BOT_KINDS,
-    HOST_PAUSED,
-    VARIANTS,
-    Seat,
-    new_match_id,
-)
+from engine.apps.table.room_state import HOST_PAUSED, VARIANTS, Seat, new_match_id
 from engine.apps.table.room_views import MAX_LOG, RoomViews
+from engine.game.agents import Agent
 from engine.game.errors import IllegalActionError
 from engine.game.interface import GameState
 from engine.match import Claim, Decide, Match, MatchEvent, Showdown
 from engine.units.ports import ShowdownOutcome, ShowdownRequest
-from engine.uno.bots import Agent, HeuristicBot, RandomBot
-from engine.uno.party_table_views import PARTY_EVENTS, party_draws, pointing_reveal
-from engine.uno.table_views import SEPARATOR
-from engine.uno.words import event_text
 from firmware_host.protocol import clean_name
 
 __all__ = [
@@ -79,7 +70,6 @@ __all__ = [
     "MAX_LAG_MS",
     "SAVE_FORMAT",
     "VARIANTS",
-    "BOT_KINDS",
     "HOST_PAUSED",
     "new_match_id",
 ]
@@ -264,7 +254,7 @@ class Room(HostCommands, RoomSaving, RoomViews):
         self._last_decision = None
         for seat in self.seats:
             seat.drew = 0
-        self._add_log(SEPARATOR)
+        self._add_log(self.table.SEPARATOR)
         match.next_round()
         self._changed(save=True)
 
@@ -317,35 +307,24 @@ class Room(HostCommands, RoomSaving, RoomViews):
         name = seat.name or "bot"
         reaction_ms = seat.reaction_ms if seat.kind == "bot" and seat.reaction_ms else None
         reaction_ms = reaction_ms or self.reaction_ms
-        if self.bot_kind == "random":
-            if self._bot_rng is None:
-                self._bot_rng = random.Random(self.rng.getrandbits(64))
-            return RandomBot(
-                random.Random(self._bot_rng.getrandbits(64)), name, reaction_ms=reaction_ms
-            )
-        return HeuristicBot(name, reaction_ms=reaction_ms)
+        kind = self.table.BOT_KINDS[self.bot_kind]  # the table's name -> the family's kind
+        rng = _Deferred(self._bots_rng)
+        return self._playing().family.make_bot(kind, name, rng, reaction_ms=reaction_ms)
+
+    def _bots_rng(self) -> random.Random:
+        """The bots' generator, drawn from the table's when a bot first asks
+        (a bot that draws nothing leaves the table's generator as it was)."""
+        if self._bot_rng is None:
+            self._bot_rng = random.Random(self.rng.getrandbits(64))
+        return self._bot_rng
 
     def _on_event(self, event: MatchEvent) -> None:
         """The match's event: a log line, the "+N" badges, the showdown's verdict."""
         d = event.data
-        drew: dict[int, int] = {}
-        if event.kind == "play":
-            drew.update(d["draws"])
-        elif event.kind in ("draw", "accept"):
-            drew[d["player"]] = d["cards"]
-        elif event.kind == "challenge":
-            drew[d["drew"]] = d["cards"]
-        elif event.kind == "catch" and d["caught"] is not None:
-            drew[d["caught"]] = d["cards"]
-        elif event.kind == "showdown":
-            drew[d["loser"]] = d["cards"]
+        table = self.table
+        drew, self.reveal = table.event_marks(event.kind, d, self.reveal)
+        if event.kind == "showdown":
             self._verdict(d)
-        elif event.kind in PARTY_EVENTS:
-            if event.kind == "point_taken":
-                self.reveal = None
-            elif event.kind == "pointing":
-                self.reveal = pointing_reveal(d)
-            drew.update(party_draws(event.kind, d))
         if event.kind == "match_end":  # the seats stay, an away phone's may be freed
             self._freeable_since = self.clock()
         decisions = self._playing().family.taps.DECISION_EVENTS
@@ -354,7 +333,7 @@ class Room(HostCommands, RoomSaving, RoomViews):
         for player, count in drew.items():
             if count:
                 self.seats[player].drew = count
-        self._add_log(event_text(event, self.names))
+        self._add_log(table.event_text(event, self.names))
 
     def _verdict(self, d: dict[str, Any]) -> None:
         c, o = d["challenger"], d["opponent"]
@@ -553,3 +532,24 @@ class Room(HostCommands, RoomSaving, RoomViews):
         "ping": _ping,
         "lag": _lag,
     }
+
+
+class _Deferred(random.Random):
+    """A generator made only when first drawn from (``make`` makes it): the
+    bots that draw nothing leave the table's generator as it was."""
+
+    def __init__(self, make: Callable[[], random.Random]):
+        super().__init__(0)
+        self._make = make
+        self._made: random.Random | None = None
+
+    def _inner(self) -> random.Random:
+        if self._made is None:
+            self._made = self._make()
+        return self._made
+
+    def random(self) -> float:
+        return self._inner().random()
+
+    def getrandbits(self, k: int, /) -> int:
+        return self._inner().getrandbits(k)

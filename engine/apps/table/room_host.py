@@ -16,22 +16,16 @@ from engine.apps.table.durable import durable
 from engine.apps.table.hub import Connection
 from engine.apps.table.lobby import SEAT_COMMANDS, LobbySeats
 from engine.apps.table.room_state import (
-    BOT_KINDS,
     HOST_PAUSED,
-    MAX_SEATS,
-    MIN_SEATS,
-    VARIANTS,
+    MAX_TABLE_SEATS,
     RoomState,
     Seat,
     new_match_id,
 )
-from engine.apps.table.setup import house_rules_from, party_rules_from
+from engine.apps.table.setup import in_words, table_of, variant_refusal
+from engine.game.agents import DEFAULT_REACTION_MS, check_reaction_ms
+from engine.game.registry import family_playing
 from engine.units.ports import ShowdownOutcome
-from engine.uno import new_game
-from engine.uno.bots import DEFAULT_REACTION_MS, check_reaction_ms
-from engine.uno.party_rules import PartyRules
-from engine.uno.party_table_views import MAX_PARTY_SEATS
-from engine.uno.rules import HouseRules
 from firmware_host.protocol import Reason
 
 __all__ = ["HostCommands"]
@@ -82,43 +76,64 @@ class HostCommands(LobbySeats, RoomState):
         if self.match is not None and self.phase != "match_over":
             return "a match is being played"
         variant = message.get("variant", "showdown")
-        if variant not in VARIANTS:
-            return f"variant must be showdown, classic or party, not {variant!r}"
-        target = message.get("target", 500)
+        refused = variant_refusal(variant)
+        if refused is not None:
+            return refused
+        table = table_of(variant)  # what differs from game to game
+        target = message.get("target", table.default_target(variant))
         if type(target) is not int or target < 1:
             return f"target must be a whole number of points >= 1, not {target!r}"
-        bot_kind = message.get("bot", "heuristic")
-        if bot_kind not in BOT_KINDS:
-            return f"bot must be heuristic or random, not {bot_kind!r}"
+        kinds = table.BOT_KINDS
+        bot_kind = message.get("bot", next(iter(kinds)))
+        if bot_kind not in kinds:
+            return f"bot must be {in_words(list(kinds))}, not {bot_kind!r}"
         try:
             reaction_ms = check_reaction_ms(
                 message.get("reaction_ms", DEFAULT_REACTION_MS), "the bots"
             )
-            house: HouseRules | PartyRules = (
-                party_rules_from(message.get("house_rules"))
-                if variant == "party"
-                else house_rules_from(message.get("house_rules"))
-            )
+            house = table.house_rules_from(variant, message.get("house_rules"))
         except ValueError as exc:
             return str(exc)
+        seats = self._seats_for(message.get("bots"))
+        if isinstance(seats, str):
+            return seats
         bots = message.get("bots")
+        players = len(seats) if bots is None else sum(s.kind == "person" for s in seats) + bots
+        fewest, most = table.seat_range(variant)
+        if not fewest <= players <= most:
+            takes = f"exactly {most}" if fewest == most else f"{fewest} to {most}"
+            return f"{table.match_words(variant)} takes {takes} players, not {players}"
+        self._seat(seats, reaction_ms, renumber=message.get("bots") is not None)
+        self.variant, self.target, self.house_rules = variant, target, house
+        self.bot_kind, self.reaction_ms = bot_kind, reaction_ms
+        game = family_playing(variant).new(
+            len(seats), variant, rng=self.rng, target=target, house_rules=house
+        )
+        self.match_id = new_match_id()
+        self._begin(game, log=[])
+        self._changed(save=True)
+        return None
+
+    def _seats_for(self, bots: Any) -> list[Seat] | str:
+        """The match's seats: the people's and ``bots`` bots (None: the lobby's
+        seats, the empty ones a bot's), or why not."""
         people = [s for s in self.seats if s.kind == "person"]
         if bots is None:
             seats = [s if s.kind == "person" else Seat() for s in self.seats]
+        elif type(bots) is not int or bots < 0:
+            return f"bots must be a whole number >= 0, not {bots!r}"
         else:
-            if type(bots) is not int or bots < 0:
-                return f"bots must be a whole number >= 0, not {bots!r}"
             # no more seats made than a match may have: bots=10**7 held the loop 84 s
-            seats = [*people, *(Seat() for _ in range(min(bots, MAX_PARTY_SEATS + 1)))]
-            moved = {id(s): n for n, s in enumerate(seats)}
+            seats = [*people, *(Seat() for _ in range(min(bots, MAX_TABLE_SEATS + 1)))]
         if not people:
             return "nobody has taken a seat"
-        most = MAX_PARTY_SEATS if variant == "party" else MAX_SEATS
-        players = len(seats) if bots is None else len(people) + bots
-        if not MIN_SEATS <= players <= most:
-            kind = "an UNO Party! match" if variant == "party" else "a match"
-            return f"{kind} takes 2 to {most} players, not {players}"
-        if bots is not None:  # the people keep their phones; their seats renumber
+        return seats
+
+    def _seat(self, seats: list[Seat], reaction_ms: float, *, renumber: bool) -> None:
+        """The match's seats are taken: the people keep their phones (their seats
+        renumbered when the bots were counted), the empty seats a bot's."""
+        if renumber:
+            moved = {id(s): n for n, s in enumerate(seats)}
             for conn in self.connections:
                 if conn.seat is not None:
                     conn.seat = moved[id(self.seats[conn.seat])]
@@ -130,13 +145,6 @@ class HostCommands(LobbySeats, RoomState):
             seat.drew = 0
             seat.bot_playing = False
         self.seats = seats
-        self.variant, self.target, self.house_rules = variant, target, house
-        self.bot_kind, self.reaction_ms = bot_kind, reaction_ms
-        game = new_game(len(seats), variant, rng=self.rng, target=target, house_rules=house)
-        self.match_id = new_match_id()
-        self._begin(game, log=[])
-        self._changed(save=True)
-        return None
 
     def _host_pause(self, pause: bool) -> str | None:
         """The host pauses (or resumes) the match: no bot moves, no showdown

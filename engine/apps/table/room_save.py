@@ -13,14 +13,12 @@ from typing import Any
 
 from engine.apps.table.action_ids import ActionIds
 from engine.apps.table.durable import remember_verdicts, saved_verdicts
-from engine.apps.table.room_state import BOT_KINDS, MIN_SEATS, RoomState, Seat
+from engine.apps.table.room_state import MAX_TABLE_SEATS, MIN_SEATS, RoomState, Seat
 from engine.apps.table.room_views import save_notation
+from engine.apps.table.setup import in_words, table_of
+from engine.game.agents import DEFAULT_REACTION_MS, check_reaction_ms
 from engine.game.errors import NotationError
-from engine.uno import read_game
-from engine.uno.bots import DEFAULT_REACTION_MS, check_reaction_ms
-from engine.uno.party_rules import PartyRules
-from engine.uno.party_table_views import MAX_PARTY_SEATS
-from engine.uno.rules import HouseRules
+from engine.game.registry import family_playing
 from firmware_host.protocol import clean_showdown_id
 
 __all__ = ["RoomSaving", "SAVE_FORMAT"]
@@ -85,7 +83,9 @@ class RoomSaving(RoomState):
             if host_key is not None and not (isinstance(host_key, str) and host_key):
                 raise ValueError(f"host_key must be a key, not {host_key!r}")
             notation = data["notation"]
-            game = None if notation is None else read_game(notation)
+            variant = data["variant"]
+            read = family_playing(variant).from_notation
+            game = None if notation is None else read(notation)
             if game is not None and game.players != len(seats):
                 raise ValueError(f"{len(seats)} seats for {game.players} players")
             self.seats = seats
@@ -93,7 +93,7 @@ class RoomSaving(RoomState):
                 self.host_gate.key = host_key
             self._restore_away()
             self.match_id = match_id
-            self.variant, self.target = data["variant"], data["target"]
+            self.variant, self.target = variant, data["target"]
             self.bot_kind, self.reaction_ms, self.house_rules = bot_kind, reaction_ms, house
             self.log = [str(line) for line in data["log"]]
             verdicts = data.get("verdicts") or {}
@@ -131,20 +131,21 @@ def _saved_seats(entries: list[dict[str, Any]]) -> list[Seat]:
         )
         for s in entries
     ]
-    if not MIN_SEATS <= len(seats) <= MAX_PARTY_SEATS:
-        raise ValueError(f"not a saved table: {len(seats)} seats (2 to 16)")
+    if not MIN_SEATS <= len(seats) <= MAX_TABLE_SEATS:
+        raise ValueError(
+            f"not a saved table: {len(seats)} seats ({MIN_SEATS} to {MAX_TABLE_SEATS})"
+        )
     return seats
 
 
-def _saved_setup(data: dict[str, Any]) -> tuple[str, float, HouseRules | PartyRules]:
-    """The saved bots' skill, their reaction and the house rules (their defaults if missing)."""
-    bot_kind = data.get("bot", "heuristic")
-    if bot_kind not in BOT_KINDS:
-        raise ValueError(f"bot must be heuristic or random, not {bot_kind!r}")
+def _saved_setup(data: dict[str, Any]) -> tuple[str, float, Any]:
+    """The saved bots' skill, their reaction and the house rules (their defaults
+    if missing), as the saved variant's adapter reads them (``setup.table_of``)."""
+    variant = data.get("variant", "showdown")
+    table = table_of(variant)
+    kinds = list(table.BOT_KINDS)
+    bot_kind = data.get("bot", kinds[0])
+    if bot_kind not in kinds:
+        raise ValueError(f"bot must be {in_words(kinds)}, not {bot_kind!r}")
     reaction_ms = check_reaction_ms(data.get("reaction_ms", DEFAULT_REACTION_MS), "the bots")
-    house: HouseRules | PartyRules = (
-        PartyRules.parse(data.get("house_rules", "-"))
-        if data.get("variant") == "party"
-        else HouseRules.parse(data.get("house_rules", "-"))
-    )
-    return bot_kind, reaction_ms, house
+    return bot_kind, reaction_ms, table.read_house_rules(variant, data.get("house_rules", "-"))

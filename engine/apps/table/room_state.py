@@ -23,32 +23,27 @@ from engine.apps.table.access import HostGate, PeerLog, Tries
 from engine.apps.table.action_ids import ActionIds
 from engine.apps.table.hub import Connection, Hub, ViewTexts
 from engine.apps.table.lobby import DEFAULT_SEAT_TIMEOUT_S
+from engine.apps.table.setup import VARIANTS, table_of
+from engine.game.agents import DEFAULT_REACTION_MS, Agent
 from engine.game.interface import GameState
 from engine.match import Match
 from engine.units.ports import ShowdownRequest, SimulatedUnit, UnitPort
-from engine.uno.bots import DEFAULT_REACTION_MS, Agent
-from engine.uno.party_rules import PartyRules
-from engine.uno.party_table_views import MAX_PARTY_SEATS
-from engine.uno.rules import HouseRules
 
 __all__ = [
     "RoomState",
     "Seat",
     "VARIANTS",
-    "BOT_KINDS",
     "HOST_PAUSED",
     "MIN_SEATS",
-    "MAX_SEATS",
+    "MAX_TABLE_SEATS",
     "new_match_id",
 ]
 
-VARIANTS = ("showdown", "classic", "party")
-#: The bots' skills: ``engine.uno.bots.HeuristicBot`` or ``RandomBot``.
-BOT_KINDS = ("heuristic", "random")
 #: Why a phone's action is refused while the host has paused the game.
 HOST_PAUSED = "the host paused the game: wait until the host resumes it"
-#: The seats of a match (UNO Party! takes up to ``MAX_PARTY_SEATS``).
-MIN_SEATS, MAX_SEATS = 2, 10
+#: The seats of a table: the most any game takes (UNO Party!: 16; each
+#: variant's own range is its adapter's ``seat_range``).
+MIN_SEATS, MAX_TABLE_SEATS = 2, max(table_of(v).seat_range(v)[1] for v in VARIANTS)
 
 
 @dataclasses.dataclass
@@ -91,10 +86,10 @@ class RoomState(Hub):
         seat_timeout_s: float = DEFAULT_SEAT_TIMEOUT_S,
     ):
         super().__init__(clock)
-        if not MIN_SEATS <= seats <= MAX_PARTY_SEATS:
+        if not MIN_SEATS <= seats <= MAX_TABLE_SEATS:
             raise ValueError(
-                f"a table has 2 to {MAX_PARTY_SEATS} seats (more than 10 for UNO Party! only), "
-                f"not {seats}"
+                f"a table has {MIN_SEATS} to {MAX_TABLE_SEATS} seats (the most a game "
+                f"takes), not {seats}"
             )
         self.rng = rng or random.Random()
         self.unit: UnitPort = unit or SimulatedUnit(random.Random(self.rng.getrandbits(64)))
@@ -118,7 +113,8 @@ class RoomState(Hub):
         self.target = 500
         self.bot_kind = "heuristic"
         self.reaction_ms = DEFAULT_REACTION_MS
-        self.house_rules: HouseRules | PartyRules = HouseRules()
+        #: The variant's house rules (its family's rules class: engine.uno.rules.HouseRules ...).
+        self.house_rules: Any = table_of(self.variant).default_house_rules(self.variant)
         self.log: list[str] = []
         #: UNO Party!: the last pointing, revealed once the last choice was in
         #: (``{by, choices: [{seat, target}], draws: [{seat, cards}]}``).
@@ -154,9 +150,14 @@ class RoomState(Hub):
         game = self.game
         if game is None:
             return "lobby"
-        if game.round_over and game.match_over:
+        if game.round_over and game.match_winner is not None:
             return "match_over"
         return game.phase.value
+
+    @property
+    def table(self) -> Any:
+        """The table adapter of the variant being played (or chosen last): see ``setup``."""
+        return table_of(self.variant)
 
     @property
     def names(self) -> list[str]:

@@ -3,7 +3,7 @@
 A mixin of :class:`engine.apps.table.room.Room` (see ``room_state``). The public
 view is built once a change; each kind of connection's view (a display's, a
 phone's without a seat, each seat's) is encoded once and shared
-(``hub.ViewTexts``); a seat's own part (``views.private_view``) is built again
+(``hub.ViewTexts``); a seat's own part (the adapter's ``private_view``) is built again
 only when what it shows changed. The welcome is each connection's own.
 """
 
@@ -17,8 +17,8 @@ from engine.apps.table import access
 from engine.apps.table.durable import decide_ahead
 from engine.apps.table.hub import Connection
 from engine.apps.table.room_state import RoomState
+from engine.apps.table.setup import host_forms
 from engine.game.interface import GameState
-from engine.uno.table_views import private_view, public_view
 
 __all__ = ["RoomViews", "MAX_LOG", "PHONE_LOG", "save_notation"]
 
@@ -53,7 +53,7 @@ class RoomViews(RoomState):
 
     def public(self) -> dict[str, Any]:
         """The public view: what the display and every phone see."""
-        return public_view(
+        return self.table.public_view(
             code="",  # the room code is the host's: in its welcome, never in a view
             join_url=self.join_url,
             seats=self._seat_entries(),
@@ -91,7 +91,7 @@ class RoomViews(RoomState):
         game = self.game
         if game is not None:
             bot_playing = self.seats[seat].bot_playing
-            return private_view(game, seat, self.names, bot_playing=bot_playing)
+            return self.table.private_view(game, seat, self.names, bot_playing=bot_playing)
         return {"seat": seat, "hand": [], "legal": [], "prompt": "", "bot_playing": False}
 
     def _changed(self, save: bool = False) -> None:
@@ -166,6 +166,7 @@ class RoomViews(RoomState):
             welcome.update(
                 access.host_fields(self.base_url, self.host_key, self.join_url, self.code)
             )
+            welcome["forms"] = host_forms()  # the games whose form fields their adapter says
         if message:
             welcome["message"] = message
         return welcome

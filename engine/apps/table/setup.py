@@ -1,106 +1,65 @@
-"""The house rules a host sends on the setup form, checked in the engine's words.
+"""The games the browser table plays, and what the room asks of each.
 
-Each is an object of the rules' fields, their text form, or None for none;
-a ValueError names what is wrong (the checks are the rules classes' own).
+Each game family names the module of its table adapter (``Family.table``,
+engine.game.interface: UNO's is ``engine.uno.table``, Pitch's
+``engine.pitch.table``); the room asks it for all that differs from game to
+game (the seats, the target, the bots, the house rules from the host's form
+and from a save file, the views, the log's words), so the room itself never
+names a game. A family without the attribute is looked for at
+``engine.<name>.table``.
+
+>>> VARIANTS
+('classic', 'showdown', 'party', 'pitch')
+>>> table_of("party").seat_range("party")
+(2, 16)
+>>> table_of("chess")
+Traceback (most recent call last):
+...
+ValueError: variant must be classic, showdown, party or pitch, not 'chess'
 """
 
 from __future__ import annotations
 
-import dataclasses
+import importlib
+from types import ModuleType
 from typing import Any
 
-from engine.uno.party_rules import PartyRules
-from engine.uno.rules import HouseRules
+from engine.game.registry import all_variants, family_playing
 
-__all__ = ["house_rules_from", "party_rules_from"]
+__all__ = ["VARIANTS", "table_of", "variant_refusal", "host_forms", "in_words"]
 
-_HOUSE_FIELDS = tuple(field.name for field in dataclasses.fields(HouseRules))
-_HOUSE_SWITCHES = ("stacking", "draw_until_playable")
-_PARTY_FIELDS = tuple(field.name for field in dataclasses.fields(PartyRules))
+#: Every variant of every family (the registry's order).
+VARIANTS = all_variants()
 
 
-def house_rules_from(value: Any) -> HouseRules:
-    """The house rules a host sent: an object of ``HouseRules``' fields (any
-    of them; ``showdown_cards`` as ``[low, high]``), their text form
-    (``"stack,uno=4"``), or None for none. ValueError in the engine's words
-    (each check is ``HouseRules``' own) otherwise.
-
-    >>> str(house_rules_from({"stacking": True, "showdown_cards": [2, 3]}))
-    'stack,ws=2-3'
-    >>> house_rules_from({"uno_penalty": 30})
-    Traceback (most recent call last):
-    ...
-    ValueError: house rules: uno_penalty must be 0-20, not 30
-    """
-    if value is None:
-        return HouseRules()
-    if isinstance(value, str):
-        return HouseRules.parse(value)
-    if not isinstance(value, dict):
-        raise ValueError(
-            f"house rules: give an object of {', '.join(_HOUSE_FIELDS)} "
-            f"(or their text, e.g. 'stack,uno=4'), not {value!r}"
-        )
-    options: dict[str, Any] = {}
-    for name, rule in value.items():
-        if name not in _HOUSE_FIELDS:
-            raise ValueError(
-                f"house rules: unknown rule {name!r} (known: {', '.join(_HOUSE_FIELDS)})"
-            )
-        if name in _HOUSE_SWITCHES and not isinstance(rule, bool):
-            raise ValueError(f"house rules: {name} must be true or false, not {rule!r}")
-        if name == "uno_penalty" and isinstance(rule, bool):  # an int to Python, not to a host
-            raise ValueError(f"house rules: uno_penalty must be 0-20, not {rule!r}")
-        if name == "showdown_cards":
-            if not (
-                isinstance(rule, list) and len(rule) == 2 and all(type(n) is int for n in rule)
-            ):
-                raise ValueError(f"house rules: showdown_cards must be [low, high], not {rule!r}")
-            rule = tuple(rule)
-        options[name] = rule
-    try:
-        return HouseRules(**options)
-    except (ValueError, TypeError) as exc:
-        raise ValueError(f"house rules: {exc}") from None
+def in_words(names: tuple[str, ...] | list[str]) -> str:
+    """``("a", "b", "c")`` -> ``"a, b or c"``."""
+    names = list(names)
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
 
 
-def party_rules_from(value: Any) -> PartyRules:
-    """The Party! house rules a host sent: an object of ``PartyRules``' fields,
-    their text form (``"pile_refuse=yes,uno=4"``) or None for none. ValueError
-    in the engine's words otherwise.
+def variant_refusal(variant: Any) -> str | None:
+    """Why ``variant`` is no game the table plays, or None."""
+    if isinstance(variant, str) and variant in VARIANTS:
+        return None
+    return f"variant must be {in_words(VARIANTS)}, not {variant!r}"
 
-    >>> str(party_rules_from({"pile_refuse": True, "uno_penalty": 4}))
-    'pile_refuse=yes,uno=4'
-    >>> party_rules_from({"stacking": True})
-    Traceback (most recent call last):
-    ...
-    ValueError: house rules: stacking is not offered in UNO Party!
-    """
-    if value is None:
-        return PartyRules()
-    if isinstance(value, str):
-        try:
-            return PartyRules.parse(value)
-        except ValueError as exc:
-            raise ValueError(f"house rules: {exc}") from None
-    if not isinstance(value, dict):
-        raise ValueError(
-            f"house rules: give an object of {', '.join(_PARTY_FIELDS)} "
-            f"(or their text, e.g. 'pile_refuse=yes'), not {value!r}"
-        )
-    options: dict[str, Any] = {}
-    for name, rule in value.items():
-        if name in ("stacking", "stack"):
-            if rule is False:  # a form that always sends the switch: off is fine
-                continue
-            raise ValueError("house rules: stacking is not offered in UNO Party!")
-        if name not in _PARTY_FIELDS:
-            raise ValueError(
-                f"house rules: unknown rule {name!r} for UNO Party! "
-                f"(known: {', '.join(_PARTY_FIELDS)})"
-            )
-        options[name] = rule
-    try:
-        return PartyRules(**options)
-    except (ValueError, TypeError) as exc:
-        raise ValueError(f"house rules: {exc}") from None
+
+def table_of(variant: str) -> ModuleType:
+    """The table adapter of the family that plays ``variant``; ValueError if none does."""
+    refused = variant_refusal(variant)
+    if refused is not None:
+        raise ValueError(refused)
+    family = family_playing(variant)
+    return importlib.import_module(getattr(family, "table", f"engine.{family.name}.table"))
+
+
+def host_forms() -> dict[str, Any]:
+    """The host form's fields of each variant whose adapter describes them
+    (the others' are display.html's own): sent to the host in its welcome."""
+    forms = {}
+    for variant in VARIANTS:
+        form = table_of(variant).host_form(variant)
+        if form is not None:
+            forms[variant] = form
+    return forms
