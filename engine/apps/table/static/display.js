@@ -7,6 +7,7 @@ import {
   Link, STATUS_WORDS, cardElement, colourLetter, COLOUR_NAMES, directionText, fill, h, keepFocus,
   lagText, seatName,
 } from "./common.js";
+import { renderPitch } from "./pitch_display.js";
 import { showShowdown, soundSwitch } from "./showdown.js";
 
 const $ = (id) => document.getElementById(id);
@@ -48,11 +49,50 @@ function partyRules() {
   };
 }
 
+// The forms the server describes (its welcome to the host: "forms", by variant):
+// Pitch's bots and one switch per house rule, ticked for the rule's alternative.
+let forms = {};
+const unoBotOptions = $("bot-kind").innerHTML;
+
+function buildForms(given) {
+  forms = given || {};
+  const pitch = forms.pitch;
+  if (!pitch) return;
+  fill($("pitch-rule-list"), pitch.house_rules.map((rule) => h("label", {},
+    h("input", { type: "checkbox", id: `pr-${rule.name}`, "data-rule": rule.name }),
+    ` ${rule.label}${typeof rule.on === "boolean" ? "" : `: ${String(rule.on).replace(/_/g, " ")}`}`)));
+}
+
+function pitchRules() {
+  const rules = {};
+  for (const rule of forms.pitch ? forms.pitch.house_rules : []) {
+    rules[rule.name] = $(`pr-${rule.name}`).checked ? rule.on : rule.off;
+  }
+  return rules;
+}
+
+let formVariant = null;
 function showRuleFields() {
-  const party = $("variant").value === "party";
+  const variant = $("variant").value;
+  const party = variant === "party";
+  const own = forms[variant]; // a form the server described (Pitch's)
   $("party-rules").hidden = !party;
-  $("classic-rules").hidden = party;
-  $("bots").max = party ? "15" : "9";
+  $("pitch-rules").hidden = variant !== "pitch";
+  $("classic-rules").hidden = party || !!own;
+  $("bots").max = own ? String(own.seats - 1) : party ? "15" : "9";
+  if (variant === formVariant) return;
+  const before = forms[formVariant];
+  formVariant = variant;
+  const target = $("target-input");
+  target.min = own ? "1" : "50";
+  target.step = own ? "1" : "50";
+  if (own && (target.value === "500" || !before)) target.value = String(own.target);
+  else if (!own && before && target.value === String(before.target)) target.value = "500";
+  if (own) {
+    fill($("bot-kind"), own.bots.map((b, i) => h("option", { value: b.value, text: b.label, selected: i === 0 })));
+  } else if (before) {
+    $("bot-kind").innerHTML = unoBotOptions;
+  }
 }
 $("variant").addEventListener("change", showRuleFields);
 let variantShown = false; // the lobby's variant (--variant) chosen once, then the host's
@@ -77,6 +117,7 @@ $("host-form").addEventListener("submit", (event) => {
     },
   };
   if (message.variant === "party") message.house_rules = partyRules();
+  if (message.variant === "pitch") message.house_rules = pitchRules();
   $("host-message").textContent = link.send(message) ? "Starting…" : "Not connected.";
 });
 
@@ -101,6 +142,11 @@ function welcomed(welcome) {
   }
   $("host").hidden = !host;
   $("spectator").hidden = host;
+  if (host) {
+    buildForms(welcome.forms);
+    formVariant = null;
+    showRuleFields();
+  }
   $("spectator-message").textContent = welcome.message || "";
   if (host) {
     $("host-qr").src = welcome.host_qr;
@@ -151,7 +197,19 @@ function render(next) {
   $("room-line").hidden = !access;
   $("room-note").hidden = !!access;
   $("join-url").textContent = access ? access.join_url : view.join_url || "";
-  renderPlay();
+  const pitch = view.family === "pitch";
+  document.body.classList.toggle("pitch-mode", pitch);
+  $("pitch").hidden = !pitch;
+  $("play").hidden = pitch;
+  if (!pitch) renderPlay();
+  else {
+    const text = renderPitch(view);
+    $("turn").textContent = text;
+    if (text !== lastTurnText) {
+      lastTurnText = text;
+      $("announce").textContent = text;
+    }
+  }
   renderSeats();
   renderScores();
   fill($("rules"), (view.rules || []).map((text) => h("li", { text })));
@@ -175,7 +233,7 @@ let revealShown = null;
 function renderParty() {
   const party = view.party;
   $("party").hidden = !party;
-  $("showdown").hidden = !!party;
+  $("showdown").hidden = !!party || view.family === "pitch";
   if (!party) return;
   const top = view.top;
   $("party-speed").hidden = !party.speed_window;

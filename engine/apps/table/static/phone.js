@@ -6,6 +6,7 @@ import {
   Link, STATUS_WORDS, cardElement, cardWords, colourLetter, COLOUR_NAMES, fill, h, keepFocus,
   lagText, seatName,
 } from "./common.js";
+import { renderPitchPhone } from "./pitch_phone.js";
 
 const $ = (id) => document.getElementById(id);
 const SECRET_KEY = "uno-showdown.secret";
@@ -163,6 +164,14 @@ function render() {
     fill($("hand"));
     fill($("actions"));
     $("prompt").textContent = "Waiting for the host to start.";
+    return;
+  }
+  const pitch = view.family === "pitch";
+  $("uno-row").hidden = pitch;
+  if (!pitch) $("pitch-phone").hidden = true;
+  if (pitch) {
+    renderPitchPhone(view, seat, { send, say: showRefused });
+    announceTurn();
     return;
   }
   const legal = you.legal || [];
@@ -408,9 +417,13 @@ function renderActions(legal, byCard) {
     uno.setAttribute("aria-pressed", String(unoArmed));
     uno.textContent = unoArmed ? "UNO! (now play your card)" : "UNO!";
   };
+  announceTurn();
+}
+
+function announceTurn() {
   const turnNow = view.turn === seat && !botPlays();
-  if (turnNow !== renderActions.turnNow) {
-    renderActions.turnNow = turnNow;
+  if (turnNow !== announceTurn.turnNow) {
+    announceTurn.turnNow = turnNow;
     if (turnNow) $("announce").textContent = "Your turn";
   }
 }
