@@ -5,6 +5,7 @@ resume, a face-down burn, the phones' taps and refusals."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import random
 
@@ -232,3 +233,30 @@ def test_a_face_down_burn_reaches_no_other_screen_and_a_face_up_one_every_screen
         faces = [b["card"] for b in pitch["burned"]]
         assert len(faces) == 3
         assert all(f is None for f in faces) != shown_to_all
+
+
+def test_a_person_hands_a_pitch_seat_to_a_bot_and_still_sees_only_their_hand():
+    room, conns = pitch_room(seed=3)
+    ann = conns["Ann"]
+    out = send(room, conns["display"], type="host", cmd="hand_to_bot", seat=0)
+    assert refusals(out) == []
+    you = room.view_for(ann)["you"]
+    assert you["bot_playing"] and you["legal"] == [] and you["prompt"].startswith("A bot plays")
+    assert [c["text"] for c in you["hand"]] == list(room.game.hand(0))
+    check_frames(room, conns)
+    people = {1: conns["Bob"]}
+    rng = random.Random(2)
+    hand = room.game.round
+    while room.game.round == hand and step(room, people, rng):
+        check_frames(room, conns)
+    assert room.game.round == hand + 1 or room.game.match_winner is not None
+
+
+def test_the_table_command_offers_every_variant_the_room_plays():
+    from engine.apps.table.setup import VARIANTS
+    from engine.apps.table.table_cmd import _game_arguments
+
+    parser = argparse.ArgumentParser()
+    _game_arguments(parser)
+    variant = next(a for a in parser._actions if a.dest == "variant")
+    assert set(variant.choices) == set(VARIANTS)

@@ -76,15 +76,19 @@ def join(page, url: str, seat: int, name: str) -> None:
     page.locator("#game").wait_for(state="visible")
 
 
-def take_turn(page) -> bool:
-    """Tap what the phone offers: pass (or the dealer's bid), a suit, keep,
-    or a marked card (a burn, a play). Whether a tap was made."""
-    for where in ("#actions .bids button[data-action]:not([data-action='bid moon'])",
-                  "#actions .suits button", "#actions button[data-action='keep']",
-                  "#hand button.legal"):
+def take_turn(page, bid_high: bool) -> bool:
+    """Tap what the phone offers: the highest bid short of the Moon (``bid_high``)
+    or the first (pass, or the dealer's bid), a suit, keep, or a marked card (a
+    burn, a play). Whether a tap was made."""
+    for where in (
+        "#actions .bids button[data-action]:not([data-action='bid moon'])",
+        "#actions .suits button",
+        "#actions button[data-action='keep']",
+        "#hand button.legal",
+    ):
         found = page.locator(where)
         if found.count():
-            return tapped(found.first)
+            return tapped(found.last if bid_high and "bids" in where else found.first)
     return False
 
 
@@ -119,7 +123,9 @@ def test_two_people_and_two_bots_play_a_pitch_hand_and_no_frame_shows_a_hidden_c
     assert display.locator("#pitch-rules input[type=checkbox]").count() == 17
     assert display.locator("#target-input").input_value() == "52"
     assert display.locator("#bot-kind option").all_inner_texts() == [
-        "bot (heuristic)", "random", "strong (search)"
+        "bot (heuristic)",
+        "random",
+        "strong (search)",
     ]
     display.locator("#pr-low").check()  # the 2 scores for its holder
     display.locator("#host").screenshot(path=str(SHOTS / "pitch_host_form.png"))
@@ -129,12 +135,14 @@ def test_two_people_and_two_bots_play_a_pitch_hand_and_no_frame_shows_a_hidden_c
     # Cy and Di (Ann's and Bob's partners) are handed to bots: their phones watch.
     for seat in (2, 3):
         display.locator(f"#host-extra button[data-key='seat-{seat}']").click()
-        display.locator(f"#host-extra button[data-key='seat-{seat}']", has_text="plays again").wait_for()
+        display.locator(
+            f"#host-extra button[data-key='seat-{seat}']", has_text="plays again"
+        ).wait_for()
     people = phones[:2]
     for page in phones:
         page.locator("#hand [data-card]").first.wait_for()
     # Only legal bids are offered; a bid below the high bid, sent by hand, is refused in words.
-    shots = {"bid": False, "play": False}
+    shots = {"bid": False, "play": False, "trump": False, "stock": False}
     refused = False
     for _ in range(600):
         if hand_over(room):
@@ -147,13 +155,15 @@ def test_two_people_and_two_bots_play_a_pitch_hand_and_no_frame_shows_a_hidden_c
             if phase == "bid" and not shots["bid"]:
                 page.locator("#actions .bids button").first.wait_for()
                 offered = page.locator("#actions .bids button").evaluate_all(
-                    "l => l.map(e => e.dataset.action)")
+                    "l => l.map(e => e.dataset.action)"
+                )
                 assert offered == legal
                 shot(page, "phone_bid")
                 shots["bid"] = True
             if phase == "play" and not shots["play"] and page.locator("#hand button.legal").count():
                 marked = page.locator("#hand button.legal").evaluate_all(
-                    "l => l.map(e => e.dataset.card)")
+                    "l => l.map(e => e.dataset.card)"
+                )
                 assert sorted(f"play {c}" for c in marked) == sorted(legal)
                 shot(page, "phone_play")
                 shot(display, "display_play")
@@ -163,7 +173,15 @@ def test_two_people_and_two_bots_play_a_pitch_hand_and_no_frame_shows_a_hidden_c
                     page.locator("#refused").wait_for(state="visible")
                     assert "trump" in page.locator("#refused").inner_text()
                     refused = True
-            if take_turn(page):
+            for kind, where in (
+                ("trump", "#actions .suits button"),
+                ("stock", "#actions button[data-action='keep']"),
+            ):
+                if phase == kind and not shots[kind] and page.locator(where).count():
+                    shot(page, f"phone_{kind}")
+                    shot(display, f"display_{kind}")
+                    shots[kind] = True
+            if take_turn(page, bid_high=n == 0):  # Ann bids high, Bob passes
                 page.wait_for_timeout(30)
         display.wait_for_timeout(20)
     else:
@@ -188,4 +206,3 @@ def test_two_people_and_two_bots_play_a_pitch_hand_and_no_frame_shows_a_hidden_c
             assert view["you"] is None or view["you"]["seat"] == seat
             assert cards_shown({"type": "view", "view": view}) <= public | own
     assert all(f.errors == [] for f in [display_frames, *frames])
-

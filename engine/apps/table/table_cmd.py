@@ -161,7 +161,7 @@ def _game_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--variant",
-        choices=("showdown", "classic", "party"),
+        choices=("showdown", "classic", "party", "pitch"),  # engine.apps.table.setup.VARIANTS
         default="showdown",
         help="the game the host's form offers first (default: showdown; the host may "
         "choose another before starting)",

@@ -90,7 +90,7 @@ function facts(view, p) {
   if (p.contract !== null && p.contract !== undefined) {
     const team = p.pitcher % 2;
     items.push(h("div", { class: `pfact contract ${TEAM_CLASSES[team]}`,
-      text: `${name(p.pitcher)} bid ${p.contract_label}: took ${p.taken[team]} of ${p.needed}` }));
+      text: `${name(p.pitcher)} bid ${p.contract_label}: has taken ${p.taken[team]} of ${p.needed}` }));
     items.push(h("div", { class: "pfact taken", text: `Points taken: ${p.team_names[0]} ${p.taken[0]} · ${p.team_names[1]} ${p.taken[1]}` }));
   }
   if (p.phase !== "bid") items.push(h("div", { class: "pfact stock", text: stockText(p, name) }));

@@ -22,7 +22,7 @@ function infoLines(view, seat, p) {
   if (p.trump) lines.push(h("div", { class: "trumpline", text: `Trump ${trumpText(p)}` }));
   if (p.contract !== null && p.contract !== undefined) {
     const team = p.pitcher % 2;
-    lines.push(h("div", { text: `${seatName(view, p.pitcher)} bid ${p.contract_label}: took ${p.taken[team]} of ${p.needed}. ${stockText(p, (s) => seatName(view, s))}.` }));
+    lines.push(h("div", { text: `${seatName(view, p.pitcher)} bid ${p.contract_label}: has taken ${p.taken[team]} of ${p.needed}. ${stockText(p, (s) => seatName(view, s))}.` }));
   } else if (p.bids.length) {
     lines.push(h("div", { text: `Bids: ${[0, 1, 2, 3].filter((s) => bidOf(p, s)).map((s) => `${name(s)} ${bidOf(p, s)}`).join(", ")}` }));
   }
@@ -39,7 +39,7 @@ function infoLines(view, seat, p) {
   return lines;
 }
 
-function actionButtons(legal, send) {
+function actionButtons(legal, send, partner) {
   const bids = legal.filter((a) => a.kind === "bid" || a.kind === "pass" || a.kind === "redeal");
   const suits = legal.filter((a) => a.kind === "trump");
   const stock = legal.filter((a) => a.kind === "keep" || a.kind === "give");
@@ -58,7 +58,7 @@ function actionButtons(legal, send) {
   }
   for (const a of stock) {
     out.push(h("button", { type: "button", class: "big", "data-action": a.action,
-      text: a.kind === "keep" ? "Keep the stock" : "Give it to my partner", "aria-label": a.label,
+      text: a.kind === "keep" ? "Keep the stock" : `Give it to ${partner} unseen`, "aria-label": a.label,
       onclick: () => send(a.action) }));
   }
   return out;
@@ -89,7 +89,7 @@ export function renderPitchPhone(view, seat, { send, say }) {
     });
     return h("li", {}, button);
   }));
-  fill($("actions"), actionButtons(legal, send));
+  fill($("actions"), actionButtons(legal, send, seatName(view, (seat + 2) % 4)));
   $("prompt").textContent = you.prompt || "";
   fill($("others"), (view.seats || []).filter((s) => s.seat !== seat).map((s) =>
     h("li", { class: TEAM_CLASSES[s.seat % 2] },
