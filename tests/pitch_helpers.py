@@ -32,6 +32,7 @@ __all__ = [
     "ref_is_trump",
     "ref_points",
     "ref_winner",
+    "HOUSE",
     "rules",
     "deal",
     "act",
@@ -93,15 +94,32 @@ def ref_points(card: str, trump: str) -> int:
     return 1 if card in ("HJ", "LJ") or card[0] in "AJT2" else 0
 
 
-def ref_winner(plays: Iterable[tuple[int, str]], trump: str) -> int:
-    """The seat whose trump ranks highest (R7)."""
-    order = ref_trump_order(trump)
+def ref_winner(plays: Iterable[tuple[int, str]], trump: str, low_joker_high: bool = False) -> int:
+    """The seat whose trump ranks highest (R7). ``low_joker_high``: the jokers are
+    unmarked and the one marked low here was played first, so it is the high one (R2)."""
+    order = list(ref_trump_order(trump))
+    if low_joker_high:
+        order[order.index("LJ")], order[order.index("HJ")] = "HJ", "LJ"
     return min(plays, key=lambda play: order.index(play[1]))[0]
 
 
 def team(seat: int) -> int:
     """R1: seats 0 and 2 are team A (0), seats 1 and 3 team B (1)."""
     return seat % 2
+
+
+#: RULES.md's house rules, by the names these tests give them, and the PitchRules keywords
+#: that turn each on (the fields are engine/pitch/rules.py's: docs/pitch.md lists them).
+HOUSE: dict[str, dict[str, Any]] = {
+    "unmarked_jokers": {"unmarked_jokers": True},  # R2
+    "misdeal": {"misdeal": True},  # R4
+    "dealer_equal_bid": {"dealer_may_equal": True},  # R5
+    "stuck_dealer_any_bid": {"stuck_dealer_any_bid": True},  # R5
+    "burn_face_down": {"burn_face_down": True},  # R6
+    "keep_point_trumps": {"no_point_burns": True},  # R6
+    "low_to_holder": {"low_to_holder": True},  # R8
+    "add_only_the_bid": {"add_only_the_bid": True},  # R9
+}
 
 
 # -- building games -----------------------------------------------------------------------
@@ -287,6 +305,8 @@ class RefTricks:
     held: list[set[str]]
     leader: int | None
     low_to_holder: bool = False
+    unmarked_jokers: bool = False
+    first_joker: str | None = None
     trick: list[tuple[int, str]] = dataclasses.field(default_factory=list)
     done: list[tuple[int, tuple[tuple[int, str], ...], int, int]] = dataclasses.field(
         default_factory=list
@@ -294,9 +314,11 @@ class RefTricks:
     taken: list[int] = dataclasses.field(default_factory=lambda: [0, 0])
 
     @classmethod
-    def start(cls, game: PitchGame, low_to_holder: bool = False) -> RefTricks:
+    def start(
+        cls, game: PitchGame, low_to_holder: bool = False, unmarked_jokers: bool = False
+    ) -> RefTricks:
         held = [set(trumps_held(game, seat, game.trump)) for seat in range(4)]
-        model = cls(game.trump, held, None, low_to_holder)
+        model = cls(game.trump, held, None, low_to_holder, unmarked_jokers)
         model.leader = model.first_holder(game.pitcher)
         return model
 
@@ -328,9 +350,12 @@ class RefTricks:
         assert seat == self.to_act and card in self.held[seat], (seat, card, self)
         self.held[seat].discard(card)
         self.trick.append((seat, card))
+        if card in ("HJ", "LJ") and self.first_joker is None:
+            self.first_joker = card
         if self.to_act is not None:
             return  # the trick goes on
-        winner = ref_winner(self.trick, self.trump)
+        swapped = self.unmarked_jokers and self.first_joker == "LJ"
+        winner = ref_winner(self.trick, self.trump, low_joker_high=swapped)
         points = sum(ref_points(c, self.trump) for _, c in self.trick)
         for player, c in self.trick:
             value = ref_points(c, self.trump)
@@ -376,11 +401,12 @@ def play_checked(
     game: PitchGame,
     choose: Callable[[PitchGame, int], str] = play_lowest,
     low_to_holder: bool = False,
+    unmarked_jokers: bool = False,
 ) -> RefTricks:
     """Play the tricks out as ``choose`` says, checking every step against RefTricks: the
     seat to act, its legal plays (every trump it holds, nothing else), who is out, each
     trick's leader, cards, winner and points. The model at the end of the hand."""
-    model = RefTricks.start(game, low_to_holder)
+    model = RefTricks.start(game, low_to_holder, unmarked_jokers)
     while game.phase is Phase.PLAY:
         seat = model.to_act
         where = game.notation(reveal=True)
