@@ -4,7 +4,8 @@ The reference facts are written here from ../shared/RULES.md ("10 Point Pitch", 
 taken from engine/pitch, so that a test compares the engine with the rules and not with
 itself: the trump order, the points, who wins a trick, what a hand scores.
 
-Positions are reached through the public API only: a seeded deal (``deal``), then the
+Positions are dealt card by card (``deal_game``, through the notation: the rules helper's,
+kept as it wrote it), or reached through the public API only: a seeded deal (``deal``), then the
 actions each seat is made to choose (``win_bidding``, ``to_stock``, ``to_play``,
 ``play_hand``). A position that needs a particular deal is found by trying seeds in order
 (``first``); the seed it finds is kept, so each search runs once per test run.
@@ -16,9 +17,10 @@ import dataclasses
 import enum
 import functools
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
+from engine.pitch import DECK, parse_card
 from engine.pitch.actions import MOON, Action, Kind
 from engine.pitch.game import Phase, PitchGame
 from engine.pitch.rules import PitchRules
@@ -54,6 +56,10 @@ __all__ = [
     "RefTricks",
     "play_checked",
     "ref_hand_score",
+    "cards",
+    "deal_text",
+    "deal_game",
+    "play_out",
 ]
 
 SUITS = ("C", "D", "H", "S")
@@ -422,3 +428,62 @@ def play_checked(
         ), where
     assert model.to_act is None, game.notation(reveal=True)
     return model
+
+
+# -- positions dealt card by card ----------------------------------------------------------
+# ``deal_game({0: "AH KH"}, stock="2H")`` deals seat 0 the ace and king of hearts, the stock's
+# top card the 2 of hearts, and fills every hand (to 9) and the stock (to 18) with the other
+# cards in DECK order (clubs 2 up first).
+
+
+def cards(text: str) -> list[str]:
+    return [parse_card(c) for c in text.split()]
+
+
+def deal_text(hands: Mapping[int, str], stock: str = "", fill: Sequence[str] | None = None) -> str:
+    """The notation's DEAL field for these hands and stock top, the rest filled."""
+    given = {seat: cards(text) for seat, text in hands.items()}
+    top = cards(stock)
+    used = [c for h in given.values() for c in h] + top
+    if len(set(used)) != len(used):
+        raise ValueError(f"a card is dealt twice: {used}")
+    rest = [c for c in (fill or DECK) if c not in used]
+    rest += [c for c in DECK if c not in used and c not in rest]
+    full = []
+    for seat in range(4):
+        hand = given.get(seat, [])
+        while len(hand) < 9:
+            hand.append(rest.pop(0))
+        full.append(hand)
+    stock_cards = top + rest
+    assert len(stock_cards) == 18, len(stock_cards)
+    return "/".join(",".join(group) for group in (*full, stock_cards))
+
+
+def deal_game(
+    hands: Mapping[int, str],
+    stock: str = "",
+    *,
+    dealer: int = 3,
+    rules: str = "-",
+    scores: tuple[int, int] = (0, 0),
+    target: int = 52,
+    actions: Iterable[str] = (),
+    fill: Sequence[str] | None = None,
+) -> PitchGame:
+    """A game dealt as given (seed 1), then ``actions`` applied (their text)."""
+    line = (
+        f"pitch {rules} {target} 1 {dealer} {scores[0]},{scores[1]} 1:0 "
+        f"{deal_text(hands, stock, fill)} -"
+    )
+    game = PitchGame.from_notation(line)
+    for text in actions:
+        game.apply(text)
+    return game
+
+
+def play_out(game: PitchGame, choose=lambda legal: legal[0]) -> PitchGame:
+    """Play the hand to its end, each seat taking ``choose(legal)``."""
+    while not game.round_over:
+        game.apply(choose(game.legal_actions()))
+    return game

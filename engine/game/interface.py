@@ -177,6 +177,18 @@ class Family(Protocol):
     variants: tuple[str, ...]
     narration: Narration
     taps: Taps
+    #: The bots it offers by kind, the first the default ("bot": its heuristic;
+    #: "random": uniform over the legal actions; perhaps "strong": its search).
+    bot_kinds: tuple[str, ...]
+
+    def make_bot(
+        self, kind: str, name: str, rng: random.Random, *, reaction_ms: float | None = None
+    ) -> Any:
+        """A bot of ``kind`` (one of ``bot_kinds``; ValueError naming them
+        otherwise) called ``name``, drawing any randomness from ``rng``; an
+        engine.game.agents.Agent. ``reaction_ms``: its median after GO when a
+        unit presses its paddle (the default person's when None)."""
+        ...
 
     def new(
         self,

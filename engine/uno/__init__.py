@@ -26,6 +26,7 @@ from engine.game.errors import (
 )
 from engine.uno import taps
 from engine.uno.actions import Action, ActionKind
+from engine.uno.bots import HeuristicBot, RandomBot
 from engine.uno.cards import CARD_COUNT, COLOURS, WILD_COLOUR, Card, Colour, Rank
 from engine.uno.game import Game, Outcome, PendingShowdown, Phase
 from engine.uno.narration import NARRATION
@@ -82,6 +83,27 @@ class UnoFamily:
     variants = ("classic", "showdown", "party")
     narration = NARRATION
     taps = taps  # a phone's tap at the browser table, in UNO's words
+    bot_kinds = ("bot", "random")
+
+    def make_bot(
+        self, kind: str, name: str, rng: random.Random, *, reaction_ms: float | None = None
+    ) -> HeuristicBot | RandomBot:
+        """UNO's bots: "bot" the heuristic (it draws nothing from ``rng``),
+        "random" the random bot on a generator seeded from ``rng``.
+
+        >>> FAMILY.make_bot("random", "r1", random.Random(1))
+        RandomBot(name='r1')
+        >>> FAMILY.make_bot("wise", "w", random.Random(1))
+        Traceback (most recent call last):
+        ...
+        ValueError: no bot 'wise' in UNO (the bots: bot, random)
+        """
+        options = {} if reaction_ms is None else {"reaction_ms": reaction_ms}
+        if kind == "bot":
+            return HeuristicBot(name, **options)
+        if kind == "random":
+            return RandomBot(random.Random(rng.getrandbits(64)), name, **options)
+        raise ValueError(f"no bot {kind!r} in UNO (the bots: {', '.join(self.bot_kinds)})")
 
     def new(
         self,
