@@ -117,14 +117,23 @@ def team(seat: int) -> int:
 #: RULES.md's house rules, by the names these tests give them, and the PitchRules keywords
 #: that turn each on (the fields are engine/pitch/rules.py's: docs/pitch.md lists them).
 HOUSE: dict[str, dict[str, Any]] = {
-    "unmarked_jokers": {"unmarked_jokers": True},  # R2
+    "unmarked_jokers": {"jokers": "unmarked"},  # R2
+    "deal_threes": {"deal": "threes"},  # R4
     "misdeal": {"misdeal": True},  # R4
-    "dealer_equal_bid": {"dealer_may_equal": True},  # R5
-    "stuck_dealer_any_bid": {"stuck_dealer_any_bid": True},  # R5
-    "burn_face_down": {"burn_face_down": True},  # R6
-    "keep_point_trumps": {"no_point_burns": True},  # R6
-    "low_to_holder": {"low_to_holder": True},  # R8
-    "add_only_the_bid": {"add_only_the_bid": True},  # R9
+    "ten_bid": {"ten_bid": True},  # R5
+    "dealer_equal_bid": {"dealer_equal": True},  # R5
+    "stuck_dealer_any_bid": {"stuck": "any"},  # R5
+    "refill_pitcher_first": {"refill": "pitcher"},  # R6.3
+    "refill_counts_hidden": {"refill_counts": "hidden"},  # R6.3
+    "short_stock_discards": {"short_stock": "discards"},  # R6.3
+    "burn_face_down": {"burn_face": "down"},  # R6.5
+    "keep_point_trumps": {"burn": "protected"},  # R6.5
+    "lead_to_partner": {"lead": "partner"},  # R7
+    "low_to_holder": {"low": "holder"},  # R8
+    "add_only_the_bid": {"made": "bid"},  # R9
+    "moon_score_after": {"moon_score": "after"},  # R9
+    "moon_zero_resets": {"moon_zero": "resets"},  # R9
+    "both_out_higher": {"both_out": "higher"},  # R9
 }
 
 
@@ -267,11 +276,12 @@ def first(build: Callable[[int], T | None], limit: int = 3000) -> T:
 
 # -- hidden cards -------------------------------------------------------------------------
 
-_CARD = re.compile(r"(?<![A-Za-z0-9])(?:[2-9TJQKA][CDHS]|HJ|LJ)(?![A-Za-z0-9])")
+_CARD = re.compile(r"(?<![A-Za-z0-9])x?([2-9TJQKA][CDHS]|HJ|LJ)(?![A-Za-z0-9])")
 
 
 def card_tokens(text: str) -> set[str]:
-    """The card codes written in ``text`` as words of their own."""
+    """The card codes written in ``text`` as words of their own, or as a notation's burn
+    (``xAH``)."""
     return set(_CARD.findall(text))
 
 
@@ -352,6 +362,12 @@ class RefTricks:
     def out(self, seat: int) -> bool:
         return not self.held[seat]
 
+    def playable(self, seat: int) -> set[str]:
+        """Every trump held; unmarked jokers are one card to play, whichever is held."""
+        if self.unmarked_jokers and {"HJ", "LJ"} <= self.held[seat]:
+            return self.held[seat] - {"LJ"}
+        return set(self.held[seat])
+
     def play(self, seat: int, card: str) -> None:
         assert seat == self.to_act and card in self.held[seat], (seat, card, self)
         self.held[seat].discard(card)
@@ -362,13 +378,12 @@ class RefTricks:
             return  # the trick goes on
         swapped = self.unmarked_jokers and self.first_joker == "LJ"
         winner = ref_winner(self.trick, self.trump, low_joker_high=swapped)
-        points = sum(ref_points(c, self.trump) for _, c in self.trick)
+        points = 0  # what the winner's team scores from the trick
         for player, c in self.trick:
             value = ref_points(c, self.trump)
-            if self.low_to_holder and c[0] == "2":
-                self.taken[team(player)] += value
-            else:
-                self.taken[team(winner)] += value
+            scorer = player if self.low_to_holder and c[0] == "2" else winner
+            self.taken[team(scorer)] += value
+            points += value if team(scorer) == team(winner) else 0
         self.done.append((self.trick[0][0], tuple(self.trick), winner, points))
         self.trick = []
         self.leader = self.first_holder(winner)
@@ -418,7 +433,7 @@ def play_checked(
         where = game.notation(reveal=True)
         assert game.waiting_for == (seat,), where
         assert game.out == tuple(model.out(s) for s in range(4)), where
-        assert {a.value for a in game.legal_actions(seat)} == model.held[seat], where
+        assert {a.value for a in game.legal_actions(seat)} == model.playable(seat), where
         assert {a.kind for a in game.legal_actions(seat)} == {Kind.PLAY}, where
         card = choose(game, seat)
         act(game, f"play {card}")

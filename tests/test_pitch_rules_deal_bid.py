@@ -344,7 +344,8 @@ def test_r5_the_highest_bidder_pitches_even_when_the_dealer_passes():
 def test_r5_shoot_the_moon_ends_the_bidding_at_once(moon_seat):
     game = deal(seed=1, dealer=0)
     while game.waiting_for != (moon_seat,):
-        act(game, "pass")
+        # The dealer is stuck if all pass: to shoot the Moon it needs a bid before it.
+        act(game, "bid 4" if moon_seat == 0 and game.waiting_for == (3,) else "pass")
     act(game, "bid moon")
     assert game.phase is Phase.TRUMP
     assert (game.pitcher, game.contract) == (moon_seat, MOON)
