@@ -46,6 +46,8 @@ __all__ = ["SearchBot", "OmniscientBot", "utility_table", "Evaluator"]
 MATCH_VALUE = 60
 #: How many suits the trump decision solves (the strongest by the heuristic).
 TRUMP_CANDIDATES = 3
+#: How far below the best suit's heuristic strength a suit is still solved.
+TRUMP_MARGIN = 1.5
 #: How many burns the burn decision compares (the heuristic's cheapest first).
 BURN_CANDIDATES = 3
 
@@ -278,8 +280,11 @@ def trump_values(
 
 
 def trump_candidates(cards: Sequence[str], count: int = TRUMP_CANDIDATES) -> list[str]:
-    """The ``count`` suits the heuristic rates best for these cards."""
-    return sorted("CDHS", key=lambda s: -suit_strength(cards, s))[:count]
+    """At most ``count`` suits the heuristic rates best for these cards, those
+    within TRUMP_MARGIN of the best (the others are not worth solving)."""
+    rated = sorted(((suit_strength(cards, s), s) for s in "CDHS"), reverse=True)
+    top = rated[0][0]
+    return [s for strength, s in rated[:count] if strength >= top - TRUMP_MARGIN]
 
 
 def _evaluator(view: SeatView) -> Evaluator:
@@ -349,7 +354,10 @@ class SearchBot:
 
     def act(self, game: Any, player: int) -> Action:
         view = game.view(player)
-        n, rng = self.samples, self.rng
+        rng = self.rng
+        # Trick play is worth the most worlds; the once-a-hand questions (trump,
+        # stock, burn) solve several candidates per world, so half as many.
+        n = self.samples if view.phase is Phase.PLAY else max(2, self.samples // 2)
         return decide(view, lambda: sample_worlds(view, rng, n), lambda: sample_deals(view, rng, n))
 
     def __repr__(self) -> str:

@@ -43,6 +43,37 @@ _RANKS_DESC: tuple[tuple[int, ...], ...] = tuple(
 )
 
 
+def _order(leader: int, holding: int) -> tuple[int, ...]:
+    return tuple(s for s in ((leader + i) % 4 for i in range(4)) if holding >> s & 1)
+
+
+#: leader -> the seats holding trumps (a 4-bit mask) -> the trick's order of play.
+_ORDERS = tuple(tuple(_order(leader, h) for h in range(16)) for leader in range(4))
+_DISTINCT: dict[int, tuple[int, ...]] = {}
+
+
+def _distinct(mine: int, others: int) -> tuple[int, ...]:
+    """The cards of ``mine`` worth trying: one of each run of touching cards
+    (no card of ``others`` between them) that score alike; the highest first,
+    then low to high (win it, or duck cheaply)."""
+    key = mine << 16 | others
+    moves = _DISTINCT.get(key)
+    if moves is None:
+        reps: list[int] = []
+        last = -1
+        for r in _RANKS_DESC[mine]:
+            if not (
+                reps
+                and RANK_POINTS[r] == RANK_POINTS[last]
+                and not others >> (r + 1) & ((1 << (last - r - 1)) - 1)
+            ):
+                reps.append(r)
+            last = r
+        moves = tuple(reversed(reps))
+        _DISTINCT[key] = moves
+    return moves
+
+
 def pack_hands(hands: Sequence[Sequence[int]]) -> int:
     """Four hands of ranks as one int.
 
@@ -168,9 +199,7 @@ class TrickSolver:
 
     def _moves(self, packed: int, mine: int, trick_mask: int) -> list[tuple[int, list[int]]]:
         """The seat's distinct cards: (the card tried, the cards it stands for)."""
-        live = (
-            (packed | packed >> 16 | packed >> 32 | packed >> 48) & _FULL
-        ) | trick_mask
+        live = ((packed | packed >> 16 | packed >> 32 | packed >> 48) & _FULL) | trick_mask
         others = live & ~mine
         groups: list[tuple[int, list[int]]] = []
         last = -1
@@ -203,37 +232,36 @@ class TrickSolver:
         """The value after ``index`` cards of the trick are down."""
         if index == len(order):
             pts = pts_a + (won if best_seat % 2 == 0 else 0) + holder
-            leader = lead_from(packed, best_seat, self.partner_first)
-            if leader is None:
+            if not packed:
                 return self.utility[pts]
+            leader = lead_from(packed, best_seat, self.partner_first)
+            assert leader is not None
             return self._boundary(packed, leader, pts, alpha, beta)
         self.nodes += 1
         seat = order[index]
         maximise = seat % 2 == 0
-        mine = packed >> (16 * seat) & _FULL
+        shift = 16 * seat
+        mine = packed >> shift & _FULL
+        live = ((packed | packed >> 16 | packed >> 32 | packed >> 48) & _FULL) | trick_mask
+        moves = _distinct(mine, live & ~mine)
         value = _NEG if maximise else _POS
-        for rank, _ in self._moves(packed, mine, trick_mask):
+        low_rule = self.low_to_holder
+        follow = self._follow
+        last = index + 1 == len(order)
+        for rank in moves:
             if rank > best_rank:
                 nb, ns = rank, seat
             else:
                 nb, ns = best_rank, best_seat
-            if rank == 0 and self.low_to_holder:
-                w, h = won, holder + (1 if seat % 2 == 0 else 0)
+            if rank == 0 and low_rule:
+                w, h = won, holder + (1 if maximise else 0)
             else:
                 w, h = won + RANK_POINTS[rank], holder
-            v = self._follow(
-                packed & ~(1 << (16 * seat + rank)),
-                order,
-                index + 1,
-                nb,
-                ns,
-                trick_mask | 1 << rank,
-                w,
-                h,
-                pts_a,
-                alpha,
-                beta,
-            )
+            rest = packed & ~(1 << (shift + rank))
+            if last and not rest:
+                v = self.utility[pts_a + (w if ns % 2 == 0 else 0) + h]
+            else:
+                v = follow(rest, order, index + 1, nb, ns, trick_mask | 1 << rank, w, h, pts_a, alpha, beta)
             if maximise:
                 if v > value:
                     value = v
@@ -263,9 +291,13 @@ class TrickSolver:
                 return stored
             else:
                 beta = min(beta, stored)
-        order = tuple(
-            s for s in ((leader + i) % 4 for i in range(4)) if packed >> (16 * s) & _FULL
+        holding = (
+            (1 if packed & _FULL else 0)
+            | (2 if packed >> 16 & _FULL else 0)
+            | (4 if packed >> 32 & _FULL else 0)
+            | (8 if packed >> 48 else 0)
         )
+        order = _ORDERS[leader][holding]
         a0, b0 = alpha, beta
         value = self._follow(packed, order, 0, -1, -1, 0, 0, 0, pts_a, alpha, beta)
         if value <= a0:
