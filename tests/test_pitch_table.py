@@ -90,7 +90,7 @@ def test_pitch_is_on_the_host_form_with_its_seats_bots_and_house_rules():
 
 
 def test_two_people_and_two_bots_play_a_match_to_52_and_no_frame_shows_a_hidden_card():
-    room, conns = pitch_room(seed=12)  # nine hands with the random bots
+    room, conns = pitch_room(seed=12)
     people = {0: conns["Ann"], 1: conns["Bob"]}
     rng = random.Random(3)
     frames = check_frames(room, conns)
@@ -260,3 +260,14 @@ def test_the_table_command_offers_every_variant_the_room_plays():
     _game_arguments(parser)
     variant = next(a for a in parser._actions if a.dest == "variant")
     assert set(variant.choices) == set(VARIANTS)
+
+
+def test_the_strong_bots_play_a_hand_at_the_table():
+    room, conns = pitch_room(seed=4, bot="strong")
+    assert room.bot_kind == "strong"
+    assert type(room.bots[2]).__name__ != "RandomBot"
+    people = {0: conns["Ann"], 1: conns["Bob"]}
+    rng = random.Random(5)
+    while room.game.round == 1 and step(room, people, rng):
+        check_frames(room, conns)
+    assert room.game.round == 2 or room.game.match_winner is not None

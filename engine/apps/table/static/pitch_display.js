@@ -4,7 +4,7 @@
 // is out, the points taken against the contract, the scores to the target, the Moon.
 import { fill, h, seatName } from "./common.js";
 import {
-  TEAM_CLASSES, bidOf, outcomeText, pitchCard, stockText, trumpText,
+  SUIT_SYMBOLS, TEAM_CLASSES, bidOf, outcomeText, pitchCard, stockText,
 } from "./pitch_cards.js";
 
 const $ = (id) => document.getElementById(id);
@@ -48,7 +48,7 @@ function seatBox(view, p, seat) {
   },
   h("div", { class: "pname", text: seatName(view, n) }),
   h("div", { class: "pbadges" }, badges),
-  h("div", { class: "pcount", text: typeof entry.cards === "number" ? `${entry.cards} cards` : "" }));
+  h("div", { class: "pcount", text: typeof entry.cards === "number" ? `${entry.cards} card${entry.cards === 1 ? "" : "s"}` : "" }));
 }
 
 function trickArea(view, p) {
@@ -79,26 +79,32 @@ function scoreBoard(p) {
   });
 }
 
-function facts(view, p) {
+/** The corners of the table: the trump (top left), the contract and the points taken
+ * (top right), the stock and the burns (bottom left), the bids (bottom right). */
+function corners(view, p) {
   const name = (s) => seatName(view, s);
-  const items = [];
-  if (p.bids.length) {
-    items.push(h("div", { class: "pfact bids", text: `Bids: ${p.bids.map((b) =>
-      `${name(b.seat)} ${b.label === "Shoot the Moon" ? "Moon" : b.label}`).join(" · ")}` }));
-  }
-  if (p.trump) items.push(h("div", { class: "pfact trump", text: `Trump ${trumpText(p)}` }));
+  const trump = p.trump
+    ? [h("div", { class: "pfact trump", text: `Trump ${SUIT_SYMBOLS[p.trump]} ${p.trump_name}` }),
+      h("div", { class: "pfact", text: `off-jack J${SUIT_SYMBOLS[p.off_jack_suit]}` })]
+    : [];
+  const contract = [];
   if (p.contract !== null && p.contract !== undefined) {
     const team = p.pitcher % 2;
-    items.push(h("div", { class: `pfact contract ${TEAM_CLASSES[team]}`,
+    contract.push(h("div", { class: `pfact contract ${TEAM_CLASSES[team]}`,
       text: `${name(p.pitcher)} bid ${p.contract_label}: has taken ${p.taken[team]} of ${p.needed}` }));
-    items.push(h("div", { class: "pfact taken", text: `Points taken: ${p.team_names[0]} ${p.taken[0]} · ${p.team_names[1]} ${p.taken[1]}` }));
+    contract.push(h("div", { class: "pfact taken", text: `Points taken: ${p.taken[0]} to ${p.taken[1]}` }));
   }
-  if (p.phase !== "bid") items.push(h("div", { class: "pfact stock", text: stockText(p, name) }));
+  const stock = p.phase !== "bid" ? [h("div", { class: "pfact stock", text: stockText(p, name) })] : [];
   if (p.burned.length) {
-    items.push(h("div", { class: "pfact burns" }, h("span", { text: "Burned: " }),
+    stock.push(h("div", { class: "pfact burns" }, h("span", { text: "Burned: " }),
       p.burned.map((b) => h("span", { class: "burn", title: name(b.seat) }, pitchCard(b.card)))));
   }
-  return items;
+  const bids = p.bids.length
+    ? [h("div", { class: "pfact bids", text: `Bids: ${p.bids.map((b) =>
+      `${name(b.seat)} ${b.label === "Shoot the Moon" ? "Moon" : b.label}`).join(" · ")}` })]
+    : [];
+  return [["nw", trump], ["ne", contract], ["sw", stock], ["se", bids]].map(([corner, items]) =>
+    h("div", { class: `pcorner ${corner}` }, items));
 }
 
 /** Draw the Pitch table into the #pitch panel. */
@@ -124,7 +130,7 @@ export function renderPitch(view) {
     h("p", { id: "pitch-turn", class: "pturn", text: turn }),
     h("div", { class: "pscores" }, scoreBoard(p)),
     banner,
-    h("div", { class: "ptable" }, [0, 1, 2, 3].map((s) => seatBox(view, p, s)), trickArea(view, p)),
-    h("div", { class: "pfacts" }, facts(view, p)));
+    h("div", { class: "ptable" }, [0, 1, 2, 3].map((s) => seatBox(view, p, s)), trickArea(view, p),
+      corners(view, p)));
   return turn;
 }
