@@ -17,10 +17,10 @@ from engine.apps.table import access
 from engine.apps.table.durable import decide_ahead
 from engine.apps.table.hub import Connection
 from engine.apps.table.room_state import RoomState
-from engine.apps.table.setup import host_forms
+from engine.apps.table.setup import table_of_game
 from engine.game.interface import GameState
 
-__all__ = ["RoomViews", "MAX_LOG", "PHONE_LOG", "save_notation"]
+__all__ = ["RoomViews", "MAX_LOG", "PHONE_LOG", "save_notation", "private_view"]
 
 #: Log lines kept (newest first).
 MAX_LOG = 300
@@ -91,7 +91,7 @@ class RoomViews(RoomState):
         game = self.game
         if game is not None:
             bot_playing = self.seats[seat].bot_playing
-            return self.table.private_view(game, seat, self.names, bot_playing=bot_playing)
+            return private_view(game, seat, self.names, bot_playing=bot_playing)
         return {"seat": seat, "hand": [], "legal": [], "prompt": "", "bot_playing": False}
 
     def _changed(self, save: bool = False) -> None:
@@ -166,10 +166,19 @@ class RoomViews(RoomState):
             welcome.update(
                 access.host_fields(self.base_url, self.host_key, self.join_url, self.code)
             )
-            welcome["forms"] = host_forms()  # the games whose form fields their adapter says
         if message:
             welcome["message"] = message
         return welcome
+
+
+def private_view(
+    game: GameState, seat: int, names: list[str], *, bot_playing: bool = False
+) -> dict[str, Any]:
+    """The ``you`` part of ``seat``'s phone, as the game's family draws it (its adapter)."""
+    view: dict[str, Any] = table_of_game(game).private_view(
+        game, seat, names, bot_playing=bot_playing
+    )
+    return view
 
 
 def save_notation(game: GameState) -> str:

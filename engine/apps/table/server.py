@@ -38,7 +38,7 @@ import segno
 import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp
@@ -47,6 +47,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from engine.apps.table.frames import BEHIND_CLOSE_CODE, Outbox, PeerRates, read_messages
 from engine.apps.table.guard import Guard, Hosts, SecurityHeaders
 from engine.apps.table.limits import Limits, RefusalLog, fit_to_fd_limit
+from engine.apps.table.setup import host_forms
 from engine.apps.table.transport import uvicorn_config
 from engine.game.errors import UnitProblem
 from engine.units.ports import ShowdownOutcome, ShowdownRequest, UnitPort
@@ -472,12 +473,17 @@ def _page_routes(room: TableRoom, display_page: str) -> list[BaseRoute]:
     async def favicon(request: Request) -> Response:
         return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
 
+    async def forms(request: Request) -> Response:
+        """The host form's fields of the games that describe them (setup.host_forms)."""
+        return JSONResponse(host_forms(), headers={"Cache-Control": "no-cache"})
+
     return [
         Route("/", page(display_page), name="display"),
         Route("/phone", page("phone.html"), name="phone"),
         Route("/join", page("phone.html"), name="join"),
         Route("/qr.svg", qr, name="qr"),
         Route("/favicon.ico", favicon, name="favicon"),
+        Route("/forms.json", forms, name="forms"),
     ]
 
 

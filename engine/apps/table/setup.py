@@ -24,9 +24,10 @@ import importlib
 from types import ModuleType
 from typing import Any
 
-from engine.game.registry import all_variants, family_playing
+from engine.game.interface import Family, GameState
+from engine.game.registry import all_variants, family_of, family_playing
 
-__all__ = ["VARIANTS", "table_of", "variant_refusal", "host_forms", "in_words"]
+__all__ = ["VARIANTS", "table_of", "table_of_game", "variant_refusal", "host_forms", "in_words"]
 
 #: Every variant of every family (the registry's order).
 VARIANTS = all_variants()
@@ -50,13 +51,21 @@ def table_of(variant: str) -> ModuleType:
     refused = variant_refusal(variant)
     if refused is not None:
         raise ValueError(refused)
-    family = family_playing(variant)
+    return _adapter(family_playing(variant))
+
+
+def table_of_game(game: GameState) -> ModuleType:
+    """The table adapter of ``game``'s family."""
+    return _adapter(family_of(game))
+
+
+def _adapter(family: Family) -> ModuleType:
     return importlib.import_module(getattr(family, "table", f"engine.{family.name}.table"))
 
 
 def host_forms() -> dict[str, Any]:
     """The host form's fields of each variant whose adapter describes them
-    (the others' are display.html's own): sent to the host in its welcome."""
+    (the others' are display.html's own): served as /forms.json (server.py)."""
     forms = {}
     for variant in VARIANTS:
         form = table_of(variant).host_form(variant)

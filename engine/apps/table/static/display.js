@@ -52,6 +52,7 @@ function partyRules() {
 // The forms the server describes (its welcome to the host: "forms", by variant):
 // Pitch's bots and one switch per house rule, ticked for the rule's alternative.
 let forms = {};
+let formsAsked = false;
 const unoBotOptions = $("bot-kind").innerHTML;
 
 function buildForms(given) {
@@ -142,10 +143,13 @@ function welcomed(welcome) {
   }
   $("host").hidden = !host;
   $("spectator").hidden = host;
-  if (host) {
-    buildForms(welcome.forms);
-    formVariant = null;
-    showRuleFields();
+  if (host && !formsAsked) {
+    formsAsked = true;
+    fetch("/forms.json").then((r) => r.json()).then((given) => {
+      buildForms(given);
+      formVariant = null;
+      showRuleFields();
+    }).catch(() => { formsAsked = false; }); // asked again at the next welcome
   }
   $("spectator-message").textContent = welcome.message || "";
   if (host) {
