@@ -6,6 +6,7 @@ resume, a face-down burn, the phones' taps and refusals."""
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import random
 
@@ -264,3 +265,13 @@ def test_the_strong_bots_play_a_hand_at_the_table():
     while room.game.round == 1 and step(room, people, rng):
         check_frames(room, conns)
     assert room.game.round == 2 or room.game.match_winner is not None
+
+
+def test_the_host_form_fields_are_served_as_forms_json():
+    from engine.apps.table.server import create_app
+
+    app = create_app(make_room(seats=4), pace_s=0)
+    route = next(r for r in app.routes if getattr(r, "path", None) == "/forms.json")
+    response = asyncio.run(route.endpoint(None))
+    assert json.loads(response.body) == host_forms()
+    assert response.headers["cache-control"] == "no-cache"
