@@ -18,7 +18,7 @@ Teams: seats 0 and 2 are team A, 1 and 3 team B (partners sit opposite).
 >>> keeper.team_scores, keeper.dealer
 ((7, 3), 0)
 >>> print(keeper.hand_text(hand))
-Hand 1, Dee dealt: Ann bid 5 and made it with 7. Ann & Cy +7, Bob & Dee +3: 7 to 3.
+Hand 1, Dee dealt: Ann bid 5 and made it with 7. Ann and Cy +7, Bob and Dee +3: 7 to 3.
 >>> keeper.enter(pitcher=1, bid=6, cards={"A": 0, "J": 1, "OJ": 1, "HJ": 1,
 ...     "LJ": None, "T": 1, "2": 0, "3": 0}).made
 False
@@ -28,7 +28,7 @@ False
 ...     keeper.enter(pitcher=2, bid=4, taken=(8, 4))
 ... except ValueError as refused:  # an IllegalActionError
 ...     print(refused)
-Ann & Cy took 8 and Bob & Dee 4: 12 points, but a hand holds 10
+Ann and Cy took 8 and Bob and Dee 4: 12 points, but a hand holds 10
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ from engine.pitch.actions import MOON, PLAIN_TEN
 from engine.pitch.cards import POINTS_IN_HAND, point_value
 from engine.pitch.rules import DEFAULT_RULES, RULE_CHOICES, PitchRules
 from engine.pitch.scoring import HandOutcome, score_hand
+from engine.pitch.words import bid_name, team_name
 
 __all__ = [
     "Scorekeeper",
@@ -54,8 +55,6 @@ __all__ = [
     "PLAYERS",
     "read_entry",
     "scoring_rules",
-    "bid_words",
-    "team_name",
     "point_card_labels",
 ]
 
@@ -80,22 +79,6 @@ POINT_CARDS: dict[str, tuple[str, str]] = {
 }
 _VALUES = {key: point_value(card, "H") for key, (_, card) in POINT_CARDS.items()}
 assert sum(_VALUES.values()) == POINTS_IN_HAND
-
-
-def team_name(names: Sequence[str], team: int) -> str:
-    """A team by its players: ``"Ann & Cy"`` (team 0: seats 0 and 2).
-
-    >>> team_name(["Ann", "Bob", "Cy", "Dee"], 1)
-    'Bob & Dee'
-    """
-    return f"{names[team]} & {names[team + 2]}"
-
-
-def bid_words(bid: int) -> str:
-    """A bid as a table says it: ``"5"``, ``"10"`` (the plain 10), ``"Shoot the Moon"``."""
-    if bid == MOON:
-        return "Shoot the Moon"
-    return "10" if bid == PLAIN_TEN else str(bid)
 
 
 def point_card_labels(rules: PitchRules = DEFAULT_RULES) -> dict[str, str]:
@@ -244,7 +227,7 @@ class Scorekeeper:
         return len(self.hands) + 1
 
     def team(self, team: int) -> str:
-        return team_name(self.names, team)
+        return team_name(team, self.names)
 
     # -- the host's entries ---------------------------------------------------------
 
@@ -356,7 +339,7 @@ class Scorekeeper:
             )
         else:
             verb = f"made it with {took}" if out.made else f"was set with {took}"
-            head += f"{pitcher} bid {bid_words(entry.bid)} and {verb}."
+            head += f"{pitcher} bid {bid_name(entry.bid)} and {verb}."
         changes = [self._change(hand, team) for team in (side, 1 - side)]
         line = f"{head} {', '.join(changes)}: {hand.after[0]} to {hand.after[1]}."
         if entry.burned:
@@ -373,12 +356,12 @@ class Scorekeeper:
         return f"{self.team(team)} {change:+d}".replace("-", "−")
 
     def _cards_text(self, cards: tuple[tuple[str, int | None], ...]) -> str:
-        """``"(Ann & Cy: A J 3; Bob & Dee: T; burned: HJ)"``, the keys as the form names them."""
+        """``"(Ann and Cy: ace, 3; Bob and Dee: 10; burned: high joker)"``."""
         parts = []
         for team, label in ((0, self.team(0)), (1, self.team(1)), (None, "burned")):
             keys = [_short(key) for key, went in cards if went == team]
             if keys:
-                parts.append(f"{label}: {' '.join(keys)}")
+                parts.append(f"{label}: {', '.join(keys)}")
         return f"({'; '.join(parts)})"
 
     def result_text(self) -> str | None:
@@ -483,7 +466,7 @@ def _checked_cards(cards: object, names: Sequence[str]) -> tuple[tuple[str, int 
     for key, team in cards.items():
         if team is not None and (type(team) is not int or team not in (0, 1)):
             raise IllegalActionError(
-                f"the {_short(key)} went to {team_name(names, 0)} (0), {team_name(names, 1)} "
+                f"the {_short(key)} went to {team_name(0, names)} (0), {team_name(1, names)} "
                 f"(1) or was burned (null), not {_shown(team)}"
             )
     return tuple((key, cards[key]) for key in POINT_CARDS)

@@ -23,7 +23,7 @@ server (``server.create_app``) and its ``Runner`` serve it; its page is
 >>> room.receive(host, '{"type": "host", "cmd": "start", "players": ["Ann", "Bob", "Cy", "Dee"]}')
 >>> room.receive(host, '{"type": "host", "cmd": "hand", "pitcher": 1, "bid": 5, "taken": [3, 7]}')
 >>> room.scores, room.log[1]
-((3, 7), 'Hand 1, Ann dealt: Bob bid 5 and made it with 7. Bob & Dee +7, Ann & Cy +3: 3 to 7.')
+((3, 7), 'Hand 1, Ann dealt: Bob bid 5 and made it with 7. Bob and Dee +7, Ann and Cy +3: 3 to 7.')
 """
 
 from __future__ import annotations
@@ -48,11 +48,11 @@ from engine.pitch.scorekeeper import (
     SCORING_RULES,
     ScoredHand,
     Scorekeeper,
-    bid_words,
     point_card_labels,
     read_entry,
     scoring_rules,
 )
+from engine.pitch.words import bid_name
 from engine.units.ports import ShowdownOutcome, ShowdownRequest, SimulatedUnit, UnitPort
 from engine.uno.table_views import SEPARATOR
 from firmware_host.protocol import clean_name, clean_showdown_id
@@ -178,7 +178,7 @@ class PitchCompanionRoom(Hub):
             "dealer": entry.dealer,
             "pitcher": entry.pitcher,
             "team": entry.pitcher % 2,
-            "bid": bid_words(entry.bid),
+            "bid": bid_name(entry.bid),
             "taken": list(entry.taken),
             "burned": entry.burned,
             "made": out.made,
@@ -372,7 +372,7 @@ class PitchCompanionRoom(Hub):
         """A hand in a few words: "hand 2 (Bob bid 5, set)"."""
         assert self.keeper is not None
         entry = hand.entry
-        bid = "shot the Moon" if entry.bid == MOON else f"bid {bid_words(entry.bid)}"
+        bid = "shot the Moon" if entry.bid == MOON else f"bid {bid_name(entry.bid)}"
         return (
             f"hand {hand.number} ({self.keeper.names[entry.pitcher]} {bid}, "
             f"{'made' if hand.made else 'set'})"
@@ -466,7 +466,7 @@ def _bids(ten_bid: bool) -> list[dict[str, Any]]:
     return [
         {
             "value": "moon" if bid == MOON else (10 if bid == PLAIN_TEN else bid),
-            "text": bid_words(bid),
+            "text": bid_name(bid),
         }
         for bid in bids
     ]
