@@ -50,6 +50,7 @@ __all__ = [
     "HandEntry",
     "ScoredHand",
     "POINT_CARDS",
+    "CARD_POINTS",
     "SCORING_RULES",
     "DEFAULT_TARGET",
     "PLAYERS",
@@ -77,8 +78,8 @@ POINT_CARDS: dict[str, tuple[str, str]] = {
     "2": ("2", "2H"),
     "3": ("3", "3H"),
 }
-_VALUES = {key: point_value(card, "H") for key, (_, card) in POINT_CARDS.items()}
-assert sum(_VALUES.values()) == POINTS_IN_HAND
+#: What each point card is worth (the rules' point_value).
+CARD_POINTS = {key: point_value(card, "H") for key, (_, card) in POINT_CARDS.items()}
 
 
 def point_card_labels(rules: PitchRules = DEFAULT_RULES) -> dict[str, str]:
@@ -91,7 +92,7 @@ def point_card_labels(rules: PitchRules = DEFAULT_RULES) -> dict[str, str]:
     labels = {}
     for key, (name, _) in POINT_CARDS.items():
         joker = key in ("HJ", "LJ")
-        worth = _VALUES[key]
+        worth = CARD_POINTS[key]
         label = f"{name}{'' if joker or key == 'OJ' else ' of trumps'} ({worth} point"
         label += "s" if worth != 1 else ""
         if key == "2" and rules.low == "holder":
@@ -476,7 +477,7 @@ def _cards_taken(cards: tuple[tuple[str, int | None], ...]) -> tuple[int, int]:
     taken = [0, 0]
     for key, team in cards:
         if team is not None:
-            taken[team] += _VALUES[key]
+            taken[team] += CARD_POINTS[key]
     return (taken[0], taken[1])
 
 

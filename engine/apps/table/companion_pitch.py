@@ -43,6 +43,7 @@ from engine.apps.table.room_state import new_match_id
 from engine.pitch.actions import MOON, PLAIN_TEN
 from engine.pitch.rules import DEFAULT_RULES
 from engine.pitch.scorekeeper import (
+    CARD_POINTS,
     DEFAULT_TARGET,
     PLAYERS,
     SCORING_RULES,
@@ -145,7 +146,8 @@ class PitchCompanionRoom(Hub):
             "rules": {name: getattr(rules, name) for name in SCORING_RULES},
             "bids": _bids(rules.ten_bid),
             "point_cards": [
-                {"key": key, "label": label} for key, label in point_card_labels(rules).items()
+                {"key": key, "label": label, "worth": CARD_POINTS[key]}
+                for key, label in point_card_labels(rules).items()
             ],
             "hands": [self._row(hand) for hand in reversed(keeper.hands)] if keeper else [],
             "undo": self._describe(keeper.hands[-1]) if keeper and keeper.hands else None,
