@@ -141,7 +141,9 @@ class HandEntry:
         return POINTS_IN_HAND - sum(self.taken)
 
     def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"dealer": self.dealer, "pitcher": self.pitcher, "bid": self.bid}
+        """The entry as a host's message says it (:func:`read_entry` reads it back)."""
+        bid = "moon" if self.bid == MOON else (10 if self.bid == PLAIN_TEN else self.bid)
+        data: dict[str, Any] = {"dealer": self.dealer, "pitcher": self.pitcher, "bid": bid}
         if self.cards is None:
             data["taken"] = list(self.taken)
         else:
@@ -263,6 +265,8 @@ class Scorekeeper:
                 "or start a new match"
             )
         dealt = _seat("the dealer", self.dealer if dealer is None else dealer)
+        if pitcher is None:
+            raise IllegalActionError("say who pitched (the player who won the bid)")
         seat = _seat("the pitcher", pitcher)
         contract = self._bid(bid)
         if (taken is None) == (cards is None):
@@ -299,11 +303,11 @@ class Scorekeeper:
 
     def _bid(self, bid: object) -> int:
         bids = [4, 5, 6, 7, 8, 9] + ([PLAIN_TEN] if self.rules.ten_bid else []) + [MOON]
+        ten = ", 10" if self.rules.ten_bid else ""
+        if bid is None:
+            raise IllegalActionError(f"say the bid: 4 to 9{ten} or Shoot the Moon")
         if type(bid) is not int or bid not in bids:
-            ten = ", 10" if self.rules.ten_bid else ""
-            raise IllegalActionError(
-                f"the bid must be 4 to 9{ten} or Shoot the Moon, not {_shown(bid)}"
-            )
+            raise IllegalActionError(_bid_refusal(bid, self.rules))
         return bid
 
     def _checked_taken(self, taken: object) -> tuple[int, int]:
@@ -312,6 +316,8 @@ class Scorekeeper:
                 f"the points taken are two numbers (team A, team B), not {_shown(taken)}"
             )
         for team, points in enumerate(taken):
+            if points is None:
+                raise IllegalActionError(f"say how many points {self.team(team)} took (0 to 10)")
             if type(points) is not int or not 0 <= points <= POINTS_IN_HAND:
                 raise IllegalActionError(
                     f"{self.team(team)} took a whole number of points from 0 to "
@@ -433,15 +439,28 @@ def read_entry(data: Mapping[str, Any], keeper: Scorekeeper) -> HandEntry:
 
 
 def _read_bid(bid: object, rules: PitchRules) -> object:
-    """``"moon"`` is the Moon; ``10`` the plain 10 under the ten_bid house rule
-    (else the Moon, as the rules' MOON is 10); other values as they are."""
-    if isinstance(bid, str) and bid.strip().lower() in ("moon", "shoot the moon"):
-        return MOON
-    if rules.ten_bid and bid in (10, "10"):
-        return PLAIN_TEN
-    if isinstance(bid, str) and bid.strip().isdigit():
-        return int(bid)
+    """A bid as a message says it: 4 to 9, ``"moon"`` (Shoot the Moon) and,
+    under the ten_bid house rule, 10 (the plain 10); a number may come as
+    text. Anything else is left as it is, for the check to refuse."""
+    if isinstance(bid, str):
+        text = bid.strip().lower()
+        if text in ("moon", "shoot the moon"):
+            return MOON
+        bid = int(text) if text.isdigit() else bid
+    if type(bid) is int and bid >= 10:  # the rules' MOON is 10 and PLAIN_TEN 11: not on the wire
+        if bid == 10 and rules.ten_bid:
+            return PLAIN_TEN
+        if bid == 10:
+            raise IllegalActionError(
+                'there is no plain 10 bid (but under the house rule ten_bid): the Moon is "moon"'
+            )
+        raise IllegalActionError(_bid_refusal(bid, rules))
     return bid
+
+
+def _bid_refusal(bid: object, rules: PitchRules) -> str:
+    ten = ", 10" if rules.ten_bid else ""
+    return f"the bid must be 4 to 9{ten} or Shoot the Moon, not {_shown(bid)}"
 
 
 def _seat(what: str, seat: object) -> int:
