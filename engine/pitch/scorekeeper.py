@@ -348,7 +348,7 @@ class Scorekeeper:
             verb = f"made it with {took}" if out.made else f"was set with {took}"
             head += f"{pitcher} bid {bid_name(entry.bid)} and {verb}."
         changes = [self._change(hand, team) for team in (side, 1 - side)]
-        line = f"{head} {', '.join(changes)}: {hand.after[0]} to {hand.after[1]}."
+        line = f"{head} {', '.join(changes)}: {_number(hand.after[0])} to {_number(hand.after[1])}."
         if entry.burned:
             line += f" {_points(entry.burned)} burned."
         if entry.cards is not None:
@@ -360,7 +360,7 @@ class Scorekeeper:
         side = hand.entry.pitcher % 2
         if hand.outcome.moon and hand.outcome.made and team == side and hand.after[team] == 0:
             return f"{self.team(team)} back to 0"
-        return f"{self.team(team)} {change:+d}".replace("-", "−")
+        return f"{self.team(team)} {'+' if change >= 0 else ''}{_number(change)}"
 
     def _cards_text(self, cards: tuple[tuple[str, int | None], ...]) -> str:
         """``"(Ann and Cy: ace, 3; Bob and Dee: 10; burned: high joker)"``."""
@@ -381,8 +381,11 @@ class Scorekeeper:
         if hand.outcome.moon:
             side = hand.entry.pitcher % 2
             how = "made the Moon" if won == side else "saw the Moon fail"
-            return f"{self.team(won)} win the match: they {how}, at {score} points."
-        return f"{self.team(won)} win the match with {score} points after {hand.number} hands."
+            return f"{self.team(won)} win the match: they {how}, at {_number(score)} points."
+        return (
+            f"{self.team(won)} win the match with {_number(score)} points "
+            f"after {hand.number} hands."
+        )
 
     # -- saving ---------------------------------------------------------------------
 
@@ -507,6 +510,11 @@ def _short(key: str) -> str:
 
 def _listed(words: Sequence[str]) -> str:
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def _number(n: int) -> str:
+    """A score as the table writes it: a true minus sign (read aloud as "minus")."""
+    return str(n).replace("-", "\u2212")
 
 
 def _points(n: int) -> str:
