@@ -57,6 +57,7 @@ __all__ = [
     "read_entry",
     "scoring_rules",
     "point_card_labels",
+    "point_card_notes",
 ]
 
 PLAYERS = 4
@@ -82,22 +83,30 @@ POINT_CARDS: dict[str, tuple[str, str]] = {
 CARD_POINTS = {key: point_value(card, "H") for key, (_, card) in POINT_CARDS.items()}
 
 
-def point_card_labels(rules: PitchRules = DEFAULT_RULES) -> dict[str, str]:
-    """Each point card as the host's form names it, with its worth; the 2 says
-    whom it counts for under ``rules`` (R8: the taker, or "low to holder").
+def point_card_notes(rules: PitchRules = DEFAULT_RULES) -> dict[str, str]:
+    """What each point card is worth, in words; the 2 says whom it counts for
+    under ``rules`` (R8: the taker, or "low to holder").
 
-    >>> point_card_labels()["3"], point_card_labels(PitchRules(low="holder"))["2"]
-    ('3 of trumps (3 points)', '2 of trumps (1 point, for the team that played it)')
+    >>> point_card_notes()["3"], point_card_notes(PitchRules(low="holder"))["2"]
+    ('3 points', '1 point, for the team that played it')
+    """
+    notes = {key: _points(CARD_POINTS[key]) for key in POINT_CARDS}
+    if rules.low == "holder":
+        notes["2"] += ", for the team that played it"
+    return notes
+
+
+def point_card_labels(rules: PitchRules = DEFAULT_RULES) -> dict[str, str]:
+    """Each point card as the host's form names it, with its worth (its note).
+
+    >>> point_card_labels()["3"], point_card_labels()["HJ"]
+    ('3 of trumps (3 points)', 'high joker (1 point)')
     """
     labels = {}
-    for key, (name, _) in POINT_CARDS.items():
-        joker = key in ("HJ", "LJ")
-        worth = CARD_POINTS[key]
-        label = f"{name}{'' if joker or key == 'OJ' else ' of trumps'} ({worth} point"
-        label += "s" if worth != 1 else ""
-        if key == "2" and rules.low == "holder":
-            label += ", for the team that played it"
-        labels[key] = label + ")"
+    for key, note in point_card_notes(rules).items():
+        name = POINT_CARDS[key][0]
+        trumps = "" if key in ("OJ", "HJ", "LJ") else " of trumps"
+        labels[key] = f"{name}{trumps} ({note})"
     return labels
 
 

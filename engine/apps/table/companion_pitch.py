@@ -46,10 +46,12 @@ from engine.pitch.scorekeeper import (
     CARD_POINTS,
     DEFAULT_TARGET,
     PLAYERS,
+    POINT_CARDS,
     SCORING_RULES,
     ScoredHand,
     Scorekeeper,
     point_card_labels,
+    point_card_notes,
     read_entry,
     scoring_rules,
 )
@@ -146,8 +148,16 @@ class PitchCompanionRoom(Hub):
             "rules": {name: getattr(rules, name) for name in SCORING_RULES},
             "bids": _bids(rules.ten_bid),
             "point_cards": [
-                {"key": key, "label": label, "worth": CARD_POINTS[key]}
-                for key, label in point_card_labels(rules).items()
+                {
+                    "key": key,
+                    "name": POINT_CARDS[key][0],
+                    "note": note,
+                    "label": label,
+                    "worth": CARD_POINTS[key],
+                }
+                for (key, label), note in zip(
+                    point_card_labels(rules).items(), point_card_notes(rules).values(), strict=True
+                )
             ],
             "hands": [self._row(hand) for hand in reversed(keeper.hands)] if keeper else [],
             "undo": self._describe(keeper.hands[-1]) if keeper and keeper.hands else None,

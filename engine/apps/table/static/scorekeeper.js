@@ -196,6 +196,7 @@ function renderScores() {
   $("next-hand").textContent = view.phase === "playing"
     ? `Hand ${view.hand}: ${view.players[dealer]} deals`
     : (over ? view.result || "" : "");
+  $("next-hand").classList.toggle("result-line", over);
   const rules = view.rules || {};
   const house = [];
   if (rules.low === "holder") house.push("the 2 counts for the team that played it");
@@ -216,21 +217,23 @@ function renderSheet() {
   $("sheet-empty").hidden = hands.length > 0;
   fill($("sheet-head"), view.phase === "lobby" ? [] : h("tr", {},
     h("th", { scope: "col", text: "#" }),
-    h("th", { scope: "col", text: "Bid" }),
-    [0, 1].map((team) => h("th", { scope: "col", class: `score-col ${TEAM_CLASS[team]}`, text: teamName(team) })),
+    h("th", { scope: "col", text: "Contract" }),
+    [0, 1].map((team) => h("th", { scope: "col", class: `score-col ${TEAM_CLASS[team]}` },
+      h("span", { class: `team-tag ${TEAM_CLASS[team]}`, text: "AB"[team] }),
+      h("span", { class: "long", text: ` ${teamName(team)}` }))),
   ));
   fill($("sheet"), hands.map((row) => {
-    const pitcher = view.players[row.pitcher];
+    const took = row.taken[row.team];
     const result = row.moon
-      ? (row.made ? "Moon made" : "Moon failed")
-      : (row.made ? `made, ${row.taken[row.team]}` : `set, ${row.taken[row.team]}`);
+      ? (row.made ? "made" : `failed with ${took}`)
+      : (row.made ? `made with ${took}` : `set with ${took}`);
     return h("tr", { "data-hand": row.number, class: row.made ? "made" : "set" },
       h("td", { class: "num", text: String(row.number) }),
       h("td", { class: "contract" },
         h("span", { class: `team-tag ${TEAM_CLASS[row.team]}`, text: "AB"[row.team] }),
-        ` ${pitcher} ${row.moon ? "🌙" : row.bid}`,
-        h("span", { class: `result ${row.made ? "ok" : "bad"}`, text: ` ${result}` }),
-        h("span", { class: "dealt", text: ` · ${view.players[row.dealer]} dealt` })),
+        ` ${view.players[row.pitcher]} ${row.moon ? "Moon" : row.bid} `,
+        h("span", { class: `result ${row.made ? "ok" : "bad"}`, text: result }),
+        h("span", { class: "dealt", text: `${view.players[row.dealer]} dealt` })),
       [0, 1].map((team) => h("td", { class: `score-col ${TEAM_CLASS[team]}` },
         h("span", { class: "change", text: signed(row.change[team]) }),
         h("span", { class: "after", text: String(row.scores[team]).replace("-", "−") }))),
@@ -301,9 +304,9 @@ function resetHand() {
   cardsTotal();
 }
 
-function pill(name, value, text, attrs = {}) {
+function pill(name, value, text, attrs = {}, inputAttrs = {}) {
   return h("label", { class: "pill", ...attrs },
-    h("input", { type: "radio", name, value }),
+    h("input", { type: "radio", name, value, ...inputAttrs }),
     h("span", { text }));
 }
 
@@ -320,11 +323,21 @@ function renderPointCards() {
   const key = JSON.stringify([view.point_cards, view.teams.map((t) => t.name)]);
   if (key === cardsKey) return;
   cardsKey = key;
+  fill($("point-cards-head"), h("tr", {},
+    h("th", { scope: "col", text: "Point card" }),
+    [0, 1].map((team) => h("th", { scope: "col", class: `team-col ${TEAM_CLASS[team]}` },
+      h("span", { class: `team-tag ${TEAM_CLASS[team]}`, text: "AB"[team] }),
+      h("span", { class: "team-col-name", text: ` ${teamName(team)}` }))),
+    h("th", { scope: "col", text: "burned" })));
   fill($("point-cards"), view.point_cards.map((card) => h("tr", { "data-card": card.key },
-    h("th", { scope: "row", text: card.label }),
-    [0, 1].map((team) => h("td", {}, pill(`card-${card.key}`, String(team), teamName(team),
-      { class: `pill ${TEAM_CLASS[team]}`, "data-team": team }))),
-    h("td", {}, pill(`card-${card.key}`, "burned", "burned", { "data-team": "burned" })),
+    h("th", { scope: "row", title: card.label },
+      h("span", { class: "card-name", text: card.name }),
+      h("span", { class: "card-note", text: ` ${card.note}` })),
+    [0, 1].map((team) => h("td", {}, pill(`card-${card.key}`, String(team), "AB"[team],
+      { class: `pill ${TEAM_CLASS[team]}`, "data-team": team },
+      { "aria-label": `${card.label}: ${teamName(team)}` }))),
+    h("td", {}, pill(`card-${card.key}`, "burned", "–", { "data-team": "burned" },
+      { "aria-label": `${card.label}: burned` })),
   )));
   for (const input of $("point-cards").querySelectorAll("input")) {
     input.addEventListener("change", () => cardsTotal());
