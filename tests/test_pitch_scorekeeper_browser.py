@@ -153,3 +153,28 @@ def test_a_tv_shows_the_match_and_a_spectator_follows_it(browser, scorekeeper):
     tv.screenshot(path=str(SHOTS / "pitch_scorekeeper_tv_won.png"))
     assert room.phase == "match_over" and room.scores == (52, 4)
     assert frames.errors == []
+
+
+def test_the_page_loads_light_under_its_policy_and_fetches_nothing_from_elsewhere(
+    browser, scorekeeper
+):
+    url, _room = scorekeeper
+    page = browser.new_page()
+    responses: list = []
+    console: list[str] = []
+    page.on("response", lambda response: responses.append(response))
+    page.on("console", lambda m: console.append(m.text) if m.type in ("error", "warning") else None)
+    page.goto(url)
+    page.wait_for_load_state("networkidle")
+    page.locator("#status", has_text="connected").wait_for()
+    fetched = {r.url: len(r.body()) for r in responses}
+    assert all(u.startswith(url) for u in fetched), fetched
+    assert sum(fetched.values()) < 150_000, fetched
+    assert {u.rsplit("/", 1)[-1] for u in fetched} >= {
+        "table.css",
+        "common.js",
+        "scorekeeper.css",
+        "scorekeeper.js",
+    }
+    assert console == []  # a style or script the policy refused would be logged here
+    page.close()
