@@ -31,9 +31,13 @@ def scorekeeper(tmp_path):
         yield url, room
 
 
-def start(page, names=("Ann", "Bob", "Cy", "Dee")):
+def start(page, names=("Ann", "Bob", "Cy", "Dee"), house_rules=()):
     for n, name in enumerate(names):
         page.locator(f"#p{n}").fill(name)
+    if house_rules:
+        page.locator(".house-rules summary").click()
+        for rule in house_rules:
+            page.locator(f".house input[data-rule='{rule}']").check()
     page.locator("#first-dealer").select_option("3")  # Dee deals first
     page.locator("#start").click()
     page.locator("#hand-form").wait_for()
@@ -61,8 +65,12 @@ def test_the_host_enters_three_hands_a_set_and_an_undo_on_a_phone(browser, score
     frames = Frames(page)
     page.goto(f"{url}/#host=pitch-key")
     page.locator("#status", has_text="connected").wait_for()
-    start(page)
+    start(page, house_rules=["low"])  # low to holder: the 2 counts for who played it
     expect(page.locator("#next-hand")).to_have_text("Hand 1: Dee deals")
+    assert page.locator("#house li").all_inner_texts() == [
+        "the 2 counts for the team that played it"
+    ]
+    assert room.keeper.rules.low == "holder"
     assert page.locator(".team-name").all_inner_texts() == ["A Ann and Cy", "B Bob and Dee"]
 
     # Hand 1: Ann bids 5 and takes 7.
@@ -82,6 +90,9 @@ def test_the_host_enters_three_hands_a_set_and_an_undo_on_a_phone(browser, score
     page.locator("#pitcher").select_option("1")
     page.locator("#bids label[data-bid='6']").click()
     page.locator("#modes label", has_text="By the point cards").click()
+    expect(page.locator("#point-cards tr[data-card='2'] .card-note")).to_have_text(
+        "1 point, for the team that played it"
+    )
     for key, team in {"A": 0, "J": 1, "OJ": 1, "HJ": 0, "LJ": 1, "T": "burned", "2": 0}.items():
         page.locator(f"#point-cards tr[data-card='{key}'] label[data-team='{team}']").tap()
     expect(page.locator("#cards-total")).to_have_text(
@@ -151,6 +162,7 @@ def test_a_tv_shows_the_match_and_a_spectator_follows_it(browser, scorekeeper):
     expect(watcher.locator("#champion")).to_have_text("Ann and Cy win the match!")
     assert tv.locator("#hand-form").is_hidden() and tv.locator("#start").is_visible()
     tv.screenshot(path=str(SHOTS / "pitch_scorekeeper_tv_won.png"))
+    watcher.screenshot(path=str(SHOTS / "pitch_scorekeeper_tv_spectator.png"))
     assert room.phase == "match_over" and room.scores == (52, 4)
     assert frames.errors == []
 
