@@ -300,3 +300,14 @@ def test_the_table_command_makes_the_room_the_variants_family_names(tmp_path):
     assert isinstance(pitch, PitchCompanionRoom) and pitch.PAGE == "scorekeeper.html"
     uno = room_for("showdown")
     assert isinstance(uno, CompanionRoom) and uno.PAGE == "companion.html"
+
+
+def test_a_new_host_key_makes_the_old_hosts_page_a_spectators_and_is_saved(tmp_path):
+    path = tmp_path / "pitch.json"
+    room, display = started(save=path)
+    old = room.host_key
+    new = room.new_host_key()
+    welcome = taken(room, display)[0]
+    assert welcome["type"] == "welcome" and welcome["host"] is False and "message" in welcome
+    assert new != old and json.loads(path.read_text())["host_key"] == new
+    assert refusals(host(room, display, "undo")) == [HOST_ONLY]

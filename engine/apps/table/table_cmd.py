@@ -195,8 +195,8 @@ def _save_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--companion",
         action="store_true",
-        help="for a table playing with real cards: the display page starts the showdowns "
-        "on the unit and keeps the score (no phones, no digital hands)",
+        help="for a table playing with real cards: the display page keeps the score (UNO: "
+        "and starts the showdowns on the unit; Pitch: hand by hand) with no phones, no hands",
     )
     resume.add_argument(
         "--resume-if-saved",
