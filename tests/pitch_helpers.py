@@ -21,8 +21,9 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
 from engine.pitch import DECK, parse_card
-from engine.pitch.actions import MOON, Action, Kind
+from engine.pitch.actions import MOON, PLAIN_TEN, Action, Kind
 from engine.pitch.game import Phase, PitchGame
+from engine.pitch.notation import FIELDS as NOTATION_FIELDS
 from engine.pitch.rules import PitchRules
 
 __all__ = [
@@ -36,6 +37,7 @@ __all__ = [
     "ref_winner",
     "HOUSE",
     "rules",
+    "rewritten",
     "deal",
     "act",
     "bid_text",
@@ -50,6 +52,8 @@ __all__ = [
     "play_hand",
     "trumps_held",
     "first",
+    "moon_made",
+    "a_moon_hand",
     "card_tokens",
     "strings_in",
     "team",
@@ -140,6 +144,17 @@ HOUSE: dict[str, dict[str, Any]] = {
 # -- building games -----------------------------------------------------------------------
 
 
+def rewritten(game: PitchGame, **fields: str) -> PitchGame:
+    """``game`` read back from its revealed notation with some fields changed, e.g.
+    ``scores="-9,30"``, ``target="21"`` or ``rules="moon_zero=resets"``."""
+    line = game.notation(reveal=True).split(" ")
+    for name, value in fields.items():
+        line[NOTATION_FIELDS.index(name)] = value
+    again = PitchGame.from_notation(" ".join(line))
+    again.check_invariants()
+    return again
+
+
 def rules(**house: Any) -> PitchRules:
     """The house rules with these fields changed from the defaults."""
     return PitchRules(**house)
@@ -166,6 +181,8 @@ def act(game: PitchGame, text: str, seat: int | None = None) -> None:
 def bid_text(bid: int | None) -> str:
     if bid is None:
         return "pass"
+    if bid == PLAIN_TEN:
+        return "bid 10"
     return "bid moon" if bid == MOON else f"bid {bid}"
 
 
@@ -257,6 +274,25 @@ def trumps_held(game: PitchGame, seat: int, trump: str) -> list[str]:
     return [card for card in game.hand(seat) if ref_is_trump(card, trump)]
 
 
+def moon_made(game: PitchGame, pitcher: int) -> str | None:
+    """``game`` (at the deal) with a suit in which ``pitcher`` keeps the stock and makes
+    the Moon, its team playing high and the other low; None if no suit does."""
+    for suit in SUITS:
+        trial = to_play(game.copy(), pitcher, suit, bid=MOON)
+        model = play_checked(trial, team_plays(team(pitcher)))
+        if model.taken[team(pitcher)] == 10:
+            return suit
+    return None
+
+
+def a_moon_hand(seed: int) -> tuple[PitchGame, str] | None:
+    """Seed ``seed``'s deal, dealer 3, and a suit in which seat 0 (the first to bid) makes
+    the Moon as moon_made plays it."""
+    game = deal(seed, dealer=3)
+    suit = moon_made(game, 0)
+    return (game, suit) if suit else None
+
+
 @functools.cache
 def _first_seed(build: Callable[[int], Any], limit: int) -> int:
     for seed in range(limit):
@@ -322,6 +358,7 @@ class RefTricks:
     leader: int | None
     low_to_holder: bool = False
     unmarked_jokers: bool = False
+    lead_to_partner: bool = False
     first_joker: str | None = None
     trick: list[tuple[int, str]] = dataclasses.field(default_factory=list)
     done: list[tuple[int, tuple[tuple[int, str], ...], int, int]] = dataclasses.field(
@@ -330,16 +367,20 @@ class RefTricks:
     taken: list[int] = dataclasses.field(default_factory=lambda: [0, 0])
 
     @classmethod
-    def start(
-        cls, game: PitchGame, low_to_holder: bool = False, unmarked_jokers: bool = False
-    ) -> RefTricks:
+    def start(cls, game: PitchGame, **house: bool) -> RefTricks:
+        """The model of ``game`` as trick play starts; ``house``: low_to_holder,
+        unmarked_jokers, lead_to_partner (RefTricks' flags)."""
         held = [set(trumps_held(game, seat, game.trump)) for seat in range(4)]
-        model = cls(game.trump, held, None, low_to_holder, unmarked_jokers)
+        model = cls(game.trump, held, None, **house)
         model.leader = model.first_holder(game.pitcher)
         return model
 
     def first_holder(self, seat: int) -> int | None:
-        """``seat`` if it holds a trump, else the first seat clockwise that does."""
+        """``seat`` if it holds a trump, else the first seat clockwise that does (with
+        lead_to_partner, its partner first)."""
+        partner = (seat + 2) % 4
+        if self.lead_to_partner and not self.held[seat] and self.held[partner]:
+            return partner
         for k in range(4):
             if self.held[(seat + k) % 4]:
                 return (seat + k) % 4
@@ -421,13 +462,13 @@ def ref_hand_score(
 def play_checked(
     game: PitchGame,
     choose: Callable[[PitchGame, int], str] = play_lowest,
-    low_to_holder: bool = False,
-    unmarked_jokers: bool = False,
+    **house: bool,
 ) -> RefTricks:
     """Play the tricks out as ``choose`` says, checking every step against RefTricks: the
     seat to act, its legal plays (every trump it holds, nothing else), who is out, each
-    trick's leader, cards, winner and points. The model at the end of the hand."""
-    model = RefTricks.start(game, low_to_holder, unmarked_jokers)
+    trick's leader, cards, winner and points. ``house``: RefTricks' flags. The model at the
+    end of the hand."""
+    model = RefTricks.start(game, **house)
     while game.phase is Phase.PLAY:
         seat = model.to_act
         where = game.notation(reveal=True)

@@ -7,17 +7,14 @@ hidden from a seat is in its view or in the error its illegal action gets; the r
 notation reads back. After every hand: the points taken and the points burned make 10.
 Hands end within a bounded number of actions and games end."""
 
-import dataclasses
-import enum
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.game.errors import IllegalActionError
 from engine.pitch import words
-from engine.pitch.actions import MOON, Action, Kind
+from engine.pitch.actions import MOON, PLAIN_TEN, Action, Kind
 from engine.pitch.game import Phase, PitchGame
-from engine.pitch.rules import PitchRules
+from engine.pitch.rules import RULE_CHOICES, PitchRules
 from tests.pitch_helpers import (
     FULL_DECK,
     HOUSE,
@@ -28,25 +25,16 @@ from tests.pitch_helpers import (
     strings_in,
 )
 
-
-def field_strategy(field):
-    """Each house rule at random: a flag either way, an enum any of its values."""
-    if isinstance(field.default, bool):
-        return st.booleans()
-    if isinstance(field.default, enum.Enum):
-        return st.sampled_from(list(type(field.default)))
-    return st.just(field.default)
-
-
+#: Every house rule at random, each any of its choices (engine/pitch/rules.RULE_CHOICES).
 house_rules = st.builds(
-    PitchRules, **{field.name: field_strategy(field) for field in dataclasses.fields(PitchRules)}
+    PitchRules, **{name: st.sampled_from(choices) for name, choices in RULE_CHOICES.items()}
 )
 seeds = st.integers(0, 2**32 - 1)
 targets = st.sampled_from([52, 52, 21, 11])
 
 #: Every action there is, each tried where it is not legal.
 ALL_ACTIONS = [
-    *(Action.bid(bid) for bid in (4, 5, 6, 7, 8, 9, MOON)),
+    *(Action.bid(bid) for bid in (4, 5, 6, 7, 8, 9, PLAIN_TEN, MOON)),
     Action.pass_(),
     *(Action.trump(suit) for suit in SUITS),
     Action.keep(),

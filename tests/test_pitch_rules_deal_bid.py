@@ -189,6 +189,28 @@ def test_r4_the_dealer_deals_nine_cards_to_each_player_and_18_stay_as_the_stock(
     assert game.phase is Phase.BID
 
 
+@pytest.mark.parametrize("dealer", range(4))
+def test_r4_the_deal_is_one_card_at_a_time_clockwise_from_the_dealers_left(dealer):
+    game = deal(seed=8, dealer=dealer)
+    deck = game.deck  # top first
+    for k in range(4):
+        assert game.dealt((dealer + 1 + k) % 4) == deck[k:36:4]
+        assert set(game.hand((dealer + 1 + k) % 4)) == set(deck[k:36:4])
+    assert game.stock_size == len(deck[36:]) == 18
+
+
+@pytest.mark.parametrize("dealer", range(4))
+def test_r6_the_refill_is_dealt_from_the_stock_clockwise_from_the_dealers_left(dealer):
+    game = deal(seed=8, dealer=dealer)
+    to_play(game, pitcher=(dealer + 2) % 4, suit="D")
+    served = [game.drawn((dealer + k) % 4) for k in (1, 2, 3, 4)]
+    drawn = [card for cards in served for card in cards]
+    assert tuple(drawn) == game.deck[36 : 36 + len(drawn)]
+    assert [len(cards) for cards in served] == [
+        game.refills[(dealer + k) % 4] for k in (1, 2, 3, 4)
+    ]
+
+
 def test_r4_each_hand_is_a_new_shuffle():
     game = deal(seed=4)
     first_hands = [game.hand(seat) for seat in range(4)]

@@ -12,13 +12,16 @@ from engine.pitch.game import Phase
 from tests.pitch_helpers import (
     SUITS,
     RefTricks,
+    a_moon_hand,
     act,
     deal,
     first,
+    moon_made,
     play_checked,
     play_lowest,
     ref_hand_score,
     ref_points,
+    rewritten,
     team,
     team_plays,
     to_play,
@@ -39,17 +42,6 @@ def random_plays(seed):
         return rng.choice([a.value for a in game.legal_actions(seat) if a.kind is Kind.PLAY])
 
     return choose
-
-
-def moon_made(game, pitcher):
-    """``game`` (at the deal) with a suit in which ``pitcher`` keeps the stock and makes
-    the Moon, its team playing high and the other low; None if no suit does."""
-    for suit in SUITS:
-        trial = to_play(game.copy(), pitcher, suit, bid=MOON)
-        model = play_checked(trial, team_plays(team(pitcher)))
-        if model.taken[team(pitcher)] == 10:
-            return suit
-    return None
 
 
 # -- searched hands ---------------------------------------------------------------------
@@ -81,12 +73,6 @@ def a_trick_with_the_3_as_its_only_point(seed):
         if "3D" in cards and sum(ref_points(card, "D") for card in cards) == 3:
             return seed, game, trick
     return None
-
-
-def moon_at_a_score_of_0(seed):
-    game = deal(seed, dealer=3)
-    suit = moon_made(game, 0)
-    return (game, suit) if suit else None
 
 
 def moon_after_a_set(seed):
@@ -213,7 +199,7 @@ def test_r9_two_hands_add_up_and_a_negative_score_carries_over():
 
 
 def test_r9_the_moon_made_from_a_score_of_0_wins_the_game_at_once():
-    game, suit = first(moon_at_a_score_of_0, limit=3000)
+    game, suit = first(a_moon_hand)
     to_play(game, 0, suit, bid=MOON)
     play_checked(game, team_plays(0))
     assert game.taken == (10, 0)
@@ -315,3 +301,38 @@ def test_r9_a_game_to_the_default_target_of_52_ends_when_a_team_reaches_it():
         assert game.round < 60
     assert max(game.team_scores) >= 52
     assert game.match_winner == game.winning_team
+
+
+# -- the same at the default target, from scores written into the notation ------------------
+
+
+def test_r9_at_52_a_team_that_gets_there_mid_hand_has_not_won_until_the_hand_is_scored():
+    game = rewritten(to_play(deal(4, dealer=3), 1, "H"), scores="50,10")
+    model = RefTricks.start(game)
+    passed_52_mid_hand = False
+    while game.phase is Phase.PLAY:
+        assert game.match_winner is None and not game.round_over
+        passed_52_mid_hand |= 50 + model.taken[0] >= 52
+        seat = model.to_act
+        card = play_lowest(game, seat)
+        act(game, f"play {card}")
+        model.play(seat, card)
+    assert passed_52_mid_hand
+    expected, winner = ref_hand_score((50, 10), 1, 4, game.taken)
+    assert (game.team_scores, game.match_winner) == (expected, winner)
+
+
+def test_r9_the_moon_made_from_a_score_well_below_52_wins_at_once():
+    game, suit = first(a_moon_hand)
+    game = rewritten(game, scores="30,45")
+    to_play(game, 0, suit, bid=MOON)
+    play_checked(game, team_plays(0))
+    assert game.match_winner == 0
+
+
+def test_r9_the_moon_failed_loses_at_once_even_from_51():
+    game = rewritten(deal(0, dealer=3), scores="51,0")
+    to_play(game, 0, "H", bid=MOON)
+    play_checked(game)
+    assert game.taken[0] < 10
+    assert game.match_winner == 1
