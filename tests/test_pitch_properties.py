@@ -3,15 +3,15 @@
 At every step: the 54 cards are there once each; only legal actions are applied, and an
 illegal one raises and changes nothing; only trumps are played; no card hidden from the
 public is in its view, in the notation without reveal or in the game's repr, and none
-hidden from a seat is in its view or in the error its illegal action gets; the revealed
-notation reads back. After every hand: the points taken and the points burned make 10.
+hidden from a seat is in its view or in the error its illegal action gets, and none in
+the events narrated; the revealed notation reads back. After every hand: the points taken and the points burned make 10.
 Hands end within a bounded number of actions and games end."""
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.game.errors import IllegalActionError
-from engine.pitch import words
+from engine.pitch import FAMILY, words
 from engine.pitch.actions import MOON, PLAIN_TEN, Action, Kind
 from engine.pitch.game import Phase, PitchGame
 from engine.pitch.rules import RULE_CHOICES, PitchRules
@@ -177,6 +177,7 @@ def step(game, watch, rng, checks=True):
         assert ref_is_trump(action.value, game.trump), action
         assert action.value in game.hand(seat)
     watch.before_stock_decision(action, seat)
+    before = FAMILY.narration.before(game, seat, action)
     game.apply(action, seat)
     if action.kind is Kind.REDEAL:
         watch.new_hand()
@@ -184,8 +185,20 @@ def step(game, watch, rng, checks=True):
     check_counts(game)
     if checks:
         check_hidden(game, watch)
+        check_narration(FAMILY.narration.after(game, seat, action, before), game, watch)
         check_round_trip(game)
     return action
+
+
+def check_narration(events, game, watch):
+    """The events told to the table name no hidden card, nor a hidden refill count. (The
+    trump event's off_jack names which card that is, not where it is.)"""
+    told = [{key: value for key, value in data.items() if key != "off_jack"} for _, data in events]
+    assert set().union(*map(card_tokens, strings_in(told))) <= watch.public(), events
+    if game.rules.refill_counts == "hidden":
+        for kind, data in events:
+            if kind == "refill":
+                assert data["counts"] == [None] * 4, events
 
 
 def play_hand(game, watch, rng, checks=True):
