@@ -39,12 +39,15 @@ def bids_allowed(game, seat=None):
     return bids, Action.pass_() in actions
 
 
-def refused(game, action, seat=None):
-    """``action`` raises IllegalActionError and leaves the game as it was."""
+def refused(game, action, seat=None, message=None):
+    """``action`` raises IllegalActionError (saying ``message``, if given) and leaves the
+    game as it was."""
     before = game.notation(reveal=True)
     assert not game.is_legal(action, seat)
-    with pytest.raises(IllegalActionError):
+    with pytest.raises(IllegalActionError) as error:
         game.apply(action, seat)
+    if message is not None:
+        assert str(error.value) == message
     assert game.notation(reveal=True) == before
     return True
 
@@ -258,7 +261,9 @@ def test_r5_only_the_seat_to_bid_may_bid():
     game = deal(seed=1, dealer=0)
     for seat in (0, 2, 3):
         assert game.legal_actions(seat) == []
-        assert refused(game, Action.bid(5), seat)
+        assert refused(
+            game, Action.bid(5), seat, f"player {seat} cannot bid 5: it is player 1's turn to bid"
+        )
         assert refused(game, Action.pass_(), seat)
 
 
@@ -304,7 +309,8 @@ def test_r5_a_bid_must_be_higher_than_the_current_high_bid():
     assert game.high_bid == 6
     assert bids_allowed(game) == ({7, 8, 9, MOON}, True)
     for same_or_lower in (4, 5, 6):
-        assert refused(game, Action.bid(same_or_lower))
+        message = f"player 2 cannot bid {same_or_lower}: bid higher than 6"
+        assert refused(game, Action.bid(same_or_lower), message=message)
     act(game, "bid 7")  # seat 2
     assert bids_allowed(game) == ({8, 9, MOON}, True)
 
@@ -335,7 +341,7 @@ def test_r5_stick_the_dealer_when_the_other_three_pass_the_dealer_must_bid_4():
     assert game.waiting_for == (2,)
     assert game.legal_actions() == [Action.bid(4)]
     assert game.forced
-    assert refused(game, Action.pass_())
+    assert refused(game, Action.pass_(), message="player 2 cannot pass: the dealer is stuck: bid 4")
     assert refused(game, Action.bid(5))
     assert refused(game, Action.bid(MOON))
     act(game, "bid 4")
