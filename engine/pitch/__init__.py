@@ -15,9 +15,11 @@ True
 
 from __future__ import annotations
 
+import importlib
 import random
 from typing import Any
 
+from engine.game.agents import RandomBot
 from engine.game.errors import IllegalActionError, NotationError, StateError
 from engine.pitch import taps
 from engine.pitch.actions import BIDS, MIN_BID, MOON, PLAIN_TEN, Action, Kind, bid_rank
@@ -110,6 +112,32 @@ class PitchFamily:
     variants = ("pitch",)
     narration = NARRATION
     taps = taps  # a phone's tap at the browser table, in Pitch's words
+    #: "bot" the heuristic, "random" uniform over the legal actions, "strong" the search bot.
+    bot_kinds = ("bot", "random", "strong")
+    terminal = "engine.pitch.terminal"  # its game at the terminal (showdown play)
+    companion = "engine.apps.table.companion_pitch:PitchCompanionRoom"  # the scorekeeper
+
+    def make_bot(
+        self, kind: str, name: str, rng: random.Random, *, reaction_ms: float | None = None
+    ) -> Any:  # an engine.game.agents.Agent
+        """Pitch's bots (engine.pitch.bots.make_bot, imported when first asked for).
+
+        >>> FAMILY.make_bot("wise", "w", random.Random(1))
+        Traceback (most recent call last):
+        ...
+        ValueError: no bot 'wise' in 10 Point Pitch (the bots: bot, random, strong)
+        """
+        if kind not in self.bot_kinds:
+            kinds = ", ".join(self.bot_kinds)
+            raise ValueError(f"no bot {kind!r} in 10 Point Pitch (the bots: {kinds})")
+        try:
+            bots = importlib.import_module("engine.pitch.bots")
+        except ModuleNotFoundError as exc:  # the bots are not written yet: the random one plays
+            if exc.name != "engine.pitch.bots":
+                raise
+            options = {} if reaction_ms is None else {"reaction_ms": reaction_ms}
+            return RandomBot(random.Random(rng.getrandbits(64)), name, **options)
+        return bots.make_bot(kind, name, rng, reaction_ms=reaction_ms)
 
     def new(
         self,
