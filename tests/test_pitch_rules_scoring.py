@@ -167,6 +167,24 @@ def test_r9_a_made_bid_adds_the_points_taken_not_the_bid():
     assert (outcome.pitcher, outcome.contract, outcome.moon) == (1, 4, False)
 
 
+def a_pitcher_taking_4_to_8(seed):
+    game = deal(seed, dealer=3)
+    trial = to_play(game.copy(), 1, "H")
+    taken = play_checked(trial, team_plays(1)).taken[1]
+    return (game, taken) if 4 <= taken <= 8 else None  # one more is a bid, not the Moon
+
+
+def test_r9_a_bid_is_made_when_the_points_taken_equal_it_and_set_one_above():
+    start, taken = first(a_pitcher_taking_4_to_8)
+    exact = to_play(start.copy(), 1, "H", bid=taken)
+    play_checked(exact, team_plays(1))  # the bid changes nothing in the play
+    assert exact.taken[1] == taken
+    assert exact.outcome.made and exact.team_scores == (exact.taken[0], taken)
+    over = to_play(start.copy(), 1, "H", bid=taken + 1)
+    play_checked(over, team_plays(1))
+    assert not over.outcome.made and over.team_scores == (over.taken[0], -(taken + 1))
+
+
 def test_r9_a_set_subtracts_the_bid_and_the_score_may_go_negative():
     _, game = first(a_set_bid_of_7)
     taken_b = game.taken[1]

@@ -212,6 +212,8 @@ def test_r6_refill_clockwise_from_the_dealers_left_a_short_stock_leaves_the_last
     assert game.refills == tuple(expected)
     assert trumps[0] + expected[0] < 6  # the dealer, served last, is short
     assert game.stock_size == 0
+    assert game.phase is not Phase.STOCK  # no stock is left to keep or give
+    assert game.stock_receiver is None
     assert [game.hand_size(seat) for seat in range(4)] == [
         trumps[seat] + expected[seat] for seat in range(4)
     ]
