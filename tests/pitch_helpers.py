@@ -25,6 +25,7 @@ from engine.pitch.actions import MOON, PLAIN_TEN, Action, Kind
 from engine.pitch.game import Phase, PitchGame
 from engine.pitch.notation import FIELDS as NOTATION_FIELDS
 from engine.pitch.rules import PitchRules
+from engine.pitch.scoring import HandOutcome
 
 __all__ = [
     "SUITS",
@@ -49,6 +50,9 @@ __all__ = [
     "play_lowest",
     "play_highest",
     "team_plays",
+    "trump_of",
+    "refill_counts",
+    "outcome",
     "play_hand",
     "trumps_held",
     "first",
@@ -160,7 +164,7 @@ def rules(**house: Any) -> PitchRules:
     return PitchRules(**house)
 
 
-def deal(seed: int = 0, dealer: int = 0, target: int = 52, **house: Any) -> PitchGame:
+def deal(seed: int = 0, dealer: int | None = 0, target: int = 52, **house: Any) -> PitchGame:
     """A new game, ``dealer`` dealing, house rules as PitchRules keywords."""
     game = PitchGame.new(4, seed=seed, dealer=dealer, target=target, house_rules=rules(**house))
     game.check_invariants()
@@ -210,9 +214,10 @@ def to_stock(game: PitchGame, pitcher: int, suit: str, bid: int = 4) -> PitchGam
 
 def burn_lowest(game: PitchGame, seat: int) -> str:
     """The burn a careful player makes: its lowest legal trump, a non-point one if it can."""
-    burns = [a.value for a in game.legal_actions(seat) if a.kind is Kind.BURN]
-    order = ref_trump_order(game.trump)
-    return max(burns, key=lambda card: (ref_points(card, game.trump) == 0, order.index(card)))
+    burns = [a.card for a in game.legal_actions(seat) if a.kind is Kind.BURN]
+    trump = trump_of(game)
+    order = ref_trump_order(trump)
+    return max(burns, key=lambda card: (ref_points(card, trump) == 0, order.index(card)))
 
 
 def to_play(
@@ -233,17 +238,36 @@ def to_play(
     return game
 
 
+def refill_counts(game: PitchGame) -> tuple[int, ...]:
+    """The cards each seat drew in the refill (which must be done)."""
+    counts = game.refills
+    assert None not in counts, counts
+    return tuple(count or 0 for count in counts)
+
+
+def outcome(game: PitchGame) -> HandOutcome:
+    """The scored hand's outcome (the hand must be over)."""
+    assert game.outcome is not None, game.notation(reveal=True)
+    return game.outcome
+
+
+def trump_of(game: PitchGame) -> str:
+    """The trump suit of a game past the trump's naming."""
+    assert game.trump is not None, game.notation(reveal=True)
+    return game.trump
+
+
 def _plays(game: PitchGame, seat: int) -> list[str]:
-    return [a.value for a in game.legal_actions(seat) if a.kind is Kind.PLAY]
+    return [a.card for a in game.legal_actions(seat) if a.kind is Kind.PLAY]
 
 
 def play_lowest(game: PitchGame, seat: int) -> str:
-    order = ref_trump_order(game.trump)
+    order = ref_trump_order(trump_of(game))
     return max(_plays(game, seat), key=order.index)
 
 
 def play_highest(game: PitchGame, seat: int) -> str:
-    order = ref_trump_order(game.trump)
+    order = ref_trump_order(trump_of(game))
     return min(_plays(game, seat), key=order.index)
 
 
@@ -367,11 +391,18 @@ class RefTricks:
     taken: list[int] = dataclasses.field(default_factory=lambda: [0, 0])
 
     @classmethod
-    def start(cls, game: PitchGame, **house: bool) -> RefTricks:
-        """The model of ``game`` as trick play starts; ``house``: low_to_holder,
-        unmarked_jokers, lead_to_partner (RefTricks' flags)."""
-        held = [set(trumps_held(game, seat, game.trump)) for seat in range(4)]
-        model = cls(game.trump, held, None, **house)
+    def start(
+        cls,
+        game: PitchGame,
+        low_to_holder: bool = False,
+        unmarked_jokers: bool = False,
+        lead_to_partner: bool = False,
+    ) -> RefTricks:
+        """The model of ``game`` as trick play starts, under these house rules."""
+        trump = trump_of(game)
+        held = [set(trumps_held(game, seat, trump)) for seat in range(4)]
+        model = cls(trump, held, None, low_to_holder, unmarked_jokers, lead_to_partner)
+        assert game.pitcher is not None
         model.leader = model.first_holder(game.pitcher)
         return model
 
@@ -472,6 +503,7 @@ def play_checked(
     while game.phase is Phase.PLAY:
         seat = model.to_act
         where = game.notation(reveal=True)
+        assert seat is not None, where
         assert game.waiting_for == (seat,), where
         assert game.out == tuple(model.out(s) for s in range(4)), where
         assert {a.value for a in game.legal_actions(seat)} == model.playable(seat), where

@@ -65,8 +65,8 @@ class Watch:
 
     def __init__(self, game):
         self.game = game
-        self.held = [set() for _ in range(4)]  # every card each seat ever held this hand
-        self.told = [set() for _ in range(4)]  # the stock it kept or was given
+        self.held: list[set[str]] = [set() for _ in range(4)]  # each seat's cards this hand
+        self.told: list[set[str]] = [set() for _ in range(4)]  # the stock it kept or got
         self.update()
 
     def new_hand(self):

@@ -17,6 +17,7 @@ from tests.pitch_helpers import (
     act,
     deal,
     first,
+    outcome,
     play_checked,
     team_plays,
     to_play,
@@ -72,7 +73,7 @@ def jokers_in_one_trick_low_first(seed, house=True):
         game = to_play(deal(seed, dealer=0, **rules), seed % 4, suit)
         trial = game.copy()
         play_checked(trial, random_plays(seed), unmarked_jokers=house)
-        cards_so_far = []
+        cards_so_far: list[str] = []
         for trick in trial.tricks:
             cards = [card for _, card in trick.cards]
             jokers = [card for card in cards if card in ("HJ", "LJ")]
@@ -213,7 +214,7 @@ def test_r5_house_rule_a_plain_10_made_scores_10_and_the_game_goes_on():
     play_checked(game, team_plays(0))
     assert game.team_scores == (10, 0)
     assert game.match_winner is None
-    assert game.outcome.made and not game.outcome.moon
+    assert outcome(game).made and not outcome(game).moon
 
 
 def test_r5_house_rule_a_plain_10_failed_subtracts_10_and_the_game_goes_on():

@@ -19,10 +19,12 @@ from tests.pitch_helpers import (
     card_tokens,
     deal,
     first,
+    outcome,
     play_checked,
     play_lowest,
     ref_is_trump,
     ref_points,
+    refill_counts,
     rewritten,
     seat_to_act,
     strings_in,
@@ -64,8 +66,8 @@ def test_r6_house_rule_refill_from_the_pitcher_differs_from_the_default_order():
     house = to_play(deal(8, dealer=0, **HOUSE["refill_pitcher_first"]), 3, "D")
     default = to_play(deal(8, dealer=0), 3, "D")
     assert house.refills == default.refills
-    assert house.drawn(3) == house.deck[36 : 36 + house.refills[3]]
-    assert default.drawn(1) == default.deck[36 : 36 + default.refills[1]]
+    assert house.drawn(3) == house.deck[36 : 36 + refill_counts(house)[3]]
+    assert default.drawn(1) == default.deck[36 : 36 + refill_counts(default)[1]]
     assert house.drawn(3) != default.drawn(3)
 
 
@@ -110,7 +112,7 @@ def test_r6_by_default_a_short_stock_leaves_the_last_seats_short():
     game = deal(seed, dealer=0)
     win_bidding(game, 1)
     act(game, f"trump {suit}")
-    assert sum(game.refills) == 18
+    assert sum(refill_counts(game)) == 18
     assert min(game.hand_size(seat) for seat in range(4)) < 6
 
 
@@ -294,7 +296,7 @@ def test_r9_house_rule_add_only_the_bid_a_made_bid_scores_the_bid():
     play_checked(game, team_plays(1))
     assert game.taken[1] > 4
     assert game.team_scores == (game.taken[0], 4)
-    assert game.outcome.points == 4
+    assert outcome(game).points == 4
 
 
 def test_r9_house_rule_add_only_the_bid_a_set_still_subtracts_the_bid():
