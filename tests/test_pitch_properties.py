@@ -204,6 +204,8 @@ def check_narration(events, game, watch):
 
 def play_hand(game, watch, rng, checks=True):
     """The hand to its end; the number of actions, redeals aside."""
+    if checks:
+        check_narration([("round_start", FAMILY.narration.round_start(game))], game, watch)
     actions = redeals = 0
     while not game.round_over:
         if step(game, watch, rng, checks).kind is Kind.REDEAL:
@@ -214,6 +216,8 @@ def play_hand(game, watch, rng, checks=True):
             assert actions <= MOST_ACTIONS_A_HAND, game.notation(reveal=True)
     burned = sum(ref_points(card, game.trump) for _, card in game.burned)
     assert sum(game.taken) + burned == 10, game.notation(reveal=True)
+    if checks:
+        check_narration([("round_end", FAMILY.narration.round_end(game))], game, watch)
     assert game.outcome is not None and game.phase is Phase.OVER
     return actions
 
