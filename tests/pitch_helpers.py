@@ -318,18 +318,20 @@ def a_moon_hand(seed: int) -> tuple[PitchGame, str] | None:
 
 
 @functools.cache
-def _first_seed(build: Callable[[int], Any], limit: int) -> int:
-    for seed in range(limit):
+def _first_seed(build: Callable[[int], Any], limit: int, start: int = 0) -> int:
+    for seed in range(start, limit):
         if build(seed) is not None:
             return seed
     raise AssertionError(f"no seed below {limit} gives the position {build.__name__} wants")
 
 
-def first(build: Callable[[int], T | None], limit: int = 3000) -> T:
-    """What ``build(seed)`` makes for the first seed that makes something (None: not this
-    seed), e.g. a game and the seat it is about. ``build`` must be a module-level function,
-    so that its seed is searched for once a run; each call builds afresh."""
-    found = build(_first_seed(build, limit))
+def first(build: Callable[[int], T | None], limit: int = 3000, start: int = 0) -> T:
+    """What ``build(seed)`` makes for the first seed from ``start`` that makes something
+    (None: not this seed), e.g. a game and the seat it is about. ``build`` must be a
+    module-level function, so that its seed is searched for once a run; each call builds
+    afresh. A rare position gives ``start``: the first seed that gave it when the test was
+    written (the search from 0 takes seconds), so a change of the deal still finds one."""
+    found = build(_first_seed(build, limit, start))
     assert found is not None
     return found
 
