@@ -180,6 +180,8 @@ class Family(Protocol):
     #: The bots it offers by kind, the first the default ("bot": its heuristic;
     #: "random": uniform over the legal actions; perhaps "strong": its search).
     bot_kinds: tuple[str, ...]
+    #: The room that keeps the score of a table playing with real cards, "module:Class".
+    companion: str
 
     def make_bot(
         self, kind: str, name: str, rng: random.Random, *, reaction_ms: float | None = None
