@@ -115,6 +115,7 @@ class PitchFamily:
     #: "bot" the heuristic, "random" uniform over the legal actions, "strong" the search bot.
     bot_kinds = ("bot", "random", "strong")
     terminal = "engine.pitch.terminal"  # its game at the terminal (showdown play)
+    table = "engine.pitch.table"  # its game at the browser table (engine.apps.table.setup)
     companion = "engine.apps.table.companion_pitch:PitchCompanionRoom"  # the scorekeeper
 
     def make_bot(

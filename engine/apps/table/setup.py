@@ -60,7 +60,7 @@ def table_of_game(game: GameState) -> ModuleType:
 
 
 def _adapter(family: Family) -> ModuleType:
-    return importlib.import_module(getattr(family, "table", f"engine.{family.name}.table"))
+    return importlib.import_module(family.table)
 
 
 def host_forms() -> dict[str, Any]:
