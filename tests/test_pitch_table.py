@@ -77,7 +77,8 @@ def test_pitch_is_on_the_host_form_with_its_seats_bots_and_house_rules():
     view = last_view(out)
     assert view["family"] == "pitch" and view["target"] == 52
     assert (
-        view["house_rules"]["low"] == "holder" and "the 2 scores for its: holder" in view["rules"]
+        view["house_rules"]["low"] == "holder"
+        and "the 2 scores for the team that played it" in view["rules"]
     )
     assert room.game.players == 4 and str(room.game.rules) == "low=holder"
     assert [s.name for s in room.seats] == ["Ann", "bot1", "bot2", "bot3"]
@@ -275,3 +276,12 @@ def test_the_host_form_fields_are_served_as_forms_json():
     response = asyncio.run(route.endpoint(None))
     assert json.loads(response.body) == host_forms()
     assert response.headers["cache-control"] == "no-cache"
+
+
+def test_every_house_rule_choice_has_its_sentence_on_the_display():
+    from engine.pitch.rules import RULE_CHOICES
+    from engine.pitch.table_views import RULE_SENTENCES, RULE_WORDS
+
+    assert set(RULE_WORDS) == set(RULE_CHOICES)
+    assert set(RULE_SENTENCES) == {(n, c) for n, choices in RULE_CHOICES.items() for c in choices}
+    assert len(set(RULE_SENTENCES.values())) == len(RULE_SENTENCES)

@@ -43,7 +43,7 @@ __all__ = [
 
 #: What the phone of a seat a bot plays for is told.
 BOT_PLAYS = "A bot plays for you: take your seat back to play."
-#: Each house rule in a few words, for the host's form and the display's list.
+#: Each house rule in a few words, for the host's form (its choices beside it).
 RULE_WORDS = {
     "jokers": "jokers",
     "deal": "deal",
@@ -57,11 +57,48 @@ RULE_WORDS = {
     "burn_face": "burns face",
     "burn": "burn",
     "lead": "a leader without trumps passes the lead",
-    "low": "the 2 scores for its",
+    "low": "the 2 of trumps scores for its",
     "made": "a made contract scores",
-    "moon_score": "the Moon needs a score above 0",
-    "moon_zero": "a made Moon at 0",
-    "both_out": "both teams out: the winner is",
+    "moon_score": "the Moon's score above 0 is the one",
+    "moon_zero": "a made Moon from a score of 0",
+    "both_out": "both teams at the target: the winner is the",
+}
+#: Each house rule's choice as a sentence, for the display's list of the rules.
+RULE_SENTENCES = {
+    ("jokers", "marked"): "the jokers are marked high and low",
+    ("jokers", "unmarked"): "the first joker played is the high one",
+    ("deal", "single"): "dealt one card at a time",
+    ("deal", "threes"): "dealt in threes",
+    ("misdeal", False): "no redeals",
+    ("misdeal", True): "a hand with no face or point card may ask for a redeal",
+    ("ten_bid", False): "no plain 10 bid",
+    ("ten_bid", True): "a plain 10 bid below the Moon",
+    ("dealer_equal", False): "the dealer must bid higher too",
+    ("dealer_equal", True): "the dealer may take the high bid",
+    ("stuck", "four"): "a stuck dealer bids 4",
+    ("stuck", "any"): "a stuck dealer bids 4 or more",
+    ("refill", "dealer_left"): "the refill starts left of the dealer",
+    ("refill", "pitcher"): "the refill starts with the pitcher",
+    ("refill_counts", "public"): "everyone sees how many each draws",
+    ("refill_counts", "hidden"): "how many each draws is hidden",
+    ("short_stock", "short"): "a short stock leaves the last players short",
+    ("short_stock", "discards"): "a short stock refills from the discards",
+    ("burn_face", "up"): "burned cards are shown",
+    ("burn_face", "down"): "burned cards stay face down",
+    ("burn", "any"): "any trump may be burned",
+    ("burn", "protected"): "no point card burned while a plain trump is held",
+    ("lead", "left"): "a leader without trumps passes the lead left",
+    ("lead", "partner"): "a leader without trumps passes the lead to the partner",
+    ("low", "taker"): "the 2 scores for the team that takes it",
+    ("low", "holder"): "the 2 scores for the team that played it",
+    ("made", "taken"): "a made contract scores the points taken",
+    ("made", "bid"): "a made contract scores the bid",
+    ("moon_score", "before"): "the Moon counts the score before the hand",
+    ("moon_score", "after"): "the Moon counts the score after the hand",
+    ("moon_zero", "wins"): "a Moon made from 0 wins",
+    ("moon_zero", "resets"): "a Moon made from 0 plays on",
+    ("both_out", "pitcher"): "both teams at the target: the pitcher's team wins",
+    ("both_out", "higher"): "both teams at the target: the higher score wins",
 }
 
 
@@ -237,18 +274,14 @@ def house_rules_view(rules: PitchRules) -> dict[str, Any]:
     return {**{name: getattr(rules, name) for name in RULE_CHOICES}, "text": str(rules)}
 
 
-def _rule_value(value: Any) -> str:
-    return ("on" if value else "off") if isinstance(value, bool) else str(value).replace("_", " ")
-
-
 def rules_words(target: int, rules: PitchRules, bot_kind: str, reaction_ms: float) -> list[str]:
     """The match's rules as the display lists them, every house rule said.
 
-    >>> rules_words(52, DEFAULT_RULES, "bot", 230.0)[:3]
-    ['10 Point Pitch to 52 points', 'bots: bot, react in 230 ms', 'jokers: marked']
+    >>> rules_words(52, DEFAULT_RULES, "bot", 230.0)[1:3]
+    ['bots: bot, react in 230 ms', 'the jokers are marked high and low']
     """
     words = [f"10 Point Pitch to {target} points", f"bots: {bot_kind}, react in {reaction_ms:g} ms"]
-    words += [f"{RULE_WORDS[name]}: {_rule_value(getattr(rules, name))}" for name in RULE_CHOICES]
+    words += [RULE_SENTENCES[name, getattr(rules, name)] for name in RULE_CHOICES]
     return words
 
 
