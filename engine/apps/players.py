@@ -10,6 +10,7 @@ import shlex
 from collections.abc import Sequence
 
 from engine.apps.screen import COMMANDS
+from engine.game.registry import FAMILIES, family
 from engine.units.ports import ManualUnit
 from engine.uno.bots import REACTION_MS_RANGE
 from firmware_host.people.words import plural
@@ -26,9 +27,17 @@ __all__ = [
     "seat_names",
 ]
 
+
+def _bot_kinds() -> tuple[str, ...]:
+    """Every family's bot kinds, each once, in registry order."""
+    kinds = (kind for name in FAMILIES for kind in family(name).bot_kinds)
+    return tuple(dict.fromkeys(kinds))
+
+
 #: What a --players entry may say instead of a person's name (with ``:MS``, a
-#: bot's reaction on a unit: ``bot:180``).
-BOT_KINDS = ("bot", "random")
+#: bot's reaction on a unit: ``bot:180``): every family's bots ("bot", "random",
+#: and 10 Point Pitch's "strong"); the game played says which it has.
+BOT_KINDS = _bot_kinds()
 #: Words no player may be called: the prompts' commands, the manual unit's answers.
 RESERVED_NAMES = (*COMMANDS, *ManualUnit.AGAIN)
 #: Players a --players list may seat: UNO Party! takes more than the others.
@@ -121,9 +130,16 @@ def seat_names(players: Sequence[str]) -> list[str]:
 
 
 def replay_command(
-    players: Sequence[str], seed: int, *, variant: str = "showdown", target: int = 500, unit="sim"
+    players: Sequence[str],
+    seed: int,
+    *,
+    variant: str = "showdown",
+    target: int = 500,
+    unit="sim",
+    default_target: int = 500,
 ) -> str:
-    """The command line that deals this game again (the same seed, seats and rules).
+    """The command line that deals this game again (the same seed, seats and
+    rules); ``--target`` only when it is not the game's ``default_target``.
 
     >>> replay_command(["Ann Lee", "bot:180"], 7, target=100)
     "showdown play --players 'Ann Lee,bot:180' --seed 7 --target 100"
@@ -131,7 +147,7 @@ def replay_command(
     words = ["showdown", "play", "--players", ",".join(players), "--seed", str(seed)]
     if variant != "showdown":
         words += ["--variant", variant]
-    if target != 500:
+    if target != default_target:
         words += ["--target", str(target)]
     if unit != "sim":
         words += ["--unit", unit]

@@ -180,6 +180,9 @@ class Family(Protocol):
     #: The bots it offers by kind, the first the default ("bot": its heuristic;
     #: "random": uniform over the legal actions; perhaps "strong": its search).
     bot_kinds: tuple[str, ...]
+    #: The module of its game at the terminal (``showdown play``), an
+    #: engine.apps.play.TerminalGame: its default target, its seats, its screen.
+    terminal: str
 
     def make_bot(
         self, kind: str, name: str, rng: random.Random, *, reaction_ms: float | None = None

@@ -84,6 +84,7 @@ class UnoFamily:
     narration = NARRATION
     taps = taps  # a phone's tap at the browser table, in UNO's words
     bot_kinds = ("bot", "random")
+    terminal = "engine.apps.play"  # its game at the terminal (showdown play)
 
     def make_bot(
         self, kind: str, name: str, rng: random.Random, *, reaction_ms: float | None = None
