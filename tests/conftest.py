@@ -192,7 +192,7 @@ SLOW_TESTS = {
     "test_systemd_analyze_rates_the_unit_no_more_exposed_than_today",
 }
 
-#: Fixtures that run a script, so every test using one is slow (test_systemd_files.py).
+#: Fixtures that run a script, so every test using one is slow (test_systemd_install*.py, _motor_safe.py).
 SLOW_FIXTURES = {
     "system",  # install.sh against a fake root
     "motor_env",  # motor-safe.sh with a recording pinctrl
@@ -388,3 +388,30 @@ def browser_type_launch_args(browser_type_launch_args):
             pytest.fail(message)
         pytest.skip(message)
     return {**browser_type_launch_args, "executable_path": CHROMIUM}
+
+
+# --- the systemd tests' fixtures (test_systemd_*.py; helpers in systemd_helpers.py) ---
+
+
+@pytest.fixture(scope="module")
+def unit():
+    """The unit's service file, read the way systemd reads it."""
+    from tests.systemd_helpers import UNIT, parse_unit
+
+    return parse_unit(UNIT.read_text())
+
+
+@pytest.fixture(scope="module")
+def table_unit():
+    """The table's service file, read the way systemd reads it."""
+    from tests.systemd_helpers import TABLE_UNIT, parse_unit
+
+    return parse_unit(TABLE_UNIT.read_text())
+
+
+@pytest.fixture
+def system(tmp_path):
+    """A fake root with recording stubs for install.sh (slow: it runs the script)."""
+    from tests.systemd_helpers import FakeSystem
+
+    return FakeSystem(tmp_path)

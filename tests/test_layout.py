@@ -57,6 +57,7 @@ MAY_IMPORT = {
     "engine.__main__": {"engine.apps"},
     "engine.game": set(),
     "engine.uno": {"engine.game", "firmware_host.people"},
+    "engine.pitch": {"engine.game", "firmware_host.people"},
     "engine.units": {"engine.game", "firmware_host.protocol", "firmware_host.people"},
     "engine.match": {"engine.game", "engine.units"},
     "engine.apps": {
@@ -72,11 +73,13 @@ MAY_IMPORT = {
 PROTOCOL_PACKAGE = "firmware_host.protocol"
 PEOPLE_PACKAGE = "firmware_host.people"
 #: Engine package -> what of firmware_host it may import; any other, nothing.
-#: ``engine.uno`` is the UNO family: it writes its own events in the people's words.
+#: ``engine.uno`` and ``engine.pitch`` are game families: each writes its own events in the
+#: people's words.
 ENGINE_DAEMON = {
     "engine.units": {PROTOCOL_PACKAGE, PEOPLE_PACKAGE},
     "engine.apps": {PROTOCOL_PACKAGE, PEOPLE_PACKAGE},
     "engine.uno": {PEOPLE_PACKAGE},
+    "engine.pitch": {PEOPLE_PACKAGE},
 }
 SUBPACKAGES = [name for name in MAY_IMPORT if "." in name and not name.endswith("__main__")]
 

@@ -31,7 +31,7 @@ from engine.apps.play_cmd import read_token
 from engine.units import RemoteUnit, UnitProblem
 from tests.async_helpers import receive_until, run_coroutine
 from tests.daemon_helpers import WAIT_S, running_daemon
-from tests.test_systemd_files import (
+from tests.systemd_helpers import (
     TABLE_UNIT,
     UNIT,
     exec_command,

@@ -69,7 +69,7 @@ OUTPUTS = EVENT_SAMPLES["outputs"]
 
 @pytest.mark.parametrize("name", EVENTS)
 def test_every_event_the_unit_sends_passes(name):
-    # The keys each event carries are the protocol's (tests/test_machine_showdown.py
+    # The keys each event carries are the protocol's (tests/test_machine_launch_faults.py
     # checks the unit sends exactly those).
     assert tuple(EVENT_SAMPLES[name]) == EventName(name).fields
     assert check_event(name, EVENT_SAMPLES[name]) == EVENT_SAMPLES[name]

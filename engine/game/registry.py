@@ -10,7 +10,7 @@ no family and a family may import ``engine.game``.
 >>> family_playing("chess")
 Traceback (most recent call last):
 ...
-ValueError: no game family plays 'chess' (the variants: classic, showdown, party)
+ValueError: no game family plays 'chess' (the variants: classic, showdown, party, pitch)
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from engine.game.interface import Family, GameState
 __all__ = ["FAMILIES", "family", "family_of", "family_playing", "all_variants"]
 
 #: Family name -> the package whose ``FAMILY`` it is.
-FAMILIES = {"uno": "engine.uno"}
+FAMILIES = {"uno": "engine.uno", "pitch": "engine.pitch"}
 
 
 def family(name: str) -> Family:
