@@ -34,7 +34,6 @@ from collections.abc import Callable, Sequence
 from typing import Protocol, cast
 
 from engine.apps.players import (
-    BOT_KINDS,
     MAX_PARTY_PLAYERS,
     MAX_PLAYERS,
     PARTY_PLAYERS,
@@ -61,6 +60,7 @@ from firmware_host.people.words import plural
 
 __all__ = [
     "play_game",
+    "run_at_terminal",
     "terminal_game",
     "TerminalGame",
     "parse_players",
@@ -72,7 +72,6 @@ __all__ = [
     "card_name",
     "action_text",
     "UNITS",
-    "BOT_KINDS",
     "RESERVED_NAMES",
     "MAX_PLAYERS",
     "MAX_PARTY_PLAYERS",
@@ -681,14 +680,16 @@ def play_terminal(
     agents = _agents(skills, names, screen, rng)
     port, remote = _unit_port(unit, screen, print_fn, rng, unit_options)
     match = Driver(game, agents, port, names=names, log=screen.on_event)
-    return _run(match, remote, screen, print_fn)
+    return run_at_terminal(match, remote, screen, print_fn)
 
 
-def _run(
+def run_at_terminal(
     match: Driver, remote: RemoteUnit | None, screen: SharedScreen, print_fn: Callable[[str], None]
 ) -> int:
     """Play ``match`` to its end (or until the table quits, the input ends, or
-    Ctrl-C); the exit status. The unit is opened first and closed after."""
+    Ctrl-C); the exit status (0; 130 for Ctrl-C; 1 if the unit cannot be
+    opened). The unit (``remote``, None for none) is opened first and closed
+    after; whatever happens, no hand stays on the screen."""
 
     def stop(why: str) -> None:
         screen.unseat()

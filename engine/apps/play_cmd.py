@@ -19,7 +19,9 @@ stops and asks you before anyone else's claim counts. See ``PARTY_EPILOG``.
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
+import textwrap
 from pathlib import Path
 
 from engine.apps.play import (
@@ -57,8 +59,12 @@ PARTY_EPILOG = EPILOG
 
 
 def _epilog() -> str:
-    """Every family's word on its games at the terminal, one paragraph each."""
-    return "\n\n".join(terminal_game(family(name).variants[0]).EPILOG for name in FAMILIES)
+    """Every family's word on its games at the terminal, one paragraph each,
+    folded to the terminal's width (the parser shows it as it is)."""
+    width = min(shutil.get_terminal_size().columns, 100) - 2
+    return "\n\n".join(
+        textwrap.fill(terminal_game(family(name).variants[0]).EPILOG, width) for name in FAMILIES
+    )
 
 
 def _targets() -> str:
@@ -89,6 +95,7 @@ def unit_argument(text: str) -> str:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.epilog = _epilog()
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter  # the epilog's paragraphs
     parser.add_argument(
         "--players",
         type=_players,
@@ -205,10 +212,13 @@ def command(args: argparse.Namespace) -> int:
 
 def _check_bots(variant: str, players: list[str]) -> None:
     """UsageError for a bot the game that plays ``variant`` does not have."""
-    kinds = family_playing(variant).bot_kinds
+    kinds = getattr(family_playing(variant), "bot_kinds", None)
+    if kinds is None:  # a family without bots by kind yet: the game says
+        return
     for entry in players:
         skill = bot_skill(entry)
         if skill is not None and skill[0] not in kinds:
             raise UsageError(
-                f"{entry!r}: {variant} has no {skill[0]!r} bot (its bots: {', '.join(kinds)})"
+                f"{entry!r}: --variant {variant} has no {skill[0]!r} bot "
+                f"(its bots: {', '.join(kinds)})"
             )

@@ -5,6 +5,7 @@ the command that replays a game (``engine.apps.play``).
 
 from __future__ import annotations
 
+import functools
 import math
 import shlex
 from collections.abc import Sequence
@@ -16,7 +17,7 @@ from engine.uno.bots import REACTION_MS_RANGE
 from firmware_host.people.words import plural
 
 __all__ = [
-    "BOT_KINDS",
+    "bot_kinds",
     "MAX_PARTY_PLAYERS",
     "MAX_PLAYERS",
     "PARTY_PLAYERS",
@@ -28,16 +29,28 @@ __all__ = [
 ]
 
 
-def _bot_kinds() -> tuple[str, ...]:
-    """Every family's bot kinds, each once, in registry order."""
-    kinds = (kind for name in FAMILIES for kind in family(name).bot_kinds)
+@functools.cache
+def bot_kinds() -> tuple[str, ...]:
+    """What a --players entry may say instead of a person's name (with ``:MS``,
+    a bot's reaction on a unit: ``bot:180``): every family's bots, each once, in
+    registry order ("bot", "random", and 10 Point Pitch's "strong"); the game
+    played says which it has. The families load when it is first asked.
+
+    >>> bot_kinds()[:2]
+    ('bot', 'random')
+    """
+    kinds = (kind for name in FAMILIES for kind in getattr(family(name), "bot_kinds", ()))
     return tuple(dict.fromkeys(kinds))
 
 
-#: What a --players entry may say instead of a person's name (with ``:MS``, a
-#: bot's reaction on a unit: ``bot:180``): every family's bots ("bot", "random",
-#: and 10 Point Pitch's "strong"); the game played says which it has.
-BOT_KINDS = _bot_kinds()
+def __getattr__(name: str) -> tuple[str, ...]:
+    """``BOT_KINDS``: ``bot_kinds()``, asked for when first used (not at import,
+    which would load every family)."""
+    if name == "BOT_KINDS":
+        return bot_kinds()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 #: Words no player may be called: the prompts' commands, the manual unit's answers.
 RESERVED_NAMES = (*COMMANDS, *ManualUnit.AGAIN)
 #: Players a --players list may seat: UNO Party! takes more than the others.
@@ -57,7 +70,7 @@ def bot_skill(entry: str) -> tuple[str, float | None] | None:
     """
     kind, colon, skill = entry.partition(":")
     kind = kind.strip().lower()
-    if kind not in BOT_KINDS:
+    if kind not in bot_kinds():
         if colon:
             raise ValueError(
                 f"{entry!r}: only a bot (bot or random) takes a reaction time, e.g. bot:180; "

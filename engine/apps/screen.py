@@ -361,9 +361,13 @@ class SharedScreen:
         if kind == "round_end":
             self.show_round_end()
             if self.people and self.game.match_winner is None:
-                self.ask(f"Press Enter to deal round {self.game.round + 1} ")
+                self.ask(self.deal_prompt())
         elif kind not in ("match_start", "round_start"):
             self.show_new_cards()
+
+    def deal_prompt(self) -> str:
+        """What the people are asked between rounds."""
+        return f"Press Enter to deal round {self.game.round + 1} "
 
     def show_final_scores(self, event: MatchEvent) -> None:
         """The match is won (``event``: its match_end): the final scores, the replay, the winner."""
