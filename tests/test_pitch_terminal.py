@@ -332,7 +332,7 @@ def test_a_card_may_be_typed_as_its_code_its_rank_or_its_name(typed, chosen):
     while game.phase is Phase.BURN:
         game.apply(game.legal_actions()[-1])
     assert game.phase is Phase.PLAY and game.waiting_for == (0,)
-    _, person = seated(game, ("Your choice", typed))
+    script, person = seated(game, ("Your choice", typed))
     assert str(person.act(game, 0)) == chosen
     assert "Your lead: play any trump; the highest trump wins the trick." in script.lines
 
