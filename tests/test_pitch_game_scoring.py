@@ -97,6 +97,13 @@ def test_random_bots_play_a_match_to_the_end(seed):
     assert all(event_text(e, names) for e in result.events)
 
 
+def test_play_match_needs_no_unit_for_pitch_and_plays_to_its_own_target():
+    bots = [RandomBot(random.Random(i)) for i in range(4)]
+    result = play_match(4, bots, None, variant="pitch", seed=9)
+    start = result.events[0]
+    assert start.kind == "match_start" and start.data["target"] == 52
+
+
 def test_a_match_of_many_hands_reaches_the_target():
     game = PitchGame.new(seed=4)
     match = Match(game, names=["Ann", "Bob", "Cy", "Di"])

@@ -183,6 +183,8 @@ class Family(Protocol):
     #: The module of its game at the terminal (``showdown play``), an
     #: engine.apps.play.TerminalGame: its default target, its seats, its screen.
     terminal: str
+    #: The room that keeps the score of a table playing with real cards, "module:Class".
+    companion: str
 
     def make_bot(
         self, kind: str, name: str, rng: random.Random, *, reaction_ms: float | None = None

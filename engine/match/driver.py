@@ -24,6 +24,13 @@ True
 ...                    SimulatedUnit(random.Random(1)), variant="party", seed=2, target=100)
 >>> party.winner is not None and party.showdowns == 0
 True
+
+A game without showdowns needs no unit; Pitch's winner is a team's first seat:
+
+>>> pitch = play_match(4, [RandomBot(random.Random(i)) for i in range(4)], None,
+...                    variant="pitch", seed=1)
+>>> pitch.winner in (0, 1), pitch.events[-1].kind
+(True, 'match_end')
 """
 
 from __future__ import annotations
@@ -45,7 +52,8 @@ __all__ = ["Driver", "play_match"]
 
 class Driver:
     """Plays a match with ``agents`` (``agents[i]`` decides for player i) and a
-    ``unit`` port for the showdowns: ``run()`` to the end, ``play_round()``,
+    ``unit`` port for the showdowns (None for a game that has none, as Pitch):
+    ``run()`` to the end, ``play_round()``,
     ``step()`` one decision, ``claims()`` one claims round.
 
     ``names`` default to each agent's ``name`` plus its seat. An agent with a
@@ -59,7 +67,7 @@ class Driver:
         self,
         game: GameState,
         agents: Sequence[Agent],
-        unit: UnitPort,
+        unit: UnitPort | None,
         *,
         names: Sequence[str] | None = None,
         log: Callable[[MatchEvent], None] | None = None,
@@ -125,6 +133,10 @@ class Driver:
                     f"a showdown is pending, not player {player!r}'s decision: "
                     f"{self.game.notation()}"
                 )
+            if self.unit is None:
+                raise StateError(
+                    f"a showdown is pending and the driver has no unit port: {self.game.notation()}"
+                )
             self.match.settle(self.unit.run_showdown(need.request), by=f"unit port {self.unit!r}")
             return
         if not isinstance(need, Decide) or not need.players:
@@ -187,14 +199,14 @@ class Driver:
 def play_match(
     game_or_players: GameState | int | Sequence[str],
     agents: Sequence[Agent],
-    unit_port: UnitPort,
+    unit_port: UnitPort | None,
     *,
     log: Callable[[MatchEvent], None] | None = None,
     names: Sequence[str] | None = None,
     variant: str = "showdown",
     seed: int | None = None,
     rng: random.Random | None = None,
-    target: int = 500,
+    target: int | None = None,
     house_rules: Any = None,  # the family's own (engine.game.interface)
     debug: bool = False,
     check_every: int = 1,
@@ -206,10 +218,12 @@ def play_match(
 
     ``game_or_players`` is a game (played from where it stands), a number of
     players, or the players' names; for the last two a new game is dealt by
-    the family that plays ``variant``, with ``seed`` or ``rng``, ``target`` and
-    ``house_rules``. Claims out of turn are ordered with ``claims_rng``; by
-    default ``random.Random(seed)`` when a seed is given, else one seeded from
-    ``rng`` after the deal, else Match's default.
+    the family that plays ``variant``, with ``seed`` or ``rng``, ``target`` (None:
+    the family's own, 500 for UNO, 52 for Pitch) and ``house_rules``.
+    ``unit_port`` may be None for a game without showdowns. Claims out of turn
+    are ordered with ``claims_rng``; by default ``random.Random(seed)`` when a
+    seed is given, else one seeded from ``rng`` after the deal, else Match's
+    default.
     """
     if isinstance(game_or_players, GameState):
         game = game_or_players

@@ -175,7 +175,8 @@ class Action:
             try:
                 card = parse_card(words[1])
             except NotationError:
-                raise NotationError(f"{text!r} is not an action: {words[1]!r} is no card") from None
+                raw = text.split()[1]
+                raise NotationError(f"{text!r} is not an action: {raw!r} is no card") from None
             return (_BURN_ACTIONS if words[0] == "burn" else _PLAY_ACTIONS)[card]
         if words and words[0] == "bid":
             raise NotationError(f"{text!r} is not an action: bids are 4 to 9 or moon")

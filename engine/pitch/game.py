@@ -23,12 +23,10 @@ hands whatever is played, and a game read back from its notation deals on.
 
 from __future__ import annotations
 
-import enum
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, ClassVar
 
-from engine.game.errors import IllegalActionError, InvariantError, StateError
+from engine.game.errors import IllegalActionError, InvariantError, NotationError, StateError
 from engine.game.shuffle import seeded_shuffle
 from engine.pitch.actions import BIDS, MOON, PLAIN_TEN, Action, Kind, bid_rank
 from engine.pitch.cards import (
@@ -39,23 +37,15 @@ from engine.pitch.cards import (
     LOW_JOKER,
     POINT_TABLES,
     RANK_TABLES,
-    sort_hand,
 )
+from engine.pitch.notation import action_token, read_notation, write_notation
 from engine.pitch.rules import DEFAULT_RULES, PitchRules
 from engine.pitch.scoring import HandOutcome, score_hand
-
-if TYPE_CHECKING:
-    from engine.pitch.view import SeatView
+from engine.pitch.state import CLOCKWISE, DEAL_SIZE, HAND_SIZE, PLAYERS, Phase, PitchState, Trick
+from engine.pitch.view import SeatView, seat_view
 
 __all__ = ["PitchGame", "Phase", "Trick", "HandOutcome", "HAND_SIZE", "DEAL_SIZE", "PLAYERS"]
 
-PLAYERS = 4
-DEAL_SIZE = 9
-#: The hand after the refill, and the most trumps a player may keep (R6).
-HAND_SIZE = 6
-TEAMS = ((0, 2), (1, 3))
-#: seat -> the four seats clockwise from it.
-_CLOCKWISE = tuple(tuple((s + i) % PLAYERS for i in range(PLAYERS)) for s in range(PLAYERS))
 #: The misdeal rule's qualifying cards: a face card (J, Q, K) or a card that can score.
 _MISDEAL_SAVERS = frozenset("AKQJT32")
 
@@ -66,62 +56,8 @@ _PASS, _KEEP, _GIVE, _REDEAL = Action.pass_(), Action.keep(), Action.give(), Act
 _TRUMPS = [Action.trump(s) for s in ("C", "D", "H", "S")]
 
 
-class Phase(enum.Enum):
-    BID = "bid"
-    TRUMP = "trump"
-    STOCK = "stock"
-    BURN = "burn"
-    PLAY = "play"
-    OVER = "over"
-
-
-class Trick:
-    """A finished trick: who led, the cards in order (seat, card), who won it,
-    and the points its winner's team scored from it (with the ``low=holder``
-    house rule a 2 played by the other team scores for that team instead)."""
-
-    __slots__ = ("leader", "cards", "winner", "points")
-
-    def __init__(
-        self, leader: int, cards: tuple[tuple[int, str], ...], winner: int, points: int
-    ) -> None:
-        self.leader, self.cards, self.winner, self.points = leader, cards, winner, points
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Trick):
-            return NotImplemented
-        return (self.leader, self.cards, self.winner, self.points) == (
-            other.leader,
-            other.cards,
-            other.winner,
-            other.points,
-        )
-
-    def __hash__(self) -> int:
-        return hash((self.leader, self.cards, self.winner, self.points))
-
-    def __repr__(self) -> str:
-        return f"Trick({self.leader}, {self.cards!r}, {self.winner}, {self.points})"
-
-
-class PitchGame:
+class PitchGame(PitchState):
     """One match of 10 Point Pitch: four seats, teams (0, 2) and (1, 3), to ``target``."""
-
-    family: ClassVar[str] = "pitch"
-    out_of_turn: ClassVar[bool] = False
-    players: int = PLAYERS
-    teams: tuple[tuple[int, ...], ...] = TEAMS
-    variant = "pitch"
-    round_over: bool
-    # The match's state (the hand's is set by _deal_hand).
-    _rules: PitchRules
-    _target: int
-    _seed: int
-    _shuffles: int
-    _dealer: int
-    _round: int
-    _team: list[int]
-    _match_winner: int | None
 
     # -- a new match -------------------------------------------------------------------
 
@@ -179,7 +115,7 @@ class PitchGame:
         if len(deck) != CARD_COUNT:
             raise ValueError(f"a deal takes the {CARD_COUNT} cards, not {len(deck)}")
         hands: list[list[str]] = [[] for _ in range(PLAYERS)]
-        order = _CLOCKWISE[(self._dealer + 1) % PLAYERS]
+        order = CLOCKWISE[(self._dealer + 1) % PLAYERS]
         packet = 3 if self._rules.deal == "threes" else 1
         for i in range(DEAL_SIZE * PLAYERS):
             hands[order[(i // packet) % PLAYERS]].append(deck[i])
@@ -225,216 +161,6 @@ class PitchGame:
         self._round += 1
         self._shuffles += 1
         self._deal_hand(self.shuffled_deck(self._shuffles))
-
-    def copy(self) -> PitchGame:
-        """An independent game in the same position (for search and tests)."""
-        game = PitchGame.__new__(PitchGame)
-        game.__dict__.update(self.__dict__)
-        game._team = self._team[:]
-        game._hands = [h[:] for h in self._hands]
-        game._dead = [d[:] for d in self._dead]
-        game._stock = self._stock[:]
-        game._discards = self._discards[:]
-        game._log = self._log[:]
-        game._bids = self._bids[:]
-        game._refills = self._refills[:]
-        game._drawn = self._drawn[:]
-        game._burned = self._burned[:]
-        game._trick = self._trick[:]
-        game._tricks = self._tricks[:]
-        game._taken = self._taken[:]
-        return game
-
-    # -- the interface's facts -----------------------------------------------------------
-
-    @property
-    def rules(self) -> PitchRules:
-        return self._rules
-
-    house_rules = rules
-
-    @property
-    def target(self) -> int:
-        return self._target
-
-    @property
-    def seed(self) -> int:
-        return self._seed
-
-    @property
-    def shuffles(self) -> int:
-        """The number of the current hand's shuffle (0 for the first deal)."""
-        return self._shuffles
-
-    @property
-    def round(self) -> int:
-        return self._round
-
-    @property
-    def dealer(self) -> int:
-        return self._dealer
-
-    @property
-    def team_scores(self) -> tuple[int, int]:
-        return (self._team[0], self._team[1])
-
-    @property
-    def scores(self) -> tuple[int, ...]:
-        a, b = self._team
-        return (a, b, a, b)
-
-    @staticmethod
-    def team_of(seat: int) -> int:
-        return seat % 2
-
-    @property
-    def match_winner(self) -> int | None:
-        """None, or the first seat of the winning team (0 or 1)."""
-        return self._match_winner
-
-    winning_team = match_winner
-
-    @property
-    def phase(self) -> Phase:
-        return self._phase
-
-    @property
-    def to_act(self) -> int | None:
-        return self._to_act
-
-    @property
-    def waiting_for(self) -> tuple[int, ...]:
-        return () if self._to_act is None else (self._to_act,)
-
-    @property
-    def pending_showdown(self) -> None:
-        return None
-
-    @property
-    def outcome(self) -> HandOutcome | None:
-        return self._outcome
-
-    def claimants(self) -> tuple[int, ...]:
-        return ()
-
-    def check_claim(self, action: object) -> None:
-        raise StateError("10 Point Pitch has no actions out of turn")
-
-    def settle_showdown(self, loser: int) -> None:
-        raise StateError("10 Point Pitch has no showdowns")
-
-    # -- the hand's public facts -------------------------------------------------------
-
-    @property
-    def bids(self) -> tuple[tuple[int, int | None], ...]:
-        """(seat, bid or None for a pass), in order."""
-        return tuple(self._bids)
-
-    @property
-    def high_bid(self) -> int | None:
-        return self._high
-
-    @property
-    def pitcher(self) -> int | None:
-        """The high bidder so far; the pitcher once the bidding is over."""
-        return self._pitcher
-
-    @property
-    def contract(self) -> int | None:
-        """The winning bid, once the bidding is over."""
-        return None if self._phase is Phase.BID else self._high
-
-    @property
-    def trump(self) -> str | None:
-        return self._trump
-
-    @property
-    def refills(self) -> tuple[int | None, ...]:
-        """The cards each seat drew in the refill (None before it)."""
-        return tuple(self._refills)
-
-    @property
-    def stock_receiver(self) -> int | None:
-        return self._receiver
-
-    @property
-    def stock_received(self) -> int:
-        return len(self._received)
-
-    @property
-    def stock_kept(self) -> bool | None:
-        """True if the pitcher kept the stock, False if given, None before (or no stock left)."""
-        return self._kept
-
-    @property
-    def burned(self) -> tuple[tuple[int, str], ...]:
-        """Every burn (seat, card), real cards: the views hide face-down ones."""
-        return tuple(self._burned)
-
-    @property
-    def out(self) -> tuple[bool, ...]:
-        """The seats with no trump left, in trick play (all False before it)."""
-        if self._phase is not Phase.PLAY and self._phase is not Phase.OVER:
-            return (False,) * PLAYERS
-        return tuple(not h for h in self._hands)
-
-    @property
-    def trick(self) -> tuple[tuple[int, str], ...]:
-        return tuple(self._trick)
-
-    @property
-    def leader(self) -> int | None:
-        return self._leader
-
-    @property
-    def tricks(self) -> tuple[Trick, ...]:
-        return tuple(self._tricks)
-
-    @property
-    def taken(self) -> tuple[int, int]:
-        return (self._taken[0], self._taken[1])
-
-    @property
-    def stock_size(self) -> int:
-        return len(self._stock)
-
-    @property
-    def discard_count(self) -> int:
-        return len(self._discards)
-
-    def hand(self, seat: int) -> tuple[str, ...]:
-        """The seat's cards: trumps high to low, then its dead cards."""
-        return sort_hand(self._hands[seat] + self._dead[seat], self._trump)
-
-    def hand_size(self, seat: int) -> int:
-        return len(self._hands[seat]) + len(self._dead[seat])
-
-    def trumps_in_hand(self, seat: int) -> int:
-        """How many trumps the seat holds (0 before trump is named)."""
-        return 0 if self._trump is None else len(self._hands[seat])
-
-    def dealt(self, seat: int) -> tuple[str, ...]:
-        """The 9 cards the seat was dealt, in deal order."""
-        return self._dealt[seat]
-
-    def drawn(self, seat: int) -> tuple[str, ...]:
-        """The cards the seat drew in the refill."""
-        return self._drawn[seat]
-
-    @property
-    def stock_cards(self) -> tuple[str, ...]:
-        """The rest of the stock the receiver got (hidden: only it and, if kept, saw them)."""
-        return self._received
-
-    @property
-    def log(self) -> tuple[Action, ...]:
-        """The hand's actions so far, in order."""
-        return tuple(self._log)
-
-    @property
-    def deck(self) -> tuple[str, ...]:
-        """The hand's deck as dealt, top first (hidden)."""
-        return self._deck
 
     @property
     def forced(self) -> bool:
@@ -563,7 +289,7 @@ class PitchGame:
         self._trump = suit
         ranks = RANK_TABLES[suit]
         first = (self._dealer + 1) % PLAYERS
-        for seat in _CLOCKWISE[first]:
+        for seat in CLOCKWISE[first]:
             hand = self._hands[seat]
             self._discards.extend(c for c in hand if c not in ranks)
             self._hands[seat] = [c for c in hand if c in ranks]
@@ -571,7 +297,7 @@ class PitchGame:
             assert self._pitcher is not None
             first = self._pitcher
         stock = self._stock
-        for seat in _CLOCKWISE[first]:
+        for seat in CLOCKWISE[first]:
             hand = self._hands[seat]
             want = max(0, HAND_SIZE - len(hand))
             drawn = stock[:want]
@@ -605,7 +331,7 @@ class PitchGame:
 
     def _after_stock(self) -> None:
         """Anyone with more than 6 trumps burns (R6.5), else trick play starts."""
-        for seat in _CLOCKWISE[(self._dealer + 1) % PLAYERS]:
+        for seat in CLOCKWISE[(self._dealer + 1) % PLAYERS]:
             if len(self._hands[seat]) > HAND_SIZE:
                 self._phase = Phase.BURN
                 self._to_act = seat
@@ -634,7 +360,7 @@ class PitchGame:
             return seat
         if self._rules.lead == "partner" and hands[(seat + 2) % PLAYERS]:
             return (seat + 2) % PLAYERS
-        for other in _CLOCKWISE[seat]:
+        for other in CLOCKWISE[seat]:
             if hands[other]:
                 return other
         return None
@@ -642,7 +368,7 @@ class PitchGame:
     def _start_trick(self, leader: int) -> None:
         hands = self._hands
         self._leader = leader
-        self._order = tuple(s for s in _CLOCKWISE[leader] if hands[s])
+        self._order = tuple(s for s in CLOCKWISE[leader] if hands[s])
         self._to_act = leader
 
     def _play(self, seat: int, card: str) -> None:
@@ -716,22 +442,40 @@ class PitchGame:
 
     def view(self, seat: int | None) -> SeatView:
         """What ``seat`` may know (None: the public), engine.pitch.view."""
-        from engine.pitch.view import seat_view
-
-        return seat_view(self, seat)
+        legal = tuple(self.legal_actions(seat)) if seat is not None else ()
+        return seat_view(self, seat, legal)
 
     def notation(self, reveal: bool = False) -> str:
         """The position in one line (engine.pitch.notation); hidden cards only with ``reveal``."""
-        from engine.pitch.notation import write_notation
-
         return write_notation(self, reveal)
 
     @classmethod
     def from_notation(cls, text: str) -> PitchGame:
-        """The game written as ``text`` (a revealed notation); NotationError otherwise."""
-        from engine.pitch.notation import read_notation
-
-        return read_notation(text)
+        """The game written as ``text`` (a revealed notation); NotationError otherwise:
+        the hand dealt as written, then its actions replayed."""
+        written = read_notation(text)
+        game = cls.new(
+            seed=written.seed,
+            target=written.target,
+            house_rules=written.rules,
+            dealer=written.dealer,
+        )
+        game._round = written.round
+        game._shuffles = written.shuffles
+        game._team = list(written.team)
+        game._match_winner = None
+        game._deal_hand(written.deck)
+        for i, action in enumerate(written.actions):
+            try:
+                if action.kind is Kind.REDEAL:
+                    raise IllegalActionError("a redeal starts a new deal: it is never in the log")
+                game.apply(action)
+            except IllegalActionError as exc:
+                token = action_token(action)
+                raise NotationError(
+                    f"the notation's action {i + 1} ({token!r}) cannot be played: {exc}"
+                ) from None
+        return game
 
     def check_invariants(self) -> None:
         """InvariantError unless the 54 cards are each in exactly one place."""

@@ -28,15 +28,15 @@ True
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
-from engine.game.errors import IllegalActionError, NotationError
+from engine.game.errors import NotationError
 from engine.pitch.actions import MOON, PLAIN_TEN, Action, Kind
 from engine.pitch.cards import CARD_COUNT, parse_card
 from engine.pitch.rules import PitchRules
 
 if TYPE_CHECKING:
-    from engine.pitch.game import PitchGame
+    from engine.pitch.state import PitchState
 
 __all__ = ["write_notation", "read_notation", "action_token", "parse_token", "FIELDS"]
 
@@ -81,7 +81,7 @@ def parse_token(token: str) -> Action:
     return Action.play(parse_card(token))
 
 
-def write_notation(game: PitchGame, reveal: bool) -> str:
+def write_notation(game: PitchState, reveal: bool) -> str:
     """``game`` in one line (see the module docstring)."""
     a, b = game._start_team
     if reveal:
@@ -109,10 +109,23 @@ def write_notation(game: PitchGame, reveal: bool) -> str:
     )
 
 
-def read_notation(text: str) -> PitchGame:
-    """The game a revealed notation line writes; NotationError naming the bad field."""
-    from engine.pitch.game import PitchGame
+class Written(NamedTuple):
+    """What a revealed notation line holds, as plain values (PitchGame.from_notation
+    deals ``deck`` and replays ``actions``)."""
 
+    rules: PitchRules
+    target: int
+    round: int
+    dealer: int
+    team: tuple[int, int]
+    seed: int
+    shuffles: int
+    deck: list[str]
+    actions: list[Action]
+
+
+def read_notation(text: str) -> Written:
+    """A revealed notation line's fields; NotationError naming the bad field."""
     if not isinstance(text, str):
         raise NotationError(f"a Pitch notation is text, not {type(text).__name__}")
     fields = text.strip().split(" ")
@@ -128,20 +141,18 @@ def read_notation(text: str) -> PitchGame:
         )
     rules = PitchRules.parse(rules_text)
     seed, shuffles = _rng(rng)
-    team = _scores(scores)
-    game = PitchGame.new(
-        seed=seed,
+    first = _number("dealer", dealer, 0)
+    return Written(
+        rules=rules,
         target=_number("target", target, 1),
-        house_rules=rules,
-        dealer=_number("dealer", dealer, 0),
+        round=_number("round", round_, 1),
+        dealer=first,
+        team=_scores(scores),
+        seed=seed,
+        shuffles=shuffles,
+        deck=_deck(deal, rules, first),
+        actions=_actions(actions),
     )
-    game._round = _number("round", round_, 1)
-    game._shuffles = shuffles
-    game._team = list(team)
-    game._match_winner = None
-    game._deal_hand(_deck(deal, game))
-    _replay(game, actions)
-    return game
 
 
 def _number(name: str, text: str, low: int) -> int:
@@ -172,7 +183,7 @@ def _scores(text: str) -> tuple[int, int]:
         raise NotationError(f"the notation's scores are A,B (two numbers), not {text!r}") from None
 
 
-def _deck(text: str, game: PitchGame) -> list[str]:
+def _deck(text: str, rules: PitchRules, dealer: int) -> list[str]:
     """The deck, top first, that deals the hands and stock written as ``text``."""
     groups = text.split("/")
     if len(groups) != 5:
@@ -183,8 +194,8 @@ def _deck(text: str, game: PitchGame) -> list[str]:
     cards = [c for hand in hands for c in hand]
     if len(set(cards)) != CARD_COUNT:
         raise NotationError(f"the notation's deal repeats a card: {text!r}")
-    packet = 3 if game.rules.deal == "threes" else 1
-    first = (game.dealer + 1) % 4
+    packet = 3 if rules.deal == "threes" else 1
+    first = (dealer + 1) % 4
     taken = [0] * 4
     deck = []
     for i in range(36):
@@ -194,16 +205,13 @@ def _deck(text: str, game: PitchGame) -> list[str]:
     return deck + hands[4]
 
 
-def _replay(game: PitchGame, text: str) -> None:
+def _actions(text: str) -> list[Action]:
     if text == "-":
-        return
+        return []
+    actions = []
     for i, token in enumerate(text.split(",")):
         try:
-            action = parse_token(token)
-            if action.kind is Kind.REDEAL:
-                raise IllegalActionError("a redeal starts a new deal: it is never in the log")
-            game.apply(action)
-        except (NotationError, IllegalActionError) as exc:
-            raise NotationError(
-                f"the notation's action {i + 1} ({token!r}) cannot be played: {exc}"
-            ) from None
+            actions.append(parse_token(token))
+        except NotationError as exc:
+            raise NotationError(f"the notation's action {i + 1} ({token!r}): {exc}") from None
+    return actions

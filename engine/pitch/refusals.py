@@ -20,7 +20,7 @@ from engine.pitch.actions import MOON, PLAIN_TEN, Action, Kind
 from engine.pitch.cards import POINT_TABLES, RANK_TABLES, SUIT_NAMES
 
 if TYPE_CHECKING:
-    from engine.pitch.game import PitchGame
+    from engine.pitch.state import PitchState
 
 __all__ = ["why_illegal", "reason"]
 
@@ -33,13 +33,13 @@ _PHASE_DOING = {
 }
 
 
-def why_illegal(game: PitchGame, action: object, seat: int | None) -> str:
+def why_illegal(game: PitchState, action: object, seat: int | None) -> str:
     """The whole message: who cannot do what, and why."""
     who = "nobody" if seat is None else f"player {seat}"
     return f"{who} cannot {action}: {reason(game, action, seat)}"
 
 
-def reason(game: PitchGame, action: object, seat: int | None) -> str:
+def reason(game: PitchState, action: object, seat: int | None) -> str:
     """Why ``seat`` may not take ``action`` now (the reason alone)."""
     if not isinstance(action, Action):
         return f"{type(action).__name__} is not a Pitch action"
@@ -61,7 +61,7 @@ def reason(game: PitchGame, action: object, seat: int | None) -> str:
     return _play_reason(game, action, seat)
 
 
-def _bid_reason(game: PitchGame, action: Action) -> str:
+def _bid_reason(game: PitchState, action: Action) -> str:
     kind, rules = action.kind, game.rules
     if kind is Kind.REDEAL:
         if not rules.misdeal:
@@ -87,7 +87,7 @@ def _bid_reason(game: PitchGame, action: Action) -> str:
     return "that bid is not allowed now"
 
 
-def _burn_reason(game: PitchGame, action: Action, seat: int) -> str:
+def _burn_reason(game: PitchState, action: Action, seat: int) -> str:
     if action.kind is not Kind.BURN:
         return f"you hold {game.trumps_in_hand(seat)} trumps: burn one (burn CARD) down to 6"
     card = action.card
@@ -102,7 +102,7 @@ def _burn_reason(game: PitchGame, action: Action, seat: int) -> str:
     return "burn the other joker (the jokers are unmarked)"
 
 
-def _play_reason(game: PitchGame, action: Action, seat: int) -> str:
+def _play_reason(game: PitchState, action: Action, seat: int) -> str:
     if action.kind is not Kind.PLAY:
         return "it is trick play: play a trump (play CARD)"
     card = action.card

@@ -24,7 +24,7 @@ from engine.pitch.rules import PitchRules
 from engine.pitch.scoring import HandOutcome
 
 if TYPE_CHECKING:
-    from engine.pitch.game import Phase, PitchGame, Trick
+    from engine.pitch.state import Phase, PitchState, Trick
 
 __all__ = ["SeatView", "seat_view"]
 
@@ -86,8 +86,9 @@ class SeatView:
         return tuple(c for t in self.tricks for _, c in t.cards) + tuple(c for _, c in self.trick)
 
 
-def seat_view(game: PitchGame, seat: int | None) -> SeatView:
-    """``game`` as ``seat`` may know it (None: the public)."""
+def seat_view(game: PitchState, seat: int | None, legal: tuple[Action, ...] = ()) -> SeatView:
+    """``game`` as ``seat`` may know it (None: the public); ``legal``: the seat's
+    legal actions (the game's to give: the state has no rules)."""
     if seat is not None and (not isinstance(seat, int) or not 0 <= seat < 4):
         raise ValueError(f"a view is of seat 0-3 or None (the public), not {seat!r}")
     rules = game.rules
@@ -107,7 +108,7 @@ def seat_view(game: PitchGame, seat: int | None) -> SeatView:
         scores=game.scores,
         phase=game.phase,
         to_act=game.to_act,
-        legal=tuple(game.legal_actions(seat)) if own else (),
+        legal=legal if own else (),
         hand=game.hand(seat) if seat is not None else (),
         dealt=game.dealt(seat) if seat is not None else (),
         drawn=game.drawn(seat) if seat is not None else (),

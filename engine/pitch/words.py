@@ -10,6 +10,9 @@ the table. Partners are named as a team: "Ann and Cy".
 >>> play = MatchEvent("play", 1, {"player": 0, "action": "play HJ", "card": "HJ"})
 >>> event_text(play, names, you=0)
 'You play the high joker.'
+>>> end = MatchEvent("match_end", 3, {"winner": 1, "scores": [40, 53, 40, 53]})
+>>> event_text(end, names), event_text(end, names, you=3)
+('Bob and Di win the match, 53 to 40.', 'Your team (Bob and Di) wins the match, 53 to 40.')
 >>> card_name("JD"), bid_name(None), action_text(Action.parse("give"), names)
 ('jack of diamonds', 'pass', 'give the stock to your partner unseen')
 """
@@ -212,7 +215,9 @@ def _round_end(t: _Teller, r: int, d: _Data) -> str:
 
 def _match_end(t: _Teller, r: int, d: _Data) -> str:
     team = d["winner"] % 2
-    wins = "win" if t.you is not None and t.you % 2 == team else "wins"
+    # A team is two players: "Ann and Cy win", "your team (Ann and Cy) wins".
+    ours = t.you is not None and t.you % 2 == team
+    wins = "wins" if ours else "win"
     return f"{t.team(team)} {wins} the match, {d['scores'][team]} to {d['scores'][1 - team]}."
 
 

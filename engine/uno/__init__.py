@@ -14,7 +14,7 @@ Action.parse('W=R')
 """
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.game.errors import (
     DeckError,
@@ -26,7 +26,6 @@ from engine.game.errors import (
 )
 from engine.uno import taps
 from engine.uno.actions import Action, ActionKind
-from engine.uno.bots import HeuristicBot, RandomBot
 from engine.uno.cards import CARD_COUNT, COLOURS, WILD_COLOUR, Card, Colour, Rank
 from engine.uno.game import Game, Outcome, PendingShowdown, Phase
 from engine.uno.narration import NARRATION
@@ -41,6 +40,9 @@ from engine.uno.rules import (
     classic_deck,
     load_showdown_deck,
 )
+
+if TYPE_CHECKING:  # the bots load on first use: the rules alone stay light
+    from engine.uno.bots import HeuristicBot, RandomBot
 
 
 def new_game(
@@ -85,10 +87,11 @@ class UnoFamily:
     taps = taps  # a phone's tap at the browser table, in UNO's words
     bot_kinds = ("bot", "random")
     terminal = "engine.apps.play"  # its game at the terminal (showdown play)
+    companion = "engine.apps.table.companion:CompanionRoom"  # its showdowns on the unit
 
     def make_bot(
         self, kind: str, name: str, rng: random.Random, *, reaction_ms: float | None = None
-    ) -> HeuristicBot | RandomBot:
+    ) -> "HeuristicBot | RandomBot":
         """UNO's bots: "bot" the heuristic (it draws nothing from ``rng``),
         "random" the random bot on a generator seeded from ``rng``.
 
@@ -99,6 +102,8 @@ class UnoFamily:
         ...
         ValueError: no bot 'wise' in UNO (the bots: bot, random)
         """
+        from engine.uno.bots import HeuristicBot, RandomBot
+
         options = {} if reaction_ms is None else {"reaction_ms": reaction_ms}
         if kind == "bot":
             return HeuristicBot(name, **options)

@@ -71,6 +71,8 @@ class CompanionRoom(Hub):
     from it), ``clock`` the room's time (the rate limit of wrong keys).
     """
 
+    PAGE: ClassVar[str] = "companion.html"  # the page the server serves at /
+
     def __init__(
         self,
         *,

@@ -161,7 +161,7 @@ def _game_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--variant",
-        choices=("showdown", "classic", "party"),
+        choices=("showdown", "classic", "party", "pitch"),
         default="showdown",
         help="the game the host's form offers first (default: showdown; the host may "
         "choose another before starting)",
@@ -195,8 +195,8 @@ def _save_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--companion",
         action="store_true",
-        help="for a table playing with real cards: the display page starts the showdowns "
-        "on the unit and keeps the score (no phones, no digital hands)",
+        help="for a table playing with real cards: the display page keeps the score (UNO: "
+        "and starts the showdowns on the unit; Pitch: hand by hand) with no phones, no hands",
     )
     resume.add_argument(
         "--resume-if-saved",
@@ -284,7 +284,7 @@ def command(args: argparse.Namespace) -> int:
         room,
         pace_s=args.pace,
         hooks=hooks,
-        display_page="companion.html" if args.companion else "display.html",
+        display_page=room.PAGE if args.companion else "display.html",
         addons=addons,
         limits=Limits(max_connections=args.max_connections, max_per_peer=args.max_per_peer),
         hosts=Hosts.serving(host, shown, args.allow_host),
@@ -346,14 +346,16 @@ def _new_room(
     base: str,
     seat_timeout: float,
 ) -> Any:
-    """The game's room, or the companion's with ``--companion``."""
-    from engine.apps.table.companion import CompanionRoom
+    """The game's room, or with ``--companion`` the one its family names."""
+    import importlib
+
     from engine.apps.table.room import Room
+    from engine.game.registry import family_playing
 
     if args.companion:
-        return CompanionRoom(
-            rng=rng, unit=unit, code=code, join_url=join_url, save=save, base_url=base
-        )
+        module, _, name = family_playing(args.variant).companion.partition(":")
+        companion = getattr(importlib.import_module(module), name)
+        return companion(rng=rng, unit=unit, code=code, join_url=join_url, save=save, base_url=base)
     room = Room(
         seats=args.seats,
         rng=rng,
