@@ -27,13 +27,11 @@ from typing import Any
 from engine.apps.play import run_at_terminal
 from engine.apps.players import bot_skill, replay_command, seat_names
 from engine.game.agents import RandomBot
-from engine.game.errors import StateError
 from engine.match import Driver
 from engine.pitch import FAMILY
 from engine.pitch.game import PitchGame
 from engine.pitch.terminal.person import AutoPlay, PitchPerson
 from engine.pitch.terminal.screen import PitchScreen
-from engine.units.ports import ShowdownOutcome, ShowdownRequest
 from firmware_host.people.words import plural
 
 __all__ = [
@@ -87,16 +85,6 @@ def seats(variant: str, players: list[str] | None) -> list[str]:
 def unit_refusal(variant: str) -> str | None:
     """Pitch has no showdowns: it never takes a unit."""
     return "10 Point Pitch has no showdowns: it takes no --unit"
-
-
-class _NoShowdowns:
-    """The unit port of a game without showdowns: never asked (StateError if it is)."""
-
-    def __repr__(self) -> str:
-        return "no unit (10 Point Pitch has no showdowns)"
-
-    def run_showdown(self, request: ShowdownRequest) -> ShowdownOutcome:
-        raise StateError(f"10 Point Pitch has no showdowns, yet one was asked for: {request}")
 
 
 def play_terminal(
@@ -164,7 +152,7 @@ def set_up(
         else:
             bot = _bot(skill[0], names[seat], bots_rng, skill[1])
             agents.append(AutoPlay(bot, screen, person=False))
-    match = Driver(game, agents, _NoShowdowns(), names=names, log=screen.on_event)
+    match = Driver(game, agents, None, names=names, log=screen.on_event)  # no showdowns
     return match, screen
 
 

@@ -105,13 +105,6 @@ class PitchScreen(SharedScreen):
         elif event.kind == "trick":
             cards = ", ".join(f"{self.names[s]} {c}" for s, c in data["cards"])
             text = f"{text[:-1]}: {cards}."
-        elif event.kind == "match_end":
-            team = data["winner"] % 2
-            scores = data["scores"]
-            mine = player is not None and player % 2 == team
-            who = team_name(team, self.names)
-            who = f"Your team ({who})" if mine else who
-            text = f"{who} win the match, {scores[team]} to {scores[1 - team]}."
         return text
 
     def card_key(self, card: str) -> tuple[int, int]:
