@@ -149,6 +149,7 @@ def test_each_hand_shows_the_bidding_trump_refill_tricks_and_points_against_the_
         r"^Trick \d: .* · points taken: Ann and Bob \d+, random1 and random3 \d+$", text, re.M
     )
     assert re.search(r"takes the trick \(\d+ points?\): \w+ \w\w", text)
+    assert re.search(r" led \w\w(;|\.) .*(After you: \w+|You play last\.)$", text, re.M)
     verdicts = re.findall(
         r"^  (?:.+ bid \d and took (?:only )?\d+: (?:made|set), [+-]\d+; .+ [+-]\d+\."
         r"|Shoot the Moon .+)$",

@@ -338,13 +338,21 @@ def situation(game: PitchGame, player: int, names: Sequence[str]) -> str:
         return "Your lead: play any trump; the highest trump wins the trick."
     leader, led = view.trick[0]
     best = max(view.trick, key=lambda sc: _rank(sc[1], view.trump))
+    played = {seat for seat, _ in view.trick}
+    after = [names[s] for s in _clockwise_from(player) if s not in played and not view.out[s]]
+    last = f" After you: {', '.join(after)}." if after else " You play last."
     if best[0] == leader and len(view.trick) == 1:
-        return f"{names[leader]} led {led}. Play any trump; the highest wins the trick."
+        return f"{names[leader]} led {led}. Play any trump; the highest wins the trick.{last}"
     winning = "your partner" if best[0] == (player + 2) % 4 else names[best[0]]
     return (
         f"{names[leader]} led {led}; {winning} is winning with {best[1]}. Play any trump; "
-        "the highest wins the trick."
+        f"the highest wins the trick.{last}"
     )
+
+
+def _clockwise_from(player: int) -> list[int]:
+    """The other seats, clockwise from ``player``'s left."""
+    return [(player + i) % 4 for i in (1, 2, 3)]
 
 
 def _rank(card: str, trump: str | None) -> int:
