@@ -360,6 +360,22 @@ def test_a_card_that_cannot_be_played_is_refused_with_the_reason():
     assert "You hold no trump nine." in lines
 
 
+def test_a_rank_that_names_two_trumps_is_asked_again():
+    hands = (
+        "AH JH JD TH KS QS KC QC 9C",
+        "AS JS TS 9S 8S 7S 6S 5S 4S",
+        "AD KD QD TD 9D 8D 7D 6D 5D",
+        "AC JC TC 8C 7C 6C 5C 4C 3C",
+    )
+    game = dealt(hands, actions="5,p,p,p,=H")
+    while game.phase is not Phase.PLAY:
+        game.apply(game.legal_actions()[-1])
+    assert game.waiting_for == (0,)
+    script, person = seated(game, ("Your choice", "jack"), ("Your choice", "off-jack"))
+    assert str(person.act(game, 0)) == "play JD"
+    assert "You hold JH and JD: type the one you mean." in script.lines
+
+
 def only_one_holds_trumps(seed):
     """A random hand played on until one seat alone holds trumps, to lead: (game, seat), or None."""
     rng = random.Random(seed)

@@ -201,9 +201,9 @@ def _typed_action(typed: str, phase: Phase, game: PitchGame, player: int) -> Act
         if typed in ("g", "give it", "pass it", "give the stock"):
             return Action.give()
     if phase in (Phase.PLAY, Phase.BURN):
-        card = _typed_card(words, game, player)
-        if card is None or card.startswith(" "):
-            return (card or "").strip() or _not_understood(typed, phase)
+        card, problem = _typed_card(words, game, player)
+        if card is None:
+            return problem or _not_understood(typed, phase)
         return Action.play(card) if phase is Phase.PLAY else Action.burn(card)
     try:
         return Action.parse(typed)
@@ -215,37 +215,34 @@ def _not_understood(typed: str, phase: Phase) -> str:
     return f"{typed!r} is not a choice now. {_how(phase)} ? explains the game and its actions."
 
 
-def _typed_card(words: list[str], game: PitchGame, player: int) -> str | None:
+def _typed_card(words: list[str], game: PitchGame, player: int) -> tuple[str | None, str]:
     """The card typed (``AH``, ``play ah``, ``10h``, ``ace``, ``ace of hearts``,
-    ``hj``, ``high joker``, ``off-jack``); None if it names no card, or
-    " why" (a leading space) when it names no single one of the hand's trumps."""
+    ``hj``, ``high joker``, ``off-jack``), or None and why not ("" when it names
+    no card at all)."""
     if words and words[0] in ("play", "burn"):
         words = words[1:]
     text = " ".join(words)
-    if not text:
-        return None
     trump = game.trump
-    hand = game.hand(player)
     if text in _JOKER_WORDS:
-        return _JOKER_WORDS[text]
+        return _JOKER_WORDS[text], ""
     if text in ("off-jack", "offjack", "off jack") and trump is not None:
-        return off_jack(trump)
+        return off_jack(trump), ""
     if len(words) == 3 and words[1] == "of" and words[0] in _RANK_WORDS:
         suit = _SUIT_WORDS.get(words[2])
         if suit is not None:
-            return _RANK_WORDS[words[0]] + suit
+            return _RANK_WORDS[words[0]] + suit, ""
     if text in _RANK_WORDS:
         rank = _RANK_WORDS[text]
-        held = [c for c in hand if c[0] == rank and trump is not None and is_trump(c, trump)]
+        held = [c for c in game.hand(player) if c[0] == rank and trump and is_trump(c, trump)]
         if len(held) == 1:
-            return held[0]
+            return held[0], ""
         if held:
-            return f" You hold {' and '.join(held)}: type the one you mean."
-        return f" You hold no trump {text}."
+            return None, f"You hold {' and '.join(held)}: type the one you mean."
+        return None, f"You hold no trump {text}."
     try:
-        return parse_card(text)
+        return parse_card(text), ""
     except NotationError:
-        return None
+        return None, ""
 
 
 def _refusal(action: Action, game: PitchGame, player: int) -> str:
