@@ -515,3 +515,16 @@ def test_play_terminal_refuses_a_unit_and_other_than_four_players():
         play_terminal(["Ann", "bot", "Bob", "bot"], unit="manual", input_fn=None)
     with pytest.raises(ValueError, match="3 players: 10 Point Pitch takes exactly 4"):
         play_game(["Ann", "bot", "Bob"], variant="pitch", input_fn=None)
+
+
+def test_every_family_names_a_terminal_game_with_the_protocols_members():
+    from engine.apps.play import TerminalGame, terminal_game
+    from engine.game.registry import all_variants
+
+    members = [m for m in vars(TerminalGame) if not m.startswith("_")]
+    assert sorted(members) == ["play_terminal", "seats", "unit_refusal"]
+    for variant in all_variants():
+        terminal = terminal_game(variant)
+        assert isinstance(terminal.TARGET, int) and isinstance(terminal.EPILOG, str)
+        assert all(callable(getattr(terminal, m)) for m in members), variant
+    assert (terminal_game("showdown").TARGET, terminal_game("pitch").TARGET) == (500, 52)

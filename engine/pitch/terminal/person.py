@@ -397,7 +397,7 @@ class AutoPlay:
             if holders == [player] and not game.trick:
                 screen.tell_forced(player)
                 return legal[0]
-        if self.person and len(legal) == 1:
+        if self.person and game.forced:
             action = legal[0]
             if action.kind is Kind.BID:
                 are = "are" if you else "is"
