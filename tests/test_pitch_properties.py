@@ -3,21 +3,18 @@
 At every step: the 54 cards are there once each; only legal actions are applied, and an
 illegal one raises and changes nothing; only trumps are played; no card hidden from the
 public is in its view, in the notation without reveal or in the game's repr, and none
-hidden from a seat is in its view or in the error its illegal action gets; the revealed
-notation reads back. After every hand: the points taken and the points burned make 10.
+hidden from a seat is in its view, none but the one it named in the error its illegal
+action gets, and none in the events narrated; the revealed notation reads back. After every hand: the points taken and the points burned make 10.
 Hands end within a bounded number of actions and games end."""
-
-import dataclasses
-import enum
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.game.errors import IllegalActionError
-from engine.pitch import words
-from engine.pitch.actions import MOON, Action, Kind
+from engine.pitch import FAMILY, words
+from engine.pitch.actions import MOON, PLAIN_TEN, Action, Kind
 from engine.pitch.game import Phase, PitchGame
-from engine.pitch.rules import PitchRules
+from engine.pitch.rules import RULE_CHOICES, PitchRules
 from tests.pitch_helpers import (
     FULL_DECK,
     HOUSE,
@@ -28,25 +25,16 @@ from tests.pitch_helpers import (
     strings_in,
 )
 
-
-def field_strategy(field):
-    """Each house rule at random: a flag either way, an enum any of its values."""
-    if isinstance(field.default, bool):
-        return st.booleans()
-    if isinstance(field.default, enum.Enum):
-        return st.sampled_from(list(type(field.default)))
-    return st.just(field.default)
-
-
+#: Every house rule at random, each any of its choices (engine/pitch/rules.RULE_CHOICES).
 house_rules = st.builds(
-    PitchRules, **{field.name: field_strategy(field) for field in dataclasses.fields(PitchRules)}
+    PitchRules, **{name: st.sampled_from(choices) for name, choices in RULE_CHOICES.items()}
 )
 seeds = st.integers(0, 2**32 - 1)
 targets = st.sampled_from([52, 52, 21, 11])
 
 #: Every action there is, each tried where it is not legal.
 ALL_ACTIONS = [
-    *(Action.bid(bid) for bid in (4, 5, 6, 7, 8, 9, MOON)),
+    *(Action.bid(bid) for bid in (4, 5, 6, 7, 8, 9, PLAIN_TEN, MOON)),
     Action.pass_(),
     *(Action.trump(suit) for suit in SUITS),
     Action.keep(),
@@ -77,8 +65,8 @@ class Watch:
 
     def __init__(self, game):
         self.game = game
-        self.held = [set() for _ in range(4)]  # every card each seat ever held this hand
-        self.told = [set() for _ in range(4)]  # the stock it kept or was given
+        self.held: list[set[str]] = [set() for _ in range(4)]  # each seat's cards this hand
+        self.told: list[set[str]] = [set() for _ in range(4)]  # the stock it kept or got
         self.update()
 
     def new_hand(self):
@@ -170,8 +158,9 @@ def probe_illegal(game, watch, seat, rng):
         try:
             game.apply(action, actor)
         except IllegalActionError as error:
+            # Not even the actor's own cards: an error may be shown or logged at the table.
             named = {action.value} if action.kind in (Kind.BURN, Kind.PLAY) else set()
-            leaked = cards_named(str(error)) - watch.known_to(actor) - named
+            leaked = cards_named(str(error)) - watch.public() - named
             assert not leaked, (str(error), leaked)
         else:
             raise AssertionError(f"{action} by seat {actor} was applied: {before}")
@@ -189,6 +178,7 @@ def step(game, watch, rng, checks=True):
         assert ref_is_trump(action.value, game.trump), action
         assert action.value in game.hand(seat)
     watch.before_stock_decision(action, seat)
+    before = FAMILY.narration.before(game, seat, action)
     game.apply(action, seat)
     if action.kind is Kind.REDEAL:
         watch.new_hand()
@@ -196,12 +186,26 @@ def step(game, watch, rng, checks=True):
     check_counts(game)
     if checks:
         check_hidden(game, watch)
+        check_narration(FAMILY.narration.after(game, seat, action, before), game, watch)
         check_round_trip(game)
     return action
 
 
+def check_narration(events, game, watch):
+    """The events told to the table name no hidden card, nor a hidden refill count. (The
+    trump event's off_jack names which card that is, not where it is.)"""
+    told = [{key: value for key, value in data.items() if key != "off_jack"} for _, data in events]
+    assert set().union(*map(card_tokens, strings_in(told))) <= watch.public(), events
+    if game.rules.refill_counts == "hidden":
+        for kind, data in events:
+            if kind == "refill":
+                assert data["counts"] == [None] * 4, events
+
+
 def play_hand(game, watch, rng, checks=True):
     """The hand to its end; the number of actions, redeals aside."""
+    if checks:
+        check_narration([("round_start", FAMILY.narration.round_start(game))], game, watch)
     actions = redeals = 0
     while not game.round_over:
         if step(game, watch, rng, checks).kind is Kind.REDEAL:
@@ -212,6 +216,8 @@ def play_hand(game, watch, rng, checks=True):
             assert actions <= MOST_ACTIONS_A_HAND, game.notation(reveal=True)
     burned = sum(ref_points(card, game.trump) for _, card in game.burned)
     assert sum(game.taken) + burned == 10, game.notation(reveal=True)
+    if checks:
+        check_narration([("round_end", FAMILY.narration.round_end(game))], game, watch)
     assert game.outcome is not None and game.phase is Phase.OVER
     return actions
 

@@ -39,12 +39,15 @@ def bids_allowed(game, seat=None):
     return bids, Action.pass_() in actions
 
 
-def refused(game, action, seat=None):
-    """``action`` raises IllegalActionError and leaves the game as it was."""
+def refused(game, action, seat=None, message=None):
+    """``action`` raises IllegalActionError (saying ``message``, if given) and leaves the
+    game as it was."""
     before = game.notation(reveal=True)
     assert not game.is_legal(action, seat)
-    with pytest.raises(IllegalActionError):
+    with pytest.raises(IllegalActionError) as error:
         game.apply(action, seat)
+    if message is not None:
+        assert str(error.value) == message
     assert game.notation(reveal=True) == before
     return True
 
@@ -189,6 +192,28 @@ def test_r4_the_dealer_deals_nine_cards_to_each_player_and_18_stay_as_the_stock(
     assert game.phase is Phase.BID
 
 
+@pytest.mark.parametrize("dealer", range(4))
+def test_r4_the_deal_is_one_card_at_a_time_clockwise_from_the_dealers_left(dealer):
+    game = deal(seed=8, dealer=dealer)
+    deck = game.deck  # top first
+    for k in range(4):
+        assert game.dealt((dealer + 1 + k) % 4) == deck[k:36:4]
+        assert set(game.hand((dealer + 1 + k) % 4)) == set(deck[k:36:4])
+    assert game.stock_size == len(deck[36:]) == 18
+
+
+@pytest.mark.parametrize("dealer", range(4))
+def test_r6_the_refill_is_dealt_from_the_stock_clockwise_from_the_dealers_left(dealer):
+    game = deal(seed=8, dealer=dealer)
+    to_play(game, pitcher=(dealer + 2) % 4, suit="D")
+    served = [game.drawn((dealer + k) % 4) for k in (1, 2, 3, 4)]
+    drawn = [card for cards in served for card in cards]
+    assert tuple(drawn) == game.deck[36 : 36 + len(drawn)]
+    assert [len(cards) for cards in served] == [
+        game.refills[(dealer + k) % 4] for k in (1, 2, 3, 4)
+    ]
+
+
 def test_r4_each_hand_is_a_new_shuffle():
     game = deal(seed=4)
     first_hands = [game.hand(seat) for seat in range(4)]
@@ -236,7 +261,9 @@ def test_r5_only_the_seat_to_bid_may_bid():
     game = deal(seed=1, dealer=0)
     for seat in (0, 2, 3):
         assert game.legal_actions(seat) == []
-        assert refused(game, Action.bid(5), seat)
+        assert refused(
+            game, Action.bid(5), seat, f"player {seat} cannot bid 5: it is player 1's turn to bid"
+        )
         assert refused(game, Action.pass_(), seat)
 
 
@@ -282,7 +309,8 @@ def test_r5_a_bid_must_be_higher_than_the_current_high_bid():
     assert game.high_bid == 6
     assert bids_allowed(game) == ({7, 8, 9, MOON}, True)
     for same_or_lower in (4, 5, 6):
-        assert refused(game, Action.bid(same_or_lower))
+        message = f"player 2 cannot bid {same_or_lower}: bid higher than 6"
+        assert refused(game, Action.bid(same_or_lower), message=message)
     act(game, "bid 7")  # seat 2
     assert bids_allowed(game) == ({8, 9, MOON}, True)
 
@@ -313,7 +341,7 @@ def test_r5_stick_the_dealer_when_the_other_three_pass_the_dealer_must_bid_4():
     assert game.waiting_for == (2,)
     assert game.legal_actions() == [Action.bid(4)]
     assert game.forced
-    assert refused(game, Action.pass_())
+    assert refused(game, Action.pass_(), message="player 2 cannot pass: the dealer is stuck: bid 4")
     assert refused(game, Action.bid(5))
     assert refused(game, Action.bid(MOON))
     act(game, "bid 4")

@@ -1,33 +1,26 @@
-"""10 Point Pitch's house rules: each [choice] of RULES.md is the default, and its named
-alternative a PitchRules field (tests/pitch_helpers.HOUSE names them). Each alternative is
-tested where it differs from the default, the default alongside."""
+"""10 Point Pitch's house rules, their text form and those up to the bidding (R2-R5): each
+[choice] of RULES.md is the default, and its named alternative a PitchRules field
+(tests/pitch_helpers.HOUSE names them). Each alternative is tested where it differs from
+the default, the default alongside; the rest are in test_pitch_rules_house_hand.py."""
 
 import random
 
 import pytest
 
 from engine.game.errors import IllegalActionError, NotationError
-from engine.pitch.actions import MOON, Action, Kind
+from engine.pitch.actions import MOON, PLAIN_TEN, Action, Kind
 from engine.pitch.game import Phase, PitchGame
 from engine.pitch.rules import PitchRules
 from tests.pitch_helpers import (
     HOUSE,
     SUITS,
     act,
-    card_tokens,
     deal,
     first,
+    outcome,
     play_checked,
-    play_lowest,
-    ref_points,
-    seat_to_act,
-    strings_in,
-    team,
     team_plays,
     to_play,
-    to_stock,
-    trumps_held,
-    win_bidding,
 )
 
 
@@ -38,10 +31,6 @@ def random_plays(seed):
         return rng.choice([a.value for a in game.legal_actions(seat) if a.kind is Kind.PLAY])
 
     return choose
-
-
-def view_cards(game, seat):
-    return set().union(*map(card_tokens, strings_in(game.view(seat))))
 
 
 def bids_allowed(game):
@@ -84,7 +73,7 @@ def jokers_in_one_trick_low_first(seed, house=True):
         game = to_play(deal(seed, dealer=0, **rules), seed % 4, suit)
         trial = game.copy()
         play_checked(trial, random_plays(seed), unmarked_jokers=house)
-        cards_so_far = []
+        cards_so_far: list[str] = []
         for trick in trial.tricks:
             cards = [card for _, card in trick.cards]
             jokers = [card for card in cards if card in ("HJ", "LJ")]
@@ -124,6 +113,22 @@ def test_r2_by_default_the_jokers_are_marked_and_the_high_one_wins():
 def test_r2_unmarked_jokers_every_hand_against_the_rules(seed):
     game = to_play(deal(seed, dealer=0, **HOUSE["unmarked_jokers"]), seed % 4, SUITS[seed % 4])
     play_checked(game, random_plays(seed), unmarked_jokers=True)
+
+
+# -- R4 the deal in threes -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("dealer", range(4))
+def test_r4_house_rule_the_deal_in_threes_clockwise_from_the_dealers_left(dealer):
+    game = deal(seed=8, dealer=dealer, **HOUSE["deal_threes"])
+    deck = game.deck
+    for k in range(4):
+        packets = [deck[12 * r + 3 * k : 12 * r + 3 * k + 3] for r in range(3)]
+        assert game.dealt((dealer + 1 + k) % 4) == sum(packets, ())
+    assert game.stock_size == 18
+    single = deal(seed=8, dealer=dealer)
+    assert single.deck == deck  # the same shuffle, dealt another way
+    assert single.dealt((dealer + 1) % 4) != game.dealt((dealer + 1) % 4)
 
 
 # -- R4 misdeal ---------------------------------------------------------------------------
@@ -172,7 +177,52 @@ def test_r4_misdeal_is_off_by_default_and_for_a_hand_with_a_face_or_point_card()
             return
 
 
-# -- R5 the dealer's equal bid, the stuck dealer's bid ---------------------------------------
+# -- R5 a plain 10 bid, the dealer's equal bid, the stuck dealer's bid ---------------------
+
+
+def test_r5_by_default_there_is_no_plain_10_bid():
+    game = deal(seed=1, dealer=0)
+    assert Action.parse("bid 10") == Action.bid(PLAIN_TEN)
+    assert PLAIN_TEN not in bids_allowed(game)[0]
+    with pytest.raises(IllegalActionError):
+        game.apply(Action.bid(PLAIN_TEN))
+
+
+def test_r5_house_rule_a_plain_10_bid_ranks_between_9_and_the_moon():
+    game = deal(seed=1, dealer=0, **HOUSE["ten_bid"])
+    assert bids_allowed(game) == ({4, 5, 6, 7, 8, 9, PLAIN_TEN, MOON}, True)
+    act(game, "bid 9")
+    assert bids_allowed(game) == ({PLAIN_TEN, MOON}, True)
+    act(game, "bid 10")
+    assert game.phase is Phase.BID  # a plain 10 does not end the bidding
+    assert bids_allowed(game) == ({MOON}, True)
+    act(game, "pass")
+    act(game, "pass")
+    assert (game.pitcher, game.contract) == (2, PLAIN_TEN)
+
+
+def a_plain_10_made(seed):
+    for suit in SUITS:
+        game = to_play(deal(seed, dealer=3, **HOUSE["ten_bid"]), 0, suit, bid=PLAIN_TEN)
+        if play_checked(game.copy(), team_plays(0)).taken[0] == 10:
+            return game
+    return None
+
+
+def test_r5_house_rule_a_plain_10_made_scores_10_and_the_game_goes_on():
+    game = first(a_plain_10_made)
+    play_checked(game, team_plays(0))
+    assert game.team_scores == (10, 0)
+    assert game.match_winner is None
+    assert outcome(game).made and not outcome(game).moon
+
+
+def test_r5_house_rule_a_plain_10_failed_subtracts_10_and_the_game_goes_on():
+    game = to_play(deal(2, dealer=3, **HOUSE["ten_bid"]), 1, "C", bid=PLAIN_TEN)
+    play_checked(game)
+    assert game.taken[1] < 10
+    assert game.team_scores == (game.taken[0], -10)
+    assert game.match_winner is None
 
 
 def test_r5_house_rule_the_dealer_may_take_the_contract_at_an_equal_bid():
@@ -203,160 +253,3 @@ def test_r5_house_rule_the_stuck_dealer_may_shoot_the_moon():
         act(game, "pass")
     act(game, "bid moon")
     assert (game.pitcher, game.contract, game.phase) == (2, MOON, Phase.TRUMP)
-
-
-# -- R6 the burn: face down, the point cards kept ------------------------------------------
-
-
-def a_burn(seed, **house):
-    for suit in SUITS:
-        game = to_stock(deal(seed, dealer=0, **house), 1, suit)
-        if game.phase is Phase.STOCK:
-            act(game, "keep")
-        if game.phase is Phase.BURN and game.waiting_for == (1,):
-            return game
-    return None
-
-
-def a_face_down_burn(seed):
-    return a_burn(seed, **HOUSE["burn_face_down"])
-
-
-def a_burn_with_point_and_other_trumps(seed):
-    game = a_burn(seed, **HOUSE["keep_point_trumps"])
-    if game is None:
-        return None
-    values = {ref_points(card, game.trump) > 0 for card in trumps_held(game, 1, game.trump)}
-    return game if values == {True, False} else None
-
-
-def test_r6_house_rule_burned_cards_are_face_down_seen_by_the_burner_only():
-    game = first(a_face_down_burn)
-    card = trumps_held(game, 1, game.trump)[-1]
-    act(game, f"burn {card}")
-    assert game.burned[0] == (1, card)
-    assert card in view_cards(game, 1)
-    for seat in (None, 0, 2, 3):
-        assert card not in view_cards(game, seat)
-    assert card not in card_tokens(game.notation())
-    assert card not in card_tokens(repr(game))
-
-
-def test_r6_house_rule_face_down_burns_stay_hidden_after_the_hand():
-    game = first(a_face_down_burn)
-    card = trumps_held(game, 1, game.trump)[-1]
-    act(game, f"burn {card}")
-    while game.phase is Phase.BURN:
-        act(game, f"burn {trumps_held(game, seat_to_act(game), game.trump)[-1]}")
-    play_checked(game)
-    assert card not in view_cards(game, None)
-    assert card not in card_tokens(game.notation())
-
-
-def test_r6_house_rule_no_point_card_is_burned_while_a_non_point_trump_is_held():
-    game = first(a_burn_with_point_and_other_trumps)
-    trumps = trumps_held(game, 1, game.trump)
-    burns = {a.value for a in game.legal_actions(1) if a.kind is Kind.BURN}
-    assert burns == {card for card in trumps if not ref_points(card, game.trump)}
-    point = next(card for card in trumps if ref_points(card, game.trump))
-    with pytest.raises(IllegalActionError):
-        game.apply(Action.burn(point), 1)
-
-
-def a_default_burn_with_a_point_trump(seed):
-    game = a_burn(seed)
-    if game is None:
-        return None
-    held = trumps_held(game, 1, game.trump)
-    return game if any(ref_points(card, game.trump) for card in held) else None
-
-
-def test_r6_by_default_a_point_card_may_be_burned():
-    game = first(a_default_burn_with_a_point_trump)
-    trumps = trumps_held(game, 1, game.trump)
-    burns = {a.value for a in game.legal_actions(1) if a.kind is Kind.BURN}
-    assert burns == set(trumps)
-    point = next(card for card in trumps if ref_points(card, game.trump))
-    act(game, f"burn {point}")
-    assert game.burned == ((1, point),)
-
-
-# -- R8 low to holder -------------------------------------------------------------------
-
-
-def a_2_taken_by_the_other_team(seed, house=True):
-    rules = HOUSE["low_to_holder"] if house else {}
-    game = to_play(deal(seed, dealer=3, **rules), 1, "S")
-    trial = game.copy()
-    play_checked(trial, random_plays(seed), low_to_holder=house)
-    for trick in trial.tricks:
-        for seat, card in trick.cards:
-            if card == "2S" and team(seat) != team(trick.winner):
-                return game, seed, team(seat)
-    return None
-
-
-def test_r8_house_rule_low_to_holder_the_2_scores_for_the_team_that_played_it():
-    game, seed, holder = first(a_2_taken_by_the_other_team)
-    model = play_checked(game, random_plays(seed), low_to_holder=True)
-    assert game.taken == tuple(model.taken)
-    by_trick = [0, 0]
-    for trick in game.tricks:
-        for _, card in trick.cards:
-            by_trick[team(trick.winner)] += ref_points(card, "S")
-    assert game.taken[holder] == by_trick[holder] + 1
-
-
-@pytest.mark.parametrize("seed", range(6))
-def test_r8_house_rule_low_to_holder_every_hand_against_the_rules(seed):
-    game = to_play(deal(seed, dealer=3, **HOUSE["low_to_holder"]), 1, SUITS[seed % 4])
-    model = play_checked(game, random_plays(seed), low_to_holder=True)
-    assert game.taken == tuple(model.taken)
-
-
-# -- R9 add only the bid ------------------------------------------------------------------
-
-
-def a_bid_of_4_made_with_more(seed):
-    game = to_play(deal(seed, dealer=3, **HOUSE["add_only_the_bid"]), 1, "H")
-    trial = game.copy()
-    model = play_checked(trial, team_plays(1))
-    return (game, seed) if model.taken[1] > 4 else None
-
-
-def test_r9_house_rule_add_only_the_bid_a_made_bid_scores_the_bid():
-    game, _ = first(a_bid_of_4_made_with_more)
-    play_checked(game, team_plays(1))
-    assert game.taken[1] > 4
-    assert game.team_scores == (game.taken[0], 4)
-    assert game.outcome.points == 4
-
-
-def test_r9_house_rule_add_only_the_bid_a_set_still_subtracts_the_bid():
-    for seed in range(10):
-        game = to_play(deal(seed, dealer=3, **HOUSE["add_only_the_bid"]), 1, "H", bid=8)
-        play_checked(game)
-        if game.taken[1] < 8:
-            assert game.team_scores == (game.taken[0], -8)
-            return
-    raise AssertionError("no seed below 10 sets a bid of 8")
-
-
-def test_r9_house_rules_combine():
-    house = {**HOUSE["low_to_holder"], **HOUSE["add_only_the_bid"], **HOUSE["burn_face_down"]}
-    game = to_play(deal(3, dealer=3, **house), 1, "D")
-    model = play_checked(game, play_lowest, low_to_holder=True)
-    assert game.taken == tuple(model.taken)
-    assert game.rules == PitchRules(**house)
-    win = game.taken[1] >= 4
-    assert game.team_scores[1] == (4 if win else -4)
-
-
-def test_the_house_rules_are_fixed_for_the_game():
-    game = deal(3, dealer=3, **HOUSE["low_to_holder"])
-    to_play(game, 1, "D")
-    play_checked(game, low_to_holder=True)
-    game.next_round()
-    assert game.rules == PitchRules(**HOUSE["low_to_holder"])
-    win_bidding(game, 2)
-    assert game.rules == PitchRules(**HOUSE["low_to_holder"])

@@ -12,13 +12,18 @@ from engine.pitch.game import Phase
 from tests.pitch_helpers import (
     SUITS,
     RefTricks,
+    a_moon_hand,
     act,
     deal,
     first,
+    moon_made,
+    outcome,
     play_checked,
     play_lowest,
     ref_hand_score,
     ref_points,
+    rewritten,
+    seat_to_act,
     team,
     team_plays,
     to_play,
@@ -39,17 +44,6 @@ def random_plays(seed):
         return rng.choice([a.value for a in game.legal_actions(seat) if a.kind is Kind.PLAY])
 
     return choose
-
-
-def moon_made(game, pitcher):
-    """``game`` (at the deal) with a suit in which ``pitcher`` keeps the stock and makes
-    the Moon, its team playing high and the other low; None if no suit does."""
-    for suit in SUITS:
-        trial = to_play(game.copy(), pitcher, suit, bid=MOON)
-        model = play_checked(trial, team_plays(team(pitcher)))
-        if model.taken[team(pitcher)] == 10:
-            return suit
-    return None
 
 
 # -- searched hands ---------------------------------------------------------------------
@@ -81,12 +75,6 @@ def a_trick_with_the_3_as_its_only_point(seed):
         if "3D" in cards and sum(ref_points(card, "D") for card in cards) == 3:
             return seed, game, trick
     return None
-
-
-def moon_at_a_score_of_0(seed):
-    game = deal(seed, dealer=3)
-    suit = moon_made(game, 0)
-    return (game, suit) if suit else None
 
 
 def moon_after_a_set(seed):
@@ -142,7 +130,7 @@ def a_moon_with_a_point_burned(seed):
 def test_r8_each_trump_scores_for_the_team_that_wins_its_trick(seed):
     game, model = played(seed, pitcher=seed % 4, suit=SUITS[seed % 4], choose=random_plays(seed))
     assert game.taken == tuple(model.taken)
-    assert game.outcome.taken == game.taken
+    assert outcome(game).taken == game.taken
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -181,12 +169,30 @@ def test_r9_a_made_bid_adds_the_points_taken_not_the_bid():
     assert (outcome.pitcher, outcome.contract, outcome.moon) == (1, 4, False)
 
 
+def a_pitcher_taking_4_to_8(seed):
+    game = deal(seed, dealer=3)
+    trial = to_play(game.copy(), 1, "H")
+    taken = play_checked(trial, team_plays(1)).taken[1]
+    return (game, taken) if 4 <= taken <= 8 else None  # one more is a bid, not the Moon
+
+
+def test_r9_a_bid_is_made_when_the_points_taken_equal_it_and_set_one_above():
+    start, taken = first(a_pitcher_taking_4_to_8)
+    exact = to_play(start.copy(), 1, "H", bid=taken)
+    play_checked(exact, team_plays(1))  # the bid changes nothing in the play
+    assert exact.taken[1] == taken
+    assert outcome(exact).made and exact.team_scores == (exact.taken[0], taken)
+    over = to_play(start.copy(), 1, "H", bid=taken + 1)
+    play_checked(over, team_plays(1))
+    assert not outcome(over).made and over.team_scores == (over.taken[0], -(taken + 1))
+
+
 def test_r9_a_set_subtracts_the_bid_and_the_score_may_go_negative():
     _, game = first(a_set_bid_of_7)
     taken_b = game.taken[1]
     assert game.team_scores == (-7, taken_b)
     assert game.scores == (-7, taken_b, -7, taken_b)
-    assert (game.outcome.made, game.outcome.winner, game.outcome.points) == (False, 3, taken_b)
+    assert (outcome(game).made, outcome(game).winner, outcome(game).points) == (False, 3, taken_b)
 
 
 @pytest.mark.parametrize("seed", range(8))
@@ -213,12 +219,12 @@ def test_r9_two_hands_add_up_and_a_negative_score_carries_over():
 
 
 def test_r9_the_moon_made_from_a_score_of_0_wins_the_game_at_once():
-    game, suit = first(moon_at_a_score_of_0, limit=3000)
+    game, suit = first(a_moon_hand)
     to_play(game, 0, suit, bid=MOON)
     play_checked(game, team_plays(0))
     assert game.taken == (10, 0)
-    assert game.match_winner == 0 == game.outcome.match_winner
-    assert game.outcome.moon and game.outcome.made
+    assert game.match_winner == 0 == outcome(game).match_winner
+    assert outcome(game).moon and outcome(game).made
     assert game.phase is Phase.OVER
     with pytest.raises(StateError):
         game.next_round()
@@ -241,7 +247,7 @@ def test_r9_the_moon_made_from_a_negative_score_sets_it_to_0_and_play_goes_on():
     assert game.taken == (10, 0)
     assert game.team_scores == (0, before_b)
     assert game.match_winner is None
-    assert game.outcome.made and game.outcome.moon
+    assert outcome(game).made and outcome(game).moon
     game.next_round()
     assert game.round == 3
 
@@ -251,8 +257,8 @@ def test_r9_the_moon_failed_loses_the_game_at_once(seed):
     game = to_play(deal(seed, dealer=3), 1, SUITS[seed], bid=MOON)
     play_checked(game, random_plays(seed))
     assert game.taken[1] < 10
-    assert game.match_winner == 0 == game.outcome.match_winner
-    assert not game.outcome.made
+    assert game.match_winner == 0 == outcome(game).match_winner
+    assert not outcome(game).made
     assert game.phase is Phase.OVER
 
 
@@ -261,7 +267,7 @@ def test_r9_a_burned_point_makes_the_moon_impossible():
     play_checked(game, team_plays(1))
     assert game.taken[1] < 10
     assert game.match_winner == 0
-    assert not game.outcome.made
+    assert not outcome(game).made
 
 
 def test_r9_the_game_is_won_after_a_hand_not_in_the_middle_of_one():
@@ -270,7 +276,7 @@ def test_r9_the_game_is_won_after_a_hand_not_in_the_middle_of_one():
         model = RefTricks.start(game)
         while game.phase is Phase.PLAY:
             assert game.match_winner is None and not game.round_over
-            seat = model.to_act
+            seat = seat_to_act(game)
             card = play_lowest(game, seat)
             act(game, f"play {card}")
             model.play(seat, card)
@@ -292,7 +298,7 @@ def test_r9_when_both_teams_reach_the_target_in_one_hand_the_pitchers_team_wins(
     seed = first(both_teams_to_4)
     game, _ = played(seed, pitcher=1, target=4, choose=random_plays(seed))
     assert min(game.team_scores) >= 4
-    assert game.match_winner == 1 == game.outcome.match_winner
+    assert game.match_winner == 1 == outcome(game).match_winner
 
 
 def test_r9_the_defenders_may_win_the_game_while_defending():
@@ -310,8 +316,43 @@ def test_r9_a_game_to_the_default_target_of_52_ends_when_a_team_reaches_it():
         to_play(game, (game.dealer + 1) % 4, "H")
         before = game.team_scores
         play_checked(game)
-        expected, winner = ref_hand_score(before, game.pitcher, 4, game.taken)
+        expected, winner = ref_hand_score(before, (game.dealer + 1) % 4, 4, game.taken)
         assert (game.team_scores, game.match_winner) == (expected, winner)
         assert game.round < 60
     assert max(game.team_scores) >= 52
     assert game.match_winner == game.winning_team
+
+
+# -- the same at the default target, from scores written into the notation ------------------
+
+
+def test_r9_at_52_a_team_that_gets_there_mid_hand_has_not_won_until_the_hand_is_scored():
+    game = rewritten(to_play(deal(4, dealer=3), 1, "H"), scores="50,10")
+    model = RefTricks.start(game)
+    passed_52_mid_hand = False
+    while game.phase is Phase.PLAY:
+        assert game.match_winner is None and not game.round_over
+        passed_52_mid_hand |= 50 + model.taken[0] >= 52
+        seat = seat_to_act(game)
+        card = play_lowest(game, seat)
+        act(game, f"play {card}")
+        model.play(seat, card)
+    assert passed_52_mid_hand
+    expected, winner = ref_hand_score((50, 10), 1, 4, game.taken)
+    assert (game.team_scores, game.match_winner) == (expected, winner)
+
+
+def test_r9_the_moon_made_from_a_score_well_below_52_wins_at_once():
+    game, suit = first(a_moon_hand)
+    game = rewritten(game, scores="30,45")
+    to_play(game, 0, suit, bid=MOON)
+    play_checked(game, team_plays(0))
+    assert game.match_winner == 0
+
+
+def test_r9_the_moon_failed_loses_at_once_even_from_51():
+    game = rewritten(deal(0, dealer=3), scores="51,0")
+    to_play(game, 0, "H", bid=MOON)
+    play_checked(game)
+    assert game.taken[0] < 10
+    assert game.match_winner == 1

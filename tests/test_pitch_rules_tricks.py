@@ -155,6 +155,13 @@ def test_r7_a_non_trump_or_a_card_not_held_is_refused_and_changes_nothing():
         with pytest.raises(IllegalActionError):
             game.apply(Action.play(card), seat)
     assert game.notation(reveal=True) == before
+    suit = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}[game.trump]
+    with pytest.raises(IllegalActionError) as error:
+        game.apply(Action.play(dead[0]), seat)
+    assert str(error.value) == (
+        f"player {seat} cannot play {dead[0]}: {dead[0]} is not a trump: "
+        f"you must play a trump ({suit} are trump)"
+    )
 
 
 def test_r7_there_is_no_duty_to_beat_a_low_trump_may_follow_a_high_one():
