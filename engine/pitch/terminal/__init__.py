@@ -26,7 +26,6 @@ from typing import Any
 
 from engine.apps.play import run_at_terminal
 from engine.apps.players import bot_skill, replay_command, seat_names
-from engine.game.agents import RandomBot
 from engine.match import Driver
 from engine.pitch import FAMILY
 from engine.pitch.game import PitchGame
@@ -157,15 +156,6 @@ def set_up(
 
 
 def _bot(kind: str, name: str, rng: random.Random, reaction_ms: float | None) -> Any:
-    """The family's bot of ``kind``. While Pitch's own bots are not built
-    (engine.pitch.bots missing) a random bot stands in for them."""
+    """The family's bot of ``kind`` (FAMILY.make_bot)."""
     options = {} if reaction_ms is None else {"reaction_ms": reaction_ms}
-    make_bot = getattr(FAMILY, "make_bot", None)
-    if make_bot is not None:
-        try:
-            return make_bot(kind, name, rng, **options)
-        except ImportError:
-            pass
-    if kind not in ("bot", "random", "strong"):
-        raise ValueError(f"no bot {kind!r} in 10 Point Pitch (the bots: bot, random, strong)")
-    return RandomBot(random.Random(rng.getrandbits(64)), name, **options)
+    return FAMILY.make_bot(kind, name, rng, **options)
