@@ -292,10 +292,11 @@ def test_the_stock_is_kept_or_given_before_it_is_seen():
     assert str(person.act(game, 0)) == "give"
     lines = script.lines
     size = plural(game.stock_size, "card")
+    assert size == "1 card"  # the refill left one: "it"
     assert (
-        f"The rest of the stock: {size}, face down. Decide before seeing them: keep them "
-        "(their trumps join your hand), or give them unseen to Bob, your partner (the trumps "
-        "join Bob's hand)." in lines
+        "The rest of the stock: 1 card, face down. Decide before seeing it: keep it (its "
+        "trumps join your hand), or give it unseen to Bob, your partner (the trumps join "
+        "Bob's hand)." in lines
     )
     assert f"   1. keep    take the rest of the stock ({size}) yourself" in lines
     assert "   2. give    give it unseen to Bob, your partner" in lines

@@ -319,10 +319,11 @@ def situation(game: PitchGame, player: int, names: Sequence[str]) -> str:
         )
     if phase is Phase.STOCK:
         partner = names[(player + 2) % 4]
+        them, their = ("it", "its") if view.stock_size == 1 else ("them", "their")
         return (
             f"The rest of the stock: {plural(view.stock_size, 'card')}, face down. Decide "
-            f"before seeing them: keep them (their trumps join your hand), or give them "
-            f"unseen to {partner}, your partner (the trumps join {partner}'s hand)."
+            f"before seeing {them}: keep {them} ({their} trumps join your hand), or give "
+            f"{them} unseen to {partner}, your partner (the trumps join {partner}'s hand)."
         )
     if phase is Phase.BURN:
         held = sum(1 for c in view.hand if view.trump and is_trump(c, view.trump))

@@ -21,7 +21,7 @@ from engine.match import MatchEvent
 from engine.pitch.cards import DECK, SUIT_NAMES, is_trump, off_jack, point_value, trump_rank
 from engine.pitch.game import Phase, PitchGame
 from engine.pitch.words import bid_name, card_name, event_text, team_name
-from firmware_host.people.words import plural
+from firmware_host.people.words import plural, verb
 
 __all__ = ["PitchScreen", "HELP", "team_line", "card_key", "card_words", "trump_line"]
 
@@ -162,7 +162,7 @@ class PitchScreen(SharedScreen):
         view = self.game.view(player)
         names = self.names
         lines = [
-            f"Hand {view.round} · {names[view.dealer]} deals · "
+            f"Hand {view.round} · {verb(names[view.dealer], 'deal')} · "
             + team_line(names, view.team_scores, view.target)
         ]
         bids = ", ".join(f"{names[s]} {bid_name(b)}" for s, b in view.bids) or "none yet"
@@ -174,7 +174,7 @@ class PitchScreen(SharedScreen):
             lines.append(f"Bids: {bids}{high}")
         else:
             lines.append(
-                f"Bids: {bids} · {names[view.pitcher]} pitches at {bid_name(view.contract)}"
+                f"Bids: {bids} · {verb(names[view.pitcher], 'pitch')} at {bid_name(view.contract)}"
             )
         if view.trump is not None:
             lines.append(trump_line(view.trump))
@@ -233,8 +233,8 @@ class PitchScreen(SharedScreen):
             pitcher = self.names[game.pitcher]
             a, b = game.taken
             self.print_fn(
-                f"  This hand: {pitcher} pitches at {bid_name(game.contract)}; taken so far: "
-                f"{team_name(0, self.names)} {a}, {team_name(1, self.names)} {b}"
+                f"  This hand: {verb(pitcher, 'pitch')} at {bid_name(game.contract)}; taken "
+                f"so far: {team_name(0, self.names)} {a}, {team_name(1, self.names)} {b}"
             )
         if self.replay:
             self.print_fn(self.replay)
