@@ -58,6 +58,16 @@ MAY_IMPORT = {
     "engine.game": set(),
     "engine.uno": {"engine.game", "firmware_host.people"},
     "engine.pitch": {"engine.game", "firmware_host.people"},
+    # Pitch's game at the terminal (PitchFamily.terminal) is an app of the family's:
+    # engine.apps.play's shared screen and run, Pitch's rules.
+    "engine.pitch.terminal": {
+        "engine.game",
+        "engine.match",
+        "engine.units",
+        "engine.apps",
+        "engine.pitch",
+        "firmware_host.people",
+    },
     "engine.units": {"engine.game", "firmware_host.protocol", "firmware_host.people"},
     "engine.match": {"engine.game", "engine.units"},
     # The applications reach a family through the registry; a family's room built on
@@ -83,6 +93,7 @@ ENGINE_DAEMON = {
     "engine.apps": {PROTOCOL_PACKAGE, PEOPLE_PACKAGE},
     "engine.uno": {PEOPLE_PACKAGE},
     "engine.pitch": {PEOPLE_PACKAGE},
+    "engine.pitch.terminal": {PEOPLE_PACKAGE},
 }
 SUBPACKAGES = [name for name in MAY_IMPORT if "." in name and not name.endswith("__main__")]
 

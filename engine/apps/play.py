@@ -28,12 +28,12 @@ True
 
 from __future__ import annotations
 
+import importlib
 import random
 from collections.abc import Callable, Sequence
-from typing import cast
+from typing import Protocol, cast
 
 from engine.apps.players import (
-    BOT_KINDS,
     MAX_PARTY_PLAYERS,
     MAX_PLAYERS,
     PARTY_PLAYERS,
@@ -45,6 +45,7 @@ from engine.apps.players import (
 )
 from engine.apps.screen import PARTY_HELP, QuitGame, SharedScreen
 from engine.game.errors import NotationError
+from engine.game.registry import family_playing
 from engine.match import Driver
 from engine.units.ports import ManualUnit, ShowdownOutcome, ShowdownRequest, SimulatedUnit, UnitPort
 from engine.units.remote import PauseOnProblem, RemoteUnit, UnitProblem, is_unit_url
@@ -59,6 +60,9 @@ from firmware_host.people.words import plural
 
 __all__ = [
     "play_game",
+    "run_at_terminal",
+    "terminal_game",
+    "TerminalGame",
     "parse_players",
     "bot_skill",
     "replay_command",
@@ -68,7 +72,6 @@ __all__ = [
     "card_name",
     "action_text",
     "UNITS",
-    "BOT_KINDS",
     "RESERVED_NAMES",
     "MAX_PLAYERS",
     "MAX_PARTY_PLAYERS",
@@ -489,19 +492,147 @@ class _FoughtAtTheTable:
         return self.port.run_showdown(request)
 
 
+class TerminalGame(Protocol):
+    """A family's game at the terminal: the module its ``Family.terminal`` names
+    (UNO's is this one; 10 Point Pitch's engine.pitch.terminal). ``showdown
+    play`` asks it, never a family's name, what differs between games."""
+
+    #: The points that win a match unless ``--target`` says otherwise.
+    TARGET: int
+    #: What ``showdown play --help`` says of the family's games.
+    EPILOG: str
+
+    def seats(self, variant: str, players: list[str] | None) -> list[str]:
+        """The seats of a ``variant`` game: ``players`` (as ``parse_players``
+        reads them), or the variant's own when None; ValueError saying why
+        the game cannot seat them."""
+        ...
+
+    def unit_refusal(self, variant: str) -> str | None:
+        """Why a ``variant`` game takes no unit (it has no showdowns), or None."""
+        ...
+
+    def play_terminal(
+        self,
+        players: Sequence[str],
+        *,
+        variant: str,
+        unit: str,
+        seed: int | None,
+        target: int,
+        input_fn: Callable[[str], str] | None,
+        print_fn: Callable[[str], None],
+        control_fn: Callable[[str], None] | None,
+        unit_options: dict | None,
+    ) -> int:
+        """Play a match at the terminal (as ``play_game``); the exit status."""
+        ...
+
+
+def terminal_game(variant: str) -> TerminalGame:
+    """The terminal game of the family that plays ``variant`` (ValueError naming
+    the variants for an unknown one).
+
+    >>> terminal_game("party").TARGET
+    500
+    """
+    # The module satisfies the protocol (tests/test_pitch_terminal.py); the cast, as
+    # import_module returns a module whose attributes mypy cannot see.
+    return cast(TerminalGame, importlib.import_module(family_playing(variant).terminal))
+
+
 def play_game(
     players: Sequence[str],
     *,
     variant: str = "showdown",
     unit: str = "sim",
     seed: int | None = None,
-    target: int = 500,
+    target: int | None = None,
     input_fn: Callable[[str], str] | None = input,
     print_fn: Callable[[str], None] = print,
     control_fn: Callable[[str], None] | None = None,
     unit_options: dict | None = None,
 ) -> int:
-    """Play a match at the terminal; return the exit status.
+    """Play a match of ``variant`` at the terminal; return the exit status.
+
+    The family that plays ``variant`` plays it (its ``TerminalGame``), to
+    ``target`` points (None: the family's ``TARGET``). ``players`` as
+    ``parse_players`` returns them; the other arguments as ``play_terminal``'s.
+    """
+    terminal = terminal_game(variant)
+    return terminal.play_terminal(
+        players,
+        variant=variant,
+        unit=unit,
+        seed=seed,
+        target=terminal.TARGET if target is None else target,
+        input_fn=input_fn,
+        print_fn=print_fn,
+        control_fn=control_fn,
+        unit_options=unit_options,
+    )
+
+
+# -- UNO's terminal game (UnoFamily.terminal names this module) ------------------------------
+
+#: UNO's matches go to 500 points.
+TARGET = 500
+
+#: What ``showdown play --help`` says about UNO Party! at a keyboard.
+EPILOG = (
+    "UNO Party! (--variant party): 224 cards, 2-16 players (6-16 is the design range); "
+    "without --players you play against 7 heuristic bots. Speed play at a keyboard: "
+    "there is no race to type in, so whenever you could act out of turn (you hold the "
+    "card identical to the top discard while the window is open, or someone can be "
+    "caught without UNO) the game stops before the next player plays and asks you first; "
+    "Enter lets the chance pass, and a chance let pass is not offered again that turn. "
+    "Your claim then counts as a person's: the bots' claims are settled against it by "
+    "reaction time, as at a real table. Typing another card of your hand there is a "
+    "wrong speed play (asked to confirm): it comes back and you draw 1. Point Taken: "
+    "everyone points at once; your choice stays hidden until all are in, then every "
+    "choice is shown together."
+)
+
+#: ``showdown play`` without --players: you and three bots.
+DEFAULT_PLAYERS = ("You", "bot", "bot", "bot")
+
+
+def seats(variant: str, players: list[str] | None) -> list[str]:
+    """UNO's seats: 2-10 players, 2-16 in UNO Party! (by default you and
+    three bots, in Party! you and seven).
+
+    >>> seats("party", None)[:3], seats("classic", ["Ann", "bot"])
+    (['You', 'bot', 'bot'], ['Ann', 'bot'])
+    """
+    party = variant == "party"
+    if players is None:
+        return list(PARTY_PLAYERS if party else DEFAULT_PLAYERS)
+    if not party and len(players) > MAX_PLAYERS:
+        raise ValueError(
+            f"{len(players)} players: {variant} takes 2-{MAX_PLAYERS} "
+            f"(only --variant party takes up to {MAX_PARTY_PLAYERS})"
+        )
+    return players
+
+
+def unit_refusal(variant: str) -> str | None:
+    """UNO Party! has no showdowns; classic and Showdown take a unit."""
+    return "UNO Party! has no showdowns: it takes no --unit" if variant == "party" else None
+
+
+def play_terminal(
+    players: Sequence[str],
+    *,
+    variant: str = "showdown",
+    unit: str = "sim",
+    seed: int | None = None,
+    target: int = TARGET,
+    input_fn: Callable[[str], str] | None = input,
+    print_fn: Callable[[str], None] = print,
+    control_fn: Callable[[str], None] | None = None,
+    unit_options: dict | None = None,
+) -> int:
+    """Play an UNO match at the terminal; return the exit status.
 
     ``players`` as ``parse_players`` returns them. The seed (chosen at random
     when None) is told at the start with the command that replays the game.
@@ -548,14 +679,16 @@ def play_game(
     agents = _agents(skills, names, screen, rng)
     port, remote = _unit_port(unit, screen, print_fn, rng, unit_options)
     match = Driver(game, agents, port, names=names, log=screen.on_event)
-    return _run(match, remote, screen, print_fn)
+    return run_at_terminal(match, remote, screen, print_fn)
 
 
-def _run(
+def run_at_terminal(
     match: Driver, remote: RemoteUnit | None, screen: SharedScreen, print_fn: Callable[[str], None]
 ) -> int:
     """Play ``match`` to its end (or until the table quits, the input ends, or
-    Ctrl-C); the exit status. The unit is opened first and closed after."""
+    Ctrl-C); the exit status (0; 130 for Ctrl-C; 1 if the unit cannot be
+    opened). The unit (``remote``, None for none) is opened first and closed
+    after; whatever happens, no hand stays on the screen."""
 
     def stop(why: str) -> None:
         screen.unseat()

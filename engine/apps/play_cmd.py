@@ -19,40 +19,61 @@ stops and asks you before anyone else's claim counts. See ``PARTY_EPILOG``.
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
+import textwrap
 from pathlib import Path
 
 from engine.apps.play import (
+    DEFAULT_PLAYERS,
+    EPILOG,
     MAX_PARTY_PLAYERS,
     MAX_PLAYERS,
-    PARTY_PLAYERS,
+    TARGET,
     UNITS,
+    bot_skill,
     parse_players,
     play_game,
     seat_names,
+    terminal_game,
 )
 from engine.apps.screen import terminal_control
+from engine.game.registry import FAMILIES, all_variants, family, family_playing
 from engine.units import is_unit_url, names_for_unit, token_from_text
 from firmware_host.people.console import UsageError, positive_int, seed, whole_number
 
 __all__ = ["add_arguments", "command", "read_token", "unit_argument", "PARTY_EPILOG"]
 
-_DEFAULT_PLAYERS = parse_players("You,bot,bot,bot")
+_DEFAULT_PLAYERS = parse_players(",".join(DEFAULT_PLAYERS))
+
+
+class _DefaultTarget(int):
+    """``--target`` left out: each game's own applies (an int, for the help and
+    the tests, told apart from a typed ``--target 500`` by its type)."""
+
+
+_DEFAULT_TARGET = _DefaultTarget(TARGET)
 
 #: What ``showdown play --help`` says about UNO Party! at a keyboard.
-PARTY_EPILOG = (
-    "UNO Party! (--variant party): 224 cards, 2-16 players (6-16 is the design range); "
-    "without --players you play against 7 heuristic bots. Speed play at a keyboard: "
-    "there is no race to type in, so whenever you could act out of turn (you hold the "
-    "card identical to the top discard while the window is open, or someone can be "
-    "caught without UNO) the game stops before the next player plays and asks you first; "
-    "Enter lets the chance pass, and a chance let pass is not offered again that turn. "
-    "Your claim then counts as a person's: the bots' claims are settled against it by "
-    "reaction time, as at a real table. Typing another card of your hand there is a "
-    "wrong speed play (asked to confirm): it comes back and you draw 1. Point Taken: "
-    "everyone points at once; your choice stays hidden until all are in, then every "
-    "choice is shown together."
-)
+PARTY_EPILOG = EPILOG
+
+
+def _epilog() -> str:
+    """Every family's word on its games at the terminal, one paragraph each,
+    folded to the terminal's width (the parser shows it as it is)."""
+    width = min(shutil.get_terminal_size().columns, 100) - 2
+    return "\n\n".join(
+        textwrap.fill(terminal_game(family(name).variants[0]).EPILOG, width) for name in FAMILIES
+    )
+
+
+def _targets() -> str:
+    """Each family's default target: "500 in classic/showdown/party, 52 in pitch"."""
+    targets = []
+    for name in FAMILIES:
+        variants = family(name).variants
+        targets.append(f"{terminal_game(variants[0]).TARGET} in {'/'.join(variants)}")
+    return ", ".join(targets)
 
 
 def _players(text: str) -> list[str]:
@@ -73,7 +94,8 @@ def unit_argument(text: str) -> str:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.epilog = PARTY_EPILOG
+    parser.epilog = _epilog()
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter  # the epilog's paragraphs
     parser.add_argument(
         "--players",
         type=_players,
@@ -85,9 +107,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--variant",
-        choices=("showdown", "classic", "party"),
+        choices=all_variants(),
         default="showdown",
-        help="the rules (default: showdown); party: UNO Party!, see below",
+        help="the game (default: showdown); party: UNO Party!, pitch: 10 Point Pitch, see below",
     )
     parser.add_argument(
         "--unit",
@@ -119,7 +141,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "prints the one it uses)",
     )
     parser.add_argument(
-        "--target", type=positive_int, default=500, help="points that win the match (default: 500)"
+        "--target",
+        type=positive_int,
+        default=_DEFAULT_TARGET,
+        help=f"points that win the match (default: the game's: {_targets()})",
     )
 
 
@@ -145,22 +170,23 @@ def read_token(path) -> str:
 
 def command(args: argparse.Namespace) -> int:
     """Play; arguments that do not fit together (a name the unit would refuse,
-    a bad token file) are a UsageError (``showdown play: error: ...``, exit 2)."""
+    a bad token file, players the game cannot seat) are a UsageError
+    (``showdown play: error: ...``, exit 2). The game that plays ``--variant``
+    decides its seats, whether it takes a unit and its default target."""
+    terminal = terminal_game(args.variant)
+    given = None if args.players is _DEFAULT_PLAYERS else args.players
+    try:
+        players = terminal.seats(args.variant, given)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    _check_bots(args.variant, players)
+    refusal = terminal.unit_refusal(args.variant)
+    if refusal is not None and args.unit != "sim":
+        raise UsageError(refusal)
     options = None
-    players = args.players
-    if args.variant == "party":
-        if players is _DEFAULT_PLAYERS:
-            players = list(PARTY_PLAYERS)
-        if args.unit != "sim":
-            raise UsageError("UNO Party! has no showdowns: it takes no --unit")
-    elif len(players) > MAX_PLAYERS:
-        raise UsageError(
-            f"{len(players)} players: {args.variant} takes 2-{MAX_PLAYERS} "
-            f"(only --variant party takes up to {MAX_PARTY_PLAYERS})"
-        )
     if args.unit not in UNITS:
         try:
-            names_for_unit(seat_names(args.players))
+            names_for_unit(seat_names(players))
         except ValueError as exc:
             raise UsageError(str(exc)) from None
         options = {"baudrate": args.baud}
@@ -176,9 +202,23 @@ def command(args: argparse.Namespace) -> int:
         variant=args.variant,
         unit=args.unit,
         seed=args.seed,
-        target=args.target,
+        target=None if isinstance(args.target, _DefaultTarget) else args.target,
         input_fn=input,
         print_fn=print,
         control_fn=terminal_control(sys.stdout) if sys.stdout.isatty() else None,
         unit_options=options,
     )
+
+
+def _check_bots(variant: str, players: list[str]) -> None:
+    """UsageError for a bot the game that plays ``variant`` does not have."""
+    kinds = getattr(family_playing(variant), "bot_kinds", None)
+    if kinds is None:  # a family without bots by kind yet: the game says
+        return
+    for entry in players:
+        skill = bot_skill(entry)
+        if skill is not None and skill[0] not in kinds:
+            raise UsageError(
+                f"{entry!r}: --variant {variant} has no {skill[0]!r} bot "
+                f"(its bots: {', '.join(kinds)})"
+            )

@@ -5,17 +5,19 @@ the command that replays a game (``engine.apps.play``).
 
 from __future__ import annotations
 
+import functools
 import math
 import shlex
 from collections.abc import Sequence
 
 from engine.apps.screen import COMMANDS
+from engine.game.registry import FAMILIES, family
 from engine.units.ports import ManualUnit
 from engine.uno.bots import REACTION_MS_RANGE
 from firmware_host.people.words import plural
 
 __all__ = [
-    "BOT_KINDS",
+    "bot_kinds",
     "MAX_PARTY_PLAYERS",
     "MAX_PLAYERS",
     "PARTY_PLAYERS",
@@ -26,9 +28,29 @@ __all__ = [
     "seat_names",
 ]
 
-#: What a --players entry may say instead of a person's name (with ``:MS``, a
-#: bot's reaction on a unit: ``bot:180``).
-BOT_KINDS = ("bot", "random")
+
+@functools.cache
+def bot_kinds() -> tuple[str, ...]:
+    """What a --players entry may say instead of a person's name (with ``:MS``,
+    a bot's reaction on a unit: ``bot:180``): every family's bots, each once, in
+    registry order ("bot", "random", and 10 Point Pitch's "strong"); the game
+    played says which it has. The families load when it is first asked.
+
+    >>> bot_kinds()[:2]
+    ('bot', 'random')
+    """
+    kinds = (kind for name in FAMILIES for kind in getattr(family(name), "bot_kinds", ()))
+    return tuple(dict.fromkeys(kinds))
+
+
+def __getattr__(name: str) -> tuple[str, ...]:
+    """``BOT_KINDS``: ``bot_kinds()``, asked for when first used (not at import,
+    which would load every family)."""
+    if name == "BOT_KINDS":
+        return bot_kinds()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 #: Words no player may be called: the prompts' commands, the manual unit's answers.
 RESERVED_NAMES = (*COMMANDS, *ManualUnit.AGAIN)
 #: Players a --players list may seat: UNO Party! takes more than the others.
@@ -48,7 +70,7 @@ def bot_skill(entry: str) -> tuple[str, float | None] | None:
     """
     kind, colon, skill = entry.partition(":")
     kind = kind.strip().lower()
-    if kind not in BOT_KINDS:
+    if kind not in bot_kinds():
         if colon:
             raise ValueError(
                 f"{entry!r}: only a bot (bot or random) takes a reaction time, e.g. bot:180; "
@@ -121,9 +143,16 @@ def seat_names(players: Sequence[str]) -> list[str]:
 
 
 def replay_command(
-    players: Sequence[str], seed: int, *, variant: str = "showdown", target: int = 500, unit="sim"
+    players: Sequence[str],
+    seed: int,
+    *,
+    variant: str = "showdown",
+    target: int = 500,
+    unit="sim",
+    default_target: int = 500,
 ) -> str:
-    """The command line that deals this game again (the same seed, seats and rules).
+    """The command line that deals this game again (the same seed, seats and
+    rules); ``--target`` only when it is not the game's ``default_target``.
 
     >>> replay_command(["Ann Lee", "bot:180"], 7, target=100)
     "showdown play --players 'Ann Lee,bot:180' --seed 7 --target 100"
@@ -131,7 +160,7 @@ def replay_command(
     words = ["showdown", "play", "--players", ",".join(players), "--seed", str(seed)]
     if variant != "showdown":
         words += ["--variant", variant]
-    if target != 500:
+    if target != default_target:
         words += ["--target", str(target)]
     if unit != "sim":
         words += ["--unit", unit]

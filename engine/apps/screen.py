@@ -26,13 +26,11 @@ import shutil
 import textwrap
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import TextIO
+from typing import Any, TextIO
 
 from engine.apps.recap import scoreboard
 from engine.match import MatchEvent
-from engine.uno.game import Game
 from engine.uno.labels import card_order
-from engine.uno.party import PartyGame
 from engine.uno.words import COLOUR_WORDS, card_name, event_text
 from firmware_host.people.words import noun, plural
 
@@ -173,6 +171,13 @@ class SharedScreen:
     """The screen the people share (the *table* is the people at the unit:
     :class:`engine.units.remote.Table`).
 
+    It tells UNO's events and shows UNO's table; another family's terminal game
+    (engine.apps.play.TerminalGame) subclasses it and overrides the hooks that
+    say what its game shows: ``HELP_LINES``, ``event_line``, ``card_key``,
+    ``status``, ``hand_line``, ``show_scores``, ``show_round_end`` and
+    ``show_final_scores``. Who sits at the screen, the wipes and the recaps
+    stay here.
+
     ``people`` are the seats of people (the rest are bots); ``control_fn(what)``
     switches to the ``"private"`` screen and back to the ``"public"`` one
     (None: the output is not a terminal). ``told``: the unit port tells the
@@ -185,7 +190,7 @@ class SharedScreen:
 
     def __init__(
         self,
-        game: Game | PartyGame,
+        game: Any,  # the family's game: UNO's here, a subclass's own
         names: Sequence[str],
         people: Sequence[int],
         input_fn: Callable[[str], str] | None,
@@ -237,9 +242,20 @@ class SharedScreen:
             else:
                 self.confirm_quit()
 
+    #: What ``help`` says first: the commands, the cards and the actions.
+    HELP_LINES: Sequence[str] = HELP
+
+    def event_line(self, event: MatchEvent, player: int | None) -> str:
+        """``event`` in words, told to ``player`` (None: to the table)."""
+        return event_text(event, self.names, player)
+
+    def card_key(self, card) -> Any:
+        """The key that sorts a hand's cards as the hand shows them."""
+        return card_order(card)
+
     def show_help(self) -> None:
         width = min(shutil.get_terminal_size().columns, 100)
-        for line in (*HELP, *self.rules_help, *self.unit_help):
+        for line in (*self.HELP_LINES, *self.rules_help, *self.unit_help):
             for part in wrap_help(line, width):
                 self.print_fn(part)
 
@@ -299,7 +315,7 @@ class SharedScreen:
 
     def _recap(self, player: int) -> None:
         start = max(self._seen[player], self._round_start)
-        lines = [event_text(e, self.names, player) for e in self.events[start:]]
+        lines = [self.event_line(e, player) for e in self.events[start:]]
         self._seen[player] = len(self.events)
         if lines:
             self.print_fn("Since your last turn:" if start > self._round_start else "So far:")
@@ -315,7 +331,7 @@ class SharedScreen:
         new = hand - self._known[player]
         self._known[player] = hand
         if new:
-            cards = sorted(new.elements(), key=card_order)
+            cards = sorted(new.elements(), key=self.card_key)
             self.print_fn(f"  (your new {noun(len(cards), 'card')}: {' '.join(map(str, cards))})")
 
     # -- the match as it happens ---------------------------------------------------
@@ -333,31 +349,37 @@ class SharedScreen:
         elif kind in ("round_end", "match_end"):
             self.unseat()
         if kind == "match_end":
-            self._end_of_match(event)
+            self.show_final_scores(event)
             return
         if not (kind == "showdown" and self.told):
-            self.print_fn(event_text(event, self.names, self.at_screen))
+            self.print_fn(self.event_line(event, self.at_screen))
         if kind == "match_start" and self.replay:
             self.print_fn(self.replay)
         seated = self.at_screen
         if seated is not None:
             self._seen[seated] = len(self.events)
         if kind == "round_end":
-            self._show_hands()
-            if self.people and not self.game.match_over:
-                self.ask(f"Press Enter to deal round {self.game.round + 1} ")
+            self.show_round_end()
+            if self.people and self.game.match_winner is None:
+                self.ask(self.deal_prompt())
         elif kind not in ("match_start", "round_start"):
             self.show_new_cards()
 
-    def _end_of_match(self, event: MatchEvent) -> None:
+    def deal_prompt(self) -> str:
+        """What the people are asked between rounds."""
+        return f"Press Enter to deal round {self.game.round + 1} "
+
+    def show_final_scores(self, event: MatchEvent) -> None:
+        """The match is won (``event``: its match_end): the final scores, the replay, the winner."""
         self.print_fn("Final scores:")
         for line in scoreboard(self.names, event.data["scores"]):
             self.print_fn(line)
         if self.replay:
             self.print_fn(self.replay)
-        self.print_fn(event_text(event, self.names))
+        self.print_fn(self.event_line(event, None))
 
-    def _show_hands(self) -> None:
+    def show_round_end(self) -> None:
+        """The round is scored: what is left to show of it (UNO: the hands left, their points)."""
         game = self.game
         for p in range(game.players):
             hand = game.hand(p)
@@ -370,7 +392,7 @@ class SharedScreen:
     # -- the seated player's view --------------------------------------------------
 
     def hand_line(self, player: int) -> str:
-        hand = " ".join(map(str, sorted(self.game.hand(player), key=card_order)))
+        hand = " ".join(map(str, sorted(self.game.hand(player), key=self.card_key)))
         name = self.names[player]
         return f"Your hand: {hand}" if name.casefold() == "you" else f"{name}, your hand: {hand}"
 

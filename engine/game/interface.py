@@ -180,6 +180,9 @@ class Family(Protocol):
     #: The bots it offers by kind, the first the default ("bot": its heuristic;
     #: "random": uniform over the legal actions; perhaps "strong": its search).
     bot_kinds: tuple[str, ...]
+    #: The module of its game at the terminal (``showdown play``), an
+    #: engine.apps.play.TerminalGame: its default target, its seats, its screen.
+    terminal: str
     #: The room that keeps the score of a table playing with real cards, "module:Class".
     companion: str
     #: The module of its game at the browser table (engine.apps.table.setup):

@@ -86,6 +86,7 @@ class UnoFamily:
     narration = NARRATION
     taps = taps  # a phone's tap at the browser table, in UNO's words
     bot_kinds = ("bot", "random")
+    terminal = "engine.apps.play"  # its game at the terminal (showdown play)
     companion = "engine.apps.table.companion:CompanionRoom"  # its showdowns on the unit
     table = "engine.uno.table"  # its game at the browser table (engine.apps.table.setup)
 
