@@ -311,3 +311,13 @@ def test_a_new_host_key_makes_the_old_hosts_page_a_spectators_and_is_saved(tmp_p
     assert welcome["type"] == "welcome" and welcome["host"] is False and "message" in welcome
     assert new != old and json.loads(path.read_text())["host_key"] == new
     assert refusals(host(room, display, "undo")) == [HOST_ONLY]
+
+
+def test_the_scorekeeper_and_uno_s_companion_keep_their_own_save_files(monkeypatch, tmp_path):
+    from engine.apps.table.table_cmd import _companion_room, default_save_path
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    pitch = default_save_path(name=_companion_room("pitch").SAVE_NAME)
+    uno = default_save_path(name=_companion_room("showdown").SAVE_NAME)
+    assert (pitch.name, uno.name) == ("pitch-scorekeeper.json", "companion.json")
+    assert default_save_path(companion=True) == uno  # as before

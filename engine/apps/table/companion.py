@@ -72,6 +72,8 @@ class CompanionRoom(Hub):
     """
 
     PAGE: ClassVar[str] = "companion.html"  # the page the server serves at /
+    #: Its save file's name in the state directory (table_cmd.default_save_path).
+    SAVE_NAME: ClassVar[str] = "companion.json"
 
     def __init__(
         self,

@@ -82,6 +82,8 @@ class PitchCompanionRoom(Hub):
 
     #: The page the server serves at ``/`` for this room.
     PAGE: ClassVar[str] = "scorekeeper.html"
+    #: Its save file's name in the state directory (table_cmd.default_save_path).
+    SAVE_NAME: ClassVar[str] = "pitch-scorekeeper.json"
 
     def __init__(
         self,

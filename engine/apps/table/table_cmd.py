@@ -83,11 +83,13 @@ def lan_address() -> str:
         probe.close()
 
 
-def default_save_path(companion: bool = False) -> Path:
+def default_save_path(companion: bool = False, name: str | None = None) -> Path:
     """``$XDG_STATE_HOME/uno-showdown/table.json`` (``~/.local/state`` by default);
-    ``companion.json`` for companion mode."""
+    ``companion.json`` for companion mode, or the ``name`` a companion room gives
+    (its ``SAVE_NAME``: Pitch's scorekeeper keeps its own file)."""
     state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    name = "companion.json" if companion else "table.json"
+    if name is None:
+        name = "companion.json" if companion else "table.json"
     return Path(state) / "uno-showdown" / name
 
 
@@ -266,7 +268,9 @@ def command(args: argparse.Namespace) -> int:
     host, port, shown, base = _address(args)
     join_url = f"{base}/" if args.companion else f"{base}/phone"
     check_free(host, port)
-    save = args.save or default_save_path(companion=args.companion)
+    save = args.save or default_save_path(
+        name=_companion_room(args.variant).SAVE_NAME if args.companion else None
+    )
     table_seed = args.seed if args.seed is not None else secrets.randbits(32)
     rng = random.Random(table_seed)
     hooks = UnitHooks()
@@ -336,6 +340,16 @@ def _address(args: argparse.Namespace) -> tuple[str, int, str, str]:
     return host, port, shown, f"http://{shown}:{port}"
 
 
+def _companion_room(variant: str) -> Any:
+    """The class of the companion room the family of ``variant`` names."""
+    import importlib
+
+    from engine.game.registry import family_playing
+
+    module, _, name = family_playing(variant).companion.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
 def _new_room(
     args: argparse.Namespace,
     rng: random.Random,
@@ -347,14 +361,11 @@ def _new_room(
     seat_timeout: float,
 ) -> Any:
     """The game's room, or with ``--companion`` the one its family names."""
-    import importlib
 
     from engine.apps.table.room import Room
-    from engine.game.registry import family_playing
 
     if args.companion:
-        module, _, name = family_playing(args.variant).companion.partition(":")
-        companion = getattr(importlib.import_module(module), name)
+        companion = _companion_room(args.variant)
         return companion(rng=rng, unit=unit, code=code, join_url=join_url, save=save, base_url=base)
     room = Room(
         seats=args.seats,
