@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import concurrent.futures
 import json
 import random
 
@@ -273,7 +274,10 @@ def test_the_host_form_fields_are_served_as_forms_json():
 
     app = create_app(make_room(seats=4), pace_s=0)
     route = next(r for r in app.routes if getattr(r, "path", None) == "/forms.json")
-    response = asyncio.run(route.endpoint(None))
+    # A loop of its own in a thread of its own: a browser test before this one may
+    # leave Playwright's loop running in this thread.
+    with concurrent.futures.ThreadPoolExecutor(1) as worker:
+        response = worker.submit(asyncio.run, route.endpoint(None)).result()
     assert json.loads(response.body) == host_forms()
     assert response.headers["cache-control"] == "no-cache"
 
