@@ -470,8 +470,8 @@ function renderSeats() {
       badge && badge.until > now ? h("span", { class: "badge plus", text: `+${badge.n}` }) : null,
       h("span", {
         class: "count",
-        text: typeof seat.cards === "number" ? `${seat.cards} cards` : "",
-        "aria-label": typeof seat.cards === "number" ? `${seat.cards} cards` : null,
+        text: typeof seat.cards === "number" ? `${seat.cards} card${seat.cards === 1 ? "" : "s"}` : "",
+        "aria-label": typeof seat.cards === "number" ? `${seat.cards} card${seat.cards === 1 ? "" : "s"}` : null,
       }),
     );
   });
