@@ -21,15 +21,24 @@ speed plays (a card not identical to the top one) when anything else is left.
 Uniform over every player's moves makes wrong speed plays (a penalty card each)
 most of the decisions, and rounds several times longer.
 
+Any other game (10 Point Pitch: ``--variant pitch``, 4 players, a *game* is one
+hand) plays through the game interface alone: the family deals it
+(``engine.game.registry``), and each decision is drawn from the legal actions
+of the player it waits for; with no voluntary draw, ``prefer-play`` is
+``uniform`` there.
+
 
 >>> result = run(games=20, players=2, policy="prefer-play", seed=1, variant="classic")
 >>> sorted(result)
-['decisions_per_game', 'games', 'games_per_s', 'seconds', 'turns_per_game']
+['decisions_per_game', 'decisions_per_s', 'games', 'games_per_s', 'seconds', 'turns_per_game']
 >>> result["games"]
 20
 >>> party = run(games=1, players=8, seed=7, variant="party")
 >>> party["games"], sorted(party) == sorted(result)
 (1, True)
+>>> pitch = run(games=3, players=4, seed=1, variant="pitch")
+>>> pitch["games"], pitch["decisions_per_game"] > 10
+(3, True)
 """
 
 from __future__ import annotations
@@ -40,6 +49,7 @@ import random
 import time
 from collections.abc import Sequence
 
+from engine.game.registry import all_variants, family_playing
 from engine.uno.actions import Action, ActionKind
 from engine.uno.game import Game
 from engine.uno.party import PartyGame
@@ -48,8 +58,13 @@ from firmware_host.people import console
 __all__ = ["add_arguments", "command", "run", "players_error"]
 
 POLICIES = ("uniform", "prefer-play")
-VARIANTS = ("showdown", "classic", "party")
-#: Most players per game: UNO Party! takes 16, the others 10.
+#: Every variant of every family (UNO's three first).
+VARIANTS = all_variants()
+#: UNO's variants, played by the loops written for them (their figures in
+#: docs/performance.md); any other game plays through the game interface.
+UNO_LOOPS = ("showdown", "classic", "party")
+#: Most players per game: UNO Party! takes 16, classic and Showdown 10 (another
+#: family's game says itself how many it seats).
 MAX_PLAYERS = {"showdown": 10, "classic": 10, "party": 16}
 
 
@@ -72,6 +87,8 @@ def run(
     rng = random.Random(seed)
     if variant == "party":
         return _run_party(games, seconds, players, prefer_play, rng, clock)
+    if variant not in UNO_LOOPS:
+        return _run_interface(games, seconds, players, variant, rng, clock)
     randrange = rng.randrange
     played = decisions = turns = 0
     start = clock()
@@ -121,11 +138,34 @@ def _run_party(games, seconds, players, prefer_play, rng, clock) -> dict:
     return _result(played, clock() - start, decisions, turns)
 
 
+def _run_interface(games, seconds, players, variant, rng, clock) -> dict:
+    """Any family's rounds through the game interface: a random legal action of
+    the player the game waits for; a turn each time that player changes."""
+    family = family_playing(variant)
+    randrange = rng.randrange
+    played = decisions = turns = 0
+    start = clock()
+    deadline = None if seconds is None else start + seconds
+    while played != games and (deadline is None or clock() < deadline):
+        game = family.new(players, variant, rng=rng)
+        last = None
+        while not game.round_over:
+            player = game.waiting_for[0]
+            actions = game.legal_actions(player)
+            game.apply(actions[randrange(len(actions))], player)
+            decisions += 1
+            if player != last:
+                turns, last = turns + 1, player
+        played += 1
+    return _result(played, clock() - start, decisions, turns)
+
+
 def _result(played: int, elapsed: float, decisions: int, turns: int) -> dict:
     return {
         "games": played,
         "seconds": elapsed,
         "games_per_s": played / elapsed if elapsed > 0 else 0.0,
+        "decisions_per_s": decisions / elapsed if elapsed > 0 else 0.0,
         "decisions_per_game": decisions / played if played else 0.0,
         "turns_per_game": turns / played if played else 0.0,
     }
@@ -140,9 +180,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--players",
         type=console.whole_number(2, MAX_PLAYERS["party"]),
-        default=2,
+        default=None,
         metavar="P",
-        help="players per game, 2-10 (party: 2-16; default 2)",
+        help="players per game, 2-10 (party: 2-16; default 2; pitch: 4, its only count)",
     )
     # prefer-play by default: uniform agents take voluntary draws and, in the
     # Showdown variant, play rounds of tens of thousands of decisions.
@@ -162,8 +202,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
+def default_players(variant: str) -> int:
+    """2 for UNO's variants; another game's own count (its terminal's default seats)."""
+    if variant in UNO_LOOPS:
+        return 2
+    from engine.apps.play import terminal_game
+
+    return len(terminal_game(variant).seats(variant, None))
+
+
 def players_error(variant: str, players: int) -> str | None:
     """What is wrong with ``players`` for ``variant`` (as argparse says it), or None."""
+    if variant not in UNO_LOOPS:
+        try:
+            family_playing(variant).new(players, variant, seed=0)
+        except ValueError as exc:
+            return f"argument --players: {exc}"
+        return None
     most = MAX_PLAYERS[variant]
     if players <= most:
         return None
@@ -171,6 +226,8 @@ def players_error(variant: str, players: int) -> str | None:
 
 
 def command(args) -> int:
+    if args.players is None:
+        args.players = default_players(args.variant)
     problem = players_error(args.variant, args.players)
     if problem is not None:  # checked once the variant is known
         args.parser.error(problem)
@@ -192,6 +249,7 @@ def command(args) -> int:
             f"{args.variant}, {args.players} players, {args.policy}: "
             f"{result['games_per_s']:.0f} games/s ({result['games']} games in "
             f"{result['seconds']:.2f} s), {result['decisions_per_game']:.1f} decisions/game, "
-            f"{result['turns_per_game']:.1f} turns/game"
+            f"{result['turns_per_game']:.1f} turns/game, "
+            f"{result['decisions_per_s']:.0f} decisions/s"
         )
     return 0
