@@ -104,8 +104,14 @@ def play_seeds(task: tuple[list[int], str, str, int, int]) -> dict:
     for kind in times:
         decisions[kind] = len(times[kind])
     cpu = time.process_time() - start
-    return {"x_wins": x_wins, "games": games, "hands": hands, "times": times,
-            "forced": forced, "cpu": cpu}
+    return {
+        "x_wins": x_wins,
+        "games": games,
+        "hands": hands,
+        "times": times,
+        "forced": forced,
+        "cpu": cpu,
+    }
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -118,7 +124,7 @@ def run(x: str, y: str, games: int, *, seed: int = 1, jobs: int = 1, samples: in
         if kind not in KINDS:
             raise ValueError(f"no bot {kind!r} (the kinds: {', '.join(KINDS)})")
     seeds = [seed * 1_000_003 + i for i in range((games + 1) // 2)]
-    chunks = [seeds[i::jobs * 8] for i in range(jobs * 8)] if jobs > 1 else [seeds]
+    chunks = [seeds[i :: jobs * 8] for i in range(jobs * 8)] if jobs > 1 else [seeds]
     tasks = [(c, x, y, seed, samples) for c in chunks if c]
     wall = time.perf_counter()
     if jobs > 1:

@@ -90,10 +90,6 @@ def test_showdown_speed_prints_one_line(capsys):
             ["speed", "--seconds", "-1"],
             "argument --seconds: must be a number of seconds > 0, not '-1'",
         ),
-        (
-            ["speed", "--variant", "pitch", "--players", "3"],
-            "argument --players: 10 Point Pitch takes exactly 4 players, not 3",
-        ),
     ],
 )
 def test_showdown_speed_rejects_bad_arguments(argv, message, capsys):
@@ -115,16 +111,3 @@ def test_the_old_name_is_not_in_the_help(capsys):
         main(["--help"])
     out = capsys.readouterr().out
     assert "speed" in out and "bench" not in out
-
-
-def test_pitch_plays_hands_through_the_game_interface_four_seats_by_default(capsys):
-    assert main(["speed", "--variant", "pitch", "--games", "20", "--seed", "2", "--json"]) == 0
-    result = json.loads(capsys.readouterr().out)
-    assert result["games"] == 20
-    # A hand: four bids at most, the trump, keep or give, burns, at most 24 cards played.
-    assert 6 <= result["decisions_per_game"] <= 40
-    assert result["decisions_per_s"] > 0
-    again = run(games=20, players=4, seed=2, variant="pitch")
-    assert again["decisions_per_game"] == result["decisions_per_game"]  # seeded
-    assert main(["speed", "--variant", "pitch", "--games", "1"]) == 0
-    assert capsys.readouterr().out.startswith("pitch, 4 players, ")

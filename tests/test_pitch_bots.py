@@ -38,8 +38,7 @@ def _bots(seed: int) -> list:
 
 def test_every_bot_plays_legal_actions_in_every_phase():
     phases: dict[Phase, int] = {}
-    hands = 0
-    for seed in range(40):
+    for hands, seed in enumerate(range(40), start=1):
         game = PitchGame.new(seed=seed)
         bots = _bots(seed)
         while game.waiting_for:
@@ -48,7 +47,6 @@ def test_every_bot_plays_legal_actions_in_every_phase():
             action = bots[seat].act(ViewOnly(game), seat)
             assert action in game.legal_actions(seat), (seed, str(action))
             game.apply(action, seat)
-        hands += 1
         if len(phases) == 5 and hands >= 4:
             break
     assert set(phases) == {Phase.BID, Phase.TRUMP, Phase.STOCK, Phase.BURN, Phase.PLAY}

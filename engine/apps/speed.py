@@ -21,11 +21,14 @@ speed plays (a card not identical to the top one) when anything else is left.
 Uniform over every player's moves makes wrong speed plays (a penalty card each)
 most of the decisions, and rounds several times longer.
 
-Any other game (10 Point Pitch: ``--variant pitch``, 4 players, a *game* is one
-hand) plays through the game interface alone: the family deals it
-(``engine.game.registry``), and each decision is drawn from the legal actions
-of the player it waits for; with no voluntary draw, ``prefer-play`` is
-``uniform`` there.
+Every variant of every family (engine.game.registry) runs: the game is dealt
+by its family, a game out of turn (``out_of_turn``) chooses among every
+player's ``legal_moves()``, the others among the ``legal_actions()`` of the
+player to act. The players a variant takes are the family's (it refuses the
+others); ``--players`` by default the fewest it takes. 10 Point Pitch
+(``--variant pitch``, 4 players): a game is one hand, from the deal to its
+score; its actions have no passive kind, so ``prefer-play`` is uniform there;
+a turn is counted whenever the seat to act changes, as UNO counts them.
 
 
 >>> result = run(games=20, players=2, policy="prefer-play", seed=1, variant="classic")
@@ -36,9 +39,6 @@ of the player it waits for; with no voluntary draw, ``prefer-play`` is
 >>> party = run(games=1, players=8, seed=7, variant="party")
 >>> party["games"], sorted(party) == sorted(result)
 (1, True)
->>> pitch = run(games=3, players=4, seed=1, variant="pitch")
->>> pitch["games"], pitch["decisions_per_game"] > 10
-(3, True)
 """
 
 from __future__ import annotations
@@ -48,67 +48,87 @@ import json
 import random
 import time
 from collections.abc import Sequence
+from typing import Any
 
 from engine.game.registry import all_variants, family_playing
-from engine.uno.actions import Action, ActionKind
-from engine.uno.game import Game
-from engine.uno.party import PartyGame
+from engine.uno.actions import ActionKind
 from firmware_host.people import console
 
-__all__ = ["add_arguments", "command", "run", "players_error"]
+__all__ = ["add_arguments", "command", "run", "players_error", "players_taken"]
 
 POLICIES = ("uniform", "prefer-play")
-#: Every variant of every family (UNO's three first).
 VARIANTS = all_variants()
-#: UNO's variants, played by the loops written for them (their figures in
-#: docs/performance.md); any other game plays through the game interface.
-UNO_LOOPS = ("showdown", "classic", "party")
-#: Most players per game: UNO Party! takes 16, classic and Showdown 10 (another
-#: family's game says itself how many it seats).
-MAX_PLAYERS = {"showdown": 10, "classic": 10, "party": 16}
+#: The player counts asked of a family (none takes more).
+PLAYER_RANGE = range(2, 17)
+
+
+def players_taken(variant: str) -> tuple[int, ...]:
+    """The player counts ``variant``'s family deals (it refuses the others).
+
+    >>> players_taken("pitch"), players_taken("party")[-1]
+    ((4,), 16)
+    """
+    family = family_playing(variant)
+    taken = []
+    for players in PLAYER_RANGE:
+        try:
+            family.new(players, variant, seed=0)
+        except ValueError:
+            continue
+        taken.append(players)
+    return tuple(taken)
 
 
 def run(
     *,
     games: int | None = None,
     seconds: float | None = None,
-    players: int = 2,
+    players: int | None = None,
     policy: str = "uniform",
     seed: int = 0,
     variant: str = "showdown",
     clock=time.perf_counter,
 ) -> dict:
-    """Play rounds until ``games`` are done or ``seconds`` have passed on ``clock``."""
+    """Play rounds until ``games`` are done or ``seconds`` have passed on ``clock``
+    (``players`` None: the fewest the variant takes)."""
     if (games is None) == (seconds is None):
         raise ValueError("give games or seconds")
     if policy not in POLICIES:
         raise ValueError(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
     prefer_play = policy == "prefer-play"
     rng = random.Random(seed)
-    if variant == "party":
-        return _run_party(games, seconds, players, prefer_play, rng, clock)
-    if variant not in UNO_LOOPS:
-        return _run_interface(games, seconds, players, variant, rng, clock)
+    family = family_playing(variant)
+    if players is None:
+        players = players_taken(variant)[0]
+    deal = lambda: family.new(players, variant, rng=rng)  # noqa: E731
+    if getattr(family.new(players, variant, seed=0), "out_of_turn", False):
+        return _run_party(games, seconds, deal, prefer_play, rng, clock)
     randrange = rng.randrange
     played = decisions = turns = 0
     start = clock()
     deadline = None if seconds is None else start + seconds
     while played != games and (deadline is None or clock() < deadline):
-        game = Game.new(players, variant, rng=rng)
+        game = deal()
+        counted = getattr(game, "turns", None) is None
+        seat = None
         while not game.round_over:
-            actions: Sequence[Action] = game.legal_actions()
+            actions: Sequence[Any] = game.legal_actions()
             if prefer_play and len(actions) > 1:
-                active = [a for a in actions if not a.is_passive]
+                active = [a for a in actions if not getattr(a, "is_passive", False)]
                 if active:
                     actions = active
+            if counted and game.waiting_for[0] != seat:
+                seat = game.waiting_for[0]
+                turns += 1
             game.apply(actions[randrange(len(actions))])
             decisions += 1
-        turns += game.turns
+        if not counted:
+            turns += getattr(game, "turns", 0)
         played += 1
     return _result(played, clock() - start, decisions, turns)
 
 
-def _run_party(games, seconds, players, prefer_play, rng, clock) -> dict:
+def _run_party(games, seconds, deal, prefer_play, rng, clock) -> dict:
     """UNO Party!'s rounds: a random (player, action) of ``legal_moves()``."""
     randrange = rng.randrange
     speed_play, draw, keep = ActionKind.SPEED_PLAY, ActionKind.DRAW, ActionKind.KEEP
@@ -116,9 +136,9 @@ def _run_party(games, seconds, players, prefer_play, rng, clock) -> dict:
     start = clock()
     deadline = None if seconds is None else start + seconds
     while played != games and (deadline is None or clock() < deadline):
-        game = PartyGame.new(players, rng=rng)
+        game = deal()
         while not game.round_over:
-            moves: Sequence[tuple[int, Action]] = game.legal_moves()
+            moves: Sequence[tuple[int, Any]] = game.legal_moves()
             if prefer_play and len(moves) > 1:
                 top = game.top_card
                 active = [
@@ -134,28 +154,6 @@ def _run_party(games, seconds, players, prefer_play, rng, clock) -> dict:
             game.apply(action, player)
             decisions += 1
         turns += game.turns
-        played += 1
-    return _result(played, clock() - start, decisions, turns)
-
-
-def _run_interface(games, seconds, players, variant, rng, clock) -> dict:
-    """Any family's rounds through the game interface: a random legal action of
-    the player the game waits for; a turn each time that player changes."""
-    family = family_playing(variant)
-    randrange = rng.randrange
-    played = decisions = turns = 0
-    start = clock()
-    deadline = None if seconds is None else start + seconds
-    while played != games and (deadline is None or clock() < deadline):
-        game = family.new(players, variant, rng=rng)
-        last = None
-        while not game.round_over:
-            player = game.waiting_for[0]
-            actions = game.legal_actions(player)
-            game.apply(actions[randrange(len(actions))], player)
-            decisions += 1
-            if player != last:
-                turns, last = turns + 1, player
         played += 1
     return _result(played, clock() - start, decisions, turns)
 
@@ -179,10 +177,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--players",
-        type=console.whole_number(2, MAX_PLAYERS["party"]),
+        type=console.whole_number(PLAYER_RANGE[0], PLAYER_RANGE[-1]),
         default=None,
         metavar="P",
-        help="players per game, 2-10 (party: 2-16; default 2; pitch: 4, its only count)",
+        help="players per game, 2-10 (party: 2-16, pitch: 4; default the fewest)",
     )
     # prefer-play by default: uniform agents take voluntary draws and, in the
     # Showdown variant, play rounds of tens of thousands of decisions.
@@ -202,32 +200,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
-def default_players(variant: str) -> int:
-    """2 for UNO's variants; another game's own count (its terminal's default seats)."""
-    if variant in UNO_LOOPS:
-        return 2
-    from engine.apps.play import terminal_game
-
-    return len(terminal_game(variant).seats(variant, None))
-
-
 def players_error(variant: str, players: int) -> str | None:
     """What is wrong with ``players`` for ``variant`` (as argparse says it), or None."""
-    if variant not in UNO_LOOPS:
-        try:
-            family_playing(variant).new(players, variant, seed=0)
-        except ValueError as exc:
-            return f"argument --players: {exc}"
+    taken = players_taken(variant)
+    if players in taken:
         return None
-    most = MAX_PLAYERS[variant]
-    if players <= most:
-        return None
-    return f"argument --players: must be a whole number from 2 to {most}, not {str(players)!r}"
+    low, high = taken[0], taken[-1]
+    if low == high:
+        return f"argument --players: {variant} takes exactly {low} players, not {str(players)!r}"
+    return f"argument --players: must be a whole number from {low} to {high}, not {str(players)!r}"
 
 
 def command(args) -> int:
     if args.players is None:
-        args.players = default_players(args.variant)
+        args.players = players_taken(args.variant)[0]
     problem = players_error(args.variant, args.players)
     if problem is not None:  # checked once the variant is known
         args.parser.error(problem)

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import random
 
-from engine.game.agents import RandomBot
+from engine.game.agents import DEFAULT_REACTION_MS, RandomBot
 from engine.pitch.heuristic import HeuristicBot
 from engine.pitch.search import OmniscientBot, SearchBot
 
@@ -40,11 +40,11 @@ def make_bot(
 ) -> HeuristicBot | RandomBot | SearchBot:
     """The bot of ``kind`` named ``name``; the random and search bots draw from
     a generator seeded from ``rng`` (the heuristic draws nothing)."""
-    options = {} if reaction_ms is None else {"reaction_ms": reaction_ms}
+    reaction = DEFAULT_REACTION_MS if reaction_ms is None else reaction_ms
     if kind == "bot":
-        return HeuristicBot(name, **options)
+        return HeuristicBot(name, reaction_ms=reaction)
     if kind == "random":
-        return RandomBot(random.Random(rng.getrandbits(64)), name, **options)
+        return RandomBot(random.Random(rng.getrandbits(64)), name, reaction_ms=reaction)
     if kind == "strong":
-        return SearchBot(random.Random(rng.getrandbits(64)), name, **options)
+        return SearchBot(random.Random(rng.getrandbits(64)), name, reaction_ms=reaction)
     raise ValueError(f"no bot {kind!r} in 10 Point Pitch (the bots: {', '.join(BOT_KINDS)})")

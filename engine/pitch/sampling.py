@@ -85,8 +85,7 @@ def _hypergeometric(total: int, good: int, draws: int) -> list[float]:
     """P(k good among ``draws`` from ``total`` with ``good``), k = 0 .. draws."""
     whole = math.comb(total, draws)
     return [
-        math.comb(good, k) * math.comb(total - good, draws - k) / whole
-        for k in range(draws + 1)
+        math.comb(good, k) * math.comb(total - good, draws - k) / whole for k in range(draws + 1)
     ]
 
 
@@ -148,10 +147,7 @@ def _facts(view: SeatView) -> _Facts:
                 short_from = i
                 break
     my_dealt = sum(1 for c in view.dealt if c in ranks)
-    if view.phase is Phase.STOCK:
-        rest_size = view.stock_size
-    else:
-        rest_size = view.stock_received
+    rest_size = view.stock_size if view.phase is Phase.STOCK else view.stock_received
     return _Facts(
         me=me,
         trump=trump,

@@ -69,7 +69,12 @@ def utility_table(
     table = []
     for pts_a in range(available + 1):
         out = score_hand(
-            rules, target, scores, pitcher=pitcher, contract=contract, taken=(pts_a, available - pts_a)
+            rules,
+            target,
+            scores,
+            pitcher=pitcher,
+            contract=contract,
+            taken=(pts_a, available - pts_a),
         )
         if out.match_winner is not None:
             table.append(MATCH_VALUE if out.match_winner == 0 else -MATCH_VALUE)
@@ -163,7 +168,9 @@ def _available(view: SeatView) -> int:
 # -- the phases, for a list of worlds -------------------------------------------------------
 
 
-def play_values(view: SeatView, worlds: Sequence[World], evaluator: Evaluator) -> dict[Action, float]:
+def play_values(
+    view: SeatView, worlds: Sequence[World], evaluator: Evaluator
+) -> dict[Action, float]:
     """Each legal card's weighted mean value (team A's) over ``worlds``."""
     assert view.seat is not None and view.leader is not None
     ranks = evaluator.ranks
@@ -199,7 +206,9 @@ def _burn_candidates(view: SeatView) -> list[Action]:
     return [Action.burn(c) for c in chosen]
 
 
-def burn_values(view: SeatView, worlds: Sequence[World], evaluator: Evaluator) -> dict[Action, float]:
+def burn_values(
+    view: SeatView, worlds: Sequence[World], evaluator: Evaluator
+) -> dict[Action, float]:
     """Each candidate burn's mean value: the rest burned by the heuristic, then solved."""
     assert view.seat is not None
     base = _available(view)
@@ -216,7 +225,9 @@ def burn_values(view: SeatView, worlds: Sequence[World], evaluator: Evaluator) -
     return totals
 
 
-def stock_values(view: SeatView, worlds: Sequence[World], evaluator: Evaluator) -> dict[Action, float]:
+def stock_values(
+    view: SeatView, worlds: Sequence[World], evaluator: Evaluator
+) -> dict[Action, float]:
     """Keep and give, the rest's trumps to the pitcher or its partner, then solved."""
     assert view.seat is not None
     base = _available(view)
@@ -346,7 +357,9 @@ class SearchBot:
         reaction_ms: float = DEFAULT_REACTION_MS,
     ) -> None:
         if not isinstance(samples, int) or samples < 1:
-            raise ValueError(f"samples of bot {name!r} must be a whole number >= 1, not {samples!r}")
+            raise ValueError(
+                f"samples of bot {name!r} must be a whole number >= 1, not {samples!r}"
+            )
         self.rng = rng
         self.name = name
         self.samples = samples
@@ -403,9 +416,7 @@ def _omniscient_bid(game: PitchGame, view: SeatView) -> Action:
     suit, _ = best_suit(deal[seat])
     for action in bids:
         assert isinstance(action.value, int)
-        evaluator = Evaluator(
-            view.rules, view.target, view.team_scores, suit, seat, action.value
-        )
+        evaluator = Evaluator(view.rules, view.target, view.team_scores, suit, seat, action.value)
         value = _sign(seat) * simulate_hand(deal, stock, suit, seat, pitcher_view_order, evaluator)
         if best is None or value > best[0]:
             best = (value, action)

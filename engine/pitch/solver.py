@@ -261,7 +261,9 @@ class TrickSolver:
             if last and not rest:
                 v = self.utility[pts_a + (w if ns % 2 == 0 else 0) + h]
             else:
-                v = follow(rest, order, index + 1, nb, ns, trick_mask | 1 << rank, w, h, pts_a, alpha, beta)
+                v = follow(
+                    rest, order, index + 1, nb, ns, trick_mask | 1 << rank, w, h, pts_a, alpha, beta
+                )
             if maximise:
                 if v > value:
                     value = v
