@@ -142,7 +142,7 @@ def run(x: str, y: str, games: int, *, seed: int = 1, jobs: int = 1, samples: in
         for kind in part["times"]:
             times[kind] += part["times"][kind]
             forced[kind] += part["forced"][kind]
-    low, high = wilson(total["x_wins"], total["games"])
+    low, high = wilson(int(total["x_wins"]), int(total["games"]))
     per_bot = {}
     for kind, spent in times.items():
         per_bot[kind] = {

@@ -7,7 +7,14 @@ import pytest
 from engine.apps.cli import main
 from engine.apps.speed import players_error, run
 
-KEYS = ["decisions_per_game", "games", "games_per_s", "seconds", "turns_per_game"]
+KEYS = [
+    "decisions_per_game",
+    "decisions_per_s",
+    "games",
+    "games_per_s",
+    "seconds",
+    "turns_per_game",
+]
 
 
 # Seed 7 deals a short first round (about 1,100 decisions): random play in
