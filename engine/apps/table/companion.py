@@ -37,11 +37,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
-from engine.apps.table import access, showdown_view
+from engine.apps.table import showdown_view
 from engine.apps.table.access import HOST_ONLY, HostGate
 from engine.apps.table.companion_hands import hand_points, round_hands
 from engine.apps.table.durable import decide_ahead, durable, remember_verdicts, saved_verdicts
-from engine.apps.table.hub import Connection, Hub, ViewTexts
+from engine.apps.table.hub import Connection, ViewTexts
+from engine.apps.table.real_cards import RealCardsHub
 from engine.apps.table.room_state import new_match_id
 from engine.units.ports import ShowdownOutcome, ShowdownRequest, SimulatedUnit, UnitPort
 from engine.uno.table_views import SEPARATOR
@@ -59,7 +60,7 @@ MAX_LOG = 300
 _MIN_PLAYERS, _MAX_PLAYERS = 2, 10
 
 
-class CompanionRoom(Hub):
+class CompanionRoom(RealCardsHub):
     """A companion table; see the module docstring.
 
     ``unit`` fights the showdowns (a SimulatedUnit on ``rng`` by default);
@@ -114,10 +115,6 @@ class CompanionRoom(Hub):
         self._views = ViewTexts()  # the view, encoded once a change
 
     # -- what the table shows ---------------------------------------------------------
-
-    @property
-    def log(self) -> list[str]:
-        return [line for line, _ in self._log]
 
     @property
     def scores(self) -> list[int]:
@@ -315,53 +312,6 @@ class CompanionRoom(Hub):
     # -- the unit's hooks (a RemoteUnit's table and say, handed over by the server) -----
 
     # -- connections ------------------------------------------------------------------
-
-    def disconnect(self, conn: Connection) -> None:
-        if conn in self.connections:
-            self.connections.remove(conn)
-
-    def next_deadline(self) -> float | None:
-        """None: a companion table has no timers of its own (no seats to free)."""
-        return None
-
-    def run_due(self) -> None:
-        """Nothing is ever due (see :meth:`next_deadline`)."""
-
-    @property
-    def host_key(self) -> str:
-        """The host's key (saved with the match; ``new_host_key`` replaces it)."""
-        return self.host_gate.key
-
-    @durable
-    def new_host_key(self) -> str:
-        """A new host key; the old one stops working at once: each page that held
-        it becomes a spectator and is told so. Saved. Returns the new key."""
-        key = self.host_gate.replace()
-        for conn in self.connections:
-            if conn.host:
-                conn.host = False
-                conn.outbox.append(self._welcome(conn, access.HOST_KEY_REPLACED))
-        self._changed(save=True)
-        return key
-
-    def _welcome(self, conn: Connection, message: str | None = None) -> dict[str, Any]:
-        """The welcome: ``host`` says whether ``conn`` is the host; the host gets
-        the host URL and its QR code (to it alone); ``message`` a line for the page."""
-        welcome: dict[str, Any] = {
-            "type": "welcome",
-            "role": conn.role,
-            "seat": None,
-            "secret": None,
-            "host": conn.host,
-        }
-        if conn.host:
-            welcome.update(access.host_fields(self.base_url, self.host_key))
-        if message:
-            welcome["message"] = message
-        return welcome
-
-    def _may_save(self, message: dict[str, Any]) -> bool:
-        return message.get("type") == "host"
 
     def _handle(self, conn: Connection, message: dict) -> str | None:
         kind = message.get("type")

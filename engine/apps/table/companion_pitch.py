@@ -35,10 +35,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
-from engine.apps.table import access
 from engine.apps.table.access import HOST_ONLY, HostGate
-from engine.apps.table.durable import durable
-from engine.apps.table.hub import Connection, Hub, ViewTexts
+from engine.apps.table.hub import Connection, ViewTexts
+from engine.apps.table.real_cards import RealCardsHub
 from engine.apps.table.room_state import new_match_id
 from engine.pitch.actions import MOON, PLAIN_TEN
 from engine.pitch.rules import DEFAULT_RULES
@@ -69,7 +68,7 @@ MAX_LOG = 300
 _NO_SHOWDOWNS = "10 Point Pitch has no showdowns: the unit is not used"
 
 
-class PitchCompanionRoom(Hub):
+class PitchCompanionRoom(RealCardsHub):
     """A Pitch scorekeeper's table; see the module docstring.
 
     The arguments are the :class:`~engine.apps.table.companion.CompanionRoom`'s
@@ -115,10 +114,6 @@ class PitchCompanionRoom(Hub):
         self._views = ViewTexts()
 
     # -- what the table shows ---------------------------------------------------------
-
-    @property
-    def log(self) -> list[str]:
-        return [line for line, _ in self._log]
 
     @property
     def scores(self) -> tuple[int, int]:
@@ -226,52 +221,7 @@ class PitchCompanionRoom(Hub):
     def next_round(self) -> None:
         raise RuntimeError("a scorekeeper deals no hands: the host enters them (hand)")
 
-    def next_deadline(self) -> float | None:
-        """None: a scorekeeper has no timers of its own."""
-        return None
-
-    def run_due(self) -> None:
-        """Nothing is ever due (see :meth:`next_deadline`)."""
-
     # -- connections ------------------------------------------------------------------
-
-    def disconnect(self, conn: Connection) -> None:
-        if conn in self.connections:
-            self.connections.remove(conn)
-
-    @property
-    def host_key(self) -> str:
-        """The host's key (saved with the match; ``new_host_key`` replaces it)."""
-        return self.host_gate.key
-
-    @durable
-    def new_host_key(self) -> str:
-        """A new host key; the old one stops working at once: each page that held
-        it becomes a spectator and is told so. Saved. Returns the new key."""
-        key = self.host_gate.replace()
-        for conn in self.connections:
-            if conn.host:
-                conn.host = False
-                conn.outbox.append(self._welcome(conn, access.HOST_KEY_REPLACED))
-        self._changed(save=True)
-        return key
-
-    def _welcome(self, conn: Connection, message: str | None = None) -> dict[str, Any]:
-        welcome: dict[str, Any] = {
-            "type": "welcome",
-            "role": conn.role,
-            "seat": None,
-            "secret": None,
-            "host": conn.host,
-        }
-        if conn.host:
-            welcome.update(access.host_fields(self.base_url, self.host_key))
-        if message:
-            welcome["message"] = message
-        return welcome
-
-    def _may_save(self, message: dict[str, Any]) -> bool:
-        return message.get("type") == "host"
 
     def _handle(self, conn: Connection, message: dict) -> str | None:
         kind = message.get("type")
