@@ -54,9 +54,9 @@ from engine.pitch.scorekeeper import (
     read_entry,
     scoring_rules,
 )
+from engine.pitch.table import SEPARATOR
 from engine.pitch.words import bid_name
 from engine.units.ports import ShowdownOutcome, ShowdownRequest, SimulatedUnit, UnitPort
-from engine.uno.table_views import SEPARATOR
 from firmware_host.protocol import clean_name, clean_showdown_id
 
 __all__ = ["PitchCompanionRoom", "SAVE_MODE"]
