@@ -68,7 +68,7 @@ def wiring_svg(pins: PinMap | None = None) -> str:
         f'<text x="{MID}" y="48" text-anchor="middle" fill="#555">'
         "pin 1 at the top left, SD-card end; GPIO = BCM number; made by "
         "python -m hw.wiring_svg from hw/pinmap.py</text>",
-        f'<rect x="{MID - 40}" y="{TOP - 14}" width="80" height="{20 * ROW_H + 4}" '
+        f'<rect x="{MID - 58}" y="{TOP - 14}" width="116" height="{20 * ROW_H + 4}" '
         'rx="6" fill="#2e7d32"/>',
     ]
     for physical in range(1, 41):
@@ -90,12 +90,12 @@ def wiring_svg(pins: PinMap | None = None) -> str:
         num_x = cx + side * 2 * PIN_R + side * 4
         out.append(
             f'<text x="{num_x}" y="{cy + 4}" text-anchor="{"start" if right else "end"}" '
-            f'font-size="11" fill="#333">{physical}</text>'
+            f'font-size="11" fill="#fff">{physical}</text>'
         )
         if words:
             end_x = MID + side * 120
             out.append(
-                f'<line x1="{cx + side * 34}" y1="{cy}" x2="{end_x}" y2="{cy}" '
+                f'<line x1="{MID + side * 62}" y1="{cy}" x2="{end_x}" y2="{cy}" '
                 f'stroke="{colour}" stroke-width="2"/>'
             )
             out.append(
