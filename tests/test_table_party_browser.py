@@ -259,8 +259,7 @@ def test_a_wild_drawn_together_links_the_two_players_the_phone_picks(browser):
 
 # A pile of one card (G3: green) that Cy must add to.
 PILE_OF_ONE = (
-    "party R2,R3/B2,G9,W/Y3,G4/B6,B7 B5,B8,G1,G2 R1,WP G + 2 pile - - 0,0,0,0 3 1 500 - "
-    "1:0 pile=G3"
+    "party R2,R3/B2,G9,W/Y3,G4/B6,B7 B5,B8,G1,G2 R1,WP G + 2 pile - - 0,0,0,0 3 1 500 - 1:0 pile=G3"
 )
 
 
