@@ -119,3 +119,14 @@ def test_a_config_file_that_is_not_utf8_is_one_error_line(tmp_path, capsys):
         load_config(path)
     assert main(["check-config", "--config", str(path)]) == 1
     assert capsys.readouterr().err == f"error: {path}: not UTF-8 text (byte 16: 0xe9)\n"
+
+
+def test_a_misspelt_section_names_the_file_and_the_known_sections(write):
+    """Issue 22: `[timimg]` said "timimg: unknown key (known: backend, unit_name)"."""
+    path = write("[timimg]\nhold_min_s = 2.0\n")
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    assert str(info.value) == (
+        f"{path}: [timimg]: unknown section (known: [journal], [launcher], [pins], "
+        "[server], [showdown], [timing])"
+    )

@@ -206,8 +206,7 @@ def test_a_tie_at_the_manual_unit_is_fought_again(answer):
     assert outcome.detail == "entered by hand, after 1 near-tie re-run"
     assert shown[2:4] == [
         "Too close to call: the showdown is fought again. The 2 cards are still loaded.",
-        "Fight it again, the 2 cards still loaded. Who won? "
-        "(Ann or Bob; f NAME: a false start; tie; nobody; ? for help) ",
+        "Who won this time? (Ann or Bob; f NAME: a false start; tie; nobody; ? for help) ",
     ]
 
 
@@ -221,7 +220,7 @@ def test_nobody_pressing_at_the_manual_unit_fights_it_again_with_the_cards_still
         "Nobody pressed in time: the showdown is fought again. The 2 cards are still loaded: "
         "do not load them again."
     )
-    assert shown[3].startswith("Fight it again, the 2 cards still loaded. Who won? ")
+    assert shown[3].startswith("Who won this time? ")
     assert not [line for line in shown[1:] if line.startswith("Load") or " Load " in line]
 
 
@@ -230,7 +229,16 @@ def test_one_card_at_the_manual_unit_reads_in_the_singular():
     unit.run_showdown(ShowdownRequest("m1:r1:s1", 0, 2, "Ann", "Bob", 1))
     assert shown[0] == "Showdown: Ann vs Bob for 1 card. Load it into the unit and fight it."
     assert shown[2].endswith("The card is still loaded: do not load it again.")
-    assert shown[3].startswith("Fight it again, the card still loaded. Who won? ")
+    assert shown[3].startswith("Who won this time? ")
+
+
+def test_the_manual_units_tie_text_does_not_repeat_itself():
+    """Issue 22: after "fought again ... still loaded" the prompt said it again."""
+    unit, shown = scripted("tie", "Ann")
+    unit.run_showdown(REQUEST)
+    assert [line for line in shown if "still loaded" in line] == [
+        "Too close to call: the showdown is fought again. The 2 cards are still loaded."
+    ]
 
 
 def test_the_manual_unit_explains_its_answers_on_help():

@@ -405,3 +405,14 @@ def test_step_of_a_player_while_a_showdown_is_pending_is_refused():
         match.step(1)
     match.step()  # the showdown
     assert game.pending_showdown is None and match.events[-1].kind == "showdown"
+
+
+def test_linked_player_who_plays_a_draw_two_is_counted_his_full_draw():
+    """Issue 22: Bob, linked to Cid, plays R+2: the log said "Bob draws 1" (the
+    count came from his hand size, less the card just played); he drew 2."""
+    game = party("R6,G7,Y1/R+2,B2,G2/Y3,Y4,B3", discard="R1,R5", player=1, extra="link=1+2")
+    match = match_of(game, [Scripted(), Scripted("R+2"), Scripted()])
+    match.step()
+    (event,) = match.events
+    assert event.data["draws"] == {1: 2, 2: 2}
+    assert event_text(event, ["Ann", "Bob", "Cid"]) == ("Bob plays R+2; Bob draws 2; Cid draws 2.")

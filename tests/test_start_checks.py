@@ -191,3 +191,16 @@ def test_check_start_gives_the_links_and_the_journal_the_daemon_opens(tmp_path):
     checked = check_start(config)
     assert checked.links == daemon.Links(("127.0.0.1", 7700), None, None, 115200)
     assert checked.journal == tmp_path / "r.sqlite3"
+
+
+def test_a_journal_folder_the_kernel_refuses_is_refused_though_access_allows_it(tmp_path, capsys):
+    """Issue 22: check-config passed a folder the daemon then could not create
+    (root passes os.access; /proc refuses a new folder only when asked)."""
+    config = tmp_path / "unit.toml"
+    config.write_text('[journal]\npath = "/proc/uno-showdown/results.sqlite3"\n')
+    assert main(["check-config", "--config", str(config)]) == 1
+    assert capsys.readouterr().err == (
+        f"error: {config}: journal.path: /proc/uno-showdown/results.sqlite3: cannot create "
+        "its folder: /proc/uno-showdown: No such file or directory\n"
+    )
+    assert not Path("/proc/uno-showdown").exists()

@@ -105,6 +105,18 @@ def test_a_phone_is_told_there_are_no_hands_to_hold():
     assert refusals(host(room, conn, "undo")) == ["say hello first"]
 
 
+def test_a_phone_that_pings_first_still_hears_that_the_table_plays_with_real_cards():
+    """Issue 22: /phone showed "unknown message type 'ping'" (its link pings on
+    every connect) instead of why it has no hand."""
+    room = make_room()
+    conn = room.connect()
+    assert send(room, conn, type="ping", id=1) == [{"type": "pong", "id": 1}]
+    assert send(room, conn, type="lag", ms=12) == []
+    assert refusals(send(room, conn, type="hello", role="phone")) == [
+        "this table plays with real cards: there is no hand to hold on a phone"
+    ]
+
+
 def test_malformed_and_unknown_messages_are_refused_to_the_sender_alone():
     room = make_room()
     display, other = hello(room), hello(room)
@@ -114,7 +126,7 @@ def test_malformed_and_unknown_messages_are_refused_to_the_sender_alone():
     assert messages[0]["type"] == "refused" and messages[0]["id"] is None
     assert messages[0]["message"].startswith("malformed JSON: ")
     assert refusals(send(room, display, type="act", action="R5", id=4)) == [
-        "unknown message type 'act' (known: hello, host)"
+        "unknown message type 'act' (known: hello, host, ping, lag)"
     ]
     assert send(room, display, type="host", cmd="deal", id="x7") == [
         {

@@ -11,6 +11,7 @@ docs/screenshots/table-companion.png comes from this test.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -170,3 +171,24 @@ def test_the_companion_page_loads_light_and_fetches_nothing_from_elsewhere(brows
                 "companion.js",
             }
             page.close()
+
+
+def test_the_companion_page_shows_its_lag_and_a_phone_hears_it_plays_with_real_cards(browser):
+    """Issue 22: /phone on a companion table showed "unknown message type
+    'ping'"; the companion page showed no lag."""
+    from engine.apps.table.companion import CompanionRoom
+    from engine.apps.table.server import create_app
+
+    with free_port() as (sock, url):
+        app = create_app(CompanionRoom(), display_page="companion.html")
+        with served(app, sock):
+            page = browser.new_page()
+            page.goto(url)
+            expect(page.locator("#status")).to_have_text(re.compile(r"^connected · \d+ ms$"))
+            phone = browser.new_page()
+            phone.goto(f"{url}/phone")
+            expect(phone.locator("#refused")).to_have_text(
+                "this table plays with real cards: there is no hand to hold on a phone"
+            )
+            page.close()
+            phone.close()

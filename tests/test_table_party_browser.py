@@ -255,3 +255,27 @@ def test_a_wild_drawn_together_links_the_two_players_the_phone_picks(browser):
             )
             assert room.game.links == (0, 2)
             assert frames.errors == [] and ann_frames.errors == []
+
+
+# A pile of one card (G3: green) that Cy must add to.
+PILE_OF_ONE = (
+    "party R2,R3/B2,G9,W/Y3,G4/B6,B7 B5,B8,G1,G2 R1,WP G + 2 pile - - 0,0,0,0 3 1 500 - 1:0 pile=G3"
+)
+
+
+def test_a_pile_of_one_card_is_said_in_the_singular(browser):
+    """Issue 22: "Pile up: 1 cards"."""
+    from engine.apps.table.server import create_app
+
+    with free_port() as (sock, url):
+        room = restored_room(PILE_OF_ONE, url)
+        with served(create_app(room, pace_s=0.8, round_pause_s=60), sock):
+            display, frames = display_page(browser, url)
+            cy, _ = seated_phone(browser, url, 2)
+            expect(display.locator("#party-pile")).to_contain_text(
+                "Pile up: 1 card, green. Cy adds or takes."
+            )
+            expect(cy.locator("#prompt")).to_have_text(
+                "Pile up! Add a green card or a wild to the pile (1 card)."
+            )
+            assert frames.errors == []

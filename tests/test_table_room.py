@@ -235,7 +235,11 @@ def test_out_of_turn_other_seat_illegal_replayed_and_malformed_are_refused_to_th
             {"type": "act", "action": "draw", "id": 2, "seat": me.seat},
             f"you sit at seat {other.seat}, not {me.seat}: you act for your seat only",
         ),
-        (me, {"type": "act", "action": "catch 2", "id": 3}, "catch 2 is not legal now"),
+        (
+            me,
+            {"type": "act", "action": "catch 2", "id": 3},
+            "bot2 holds 7 cards: catch only a player left with one who did not call UNO",
+        ),
         (
             me,
             {"type": "act", "action": "R99", "id": 4},
@@ -287,7 +291,11 @@ def test_a_catch_claimed_twice_counts_once():
     assert refusals(send(room, bob, type="act", action="catch 0", id="a")) == []
     assert room.game.hand_sizes[0] == 3
     assert refusals(send(room, bob, type="act", action="catch 0", id="b")) == [
-        {"type": "refused", "id": "b", "message": "catch 0 is not legal now"}
+        {
+            "type": "refused",
+            "id": "b",
+            "message": "Ann holds 3 cards: catch only a player left with one who did not call UNO",
+        }
     ]
     assert room.game.hand_sizes[0] == 3
     assert last_view(taken(room, display))["seats"][0]["drew"] == 2
@@ -789,5 +797,9 @@ def test_lag_decides_nothing_a_claim_is_taken_in_arrival_order():
     send(room, bob, type="lag", ms=5000)
     assert refusals(send(room, bob, type="act", action="catch 0", id="a", sent_ms=0)) == []
     assert refusals(send(room, bob, type="act", action="catch 0", id="b", sent_ms=-9)) == [
-        {"type": "refused", "id": "b", "message": "catch 0 is not legal now"}
+        {
+            "type": "refused",
+            "id": "b",
+            "message": "Ann holds 3 cards: catch only a player left with one who did not call UNO",
+        }
     ]

@@ -95,7 +95,7 @@ EVENT_LINES = {
     EventName.FALSE_START: "FALSE START by side B",
     EventName.TIE: "tie       120 us apart: re-run 1",
     EventName.PADDLE_HELD: "paddle A is held down: release it to start",
-    EventName.RESULT: "result    sd-1: Bob (side B) beat Ann (side A), faster by 23500 us; "
+    EventName.RESULT: "result    sd-1: Bob (side B) beat Ann (side A), faster by 23.5 ms; "
     "2 cards launched (reactions: A 254.5 ms, B 231.0 ms)",
     EventName.LAUNCHED: "launched  2 cards toward side A, counted",
     EventName.CANCELLED: "cancelled sd-1",
@@ -275,7 +275,7 @@ def test_regression_history_said_1_cards():
     [
         (
             {},
-            "sd-1: Bob (side B) beat Ann (side A), faster by 23500 us; 2 cards launched",
+            "sd-1: Bob (side B) beat Ann (side A), faster by 23.5 ms; 2 cards launched",
             "Bob wins: Ann 254.5 ms, Bob 231.0 ms, margin 23.5 ms. Ann takes 2 cards.",
             "Bob won (faster)",
         ),
@@ -358,7 +358,7 @@ def test_a_damaged_history_row_still_gets_a_line():
 @pytest.mark.parametrize(
     "outcome, winner, loser, margin, line",
     [
-        ("faster", "b", "a", 23500, "decided   side B faster by 23500 us: cards go to side A"),
+        ("faster", "b", "a", 23500, "decided   side B faster by 23.5 ms: cards go to side A"),
         ("false_start", "a", "b", None, "decided   false start by side B: cards go to side B"),
         ("tie", None, None, 120, None),
     ],
@@ -480,3 +480,22 @@ def test_a_showdown_fought_again_says_the_cards_are_still_loaded():
 )
 def test_a_gap_is_in_ms_like_every_time_the_table_hears(gap, text):
     assert apart(gap) == text
+
+
+def test_the_benchs_margin_is_in_ms_like_everything_else():
+    """Issue 22: the bench said "faster by 396548 us" where all else says ms."""
+    result = {
+        "showdown_id": "sd-9",
+        "players": {"a": "Ann", "b": "Bob"},
+        "winner": "a",
+        "loser": "b",
+        "reason": "faster",
+        "tie_reruns": 0,
+        "margin_us": 396548,
+        "reaction_us": {"a": 200000, "b": 596548},
+        "cards": 2,
+        "launch": "launched",
+        "cards_counted": None,
+    }
+    assert "faster by 396.5 ms" in result_line(result)
+    assert " us" not in result_line(result)

@@ -421,11 +421,9 @@ class ManualUnit:
             why = self.AGAIN.get(" ".join(answer.replace(",", " ").split()).casefold())
             if why is not None:
                 again[why] += 1
+                # again_line() has said it is fought again, cards loaded: only ask.
                 self.output_fn(again_line(why, request.cards))
-                loaded = (
-                    "the card still loaded" if request.cards == 1 else f"the {cards} still loaded"
-                )
-                prompt = f"Fight it again, {loaded}. Who won? ({answers}) "
+                prompt = f"Who won this time? ({answers}) "
                 continue
             if answer.casefold() in ("?", "help"):
                 for line in self.HELP:

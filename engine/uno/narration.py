@@ -161,7 +161,17 @@ class UnoNarration:
         assert isinstance(before, _Before)  # what before() returned
         after = game.hand_sizes
         was = before.hand_sizes
-        grew = {p: after[p] - was[p] for p in range(game.players) if after[p] > was[p]}
+        # A card played left the hand: a player who also drew (linked to whom a
+        # Draw Two hit) drew that much more than the hand grew.
+        played = action.kind is ActionKind.PLAY or (
+            action.kind is ActionKind.SPEED_PLAY and action.card == before.top
+        )
+        gone = [int(played and p == player) for p in range(game.players)]
+        grew = {
+            p: after[p] - was[p] + gone[p]
+            for p in range(game.players)
+            if after[p] + gone[p] > was[p]
+        }
         data: dict[str, Any] = {"player": player, "action": str(action)}
         if isinstance(game, PartyGame):
             return _party_events(game, action, data, grew, before)

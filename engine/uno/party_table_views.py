@@ -40,6 +40,7 @@ from engine.uno.narration import PARTY_EVENT_KINDS
 from engine.uno.party import PartyGame
 from engine.uno.party_rules import PartyRules
 from engine.uno.words import COLOUR_WORDS, card_name
+from firmware_host.people.words import plural
 
 __all__ = [
     "PARTY_EVENTS",
@@ -242,10 +243,10 @@ def party_prompt(
         legal = game.legal_actions(seat)
         if any(a.kind is ActionKind.PLAY for a in legal):
             take = any(a.kind is ActionKind.TAKE_PILE for a in legal)
-            return f"Pile up! Add {words} or a wild to the pile ({count} cards)" + (
+            return f"Pile up! Add {words} or a wild to the pile ({plural(count, 'card')})" + (
                 ", or take it." if take else "."
             )
-        return f"Pile up! You cannot add {words}: take the pile ({count} cards)."
+        return f"Pile up! You cannot add {words}: take the pile ({plural(count, 'card')})."
     if phase is Phase.DRAWN and game.drawn_card is not None:
         card = game.drawn_card
         return f"You drew {card} ({party_card_name(card)}): play it or keep it."

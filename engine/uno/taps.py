@@ -24,6 +24,7 @@ from engine.game.errors import NotationError
 from engine.uno.actions import Action, ActionKind
 from engine.uno.game import Game, Phase
 from engine.uno.party import PartyGame
+from engine.uno.refusals import why_not
 
 __all__ = ["parse_tap", "refuse_early", "refuse_illegal", "DECISION_EVENTS", "LastDecision"]
 
@@ -85,7 +86,7 @@ def refuse_illegal(
         return f"{text} is not legal now (point at another player still playing)"
     if game.to_act != seat:
         return f"it is not your turn: it is {names[game.to_act or 0]}'s"
-    return f"{text} is not legal now"
+    return why_not(game, seat, action, names)
 
 
 def too_late(last: LastDecision, names: Sequence[str], game: Game | PartyGame, text: str) -> str:

@@ -8,7 +8,7 @@ journal, the protocol and the engine all carry the same thing.
 ...                 reaction_us={"a": 231000, "b": 254500}, margin_us=23500,
 ...                 cards=2, launch="launched", cards_counted=None)
 >>> str(result)
-'sd-1: Ann (side A) beat Bob (side B), faster by 23500 us; 2 cards launched'
+'sd-1: Ann (side A) beat Bob (side B), faster by 23.5 ms; 2 cards launched'
 >>> Result.from_dict(result.to_dict()) == result
 True
 """

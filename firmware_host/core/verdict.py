@@ -15,7 +15,7 @@ goes to the recorder and when a showdown ends.
 >>> launch, verified = launch_outcome(cards=2, counted=2, sensor=True)
 >>> print(result_of(showdown, decision, presses, go_tick, launch=launch, cards_counted=2,
 ...                 ticks_diff=diff))
-sd-1: Bob (side B) beat Ann (side A), faster by 18500 us; 2 cards launched
+sd-1: Bob (side B) beat Ann (side A), faster by 18.5 ms; 2 cards launched
 """
 
 from __future__ import annotations

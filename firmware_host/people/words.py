@@ -28,7 +28,7 @@ Standard library only: values in, text out; nothing here prints.
 ...           "reaction_us": {"a": 254500, "b": 231000}, "margin_us": 23500, "cards": 2,
 ...           "launch": "launched", "cards_counted": None}
 >>> result_line(result)                 # the unit's log, the keyboard ui
-'sd-1: Bob (side B) beat Ann (side A), faster by 23500 us; 2 cards launched'
+'sd-1: Bob (side B) beat Ann (side A), faster by 23.5 ms; 2 cards launched'
 >>> announce(result)                    # what the table hears (showdown play)
 'Bob wins: Ann 254.5 ms, Bob 231.0 ms, margin 23.5 ms. Ann takes 2 cards.'
 >>> event_line("go", {"showdown_id": "sd-1", "ticks": 12.5})
@@ -406,7 +406,7 @@ def result_line(result: Result) -> str:
         text = (
             f"{winner} beat {loser}, who {_late(result, result['loser'])}"
             if margin is None
-            else f"{winner} beat {loser}, faster by {us(margin)}"
+            else f"{winner} beat {loser}, faster by {ms(margin)}"
         )
     elif reason == Reason.FALSE_START:
         text = _false_start(names[result["loser"]], result["loser"])
@@ -476,7 +476,7 @@ def decision_line(
     tie event says it).
 
     >>> decision_line("faster", "a", "b", 300)
-    'decided   side A faster by 300 us: cards go to side B'
+    'decided   side A faster by 0.3 ms: cards go to side B'
     >>> decision_line("faster", "a", "b", None)
     'decided   side A first, no edge from side B within the settle window: cards go to side B'
     >>> decision_line("false_start", "b", "a", None)
@@ -490,7 +490,7 @@ def decision_line(
                 f"within the settle window: cards go to {side_label(loser)}"
             )
         return (
-            f"decided   {side_label(winner)} faster by {us(margin_us)}: "
+            f"decided   {side_label(winner)} faster by {ms(margin_us)}: "
             f"cards go to {side_label(loser)}"
         )
     if outcome == Reason.FALSE_START:

@@ -188,6 +188,9 @@ def _merge(base: dict, override: dict, name: str) -> None:
             if not isinstance(value, dict):
                 raise ConfigError(f"{name}: {key}: must be a table [{key}]")
             base.setdefault(key, {}).update(value)
+        elif isinstance(value, dict):  # a table that is none of ours: a misspelt section
+            known = ", ".join(f"[{section}]" for section in sorted(_SECTIONS))
+            raise ConfigError(f"{name}: [{key}]: unknown section (known: {known})")
         else:
             base[key] = value
 

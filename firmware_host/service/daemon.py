@@ -45,6 +45,7 @@ import os
 import signal
 import stat
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -323,6 +324,25 @@ def _journal_problem(path: Path, *, parents: bool) -> str | None:
     if not os.access(folder, os.W_OK | os.X_OK):
         doing = "create its folder" if missing else "write in its folder"
         return f"cannot {doing}: {folder}: permission denied"
+    return _try_folder(missing[-1] if missing else None, folder)
+
+
+def _try_folder(top_missing: Path | None, folder: Path) -> str | None:
+    """Do what the daemon will do, and undo it: make the topmost missing folder
+    (then remove it) or a file in the folder. The permission bits are not the
+    whole answer: root passes every access check, and a read-only or special
+    file system (/proc, a read-only mount) refuses only when asked."""
+    try:
+        if top_missing is not None:
+            top_missing.mkdir(mode=0o700)
+            top_missing.rmdir()
+        else:
+            with tempfile.TemporaryFile(dir=folder):
+                pass
+    except OSError as exc:
+        doing = "create its folder" if top_missing is not None else "write in its folder"
+        where = top_missing if top_missing is not None else folder
+        return f"cannot {doing}: {where}: {exc.strerror or exc}"
     return None
 
 

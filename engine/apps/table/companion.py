@@ -315,6 +315,8 @@ class CompanionRoom(RealCardsHub):
 
     def _handle(self, conn: Connection, message: dict) -> str | None:
         kind = message.get("type")
+        if self._link_message(conn, message):
+            return None
         if kind == "hello":
             role = message.get("role")
             if role == "phone":
@@ -328,7 +330,7 @@ class CompanionRoom(RealCardsHub):
             self._changed()
             return None
         if kind != "host":
-            return f"unknown message type {kind!r} (known: hello, host)"
+            return f"unknown message type {kind!r} (known: hello, host, ping, lag)"
         if conn.role is None:
             return "say hello first"
         if not conn.host:

@@ -225,6 +225,8 @@ class PitchCompanionRoom(RealCardsHub):
 
     def _handle(self, conn: Connection, message: dict) -> str | None:
         kind = message.get("type")
+        if self._link_message(conn, message):
+            return None
         if kind == "hello":
             role = message.get("role")
             if role == "phone":
@@ -238,7 +240,7 @@ class PitchCompanionRoom(RealCardsHub):
             self._changed()
             return None
         if kind != "host":
-            return f"unknown message type {_show(kind)} (known: hello, host)"
+            return f"unknown message type {_show(kind)} (known: hello, host, ping, lag)"
         if conn.role is None:
             return "say hello first"
         if not conn.host:

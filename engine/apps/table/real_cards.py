@@ -36,6 +36,20 @@ class RealCardsHub(Hub):
 
     # -- connections ------------------------------------------------------------------
 
+    def _link_message(self, conn: Connection, message: dict) -> bool:
+        """A page link's own messages, as the game rooms take them: a ping is
+        answered with its pong (every page measures its lag, the phone's too,
+        which must then hear why it has no hand), a lag report is taken and
+        shown nowhere. True if ``message`` was one of them."""
+        kind = message.get("type")
+        if kind == "ping":
+            ping_id = message.get("id")
+            if isinstance(ping_id, (int, str)) and not isinstance(ping_id, bool):
+                conn.outbox.append({"type": "pong", "id": ping_id})
+                self._notify()
+            return True
+        return kind == "lag"
+
     def disconnect(self, conn: Connection) -> None:
         if conn in self.connections:
             self.connections.remove(conn)

@@ -3,7 +3,7 @@
 // log; forms to name the players, start a showdown, score a round, undo. Opened from
 // the host URL (/#host=KEY) it is the host's page; without the key a spectator's,
 // which shows the score and draws no host controls.
-import { Link, STATUS_WORDS, fill, h, seatName } from "./common.js";
+import { Link, STATUS_WORDS, fill, h, lagText, seatName } from "./common.js";
 import { showShowdown, soundSwitch } from "./showdown.js";
 
 const $ = (id) => document.getElementById(id);
@@ -109,13 +109,26 @@ function welcomed(welcome) {
   if (view) render(view);
 }
 
+let linkStatus = "connecting";
+let lagMs = null; // this page's latest round trip to the server, shown as the phone's is
+
+function showStatus() {
+  const lag = linkStatus === "connected" && lagMs !== null ? ` · ${lagText(lagMs)}` : "";
+  $("status").textContent = (STATUS_WORDS[linkStatus] || linkStatus) + lag;
+  $("status").classList.toggle("down", linkStatus !== "connected");
+}
+
 const link = new Link({
   onOpen: (l) => l.send(hostKey
     ? { type: "hello", role: "display", host_key: hostKey }
     : { type: "hello", role: "display" }),
   onStatus: (status) => {
-    $("status").textContent = STATUS_WORDS[status] || status;
-    $("status").classList.toggle("down", status !== "connected");
+    linkStatus = status;
+    showStatus();
+  },
+  onLag: (ms) => {
+    lagMs = ms;
+    showStatus();
   },
   onMessage: (message) => {
     if (message.type === "welcome") welcomed(message);

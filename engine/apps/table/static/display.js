@@ -250,7 +250,7 @@ function renderParty() {
   if (pile) {
     const turn = pile.turn === null || pile.turn === undefined ? "" : ` ${seatName(view, pile.turn)} adds or takes.`;
     fill($("party-pile"),
-      h("div", { class: "party-line", text: `Pile up: ${pile.cards.length} cards, ${pile.colour_name || "no colour"}.${turn}` }),
+      h("div", { class: "party-line", text: `Pile up: ${pile.cards.length} ${pile.cards.length === 1 ? "card" : "cards"}, ${pile.colour_name || "no colour"}.${turn}` }),
       h("div", { class: "pile-cards", "aria-label": "The mini pile" }, pile.cards.map((c) => cardElement(c))));
   }
   renderPointing(party.point);
