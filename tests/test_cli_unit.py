@@ -90,6 +90,12 @@ def test_run_with_a_bad_config_is_one_line_and_exit_78(tmp_path, capsys):
     assert capsys.readouterr().err == (f"error: {bad}: timing.settle_s: must be >= 0.0, not -1.0\n")
 
 
+def test_run_seeds_only_a_unit_on_mock_pins(capsys):
+    # A real unit's draws (holds, the bots' reactions) must stay unpredictable.
+    assert main(["run", "--seed", "3"]) == 78
+    assert "--seed is only for --mock" in capsys.readouterr().err
+
+
 def test_run_on_a_terminal_plays_the_table_from_the_keyboard(run_args):
     master, slave = pty.openpty()
     child = subprocess.Popen(run_args, stdin=slave, stdout=slave, stderr=slave, close_fds=True)

@@ -13,6 +13,7 @@ Waits are on the unit's events and replies, never sleeps.
 """
 
 import io
+import os
 import re
 import subprocess
 import sys
@@ -120,13 +121,35 @@ def test_on_a_terminal_the_demo_keeps_a_progress_line_under_the_log():
     assert text.endswith("\r\x1b[KThe unit daemon stopped cleanly (SIGTERM, exit status 0).\n")
 
 
-def test_the_demo_command_line():
-    done = subprocess.run(
-        [sys.executable, "-m", "engine", "demo", "--seed", "6", "--players", "2", "--target", "20"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert "Final scoreboard" in done.stdout
-    assert done.stdout.endswith("The unit daemon stopped cleanly (SIGTERM, exit status 0).\n")
+def test_the_demo_command_line_plays_the_same_match_each_time():
+    # Two runs at once, with other hash seeds: the deal, the bots and the unit's
+    # draws (``run --seed``) are seeded, so every showdown and the scores agree.
+    command = [sys.executable, "-m", "engine", "demo", "--seed", "6", "--players", "2"]
+    runs = [
+        subprocess.Popen(
+            [*command, "--target", "20"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env={**os.environ, "PYTHONHASHSEED": str(hash_seed)},
+        )
+        for hash_seed in (1, 2)
+    ]
+    outputs = [run.communicate(timeout=120)[0] for run in runs]
+    for run, output in zip(runs, outputs, strict=True):
+        assert run.returncode == 0, output
+        assert "Final scoreboard" in output
+        assert output.endswith("The unit daemon stopped cleanly (SIGTERM, exit status 0).\n")
+
+    def match(output: str) -> list[str]:
+        # What the match was: every play, verdict and score. Not the daemon's address,
+        # the time taken, nor the loser's reaction: a bot that lost may press before
+        # the result is out or after it (then "did not press"), as a person may.
+        lines = output.splitlines()[2:]
+        board = lines.index("Final scoreboard (showdown figures are the unit's, from its journal):")
+        lines = lines[:board] + lines[board + 4 :]
+        lines = [re.sub(r"(Unit: [^:]*):.*?( \(unit showdown)", r"\1: _\2", x) for x in lines]
+        return [re.sub(r" in [\d.]+ s\.$", " in _ s.", line) for line in lines]
+
+    assert match(outputs[0]) == match(outputs[1])
+    assert "--seed 6" in outputs[0].splitlines()[0]  # the unit was seeded too

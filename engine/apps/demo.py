@@ -211,7 +211,7 @@ def _people_sides(link: UnitLink, request) -> str:
 class UnitDaemon:
     """``python -m firmware_host -v run --mock`` as a child process,
     listening on a free loopback port, with its journal, config and log in
-    ``workdir``. The engine may not import the daemon, so this is a process
+    ``workdir`` (``seed``: the unit's, ``run --seed``). The engine may not import the daemon, so this is a process
     and text: the port comes from the daemon's ``ready: ... tcp HOST:PORT`` log line.
     """
 
@@ -224,8 +224,10 @@ class UnitDaemon:
         config_text: str = DEMO_UNIT_CONFIG,
         listen: str = "127.0.0.1:0",
         python: str = sys.executable,
+        seed: int | None = None,
     ):
         self.workdir = Path(workdir)
+        self.seed = seed
         self.config_path = self.workdir / "unit.toml"
         self.journal_path = self.workdir / "results.sqlite3"
         self.log_path = self.workdir / "daemon.log"
@@ -254,6 +256,8 @@ class UnitDaemon:
             str(self.journal_path),
             "--config",
             str(self.config_path),
+            # The unit's draws (holds, the bots' reactions) seeded too: the same match.
+            *([] if self.seed is None else ["--seed", str(self.seed)]),
         ]
 
     def start(self, timeout_s: float = 30.0) -> int:
@@ -434,7 +438,7 @@ def run_demo(
         raise ValueError(f"players must be 2 to {len(NAMES)}, not {players}")
     screen = _Screen(out, out.isatty() if tty is None else tty)
     with tempfile.TemporaryDirectory(prefix="showdown-demo-") as tmp:
-        daemon = UnitDaemon(Path(workdir or tmp))
+        daemon = UnitDaemon(Path(workdir or tmp), seed=seed)
         screen.line(f"Starting the unit daemon on mock pins: {' '.join(daemon.args[1:])}")
         try:
             daemon.start()

@@ -382,6 +382,13 @@ def add_arguments(parser) -> None:
         help="results journal (default: journal.path, else $STATE_DIRECTORY, "
         "or a temp dir with --mock)",
     )
+    parser.add_argument(
+        "--seed",
+        type=int,
+        metavar="N",
+        help="with --mock: seed the unit's random draws (the hold before GO, the bots' "
+        "reactions), so a demo or a test plays the same showdowns each time",
+    )
 
 
 def command(args) -> int:
@@ -402,6 +409,9 @@ def command(args) -> int:
     def load():
         return daemon.apply_flags(load_config(args.config, system=True), args)
 
+    if args.seed is not None and not args.mock:
+        # A real unit's draws stay unpredictable: nobody may learn the bots' timing.
+        raise CommandError("--seed is only for --mock (a unit on mock pins)", daemon.EX_CONFIG)
     try:
         config = load()
         checked = daemon.check_start(config, sources=sources, default_source=default_source)
@@ -415,7 +425,9 @@ def command(args) -> int:
     def ui(unit: Unit, mailbox: Mailbox) -> None:
         shown(unit, mailbox, serving=service.serving(), journal=str(checked.journal))
 
-    service = daemon.Daemon(config, checked.links, load=load, ui=ui if args.mock else None)
+    service = daemon.Daemon(
+        config, checked.links, load=load, ui=ui if args.mock else None, seed=args.seed
+    )
     try:
         with terminal.holding_logs() if terminal is not None else contextlib.nullcontext():
             status = service.run()

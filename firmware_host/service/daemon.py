@@ -43,6 +43,7 @@ import importlib.util
 import logging
 import os
 import signal
+import random
 import stat
 import sys
 import tempfile
@@ -472,7 +473,8 @@ class Daemon:
     or event printer) until
     ``mailbox.stop_requested``, and ends the daemon when it returns; it
     subscribes ``mailbox.put`` to the unit's events and prints them itself;
-    ``notifier``: default from ``$NOTIFY_SOCKET``.
+    ``notifier``: default from ``$NOTIFY_SOCKET``; ``seed``: seeds the unit's
+    random draws (``run --mock --seed``; None: unseeded, as on a Pi).
     """
 
     def __init__(
@@ -484,8 +486,10 @@ class Daemon:
         ui=None,
         notifier: Notifier | None = None,
         pin_factory=None,
+        seed: int | None = None,
     ):
         self.config = config
+        self._seed = seed
         self.links = links
         self._load = load or (lambda: load_config(None, system=True))
         self._ui = ui
@@ -550,7 +554,11 @@ class Daemon:
         self._writer = JournalWriter(path, self._lock)
         pacer = WatchdogPacer(self._notifier, time.monotonic)
         self.unit = Unit(
-            config, pin_factory=self._pin_factory, recorder=self._writer, pacers=[pacer]
+            config,
+            pin_factory=self._pin_factory,
+            rng=None if self._seed is None else random.Random(self._seed),
+            recorder=self._writer,
+            pacers=[pacer],
         ).open()
         self.unit.call(self._writer.open)
         self.unit.subscribe(self._on_unit_event)
