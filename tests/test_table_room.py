@@ -734,6 +734,10 @@ def test_a_ping_is_answered_at_once_to_its_sender_alone():
     assert taken(room, display) == []
     fresh = room.connect()  # before hello too: the page measures from its first frame
     assert send(room, fresh, type="ping", id="a") == [{"type": "pong", "id": "a"}]
+    before_ms = room.clock() * 1000  # a paddle asks for the server's clock too
+    (pong,) = send(room, ann, type="ping", id=8, clock=True)
+    assert before_ms <= pong.pop("server_ms") <= room.clock() * 1000
+    assert pong == {"type": "pong", "id": 8}
     assert refusals(send(room, ann, type="ping", id=[1])) == [
         {
             "type": "refused",

@@ -481,7 +481,9 @@ class Room(HostCommands, RoomSaving, RoomViews):
         return self._hand_over(conn.seat, to_bot=False)
 
     def _ping(self, conn: Connection, message: dict) -> str | None:
-        """Answered at once, to the sender alone: the page measures its round trip."""
+        """Answered at once, to the sender alone: the page measures its round trip
+        and, asked with ``"clock": true``, its offset to the server's clock from
+        the pong's ``server_ms``."""
         ping_id = message.get("id")
         if (
             isinstance(ping_id, bool)
@@ -489,7 +491,10 @@ class Room(HostCommands, RoomSaving, RoomViews):
             or (isinstance(ping_id, str) and len(ping_id) > _MAX_ID_CHARS)
         ):
             return f"ping id must be a number or a string of up to {_MAX_ID_CHARS} characters"
-        conn.outbox.append({"type": "pong", "id": ping_id})
+        pong: dict[str, Any] = {"type": "pong", "id": ping_id}
+        if message.get("clock") is True:  # a paddle keeps its offset to this clock (clock.js)
+            pong["server_ms"] = self.clock() * 1000
+        conn.outbox.append(pong)
         self._notify()
         return None
 
