@@ -245,7 +245,7 @@ def test_out_of_turn_other_seat_illegal_replayed_and_malformed_are_refused_to_th
         (
             me,
             {"type": "dance"},
-            "unknown message type 'dance' (known: hello, join, act, take_back, host, ping, lag)",
+            "unknown message type 'dance' (known: hello, join, act, take_back, host, ping, lag, paddle_tap)",
         ),
         (me, [1, 2], "a message is a JSON object, not list"),
     ]

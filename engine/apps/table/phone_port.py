@@ -67,6 +67,8 @@ class PhonePaddles:
         reactions: Reactions = HUMAN,
         ask_host: AskHost | None = None,
         lead_s: float = 1.0,
+        step_s: float = 1.0,
+        hold_s: tuple[float, float] = (0.5, 2.5),
         timeout_us: int = DEFAULT_TIMEOUT_US,
         grace_s: float = 2.0,
         max_reruns: int = 3,
@@ -78,6 +80,8 @@ class PhonePaddles:
         self.reactions = reactions
         self.ask_host = ask_host
         self.lead_s = lead_s
+        self.step_s = step_s
+        self.hold_s = hold_s
         self.timeout_us = timeout_us
         self.grace_s = grace_s
         self.max_reruns = max_reruns
@@ -137,7 +141,14 @@ class PhonePaddles:
         """One round on the people's phones: their reports, None for a phone that never answered."""
         if not people:  # only bots: no phone, they press
             return {}
-        start, go = go_instant(self.clock(), self.pace_rng, lead_s=self.lead_s)
+        start, go = go_instant(
+            self.clock(),
+            self.pace_rng,
+            lead_s=self.lead_s,
+            step_s=self.step_s,
+            hold_min_s=self.hold_s[0],
+            hold_max_s=self.hold_s[1],
+        )
         deadline = go + self.timeout_us / 1e6 + self.grace_s
         with self._lock:
             self._round, self._people, self._reports = (request.showdown_id, number), people, {}

@@ -362,7 +362,7 @@ class Room(HostCommands, RoomSaving, RoomViews):
 
     def _may_save(self, message: dict[str, Any]) -> bool:
         kind = message.get("type")
-        return kind in self._HANDLERS and kind not in ("hello", "ping", "lag")
+        return kind in self._HANDLERS and kind not in ("hello", "ping", "lag", "paddle_tap")
 
     def _handle(self, conn: Connection, message: dict) -> str | None:
         """Each handler returns why it refuses the message, or None."""
@@ -528,6 +528,14 @@ class Room(HostCommands, RoomSaving, RoomViews):
         conn.seat = seat
         self.seats[seat].away_since = None
 
+    def _paddle_tap(self, conn: Connection, message: dict) -> str | None:
+        """A phone's tap in a showdown fought on the phones (``phone_port``)."""
+        if self.paddles is None:
+            return "the showdowns are not fought on the phones here"
+        if conn.seat is None:
+            return "take a seat first"
+        return self.paddles.report(conn.seat, message)
+
     _HANDLERS: ClassVar[dict[str, Callable[[Room, Connection, dict], str | None]]] = {
         "hello": _hello,
         "join": _join,
@@ -536,6 +544,7 @@ class Room(HostCommands, RoomSaving, RoomViews):
         "host": HostCommands._host,
         "ping": _ping,
         "lag": _lag,
+        "paddle_tap": _paddle_tap,
     }
 
 
