@@ -40,13 +40,22 @@ ws.addEventListener("message", (e) => { const m = JSON.parse(e.data); window.see
 DELAY_SCRIPT = """(() => {
   const Real = window.WebSocket;
   const wait = () => (window.__delay || 0) + Math.random() * (window.__jitter || 0);
+  // a socket keeps its frames in order (TCP): a frame is never due before the one before it
+  const due = (socket, way) => {
+    const at = Math.max(socket[way] || 0, performance.now() + wait());
+    socket[way] = at;
+    return Math.max(0, at - performance.now());
+  };
   class Delayed extends Real {
-    send(data) { setTimeout(() => { if (this.readyState === 1) Real.prototype.send.call(this, data); }, wait()); }
+    send(data) {
+      setTimeout(() => { if (this.readyState === 1) Real.prototype.send.call(this, data); },
+        due(this, "__out"));
+    }
     addEventListener(type, fn, options) {
       if (type !== "message") return super.addEventListener(type, fn, options);
       return super.addEventListener("message", (event) => {
         const copy = new MessageEvent("message", { data: event.data });
-        setTimeout(() => fn.call(this, copy), wait());
+        setTimeout(() => fn.call(this, copy), due(this, "__in"));
       }, options);
     }
   }
@@ -78,6 +87,8 @@ class PaddleServer:
         self.loop = asyncio.get_running_loop()
         queue: asyncio.Queue = asyncio.Queue()
         hello = await ws.receive_json()
+        while hello.get("type") != "hello":  # a page that pinged first
+            hello = await ws.receive_json()
         seat = int(hello["seat"])
         self.queues[seat] = queue
 
