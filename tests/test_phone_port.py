@@ -114,3 +114,18 @@ def test_a_report_for_another_round_or_seat_is_refused() -> None:
     port = port_for(Phones([]))
     tap = {"showdown_id": "x", "round": 1, "reaction_ms": 1.0, "uncertainty_ms": 1.0}
     assert port.report(0, tap) == "that showdown round is over"
+
+
+def test_unit_phones_wires_the_port_that_the_room_hands_the_taps() -> None:
+    import argparse
+
+    from engine.apps.table import table_cmd
+    from engine.apps.table.server import UnitHooks
+
+    parser = argparse.ArgumentParser()
+    table_cmd._unit_and_address_arguments(parser)
+    args = parser.parse_args(["--unit", "phones"])
+    args.pace = 1.0
+    wiring = table_cmd._wiring(args, random.Random(1), UnitHooks())
+    assert isinstance(wiring.paddles, PhonePaddles) and not wiring.panel
+    assert parser.parse_args([]).unit == "sim"  # still the default (see STATUS-paddles.md)
