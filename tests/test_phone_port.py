@@ -129,3 +129,31 @@ def test_unit_phones_wires_the_port_that_the_room_hands_the_taps() -> None:
     wiring = table_cmd._wiring(args, random.Random(1), UnitHooks())
     assert isinstance(wiring.paddles, PhonePaddles) and not wiring.panel
     assert parser.parse_args([]).unit == "sim"  # still the default (see STATUS-paddles.md)
+
+
+def test_the_room_hands_a_phones_tap_to_the_port_and_a_round_to_every_page() -> None:
+    from tests.room_helpers import hello, make_room, phone, refusals, send, taken
+
+    room = make_room()
+    display = hello(room)
+    ann = phone(room, 0, "Ann")
+    stranger = hello(room, "phone")
+    tap = {"type": "paddle_tap", "showdown_id": "s", "round": 1, "reaction_ms": 200.0}
+    assert refusals(send(room, ann, **tap, uncertainty_ms=1.0))  # no phones' port here
+    reports: list = []
+
+    class Port:
+        def report(self, player, message):
+            reports.append((player, message["reaction_ms"]))
+
+    room.paddles = Port()
+    taken(room, display)
+    taken(room, ann)
+    assert send(room, ann, **tap, uncertainty_ms=1.0) == []
+    assert reports == [(0, 200.0)]
+    assert refusals(send(room, stranger, **tap, uncertainty_ms=1.0))  # no seat, no tap
+    room.paddle_message({"type": "paddle_round", "round": 1})
+    for conn in (display, ann):
+        assert taken(room, conn) == [{"type": "paddle_round", "round": 1}]
+    fresh = hello(room, "phone")  # its welcome says the showdowns are on the phones
+    assert taken(room, fresh)[0]["paddles"] is True
