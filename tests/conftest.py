@@ -148,6 +148,8 @@ SLOW_FILES = {
     "test_unit_api.py",
     "test_server_unit_hooks.py",
     "test_loop.py",
+    # node runs static/clock.js, the phones' clock offset (paddles).
+    "test_paddle_clock.py",
 }
 
 #: Slow tests in files that are otherwise fast, by function name.

@@ -249,7 +249,7 @@ def test_out_of_turn_other_seat_illegal_replayed_and_malformed_are_refused_to_th
         (
             me,
             {"type": "dance"},
-            "unknown message type 'dance' (known: hello, join, act, take_back, host, ping, lag)",
+            "unknown message type 'dance' (known: hello, join, act, take_back, host, ping, lag, paddle_tap)",
         ),
         (me, [1, 2], "a message is a JSON object, not list"),
     ]
@@ -742,6 +742,10 @@ def test_a_ping_is_answered_at_once_to_its_sender_alone():
     assert taken(room, display) == []
     fresh = room.connect()  # before hello too: the page measures from its first frame
     assert send(room, fresh, type="ping", id="a") == [{"type": "pong", "id": "a"}]
+    before_ms = room.clock() * 1000  # a paddle asks for the server's clock too
+    (pong,) = send(room, ann, type="ping", id=8, clock=True)
+    assert before_ms <= pong.pop("server_ms") <= room.clock() * 1000
+    assert pong == {"type": "pong", "id": 8}
     assert refusals(send(room, ann, type="ping", id=[1])) == [
         {
             "type": "refused",

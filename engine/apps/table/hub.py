@@ -108,6 +108,7 @@ class Hub(ABC):
             "connections",
             "on_change",
             "unit",
+            "paddles",
             "save_path",
             "new_secret",
             "clock",
@@ -120,6 +121,8 @@ class Hub(ABC):
     save_path: Path | None
     paused: str | None
     unit: Any
+    #: The phones' unit port (``engine.apps.table.phone_port``) with ``--unit phones``.
+    paddles: Any = None
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.clock = clock
@@ -251,6 +254,15 @@ class Hub(ABC):
             showdown_view.follow(self.showdown, name, data)
         self._send_event(name, data)
         self._changed()
+
+    def paddle_message(self, message: dict[str, Any]) -> None:
+        """A round or a round's end of a showdown fought on the phones
+        (``phone_port``): to every connection that said hello."""
+        text = encode(message)
+        for conn in self.connections:
+            if conn.role is not None:
+                conn.outbox.append(text)
+        self._notify()
 
     def unit_said(self, text: str) -> None:
         """A line the unit port tells the table (load the cards, press the timer

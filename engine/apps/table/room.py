@@ -362,7 +362,7 @@ class Room(HostCommands, RoomSaving, RoomViews):
 
     def _may_save(self, message: dict[str, Any]) -> bool:
         kind = message.get("type")
-        return kind in self._HANDLERS and kind not in ("hello", "ping", "lag")
+        return kind in self._HANDLERS and kind not in ("hello", "ping", "lag", "paddle_tap")
 
     def _handle(self, conn: Connection, message: dict) -> str | None:
         """Each handler returns why it refuses the message, or None."""
@@ -481,7 +481,9 @@ class Room(HostCommands, RoomSaving, RoomViews):
         return self._hand_over(conn.seat, to_bot=False)
 
     def _ping(self, conn: Connection, message: dict) -> str | None:
-        """Answered at once, to the sender alone: the page measures its round trip."""
+        """Answered at once, to the sender alone: the page measures its round trip
+        and, asked with ``"clock": true``, its offset to the server's clock from
+        the pong's ``server_ms``."""
         ping_id = message.get("id")
         if (
             isinstance(ping_id, bool)
@@ -489,7 +491,10 @@ class Room(HostCommands, RoomSaving, RoomViews):
             or (isinstance(ping_id, str) and len(ping_id) > _MAX_ID_CHARS)
         ):
             return f"ping id must be a number or a string of up to {_MAX_ID_CHARS} characters"
-        conn.outbox.append({"type": "pong", "id": ping_id})
+        pong: dict[str, Any] = {"type": "pong", "id": ping_id}
+        if message.get("clock") is True:  # a paddle keeps its offset to this clock (clock.js)
+            pong["server_ms"] = self.clock() * 1000
+        conn.outbox.append(pong)
         self._notify()
         return None
 
@@ -523,6 +528,14 @@ class Room(HostCommands, RoomSaving, RoomViews):
         conn.seat = seat
         self.seats[seat].away_since = None
 
+    def _paddle_tap(self, conn: Connection, message: dict) -> str | None:
+        """A phone's tap in a showdown fought on the phones (``phone_port``)."""
+        if self.paddles is None:
+            return "the showdowns are not fought on the phones here"
+        if conn.seat is None:
+            return "take a seat first"
+        return self.paddles.report(conn.seat, message)
+
     _HANDLERS: ClassVar[dict[str, Callable[[Room, Connection, dict], str | None]]] = {
         "hello": _hello,
         "join": _join,
@@ -531,6 +544,7 @@ class Room(HostCommands, RoomSaving, RoomViews):
         "host": HostCommands._host,
         "ping": _ping,
         "lag": _lag,
+        "paddle_tap": _paddle_tap,
     }
 
 

@@ -168,6 +168,8 @@ class RoomViews(RoomState):
             )
         if message:
             welcome["message"] = message
+        if getattr(self, "paddles", None) is not None:  # showdowns on the phones: set clocks
+            welcome["paddles"] = True
         return welcome
 
 

@@ -270,6 +270,10 @@ class UnitHooks:
     def say(self, text: str) -> None:
         self._call("unit_said", text)
 
+    def paddle(self, message: dict[str, Any]) -> None:
+        """A message of the phones' port (``phone_port``) for the display and the phones."""
+        self._call("paddle_message", message)
+
 
 class Addon(Protocol):
     """A part of the site beside the room's pages (the unit panel, the history

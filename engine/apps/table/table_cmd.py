@@ -127,14 +127,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     _site_arguments(parser)
 
 
+def _table_unit(text: str) -> str:
+    """The table's --unit: what play takes, or ``phones`` (the players' phones as paddles)."""
+    return text if text == "phones" else unit_argument(text)
+
+
 def _unit_and_address_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--unit",
-        type=unit_argument,
+        type=_table_unit,
         default="sim",
-        metavar="sim|manual|URL",
-        help="showdowns simulated (sim, the default), reported by hand at this terminal "
-        "(manual), or fought on the unit at URL (socket://HOST:PORT or a serial device)",
+        metavar="sim|phones|manual|URL",
+        help="showdowns simulated (sim, the default), fought on the two players' phones as "
+        "paddles (phones), reported by hand at this terminal (manual), or fought on the unit "
+        "at URL (socket://HOST:PORT or a serial device)",
     )
     parser.add_argument(
         "--token-file", metavar="FILE", default=None, help="the unit's shared token (--unit URL)"
@@ -274,9 +280,11 @@ def command(args: argparse.Namespace) -> int:
     table_seed = args.seed if args.seed is not None else secrets.randbits(32)
     rng = random.Random(table_seed)
     hooks = UnitHooks()
-    unit, remote, addons, panel = _wiring(args, rng, hooks)
+    wiring = _wiring(args, rng, hooks)
+    unit, remote, addons, panel = wiring.unit, wiring.remote, wiring.addons, wiring.panel
     code = access.new_room_code()
     room = _new_room(args, rng, unit, code, join_url, save, base, seat_timeout)
+    room.paddles = wiring.paddles
     resumed = _resume(args, room, save, code, join_url)
     for addon in addons:
         if isinstance(addon, UnitPanel):
@@ -464,6 +472,7 @@ class _Wiring(NamedTuple):
     remote: Any
     addons: list[Any]
     panel: bool
+    paddles: Any = None  # the phones' port, which the room hands the phones' taps
 
 
 def _wiring(args: argparse.Namespace, rng: random.Random, hooks) -> _Wiring:
@@ -498,6 +507,12 @@ def _wiring(args: argparse.Namespace, rng: random.Random, hooks) -> _Wiring:
     if args.unit == "manual":
         return _Wiring(book.recording(ManualUnit(input, print)), None, addons, panel=False)
     unit_rng = random.Random(rng.getrandbits(64))
+    if args.unit == "phones":
+        from engine.apps.table.phone_port import PhonePaddles
+
+        pace_rng = random.Random(unit_rng.getrandbits(64))
+        paddles = PhonePaddles(hooks.paddle, pace_rng=pace_rng, bot_rng=unit_rng)
+        return _Wiring(book.recording(paddles), None, addons, panel=False, paddles=paddles)
     if args.pace == 0:  # no pauses for people: the showdowns are decided at once
         return _Wiring(book.recording(SimulatedUnit(unit_rng)), None, addons, panel=False)
     panel = UnitPanel()

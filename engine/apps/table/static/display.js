@@ -9,6 +9,7 @@ import {
 } from "./common.js";
 import { renderPitch } from "./pitch_display.js";
 import { showShowdown, soundSwitch } from "./showdown.js";
+import { Paddles } from "./paddle.js";
 
 const $ = (id) => document.getElementById(id);
 let view = null;
@@ -178,6 +179,7 @@ const link = new Link({
     showStatus();
   },
   onMessage: (message) => {
+    if (paddles.handle(message)) return; // a showdown on the phones (--unit phones)
     if (message.type === "welcome") welcomed(message);
     else if (message.type === "view") {
       if (view && view.phase !== message.view.phase) $("host-message").textContent = "";
@@ -189,6 +191,7 @@ const link = new Link({
   },
 });
 window.tableLink = link; // for tests and the curious: the page's only socket
+const paddles = new Paddles(link, () => null); // the display shows the countdown and GO
 
 function render(next) {
   view = next;

@@ -7,6 +7,7 @@ import {
   lagText, seatName,
 } from "./common.js";
 import { renderPitchPhone } from "./pitch_phone.js";
+import { Paddles } from "./paddle.js";
 
 const $ = (id) => document.getElementById(id);
 const SECRET_KEY = "uno-showdown.secret";
@@ -62,8 +63,15 @@ const link = new Link({
   onMessage,
 });
 window.tableLink = link; // for tests and the curious: the page's only socket
+const paddles = new Paddles(link, () => seat); // this phone is a paddle in its showdowns
+window.tablePaddles = paddles; // for tests: the clock's estimate
 
 function onMessage(message) {
+  if (paddles.handle(message)) return; // a showdown on the phones (--unit phones)
+  onTableMessage(message);
+}
+
+function onTableMessage(message) {
   if (message.type === "welcome") {
     const answersHello = helloSent;
     helloSent = false;

@@ -1,0 +1,159 @@
+"""The phones' unit port (engine.apps.table.phone_port) with the phones played by the test."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import pytest
+
+from engine.apps.table.phone_port import PhonePaddles
+from engine.game.errors import UnitProblem
+from engine.units.ports import ShowdownRequest
+from firmware_host.protocol import Reason
+
+REQ = ShowdownRequest("m1:r1:s1", 0, 2, "Ann", "Bob", 2)
+
+
+class Phones:
+    """Answers each paddle_round at once with the next scripted taps (seat ->
+    (reaction_ms, uncertainty_ms), a seat left out never answers), on a
+    virtual clock that jumps past the deadline when someone does not answer."""
+
+    def __init__(self, rounds: list[dict[int, tuple[float | None, float]]]):
+        self.rounds = rounds
+        self.sent: list[dict] = []
+        self.now = 100.0
+        self.port: PhonePaddles | None = None
+
+    def clock(self) -> float:
+        return self.now
+
+    def send(self, message: dict) -> None:
+        self.sent.append(message)
+        if message["type"] != "paddle_round":
+            return
+        assert self.port is not None
+        taps = self.rounds.pop(0)
+        for seat, (reaction, uncertainty) in taps.items():
+            answer = {
+                "type": "paddle_tap",
+                "showdown_id": message["showdown_id"],
+                "round": message["round"],
+                "reaction_ms": reaction,
+                "uncertainty_ms": uncertainty,
+            }
+            assert self.port.report(seat, answer) is None
+        self.now = message["go_ms"] / 1000 + 60  # a phone that never answers: past the deadline
+
+
+def port_for(phones: Phones, ask_host: Callable | None = None) -> PhonePaddles:
+    port = PhonePaddles(
+        phones.send,
+        pace_rng=random.Random(1),
+        bot_rng=random.Random(2),
+        clock=phones.clock,
+        ask_host=ask_host,
+    )
+    phones.port = port
+    return port
+
+
+def test_the_faster_tap_wins_and_the_round_names_go_ahead() -> None:
+    phones = Phones([{0: (250.0, 1.0), 2: (310.5, 2.0)}])
+    outcome = port_for(phones).run_showdown(REQ)
+    assert (outcome.winner, outcome.reason, outcome.margin_us) == (0, Reason.FASTER, 60_500)
+    assert outcome.reaction_us == {0: 250_000, 2: 310_500}
+    first = phones.sent[0]
+    assert first["type"] == "paddle_round" and first["players"] == [0, 2]
+    assert first["start_ms"] == 101_000 and 104_500 <= first["go_ms"] <= 106_500
+    assert phones.sent[-1]["kind"] == "decided" and phones.sent[-1]["loser"] == 2
+
+
+def test_a_tie_within_the_phones_uncertainty_is_fought_again() -> None:
+    phones = Phones([{0: (250.0, 1.0), 2: (251.0, 1.0)}, {0: (300.0, 1.0), 2: (200.0, 1.0)}])
+    outcome = port_for(phones).run_showdown(REQ)
+    assert (outcome.winner, outcome.tie_reruns) == (2, 1)
+    rounds = [m for m in phones.sent if m["type"] == "paddle_round"]
+    assert [m["round"] for m in rounds] == [1, 2] and rounds[0]["go_ms"] != rounds[1]["go_ms"]
+
+
+def test_a_false_start_on_a_phone_loses() -> None:
+    phones = Phones([{0: (-120.0, 1.0), 2: (None, 1.0)}])
+    outcome = port_for(phones).run_showdown(REQ)
+    assert (outcome.loser, outcome.reason) == (0, Reason.FALSE_START)
+
+
+def test_a_missing_phone_pauses_the_game_unless_the_host_decides() -> None:
+    with pytest.raises(UnitProblem, match="Bob's phone did not answer"):
+        port_for(Phones([{0: (250.0, 1.0)}])).run_showdown(REQ)
+    asked = []
+
+    def by_hand(request, missing):
+        asked.append(missing)
+        return 2  # Bob loses
+
+    outcome = port_for(Phones([{0: (250.0, 1.0)}]), by_hand).run_showdown(REQ)
+    assert asked == [(2,)] and outcome.loser == 2 and outcome.reaction_us == {0: None, 2: None}
+    # a bot presses for Bob in the next round
+    phones = Phones([{0: (250.0, 1.0)}, {0: (150.0, 1.0)}])
+    outcome = port_for(phones, lambda request, missing: "bot").run_showdown(REQ)
+    assert outcome.reaction_us[2] is not None and outcome.reaction_us[0] == 150_000
+    assert phones.sent[-2]["bots"] == [2]
+
+
+def test_only_bots_need_no_phone() -> None:
+    phones = Phones([])
+    bots = ShowdownRequest("m1:r1:s2", 0, 1, "B1", "B2", 1, bots={0: 200.0, 1: 300.0})
+    outcome = port_for(phones).run_showdown(bots)
+    assert all(us is not None for us in outcome.reaction_us.values())
+    assert [m["type"] for m in phones.sent] == ["paddle_result"]
+
+
+def test_a_report_for_another_round_or_seat_is_refused() -> None:
+    port = port_for(Phones([]))
+    tap = {"showdown_id": "x", "round": 1, "reaction_ms": 1.0, "uncertainty_ms": 1.0}
+    assert port.report(0, tap) == "that showdown round is over"
+
+
+def test_unit_phones_wires_the_port_that_the_room_hands_the_taps() -> None:
+    import argparse
+
+    from engine.apps.table import table_cmd
+    from engine.apps.table.server import UnitHooks
+
+    parser = argparse.ArgumentParser()
+    table_cmd._unit_and_address_arguments(parser)
+    args = parser.parse_args(["--unit", "phones"])
+    args.pace = 1.0
+    wiring = table_cmd._wiring(args, random.Random(1), UnitHooks())
+    assert isinstance(wiring.paddles, PhonePaddles) and not wiring.panel
+    assert parser.parse_args([]).unit == "sim"  # still the default (see STATUS-paddles.md)
+
+
+def test_the_room_hands_a_phones_tap_to_the_port_and_a_round_to_every_page() -> None:
+    from tests.room_helpers import hello, make_room, phone, refusals, send, taken
+
+    room = make_room()
+    display = hello(room)
+    ann = phone(room, 0, "Ann")
+    stranger = hello(room, "phone")
+    tap = {"type": "paddle_tap", "showdown_id": "s", "round": 1, "reaction_ms": 200.0}
+    assert refusals(send(room, ann, **tap, uncertainty_ms=1.0))  # no phones' port here
+    reports: list = []
+
+    class Port:
+        def report(self, player, message):
+            reports.append((player, message["reaction_ms"]))
+
+    room.paddles = Port()
+    taken(room, display)
+    taken(room, ann)
+    assert send(room, ann, **tap, uncertainty_ms=1.0) == []
+    assert reports == [(0, 200.0)]
+    assert refusals(send(room, stranger, **tap, uncertainty_ms=1.0))  # no seat, no tap
+    room.paddle_message({"type": "paddle_round", "round": 1})
+    for conn in (display, ann):
+        assert taken(room, conn) == [{"type": "paddle_round", "round": 1}]
+    fresh = hello(room, "phone")  # its welcome says the showdowns are on the phones
+    assert taken(room, fresh)[0]["paddles"] is True
