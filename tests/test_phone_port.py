@@ -157,3 +157,22 @@ def test_the_room_hands_a_phones_tap_to_the_port_and_a_round_to_every_page() -> 
         assert taken(room, conn) == [{"type": "paddle_round", "round": 1}]
     fresh = hello(room, "phone")  # its welcome says the showdowns are on the phones
     assert taken(room, fresh)[0]["paddles"] is True
+
+
+def test_the_showdown_panel_follows_the_phones_rounds_and_invents_no_reaction() -> None:
+    from engine.apps.table import showdown_view
+    from tests.room_helpers import hello, make_room, taken
+
+    room = make_room()
+    display = hello(room)
+    room.showdown = showdown_view.armed(0, 1, ["Ann", "Bob"], 2)
+    taken(room, display)
+    round_1 = {"type": "paddle_round", "showdown_id": "s", "round": 1, "steps": 3}
+    room.paddle_message({**round_1, "start_ms": 10.0, "go_ms": 3010.0})
+    panel = taken(room, display)[-1]["view"]["showdown"]
+    assert (panel["stage"], panel["step"], panel["steps"]) == ("countdown", 0, 3)
+    assert panel["paddle"] == {"showdown_id": "s", "round": 1, "start_ms": 10.0, "go_ms": 3010.0}
+    room.paddle_message({"type": "paddle_result", "showdown_id": "s", "round": 1, "kind": "tie"})
+    panel = taken(room, display)[-1]["view"]["showdown"]
+    assert panel["rerun"] == 1 and panel["paddle"] is None and "again" in panel["message"]
+    assert panel["reactions"] is None and panel["verdict"] is None  # only the outcome gives them

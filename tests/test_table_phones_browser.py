@@ -131,6 +131,8 @@ def test_showdowns_are_fought_on_the_peoples_phones_at_the_whole_table(
             people = {p for p in message["players"] if p not in message["bots"]}
             assert people and people <= {0, 1}, message
             fought[message["showdown_id"]] = people
+            if len(handled) == 1:  # the display's panel draws GO at the phones' instant
+                display.locator("#showdown-body .go").wait_for(timeout=10_000)
             for seat in sorted(people, key=TAP_MS.__getitem__):
                 tap_at(phones[seat][0], message, TAP_MS[seat])
             continue
@@ -170,6 +172,11 @@ def test_showdowns_are_fought_on_the_peoples_phones_at_the_whole_table(
     assert history["showdowns"] >= 2
     people = {p["name"]: p for p in history["people"]}
     assert {"Ann", "Bob"} <= set(people), history
+    # The panel followed the rounds: a countdown of the phones' round, then the verdict.
+    counting = [
+        v["showdown"] for v in display_frames.views() if (v.get("showdown") or {}).get("paddle")
+    ]
+    assert counting and all(s["stage"] == "countdown" and s["steps"] == 3 for s in counting)
     # Nothing went wrong on any page, and the game never paused for a phone.
     assert not any(v.get("paused") for v in display_frames.views())
     assert display_frames.errors == [] and all(f.errors == [] for _, f in phones.values())

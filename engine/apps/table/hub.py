@@ -262,6 +262,9 @@ class Hub(ABC):
         for conn in self.connections:
             if conn.role is not None:
                 conn.outbox.append(text)
+        if self.showdown is not None:  # the panel follows the rounds too
+            showdown_view.follow_paddles(self.showdown, message)
+            self._changed()
         self._notify()
 
     def unit_said(self, text: str) -> None:

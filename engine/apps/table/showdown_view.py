@@ -23,7 +23,7 @@ from typing import Any
 
 from firmware_host.people.words import duel_verdict
 
-__all__ = ["armed", "follow", "decided", "ms"]
+__all__ = ["armed", "follow", "follow_paddles", "decided", "ms"]
 
 
 def armed(
@@ -65,6 +65,30 @@ def follow(view: dict[str, Any], name: str, data: Mapping[str, Any]) -> None:
         view["rerun"] = data.get("rerun", view["rerun"])
     elif name == "result":
         view["stage"] = "decided"
+
+
+def follow_paddles(view: dict[str, Any], message: Mapping[str, Any]) -> None:
+    """A round (or a round's end) of a showdown fought on the phones
+    (``phone_port``) moves the panel on: each round is a countdown whose steps
+    and GO the pages draw at the server's instants (``paddle``: the round's
+    ``start_ms``, ``go_ms`` and ``steps``, which ``static/paddle.js`` keeps to);
+    a round with no winner says why. The verdict comes with the outcome
+    (:func:`decided`): only reactions the phones measured, never one invented."""
+    if message.get("type") == "paddle_round":
+        view.update(stage="countdown", step=0, steps=message.get("steps"), message=None)
+        view["paddle"] = {
+            key: message.get(key) for key in ("showdown_id", "round", "start_ms", "go_ms")
+        }
+        return
+    kind = message.get("kind")
+    if kind == "tie":
+        view["rerun"] = view["rerun"] + 1
+        view["message"] = "Too close to call: fought again"
+    elif kind == "timeout":
+        view["message"] = "Nobody tapped in time: fought again"
+    elif kind == "missing":
+        view["message"] = "A phone did not answer: the host decides"
+    view["paddle"] = None
 
 
 def decided(

@@ -191,7 +191,12 @@ const link = new Link({
   },
 });
 window.tableLink = link; // for tests and the curious: the page's only socket
-const paddles = new Paddles(link, () => null); // the display shows the countdown and GO
+// the display shows the countdown and GO, and its showdown panel follows them
+const paddles = new Paddles(link, () => null, (round, stage, step) => {
+  drawnPaddle = { id: round.showdown_id, round: round.round, stage, step };
+  if (view) renderShowdown();
+});
+let drawnPaddle = null; // the phones' round's stage as this page drew it, at the synced instant
 
 function render(next) {
   view = next;
@@ -521,5 +526,10 @@ function renderLog() {
 }
 
 function renderShowdown() {
-  showShowdown($("showdown-body"), view, { announce: $("announce"), verdict: $("announce-verdict") });
+  let shown = view;
+  const sd = view.showdown, d = drawnPaddle;
+  if (sd && sd.paddle && d && sd.paddle.showdown_id === d.id && sd.paddle.round === d.round) {
+    shown = { ...view, showdown: { ...sd, stage: d.stage, step: d.step ?? sd.steps } };
+  }
+  showShowdown($("showdown-body"), shown, { announce: $("announce"), verdict: $("announce-verdict") });
 }

@@ -11,10 +11,12 @@ const BURST_GAP_MS = 60;
 const RESAMPLE_MS = 2000; // then one ping every RESAMPLE_MS
 
 export class Paddles {
-  /** `link`: the page's Link; `seat()`: this phone's seat (null on a display). */
-  constructor(link, seat) {
+  /** `link`: the page's Link; `seat()`: this phone's seat (null on a display);
+   * `onStage(round, stage, step)`: told of each countdown step and of GO as drawn. */
+  constructor(link, seat, onStage = () => {}) {
     this.link = link;
     this.seat = seat;
+    this.onStage = onStage;
     this.samples = [];
     this.sent = new Map(); // ping id -> performance.now() when sent
     this.nextId = 1;
@@ -100,6 +102,7 @@ export class Paddles {
       this.at(startLocal + i * Math.min(step, 1000), () => {
         this.el.dataset.state = "countdown";
         this.word.textContent = String(round.steps - i);
+        this.onStage(this.round, "countdown", i + 1);
       });
     }
     this.at(this.round.goLocal, () => this.go());
@@ -122,6 +125,7 @@ export class Paddles {
     r.shownGo = performance.now();
     this.el.dataset.state = "go";
     this.word.textContent = "GO!";
+    this.onStage(r, "go", null);
   }
 
   tap(event) {
