@@ -98,8 +98,27 @@ def test_a_missing_phone_pauses_the_game_unless_the_host_decides() -> None:
     # a bot presses for Bob in the next round
     phones = Phones([{0: (250.0, 1.0)}, {0: (150.0, 1.0)}])
     outcome = port_for(phones, lambda request, missing: "bot").run_showdown(REQ)
-    assert outcome.reaction_us[2] is not None and outcome.reaction_us[0] == 150_000
+    # the bot's press decided it, but it is no reaction of Bob's: none is invented for him
+    assert outcome.reaction_us == {0: 150_000, 2: None} and outcome.margin_us is None
+    assert "a bot pressed for Bob" in outcome.detail
     assert phones.sent[-2]["bots"] == [2]
+
+
+def test_the_pause_names_the_missing_phone_and_the_hosts_stand_in_presses_for_it() -> None:
+    phones = Phones([{0: (250.0, 1.0)}, {0: (180.0, 1.0)}])
+    port = port_for(phones)
+    with pytest.raises(UnitProblem) as problem:
+        port.run_showdown(REQ)
+    assert "a bot presses for Bob, or Bob loses this one" in problem.value.what_to_do
+    assert port.missing == (2,)
+    port.stand_in(2)  # the host's choice; then the showdown is fought again
+    outcome = port.run_showdown(REQ)
+    assert phones.sent[-2]["bots"] == [2] and port.missing == ()
+    assert outcome.reaction_us == {0: 180_000, 2: None}
+    # for this showdown only: the next one is Bob's phone's again
+    phones.rounds.append({0: (200.0, 1.0)})
+    with pytest.raises(UnitProblem):
+        port.run_showdown(REQ)
 
 
 def test_only_bots_need_no_phone() -> None:
@@ -176,3 +195,47 @@ def test_the_showdown_panel_follows_the_phones_rounds_and_invents_no_reaction() 
     panel = taken(room, display)[-1]["view"]["showdown"]
     assert panel["rerun"] == 1 and panel["paddle"] is None and "again" in panel["message"]
     assert panel["reactions"] is None and panel["verdict"] is None  # only the outcome gives them
+
+
+def test_the_host_chooses_for_a_missing_phone_on_the_display_or_at_the_terminal() -> None:
+    from engine.apps.table.host_console import HostConsole
+    from tests.room_helpers import hello, last_view, make_room, phone, refusals, send, taken
+
+    room = make_room(seats=2)
+    display = hello(room)
+    ann = phone(room, 0, "Ann")
+    phones = Phones([{}, {}])  # Ann's phone never answers
+    port = port_for(phones)
+    room.unit = room.paddles = port
+    send(room, display, type="host", cmd="start")
+    room.restore({**room.snapshot(), "notation": SHOWDOWN_NEXT})
+    send(room, ann, type="act", action="R5!2", id=1)
+    request = room.showdown_request()
+    with pytest.raises(UnitProblem) as problem:  # the server pauses the game with it
+        port.run_showdown(request)
+    room.pause(f"The game is paused: {problem.value}. What to do: {problem.value.what_to_do}")
+    view = last_view(taken(room, display))
+    assert "Ann's phone did not answer" in view["paused"] and view["phone_missing"] == [0]
+    # a bot presses only for the phone that did not answer
+    refused = refusals(send(room, display, type="host", cmd="stand_in", seat=1))
+    assert refused[0]["message"] == "a bot presses only for a phone that did not answer (Ann)"
+    said: list[str] = []
+    console = HostConsole(room, "http://10.0.0.2:8700", out=said.append, read_stdin=False)
+    console.line("Bot for  ANN")  # the host at the server's terminal
+    assert said == ["Done: see the display."]
+    view = last_view(taken(room, display))
+    assert view["paused"] is None and "phone_missing" not in view
+    assert view["log"][0] == "The host: a bot presses for Ann in this showdown."
+    assert room.next_task() == "showdown"  # fought again, a bot pressing for Ann
+    sent = len(phones.sent)
+    outcome = port.run_showdown(room.showdown_request())
+    # Ann's stand-in and bot1 press: no phone is asked, one round decides it
+    assert [m["type"] for m in phones.sent[sent:]] == ["paddle_result"]
+    assert outcome.reaction_us[0] is None  # the bot's press is no reaction of Ann's
+    room.finish_showdown(outcome)
+    assert last_view(taken(room, display))["showdown"]["stage"] == "decided"
+    console.line("fight again")
+    assert said[-1] == "Not done: the game is not paused."
+
+
+SHOWDOWN_NEXT = "showdown R5!2,G2/B1,Y1 G1,B2,G3,G4 R1 R + 0 play - - 0,0 1 1 500 - 1:0"

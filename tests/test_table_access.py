@@ -332,5 +332,6 @@ def test_the_servers_console_gives_a_new_key_on_its_line_and_says_what_it_takes(
     assert room.host_key != KEY and not host.host
     assert said == [
         f"A new host key: the old one works no more. host: http://10.0.0.2:8700/#host={room.host_key}",
-        "Type 'new host key' (then Enter) for a new host key; Ctrl-C stops it.",
+        "Type 'new host key' (then Enter) for a new host key; for a phone that did not answer:"
+        " 'fight again', 'bot for NAME' or 'NAME loses'. Ctrl-C stops it.",
     ]

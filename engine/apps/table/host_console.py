@@ -1,19 +1,21 @@
-"""A lost host key, replaced while the table runs: from its terminal, or by a signal.
+"""The host at the server's terminal: a lost host key replaced while the table
+runs (from its terminal, or by a signal), and the host's choice for a phone that
+did not answer.
 
 :class:`HostConsole` is an add-on of the table's server (``create_app(...,
 addons=[console])``, see :class:`~engine.apps.table.server.Addon`) with no
-routes. While the server runs:
-
-- a line ``new host key`` typed at the server's terminal (when its standard
-  input is a terminal, and not taken by ``--unit manual``'s questions);
-- or ``SIGUSR1`` (the Pi service has no terminal:
-  ``sudo systemctl kill -s USR1 --kill-who=main uno-showdown-table``)
-
-gives the room a new host key (``room.new_host_key()``: the old one stops
-working at once, the display that held it becomes a spectator and is told so)
-and prints the new host URL where the first was printed (the terminal, or the
-service's journal). Both are handed to the server's event loop: the room is only
-ever touched on its thread.
+routes. While the server runs, a line ``new host key`` typed at the server's
+terminal (when its standard input is a terminal, and not taken by ``--unit
+manual``'s questions), or ``SIGUSR1`` (the Pi service has no terminal:
+``sudo systemctl kill -s USR1 --kill-who=main uno-showdown-table``), gives the
+room a new host key (``room.new_host_key()``: the old one stops working at
+once, the display that held it becomes a spectator and is told so) and prints
+the new host URL where the first was printed (the terminal, or the service's
+journal). While a showdown on the phones is paused for a phone that did not
+answer (``--unit phones``), the host's choice is typed there as on the display:
+``fight again``, ``bot for NAME`` (a bot presses for NAME in this showdown) or
+``NAME loses``. All is handed to the server's event loop: the room is only ever
+touched on its thread.
 """
 
 from __future__ import annotations
@@ -40,6 +42,8 @@ RENEW_SIGNAL = signal.SIGUSR1
 
 class _Hosted(Protocol):
     def new_host_key(self) -> str | None: ...
+    def host_command(self, message: dict) -> str | None: ...
+    def seat_named(self, name: str) -> int | None: ...
 
 
 class HostConsole:
@@ -70,8 +74,26 @@ class HostConsole:
         said = " ".join(text.split()).casefold()
         if said == NEW_KEY_LINE:
             self.replace()
+        elif (choice := self._choice(said)) is not None:
+            refused = self.room.host_command(choice)
+            self.out(f"Not done: {refused}." if refused else "Done: see the display.")
         elif said:
-            self.out(f"Type '{NEW_KEY_LINE}' (then Enter) for a new host key; Ctrl-C stops it.")
+            self.out(
+                f"Type '{NEW_KEY_LINE}' (then Enter) for a new host key; for a phone that did"
+                " not answer: 'fight again', 'bot for NAME' or 'NAME loses'. Ctrl-C stops it."
+            )
+
+    def _choice(self, said: str) -> dict | None:
+        """The host's choice for a phone that did not answer, as a host command, or None."""
+        if said == "fight again":
+            return {"cmd": "retry"}
+        if said.startswith("bot for "):
+            name, cmd, key = said.removeprefix("bot for "), "stand_in", "seat"
+        elif said.endswith(" loses"):
+            name, cmd, key = said.removesuffix(" loses"), "decide", "loser"
+        else:
+            return None
+        return {"cmd": cmd, key: self.room.seat_named(name)}
 
     def replace(self) -> None:
         """A new host key, and the new host URL printed."""

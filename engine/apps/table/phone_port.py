@@ -22,12 +22,17 @@ A bot presses as the unit's virtual paddle does (``bot_tap``). The rules are
 ``paddle_result`` message. A phone that has not answered by GO + the timeout
 + ``grace_s`` is missing: ``ask_host(request, missing)`` decides (``"bot"``: a
 bot presses for them from now on; a player's index: that player loses, by
-hand). With no ``ask_host`` the port raises UnitProblem, which pauses the
-game and says so: it never waits for ever and never invents a reaction.
+hand). With no ``ask_host`` (the table's wiring) the port raises UnitProblem,
+which pauses the game and says so, with :attr:`PhonePaddles.missing` named;
+the host then chooses (``room_host``): fight again, "X loses this one", or
+:meth:`PhonePaddles.stand_in` (a bot presses for X in this showdown). It never
+waits for ever and never invents a reaction: a stand-in's press decides the
+showdown but is no reaction of X's (None in the outcome, said in its detail).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import threading
 import time
@@ -89,6 +94,15 @@ class PhonePaddles:
         self._round: tuple[str, int] | None = None  # the round the phones answer
         self._reports: dict[int, Tap] = {}
         self._people: tuple[int, ...] = ()
+        #: The players whose phones did not answer in the showdown that paused the game.
+        self.missing: tuple[int, ...] = ()
+        self._stand_ins: set[int] = set()  # the host's choice: a bot presses for them
+
+    def stand_in(self, player: int) -> None:
+        """The host's choice: a bot presses for ``player`` when the showdown is
+        fought again (this showdown only). Thread-safe: called on the loop."""
+        with self._lock:
+            self._stand_ins.add(player)
 
     def report(self, player: int, message: dict[str, Any]) -> str | None:
         """A phone's ``paddle_tap`` for ``player`` (its seat); why it is refused, or None."""
@@ -111,8 +125,26 @@ class PhonePaddles:
         return None
 
     def run_showdown(self, request: ShowdownRequest) -> ShowdownOutcome:
+        with self._lock:
+            stood_in = {
+                p for p in self._stand_ins if p in request.players and p not in request.bots
+            }
+            self._stand_ins, self.missing = set(), ()
+        outcome = self._fight(request, stood_in)
+        if not stood_in:
+            return outcome
+        # a stand-in's press is no reaction of the person's: not theirs in the outcome
+        names = " and ".join(request.name(p) for p in sorted(stood_in))
+        return dataclasses.replace(
+            outcome,
+            reaction_us={p: None if p in stood_in else us for p, us in outcome.reaction_us.items()},
+            margin_us=None,
+            detail=f"{outcome.detail} (a bot pressed for {names})",
+        )
+
+    def _fight(self, request: ShowdownRequest, stood_in: set[int]) -> ShowdownOutcome:
         fight = PhoneShowdown(request, timeout_us=self.timeout_us, max_reruns=self.max_reruns)
-        bots = dict(request.bots)
+        bots = dict(request.bots) | dict.fromkeys(stood_in, STAND_IN_MEDIAN_MS)
         number = 0
         while True:
             number += 1
@@ -130,6 +162,7 @@ class PhonePaddles:
             choice = self._ask(request, result.missing)
             if choice == "bot":
                 bots.update(dict.fromkeys(result.missing, STAND_IN_MEDIAN_MS))
+                stood_in.update(result.missing)
             elif isinstance(choice, int) and choice in request.players:
                 return fight.decide_by_hand(choice)
             else:
@@ -177,11 +210,13 @@ class PhonePaddles:
     def _ask(self, request: ShowdownRequest, missing: tuple[int, ...]) -> str | int:
         names = " and ".join(request.name(p) for p in missing)
         if self.ask_host is None:
+            with self._lock:
+                self.missing = missing
             raise UnitProblem(
                 f"{names}'s phone did not answer in the showdown",
                 url="phones",
-                what_to_do=f"bring {names}'s phone back to the table (or play that seat by a bot),"
-                " then resume: the showdown is fought again",
+                what_to_do=f"the host chooses: bring {names}'s phone back and fight again,"
+                f" a bot presses for {names}, or {names} loses this one",
             )
         return self.ask_host(request, missing)
 

@@ -39,6 +39,11 @@ class HostCommands(LobbySeats, RoomState):
             return "host controls are on the display"
         if not conn.host:
             return HOST_ONLY
+        return self.host_command(message)
+
+    def host_command(self, message: dict) -> str | None:
+        """The host's command ``message`` (from the host's display, or typed at
+        the server's terminal: ``host_console``); why it is refused, or None."""
         cmd = message.get("cmd")
         if cmd == "start":
             return self._start(message)
@@ -61,6 +66,8 @@ class HostCommands(LobbySeats, RoomState):
             self._changed()
         elif cmd == "decide":
             return self._decide(message.get("loser"))
+        elif cmd == "stand_in":
+            return self._stand_in(message.get("seat"))
         elif cmd == "end":
             return self._end()
         elif cmd in SEAT_COMMANDS:
@@ -68,7 +75,8 @@ class HostCommands(LobbySeats, RoomState):
         else:
             return (
                 f"unknown host command {cmd!r} (start, next_round, pause, resume, "
-                "hand_to_bot, hand_back, retry, decide, end, free_seat, move_seat, clear_lobby)"
+                "hand_to_bot, hand_back, retry, decide, stand_in, end, free_seat, move_seat, "
+                "clear_lobby)"
             )
         return None
 
@@ -226,6 +234,29 @@ class HostCommands(LobbySeats, RoomState):
                 detail=f"decided by hand after: {self.paused}",
             )
         )
+        return None
+
+    def seat_named(self, name: str) -> int | None:
+        """The seat of the player called ``name`` (any case), or None."""
+        wanted = " ".join(name.split()).casefold()
+        found = [n for n, seat in enumerate(self.seats) if (seat.name or "").casefold() == wanted]
+        return found[0] if found else None
+
+    def _stand_in(self, seat: Any) -> str | None:
+        """A bot presses for ``seat``, whose phone did not answer, when the
+        paused showdown is fought again (``--unit phones``: this showdown only)."""
+        request, paddles = self._named, getattr(self, "paddles", None)
+        if self.paused is None or request is None:
+            return "no showdown waits for a decision"
+        if paddles is None:
+            return "the showdowns are not fought on the phones here"
+        if seat not in paddles.missing:
+            names = " or ".join(request.name(p) for p in paddles.missing) or "nobody"
+            return f"a bot presses only for a phone that did not answer ({names})"
+        paddles.stand_in(seat)
+        self._add_log(f"The host: a bot presses for {request.name(seat)} in this showdown.")
+        self.paused = None
+        self._changed()
         return None
 
     @durable

@@ -53,6 +53,13 @@ class RoomViews(RoomState):
 
     def public(self) -> dict[str, Any]:
         """The public view: what the display and every phone see."""
+        view = self._public_view()
+        paddles = getattr(self, "paddles", None)
+        if self.paused is not None and paddles is not None and paddles.missing:
+            view["phone_missing"] = list(paddles.missing)  # the host's choice: a bot for them?
+        return view
+
+    def _public_view(self) -> dict[str, Any]:
         return self.table.public_view(
             code="",  # the room code is the host's: in its welcome, never in a view
             join_url=self.join_url,

@@ -340,7 +340,12 @@ function renderHostExtra() {
   if (view.phase === "over" && !view.host_paused) buttons.push(button("next_round", "Next round", () => host("next_round")));
   const sd = view.showdown;
   if (view.paused) {
-    buttons.push(button("retry", "Retry", () => host("retry")));
+    const missing = view.phone_missing || []; // --unit phones: whose phone did not answer
+    buttons.push(button("retry", missing.length ? "Fight again" : "Retry", () => host("retry")));
+    for (const seat of missing) {
+      buttons.push(button(`stand_in-${seat}`, `A bot presses for ${seatName(view, seat)}`,
+        () => host("stand_in", { seat })));
+    }
     if (sd && !view.cannot_save) {
       for (const seat of [sd.challenger, sd.opponent]) {
         buttons.push(button(`decide-${seat}`, `${seatName(view, seat)} loses`,

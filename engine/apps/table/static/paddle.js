@@ -153,9 +153,10 @@ export class Paddles {
   end(result) {
     if (this.round && this.round.showdown_id === result.showdown_id && this.round.round !== result.round) return;
     this.clear();
-    const words = { tie: "Too close: again!", timeout: "Nobody tapped: again!",
-      missing: "A phone did not answer: the host decides." };
-    if (result.kind === "decided") {
+    const words = { tie: "Too close: again!", timeout: "Nobody tapped: again!" };
+    // decided, or a phone missing (the game pauses: the banner and the host's
+    // choices must be in reach, and "X loses" brings no next round to clear it)
+    if (result.kind === "decided" || result.kind === "missing") {
       this.el.hidden = true;
       this.round = null;
       return;
