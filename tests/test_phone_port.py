@@ -176,6 +176,8 @@ def test_the_room_hands_a_phones_tap_to_the_port_and_a_round_to_every_page() -> 
         assert taken(room, conn) == [{"type": "paddle_round", "round": 1}]
     fresh = hello(room, "phone")  # its welcome says the showdowns are on the phones
     assert taken(room, fresh)[0]["paddles"] is True
+    room.unit_words = "Showdowns on the players' phones"
+    assert taken(room, hello(room))[0]["unit"] == "Showdowns on the players' phones"
 
 
 def test_the_showdown_panel_follows_the_phones_rounds_and_invents_no_reaction() -> None:

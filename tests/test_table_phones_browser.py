@@ -41,6 +41,7 @@ def phones_table():
     from engine.apps.table.history_page import HistoryPage
     from engine.apps.table.room import Room
     from engine.apps.table.server import UnitHooks, create_app
+    from engine.apps.table.table_cmd import unit_words
     from engine.units.unit_history import HistoryBook
 
     hooks = UnitHooks()
@@ -65,6 +66,7 @@ def phones_table():
             unit=book.recording(port),
         )
         room.paddles = port
+        room.unit_words = unit_words("phones")
         app = create_app(room, pace_s=0, round_pause_s=60, hooks=hooks, addons=[HistoryPage(book)])
         with served(app, sock):
             yield url, room
@@ -152,6 +154,8 @@ def test_showdowns_are_fought_on_the_peoples_phones_at_the_whole_table(
 ):
     url, _ = phones_table
     display, display_frames, phones = seated_table(browser, playwright, url)
+    # the unit is chosen at start (--unit): the display says which, in words
+    assert "players' phones" in display.locator("#unit-words").inner_text()
     fought: dict[str, set[int]] = {}  # showdown id -> the people in it
 
     def on_round(message: dict, people: set[int]) -> None:
@@ -184,14 +188,21 @@ def test_showdowns_are_fought_on_the_peoples_phones_at_the_whole_table(
     person = next(iter(fought[alone[0]]))
     assert decided()[alone[0]]["reaction_us"][str(person)] == round(TAP_MS[person] * 1000)
 
-    # The verdict reached the display's panel, the log and the history like any unit's.
-    verdicts = [
-        v["showdown"]
-        for v in display_frames.views()
-        if v.get("showdown") and v["showdown"].get("stage") == "decided"
-    ]
-    ann_won = [s for s in verdicts if {s["challenger"], s["opponent"]} == {0, 1}]
-    assert ann_won, verdicts
+    # The verdict reached the display's panel, the log and the history like any unit's
+    # (the view with the outcome comes after the port's last paddle_result).
+    def verdicts() -> list[dict]:
+        return [
+            v["showdown"]
+            for v in display_frames.views()
+            if v.get("showdown") and v["showdown"].get("stage") == "decided"
+        ]
+
+    for _ in range(500):
+        ann_won = [s for s in verdicts() if {s["challenger"], s["opponent"]} == {0, 1}]
+        if ann_won:
+            break
+        display.wait_for_timeout(10)
+    assert ann_won, verdicts()
     assert ann_won[0]["loser"] == 1
     assert sorted(ann_won[0]["reactions"].values()) == [210.0, 430.0]
     log = " ".join(str(line) for line in display_frames.views()[-1].get("log", []))

@@ -109,6 +109,7 @@ class Hub(ABC):
             "on_change",
             "unit",
             "paddles",
+            "unit_words",
             "save_path",
             "new_secret",
             "clock",
@@ -123,6 +124,8 @@ class Hub(ABC):
     unit: Any
     #: The phones' unit port (``engine.apps.table.phone_port``) with ``--unit phones``.
     paddles: Any = None
+    #: Which unit fights the showdowns, in words for the display (``table_cmd``).
+    unit_words: str | None = None
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.clock = clock

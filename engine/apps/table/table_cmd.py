@@ -39,6 +39,7 @@ __all__ = [
     "add_arguments",
     "command",
     "parse_listen",
+    "unit_words",
     "lan_address",
     "check_free",
     "check_unit",
@@ -285,6 +286,7 @@ def command(args: argparse.Namespace) -> int:
     code = access.new_room_code()
     room = _new_room(args, rng, unit, code, join_url, save, base, seat_timeout)
     room.paddles = wiring.paddles
+    room.unit_words = unit_words(args.unit)
     resumed = _resume(args, room, save, code, join_url)
     for addon in addons:
         if isinstance(addon, UnitPanel):
@@ -460,6 +462,21 @@ def saved_code(save: Path) -> str | None:
     from engine.apps.table.access import is_room_code
 
     return code if is_room_code(code) else None
+
+
+def unit_words(unit: str) -> str:
+    """Which unit fights the showdowns (``--unit``), in words for the display.
+
+    >>> unit_words("phones")
+    "Showdowns on the players' phones: each phone is a paddle (--unit phones)."
+    """
+    if unit == "phones":
+        return "Showdowns on the players' phones: each phone is a paddle (--unit phones)."
+    if unit == "manual":
+        return "Showdowns fought by hand: their results are typed at the table's terminal."
+    if unit == "sim":
+        return "Showdowns on a simulated unit: nobody presses, the reactions are made up."
+    return f"Showdowns on the UNO Showdown unit at {unit}."
 
 
 class _Wiring(NamedTuple):

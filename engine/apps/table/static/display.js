@@ -144,6 +144,8 @@ function welcomed(welcome) {
   }
   $("host").hidden = !host;
   $("spectator").hidden = host;
+  $("unit-words").hidden = !welcome.unit; // the unit is chosen at start: say which
+  $("unit-words").textContent = welcome.unit || "";
   if (host && !formsAsked) {
     formsAsked = true;
     fetch("/forms.json").then((r) => r.json()).then((given) => {
