@@ -4,7 +4,7 @@ memory with a display and many phones connected, and tap-to-display latency.
     .venv/bin/python benchmarks/table_bench.py [--phones 16] [--taps 500] [--repeat 1]
                                                [--variant showdown] [--seed 1] [--json]
 
-Each run starts the real ``showdown table`` (``python -m engine table``) as a
+Each run starts the real ``showdown table`` (``python -m engine table --unit sim``) as a
 subprocess on a free loopback port, ``--pace 0`` and a temporary ``--save``, so
 the server is measured as a user runs it (the match saved after every action).
 

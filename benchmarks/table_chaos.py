@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/table_chaos.py [--seconds 180] [--quick] [--seed 1]
                                                [--json FILE] [--record FILE]
 
-It starts ``python -m engine table`` (the live simulated unit, ``--pace 0.3``, a
+It starts ``python -m engine table --unit sim`` (the live simulated unit, ``--pace 0.3``, a
 free loopback port, ``--save`` on a small tmpfs of its own when it may mount one)
 and plays a match on it through everything below, as people would: the host's
 display (the host key it printed; it deals the next round, starts the next match
@@ -120,7 +120,8 @@ class TableProcess:
         """Start it (under an open-file limit of ``nofile``); the seconds until it listens."""
         began = time.monotonic()
         offset = self.log_path.stat().st_size if self.log_path.exists() else 0
-        command = [sys.executable, "-m", "engine", "table", "--listen", f"127.0.0.1:{self.port}"]
+        command = [sys.executable, "-m", "engine", "table", "--unit", "sim"]
+        command += ["--listen", f"127.0.0.1:{self.port}"]
         command += ["--pace", str(PACE_S), "--seed", str(self.seed), "--save", str(self.save)]
         command += ["--seats", "4", "--max-connections", "1200"]
         command += ["--resume"] if resume else []

@@ -4,7 +4,7 @@ costs with them open, and the memory they hold and give back.
     .venv/bin/python benchmarks/table_displays.py [--displays 1000] [--taps 100]
                                                   [--deflate] [--tree DIR] [--json]
 
-It starts the real ``showdown table`` (``python -m engine table``, ``--pace 0``,
+It starts the real ``showdown table`` (``python -m engine table``, ``--unit sim --pace 0``,
 two seats, a temporary ``--save``: every change saved and fsync'd, as a user
 runs it) from ``--tree`` (default: this checkout; another tree, e.g. an older
 commit unpacked with ``git archive``, measures that code side by side), then:
@@ -74,7 +74,8 @@ def table_server(
     """``showdown table`` from ``tree`` on 127.0.0.1:``port``: its pid, and the
     host key and room code it printed (None: a tree from before them)."""
     log_path = workdir / "server.log"
-    command = [sys.executable, "-m", "engine", "table", "--listen", f"127.0.0.1:{port}"]
+    command = [sys.executable, "-m", "engine", "table", "--unit", "sim"]
+    command += ["--listen", f"127.0.0.1:{port}"]
     command += ["--pace", "0", "--seats", "2", "--seed", str(seed)]
     command += ["--save", str(workdir / "table.json")]
     helped = subprocess.run(

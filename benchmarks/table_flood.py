@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/table_flood.py [--sockets 200] [--seconds 20]
                                                [--pings-per-s 10] [--server-root DIR] [--json]
 
-Starts the real ``showdown table`` (``python -m engine table``, ``--pace 0``, a
+Starts the real ``showdown table`` (``python -m engine table``, ``--unit sim --pace 0``, a
 temporary ``--save``, ``--max-connections``/``--max-per-peer`` raised so that the
 benchmark's sockets all come from 127.0.0.1) on a free loopback port, connects
 one display (``websockets``, asyncio, in this process, from 127.0.0.2: it says
@@ -229,7 +229,8 @@ def _on_events(
 @contextlib.contextmanager
 def table_server(workdir: Path, port: int, root: Path):
     log_path = workdir / "server.log"
-    command = [sys.executable, "-m", "engine", "table", "--listen", f"127.0.0.1:{port}"]
+    command = [sys.executable, "-m", "engine", "table", "--unit", "sim"]
+    command += ["--listen", f"127.0.0.1:{port}"]
     command += ["--pace", "0", "--seed", "1", "--save", str(workdir / "table.json")]
     helped = subprocess.run(
         [sys.executable, "-m", "engine", "table", "--help"],

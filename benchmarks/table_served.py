@@ -95,6 +95,8 @@ def table_server(
         "-m",
         "engine",
         "table",
+        "--unit",
+        "sim",
         "--listen",
         f"127.0.0.1:{port}",
         "--pace",

@@ -147,7 +147,43 @@ def test_unit_phones_wires_the_port_that_the_room_hands_the_taps() -> None:
     args.pace = 1.0
     wiring = table_cmd._wiring(args, random.Random(1), UnitHooks())
     assert isinstance(wiring.paddles, PhonePaddles) and not wiring.panel
-    assert parser.parse_args([]).unit == "sim"  # still the default (see STATUS-paddles.md)
+
+
+@pytest.mark.parametrize(
+    ("argv", "unit"),
+    [([], "phones"), (["--companion"], "sim"), (["--unit", "sim"], "sim")],
+)
+def test_the_phones_are_the_default_unit_where_there_are_phones(argv, unit) -> None:
+    from engine.apps.cli import build_parser
+    from engine.apps.table import table_cmd
+
+    args = build_parser().parse_args(["table", *argv])
+    table_cmd._checked_options(args)
+    assert args.unit == unit
+
+
+def test_the_tables_help_says_the_phones_are_the_default(capsys) -> None:
+    from engine.apps.cli import build_parser
+
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["table", "--help"])
+    assert "(phones, the default;" in " ".join(capsys.readouterr().out.split())
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["--companion", "--unit", "phones"], "--companion has no phones"),
+        (["--token-file", "t"], "--token-file is for a unit at a URL"),
+    ],
+)
+def test_the_phones_unit_refuses_what_does_not_go_with_it(argv, said) -> None:
+    from engine.apps.cli import build_parser
+    from engine.apps.table import table_cmd
+    from firmware_host.people.console import UsageError
+
+    with pytest.raises(UsageError, match=said):
+        table_cmd._checked_options(build_parser().parse_args(["table", *argv]))
 
 
 def test_the_room_hands_a_phones_tap_to_the_port_and_a_round_to_every_page() -> None:

@@ -42,7 +42,8 @@ def free_port() -> int:
 
 def start_table(port: int, save: Path, *extra: str) -> tuple[subprocess.Popen, str, str]:
     """The table, awaited on its output until it serves; its host key and room code."""
-    command = [sys.executable, "-m", "engine", "table", "--listen", f"127.0.0.1:{port}"]
+    command = [sys.executable, "-m", "engine", "table", "--unit", "sim"]
+    command += ["--listen", f"127.0.0.1:{port}"]
     process = subprocess.Popen(
         [*command, "--pace", "0.05", "--save", str(save), *extra],
         cwd=ROOT,

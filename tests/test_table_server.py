@@ -41,6 +41,8 @@ def start_table(port: int, save: Path, *extra: str, stdin=None) -> subprocess.Po
             "-m",
             "engine",
             "table",
+            "--unit",
+            "sim",
             "--listen",
             f"127.0.0.1:{port}",
             "--pace",
@@ -401,7 +403,8 @@ def test_new_host_key_typed_at_the_servers_terminal_prints_a_new_host_url(tmp_pa
         read_line(table, "Type 'new host key' here")
         os.write(master, b"what?\n")
         assert read_line(table, "Type ") == (
-            "Type 'new host key' (then Enter) for a new host key; Ctrl-C stops it.\n"
+            "Type 'new host key' (then Enter) for a new host key; for a phone that did not"
+            " answer: 'fight again', 'bot for NAME' or 'NAME loses'. Ctrl-C stops it.\n"
         )
         os.write(master, b"New Host Key\n")
         new = host_key_in(read_line(table, "A new host key"))

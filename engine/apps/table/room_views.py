@@ -177,7 +177,7 @@ class RoomViews(RoomState):
             welcome["message"] = message
         if getattr(self, "paddles", None) is not None:  # showdowns on the phones: set clocks
             welcome["paddles"] = True
-        if self.unit_words:  # the unit is chosen at start: the display says which
+        if self.unit_words and conn.role == "display":  # chosen at start: the display says which
             welcome["unit"] = self.unit_words
         return welcome
 

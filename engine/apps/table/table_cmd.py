@@ -137,11 +137,12 @@ def _unit_and_address_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--unit",
         type=_table_unit,
-        default="sim",
-        metavar="sim|phones|manual|URL",
-        help="showdowns simulated (sim, the default), fought on the two players' phones as "
-        "paddles (phones), reported by hand at this terminal (manual), or fought on the unit "
-        "at URL (socket://HOST:PORT or a serial device)",
+        default=None,
+        metavar="phones|sim|manual|URL",
+        help="showdowns fought on the two players' phones as paddles (phones, the default; "
+        "sim with --companion, which has no phones), simulated with made-up reactions (sim), "
+        "reported by hand at this terminal (manual), or fought on the unit at URL "
+        "(socket://HOST:PORT or a serial device)",
     )
     parser.add_argument(
         "--token-file", metavar="FILE", default=None, help="the unit's shared token (--unit URL)"
@@ -319,7 +320,11 @@ def _checked_options(args: argparse.Namespace) -> float:
     """The options that go together checked (a UsageError if not); the seat timeout."""
     from engine.apps.table.lobby import DEFAULT_SEAT_TIMEOUT_S
 
-    if args.token_file is not None and args.unit in UNITS:
+    if args.unit is None:  # the default: the phones, where there are phones
+        args.unit = "sim" if args.companion else "phones"
+    if args.companion and args.unit == "phones":
+        raise UsageError("--unit phones is for the phones' table; --companion has no phones")
+    if args.token_file is not None and (args.unit in UNITS or args.unit == "phones"):
         raise UsageError("--token-file is for a unit at a URL (--unit socket://...)")
     if not 0 <= args.pace <= 10:
         raise UsageError(f"--pace must be from 0 to 10 seconds, not {args.pace:g}")
