@@ -9,7 +9,6 @@ sheets go to docs/screenshots/cards-uno.png and cards-pitch.png.
 
 from __future__ import annotations
 
-import json
 import mimetypes
 from pathlib import Path
 
@@ -156,19 +155,26 @@ def test_every_pitch_card_is_drawn_with_its_rank_and_suit_in_the_corners_and_wor
     page.locator("#sheet").screenshot(path=str(SHOTS / "cards-pitch.png"))
 
 
-def test_chips_are_drawn_only_for_marked_cards_and_the_rest_stays_text(page):
+def test_only_the_cards_a_line_names_beside_it_become_chips_and_the_text_stays(page):
     _open_sheet(page)
     got = page.evaluate(
-        """async (text) => {
-          const { withChips } = await import("/static/cards.js");
+        """async ([text, cards]) => {
+          const { withCards } = await import("/static/cards.js");
           const line = document.createElement("p");
-          line.append(...withChips(text));
+          line.append(...withCards(text, cards));
           document.body.append(line);
           return { text: line.textContent,
                    chips: [...line.querySelectorAll(".chip")].map((c) => [c.dataset.chip, c.getAttribute("aria-label")]) };
         }""",
-        "Ann plays [[uno:B4!2]]. R9 stays a word; Bo leads [[pitch:AH]].",
+        [
+            "Ann plays B4!2 on B4; R9 stays a word; Bo leads AH.",
+            [["uno", "B4!2"], ["pitch", "AH"], ["uno", "R9"]],
+        ],
     )
-    assert got["chips"] == [["B4!2", "blue 4, showdown 2"], ["AH", "ace of hearts"]]
-    assert got["text"].startswith("Ann plays B 4 !2. R9 stays a word; Bo leads A♥.")
-    assert json.dumps(got)  # plain data back from the page
+    # B4 is not named beside the line, so it stays text; R9 is named and is a chip.
+    assert got["chips"] == [
+        ["B4!2", "blue 4, showdown 2"],
+        ["R9", "red 9"],
+        ["AH", "ace of hearts"],
+    ]
+    assert got["text"] == "Ann plays B4!2 on B4; R9 stays a word; Bo leads A♥."

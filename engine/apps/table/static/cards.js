@@ -124,29 +124,40 @@ export function cardChip(text, family = "uno") {
   } else {
     const face = unoFace(text);
     el.className = `chip uchip ${face.colour}`;
-    el.textContent = face.colour === "W" ? face.corner : `${face.colour} ${face.glyph}`;
-    if (face.showdown) el.append(span("sd", ` !${face.showdown}`));
+    el.textContent = face.colour === "W" ? face.corner : `${face.colour}${face.glyph}`;
+    if (face.showdown) el.append(span("sd", `!${face.showdown}`));
     el.setAttribute("aria-label", face.words);
   }
   el.title = el.getAttribute("aria-label");
   return el;
 }
 
-// Marked card mentions in a text ("Ann plays [[B4!2]]."): see docs/table.md, "Cards in text".
-const MARK = /\[\[(uno|pitch):([^\]\s]{1,8})\]\]/g;
-
 /**
- * A text with card marks ("[[uno:B4!2]]") as a list of strings and chips, for `el.append`.
- * Only marks are read: unmarked text is never guessed at.
+ * A line of text with the cards it names (`cards`: [[family, text]], said by the server
+ * beside the line: docs/table.md, "Cards in the log and in refusals") drawn as chips:
+ * a list of strings and chips for `el.append`. Only those exact card texts, as whole
+ * words, become chips; nothing else in the text is guessed at.
  */
-export function withChips(text) {
+export function withCards(text, cards) {
+  const line = String(text);
+  const family = new Map((cards || []).map(([fam, card]) => [card, fam]));
+  if (!family.size) return [line];
   const out = [];
   let last = 0;
-  for (const match of String(text).matchAll(MARK)) {
-    if (match.index > last) out.push(text.slice(last, match.index));
-    out.push(cardChip(match[2], match[1]));
-    last = match.index + match[0].length;
+  let at = 0;
+  const wordChar = /[A-Za-z0-9!+]/;
+  while (at < line.length) {
+    const found = [...family.keys()].find((card) => line.startsWith(card, at)
+      && !wordChar.test(line[at - 1] || "") && !wordChar.test(line[at + card.length] || ""));
+    if (found) {
+      if (at > last) out.push(line.slice(last, at));
+      out.push(cardChip(found, family.get(found)));
+      at += found.length;
+      last = at;
+    } else {
+      at += 1;
+    }
   }
-  if (last < text.length) out.push(text.slice(last));
+  if (last < line.length) out.push(line.slice(last));
   return out;
 }
