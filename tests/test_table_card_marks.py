@@ -49,9 +49,9 @@ def test_a_refused_card_is_named_beside_the_refusal_that_names_it_and_no_other()
 
 
 def test_only_card_texts_are_cards_and_each_is_named_once():
-    assert card_marks.event_cards({"card": "R7!2", "top": "R7!2", "cause": "WS"}) == [
-        ["uno", "R7!2"],
-        ["uno", "WS"],
-    ]
-    assert card_marks.event_cards({"card": "R99", "player": 0}) == []
+    data = {"card": "R7!2", "top": "R7!2", "cause": "WS"}
+    assert card_marks.event_cards(data, "R7!2 and WS") == [["uno", "R7!2"], ["uno", "WS"]]
+    # only what the line names as a word: R7 inside R7!2 is not R7
+    assert card_marks.event_cards({"card": "R7"}, "Ann plays R7!2.") == []
+    assert card_marks.event_cards({"card": "R99", "player": 0}, "R99") == []
     assert card_marks.card_of("10H") is None and card_marks.card_of("TH") == ["pitch", "TH"]

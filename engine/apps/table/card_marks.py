@@ -3,15 +3,18 @@
 The pages draw a card named in a line of text as a small chip (static/cards.js,
 ``withCards``). Which words are cards is never guessed from the text: the room
 lists, beside each log line, the cards the event that made it holds in its data
-(``event_cards``: the card played, the card turned up, a showdown's cause), and
+(``event_cards``: the card played, the card turned up, a showdown's cause) that
+the line names as words (so it never says more than the line), and
 beside a refusal the card of the refused action when the refusal names it
 (``action_cards``). The text
 itself is unchanged, so plain-text readers (the history page, saved logs, the
 terminal) read it as before. Each card is ``[family, text]``, family "uno" or
 "pitch". See docs/table.md, "Cards in the log and in refusals".
 
->>> event_cards({"player": 0, "card": "B4!2", "top": "R7", "draws": {}})
+>>> event_cards({"player": 0, "card": "B4!2", "top": "R7", "draws": {}}, "Ann plays B4!2 on R7.")
 [['uno', 'B4!2'], ['uno', 'R7']]
+>>> event_cards({"player": 0, "card": "8D"}, "Ann plays the 8 of diamonds.")
+[]
 >>> action_cards({"type": "act", "action": "W+4=R"}, "W+4 is not legal now")
 [['uno', 'W+4']]
 >>> action_cards({"type": "act", "action": "AH"}, "you do not hold AH")
@@ -44,12 +47,14 @@ def card_of(value: Any) -> list[str] | None:
     return None
 
 
-def event_cards(data: Mapping[str, Any]) -> list[list[str]]:
-    """The cards an event's data names under CARD_KEYS, in that order, once each."""
+def event_cards(data: Mapping[str, Any], line: str) -> list[list[str]]:
+    """The cards an event's data names under CARD_KEYS that its log ``line``
+    names as words, in that order, once each: never more than the line says
+    (a line in words, "the 8 of diamonds", lists none)."""
     found: list[list[str]] = []
     for key in CARD_KEYS:
         card = card_of(data.get(key))
-        if card is not None and card not in found:
+        if card is not None and card not in found and _names(line, card[1]):
             found.append(card)
     return found
 

@@ -333,7 +333,8 @@ class Room(HostCommands, RoomSaving, RoomViews):
         for player, count in drew.items():
             if count:
                 self.seats[player].drew = count
-        self._add_log(table.event_text(event, self.names), card_marks.event_cards(d))
+        line = table.event_text(event, self.names)
+        self._add_log(line, card_marks.event_cards(d, line))
 
     def _verdict(self, d: dict[str, Any]) -> None:
         c, o = d["challenger"], d["opponent"]
