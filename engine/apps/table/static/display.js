@@ -7,6 +7,7 @@ import {
   Link, STATUS_WORDS, cardElement, colourLetter, COLOUR_NAMES, directionText, fill, h, keepFocus,
   lagText, seatName,
 } from "./common.js";
+import { withCards } from "./cards.js";
 import { renderPitch } from "./pitch_display.js";
 import { showShowdown, soundSwitch } from "./showdown.js";
 import { Paddles } from "./paddle.js";
@@ -511,11 +512,11 @@ function renderScores() {
 
 function renderLog() {
   // Newest first; the server puts a "---" line between two rounds.
-  const items = (view.log || []).map((entry) => {
+  const items = (view.log || []).map((entry, n) => {
     const text = typeof entry === "string" ? entry : entry.text;
     return /^-{3,}$/.test(text)
       ? h("li", { class: "round-line", role: "separator", "aria-label": "new round" })
-      : h("li", { text });
+      : h("li", {}, withCards(text, (view.log_cards || [])[n]));
   });
   fill($("log"), items);
 }

@@ -6,6 +6,7 @@ import {
   Link, STATUS_WORDS, cardElement, cardWords, colourLetter, COLOUR_NAMES, fill, h, keepFocus,
   lagText, seatName,
 } from "./common.js";
+import { withCards } from "./cards.js";
 import { renderPitchPhone } from "./pitch_phone.js";
 import { Paddles } from "./paddle.js";
 
@@ -88,13 +89,13 @@ function onTableMessage(message) {
     if (view.you && typeof view.you.seat === "number") seat = view.you.seat;
     keepFocus(render); // a keyboard user keeps their place in the hand
   } else if (message.type === "refused") {
-    showRefused(message.message || "Refused.");
+    showRefused(message.message || "Refused.", message.cards);
     if (/room code/.test(message.message || "") && !$("join").hidden) $("code").focus();
   }
 }
 
-function showRefused(text) {
-  $("refused").textContent = text;
+function showRefused(text, cards = []) {
+  fill($("refused"), withCards(text, cards));
   $("refused").hidden = false;
   clearTimeout(refusedTimer);
   refusedTimer = setTimeout(() => { $("refused").hidden = true; }, 8000);
