@@ -192,6 +192,7 @@ window.tableLink = link; // for tests and the curious: the page's only socket
 
 function render(next) {
   view = next;
+  document.body.dataset.phase = view.phase || "lobby"; // the layout: the host's panel moves up in play
   const paused = view.paused;
   $("paused").hidden = !paused;
   $("paused").textContent = paused ? `Paused: ${paused}` : "";
@@ -459,7 +460,7 @@ function renderSeats() {
         class: [seat.seat === view.turn ? "turn-now" : "", away ? "away" : ""].join(" ").trim(),
         "data-seat": seat.seat,
       },
-      h("span", { class: "name", text: seatLabel(seat) }),
+      h("span", { class: "name", text: seatLabel(seat), title: seatLabel(seat) }),
       seat.kind === "bot" ? h("span", { class: "badge bot", text: "bot" }) : null,
       away ? h("span", { class: "badge bot", text: "away" }) : null,
       typeof seat.lag_ms === "number"
@@ -500,7 +501,7 @@ function renderScores() {
   const scores = view.scores || [];
   $("target").textContent = view.target ? `(to ${view.target})` : "";
   const rows = (view.seats || []).map((seat) =>
-    h("tr", {}, h("td", { text: seat.name || `Seat ${seat.seat + 1}` }),
+    h("tr", {}, h("td", { text: seat.name || `Seat ${seat.seat + 1}`, title: seat.name || null }),
       h("td", { text: String(scores[seat.seat] ?? 0) })),
   );
   fill($("scores"), rows);

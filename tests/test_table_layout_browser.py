@@ -1,0 +1,123 @@
+"""The table's pages fit the screens they are read on (issue 22): the phone pages at
+320-430 px wide, the display at 1920x1080, 1366x768 and 1280x720 with 2 to 16 seats
+whose names are as long as the server allows. One browser; each page is loaded once
+and measured at every size (the viewport is set per case)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from firmware_host.protocol import MAX_NAME_CHARS
+from tests.layout_checks import LAYOUT_PROBLEMS, OUT_OF_VIEW
+from tests.table_helpers import free_port, served
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parents[1]
+SHOTS = ROOT / "docs" / "screenshots"
+HOST_KEY = "layout-host-key"
+CODE = "WIDE"
+PHONE_WIDTHS = (320, 360, 390, 430)
+DISPLAYS = ((1920, 1080), (1366, 768), (1280, 720))
+#: The texts that must never be cut without an ellipsis and a title.
+NAMES = "#seats .name, #seats .count, #others li, .scores td, .seat-name"
+
+
+def long_name(n: int) -> str:
+    """A name of the longest length the server keeps, different for each seat."""
+    return f"Seat{n + 1} Maximiliana Wolfeschlegelsteinhausen"[:MAX_NAME_CHARS]
+
+
+def room_at(url: str, players: int, variant: str):
+    """A room restored mid-round: ``players`` people with the longest names."""
+    from engine.apps.table.room import Room
+    from engine.uno import new_game
+
+    game = new_game(players, variant, seed=players)
+    room = Room(
+        seats=players, rng=random.Random(3), code=CODE, join_url=f"{url}/phone", host_key=HOST_KEY
+    )
+    room.restore(
+        {
+            "format": 1,
+            "code": CODE,
+            "match_id": "m1",
+            "variant": variant,
+            "target": 500,
+            "house_rules": "-",
+            "seats": [
+                {"name": long_name(n), "kind": "person", "secret": f"secret-{n}", "reaction_ms": None}
+                for n in range(players)
+            ],
+            "notation": game.notation(reveal=True),
+            "showdowns": 0,
+            "decisions": 0,
+            "log": [f"{long_name(n)} plays a card." for n in range(players)],
+        }
+    )
+    return room
+
+
+def problems_at(page, width: int, height: int, names: str = NAMES) -> list[str]:
+    page.set_viewport_size({"width": width, "height": height})
+    return page.evaluate(LAYOUT_PROBLEMS, names)
+
+
+def test_the_phones_join_page_fits_every_phone(browser):
+    from engine.apps.table.room import Room
+    from engine.apps.table.server import create_app
+
+    with free_port() as (sock, url):
+        room = Room(seats=4, rng=random.Random(1), code=CODE, join_url=f"{url}/phone", host_key=HOST_KEY)
+        with served(create_app(room, pace_s=0, round_pause_s=60), sock):
+            page = browser.new_context(is_mobile=True, has_touch=True).new_page()
+            page.goto(f"{url}/phone?code={CODE}")
+            page.locator("#join").wait_for(state="visible")
+            found = {w: problems_at(page, w, 640) for w in PHONE_WIDTHS}
+            page.set_viewport_size({"width": 320, "height": 640})
+            page.screenshot(path=str(SHOTS / "layout-phone-join-320.png"))
+            assert found == {w: [] for w in PHONE_WIDTHS}
+            # every free seat's button wholly in view at 320 px
+            assert page.evaluate(OUT_OF_VIEW, "#free-seats button") == []
+
+
+@pytest.mark.parametrize("variant", ["showdown", "classic", "party"])
+def test_the_display_and_a_phone_fit_from_2_to_16_seats(browser, variant):
+    from engine.apps.table.server import create_app
+
+    from engine.uno.rules import Variant
+
+    found: dict[str, list[str]] = {}
+    most = Variant.named(variant).max_players  # Showdown and classic seat 10, Party! 16
+    for players in (2, 8, most):
+        with free_port() as (sock, url):
+            room = room_at(url, players, variant)
+            with served(create_app(room, pace_s=60, round_pause_s=60), sock):
+                context = browser.new_context()
+                display = context.new_page()
+                display.goto(f"{url}/#host={HOST_KEY}")
+                display.locator("#seats li").nth(players - 1).wait_for()
+                for width, height in DISPLAYS:
+                    found[f"display {players} seats {width}x{height}"] = problems_at(display, width, height)
+                    if width == 1920 and players == 8:
+                        out = display.evaluate(OUT_OF_VIEW, "#host button")
+                        found[f"host buttons below the fold, {players} seats"] = out
+                if variant == "party" and players == 8:
+                    display.set_viewport_size({"width": 1920, "height": 1080})
+                    display.screenshot(path=str(SHOTS / "layout-display-party-8-1920x1080.png"))
+                if variant == "party" and players == 16:
+                    display.set_viewport_size({"width": 1280, "height": 720})
+                    display.screenshot(path=str(SHOTS / "layout-display-16-1280x720.png"))
+                phone_context = browser.new_context(is_mobile=True, has_touch=True)
+                phone_context.add_init_script("localStorage.setItem('uno-showdown.secret', 'secret-0')")
+                phone = phone_context.new_page()
+                phone.goto(f"{url}/phone")
+                phone.locator("#game").wait_for(state="visible")
+                for width in PHONE_WIDTHS:
+                    found[f"phone {players} seats {width}"] = problems_at(phone, width, 740)
+                context.close()
+                phone_context.close()
+    assert found == {key: [] for key in found}
