@@ -4,6 +4,14 @@ in an ellipsis and carries the full text in a title)."""
 
 from __future__ import annotations
 
+import random
+from typing import Any
+
+from firmware_host.protocol import MAX_NAME_CHARS
+
+HOST_KEY = "layout-host-key"
+CODE = "WIDE"
+
 #: The page's problems, as short strings ("" entries never; [] when it fits).
 LAYOUT_PROBLEMS = """(names) => {
   const width = document.documentElement.clientWidth;
@@ -45,3 +53,39 @@ OUT_OF_VIEW = """(selector) => {
       return r.left < 0 || r.top < 0 || r.right > w + 0.5 || r.bottom > h + 0.5; })
     .map((el) => el.id || el.textContent.trim());
 }"""
+
+
+def long_name(n: int) -> str:
+    """A name of the longest length the server keeps, different for each seat."""
+    return f"Seat{n + 1} Maximiliana Wolfeschlegelsteinhausen"[:MAX_NAME_CHARS]
+
+
+def room_at(url: str, players: int, variant: str) -> Any:
+    """A room restored mid-round: ``players`` people with the longest names,
+    whose phones hold the secrets ``secret-<seat>``."""
+    from engine.apps.table.room import Room
+    from engine.uno import new_game
+
+    game = new_game(players, variant, seed=players)
+    room = Room(
+        seats=players, rng=random.Random(3), code=CODE, join_url=f"{url}/phone", host_key=HOST_KEY
+    )
+    room.restore(
+        {
+            "format": 1,
+            "code": CODE,
+            "match_id": "m1",
+            "variant": variant,
+            "target": 500,
+            "house_rules": "-",
+            "seats": [
+                {"name": long_name(n), "kind": "person", "secret": f"secret-{n}", "reaction_ms": None}
+                for n in range(players)
+            ],
+            "notation": game.notation(reveal=True),
+            "showdowns": 0,
+            "decisions": 0,
+            "log": [f"{long_name(n)} plays a card." for n in range(players)],
+        }
+    )
+    return room

@@ -10,55 +10,17 @@ from pathlib import Path
 
 import pytest
 
-from firmware_host.protocol import MAX_NAME_CHARS
-from tests.layout_checks import LAYOUT_PROBLEMS, OUT_OF_VIEW
+from tests.layout_checks import CODE, HOST_KEY, LAYOUT_PROBLEMS, OUT_OF_VIEW, room_at
 from tests.table_helpers import free_port, served
 
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[1]
 SHOTS = ROOT / "docs" / "screenshots"
-HOST_KEY = "layout-host-key"
-CODE = "WIDE"
 PHONE_WIDTHS = (320, 360, 390, 430)
 DISPLAYS = ((1920, 1080), (1366, 768), (1280, 720))
 #: The texts that must never be cut without an ellipsis and a title.
 NAMES = "#seats .name, #seats .count, #others li, .scores td, .seat-name"
-
-
-def long_name(n: int) -> str:
-    """A name of the longest length the server keeps, different for each seat."""
-    return f"Seat{n + 1} Maximiliana Wolfeschlegelsteinhausen"[:MAX_NAME_CHARS]
-
-
-def room_at(url: str, players: int, variant: str):
-    """A room restored mid-round: ``players`` people with the longest names."""
-    from engine.apps.table.room import Room
-    from engine.uno import new_game
-
-    game = new_game(players, variant, seed=players)
-    room = Room(
-        seats=players, rng=random.Random(3), code=CODE, join_url=f"{url}/phone", host_key=HOST_KEY
-    )
-    room.restore(
-        {
-            "format": 1,
-            "code": CODE,
-            "match_id": "m1",
-            "variant": variant,
-            "target": 500,
-            "house_rules": "-",
-            "seats": [
-                {"name": long_name(n), "kind": "person", "secret": f"secret-{n}", "reaction_ms": None}
-                for n in range(players)
-            ],
-            "notation": game.notation(reveal=True),
-            "showdowns": 0,
-            "decisions": 0,
-            "log": [f"{long_name(n)} plays a card." for n in range(players)],
-        }
-    )
-    return room
 
 
 def problems_at(page, width: int, height: int, names: str = NAMES) -> list[str]:

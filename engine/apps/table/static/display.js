@@ -9,6 +9,7 @@ import {
 } from "./common.js";
 import { renderPitch } from "./pitch_display.js";
 import { showShowdown, soundSwitch } from "./showdown.js";
+import { winnerBanner } from "./feedback.js";
 
 const $ = (id) => document.getElementById(id);
 let view = null;
@@ -193,6 +194,7 @@ window.tableLink = link; // for tests and the curious: the page's only socket
 function render(next) {
   view = next;
   document.body.dataset.phase = view.phase || "lobby"; // the layout: the host's panel moves up in play
+  winnerBanner(view);
   const paused = view.paused;
   $("paused").hidden = !paused;
   $("paused").textContent = paused ? `Paused: ${paused}` : "";
