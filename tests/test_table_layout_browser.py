@@ -83,3 +83,28 @@ def test_the_display_and_a_phone_fit_from_2_to_16_seats(browser, variant):
                 context.close()
                 phone_context.close()
     assert found == {key: [] for key in found}
+
+
+def test_the_companion_page_fits_from_1024x768_up(browser, tmp_path):
+    from engine.apps.table.companion import CompanionRoom
+    from engine.apps.table.server import create_app
+
+    from tests.layout_checks import long_name
+
+    with free_port() as (sock, url):
+        room = CompanionRoom(code=CODE, save=tmp_path / "companion.json", host_key=HOST_KEY)
+        with served(create_app(room, pace_s=0, display_page="companion.html"), sock):
+            page = browser.new_context(viewport={"width": 1024, "height": 768}).new_page()
+            page.goto(f"{url}/#host={HOST_KEY}")
+            page.locator("#status", has_text="connected").wait_for()
+            page.locator("#players").fill("\n".join(long_name(n) for n in range(6)))
+            page.locator("#start").click()
+            page.locator("#board tr[data-seat='5']").wait_for()
+            names = "#board td, .seat-name"
+            found = {
+                f"{w}x{h}": problems_at(page, w, h, names)
+                for w, h in ((1024, 768), (1280, 800), (1366, 768), (1920, 1080))
+            }
+            page.set_viewport_size({"width": 1024, "height": 768})
+            page.screenshot(path=str(SHOTS / "layout-companion-1024x768.png"))
+            assert found == {key: [] for key in found}
