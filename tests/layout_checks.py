@@ -34,6 +34,14 @@ LAYOUT_PROBLEMS = """(names) => {
     if (r.width > 0 && r.right > width + 0.5)
       problems.push(`${el.tagName.toLowerCase()}#${el.id}.${el.className} ends at ${Math.round(r.right)} > ${width}`);
   }
+  // text that runs out of its own box (a long word that does not wrap)
+  for (const el of document.body.querySelectorAll("main *")) {
+    if (!visible(el) || el.closest(".visually-hidden") || scrolled(el)) continue;
+    if (["SELECT", "INPUT", "TEXTAREA", "IMG", "svg"].includes(el.tagName)) continue;
+    if (getComputedStyle(el).overflowX === "visible" && el.clientWidth > 0 &&
+        el.scrollWidth > el.clientWidth + 1 && !el.matches(names))
+      problems.push(`overflows its box: ${el.tagName.toLowerCase()}#${el.id}.${el.className}`);
+  }
   for (const el of document.querySelectorAll(names)) {
     if (!visible(el)) continue;
     const clipped = el.scrollWidth > el.clientWidth + 1;
@@ -79,7 +87,12 @@ def room_at(url: str, players: int, variant: str) -> Any:
             "target": 500,
             "house_rules": "-",
             "seats": [
-                {"name": long_name(n), "kind": "person", "secret": f"secret-{n}", "reaction_ms": None}
+                {
+                    "name": long_name(n),
+                    "kind": "person",
+                    "secret": f"secret-{n}",
+                    "reaction_ms": None,
+                }
                 for n in range(players)
             ],
             "notation": game.notation(reveal=True),

@@ -37,7 +37,9 @@ window.AudioContext = class {
 
 
 def phone_of(browser, url: str, seat: int, muted: bool | None = None):
-    context = browser.new_context(is_mobile=True, has_touch=True, viewport={"width": 390, "height": 800})
+    context = browser.new_context(
+        is_mobile=True, has_touch=True, viewport={"width": 390, "height": 800}
+    )
     context.add_init_script(STUBS)
     script = f"localStorage.setItem('uno-showdown.secret', 'secret-{seat}');"
     if muted is not None:
@@ -99,7 +101,9 @@ def test_a_winner_banner_at_the_match_and_round_end_cleared_for_the_next_round(b
     from engine.apps.table.server import create_app
 
     with free_port() as (sock, url):
-        room = Room(seats=2, rng=random.Random(8), code=CODE, join_url=f"{url}/phone", host_key=HOST_KEY)
+        room = Room(
+            seats=2, rng=random.Random(8), code=CODE, join_url=f"{url}/phone", host_key=HOST_KEY
+        )
         with served(create_app(room, pace_s=0.02, round_pause_s=60), sock):
             display = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
             display.goto(f"{url}/#host={HOST_KEY}")
@@ -114,7 +118,8 @@ def test_a_winner_banner_at_the_match_and_round_end_cleared_for_the_next_round(b
             display.locator("[data-key=seat-0]").click()  # a bot plays Ann's hand
             for _ in range(50):
                 banner.filter(has_text="win").wait_for()
-                assert display.locator("#showdown-body").is_hidden()  # the banner replaces the reveal
+                # the banner replaces the last showdown's reveal
+                assert display.locator("#showdown-body").is_hidden()
                 title = banner.locator(".winner-title").inner_text()
                 if title.endswith("the match!"):
                     break

@@ -33,7 +33,9 @@ def test_the_phones_join_page_fits_every_phone(browser):
     from engine.apps.table.server import create_app
 
     with free_port() as (sock, url):
-        room = Room(seats=4, rng=random.Random(1), code=CODE, join_url=f"{url}/phone", host_key=HOST_KEY)
+        room = Room(
+            seats=4, rng=random.Random(1), code=CODE, join_url=f"{url}/phone", host_key=HOST_KEY
+        )
         with served(create_app(room, pace_s=0, round_pause_s=60), sock):
             page = browser.new_context(is_mobile=True, has_touch=True).new_page()
             page.goto(f"{url}/phone?code={CODE}")
@@ -49,7 +51,6 @@ def test_the_phones_join_page_fits_every_phone(browser):
 @pytest.mark.parametrize("variant", ["showdown", "classic", "party"])
 def test_the_display_and_a_phone_fit_from_2_to_16_seats(browser, variant):
     from engine.apps.table.server import create_app
-
     from engine.uno.rules import Variant
 
     found: dict[str, list[str]] = {}
@@ -63,7 +64,9 @@ def test_the_display_and_a_phone_fit_from_2_to_16_seats(browser, variant):
                 display.goto(f"{url}/#host={HOST_KEY}")
                 display.locator("#seats li").nth(players - 1).wait_for()
                 for width, height in DISPLAYS:
-                    found[f"display {players} seats {width}x{height}"] = problems_at(display, width, height)
+                    found[f"display {players} seats {width}x{height}"] = problems_at(
+                        display, width, height
+                    )
                     if width == 1920 and players == 8:
                         out = display.evaluate(OUT_OF_VIEW, "#host button")
                         found[f"host buttons below the fold, {players} seats"] = out
@@ -74,7 +77,9 @@ def test_the_display_and_a_phone_fit_from_2_to_16_seats(browser, variant):
                     display.set_viewport_size({"width": 1280, "height": 720})
                     display.screenshot(path=str(SHOTS / "layout-display-16-1280x720.png"))
                 phone_context = browser.new_context(is_mobile=True, has_touch=True)
-                phone_context.add_init_script("localStorage.setItem('uno-showdown.secret', 'secret-0')")
+                phone_context.add_init_script(
+                    "localStorage.setItem('uno-showdown.secret', 'secret-0')"
+                )
                 phone = phone_context.new_page()
                 phone.goto(f"{url}/phone")
                 phone.locator("#game").wait_for(state="visible")
@@ -88,7 +93,6 @@ def test_the_display_and_a_phone_fit_from_2_to_16_seats(browser, variant):
 def test_the_companion_page_fits_from_1024x768_up(browser, tmp_path):
     from engine.apps.table.companion import CompanionRoom
     from engine.apps.table.server import create_app
-
     from tests.layout_checks import long_name
 
     with free_port() as (sock, url):
@@ -107,4 +111,54 @@ def test_the_companion_page_fits_from_1024x768_up(browser, tmp_path):
             }
             page.set_viewport_size({"width": 1024, "height": 768})
             page.screenshot(path=str(SHOTS / "layout-companion-1024x768.png"))
+            assert found == {key: [] for key in found}
+
+
+def test_the_scorekeeper_fits_a_phone(browser, tmp_path):
+    from engine.apps.table.companion_pitch import PitchCompanionRoom
+    from engine.apps.table.server import create_app
+    from tests.layout_checks import long_name
+
+    room = PitchCompanionRoom(code=CODE, save=tmp_path / "pitch.json", host_key=HOST_KEY)
+    with free_port() as (sock, url), served(create_app(room, display_page=room.PAGE), sock):
+        page = browser.new_context(is_mobile=True, has_touch=True).new_page()
+        page.set_viewport_size({"width": 320, "height": 640})
+        page.goto(f"{url}/#host={HOST_KEY}")
+        for n in range(4):
+            page.locator(f"#p{n}").fill(long_name(n))
+        page.locator("#start").click()
+        page.locator("#hand-form").wait_for()
+        found = {w: problems_at(page, w, 700, ".team-score, .seat-name") for w in PHONE_WIDTHS}
+        assert found == {w: [] for w in PHONE_WIDTHS}
+
+
+def test_pitch_fits_the_phones_and_the_display_at_4_seats(browser):
+    from engine.apps.table.room import Room
+    from engine.apps.table.server import create_app
+    from tests.layout_checks import long_name
+
+    with free_port() as (sock, url):
+        room = Room(
+            seats=4, rng=random.Random(2), code=CODE, join_url=f"{url}/phone", host_key=HOST_KEY
+        )
+        with served(create_app(room, pace_s=60, round_pause_s=60), sock):
+            phones = []
+            for seat in range(4):
+                page = browser.new_context(is_mobile=True, has_touch=True).new_page()
+                page.goto(f"{url}/phone?code={CODE}")
+                page.locator(f"#free-seats button[data-seat='{seat}']").tap()
+                page.locator("#name").fill(long_name(seat))
+                page.locator("#join-button").tap()
+                page.locator("#game").wait_for(state="visible")
+                phones.append(page)
+            display = browser.new_context().new_page()
+            display.goto(f"{url}/#host={HOST_KEY}")
+            display.locator("#variant").select_option("pitch")
+            display.locator("#bots").fill("0")
+            display.locator("#start").click()
+            display.locator("body.pitch-mode:not([data-phase='lobby'])").wait_for()
+            phones[0].locator("#pitch-phone:not([hidden])").wait_for()
+            found = {f"phone {w}": problems_at(phones[0], w, 740) for w in PHONE_WIDTHS}
+            for width, height in DISPLAYS:
+                found[f"display {width}x{height}"] = problems_at(display, width, height)
             assert found == {key: [] for key in found}
