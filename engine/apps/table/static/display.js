@@ -11,6 +11,7 @@ import { withCards } from "./cards.js";
 import { renderPitch } from "./pitch_display.js";
 import { showShowdown, soundSwitch } from "./showdown.js";
 import { Paddles } from "./paddle.js";
+import { winnerBanner } from "./feedback.js";
 
 const $ = (id) => document.getElementById(id);
 let view = null;
@@ -196,6 +197,8 @@ const paddles = new Paddles(link, () => null); // the display shows the countdow
 
 function render(next) {
   view = next;
+  document.body.dataset.phase = view.phase || "lobby"; // the layout: the host's panel moves up in play
+  winnerBanner(view);
   const paused = view.paused;
   $("paused").hidden = !paused;
   $("paused").textContent = paused ? `Paused: ${paused}` : "";
@@ -463,7 +466,7 @@ function renderSeats() {
         class: [seat.seat === view.turn ? "turn-now" : "", away ? "away" : ""].join(" ").trim(),
         "data-seat": seat.seat,
       },
-      h("span", { class: "name", text: seatLabel(seat) }),
+      h("span", { class: "name", text: seatLabel(seat), title: seatLabel(seat) }),
       seat.kind === "bot" ? h("span", { class: "badge bot", text: "bot" }) : null,
       away ? h("span", { class: "badge bot", text: "away" }) : null,
       typeof seat.lag_ms === "number"
@@ -504,7 +507,7 @@ function renderScores() {
   const scores = view.scores || [];
   $("target").textContent = view.target ? `(to ${view.target})` : "";
   const rows = (view.seats || []).map((seat) =>
-    h("tr", {}, h("td", { text: seat.name || `Seat ${seat.seat + 1}` }),
+    h("tr", {}, h("td", { text: seat.name || `Seat ${seat.seat + 1}`, title: seat.name || null }),
       h("td", { text: String(scores[seat.seat] ?? 0) })),
   );
   fill($("scores"), rows);

@@ -9,8 +9,10 @@ import {
 import { withCards } from "./cards.js";
 import { renderPitchPhone } from "./pitch_phone.js";
 import { Paddles } from "./paddle.js";
+import { drawBadges, installMuteSwitch, winnerBanner, yourTurn } from "./feedback.js";
 
 const $ = (id) => document.getElementById(id);
+installMuteSwitch(document.querySelector("main > .topline"));
 const SECRET_KEY = "uno-showdown.secret";
 const NAME_KEY = "uno-showdown.name";
 let view = null;
@@ -167,6 +169,7 @@ function render() {
   $("game").hidden = !seated;
   if (!seated) return renderJoin();
   $("me").textContent = seatName(view, seat);
+  winnerBanner(view, seat);
   renderTable();
   renderShowdown();
   if (!you || view.phase === "lobby") {
@@ -296,11 +299,12 @@ function renderTable() {
   $("turn").textContent =
     turn === null || turn === undefined ? "" : mine || `${seatName(view, turn)}'s turn`;
   $("turn").classList.toggle("my-turn", turn === seat);
+  const plusBadge = drawBadges(view);
   fill(
     $("others"),
     (view.seats || []).filter((s) => s.seat !== seat).map((s) =>
       h("li", {}, `${s.name || `Seat ${s.seat + 1}`}${s.bot_playing ? " (bot playing)" : ""}: ${s.cards ?? "–"}`,
-        s.uno ? " UNO" : "")),
+        s.uno ? " UNO" : "", plusBadge(s.seat))),
   );
 }
 
@@ -431,6 +435,7 @@ function renderActions(legal, byCard) {
 
 function announceTurn() {
   const turnNow = view.turn === seat && !botPlays();
+  yourTurn(turnNow && view.phase !== "over" && view.phase !== "match_over");
   if (turnNow !== announceTurn.turnNow) {
     announceTurn.turnNow = turnNow;
     if (turnNow) $("announce").textContent = "Your turn";
