@@ -68,10 +68,12 @@ export function drawUnoFace(el, text, shown = "") {
   const face = unoFace(text);
   el.classList.add("face");
   const letter = face.colour === "W" && shown && shown !== "W" ? `W→${shown}` : face.colour;
+  // a 6 and a 9 are underlined, as on printed cards: the corner turned over reads the same
+  const turnable = face.glyph === "6" || face.glyph === "9" ? " turnable" : "";
   const parts = [
-    span("corner tl", face.corner),
-    span("glyph", face.glyph),
-    span("corner br", face.corner),
+    span(`corner tl${turnable}`, face.corner),
+    span(`glyph${turnable}`, face.glyph),
+    span(`corner br${turnable}`, face.corner),
     span("cletter", letter),
   ];
   if (face.draw) parts.push(span("badge draw", `+${face.draw}`));

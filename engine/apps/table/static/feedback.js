@@ -77,17 +77,10 @@ export function yourTurn(mine) {
   wasMine = mine;
 }
 
-/** The round's winner (the seat with no cards left) or the match's (the highest score). */
+/** Who won: the engine's word in the view (the round's winner, or the match's). */
 function winnerOf(view) {
-  const seats = view.seats || [];
-  const scores = view.scores || [];
-  if (view.phase === "match_over") {
-    let best = 0;
-    scores.forEach((score, n) => { if (score > scores[best]) best = n; });
-    return { seat: best, match: true };
-  }
-  const out = seats.find((s) => s.cards === 0);
-  return { seat: out ? out.seat : null, match: false };
+  const winner = view.winner;
+  return winner ? { seat: winner.seat, match: winner.match } : { seat: null, match: false };
 }
 
 /**
