@@ -19,6 +19,8 @@ import pexpect
 import pyte
 import pytest
 
+from engine.uno.card_style import SYMBOLS
+
 pytestmark = pytest.mark.slow
 
 SHOWDOWN = str(Path(sys.executable).with_name("showdown"))
@@ -142,7 +144,9 @@ def terminal(request):
 def hand_of(terminal, name):
     lines = [line for line in terminal.lines() if line.startswith(f"{name}, your hand: ")]
     assert len(lines) == 1, lines
-    return lines[0].split(": ", 1)[1].split()
+    # on a terminal each card is "<symbol><code> <words>", the cards apart by ", "
+    cards = lines[0].split(": ", 1)[1].split(", ")
+    return [card.split()[0].lstrip("".join(SYMBOLS.values())) for card in cards]
 
 
 def test_after_the_screen_passes_to_bob_nothing_of_anns_hand_is_left(terminal):
@@ -172,7 +176,7 @@ def test_after_the_screen_passes_to_bob_nothing_of_anns_hand_is_left(terminal):
         "  Showdown (R2!1): Ann vs you for 1 card. Ann wins: Ann 305.8 ms, you 329.4 ms, "
         "margin 23.6 ms. You take 1 card." in lines
     )
-    assert "  (your new card: G3)" in lines
+    assert "  (your new card: ■G3 green 3)" in lines  # on a terminal: symbol, code, words
     assert hand_of(terminal, "Bob") == ["R8", "Y2", "Y5", "Y6", "G1", "G3", "B3", "WS"]
 
 

@@ -211,8 +211,9 @@ def _people_sides(link: UnitLink, request) -> str:
 class UnitDaemon:
     """``python -m firmware_host -v run --mock`` as a child process,
     listening on a free loopback port, with its journal, config and log in
-    ``workdir`` (``seed``: the unit's, ``run --seed``). The engine may not import the daemon, so this is a process
-    and text: the port comes from the daemon's ``ready: ... tcp HOST:PORT`` log line.
+    ``workdir`` (``seed``: the unit's draws, ``run --seed``). The engine may not
+    import the daemon, so this is a process and text: the port comes from the
+    daemon's ``ready: ... tcp HOST:PORT`` log line.
     """
 
     READY = re.compile(r"ready: .*?\btcp 127\.0\.0\.1:(\d+)")

@@ -29,7 +29,9 @@ True
 from __future__ import annotations
 
 import importlib
+import os
 import random
+import sys
 from collections.abc import Callable, Sequence
 from typing import Protocol, cast
 
@@ -52,6 +54,7 @@ from engine.units.remote import PauseOnProblem, RemoteUnit, UnitProblem, is_unit
 from engine.uno import new_game
 from engine.uno.actions import Action, ActionKind
 from engine.uno.bots import Agent, HeuristicBot, PlayerView, RandomBot
+from engine.uno.card_style import use_colour
 from engine.uno.cards import COLOURS, Card, Colour, Rank
 from engine.uno.game import Game, Phase
 from engine.uno.labels import action_text, card_order
@@ -675,6 +678,8 @@ def play_terminal(
         unit_help=ManualUnit.HELP if unit == "manual" else (),
         rules_help=PARTY_HELP if party else (),
         replay=f"Seed {seed}. To play this game again: {replay}",
+        # colour when the cards are printed to a terminal, unless NO_COLOR is set
+        colour=use_colour(print_fn is print and sys.stdout.isatty(), os.environ),
     )
     agents = _agents(skills, names, screen, rng)
     port, remote = _unit_port(unit, screen, print_fn, rng, unit_options)

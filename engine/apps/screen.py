@@ -30,6 +30,7 @@ from typing import Any, TextIO
 
 from engine.apps.recap import scoreboard
 from engine.match import MatchEvent
+from engine.uno.card_style import styled
 from engine.uno.labels import card_order
 from engine.uno.words import COLOUR_WORDS, card_name, event_text
 from firmware_host.people.words import noun, plural
@@ -185,7 +186,8 @@ class SharedScreen:
     told again as it happens (a recap still tells it). ``unit_help``: lines
     that ``help`` adds about the unit's own answers, ``rules_help`` about the
     variant's own cards (UNO Party!'s). ``replay``: the command
-    that plays this game again.
+    that plays this game again. ``colour``: the seated player's cards are shown
+    in colour with a symbol and their words (a colour terminal; else their codes).
     """
 
     def __init__(
@@ -201,8 +203,11 @@ class SharedScreen:
         unit_help: Sequence[str] = (),
         rules_help: Sequence[str] = (),
         replay: str = "",
+        colour: bool = False,
     ):
         self.game = game
+        #: Cards in colour with a symbol and words (engine.uno.card_style), or codes.
+        self.colour = colour
         self.names = list(names)
         self.people = list(people)
         self.input_fn = input_fn
@@ -332,7 +337,8 @@ class SharedScreen:
         self._known[player] = hand
         if new:
             cards = sorted(new.elements(), key=self.card_key)
-            self.print_fn(f"  (your new {noun(len(cards), 'card')}: {' '.join(map(str, cards))})")
+            shown = (", " if self.colour else " ").join(styled(c, self.colour) for c in cards)
+            self.print_fn(f"  (your new {noun(len(cards), 'card')}: {shown})")
 
     # -- the match as it happens ---------------------------------------------------
 
@@ -392,7 +398,8 @@ class SharedScreen:
     # -- the seated player's view --------------------------------------------------
 
     def hand_line(self, player: int) -> str:
-        hand = " ".join(map(str, sorted(self.game.hand(player), key=self.card_key)))
+        cards = sorted(self.game.hand(player), key=self.card_key)
+        hand = (", " if self.colour else " ").join(styled(card, self.colour) for card in cards)
         name = self.names[player]
         return f"Your hand: {hand}" if name.casefold() == "you" else f"{name}, your hand: {hand}"
 

@@ -199,6 +199,7 @@ def public_view(
         "colour": None,
         "direction": None,
         "scores": None,
+        "winner": None,
         "log": list(log),
         "showdown": showdown,
         "paused": paused,
@@ -213,6 +214,18 @@ def public_view(
     if game is not None:
         _add_game(table, game, reveal)
     return table
+
+
+def _winner(game: Game | PartyGame) -> dict[str, Any] | None:
+    """Who won, for the winner banner: the match's winner once it is over, else
+    the finished round's (None while a round is played): the engine's word, so
+    the pages never work it out from scores or card counts."""
+    if game.match_winner is not None:
+        return {"seat": game.match_winner, "match": True}
+    outcome = game.outcome
+    if outcome is None:
+        return None
+    return {"seat": outcome.winner, "match": False}
 
 
 def _house_shown(
@@ -246,6 +259,7 @@ def _add_game(table: dict[str, Any], game: Game | PartyGame, reveal: dict[str, A
         direction=game.direction,
         scores=list(game.scores),
         target=game.target,
+        winner=_winner(game),
     )
     if isinstance(game, PartyGame):
         table["party"] = party_public(game, reveal)

@@ -42,8 +42,8 @@ import dataclasses
 import importlib.util
 import logging
 import os
-import signal
 import random
+import signal
 import stat
 import sys
 import tempfile

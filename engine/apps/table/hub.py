@@ -26,7 +26,7 @@ from collections.abc import Callable, Hashable
 from pathlib import Path
 from typing import Any, ClassVar
 
-from engine.apps.table import durable, showdown_view
+from engine.apps.table import card_marks, durable, showdown_view
 from engine.apps.table.durable import Checkpoint, SaveFailed, save_failed
 
 __all__ = ["Hub", "Connection", "ViewTexts", "encode"]
@@ -159,6 +159,7 @@ class Hub(ABC):
     def receive(self, conn: Connection, text: str | bytes) -> None:
         """One message from ``conn``; anything wrong is refused to it alone."""
         msg_id = None
+        message: Any = None
         try:
             message = json.loads(text)
         except (ValueError, TypeError) as exc:
@@ -174,7 +175,10 @@ class Hub(ABC):
         if refused is not None:
             if not isinstance(msg_id, (int, str)) or isinstance(msg_id, bool):
                 msg_id = None
-            conn.outbox.append({"type": "refused", "id": msg_id, "message": refused})
+            refusal: dict[str, Any] = {"type": "refused", "id": msg_id, "message": refused}
+            if isinstance(message, dict) and (cards := card_marks.action_cards(message, refused)):
+                refusal["cards"] = cards  # the refused action's card, drawn as a chip
+            conn.outbox.append(refusal)
             self._notify()
 
     # -- saving: write ahead, all or nothing ------------------------------------------

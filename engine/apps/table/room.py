@@ -48,7 +48,7 @@ import secrets
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from engine.apps.table import access, showdown_view
+from engine.apps.table import access, card_marks, showdown_view
 from engine.apps.table.durable import durable
 from engine.apps.table.hub import Connection
 from engine.apps.table.room_host import HostCommands
@@ -333,7 +333,8 @@ class Room(HostCommands, RoomSaving, RoomViews):
         for player, count in drew.items():
             if count:
                 self.seats[player].drew = count
-        self._add_log(table.event_text(event, self.names))
+        line = table.event_text(event, self.names)
+        self._add_log(line, card_marks.event_cards(d, line))
 
     def _verdict(self, d: dict[str, Any]) -> None:
         c, o = d["challenger"], d["opponent"]

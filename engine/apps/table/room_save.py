@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.apps.table import card_marks
 from engine.apps.table.action_ids import ActionIds
 from engine.apps.table.durable import remember_verdicts, saved_verdicts
 from engine.apps.table.room_state import MAX_TABLE_SEATS, MIN_SEATS, RoomState, Seat
@@ -65,6 +66,8 @@ class RoomSaving(RoomState):
             "showdowns": 0 if match is None else match.showdowns,
             "decisions": 0 if match is None else match.decisions,
             "log": list(self.log),
+            # the cards each line names (card_marks): the log's chips after a restart
+            "log_cards": [[line, cards] for line, cards in self.log_cards.items()],
         }
 
     def restore(self, data: dict[str, Any]) -> None:
@@ -96,6 +99,7 @@ class RoomSaving(RoomState):
             self.variant, self.target = variant, data["target"]
             self.bot_kind, self.reaction_ms, self.house_rules = bot_kind, reaction_ms, house
             self.log = [str(line) for line in data["log"]]
+            self.log_cards = _saved_log_cards(data.get("log_cards") or [])
             verdicts = data.get("verdicts") or {}
             if not isinstance(verdicts, dict):
                 raise TypeError(f"verdicts must be an object, not {verdicts!r}")
@@ -149,3 +153,11 @@ def _saved_setup(data: dict[str, Any]) -> tuple[str, float, Any]:
         raise ValueError(f"bot must be {in_words(kinds)}, not {bot_kind!r}")
     reaction_ms = check_reaction_ms(data.get("reaction_ms", DEFAULT_REACTION_MS), "the bots")
     return bot_kind, reaction_ms, table.read_house_rules(variant, data.get("house_rules", "-"))
+
+
+def _saved_log_cards(data: Any) -> dict[str, list[list[str]]]:
+    """The saved ``log_cards`` (older saves have none: no chips for their lines)."""
+    marks: dict[str, list[list[str]]] = {}
+    for line, cards in data:
+        marks[str(line)] = [card for card in map(card_marks.card_of, (c for _, c in cards)) if card]
+    return marks

@@ -116,6 +116,8 @@ class RoomState(Hub):
         #: The variant's house rules (its family's rules class: engine.uno.rules.HouseRules ...).
         self.house_rules: Any = table_of(self.variant).default_house_rules(self.variant)
         self.log: list[str] = []
+        #: The cards each log line names (engine.apps.table.card_marks), by line.
+        self.log_cards: dict[str, list[list[str]]] = {}
         #: UNO Party!: the last pointing, revealed once the last choice was in
         #: (``{by, choices: [{seat, target}], draws: [{seat, cards}]}``).
         self.reveal: dict[str, Any] | None = None

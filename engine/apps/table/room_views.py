@@ -32,9 +32,15 @@ PHONE_LOG = 5
 class RoomViews(RoomState):
     """The log, each connection's view and welcome (a mixin: see the module)."""
 
-    def _add_log(self, line: str) -> None:
+    def _add_log(self, line: str, cards: list[list[str]] | None = None) -> None:
         self.log.insert(0, line)
+        dropped = self.log[MAX_LOG:]
         del self.log[MAX_LOG:]
+        if cards:
+            self.log_cards[line] = cards
+        for old in dropped:
+            if old not in self.log:
+                self.log_cards.pop(old, None)
 
     def _seat_entries(self) -> list[dict[str, Any]]:
         held = {conn.seat: conn for conn in self.connections if conn.seat is not None}
@@ -52,15 +58,9 @@ class RoomViews(RoomState):
         ]
 
     def public(self) -> dict[str, Any]:
-        """The public view: what the display and every phone see."""
-        view = self._public_view()
-        paddles = getattr(self, "paddles", None)
-        if self.paused is not None and paddles is not None and paddles.missing:
-            view["phone_missing"] = list(paddles.missing)  # the host's choice: a bot for them?
-        return view
-
-    def _public_view(self) -> dict[str, Any]:
-        return self.table.public_view(
+        """The public view: what the display and every phone see; ``log_cards``
+        beside ``log``: the cards each line names (engine.apps.table.card_marks)."""
+        view = self.table.public_view(
             code="",  # the room code is the host's: in its welcome, never in a view
             join_url=self.join_url,
             seats=self._seat_entries(),
@@ -78,6 +78,11 @@ class RoomViews(RoomState):
             reveal=self.reveal,
             cannot_save=self.save_problem is not None,
         )
+        view["log_cards"] = [self.log_cards.get(line, []) for line in self.log]
+        paddles = getattr(self, "paddles", None)
+        if self.paused is not None and paddles is not None and paddles.missing:
+            view["phone_missing"] = list(paddles.missing)  # the host's choice: a bot for them?
+        return view
 
     def view_for(self, conn: Connection, public: dict[str, Any] | None = None) -> dict[str, Any]:
         """``conn``'s whole view: the public part, and its own hand if it holds a seat."""
@@ -90,6 +95,7 @@ class RoomViews(RoomState):
         view = dict(public)
         if role == "phone":
             view["log"] = view["log"][:PHONE_LOG]
+            view["log_cards"] = view["log_cards"][:PHONE_LOG]
         view["you"] = None
         return view
 

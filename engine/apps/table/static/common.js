@@ -1,7 +1,9 @@
-// What the display and the phone share: the socket (with reconnects), cards drawn
-// as colour + text, names of seats and colours. Plain ES module, no dependencies.
+// What the display and the phone share: the socket (with reconnects), cards (drawn
+// by cards.js), names of seats and colours. Plain ES modules, nothing from elsewhere.
 
-export const COLOUR_NAMES = { R: "red", Y: "yellow", G: "green", B: "blue", W: "wild" };
+import { COLOUR_NAMES, cardWords, drawUnoFace } from "./cards.js";
+
+export { COLOUR_NAMES, cardWords };
 const LETTER_BY_NAME = { red: "R", yellow: "Y", green: "G", blue: "B", wild: "W" };
 
 /** "R", "red", "RED" -> "R"; a wild or nothing -> "W" or "". */
@@ -20,33 +22,12 @@ export function cardColour(card) {
   return given || (text ? text[0] : "");
 }
 
-/** Words for a card, for screen readers: "red 5", "green draw two", "wild draw four". */
-export function cardWords(text) {
-  if (!text) return "";
-  const [face, showdown] = text.split("!");
-  let words;
-  if (face[0] === "W") {
-    words = {
-      W: "wild", "W+4": "wild draw four", WS: "wild showdown", WP: "wild pile up",
-      WT: "wild drawn together",
-    }[face] || face;
-  } else {
-    const rank = face.slice(1);
-    const ranks = { "+2": "draw two", R: "reverse", S: "skip", P: "point taken" };
-    words = `${COLOUR_NAMES[face[0]] || face[0]} ${ranks[rank] || rank}`;
-  }
-  return showdown ? `${words}, showdown ${showdown}` : words;
-}
-
-/** A card as an element: its colour as a class and its text (R5, G+2, W) always shown. */
+/** A card as an element drawn as a card face (cards.js): its colour as a class, data-card. */
 export function cardElement(card, tag = "span") {
   const text = typeof card === "string" ? card : card.text;
   const el = document.createElement(tag);
   el.className = `card ${cardColour(card)}`;
-  const label = document.createElement("span");
-  label.className = "t";
-  label.textContent = text;
-  el.append(label);
+  drawUnoFace(el, text, typeof card === "object" ? colourLetter(card.colour) : "");
   el.dataset.card = text;
   el.setAttribute("aria-label", (typeof card === "object" && card.label) || cardWords(text));
   return el;

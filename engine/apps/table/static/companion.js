@@ -191,7 +191,7 @@ function renderBoard() {
     "tr",
     { class: [seat.seat === champion ? "champion" : "", best > 0 && seat.score === best ? "leader" : ""].join(" ").trim(),
       "data-seat": seat.seat },
-    h("td", { text: seat.name }),
+    h("td", { text: seat.name, title: seat.name }),
     h("td", { class: "points", text: String(seat.score) }),
     h("td", { class: "took", text: seat.taken ? `+${seat.taken} cards` : "" }),
   ));

@@ -7,9 +7,11 @@ import {
   Link, STATUS_WORDS, cardElement, colourLetter, COLOUR_NAMES, directionText, fill, h, keepFocus,
   lagText, seatName,
 } from "./common.js";
+import { withCards } from "./cards.js";
 import { renderPitch } from "./pitch_display.js";
 import { showShowdown, soundSwitch } from "./showdown.js";
 import { Paddles } from "./paddle.js";
+import { winnerBanner } from "./feedback.js";
 
 const $ = (id) => document.getElementById(id);
 let view = null;
@@ -202,6 +204,8 @@ let drawnPaddle = null; // the phones' round's stage as this page drew it, at th
 
 function render(next) {
   view = next;
+  document.body.dataset.phase = view.phase || "lobby"; // the layout: the host's panel moves up in play
+  winnerBanner(view);
   const paused = view.paused;
   $("paused").hidden = !paused;
   $("paused").textContent = paused ? `Paused: ${paused}` : "";
@@ -474,7 +478,7 @@ function renderSeats() {
         class: [seat.seat === view.turn ? "turn-now" : "", away ? "away" : ""].join(" ").trim(),
         "data-seat": seat.seat,
       },
-      h("span", { class: "name", text: seatLabel(seat) }),
+      h("span", { class: "name", text: seatLabel(seat), title: seatLabel(seat) }),
       seat.kind === "bot" ? h("span", { class: "badge bot", text: "bot" }) : null,
       away ? h("span", { class: "badge bot", text: "away" }) : null,
       typeof seat.lag_ms === "number"
@@ -515,7 +519,7 @@ function renderScores() {
   const scores = view.scores || [];
   $("target").textContent = view.target ? `(to ${view.target})` : "";
   const rows = (view.seats || []).map((seat) =>
-    h("tr", {}, h("td", { text: seat.name || `Seat ${seat.seat + 1}` }),
+    h("tr", {}, h("td", { text: seat.name || `Seat ${seat.seat + 1}`, title: seat.name || null }),
       h("td", { text: String(scores[seat.seat] ?? 0) })),
   );
   fill($("scores"), rows);
@@ -523,11 +527,11 @@ function renderScores() {
 
 function renderLog() {
   // Newest first; the server puts a "---" line between two rounds.
-  const items = (view.log || []).map((entry) => {
+  const items = (view.log || []).map((entry, n) => {
     const text = typeof entry === "string" ? entry : entry.text;
     return /^-{3,}$/.test(text)
       ? h("li", { class: "round-line", role: "separator", "aria-label": "new round" })
-      : h("li", { text });
+      : h("li", {}, withCards(text, (view.log_cards || [])[n]));
   });
   fill($("log"), items);
 }

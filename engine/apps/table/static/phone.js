@@ -6,10 +6,13 @@ import {
   Link, STATUS_WORDS, cardElement, cardWords, colourLetter, COLOUR_NAMES, fill, h, keepFocus,
   lagText, seatName,
 } from "./common.js";
+import { withCards } from "./cards.js";
 import { renderPitchPhone } from "./pitch_phone.js";
 import { Paddles } from "./paddle.js";
+import { drawBadges, installMuteSwitch, winnerBanner, yourTurn } from "./feedback.js";
 
 const $ = (id) => document.getElementById(id);
+installMuteSwitch(document.querySelector("main > .topline"));
 const SECRET_KEY = "uno-showdown.secret";
 const NAME_KEY = "uno-showdown.name";
 let view = null;
@@ -88,13 +91,13 @@ function onTableMessage(message) {
     if (view.you && typeof view.you.seat === "number") seat = view.you.seat;
     keepFocus(render); // a keyboard user keeps their place in the hand
   } else if (message.type === "refused") {
-    showRefused(message.message || "Refused.");
+    showRefused(message.message || "Refused.", message.cards);
     if (/room code/.test(message.message || "") && !$("join").hidden) $("code").focus();
   }
 }
 
-function showRefused(text) {
-  $("refused").textContent = text;
+function showRefused(text, cards = []) {
+  fill($("refused"), withCards(text, cards));
   $("refused").hidden = false;
   clearTimeout(refusedTimer);
   refusedTimer = setTimeout(() => { $("refused").hidden = true; }, 8000);
@@ -166,6 +169,7 @@ function render() {
   $("game").hidden = !seated;
   if (!seated) return renderJoin();
   $("me").textContent = seatName(view, seat);
+  winnerBanner(view, seat);
   renderTable();
   renderShowdown();
   if (!you || view.phase === "lobby") {
@@ -295,11 +299,12 @@ function renderTable() {
   $("turn").textContent =
     turn === null || turn === undefined ? "" : mine || `${seatName(view, turn)}'s turn`;
   $("turn").classList.toggle("my-turn", turn === seat);
+  const plusBadge = drawBadges(view);
   fill(
     $("others"),
     (view.seats || []).filter((s) => s.seat !== seat).map((s) =>
       h("li", {}, `${s.name || `Seat ${s.seat + 1}`}${s.bot_playing ? " (bot playing)" : ""}: ${s.cards ?? "–"}`,
-        s.uno ? " UNO" : "")),
+        s.uno ? " UNO" : "", plusBadge(s.seat))),
   );
 }
 
@@ -430,6 +435,7 @@ function renderActions(legal, byCard) {
 
 function announceTurn() {
   const turnNow = view.turn === seat && !botPlays();
+  yourTurn(turnNow && view.phase !== "over" && view.phase !== "match_over");
   if (turnNow !== announceTurn.turnNow) {
     announceTurn.turnNow = turnNow;
     if (turnNow) $("announce").textContent = "Your turn";

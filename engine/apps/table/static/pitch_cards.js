@@ -1,9 +1,9 @@
 // 10 Point Pitch's cards and words, shared by the display and the phone: a card drawn
-// as its rank and suit symbol (red or black on a white face), never by colour alone.
+// by cards.js as its rank and suit symbol (red or black on a white face), never by colour alone.
 import { h } from "./common.js";
+import { SUIT_NAMES, SUIT_SYMBOLS, drawPitchFace, pitchWords } from "./cards.js";
 
-export const SUIT_SYMBOLS = { C: "♣", D: "♦", H: "♥", S: "♠" };
-export const SUIT_NAMES = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
+export { SUIT_NAMES, SUIT_SYMBOLS };
 export const TEAM_CLASSES = ["team-a", "team-b"];
 
 /** "AH" -> "A♥", "TD" -> "10♦", "HJ" -> "Joker ★", "LJ" -> "Joker ☆". */
@@ -20,8 +20,9 @@ export function pitchCard(card, tag = "span") {
     return h(tag, { class: "pcard down", "aria-label": "a card face down", text: "▮" });
   }
   const suit = card.suit || "J";
-  const el = h(tag, { class: `pcard s-${suit}`, "data-card": card.text, "aria-label": card.label || card.text },
-    h("span", { class: "face", text: cardFace(card.text) }));
+  const el = h(tag, { class: `pcard s-${suit}`, "data-card": card.text,
+    "aria-label": card.label || pitchWords(card.text) });
+  drawPitchFace(el, card.text);
   if (card.points) el.append(h("span", { class: "pts", text: `${card.points}`, "aria-hidden": "true" }));
   return el;
 }
