@@ -277,3 +277,24 @@ def test_the_host_chooses_for_a_missing_phone_on_the_display_or_at_the_terminal(
 
 
 SHOWDOWN_NEXT = "showdown R5!2,G2/B1,Y1 G1,B2,G3,G4 R1 R + 0 play - - 0,0 1 1 500 - 1:0"
+
+
+def test_a_showdown_fought_again_after_a_pause_counts_on_so_a_late_tap_cannot_count() -> None:
+    phones = Phones([{0: (250.0, 1.0)}, {0: (200.0, 1.0), 2: (300.0, 1.0)}])
+    port = port_for(phones)
+    with pytest.raises(UnitProblem):  # Bob's phone did not answer round 1: the game pauses
+        port.run_showdown(REQ)
+    stale: list[str | None] = []
+    send = phones.send
+
+    def send_and_tap_late(message: dict) -> None:
+        if message["type"] == "paddle_round":  # Bob's tap of round 1 arrives only now
+            late = {"showdown_id": REQ.showdown_id, "round": 1, "reaction_ms": 5.0}
+            stale.append(port.report(2, {**late, "uncertainty_ms": 1.0}))
+        send(message)
+
+    port.send = send_and_tap_late
+    outcome = port.run_showdown(REQ)  # resumed: fought again
+    rounds = [m["round"] for m in phones.sent if m["type"] == "paddle_round"]
+    assert rounds == [1, 2] and stale == ["that showdown round is over"]
+    assert outcome.winner == 0 and outcome.reaction_us == {0: 200_000, 2: 300_000}

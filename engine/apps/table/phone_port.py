@@ -92,6 +92,9 @@ class PhonePaddles:
         self.max_reruns = max_reruns
         self._lock = threading.Condition()
         self._round: tuple[str, int] | None = None  # the round the phones answer
+        #: The last round number each recent showdown used: a showdown fought again after
+        #: a pause goes on counting, so a late tap of an earlier attempt cannot count.
+        self._last_round: dict[str, int] = {}
         self._reports: dict[int, Tap] = {}
         self._people: tuple[int, ...] = ()
         #: The players whose phones did not answer in the showdown that paused the game.
@@ -145,9 +148,12 @@ class PhonePaddles:
     def _fight(self, request: ShowdownRequest, stood_in: set[int]) -> ShowdownOutcome:
         fight = PhoneShowdown(request, timeout_us=self.timeout_us, max_reruns=self.max_reruns)
         bots = dict(request.bots) | dict.fromkeys(stood_in, STAND_IN_MEDIAN_MS)
-        number = 0
+        number = self._last_round.pop(request.showdown_id, 0)
         while True:
             number += 1
+            self._last_round[request.showdown_id] = number
+            while len(self._last_round) > 16:  # only the newest showdowns are ever fought again
+                del self._last_round[next(iter(self._last_round))]
             people = tuple(p for p in request.players if p not in bots)
             taps: dict[int, Tap | None] = {
                 p: bot_tap(median, self.bot_rng, self.reactions) for p, median in bots.items()
