@@ -19,6 +19,7 @@ from engine.apps.table.phone_port import PhonePaddles
 from tests.table_helpers import Frames, free_port, served
 from tests.test_table_browser import (
     CODE,
+    SHOTS,
     COUNT_CLICKS,
     HOST_KEY,
     PHONE,
@@ -72,8 +73,9 @@ def phones_table():
             yield url, room
 
 
-def tap_at(page, round_message: dict, reaction_ms: float) -> None:
-    """Once this phone showed the round's GO, a tap stamped ``reaction_ms`` after it."""
+def tap_at(page, round_message: dict, reaction_ms: float | None) -> None:
+    """Once this phone showed the round's GO, a tap stamped ``reaction_ms`` after it
+    (None: only wait for the GO)."""
     showdown_id, number = round_message["showdown_id"], round_message["round"]
     page.wait_for_function(
         "([id, n]) => { const r = window.tablePaddles.round;"
@@ -81,6 +83,8 @@ def tap_at(page, round_message: dict, reaction_ms: float) -> None:
         arg=[showdown_id, number],
         timeout=10_000,
     )
+    if reaction_ms is None:
+        return
     page.evaluate(
         "ms => window.tablePaddles.tap({ timeStamp: window.tablePaddles.round.shownGo + ms,"
         " preventDefault() {} })",
@@ -158,9 +162,19 @@ def test_showdowns_are_fought_on_the_peoples_phones_at_the_whole_table(
     assert "players' phones" in display.locator("#unit-words").inner_text()
     fought: dict[str, set[int]] = {}  # showdown id -> the people in it
 
+    shot: list[str] = []
+
     def on_round(message: dict, people: set[int]) -> None:
         if not fought:  # the display's panel draws GO at the phones' instant
             display.locator("#showdown-body .go").wait_for(timeout=10_000)
+        if len(people) == 2 and not shot:  # Ann's phone and the display at GO, for the docs
+            tap_at(phones[0][0], message, None)
+            # the GO screen covers the page: it says who faces whom (Ann's phone: "You")
+            assert "You" in phones[0][0].locator(".paddle-who").inner_text()
+            assert "Ann" in display.locator(".paddle-who").inner_text()
+            phones[0][0].screenshot(path=str(SHOTS / "paddles-phone-go.png"))
+            display.screenshot(path=str(SHOTS / "paddles-display-go.png"))
+            shot.append(message["showdown_id"])
         fought[message["showdown_id"]] = people
         for seat in sorted(people, key=TAP_MS.__getitem__):
             tap_at(phones[seat][0], message, TAP_MS[seat])

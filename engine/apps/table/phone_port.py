@@ -7,7 +7,7 @@ and hands the table a message for the display and the phones through
 ``send`` (the glue: called from the worker thread, so it must hand over to
 the loop thread-safely, e.g. ``loop.call_soon_threadsafe``)::
 
-    {"type": "paddle_round", "showdown_id", "round", "players", "bots",
+    {"type": "paddle_round", "showdown_id", "round", "players", "names", "cards", "bots",
      "start_ms", "go_ms", "steps", "timeout_ms"}
 
 Each person's phone shows the countdown and GO at ``go_ms`` by its clock
@@ -197,6 +197,8 @@ class PhonePaddles:
                 "showdown_id": request.showdown_id,
                 "round": number,
                 "players": list(request.players),
+                "names": [request.name(p) for p in request.players],
+                "cards": request.cards,
                 "bots": sorted(bots),
                 "start_ms": start * 1000,
                 "go_ms": go * 1000,

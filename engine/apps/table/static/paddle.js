@@ -26,7 +26,9 @@ export class Paddles {
     this.el = document.createElement("div");
     this.el.className = "paddle";
     this.el.hidden = true;
-    this.el.innerHTML = '<div class="paddle-word"></div><div class="paddle-note"></div>';
+    this.el.innerHTML =
+      '<div class="paddle-who"></div><div class="paddle-word"></div><div class="paddle-note"></div>';
+    this.who = this.el.querySelector(".paddle-who");
     this.word = this.el.querySelector(".paddle-word");
     this.note = this.el.querySelector(".paddle-note");
     this.clockEl = document.createElement("div");
@@ -94,6 +96,10 @@ export class Paddles {
     this.el.hidden = false;
     this.el.classList.toggle("mine", mine);
     this.el.dataset.state = "wait";
+    // who faces whom, and for how many cards: the GO screen covers the rest of the page
+    const names = (round.names || []).map((name, n) => (round.players[n] === me ? "You" : name));
+    const cards = round.cards ? ` for ${round.cards} card${round.cards === 1 ? "" : "s"}` : "";
+    this.who.textContent = names.length === 2 ? `${names[0]} ⚔ ${names[1]}${cards}` : "";
     this.word.textContent = mine ? "Get ready" : "Showdown";
     this.note.textContent = mine ? "Tap anywhere here at GO, not before." : "";
     const startLocal = toLocal(round.start_ms, est);
