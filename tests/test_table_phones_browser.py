@@ -19,10 +19,10 @@ from engine.apps.table.phone_port import PhonePaddles
 from tests.table_helpers import Frames, free_port, served
 from tests.test_table_browser import (
     CODE,
-    SHOTS,
     COUNT_CLICKS,
     HOST_KEY,
     PHONE,
+    SHOTS,
     answered,
     join,
     open_phone,
