@@ -20,7 +20,6 @@ from engine.uno.actions import Action, ActionKind
 from engine.uno.cards import Card
 from engine.uno.game import Game, Phase
 from engine.uno.party import PartyGame
-from engine.uno.words import COLOUR_WORDS, card_name
 
 __all__ = ["why_not"]
 
@@ -100,6 +99,10 @@ def _play(game: Game | PartyGame, seat: int, action: Action) -> str:
 
 
 def _top_words(game: Game | PartyGame) -> str:
+    # words loads the people's vocabulary: only when a refusal is written, so that
+    # ``import engine.uno`` (its taps) loads nothing of firmware_host (test_layout)
+    from engine.uno.words import COLOUR_WORDS, card_name
+
     top = game.top_card
     colour = game.colour
     if top.colour is None:
@@ -109,6 +112,8 @@ def _top_words(game: Game | PartyGame) -> str:
 
 
 def _what_matches(game: Game | PartyGame) -> str:
+    from engine.uno.words import COLOUR_WORDS, card_name
+
     top: Card = game.top_card
     colour = game.colour
     if colour is None:
