@@ -177,7 +177,8 @@ def test_the_recap_tells_bob_the_showdown_he_lost_and_the_card_he_took():
         "margin 23.6 ms. You take 1 card.",
         "  (your new card: G3)",
     ]
-    # Ann saw it happen on her own screen, in her words.
+    # It is printed on Ann's own screen, in her words, after her last answer (her next
+    # recap tells it again: the screen was wiped before she could read it).
     ann = lines_between(lines, "Pass the screen to Ann; Ann, press Enter ", "<public>")
     assert ann[-2:] == [
         "You play R2!1.",
@@ -186,15 +187,18 @@ def test_the_recap_tells_bob_the_showdown_he_lost_and_the_card_he_took():
     ]
 
 
-def test_a_later_recap_tells_only_what_happened_since_the_last_turn():
+def test_a_later_recap_tells_what_happened_since_the_last_answer_at_the_screen():
     players, seed, target = BOB_LOSES
     script = Script()
     play(players, script, seed=seed, target=target)
     lines = script.lines
     second = [i for i, line in enumerate(lines) if line.startswith("Pass the screen to Ann")][1]
-    assert lines[second + 1 : second + 5] == [
+    # Not her own play (she chose it), but her showdown's verdict, wiped unread (issue 22).
+    assert lines[second + 1 : second + 6] == [
         "<private>",
         "Since your last turn:",
+        "  Showdown (R2!1): you vs Bob for 1 card. You win: you 305.8 ms, Bob 329.4 ms, "
+        "margin 23.6 ms. Bob takes 1 card.",
         "  Bob plays R8.",
         "  bot2 plays B8.",
     ]

@@ -10,6 +10,13 @@ scrollback, and the public one comes back. With one person at the table there
 is nobody to hide from: no passing, no private screen, no recap (they saw it
 all happen).
 
+A person has read what the screen showed when they answer a prompt at it, not
+before: what comes after their last answer (their showdown's verdict, the bots'
+plays, their new cards) is wiped unread when the screen passes on, so it is in
+their next recap; at the round's end, the public screen tells it first (the
+play that ends the round, say), in the table's words. Only a person's own
+choice, echoed right after they made it, counts as read.
+
 On a terminal (``terminal_control``) the private screen is the terminal's
 alternate screen, which keeps no scrollback; leaving it clears it, then
 clears the normal screen and its scrollback too (``ESC[2J``, ``ESC[3J``,
@@ -223,9 +230,13 @@ class SharedScreen:
         self.private = False
         self.events: list[MatchEvent] = []
         self._round_start = 0  # index in events of the current round's start
-        self._seen = dict.fromkeys(self.people, 0)  # events each person has been told
-        # What each person has seen of their hand: nothing is news at the start.
+        # Events each person has read: those on the screen when they last answered at it.
+        self._seen = dict.fromkeys(self.people, 0)
+        # What each person has read of their hand: nothing is news at the start.
         self._known = {p: Counter(game.hand(p)) for p in self.people}
+        # The hand as the private screen now shows it (its "new cards" are told against it).
+        self._shown: Counter = Counter()
+        self._echo_due = False  # the next event may be the seated person's choice, echoed
 
     # -- prompts and commands ---------------------------------------------------
 
@@ -235,6 +246,7 @@ class SharedScreen:
             raise TypeError("this screen has no input_fn to ask with")
         while True:
             answer = self.input_fn(prompt).strip()
+            self._read()
             command = answer.casefold()
             if command not in COMMANDS:
                 return answer
@@ -304,19 +316,36 @@ class SharedScreen:
             self.control_fn("private")
         self.private = True
         self.at_screen = player
+        self._shown = self._known[player]
         self._recap(player)
         self.show_new_cards()
 
     def unseat(self) -> None:
-        """Wipe the private screen (screen and scrollback) and go back to the public one."""
+        """Wipe the private screen (screen and scrollback) and go back to the public one.
+        What its person had not read yet stays for their next recap."""
         if self.private:
             if self.control_fn is not None:
                 self.control_fn("public")
             self.private = False
-        player = self.at_screen
-        if player is not None and not self.solo:
-            self._known[player] = Counter(self.game.hand(player))
+        if self.at_screen is not None and not self.solo:
             self.at_screen = None
+
+    def _read(self) -> None:
+        """The person at the screen answered: they have read all it shows."""
+        player = self.at_screen
+        if player is None:
+            return
+        self._seen[player] = len(self.events)
+        self._known[player] = self._shown = Counter(self.game.hand(player))
+        self._echo_due = True
+
+    def _unread(self) -> list[MatchEvent]:
+        """The events the private screen shows that its person has not read
+        (their own choice, echoed as they made it, aside)."""
+        player = self.at_screen
+        if not self.private or player is None or self.solo:
+            return []
+        return self.events[max(self._seen[player], self._round_start) :]
 
     def _recap(self, player: int) -> None:
         start = max(self._seen[player], self._round_start)
@@ -333,8 +362,8 @@ class SharedScreen:
         if player is None:
             return
         hand = Counter(self.game.hand(player))
-        new = hand - self._known[player]
-        self._known[player] = hand
+        new = hand - self._shown
+        self._shown = hand
         if new:
             cards = sorted(new.elements(), key=self.card_key)
             shown = (", " if self.colour else " ").join(styled(c, self.colour) for c in cards)
@@ -344,16 +373,25 @@ class SharedScreen:
 
     def on_event(self, event: MatchEvent) -> None:
         """The driver's log: tell the event to whoever is at the screen."""
+        unread = self._unread()
         self.events.append(event)
         kind = event.kind
+        seated = self.at_screen
+        if self._echo_due and seated is not None and event.data.get("player") == seated:
+            self._seen[seated] = len(self.events)  # their own choice: they know it
+        self._echo_due = False
         if kind == "round_start":
             self._round_start = len(self.events) - 1
             if not self.solo:
                 self.unseat()
             for p in self.people:  # the new hands: nothing in them is news
                 self._known[p] = Counter(self.game.hand(p))
+            if self.at_screen is not None:
+                self._shown = self._known[self.at_screen]
         elif kind in ("round_end", "match_end"):
             self.unseat()
+            for earlier in unread:  # wiped unread: the table is told before the scores
+                self.print_fn(self.event_line(earlier, None))
         if kind == "match_end":
             self.show_final_scores(event)
             return
@@ -361,9 +399,6 @@ class SharedScreen:
             self.print_fn(self.event_line(event, self.at_screen))
         if kind == "match_start" and self.replay:
             self.print_fn(self.replay)
-        seated = self.at_screen
-        if seated is not None:
-            self._seen[seated] = len(self.events)
         if kind == "round_end":
             self.show_round_end()
             if self.people and self.game.match_winner is None:
