@@ -170,8 +170,9 @@ class Peer:
 
 def public(view: dict[str, Any] | None) -> dict[str, Any] | None:
     """What a display and a phone share of a view: all but the hand and the log
-    (a phone is sent only the log's newest lines)."""
-    return None if view is None else {k: v for k, v in view.items() if k not in ("you", "log")}
+    with the cards its lines name (a phone is sent only the log's newest lines)."""
+    mine = ("you", "log", "log_cards")
+    return None if view is None else {k: v for k, v in view.items() if k not in mine}
 
 
 def percentile(ordered: list[float], fraction: float) -> float:
