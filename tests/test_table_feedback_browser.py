@@ -66,6 +66,7 @@ def test_the_phone_whose_turn_it_is_lights_buzzes_and_chimes_unless_muted(browse
             page.locator("body.your-turn").wait_for()
             fired = page.evaluate("window.testFeedback")
             assert len(fired["vibrate"]) == 1 and fired["tones"] == 2
+            page.screenshot(path=str(SHOTS / "feedback-phone-turn.png"))
             assert page.locator("#mute-turn").get_attribute("aria-pressed") == "false"
             context.close()
 
@@ -134,6 +135,7 @@ def test_a_winner_banner_at_the_match_and_round_end_cleared_for_the_next_round(b
             scores = banner.locator(".winner-scores li").all_inner_texts()
             assert len(scores) == 2 and str(max(room.game.scores)) in scores[0]
             display.screenshot(path=str(SHOTS / "winner-banner-display.png"))
+            phone.screenshot(path=str(SHOTS / "winner-banner-phone.png"))
 
             start(display, target=500)  # a new match: the banner goes
             banner.wait_for(state="hidden")

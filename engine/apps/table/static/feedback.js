@@ -20,7 +20,8 @@ export function installMuteSwitch(where) {
   const button = h("button", { id: "mute-turn", type: "button", class: "mute-turn" });
   const show = () => {
     button.setAttribute("aria-pressed", String(muted()));
-    button.textContent = muted() ? "🔇 Muted" : "🔔 Sound on";
+    // plain symbols every font has (an emoji may draw as a box without an emoji font)
+    button.textContent = muted() ? "♪ Muted" : "♪ Sound on";
     button.setAttribute("aria-label", muted() ? "Turn sound and buzz: off" : "Turn sound and buzz: on");
   };
   button.addEventListener("click", () => {
