@@ -110,7 +110,7 @@ class PaddleServer:
                 elif message.get("type") == "paddle_tap" and self.port is not None:
                     self.port.report(seat, message)
         except WebSocketDisconnect:
-            pass
+            return  # the page went away: its socket's work is done
         finally:
             pumping.cancel()
             self.queues.pop(seat, None)

@@ -338,8 +338,7 @@ def _try_folder(top_missing: Path | None, folder: Path) -> str | None:
             top_missing.mkdir(mode=0o700)
             top_missing.rmdir()
         else:
-            with tempfile.TemporaryFile(dir=folder):
-                pass
+            tempfile.TemporaryFile(dir=folder).close()  # a file made there and gone
     except OSError as exc:
         doing = "create its folder" if top_missing is not None else "write in its folder"
         where = top_missing if top_missing is not None else folder
