@@ -34,6 +34,9 @@ from hw.board import Board
 from hw.mock import VirtualMockFactory
 from hw.pinmap import PinMap
 
+# The league's real servers: mosquitto and PostgreSQL (tests/league_servers.py).
+pytest_plugins = ("tests.league_servers",)
+
 # -- Hypothesis profiles -----------------------------------------------------------------
 
 # "ci": the same examples on every run, so a red CI run is the code's doing and can
@@ -196,6 +199,9 @@ SLOW_TESTS = {
 
 #: Fixtures that run a script, so every test using one is slow (test_systemd_install*.py, _motor_safe.py).
 SLOW_FIXTURES = {
+    "mosquitto",  # a broker process (tests/league_servers.py)
+    "postgres_server",  # a PostgreSQL server
+    "postgres_url",
     "system",  # install.sh against a fake root
     "motor_env",  # motor-safe.sh with a recording pinctrl
 }

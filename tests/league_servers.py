@@ -1,0 +1,225 @@
+"""Real servers for the league's tests: mosquitto and PostgreSQL from Debian's
+packages, started by the tests on free loopback ports and stopped after them.
+
+A pytest plugin (``pytest_plugins`` in tests/conftest.py): its fixtures
+``mosquitto`` (one broker per test: the outage tests kill and restart it),
+``postgres_server`` (one server for the session) and ``postgres_url`` (a new,
+empty database per test on it). Missing packages: one line saying how to get
+them and the test skips, or fails under ``CI=true`` (.ci/run installs them).
+PostgreSQL runs as the ``postgres`` user when the tests are root (initdb
+refuses root), as the tests' own user otherwise. Every test using one of these
+fixtures is slow (tests/conftest.py's SLOW_FIXTURES).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import os
+import pwd
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+__all__ = ["Mosquitto", "PostgresServer", "free_port", "wait_for_port"]
+
+MOSQUITTO = os.environ.get("MOSQUITTO", "/usr/sbin/mosquitto")
+PG_BIN = Path(os.environ.get("PG_BIN", "/usr/lib/postgresql/15/bin"))
+START_TIMEOUT_S = 30.0
+#: A throwaway cluster: trust on loopback, no fsync of the new files.
+INITDB_OPTIONS = ["-A", "trust", "--no-sync", "-E", "UTF8", "--locale=C.UTF-8"]
+
+
+def _missing(message: str):
+    if os.environ.get("CI") == "true":
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+def free_port() -> int:
+    """A loopback port nobody listens on now (the server binds it a moment later)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def wait_for_port(port: int, process: subprocess.Popen, what: str, log: Path) -> None:
+    deadline = time.monotonic() + START_TIMEOUT_S
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(
+                f"{what} exited with {process.returncode}: {log.read_text()[-2000:]}"
+            )
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
+            return
+        time.sleep(0.02)
+    raise RuntimeError(f"{what} did not listen on {port} in {START_TIMEOUT_S} s")
+
+
+class Mosquitto:
+    """One mosquitto on a loopback port: anonymous, or with a password file
+    (``users``: name -> password). :meth:`kill` SIGKILLs it, :meth:`start`
+    brings it back on the same port (a restarted broker), with its
+    persistence file if ``persistence`` is set."""
+
+    def __init__(self, folder: Path, *, users: dict[str, str] | None = None, persistence=False):
+        self.folder, self.host, self.port = folder, "127.0.0.1", free_port()
+        self.users, self.persistence = users or {}, persistence
+        self.config, self.log = folder / "mosquitto.conf", folder / "mosquitto.log"
+        self.process: subprocess.Popen | None = None
+        self._write_config()
+
+    def _write_config(self) -> None:
+        lines = [
+            f"listener {self.port} 127.0.0.1",
+            "log_dest stderr",
+            "log_type error",
+            "log_type warning",
+            "max_queued_messages 100000",
+            f"persistence {'true' if self.persistence else 'false'}",
+            f"persistence_location {self.folder}/",
+        ]
+        if self.users:
+            password_file = self.folder / "passwords"
+            password_file.write_text("".join(f"{u}:{p}\n" for u, p in self.users.items()))
+            subprocess.run(
+                ["mosquitto_passwd", "-U", str(password_file)], check=True, capture_output=True
+            )
+            lines += ["allow_anonymous false", f"password_file {password_file}"]
+        else:
+            lines.append("allow_anonymous true")
+        self.config.write_text("\n".join(lines) + "\n")
+
+    @property
+    def url(self) -> str:
+        return f"{self.host}:{self.port}"
+
+    def start(self) -> Mosquitto:
+        with self.log.open("ab") as log:
+            self.process = subprocess.Popen(
+                [MOSQUITTO, "-c", str(self.config)], stdout=log, stderr=subprocess.STDOUT
+            )
+        wait_for_port(self.port, self.process, "mosquitto", self.log)
+        return self
+
+    def kill(self) -> None:
+        """SIGKILL, as a crash or a pulled plug: no goodbye to any client."""
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+class PostgresServer:
+    """One PostgreSQL cluster in a folder of its own, on a loopback port,
+    trusting loopback connections (a test server: nothing else reaches it)."""
+
+    def __init__(self, folder: Path):
+        self.folder, self.port = folder, free_port()
+        self.data, self.log = folder / "data", folder / "postgres.log"
+        self.process: subprocess.Popen | None = None
+        self._ids = itertools.count(1)
+        # initdb refuses root: the cluster belongs to postgres then.
+        self.user = "postgres" if os.geteuid() == 0 else pwd.getpwuid(os.geteuid()).pw_name
+
+    def _as_owner(self, argv: list[str]) -> list[str]:
+        return ["runuser", "-u", self.user, "--", *argv] if os.geteuid() == 0 else argv
+
+    def start(self) -> PostgresServer:
+        if os.geteuid() == 0:
+            shutil.chown(self.folder, self.user)
+        subprocess.run(
+            self._as_owner(
+                [str(PG_BIN / "initdb"), "-D", str(self.data), "-U", self.user, *INITDB_OPTIONS]
+            ),
+            check=True,
+            capture_output=True,
+        )
+        argv = [str(PG_BIN / "postgres"), "-D", str(self.data), "-p", str(self.port)]
+        argv += ["-c", "listen_addresses=127.0.0.1", "-c", f"unix_socket_directories={self.folder}"]
+        with self.log.open("ab") as log:
+            self.process = subprocess.Popen(
+                self._as_owner(argv), stdout=log, stderr=subprocess.STDOUT
+            )
+        wait_for_port(self.port, self.process, "postgres", self.log)
+        return self
+
+    def url(self, database: str = "postgres") -> str:
+        return f"postgresql://{self.user}@127.0.0.1:{self.port}/{database}"
+
+    def new_database(self) -> str:
+        """A new, empty database: its URL."""
+        import psycopg
+
+        name = f"league_{os.getpid()}_{next(self._ids)}"
+        with psycopg.connect(self.url(), autocommit=True) as admin:
+            admin.execute(f'CREATE DATABASE "{name}"')
+        return self.url(name)
+
+    def drop_database(self, url: str) -> None:
+        import psycopg
+
+        name = url.rsplit("/", 1)[1]
+        with psycopg.connect(self.url(), autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            # SIGINT: the fast shutdown (runuser passes it on to postgres).
+            self.process.send_signal(signal.SIGINT)
+            try:
+                self.process.wait(20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(10)
+
+
+@pytest.fixture
+def mosquitto(tmp_path) -> Iterator[Mosquitto]:
+    """A broker of the test's own, started; stopped after the test."""
+    if not os.path.exists(MOSQUITTO):
+        _missing(f"no mosquitto at {MOSQUITTO}: apt-get install mosquitto (or set MOSQUITTO)")
+    folder = tmp_path / "mosquitto"
+    folder.mkdir()
+    broker = Mosquitto(folder).start()
+    try:
+        yield broker
+    finally:
+        broker.stop()
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    if not (PG_BIN / "initdb").exists():
+        _missing(f"no PostgreSQL in {PG_BIN}: apt-get install postgresql (or set PG_BIN)")
+    folder = Path(tempfile.mkdtemp(prefix="league-pg-"))
+    server = PostgresServer(folder).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture
+def postgres_url(postgres_server) -> Iterator[str]:
+    """A new, empty database on the session's PostgreSQL, dropped after the test."""
+    url = postgres_server.new_database()
+    try:
+        yield url
+    finally:
+        postgres_server.drop_database(url)
