@@ -29,9 +29,11 @@ demo: $(STAMP)
 	$(VENV)/bin/showdown demo
 
 # The CI command and the README's. The "ci" Hypothesis profile (tests/conftest.py)
-# runs the same examples every time and keeps no example database.
+# runs the same examples every time and keeps no example database. Two workers:
+# most slow tests wait on a process, a browser or a terminal, so one core idles
+# without the second (docs/performance.md, "The whole suite").
 test: lint
-	$(PYTHON) -m pytest --hypothesis-profile=ci $(TEST_PATHS)
+	$(PYTHON) -m pytest --hypothesis-profile=ci -n 2 $(TEST_PATHS)
 
 # Leaves out the tests marked slow (a process, the network or the real clock;
 # tests/conftest.py), with the "check" Hypothesis profile: the same few examples

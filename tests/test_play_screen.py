@@ -68,6 +68,7 @@ class Terminal:
         env = {**os.environ, "TERM": "xterm", "COLUMNS": str(COLUMNS), "LINES": str(ROWS)}
         self.child = pexpect.spawn(SHOWDOWN, list(args), dimensions=(ROWS, COLUMNS), env=env)
         self.ended = False
+        self.line_feeds = 0  # every "\n" the program wrote, its echo of an Enter included
 
     def close(self):
         self.child.close(force=True)
@@ -80,6 +81,7 @@ class Terminal:
         except pexpect.EOF:
             self.ended = True
             return
+        self.line_feeds += data.count(b"\n")
         self.stream.feed(data)
 
     def lines(self):
@@ -116,10 +118,13 @@ class Terminal:
         """Type ``text`` and Enter, and wait until the terminal has taken the
         Enter (the cursor left the prompt's line), so the next wait_for_prompt
         cannot match the prompt just answered."""
-        answered = self.prompt().rstrip()
+        # The line feed the Enter's echo makes, not the prompt's text: a menu
+        # asked again ("There is no choice 2") shows the same prompt on the
+        # next line, and waiting for other text there waited out the timeout.
+        fed = self.line_feeds
         self.child.send(text + "\r")
         deadline = time.monotonic() + timeout
-        while self.prompt().rstrip().startswith(answered) and answered:
+        while self.line_feeds == fed:
             if self.ended or time.monotonic() > deadline:
                 break
             self._pump(0.05)

@@ -116,6 +116,9 @@ class Hub(ABC):
             "_in_change",
             "_views",
             "_yous",
+            # the league's book of finished matches: written once, never undone
+            "match_book",
+            "_booked_match",
         ]
     )
 

@@ -23,6 +23,7 @@ from engine.apps.table.access import HostGate, PeerLog, Tries
 from engine.apps.table.action_ids import ActionIds
 from engine.apps.table.hub import Connection, Hub, ViewTexts
 from engine.apps.table.lobby import DEFAULT_SEAT_TIMEOUT_S
+from engine.apps.table.match_book import MatchBook
 from engine.apps.table.setup import VARIANTS, table_of
 from engine.game.agents import DEFAULT_REACTION_MS, Agent
 from engine.game.interface import GameState
@@ -134,6 +135,9 @@ class RoomState(Hub):
         #: each match and saved, so a unit never mistakes one match's showdown for
         #: another's, and a resumed match arms the same ids again.
         self.match_id = "m1"
+        #: Where finished matches are written for the league (``--results``), or None.
+        self.match_book: MatchBook | None = None
+        self._booked_match: str | None = None  # the match id last written there
         self.paused: str | None = None  # a unit problem: what happened, what to do
         self.host_paused = False  # the host's pause
         self._bot_rng: random.Random | None = None  # the random bots' (drawn when needed)

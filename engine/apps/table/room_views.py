@@ -10,17 +10,22 @@ only when what it shows changed. The welcome is each connection's own.
 from __future__ import annotations
 
 import functools
+import logging
+import time
 from collections.abc import Callable
 from typing import Any
 
 from engine.apps.table import access
 from engine.apps.table.durable import decide_ahead
 from engine.apps.table.hub import Connection
+from engine.apps.table.match_book import match_body
 from engine.apps.table.room_state import RoomState
 from engine.apps.table.setup import table_of_game
 from engine.game.interface import GameState
 
 __all__ = ["RoomViews", "MAX_LOG", "PHONE_LOG", "save_notation", "private_view"]
+
+log = logging.getLogger(__name__)
 
 #: Log lines kept (newest first).
 MAX_LOG = 300
@@ -115,8 +120,30 @@ class RoomViews(RoomState):
         if save:
             decide_ahead(self.unit, self._pending_request())
             self.save()
+        if self.match_book is not None and self.phase == "match_over":
+            self._book_match()
         self._queue_views()
         self._notify()
+
+    def _book_match(self) -> None:
+        """The finished match into the match book, once. A book that cannot be
+        written is logged and tried again at the next change: it is the
+        league's copy, and the game does not wait for it."""
+        if self._booked_match == self.match_id or self.match_book is None:
+            return
+        body = match_body(
+            self._playing().game,
+            match_id=self.match_id,
+            variant=self.variant,
+            names=self.names,
+            bots=[seat.kind == "bot" for seat in self.seats],
+        )
+        try:
+            self.match_book.record(body, finished_at=time.time())
+        except OSError as exc:
+            log.error("%s (tried again at the next change)", exc)
+            return
+        self._booked_match = self.match_id
 
     def _queue_views(self) -> None:
         """The public view is built once; each kind of connection's view (a

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import io
 import logging
 import threading
@@ -457,6 +458,15 @@ def _lifespan(
     return lifespan
 
 
+@functools.lru_cache(maxsize=16)
+def qr_svg(url: str) -> bytes:
+    """``url`` as an SVG QR code, made once per address: every display asks
+    for it at each load, and making one takes milliseconds on the event loop."""
+    out = io.BytesIO()
+    segno.make(url).save(out, kind="svg", scale=8, border=2)
+    return out.getvalue()
+
+
 def _page_routes(room: TableRoom, display_page: str) -> list[BaseRoute]:
     """The pages: the display (``display_page``), the phone's (``/phone``,
     ``/join``), the phone page's address as a QR code, the icon."""
@@ -468,11 +478,8 @@ def _page_routes(room: TableRoom, display_page: str) -> list[BaseRoute]:
         return endpoint
 
     async def qr(request: Request) -> Response:
-        out = io.BytesIO()
-        segno.make(room.join_url or str(request.url_for("phone"))).save(
-            out, kind="svg", scale=8, border=2
-        )
-        return Response(out.getvalue(), media_type="image/svg+xml")
+        svg = qr_svg(room.join_url or str(request.url_for("phone")))
+        return Response(svg, media_type="image/svg+xml")
 
     async def favicon(request: Request) -> Response:
         return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")

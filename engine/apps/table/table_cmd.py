@@ -198,6 +198,14 @@ def _save_arguments(parser: argparse.ArgumentParser) -> None:
         help="where the match is saved after every action (default: "
         "$XDG_STATE_HOME/uno-showdown/table.json)",
     )
+    parser.add_argument(
+        "--results",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="keep each finished match (players, scores, winners) in this SQLite file, "
+        "for the venue league's uplink (docs/league.md); default: not kept",
+    )
     resume = parser.add_mutually_exclusive_group()
     resume.add_argument(
         "--resume", action="store_true", help="continue the match saved in the save file"
@@ -273,6 +281,7 @@ def command(args: argparse.Namespace) -> int:
     from engine.apps.table.server import UnitHooks, create_app, serve
 
     seat_timeout = _checked_options(args)
+    book = None if args.results is None else _match_book(args.results)
     host, port, shown, base = _address(args)
     join_url = f"{base}/" if args.companion else f"{base}/phone"
     check_free(host, port)
@@ -287,6 +296,7 @@ def command(args: argparse.Namespace) -> int:
     code = access.new_room_code()
     room = _new_room(args, rng, unit, code, join_url, save, base, seat_timeout)
     room.paddles = wiring.paddles
+    room.match_book = book
     room.unit_words = unit_words(args.unit)
     resumed = _resume(args, room, save, code, join_url)
     for addon in addons:
@@ -316,12 +326,23 @@ def command(args: argparse.Namespace) -> int:
     return 0
 
 
+def _match_book(path: Path):
+    from engine.apps.table.match_book import MatchBook
+
+    try:
+        return MatchBook(path)
+    except OSError as exc:
+        raise UsageError(f"--results: {exc}") from None
+
+
 def _checked_options(args: argparse.Namespace) -> float:
     """The options that go together checked (a UsageError if not); the seat timeout."""
     from engine.apps.table.lobby import DEFAULT_SEAT_TIMEOUT_S
 
     if args.unit is None:  # the default: the phones, where there are phones
         args.unit = "sim" if args.companion else "phones"
+    if args.companion and args.results is not None:
+        raise UsageError("--results keeps the phones' table's matches; not a companion table's yet")
     if args.companion and args.unit == "phones":
         raise UsageError("--unit phones is for the phones' table; --companion has no phones")
     if args.token_file is not None and (args.unit in UNITS or args.unit == "phones"):
