@@ -5,8 +5,8 @@ on a :class:`hw.mock.VirtualMockFactory`, so pin edges carry ticks from
 ``virtual_clock`` and nothing waits for real time.
 
 Tiers: a test is ``slow`` when it starts a process (a real browser is one),
-opens a network socket or runs on the real clock; the lists below say which and
-why. ``make check`` runs ``pytest -m "not slow"`` (the fast inner loop, doctests
+opens a network socket or runs on the real clock, or is one of the few heavy
+ones (half a second of CPU or more); the lists below say which and why. ``make check`` runs ``pytest -m "not slow"`` (the fast inner loop, doctests
 included); ``make test`` runs everything. A test not marked slow that starts a
 process, opens a network socket or waits on the real clock fails, in either
 tier, with a message saying where to list it (:class:`FastTierGuard`).
@@ -195,6 +195,18 @@ SLOW_TESTS = {
     # test_systemd_files.py: bash -n on the scripts; systemd-analyze on the unit.
     "test_installer_and_motor_safe_are_valid_bash_and_executable",
     "test_systemd_analyze_rates_the_unit_no_more_exposed_than_today",
+    # Heavy: half a second of CPU or more in the fast tier (`--durations`), each
+    # the longest of its kind; make check stays under 20 s, make test runs them.
+    "test_uniform_random_moves_never_get_stuck",  # test_party_properties.py
+    "test_no_pending_pointing_choice_leaks_before_the_last_is_in",
+    "test_every_step_conserves_224_cards_applies_only_legal_moves_and_round_trips",
+    "test_after_a_thousand_connections_close_nothing_of_them_is_kept",  # test_table_fanout.py
+    "test_two_people_and_two_bots_play_a_match_to_52_and_no_frame_shows_a_hidden_card",
+    "test_random_rounds_under_any_house_rules_always_end",  # test_engine_properties.py
+    "test_bots_are_deterministic_given_their_rng",  # test_pitch_bots.py: the strong bot
+    "test_bots_alone_play_without_any_input",  # test_pitch_terminal.py
+    "test_the_real_machine_decides_every_simulated_showdown_right",  # test_simulate.py
+    "test_the_counts_are_the_same_for_the_same_seed",
 }
 
 #: Fixtures that run a script, so every test using one is slow (test_systemd_install*.py, _motor_safe.py).
