@@ -1,7 +1,7 @@
 """Turn and moment feedback in a real Chromium (feedback.js, issue 22): the phone whose
 turn it is lights up, buzzes and chimes once (navigator.vibrate and AudioContext are
 stubbed by an init script that records the calls); a muted phone only lights up, and
-its switch is remembered; the display shows a winner banner at a match's and a round's
+its switch is remembered; a draw puts "+N" beside the drawer on the other phones; the display shows a winner banner at a match's and a round's
 end, over the last showdown, and clears it when the next round is dealt."""
 
 from __future__ import annotations
@@ -88,6 +88,26 @@ def test_the_phone_whose_turn_it_is_lights_buzzes_and_chimes_unless_muted(browse
             assert page.locator("#mute-turn").get_attribute("aria-pressed") == "false"
             assert len(page.evaluate("window.testFeedback")["vibrate"]) == 1
             context.close()
+
+
+def test_a_draw_shows_plus_n_beside_the_drawer_on_the_other_phones(browser):
+    from engine.apps.table.server import create_app
+
+    with free_port() as (sock, url):
+        room = room_at(url, 2, "classic")
+        mine = room.game.to_act
+        with served(create_app(room, pace_s=60, round_pause_s=60), sock):
+            drawer_context, drawer = phone_of(browser, url, mine)
+            watcher_context, watcher = phone_of(browser, url, 1 - mine)
+            beside = watcher.locator("#others li").filter(has_text=room.seats[mine].name[:12])
+            beside.wait_for()
+            assert beside.locator(".badge.plus").count() == 0  # nobody has drawn yet
+            drawer.locator("#actions button[data-action=draw]").tap()
+            beside.locator(".badge.plus").filter(has_text="+1").wait_for()
+            assert room.seats[mine].drew == 1  # the server's count, not a guess from the cards
+            watcher.screenshot(path=str(SHOTS / "feedback-phone-plus.png"))
+            drawer_context.close()
+            watcher_context.close()
 
 
 def start(display, target: int) -> None:

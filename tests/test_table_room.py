@@ -213,6 +213,16 @@ def test_a_person_plays_from_the_phone_and_everyone_sees_it():
     assert last_view(taken(room, display))["log"][0].startswith(room.names[me.seat])
 
 
+def test_a_persons_own_draw_is_the_plus_n_beside_their_seat_and_a_refusal_keeps_the_last():
+    room, display, ann, bob = two_people()
+    me, other = turn_of(room, ann, bob)
+    assert refusals(send(room, me, type="act", action="draw", id=1)) == []
+    seats = last_view(taken(room, display))["seats"]
+    assert seats[me.seat]["drew"] == 1  # the draw's own event, not cleared after it
+    send(room, me, type="act", action="R99", id=2)  # refused: the badge stays
+    assert room.view_for(display)["seats"][me.seat]["drew"] == 1
+
+
 def test_out_of_turn_other_seat_illegal_replayed_and_malformed_are_refused_to_the_sender_only():
     room, display, ann, bob = two_people()
     me, other = turn_of(room, ann, bob)

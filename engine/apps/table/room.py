@@ -462,13 +462,16 @@ class Room(HostCommands, RoomSaving, RoomViews):
         refused = taps.refuse_early(game, seat, action, text, names, last)
         if refused is not None:
             return refused
+        # The "+N" is this decision's draw: cleared before the action, whose
+        # events may set it again (a person's own draw), as a bot's is.
+        drew_before, self.seats[seat].drew = self.seats[seat].drew, 0
         try:
             # In turn or out of it (a claim: a speed play, a catch): claims are
             # applied in the order they arrive, so a later one has become illegal.
             self._playing().act(seat, action, by="tapped")
         except IllegalActionError:
+            self.seats[seat].drew = drew_before
             return taps.refuse_illegal(game, seat, action, text, names, last)
-        self.seats[seat].drew = 0
         self.showdown = None  # the last verdict stays up until the next decision
         self._changed(save=True)
         return None
