@@ -91,7 +91,9 @@ function winnerOf(view) {
 export function winnerBanner(view, me = null) {
   const main = document.querySelector("main");
   let banner = document.getElementById("winner");
-  const over = view.family !== "pitch" && (view.phase === "over" || view.phase === "match_over");
+  // The engine's `winner` (null while a round is played); a family whose pages
+  // draw their own end of hand (Pitch's banner) sends none.
+  const over = Boolean(view.winner);
   document.body.classList.toggle("round-won", over);
   if (!over) {
     if (banner) banner.hidden = true;
