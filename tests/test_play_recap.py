@@ -244,8 +244,8 @@ def test_a_showdown_after_near_ties_and_one_decided_by_hand():
     )
     late = showdown(reaction_us={0: 231049, 1: None}, margin_us=None)
     assert event_text(late, NAMES, you=1) == (
-        "Showdown (R7!2): Ann vs you for 2 cards. Ann wins: Ann 231.0 ms, you - "
-        "(you did not press). You take 2 cards."
+        "Showdown (R7!2): Ann vs you for 2 cards. Ann wins: Ann 231.0 ms; you did not "
+        "press. You take 2 cards."
     )
 
 

@@ -282,7 +282,7 @@ def test_regression_history_said_1_cards():
         (
             {"margin_us": None, "reaction_us": {"a": None, "b": 231000}},
             "sd-1: Bob (side B) beat Ann (side A), who did not press; 2 cards launched",
-            "Bob wins: Ann -, Bob 231.0 ms (Ann did not press). Ann takes 2 cards.",
+            "Bob wins: Bob 231.0 ms; Ann did not press. Ann takes 2 cards.",
             "Bob won (faster)",
         ),
         (
@@ -450,7 +450,7 @@ def test_a_duel_verdict_reads_as_the_units_and_in_ms():
     unit = verdict(result())
     assert unit == "Bob wins: Ann 254.5 ms, Bob 231.0 ms, margin 23.5 ms"
     assert duel_verdict(names, 2, 0, "faster", {0: None, 2: 231000}) == (
-        "Bob wins: Ann -, Bob 231.0 ms (Ann did not press)"
+        "Bob wins: Bob 231.0 ms; Ann did not press"
     )
     assert duel_verdict(names, 2, 0, "faster", {0: None, 2: None}) == "Bob wins"
     assert duel_verdict(names, 2, 0, "false_start", {0: None, 2: None}) == "false start by Ann"

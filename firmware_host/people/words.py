@@ -271,7 +271,7 @@ def verdict(result: Result) -> str:
     >>> names = {"a": "Ann", "b": "Bob"}
     >>> verdict({"players": names, "winner": "a", "loser": "b", "reason": "faster",
     ...          "reaction_us": {"a": 231000, "b": None}, "margin_us": None})
-    'Ann wins: Ann 231.0 ms, Bob - (Bob did not press)'
+    'Ann wins: Ann 231.0 ms; Bob did not press'
     >>> verdict({"players": names, "winner": "a", "loser": "b", "reason": "faster",
     ...          "reaction_us": {"a": 231000, "b": 412000}, "margin_us": None})
     'Ann wins: Ann 231.0 ms, Bob 412.0 ms (Bob did not press in time)'
@@ -296,10 +296,13 @@ def verdict(result: Result) -> str:
         return capital(_void(result["tie_reruns"]))
     winner, loser = result["winner"], result["loser"]
     bots = result.get("bots") or ()
+    pressed = [side for side in Side if result["reaction_us"][side] is not None]
     reactions = ", ".join(
         f"{names[side]}{' (bot)' if side in bots else ''} {ms(result['reaction_us'][side])}"
-        for side in Side
+        for side in pressed
     )
+    if loser not in pressed:  # no time to tell: said in words, not as a dash
+        return f"{names[winner]} wins: {reactions}; {names[loser]} did not press"
     if result["margin_us"] is not None:
         return f"{names[winner]} wins: {reactions}, margin {ms(result['margin_us'])}"
     return f"{names[winner]} wins: {reactions} ({names[loser]} {_late(result, loser)})"
@@ -331,7 +334,7 @@ def duel_verdict(
     >>> duel_verdict(names, 2, 0, "faster", {0: 254512, 2: 231049}, 23463)
     'you win: Ann 254.5 ms, you 231.0 ms, margin 23.5 ms'
     >>> duel_verdict(names, 0, 2, "faster", {0: 231000, 2: None})
-    'Ann wins: Ann 231.0 ms, you - (you did not press)'
+    'Ann wins: Ann 231.0 ms; you did not press'
     >>> duel_verdict(names, 0, 2, "false_start", {0: None, 2: None}, None, 1)
     'false start by you, after 1 near-tie re-run'
     >>> duel_verdict(names, 0, 2, "faster")      # decided by hand: no times
@@ -342,13 +345,15 @@ def duel_verdict(
         text = f"false start by {names[loser]}"
     else:
         text = verb(names[winner], "win")
-        if any(times.get(p) is not None for p in names):
-            told = ", ".join(f"{names[p]} {ms(times.get(p))}" for p in names)
+        pressed = [p for p in names if times.get(p) is not None]
+        if pressed:
+            told = ", ".join(f"{names[p]} {ms(times.get(p))}" for p in pressed)
             if margin_us is not None:
                 text += f": {told}, margin {ms(margin_us)}"
+            elif loser not in pressed:
+                text += f": {told}; {names[loser]} did not press"
             else:
-                late = "did not press" if times.get(loser) is None else _LATE
-                text += f": {told} ({names[loser]} {late})"
+                text += f": {told} ({names[loser]} {_LATE})"
     if tie_reruns:
         text += f", after {reruns_text(tie_reruns)}"
     return text
