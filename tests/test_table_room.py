@@ -215,7 +215,7 @@ def test_a_person_plays_from_the_phone_and_everyone_sees_it():
 
 def test_a_persons_own_draw_is_the_plus_n_beside_their_seat_and_a_refusal_keeps_the_last():
     room, display, ann, bob = two_people()
-    me, other = turn_of(room, ann, bob)
+    me, _ = turn_of(room, ann, bob)
     assert refusals(send(room, me, type="act", action="draw", id=1)) == []
     seats = last_view(taken(room, display))["seats"]
     assert seats[me.seat]["drew"] == 1  # the draw's own event, not cleared after it
