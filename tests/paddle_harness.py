@@ -138,16 +138,8 @@ def serving(app: Starlette, sock: socket.socket) -> Iterator[None]:
     """``app`` served by a plain uvicorn in a thread on ``sock`` until the block ends."""
     import uvicorn
 
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws="websockets-sansio"))
-    thread = threading.Thread(target=lambda: asyncio.run(server.serve(sockets=[sock])))
-    thread.start()
-    try:
-        for _ in range(500):
-            if server.started:
-                break
-            threading.Event().wait(0.01)
-        assert server.started, "the paddles' server did not start"
+    from tests.table_helpers import uvicorn_serving
+
+    config = uvicorn.Config(app, log_level="warning", ws="websockets-sansio")
+    with uvicorn_serving(config, sock, "the paddles' server"):
         yield
-    finally:
-        server.should_exit = True
-        thread.join(10)

@@ -84,11 +84,19 @@ def served(app, sock: socket.socket) -> Iterator[None]:
     """Serve ``app`` (``create_app``'s) on ``sock`` with uvicorn in a thread until
     the block ends, configured as ``serve`` configures it (its limits, the
     connection caps, the request timeout, the frame checks)."""
-    import uvicorn
-
     from engine.apps.table.transport import uvicorn_config
 
-    server = uvicorn.Server(uvicorn_config(app))
+    with uvicorn_serving(uvicorn_config(app), sock, "the server"):
+        yield
+
+
+@contextlib.contextmanager
+def uvicorn_serving(config, sock: socket.socket, what: str) -> Iterator[None]:
+    """A uvicorn server of ``config`` in a thread on ``sock``, started before the
+    block and stopped after it; ``what`` names it if it does not start."""
+    import uvicorn
+
+    server = uvicorn.Server(config)
     thread = threading.Thread(target=lambda: asyncio.run(server.serve(sockets=[sock])))
     thread.start()
     try:
@@ -96,7 +104,7 @@ def served(app, sock: socket.socket) -> Iterator[None]:
             if server.started:
                 break
             threading.Event().wait(0.01)
-        assert server.started, "the server did not start"
+        assert server.started, f"{what} did not start"
         yield
     finally:
         server.should_exit = True
