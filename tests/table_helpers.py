@@ -11,6 +11,7 @@ import json
 import socket
 import threading
 from collections.abc import Iterator
+from typing import Any
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -146,7 +147,7 @@ class RawWebSocket:
             request.headers["Origin"] = origin
         self.protocol.send_request(request)
         self._flush()
-        self.response = None
+        self.response: Any = None  # the handshake's answer (websockets' Response)
         self.frames: list = []
         while self.response is None:
             if not self._read():
