@@ -76,6 +76,32 @@ def test_ties_beyond_max_reruns_are_void_and_fought_again() -> None:
     assert "2 void ties fought again" in fight.outcome.detail
 
 
+def test_past_max_voids_a_tie_on_slow_links_is_called_on_the_measured_times() -> None:
+    # 80 ms each way: 80 ms of uncertainty a phone, so 100 ms apart is a tie.
+    fight = PhoneShowdown(REQ, max_reruns=1, max_voids=1)
+    slow = {0: Tap(250_000, 80_000), 2: Tap(350_000, 80_000)}
+    assert [fight.record(slow).kind for _ in range(2)] == ["tie", "tie"]  # a re-run, a void
+    assert fight.voids == 1 and fight.outcome is None
+    assert fight.record(slow).kind == "decided"
+    assert fight.outcome is not None
+    assert (fight.outcome.winner, fight.outcome.reason) == (0, Reason.FASTER)
+    assert fight.outcome.margin_us == 100_000 and fight.outcome.tie_reruns == 2
+    assert fight.outcome.detail == (
+        "Ann faster by 100.0 ms, after 2 near-tie re-runs (100.0 ms apart, 100.0 ms apart), "
+        "1 void tie fought again; called on the measured times, closer than the phones' "
+        "clocks can tell"
+    )
+
+
+def test_past_max_voids_two_false_starts_the_earlier_loses_and_an_exact_tie_is_fought_again():
+    fight = PhoneShowdown(REQ, max_reruns=0, max_voids=0)
+    exact = {0: Tap(250_000, 80_000), 2: Tap(250_000, 80_000)}
+    assert fight.record(exact).kind == "tie"  # nothing to call it on
+    assert fight.record({0: Tap(-30_000, 80_000), 2: Tap(-10_000, 80_000)}).kind == "decided"
+    assert fight.outcome is not None
+    assert (fight.outcome.loser, fight.outcome.reason) == (0, Reason.FALSE_START)
+
+
 def test_nobody_taps_within_the_timeout_is_fought_again() -> None:
     fight = PhoneShowdown(REQ, timeout_us=1_000_000)
     assert fight.record({0: Tap(None), 2: Tap(None)}).kind == "timeout"

@@ -22,6 +22,9 @@ follow the unit's (docs/timing.md, "The decision"):
   than ``tie_threshold_us``, the unit's own floor) are a **tie**: the
   countdown runs again, counted; after ``max_reruns`` re-runs a further tie is
   void and fought again too (the game needs a loser), counted as a void;
+  after ``max_voids`` voids (a slow link's uncertainty can blur most taps
+  together) a further tie is **called on the measured times**, the faster
+  reaction winning, and the verdict says so; only an exact tie is fought again;
 - nobody taps within ``timeout_us`` of GO: a **timeout**, fought again;
   one taps and the other does not: the tapper wins, the other's reaction None;
 - a phone that never answers (``None`` for its report) decides nothing: the
@@ -139,6 +142,18 @@ def judge_round(
     return RoundResult("decided", request.other(first), Reason.FASTER, reaction, gap)
 
 
+def _called_on_times(request: ShowdownRequest, tie: RoundResult) -> RoundResult:
+    """A tie decided on the reactions as measured: the earlier of two false
+    starts loses, else the slower reaction."""
+    a, b = request.players
+    ra, rb = tie.reaction_us[a], tie.reaction_us[b]
+    assert ra is not None and rb is not None and ra != rb
+    first = a if ra < rb else b
+    if ra < 0 and rb < 0:
+        return RoundResult("decided", first, Reason.FALSE_START, dict.fromkeys(request.players))
+    return RoundResult("decided", request.other(first), Reason.FASTER, tie.reaction_us, tie.gap_us)
+
+
 def _measured(reaction: Mapping[int, int | None], early: bool) -> dict[int, int | None]:
     return dict.fromkeys(reaction) if early else dict(reaction)
 
@@ -159,13 +174,18 @@ class PhoneShowdown:
         timeout_us: int = DEFAULT_TIMEOUT_US,
         tie_threshold_us: int = 0,
         max_reruns: int = 3,
+        max_voids: int = 2,
     ):
-        if max_reruns < 0 or timeout_us <= 0 or tie_threshold_us < 0:
-            raise ValueError("need max_reruns >= 0, timeout_us > 0, tie_threshold_us >= 0")
+        if max_reruns < 0 or max_voids < 0 or timeout_us <= 0 or tie_threshold_us < 0:
+            raise ValueError(
+                "need max_reruns >= 0, max_voids >= 0, timeout_us > 0, tie_threshold_us >= 0"
+            )
         self.request = request
         self.timeout_us = timeout_us
         self.tie_threshold_us = tie_threshold_us
         self.max_reruns = max_reruns
+        self.max_voids = max_voids
+        self.called_on_times = False  # a tie past max_voids, decided on the measured times
         self.ties: list[int] = []  # each tie's gap, in order
         self.voids = 0  # ties beyond max_reruns: void, fought again
         self.timeouts = 0
@@ -183,6 +203,9 @@ class PhoneShowdown:
         result = judge_round(
             self.request, taps, timeout_us=self.timeout_us, tie_threshold_us=self.tie_threshold_us
         )
+        if result.kind == "tie" and result.gap_us and self.voids >= self.max_voids:
+            result = _called_on_times(self.request, result)
+            self.called_on_times = True
         if result.kind == "tie":
             assert result.gap_us is not None
             if len(self.ties) >= self.max_reruns:
@@ -225,6 +248,8 @@ class PhoneShowdown:
             fought.append(plural(self.timeouts, "timeout"))
         if fought:
             detail += f", after {', '.join(fought)}"
+        if self.called_on_times:
+            detail += "; called on the measured times, closer than the phones' clocks can tell"
         return ShowdownOutcome(
             loser,
             winner,
