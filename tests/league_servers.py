@@ -136,27 +136,49 @@ class PostgresServer:
         # initdb refuses root: the cluster belongs to postgres then.
         self.user = "postgres" if os.geteuid() == 0 else pwd.getpwuid(os.geteuid()).pw_name
 
-    def _as_owner(self, argv: list[str]) -> list[str]:
-        return ["runuser", "-u", self.user, "--", *argv] if os.geteuid() == 0 else argv
+    def _as_owner(self) -> dict:
+        """Popen's arguments that run a program as the cluster's owner: the
+        server itself is the child (no runuser between, which would leave it
+        running when signalled)."""
+        if os.geteuid() != 0:
+            return {}
+        owner = pwd.getpwnam(self.user)
+        return {"user": owner.pw_uid, "group": owner.pw_gid, "extra_groups": []}
 
     def start(self) -> PostgresServer:
         if os.geteuid() == 0:
             shutil.chown(self.folder, self.user)
         subprocess.run(
-            self._as_owner(
-                [str(PG_BIN / "initdb"), "-D", str(self.data), "-U", self.user, *INITDB_OPTIONS]
-            ),
+            [str(PG_BIN / "initdb"), "-D", str(self.data), "-U", self.user, *INITDB_OPTIONS],
             check=True,
             capture_output=True,
+            cwd=self.folder,
+            **self._as_owner(),
         )
         argv = [str(PG_BIN / "postgres"), "-D", str(self.data), "-p", str(self.port)]
         argv += ["-c", "listen_addresses=127.0.0.1", "-c", f"unix_socket_directories={self.folder}"]
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(
-                self._as_owner(argv), stdout=log, stderr=subprocess.STDOUT
+                argv, stdout=log, stderr=subprocess.STDOUT, cwd=self.folder, **self._as_owner()
             )
         wait_for_port(self.port, self.process, "postgres", self.log)
+        self._wait_until_ready()
         return self
+
+    def _wait_until_ready(self) -> None:
+        """The port opens before the server takes connections ("the database
+        system is starting up"): ready when a connection is accepted."""
+        import psycopg
+
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while True:
+            try:
+                psycopg.connect(self.url(), connect_timeout=2).close()
+                return
+            except psycopg.OperationalError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
 
     def url(self, database: str = "postgres") -> str:
         return f"postgresql://{self.user}@127.0.0.1:{self.port}/{database}"
@@ -179,7 +201,7 @@ class PostgresServer:
 
     def stop(self) -> None:
         if self.process and self.process.poll() is None:
-            # SIGINT: the fast shutdown (runuser passes it on to postgres).
+            # SIGINT: PostgreSQL's fast shutdown.
             self.process.send_signal(signal.SIGINT)
             try:
                 self.process.wait(20)
@@ -202,17 +224,27 @@ def mosquitto(tmp_path) -> Iterator[Mosquitto]:
         broker.stop()
 
 
+#: The session's PostgreSQL servers, stopped when the session finishes.
+_SESSION_SERVERS: list[PostgresServer] = []
+
+
 @pytest.fixture(scope="session")
-def postgres_server() -> Iterator[PostgresServer]:
+def postgres_server() -> PostgresServer:
     if not (PG_BIN / "initdb").exists():
         _missing(f"no PostgreSQL in {PG_BIN}: apt-get install postgresql (or set PG_BIN)")
-    folder = Path(tempfile.mkdtemp(prefix="league-pg-"))
-    server = PostgresServer(folder).start()
-    try:
-        yield server
-    finally:
+    server = PostgresServer(Path(tempfile.mkdtemp(prefix="league-pg-"))).start()
+    _SESSION_SERVERS.append(server)
+    return server
+
+
+def pytest_sessionfinish(session):
+    # Here, not in the fixture's teardown: a session fixture is torn down inside
+    # the last test's teardown, and the fast tier's guard would blame the wait
+    # for the server's exit on that test.
+    while _SESSION_SERVERS:
+        server = _SESSION_SERVERS.pop()
         server.stop()
-        shutil.rmtree(folder, ignore_errors=True)
+        shutil.rmtree(server.folder, ignore_errors=True)
 
 
 @pytest.fixture
