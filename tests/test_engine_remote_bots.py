@@ -156,7 +156,7 @@ def test_a_loser_who_never_pressed_did_not_press_and_one_who_pressed_late_not_in
     port.run_showdown(ShowdownRequest("m1:r2:s4", 2, 0, "Cat", "Bob", 1, bots={0: 180.0}))
     verdicts = [line for line in said if " wins: " in line]
     assert verdicts == [
-        "Cat wins: Cat 231.0 ms; Bob did not press. Bob takes 3 cards.",
+        "Cat wins: Cat 231.0 ms; Bob (bot) did not press. Bob takes 3 cards.",
         "Cat wins: Cat 231.0 ms, Bob (bot) 612.0 ms (Bob did not press in time). Bob takes 1 card.",
     ]
 

@@ -273,6 +273,9 @@ def verdict(result: Result) -> str:
     ...          "reaction_us": {"a": 231000, "b": None}, "margin_us": None})
     'Ann wins: Ann 231.0 ms; Bob did not press'
     >>> verdict({"players": names, "winner": "a", "loser": "b", "reason": "faster",
+    ...          "reaction_us": {"a": 231000, "b": None}, "margin_us": None, "bots": ["b"]})
+    'Ann wins: Ann 231.0 ms; Bob (bot) did not press'
+    >>> verdict({"players": names, "winner": "a", "loser": "b", "reason": "faster",
     ...          "reaction_us": {"a": 231000, "b": 412000}, "margin_us": None})
     'Ann wins: Ann 231.0 ms, Bob 412.0 ms (Bob did not press in time)'
     >>> verdict({"players": names, "winner": "b", "loser": "a", "reason": "faster",
@@ -297,12 +300,10 @@ def verdict(result: Result) -> str:
     winner, loser = result["winner"], result["loser"]
     bots = result.get("bots") or ()
     pressed = [side for side in Side if result["reaction_us"][side] is not None]
-    reactions = ", ".join(
-        f"{names[side]}{' (bot)' if side in bots else ''} {ms(result['reaction_us'][side])}"
-        for side in pressed
-    )
+    told = {side: f"{names[side]}{' (bot)' if side in bots else ''}" for side in Side}
+    reactions = ", ".join(f"{told[side]} {ms(result['reaction_us'][side])}" for side in pressed)
     if loser not in pressed:  # no time to tell: said in words, not as a dash
-        return f"{names[winner]} wins: {reactions}; {names[loser]} did not press"
+        return f"{names[winner]} wins: {reactions}; {told[loser]} did not press"
     if result["margin_us"] is not None:
         return f"{names[winner]} wins: {reactions}, margin {ms(result['margin_us'])}"
     return f"{names[winner]} wins: {reactions} ({names[loser]} {_late(result, loser)})"
