@@ -75,7 +75,7 @@ class _InFlight:
 class _Source:
     cursor: int
     done_above: set[int] = field(default_factory=set)
-    read_upto: int = 0  # the highest entry offered (or done) so far
+    read_upto: int = 0  # the highest entry offered or skipped so far (done above it: not yet)
 
 
 class Outbox:
@@ -98,7 +98,7 @@ class Outbox:
         for name in {*cursors, *done_above}:
             cursor = cursors.get(name, 0)
             above = {seq for seq in done_above.get(name, ()) if seq > cursor}
-            self._sources[name] = _Source(cursor, above, max([cursor, *above]))
+            self._sources[name] = _Source(cursor, above, cursor)
         self._flight: dict[str, _InFlight] = {}  # id -> item, in the order offered
         self.counts = Counts()
 
@@ -221,7 +221,13 @@ class Outbox:
         state = self._source(source)
         waiting = [f.item.seq for f in self._flight.values() if f.item.source == source]
         lowest = min(waiting) if waiting else None
-        below = [seq for seq in state.done_above if lowest is None or seq < lowest]
+        # Only entries read so far: one done above a gap not read yet (acked before a
+        # restart) waits for the gap.
+        below = [
+            seq
+            for seq in state.done_above
+            if seq <= state.read_upto and (lowest is None or seq < lowest)
+        ]
         if below:
             state.cursor = max(state.cursor, *below)
             state.done_above = {seq for seq in state.done_above if seq > state.cursor}

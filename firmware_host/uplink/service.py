@@ -42,7 +42,7 @@ from firmware_host.protocol.league import (
     status_topic,
 )
 from firmware_host.uplink.config import UplinkConfig
-from firmware_host.uplink.errors import NameClashError, SourceError
+from firmware_host.uplink.errors import NameClashError, SourceError, UplinkError
 from firmware_host.uplink.outbox import Outbox, Outgoing
 from firmware_host.uplink.presence import (
     discovery_configs,
@@ -378,9 +378,12 @@ class Uplink:
     def _save(self, sources: set[str]) -> None:
         if self._state is None:
             return
-        self._state.save(
-            {name: (self.outbox.cursor(name), self.outbox.done_above(name)) for name in sources}
-        )
+        try:
+            self._state.save(
+                {name: (self.outbox.cursor(name), self.outbox.done_above(name)) for name in sources}
+            )
+        except UplinkError as exc:  # sending goes on; a restart would resend more
+            log.error("%s", exc)
 
     def _goodbye(self, clean: bool) -> None:
         client = self._client

@@ -51,7 +51,8 @@ class UplinkState:
         try:
             if str(path) != ":memory:":
                 Path(path).parent.mkdir(mode=0o700, exist_ok=True)
-            self._db = sqlite3.connect(path, isolation_level=None)
+            # One thread at a time uses it, not always the one that opened it.
+            self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
             for statement in _SCHEMA:
