@@ -288,7 +288,7 @@ def test_broker_auth_and_tls(tmp_path):
     assert str(caught.value) == (
         f"uplink.password_file: {empty} is empty: its first line is the password"
     )
-    with pytest.raises(UplinkConfigError, match="uplink.password_file: goes with a username"):
+    with pytest.raises(UplinkConfigError, match=r"uplink\.password_file: goes with a username"):
         build_config({**NEEDED, "password_file": str(secret)})
 
 
