@@ -1,7 +1,8 @@
 #!/bin/bash
 # Install the UNO Showdown unit daemon as a systemd service on Raspberry Pi OS.
 #
-#   sudo systemd/install.sh [--source DIR] [--allow-remote] [--with-table | --without-table] [--dry-run]
+#   sudo systemd/install.sh [--source DIR] [--allow-remote] [--with-table | --without-table]
+#                           [--with-uplink BROKER [--venue NAME]] [--dry-run]
 #   sudo systemd/install.sh --uninstall [--purge] [--dry-run]
 #
 # Safe to run again: each step checks first and only acts when something is
@@ -19,6 +20,12 @@
 # dynamic user in group uno-showdown (so it reads the token), the unit on
 # loopback, phones on the LAN at port 8700. Once installed, later runs keep it
 # up to date; --without-table removes it (its saved match is kept).
+#
+# --with-uplink BROKER adds the league uplink (`showdown-unit uplink`) as the
+# service uno-showdown-uplink: the project's league extra, the unit's user (it
+# reads the journal, read-only), a new /etc/uno-showdown/uplink.toml naming
+# the broker, the venue (--venue, default venue-1) and the unit (this Pi's
+# host name). Once installed, later runs keep it up to date. See docs/uplink.md.
 #
 # DESTDIR (for tests and staging) prefixes every file path; users, groups,
 # owners (chown, stat) and systemctl are still whatever is first on PATH.
@@ -41,12 +48,19 @@ readonly TABLE_UNIT_FILE=/etc/systemd/system/$TABLE_SERVICE.service
 readonly TABLE_PORT=8700                    # the --listen port in $TABLE_SERVICE.service
 # DynamicUser=: /var/lib/$TABLE_SERVICE is a link into /var/lib/private.
 readonly TABLE_STATE_DIRS=("/var/lib/$TABLE_SERVICE" "/var/lib/private/$TABLE_SERVICE")
+readonly UPLINK_SERVICE=uno-showdown-uplink
+readonly UPLINK_UNIT_FILE=/etc/systemd/system/$UPLINK_SERVICE.service
+readonly UPLINK_CONFIG=$CONF_DIR/uplink.toml
+readonly UPLINK_STATE_DIR=/var/lib/$UPLINK_SERVICE
+# A venue or unit name, as the league's wire checks it (clean_place).
+readonly PLACE='^[a-z0-9]([a-z0-9-]{0,30}[a-z0-9])?$'
 readonly GROUPS_NEEDED=(gpio dialout)
 D=${DESTDIR:-}
 
 usage() {
     cat <<EOF
-usage: install.sh [--source DIR] [--allow-remote] [--with-table | --without-table] [--dry-run]
+usage: install.sh [--source DIR] [--allow-remote] [--with-table | --without-table]
+                  [--with-uplink BROKER [--venue NAME]] [--dry-run]
        install.sh --uninstall [--purge] [--dry-run]
 
   --source DIR     project checkout to install (default: the one this script is in)
@@ -56,6 +70,12 @@ usage: install.sh [--source DIR] [--allow-remote] [--with-table | --without-tabl
                    (phones on the LAN, port $TABLE_PORT); once installed, later runs
                    keep it up to date
   --without-table  remove the $TABLE_SERVICE service; keep the unit and the saved match
+  --with-uplink BROKER
+                   also install the league uplink as the service $UPLINK_SERVICE,
+                   sending results to the MQTT broker BROKER (HOST or HOST:PORT);
+                   a new $UPLINK_CONFIG names it (an existing one is kept)
+  --venue NAME     with --with-uplink: the venue's name in a new $UPLINK_CONFIG
+                   (default venue-1)
   --dry-run        print what would be done and change nothing
   --uninstall      stop and remove the services and $PREFIX; keep config and results
   --purge          with --uninstall: also remove $CONF_DIR, $STATE_DIR, the table's
@@ -103,7 +123,8 @@ package_fingerprint() {
 
 install_package() {
     local pip=$D$VENV/bin/pip copy extras=pi
-    (( ! with_table )) || extras=pi,table
+    (( ! with_table )) || extras=$extras,table
+    (( ! with_uplink )) || extras=$extras,league
     if (( dry_run )); then
         say "would run: $pip install --quiet --disable-pip-version-check ${source_dir}[$extras]"
         return 0
@@ -130,6 +151,8 @@ allow_remote=0
 dry_run=0
 purge=0
 table_flag=
+uplink_broker=
+venue=
 while (( $# )); do
     case $1 in
         --source) [[ $# -ge 2 ]] || die "--source needs a directory"; source_dir=$2; shift ;;
@@ -139,6 +162,11 @@ while (( $# )); do
             [[ -z $table_flag || $table_flag == "$1" ]] \
                 || die "--with-table and --without-table do not go together"
             table_flag=$1 ;;
+        --with-uplink) [[ $# -ge 2 ]] || die "--with-uplink needs the broker, HOST or HOST:PORT"
+            uplink_broker=$2; shift ;;
+        --with-uplink=*) uplink_broker=${1#--with-uplink=} ;;
+        --venue) [[ $# -ge 2 ]] || die "--venue needs a name"; venue=$2; shift ;;
+        --venue=*) venue=${1#--venue=} ;;
         --dry-run) dry_run=1 ;;
         --uninstall) action=uninstall ;;
         --purge) purge=1 ;;
@@ -155,6 +183,23 @@ if (( allow_remote )) && [[ $action == uninstall ]]; then
 fi
 if [[ -n $table_flag ]] && [[ $action == uninstall ]]; then
     die "$table_flag does not go with --uninstall (which removes both services)"
+fi
+if [[ -n $uplink_broker || -n $venue ]] && [[ $action == uninstall ]]; then
+    die "--with-uplink and --venue do not go with --uninstall (which removes every service)"
+fi
+if [[ -n $venue && -z $uplink_broker ]]; then
+    die "--venue only goes with --with-uplink BROKER"
+fi
+if [[ -n $uplink_broker ]] && ! [[ $uplink_broker =~ ^[A-Za-z0-9._-]+(:[0-9]{1,5})?$ ]]; then
+    die "--with-uplink: the broker is HOST or HOST:PORT, not '$uplink_broker'"
+fi
+venue=${venue:-venue-1}
+[[ $venue =~ $PLACE ]] \
+    || die "--venue: 1 to 32 lower-case letters, digits and inner dashes (like bar-1), not '$venue'"
+# The uplink: asked for, or installed by an earlier run (then kept up to date).
+with_uplink=0
+if [[ -n $uplink_broker ]] || [[ -e $D$UPLINK_UNIT_FILE ]]; then
+    with_uplink=1
 fi
 # The table: asked for, or installed by an earlier run (then kept up to date).
 with_table=0
@@ -200,8 +245,9 @@ do_install() {
     write_token
     (( ! token_made )) || changed=1     # the daemon reads its token at start
     write_config
+    (( ! with_uplink )) || write_uplink_config
 
-    local reload=0 table_changed=0
+    local reload=0 table_changed=0 uplink_changed=0
     if install_file "$source_dir/systemd/$SERVICE.service" "$D$UNIT_FILE" 0644; then
         changed=1
         reload=1
@@ -209,6 +255,11 @@ do_install() {
     if (( with_table )) \
             && install_file "$source_dir/systemd/$TABLE_SERVICE.service" "$D$TABLE_UNIT_FILE" 0644; then
         table_changed=1
+        reload=1
+    fi
+    if (( with_uplink )) \
+            && install_file "$source_dir/systemd/$UPLINK_SERVICE.service" "$D$UPLINK_UNIT_FILE" 0644; then
+        uplink_changed=1
         reload=1
     fi
     (( ! reload )) || run systemctl daemon-reload
@@ -227,6 +278,15 @@ do_install() {
         note_table_link
     elif [[ $table_flag == --without-table ]]; then
         remove_table
+    fi
+
+    if (( with_uplink )); then
+        # The uplink runs the package's code; its config is read at start.
+        if ! service_is enabled "$UPLINK_SERVICE" || ! service_is active "$UPLINK_SERVICE"; then
+            run systemctl enable --now "$UPLINK_SERVICE"
+        elif (( changed || uplink_changed || uplink_config_made )); then
+            run systemctl restart "$UPLINK_SERVICE"
+        fi
     fi
 
     command -v pinctrl >/dev/null \
@@ -248,6 +308,42 @@ do_install() {
         say "  journalctl -u $TABLE_SERVICE | grep 'host:' | tail -1   shows the host URL (keep it secret)"
         say "  journalctl -u $TABLE_SERVICE -f   shows its log, the host URL, the join URL and the QR code"
     fi
+    if (( with_uplink )); then
+        say "the uplink: journalctl -u $UPLINK_SERVICE -f   shows its log; its settings are in $UPLINK_CONFIG"
+    fi
+}
+
+# A new uplink.toml from --with-uplink (an existing one is the user's: kept,
+# with a note if it names another broker). The unit's name is this Pi's host
+# name, made a league name (lower case, dashes).
+uplink_config_made=0
+write_uplink_config() {
+    [[ -n $uplink_broker ]] || return 0
+    if [[ -e $D$UPLINK_CONFIG ]]; then
+        grep -qE "^[[:space:]]*broker[[:space:]]*=[[:space:]]*\"$uplink_broker\"" "$D$UPLINK_CONFIG" \
+            || say "note: $UPLINK_CONFIG exists and is kept; set broker = \"$uplink_broker\" in it, then: sudo systemctl restart $UPLINK_SERVICE"
+        return 0
+    fi
+    local unit new
+    unit=$(hostname -s 2>/dev/null | tr 'A-Z_. ' 'a-z---' | tr -cd 'a-z0-9-' | sed -e 's/^-*//' | cut -c1-32 | sed -e 's/-*$//') || true
+    [[ $unit =~ $PLACE ]] || unit=unit-1
+    new=$(mktemp)
+    cat >"$new" <<CONFIG
+# The league uplink's settings (showdown-unit uplink): see docs/uplink.md.
+# Flags given to showdown-unit uplink override these.
+[uplink]
+broker = "$uplink_broker"     # the venue's MQTT broker, HOST or HOST:PORT
+venue = "$venue"
+unit = "$unit"                # unique in the venue: the league refuses a second one
+# username = "$unit"
+# password_file = "/etc/uno-showdown/uplink-password"  # root:uno-showdown, mode 0640
+# tls = true                  # or ca_file = "/etc/uno-showdown/broker-ca.pem"
+# matches = ""                # the browser table's match book, if it keeps one
+# ha_discovery = false        # Home Assistant's MQTT discovery
+CONFIG
+    run install -D -m 0644 "$new" "$D$UPLINK_CONFIG"
+    rm -f "$new"
+    uplink_config_made=1
 }
 
 # The table reaches the unit at socket://127.0.0.1:7700 (its ExecStart). A config
@@ -365,7 +461,7 @@ write_token() {
 
 do_uninstall() {
     local name file reload=0
-    for name in "$TABLE_SERVICE" "$SERVICE"; do     # the table first: it wants the unit
+    for name in "$UPLINK_SERVICE" "$TABLE_SERVICE" "$SERVICE"; do     # the unit last: the others want it
         file=/etc/systemd/system/$name.service
         if [[ -e $D$file ]]; then
             if service_is enabled "$name" || service_is active "$name"; then
@@ -381,7 +477,7 @@ do_uninstall() {
     fi
     if (( purge )); then
         local dir
-        for dir in "$D$CONF_DIR" "$D$STATE_DIR" "${TABLE_STATE_DIRS[@]/#/$D}"; do
+        for dir in "$D$CONF_DIR" "$D$STATE_DIR" "$D$UPLINK_STATE_DIR" "${TABLE_STATE_DIRS[@]/#/$D}"; do
             if [[ -e $dir || -L $dir ]]; then
                 run rm -rf "$dir"
             fi

@@ -45,8 +45,15 @@ MAY_IMPORT = {
         "firmware_host.core",
         "firmware_host.service.config",
     },
+    "firmware_host.uplink": {
+        "firmware_host.protocol",
+        "firmware_host.people",
+        "firmware_host.core",
+        "firmware_host.service",
+    },
     "firmware_host.commands": {
         "hw",
+        "firmware_host.uplink",
         "firmware_host.protocol",
         "firmware_host.people",
         "firmware_host.core",

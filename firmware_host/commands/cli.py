@@ -60,6 +60,11 @@ COMMANDS = [
         "run the unit standalone on its pins (--mock: on the keyboard)",
     ),
     (
+        "uplink",
+        "firmware_host.commands.uplink_cmd",
+        "send every result to the venue's league over MQTT (a service beside the unit)",
+    ),
+    (
         "demo",
         "firmware_host.commands.demo_cmd",
         "four showdowns told step by step (a win, a false start, a near-tie re-run, "
