@@ -30,6 +30,7 @@ __all__ = [
     "payload",
     "wait_for",
     "Uplink",
+    "resend_until_acked",
 ]
 
 #: 2025-11-30 18:04:11 UTC: the day of every result unless told.
@@ -170,3 +171,23 @@ class Uplink:
 
 def as_json(data: bytes) -> Any:
     return json.loads(data)
+
+
+def resend_until_acked(
+    uplink: Uplink, messages: list[dict], *, every_s: float = 0.5, timeout: float = 60.0
+) -> None:
+    """As a real uplink does: publish every message not yet acked, again every
+    ``every_s``, until each id is acked (a broker that is down: publish fails,
+    try again later)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        acked = set(uplink.stored()) | {id_ for id_, _ in uplink.refused()}
+        waiting = [m for m in messages if m["id"] not in acked]
+        if not waiting:
+            return
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{len(waiting)} of {len(messages)} never acked")
+        for message in waiting:
+            topic = result_topic(message["venue"], message["unit"])
+            uplink.client.publish(topic, encode(message), qos=1)  # rc ignored: retried
+        threading.Event().wait(every_s)

@@ -183,6 +183,11 @@ class Ingest:
             batch.append(item)
         return batch
 
+    def _publish(self, acks: list[tuple[str, bytes]]) -> None:
+        """The acks, QoS 1: queued by paho while the link is down, sent when it is back."""
+        for topic, payload in acks:
+            self.client.publish(topic, payload, qos=1)
+
     def _take(self, batch: list[tuple[str, bytes]]) -> None:
         try:
             taken = take_batch(self.store, batch, self.clock)
@@ -198,8 +203,7 @@ class Ingest:
             self._stopping.wait(pause)
             return
         self._failures = 0
-        for topic, payload in taken.acks:
-            self.client.publish(topic, payload, qos=1)
+        self._publish(taken.acks)
         self.batches += 1
         log.debug("batch of %d messages: %d acks", len(batch), len(taken.acks))
         if taken.changed and self.on_change is not None:

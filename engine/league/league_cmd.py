@@ -185,13 +185,18 @@ def command(args: argparse.Namespace) -> int:
     import uvicorn
 
     from engine.apps.table.table_cmd import check_free
+    from engine.apps.table.transport import uvicorn_config
     from engine.league.ingest import Ingest
     from engine.league.web import Changes, create_app
 
     broker = _broker_options(args)
     host, port = args.listen
-    check_free(host, port)
     store = _open_store(args.db)
+    try:
+        check_free(host, port)
+    except BaseException:
+        store.close()
+        raise
     changes = Changes()
     ingest = Ingest(
         store,
@@ -211,8 +216,7 @@ def command(args: argparse.Namespace) -> int:
     print("Ctrl-C stops the league.", flush=True)
     ingest.start()
     try:
-        config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
-        uvicorn.Server(config).run()
+        uvicorn.Server(uvicorn_config(app, host=host, port=port)).run()
     except KeyboardInterrupt:
         pass  # uvicorn shut down cleanly, then passed the Ctrl-C on
     finally:

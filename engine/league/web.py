@@ -11,6 +11,8 @@ Routes::
                       stored batch and status change; the pages fetch again
     /static/...       the pages' scripts and styles (table.css is the table's own)
 
+It is served as the browser table is (engine.apps.table.transport's uvicorn
+config: connection caps, the request timeout, the WebSocket frame checks).
 Every store read runs in a worker thread (``run_in_threadpool``), never on the
 event loop. A bad query parameter is a 400 with ``{"error": "..."}`` in words.
 :class:`Changes` carries the ingest thread's news to the open WebSockets; a
@@ -38,6 +40,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from engine.apps.table.limits import Limits, RefusalLog
 from firmware_host.protocol.league import WireError, clean_place
 
 __all__ = ["create_app", "Changes", "QueryError", "STATIC", "TABLE_STATIC", "SECURITY_HEADERS"]
@@ -118,6 +121,11 @@ class Changes:
         with contextlib.suppress(RuntimeError):  # the loop closed: the server stopped
             loop.call_soon_threadsafe(self._fan_out, news)
 
+    @property
+    def listeners(self) -> int:
+        """How many pages are listening now."""
+        return len(self._listeners)
+
     def broker_link(self, up: bool) -> None:
         """The ingest's link to the broker came up or went down."""
         self.broker = "connected" if up else "reconnecting"
@@ -192,9 +200,13 @@ def _bad(exc: QueryError) -> JSONResponse:
 # -- the app ------------------------------------------------------------------------------
 
 
-def create_app(store: LeagueStore, changes: Changes | None = None) -> Starlette:
+def create_app(
+    store: LeagueStore, changes: Changes | None = None, *, limits: Limits | None = None
+) -> Starlette:
     """The league's site over ``store``; ``changes`` carries the ingest's news
-    to the pages (a new, silent one if None)."""
+    to the pages (a new, silent one if None). ``limits`` are the table's
+    (engine.apps.table.limits): the league is served by the table's uvicorn
+    (``uvicorn_config``), with its connection caps and request timeout."""
     changes = changes if changes is not None else Changes()
 
     async def standings(request: Request) -> Response:
@@ -277,6 +289,8 @@ def create_app(store: LeagueStore, changes: Changes | None = None) -> Starlette:
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.changes = changes
+    app.state.limits = limits or Limits()  # for the table's uvicorn_config
+    app.state.refusals = RefusalLog()
     app.add_middleware(_SecurityHeaders)
     return app
 
