@@ -99,13 +99,28 @@ def test_standings_json_of_the_people_across_every_venue_and_day(store):
         "venues": ["bar-1", "cafe-2"],
         "days": [DAY_1, DAY_2],
     }
-    assert [r["id"] for r in body["recent"]] == [
-        "unit-2:s4",
-        "unit-1:s1",
-        "table-1:match:m1",
-        "unit-1:s3",
-        "unit-1:s2",
-        "unit-1:s1",
+    recent = [(r["venue"], r["id"]) for r in body["recent"]]
+    assert recent[:3] == [("bar-1", "unit-2:s4"), ("bar-1", "unit-1:s3"), ("bar-1", "unit-1:s2")]
+    assert sorted(recent[3:]) == [  # the same second: any order
+        ("bar-1", "table-1:match:m1"),
+        ("bar-1", "unit-1:s1"),
+        ("cafe-2", "unit-1:s1"),
+    ]
+    assert body["recent"][0]["outcomes"] == [
+        {
+            "player": "Ann",
+            "bot": False,
+            "outcome": "none",
+            "false_start": False,
+            "reaction_us": None,
+        },
+        {
+            "player": "Robo",
+            "bot": True,
+            "outcome": "none",
+            "false_start": False,
+            "reaction_us": None,
+        },
     ]
 
 

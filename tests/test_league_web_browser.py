@@ -27,7 +27,9 @@ SHOTS = ROOT / "docs" / "screenshots"
 PHONE = {"width": 390, "height": 844}
 TV = {"width": 1920, "height": 1080}
 PHONE_WIDTHS = (320, 360, 390, 430)
-NAMES = ".standings td.name"
+#: The texts that must never be cut without an ellipsis and a title.
+NAMES = ".standings .who, #units td.name"
+WHO = ".standings .who"
 
 
 @pytest.fixture
@@ -84,16 +86,16 @@ def test_the_standings_update_live_on_a_phone_and_a_tv(browser, league):
         page.goto(f"{url}/")
         page.locator("#status", has_text="live").wait_for()
         page.locator("#standings tbody tr").nth(2).wait_for()
-    names = phone.locator(NAMES).all_inner_texts()
-    assert names == [long_name(0), "Ann", "Bob"]  # people only: Robo the bot is apart
-    assert phone.locator(f"{NAMES}[title='{long_name(0)}']").count() == 1
+    names = phone.locator(WHO).all_inner_texts()
+    assert names == ["Ann", long_name(0), "Bob"]  # people only: Robo the bot is apart
+    assert phone.locator(f"{WHO}[title='{long_name(0)}']").count() == 1
     # more results arrive: both pages show them without a reload
     publish(
         uplink,
         [showdown("unit-3", n, a="Dee", b="Ann", reactions=(170_000, 260_000)) for n in (5, 6, 7)],
     )
     for page in (phone, tv):
-        page.locator(f"{NAMES} >> nth=0", has_text="Dee").wait_for()
+        page.locator(f"{WHO} >> nth=0", has_text="Dee").wait_for()
         page.locator("#recent li", has_text="Dee beat Ann").first.wait_for()
     row = tv.locator("#standings tbody tr").first.locator("td").all_inner_texts()
     assert row == ["1", "Dee", "3", "0", "3", "0", "170 ms", "170 ms", "0", "0"]
@@ -113,13 +115,13 @@ def test_the_filters_show_the_bots_apart_and_keep_to_the_url(browser, league):
     page.goto(f"{url}/")
     page.locator("#standings tbody tr").nth(2).wait_for()
     page.locator("#players").select_option("bots")
-    page.locator(f"{NAMES}", has_text="Robo").wait_for()
-    assert page.locator(NAMES).all_inner_texts() == ["Robo"]
+    page.locator(f"{WHO}", has_text="Robo").wait_for()
+    assert page.locator(WHO).all_inner_texts() == ["Robo"]
     assert page.url.endswith("/?players=bots")
     page.goto(f"{url}/?players=all&venue=bar-1")
-    page.locator(f"{NAMES}", has_text="Robo").wait_for()
+    page.locator(f"{WHO}", has_text="Robo").wait_for()
     assert page.locator("#venue").input_value() == "bar-1"
-    assert len(page.locator(NAMES).all_inner_texts()) == 4
+    assert len(page.locator(WHO).all_inner_texts()) == 4
 
 
 def test_the_units_page_shows_each_units_state_live(browser, league):

@@ -16,7 +16,9 @@ export function when(at) {
   if (at === null || at === undefined) return "—";
   const date = new Date(at * 1000);
   const today = new Date().toDateString() === date.toDateString();
-  return today ? date.toLocaleTimeString() : date.toLocaleString();
+  const time = { hour: "2-digit", minute: "2-digit", second: "2-digit" };
+  return today ? date.toLocaleTimeString([], time)
+    : date.toLocaleString([], { month: "short", day: "numeric", ...time });
 }
 
 export function problem(text) {

@@ -27,8 +27,10 @@ function row(player, rank) {
   const tr = el("tr");
   tr.dataset.player = player.player;
   tr.append(el("td", "num rank", rank));
-  const name = el("td", "name", player.player);
-  name.title = player.player;
+  const name = el("td", "name");
+  const who = el("span", "who", player.player);
+  who.title = player.player;
+  name.append(who);
   if (player.bot) name.append(el("span", "badge bot", "bot"));
   tr.append(name);
   for (const [key, label, format] of COLUMNS) {
