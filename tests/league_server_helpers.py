@@ -103,8 +103,11 @@ def payload(message: dict) -> bytes:
     return encode(message)
 
 
-def wait_for(check: Callable[[], Any], what: str, timeout: float = WAIT_S) -> Any:
-    """``check()``'s first true value, polled; AssertionError naming ``what`` after ``timeout``."""
+def wait_for(
+    check: Callable[[], Any], what: str, timeout: float = WAIT_S, every: float = 0.02
+) -> Any:
+    """``check()``'s first true value, polled ``every`` seconds; AssertionError
+    naming ``what`` after ``timeout``."""
     deadline = time.monotonic() + timeout
     while True:
         value = check()
@@ -112,7 +115,7 @@ def wait_for(check: Callable[[], Any], what: str, timeout: float = WAIT_S) -> An
             return value
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out after {timeout:g} s waiting for {what}")
-        threading.Event().wait(0.02)
+        threading.Event().wait(every)
 
 
 class Uplink:

@@ -16,13 +16,14 @@ from __future__ import annotations
 import argparse
 import logging
 import re
+import signal
 from pathlib import Path
 from typing import Any
 
 from firmware_host.people.console import UsageError
 from firmware_host.protocol.league import WireError, clean_place
 
-__all__ = ["add_arguments", "command", "parse_address", "shown_url", "DEFAULT_DB", "DEFAULT_PORT"]
+__all__ = ["add_arguments", "command", "parse_address", "DEFAULT_DB", "DEFAULT_PORT"]
 
 log = logging.getLogger(__name__)
 
@@ -163,15 +164,6 @@ def _broker_options(args: argparse.Namespace) -> Any:
     )
 
 
-def shown_url(url: str) -> str:
-    """A database URL with its password hidden, for the terminal and the log.
-
-    >>> shown_url("postgresql://league:secret@db:5432/league")
-    'postgresql://league:***@db:5432/league'
-    """
-    return re.sub(r"(://[^:/@]+:)[^@]*@", r"\1***@", url)
-
-
 def _open_store(url: str) -> Any:
     from engine.league.store import StoreError, open_store
 
@@ -182,11 +174,10 @@ def _open_store(url: str) -> Any:
 
 
 def command(args: argparse.Namespace) -> int:
-    import uvicorn
-
     from engine.apps.table.table_cmd import check_free
     from engine.apps.table.transport import uvicorn_config
     from engine.league.ingest import Ingest
+    from engine.league.store import safe_url
     from engine.league.web import Changes, create_app
 
     broker = _broker_options(args)
@@ -208,7 +199,7 @@ def command(args: argparse.Namespace) -> int:
     changes.broker = "reconnecting"
     app = create_app(store, changes)
     shown = f"[{host}]" if ":" in host else host
-    print(f"The league: results in {shown_url(args.db)}")
+    print(f"The league: results in {safe_url(args.db)}")
     print(f"  standings: http://{shown}:{port}/")
     print(f"  units:     http://{shown}:{port}/units")
     where = f"venue {args.venue}" if args.venue else "every venue"
@@ -216,7 +207,7 @@ def command(args: argparse.Namespace) -> int:
     print("Ctrl-C stops the league.", flush=True)
     ingest.start()
     try:
-        uvicorn.Server(uvicorn_config(app, host=host, port=port)).run()
+        _league_server(uvicorn_config(app, host=host, port=port)).run()
     except KeyboardInterrupt:
         pass  # uvicorn shut down cleanly, then passed the Ctrl-C on
     finally:
@@ -224,3 +215,22 @@ def command(args: argparse.Namespace) -> int:
         store.close()
     print("The league is closed.")
     return 0
+
+
+def _league_server(config: Any) -> Any:
+    """uvicorn's Server for ``config``, SIGTERM a clean stop (see below)."""
+    import uvicorn
+
+    class LeagueServer(uvicorn.Server):
+        """uvicorn's server, but SIGTERM is a clean stop: uvicorn raises the
+        signal again after its shutdown (the process dies by it, before the
+        ingest's last batch is acked and the store closed); here serving ends
+        and the command stops the rest. Ctrl-C still comes back as
+        KeyboardInterrupt, which the command catches."""
+
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            super().handle_exit(sig, frame)
+            if sig == signal.SIGTERM:
+                self._captured_signals.remove(sig)
+
+    return LeagueServer(config)
