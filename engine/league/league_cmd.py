@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import logging
-import re
 import signal
 from pathlib import Path
 from typing import Any
