@@ -3,12 +3,15 @@ folder, PostgreSQL on the session's server (slow: a real server)."""
 
 from __future__ import annotations
 
+import json
+import random
 import threading
 
 import pytest
 
 from engine.league import CONFLICT, StoreError, open_store
-from tests.league_results import AT, DAY, NEXT_DAY_AT, match, showdown, status
+from engine.league.standings import STANDING_FIELDS, sort_key
+from tests.league_results import AT, DAY, NEXT_DAY_AT, match, showdown, status, wire
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
@@ -407,3 +410,105 @@ def test_a_postgres_nobody_listens_on_is_named_without_its_password():
     assert str(caught.value).startswith(
         f"cannot connect to 'postgresql://league:***@127.0.0.1:{url.split(':')[3]}"
     )
+
+
+# -- a random night, recounted by hand -------------------------------------------------
+
+NAMES = ("Ann", "Bob", "Cleo", "Dev", "Robo", "Zoë Smith")
+
+
+def random_result(rng: random.Random, n: int):
+    venue, unit = rng.choice(("bar-1", "bar-2")), rng.choice(("unit-1", "unit-2"))
+    at = AT + rng.randrange(3) * 86_400 + rng.random() * 3_600
+    if rng.random() < 0.15:
+        seated = rng.sample(NAMES, rng.randint(2, 4))
+        players = [(name, rng.random() < 0.3, rng.randrange(500)) for name in seated]
+        winners = rng.sample(seated, rng.randint(1, 2))
+        return match(n, players, winners, unit=f"table-{unit[-1]}", venue=venue, at=at)
+    a, b = rng.sample(NAMES, 2)
+    reason = rng.choice(("faster", "faster", "faster", "false_start", "timeout", "tie_void"))
+    winner = rng.choice("ab") if reason in ("faster", "false_start") else None
+
+    def reaction():
+        return rng.choice((None, -rng.randrange(1, 9_000), *[rng.randrange(120_000, 420_000)] * 6))
+
+    bots = [side for side in "ab" if rng.random() < 0.3]
+    return showdown(
+        n, a, b, winner=winner, reason=reason, reaction_us=(reaction(), reaction()), bots=bots,
+        unit=unit, venue=venue, at=at,
+    )  # fmt: skip
+
+
+def forged(message):
+    """Another result under the same id: the same players, another body."""
+    body = json.loads(message.raw)
+    body["body"]["cards" if message.kind == "showdown" else "rounds"] += 1
+    return wire(body)
+
+
+def recount(stored, *, venue=None, day=None, bots=False, limit=100):
+    """Standings counted the naive way, from the stored results' outcomes."""
+    rows, reactions = {}, {}
+    for message in stored:
+        if venue not in (None, message.venue) or day not in (None, message.day):
+            continue
+        for outcome in message.outcomes:
+            if bots is not None and outcome.bot != bots:
+                continue
+            key = (outcome.player, outcome.bot)
+            row = rows.setdefault(key, dict.fromkeys(STANDING_FIELDS, 0))
+            row.update(player=outcome.player, bot=outcome.bot)
+            if message.kind == "match":
+                row["matches"] += 1
+                row["match_wins"] += outcome.outcome == "win"
+                continue
+            row["showdowns"] += 1
+            row["wins"] += outcome.outcome == "win"
+            row["losses"] += outcome.outcome == "loss"
+            row["false_starts"] += outcome.false_start
+            if outcome.reaction_us is not None:
+                reactions.setdefault(key, []).append(outcome.reaction_us)
+    for key, row in rows.items():
+        measured = sorted(reactions.get(key, []))
+        row["reactions"] = len(measured)
+        row["best_us"] = measured[0] if measured else None
+        floored = sorted(us // 1000 for us in measured)
+        row["median_us"] = floored[(len(floored) - 1) // 2] * 1000 if floored else None
+    return sorted(rows.values(), key=sort_key)[:limit]
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_standings_equal_a_naive_recount_of_a_random_night_with_resends_and_forgeries(store, seed):
+    rng = random.Random(seed)
+    sent = [random_result(rng, n) for n in range(300)]
+    stream = []
+    for message in sent:
+        stream.append(message)
+        if rng.random() < 0.2:
+            stream.append(rng.choice(sent[: len(stream)]))  # a resend, maybe much later
+        if rng.random() < 0.05:
+            stream.append(forged(rng.choice(stream)))
+    stored, expected = {}, []
+    for message in stream:
+        first = stored.setdefault((message.venue, message.id), message)
+        expected.append((message.id, None if first.raw == message.raw else CONFLICT))
+    replies, start = [], 0
+    while start < len(stream):
+        size = rng.choice((1, 7, 50, 200))
+        replies += store.store(stream[start : start + size])
+        start += size
+    assert replies == expected
+    kept = list(stored.values())
+    for filters in (
+        {},
+        {"bots": True},
+        {"bots": None},
+        {"venue": "bar-2"},
+        {"day": "2025-12-01", "bots": None},
+        {"venue": "bar-1", "day": DAY},
+        {"bots": None, "limit": 3},
+    ):
+        assert store.standings(**filters) == recount(kept, **filters), filters
+    figures = store.figures()
+    assert figures["results"] == len(kept)
+    assert figures["refusals"] == sum(reason is not None for _, reason in expected)
