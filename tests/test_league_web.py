@@ -43,6 +43,7 @@ def fill(store) -> None:
     messages = [(result_topic(m["venue"], m["unit"]), encode(m)) for m in results]
     messages.append((status_topic("bar-1", "unit-1"), encode(status())))
     messages.append((result_topic("bar-1", "unit-1"), b"not json"))
+    messages.append(("uno-showdown/v1/Bar/unit-1/result", encode(results[0])))
     take_batch(store, messages, lambda: AT + 100)
 
 
@@ -182,6 +183,10 @@ def test_units_json_says_each_units_state_results_and_refusals(store):
     assert one["last_result_id"] == "unit-1:s3"
     # a unit that never sent a status is there all the same: units appear as they report
     assert (units["bar-1", "unit-2"]["state"], units["bar-1", "unit-2"]["results"]) == (None, 1)
+    assert [(t["topic"], t["refusals"]) for t in body["refused_topics"]] == [
+        ("uno-showdown/v1/Bar/unit-1/result", 1)
+    ]
+    assert body["refused_topics"][0]["last_refusal"].startswith("the topic's venue must be")
     _, _, cafe = get(create_app(store), "/units.json?venue=cafe-2")
     assert [(u["venue"], u["unit"]) for u in cafe["units"]] == [("cafe-2", "unit-1")]
     code, _, body = get(create_app(store), "/units.json?venue=-")
@@ -195,7 +200,7 @@ def test_figures_json_has_the_totals_and_the_broker_link(store):
     assert code == 200
     assert body["broker"] == "connected"
     assert body["results"] == 6
-    assert body["refusals"] == 1
+    assert (body["refusals"], body["refusals_without_unit"]) == (2, 1)
     code, _, body = get(create_app(store), "/figures.json?x=1")
     assert (code, body) == (400, {"error": "unknown parameter 'x': this takes no parameters"})
 

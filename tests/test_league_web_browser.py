@@ -146,3 +146,14 @@ def test_the_units_page_shows_each_units_state_live(browser, league):
     found["tv"] = problems(tv, TV["width"], TV["height"])
     tv.screenshot(path=str(SHOTS / "league-units-tv-1920x1080.png"))
     assert found == {key: [] for key in found}
+
+
+def test_a_refusal_on_a_topic_naming_no_unit_is_listed_on_the_units_page(browser, league):
+    uplink, url = league
+    uplink.publish_raw("uno-showdown/v1/Bar 1/unit-1/result", b"{}")
+    page = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    page.goto(f"{url}/units")
+    page.locator("#topics li", has_text="1 × uno-showdown/v1/Bar 1/unit-1/result").wait_for()
+    assert page.locator("#topics .why").inner_text().startswith("the topic's venue must be")
+    found = {f"phone {w}": problems(page, w, 844) for w in PHONE_WIDTHS}
+    assert found == {key: [] for key in found}

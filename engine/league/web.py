@@ -5,7 +5,8 @@ Routes::
     /                 the standings page (filters in its query: venue, day, players)
     /units            the units page: online, offline, fault, last result, refusals
     /standings.json   ?venue=V&day=YYYY-MM-DD&players=people|bots|all&limit=N
-    /units.json       ?venue=V
+    /units.json       ?venue=V: the units, and the topics naming no unit that
+                      messages were refused on
     /figures.json     the totals, and the broker link's state
     /ws               a WebSocket: {"type": "changed", "what": [...]} after each
                       stored batch and status change; the pages fetch again
@@ -75,6 +76,7 @@ class LeagueStore(Protocol):
         limit: int = 100,
     ) -> list[dict[str, Any]]: ...
     def units(self) -> list[dict[str, Any]]: ...
+    def refused_topics(self, limit: int = 20) -> list[dict[str, Any]]: ...
     def figures(self) -> dict[str, Any]: ...
     def recent(self, limit: int = 20, venue: str | None = None) -> list[dict[str, Any]]: ...
     def venues(self) -> list[str]: ...
@@ -237,10 +239,16 @@ def create_app(
             venue = _venue(_params(request.query_params, ("venue",)))
         except QueryError as exc:
             return _bad(exc)
-        rows = await run_in_threadpool(store.units)
+
+        def read() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+            return store.units(), store.refused_topics(RECENT)
+
+        rows, topics = await run_in_threadpool(read)
         if venue is not None:
             rows = [row for row in rows if row.get("venue") == venue]
-        return JSONResponse({"venue": venue, "broker": changes.broker, "units": rows})
+        return JSONResponse(
+            {"venue": venue, "broker": changes.broker, "units": rows, "refused_topics": topics}
+        )
 
     async def figures(request: Request) -> Response:
         try:

@@ -46,6 +46,15 @@ async function load() {
   const rows = units.units.map(row);
   document.querySelector("#units tbody").replaceChildren(...rows);
   document.getElementById("empty").hidden = rows.length > 0;
+  const topics = units.refused_topics || [];
+  document.getElementById("topics-panel").hidden = topics.length === 0;
+  document.getElementById("topics").replaceChildren(...topics.map((topic) => {
+    const li = el("li");
+    li.append(el("span", "when", when(topic.last_refusal_at)),
+      el("span", "what", `${topic.refusals} × ${topic.topic}`),
+      el("span", "why", topic.last_refusal));
+    return li;
+  }));
 }
 
 const refresh = refresher(load);
