@@ -250,3 +250,23 @@ def test_the_websocket_says_changed_after_news_from_another_thread(store):
 
 def test_news_before_the_app_started_goes_nowhere():
     Changes().notify({"results"})  # no loop bound yet: dropped, no error
+
+
+def test_a_database_that_fails_a_read_is_a_503_in_words():
+    from engine.league.store import StoreError
+
+    class Failing:
+        def __getattr__(self, name):
+            def fail(*args, **kwargs):
+                raise StoreError("cannot read 'sqlite:league.sqlite3': disk I/O error")
+
+            return fail
+
+    code, _, body = get(create_app(Failing()), "/figures.json")
+    assert (code, body) == (
+        503,
+        {
+            "error": "the league's database failed: cannot read 'sqlite:league.sqlite3': "
+            "disk I/O error"
+        },
+    )

@@ -15,7 +15,8 @@ Routes::
 It is served as the browser table is (engine.apps.table.transport's uvicorn
 config: connection caps, the request timeout, the WebSocket frame checks).
 Every store read runs in a worker thread (``run_in_threadpool``), never on the
-event loop. A bad query parameter is a 400 with ``{"error": "..."}`` in words.
+event loop. A bad query parameter is a 400 with ``{"error": "..."}`` in words;
+a database that fails a read, a 503 the same way.
 :class:`Changes` carries the ingest thread's news to the open WebSockets; a
 burst of batches reaches a slow page as one message.
 """
@@ -42,6 +43,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from engine.apps.table.limits import Limits, RefusalLog
+from engine.league.store import StoreError
 from firmware_host.protocol.league import WireError, clean_place
 
 __all__ = ["create_app", "Changes", "QueryError", "STATIC", "TABLE_STATIC", "SECURITY_HEADERS"]
@@ -295,7 +297,9 @@ def create_app(
         Route("/favicon.ico", _file(TABLE_STATIC / "favicon.svg", "image/svg+xml")),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(
+        routes=routes, lifespan=lifespan, exception_handlers={StoreError: _store_failed}
+    )
     app.state.changes = changes
     app.state.limits = limits or Limits()  # for the table's uvicorn_config
     app.state.refusals = RefusalLog()
@@ -310,6 +314,12 @@ async def _until_closed(websocket: WebSocket) -> None:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 return
+
+
+async def _store_failed(request: Request, exc: Exception) -> Response:
+    """The database failed a read: a 503 in words (the next fetch may work), logged."""
+    log.warning("could not read the league's store for %s: %s", request.url.path, exc)
+    return JSONResponse({"error": f"the league's database failed: {exc}"}, status_code=503)
 
 
 def _page(name: str) -> Any:
