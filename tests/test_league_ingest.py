@@ -200,3 +200,22 @@ def test_a_league_gone_after_storing_before_acking_acks_the_resend_and_stores_on
         assert second.results() == 5
     finally:
         second.close()
+
+
+def test_with_a_venue_only_that_venues_results_are_taken(mosquitto, db):
+    league = Running(mosquitto, db, venue="bar-1")
+    ours, theirs = (
+        Uplink(mosquitto.host, mosquitto.port),
+        Uplink(mosquitto.host, mosquitto.port, venue="cafe-2"),
+    )
+    try:
+        theirs.publish(showdown("unit-1", 1, venue="cafe-2"))
+        ours.publish(showdown("unit-1", 2))
+        wait_for(lambda: ours.stored() == ["unit-1:s2"], "bar-1's result acked")
+        # the ingest takes its messages in order: cafe-2's would have been acked first
+        assert theirs.acks == []
+        assert [u["venue"] for u in league.store.units()] == ["bar-1"]
+    finally:
+        ours.close()
+        theirs.close()
+        league.close()

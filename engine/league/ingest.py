@@ -85,12 +85,13 @@ class Ingest:
         self.store, self.broker, self.venue = store, broker, venue
         self.on_change, self.on_connected = on_change, on_connected
         self.batch_max, self.batch_wait_s, self.clock = batch_max, batch_wait_s, clock
-        self.connected = threading.Event()
+        self.connected = threading.Event()  # subscribed: results reach the league
         self.batches = 0  # batches stored and acked, for the tests and the log
         self._inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
         self._failures = 0
+        self._subscribing: int | None = None
         self.client = self._client()
 
     def _client(self) -> mqtt.Client:
@@ -102,6 +103,7 @@ class Ingest:
             client.tls_set(ca_certs=self.broker.cafile, cert_reqs=ssl.CERT_REQUIRED)
         client.reconnect_delay_set(*RECONNECT_S)
         client.on_connect = self._connected
+        client.on_subscribe = self._subscribed
         client.on_connect_fail = self._connect_failed
         client.on_disconnect = self._disconnected
         client.on_message = self._message
@@ -133,9 +135,22 @@ class Ingest:
         if reason_code.is_failure:
             log.warning("the broker at %s refused the league: %s", self.broker, reason_code)
             return
-        for leaf in ("result", "status"):
-            client.subscribe(subscription(leaf, self.venue), qos=1)
-        log.info("connected to the broker at %s", self.broker)
+        # Ready (``connected``) once the broker granted the subscriptions, not
+        # before: what is published before then never reaches the league.
+        _, mid = client.subscribe(
+            [(subscription(leaf, self.venue), 1) for leaf in ("result", "status")]
+        )
+        self._subscribing = mid
+        log.info("connected to the broker at %s; subscribing", self.broker)
+
+    def _subscribed(self, client, userdata, mid, reason_codes, properties) -> None:
+        if mid != self._subscribing:
+            return
+        refused = [code for code in reason_codes if code.is_failure]
+        if refused:
+            log.error("the broker at %s refused the subscriptions: %s", self.broker, refused)
+            return
+        log.info("subscribed at the broker at %s", self.broker)
         self.connected.set()
         if self.on_connected is not None:
             self.on_connected(True)
