@@ -85,6 +85,7 @@ CREATE TABLE IF NOT EXISTS units (
     status_at DOUBLE PRECISION,
     figures TEXT,
     results BIGINT NOT NULL DEFAULT 0,
+    matches BIGINT NOT NULL DEFAULT 0,
     last_result_id TEXT,
     last_result_at DOUBLE PRECISION,
     refusals BIGINT NOT NULL DEFAULT 0,
