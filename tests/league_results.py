@@ -45,6 +45,7 @@ def showdown(
     at: float = AT,
     showdown_id: str | None = None,
     cards: int = 2,
+    n_seq: int | None = None,
 ) -> ResultMessage:
     """One showdown of ``unit``: ``winner`` ``a``, ``b`` or None (a timeout)."""
     loser = None if winner is None else "b" if winner == "a" else "a"
@@ -64,7 +65,7 @@ def showdown(
         "cards_counted": None,
         "bots": list(bots),
     }
-    return wire(showdown_message(venue, unit, n, at, body))
+    return wire(showdown_message(venue, unit, n if n_seq is None else n_seq, at, body))
 
 
 def match(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 import threading
+import time
 
 import pytest
 
@@ -19,10 +20,27 @@ def store(request, tmp_path):
     if request.param == "sqlite":
         url = f"sqlite:{tmp_path / 'league.sqlite3'}"
     else:
+        wait_for_logins(request.getfixturevalue("postgres_server"))
         url = request.getfixturevalue("postgres_url")
     opened = open_store(url)
     yield opened
     opened.close()
+
+
+def wait_for_logins(server, timeout_s=30.0):
+    """PostgreSQL listens before it takes logins ("the database system is starting
+    up"): the session's first test waits for a login, not only for the port."""
+    import psycopg
+
+    deadline = time.monotonic() + timeout_s
+    while True:
+        try:
+            psycopg.connect(server.url(), connect_timeout=5).close()
+            return
+        except psycopg.OperationalError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
 
 
 def people(store, **filters):
@@ -65,6 +83,19 @@ def test_a_batch_with_duplicates_stores_the_first_copy_and_compares_the_others(s
     assert store.figures()["results"] == 2
     assert (people(store)["Ann"]["wins"], people(store)["Bob"]["wins"]) == (1, 1)
     assert store.units()[0]["refusals"] == 1
+
+
+def test_a_result_the_database_cannot_hold_is_refused_not_a_stuck_batch(store):
+    # The wire bounds neither: a batch that failed on them would never be acked.
+    huge = showdown(1, reaction_us=(2**31, 200_000))
+    far = showdown(2, n_seq=2**63)
+    assert store.store([huge, far, showdown(3)]) == [
+        ("unit-1:local-1", "reaction_us out of range (over 2147483647 µs, about 36 minutes)"),
+        ("unit-1:local-2", "seq out of range (over 9223372036854775807)"),
+        ("unit-1:local-3", None),
+    ]
+    assert store.figures()["results"] == 1
+    assert store.units()[0]["refusals"] == 2
 
 
 def test_an_empty_batch_stores_nothing(store):

@@ -4,14 +4,14 @@
 unique in its venue (``<unit>:<showdown id>``), two venues may each have a
 ``unit-1``. It keeps its canonical bytes (what a
 resend is compared with); ``outcomes`` its rows per player (what a naive
-recount or a Grafana panel reads). ``standings`` and ``reaction_ms`` are
-kept up to date as results arrive (:mod:`engine.league.standings`): one row
-per (venue, day, bot, player) at four levels, ``*`` standing for every venue
-or every day, and the 1 ms reaction histogram beside it. ``units`` is the last
+recount or a Grafana panel reads). ``standings`` is kept up to date as
+results arrive (:mod:`engine.league.standings`): one row per (venue, day,
+bot, player) at four levels, ``*`` standing for every venue or every day,
+with its median and the 1 ms reaction histogram it is kept from. ``units`` is the last
 status of each (venue, unit) and its counts; ``topic_refusals`` counts what
 was refused from a topic that names no unit.
 
-The two dialects differ in one type: the raw bytes (``BLOB``, ``BYTEA``).
+The two dialects differ in one type: bytes (``BLOB``, ``BYTEA``).
 Booleans are ``BOOLEAN`` in both (SQLite keeps 0 and 1).
 """
 
@@ -69,18 +69,11 @@ CREATE TABLE IF NOT EXISTS standings (
     false_starts BIGINT NOT NULL,
     reactions BIGINT NOT NULL,
     best_us BIGINT,
+    median_us BIGINT,
     matches BIGINT NOT NULL,
     match_wins BIGINT NOT NULL,
+    histogram {bytes} NOT NULL,
     PRIMARY KEY (venue, day, bot, player)
-);
-CREATE TABLE IF NOT EXISTS reaction_ms (
-    venue TEXT NOT NULL,
-    day TEXT NOT NULL,
-    bot BOOLEAN NOT NULL,
-    player TEXT NOT NULL,
-    ms INTEGER NOT NULL,
-    count BIGINT NOT NULL,
-    PRIMARY KEY (venue, day, bot, player, ms)
 );
 CREATE TABLE IF NOT EXISTS units (
     venue TEXT NOT NULL,
@@ -92,6 +85,7 @@ CREATE TABLE IF NOT EXISTS units (
     status_at DOUBLE PRECISION,
     figures TEXT,
     results BIGINT NOT NULL DEFAULT 0,
+    matches BIGINT NOT NULL DEFAULT 0,
     last_result_id TEXT,
     last_result_at DOUBLE PRECISION,
     refusals BIGINT NOT NULL DEFAULT 0,

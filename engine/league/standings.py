@@ -5,9 +5,13 @@ Every outcome of a stored result adds to four summary rows of its player
 (name and bot flag): its venue and day, its venue on every day, every venue
 on its day, and every venue on every day (:data:`ALL` stands for "every").
 A standings read, whatever its filters, then reads exactly one row per
-player: no grouping at read time, so it takes the same time at 100 rows as at
-a million. The median reaction comes from a histogram kept beside each row, in
-1 ms buckets: the lower median of the measured reactions, floored to the
+player, sorted and cut to the limit: no grouping and no median at read time,
+so it takes the same time at 100 results as at a million.
+
+The median is kept in the row too: each row holds its player's reaction
+histogram in 1 ms buckets (:func:`pack_histogram`: a few hundred bytes), and a
+batch that adds to a row reads it, adds, and writes it back with its new
+median, the lower median of the measured reactions floored to the
 millisecond (``median_us`` is a whole number of milliseconds, in µs).
 
 Pure Python, no database: the store backends run the SQL.
@@ -18,15 +22,19 @@ Pure Python, no database: the store backends run the SQL.
 >>> tally.add(Outcome("Ann", False, "loss", True, None), "showdown")
 >>> (tally.showdowns, tally.wins, tally.losses, tally.false_starts, tally.reactions, tally.best_us)
 (2, 1, 1, 1, 1, 231400)
->>> median_us([(231, 1), (240, 2), (300, 1)])
+>>> median_us({231: 1, 240: 2, 300: 1})
 240000
+>>> unpack_histogram(pack_histogram({231: 1, 240: 2}))
+{231: 1, 240: 2}
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+import sys
+from array import array
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from firmware_host.protocol.league import Outcome, ResultMessage, clean_place
@@ -34,13 +42,14 @@ from firmware_host.protocol.league import Outcome, ResultMessage, clean_place
 __all__ = [
     "ALL",
     "STANDING_FIELDS",
+    "MAX_REACTION_US",
     "Tally",
     "TallyKey",
-    "BucketKey",
-    "Tallies",
     "tally_batch",
     "median_us",
     "reaction_bucket",
+    "pack_histogram",
+    "unpack_histogram",
     "check_filters",
     "sort_key",
 ]
@@ -65,8 +74,9 @@ STANDING_FIELDS = (
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 #: (venue, day, player, bot) of a summary row.
 TallyKey = tuple[str, str, str, bool]
-#: (venue, day, player, bot, ms) of a histogram bucket.
-BucketKey = tuple[str, str, str, bool, int]
+#: The longest reaction a store takes (about 36 minutes): a bucket and its count
+#: are kept in 32 bits, and the wire itself sets no bound.
+MAX_REACTION_US = 2**31 - 1
 
 
 @dataclass
@@ -81,6 +91,25 @@ class Tally:
     best_us: int | None = None
     matches: int = 0
     match_wins: int = 0
+    histogram: dict[int, int] = field(default_factory=dict)  # ms bucket -> reactions
+
+    @property
+    def median_us(self) -> int | None:
+        return median_us(self.histogram)
+
+    def merge(self, other: Tally) -> None:
+        """Adds what ``other`` counts to this one."""
+        self.showdowns += other.showdowns
+        self.wins += other.wins
+        self.losses += other.losses
+        self.false_starts += other.false_starts
+        self.reactions += other.reactions
+        if other.best_us is not None and (self.best_us is None or other.best_us < self.best_us):
+            self.best_us = other.best_us
+        self.matches += other.matches
+        self.match_wins += other.match_wins
+        for ms, count in other.histogram.items():
+            self.histogram[ms] = self.histogram.get(ms, 0) + count
 
     def add(self, outcome: Outcome, kind: str) -> None:
         if kind == "match":
@@ -96,6 +125,8 @@ class Tally:
             self.reactions += 1
             if self.best_us is None or outcome.reaction_us < self.best_us:
                 self.best_us = outcome.reaction_us
+            ms = reaction_bucket(outcome.reaction_us)
+            self.histogram[ms] = self.histogram.get(ms, 0) + 1
 
 
 def reaction_bucket(reaction_us: int) -> int:
@@ -103,19 +134,10 @@ def reaction_bucket(reaction_us: int) -> int:
     return reaction_us // 1000
 
 
-@dataclass
-class Tallies:
-    """What one batch of new results adds: summary rows and histogram buckets."""
-
-    rows: dict[TallyKey, Tally]
-    buckets: dict[BucketKey, int]
-
-
-def tally_batch(messages: Iterable[ResultMessage]) -> Tallies:
+def tally_batch(messages: Iterable[ResultMessage]) -> dict[TallyKey, Tally]:
     """The additions of ``messages`` (each stored for the first time) to every
-    summary row and histogram bucket they touch, at the four levels."""
+    summary row they touch, at the four levels."""
     rows: dict[TallyKey, Tally] = {}
-    buckets: dict[BucketKey, int] = {}
     for message in messages:
         day = message.day
         levels = ((message.venue, day), (message.venue, ALL), (ALL, day), (ALL, ALL))
@@ -123,24 +145,37 @@ def tally_batch(messages: Iterable[ResultMessage]) -> Tallies:
             for venue, level_day in levels:
                 key = (venue, level_day, outcome.player, outcome.bot)
                 rows.setdefault(key, Tally()).add(outcome, message.kind)
-                if message.kind == "showdown" and outcome.reaction_us is not None:
-                    bucket = (*key, reaction_bucket(outcome.reaction_us))
-                    buckets[bucket] = buckets.get(bucket, 0) + 1
-    return Tallies(rows, buckets)
+    return rows
 
 
-def median_us(buckets: Sequence[tuple[int, int]]) -> int | None:
-    """The lower median of a histogram given as ``(ms, count)`` in ms order,
-    in µs (floored to the ms); None for an empty one."""
-    total = sum(count for _, count in buckets)
+def median_us(histogram: Mapping[int, int]) -> int | None:
+    """The lower median of a histogram (ms bucket -> count), in µs (floored
+    to the ms); None for an empty one."""
+    total = sum(histogram.values())
     if total == 0:
         return None
     wanted, running = (total + 1) // 2, 0
-    for ms, count in buckets:
-        running += count
+    for ms in sorted(histogram):
+        running += histogram[ms]
         if running >= wanted:
             return ms * 1000
     raise AssertionError("unreachable: the running count reaches the total")
+
+
+def pack_histogram(histogram: Mapping[int, int]) -> bytes:
+    """A histogram as bytes: (ms, count) pairs in ms order, 32-bit little-endian."""
+    pairs = array("I", [number for ms in sorted(histogram) for number in (ms, histogram[ms])])
+    if sys.byteorder == "big":
+        pairs.byteswap()
+    return pairs.tobytes()
+
+
+def unpack_histogram(packed: bytes) -> dict[int, int]:
+    pairs = array("I")
+    pairs.frombytes(bytes(packed))
+    if sys.byteorder == "big":
+        pairs.byteswap()
+    return dict(zip(pairs[::2], pairs[1::2], strict=True))
 
 
 def check_filters(venue: str | None, day: str | None, bots: bool | None, limit: int) -> None:

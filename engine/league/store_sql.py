@@ -23,9 +23,14 @@ from typing import Any
 
 from engine.league.standings import (
     ALL,
+    MAX_REACTION_US,
+    STANDING_FIELDS,
+    Tally,
+    TallyKey,
     check_filters,
-    median_us,
+    pack_histogram,
     tally_batch,
+    unpack_histogram,
 )
 from engine.league.store import CONFLICT, Store, StoreError
 from firmware_host.protocol.league import ResultMessage, Status, clean_place
@@ -36,6 +41,20 @@ __all__ = ["SqlStore", "Pool"]
 _CHUNK = 500
 #: What of a refusal's reason and topic is kept: a forged message may be long.
 _REASON_CHARS, _TOPIC_CHARS = 500, 300
+#: The columns of a standings row that a Tally counts, in the Tally's order.
+_TALLY_FIELDS = (
+    "showdowns",
+    "wins",
+    "losses",
+    "false_starts",
+    "reactions",
+    "best_us",
+    "matches",
+    "match_wins",
+)
+_TALLY_COLUMNS = ", ".join(_TALLY_FIELDS)
+#: BIGINT's largest: a seq beyond it cannot be stored.
+_MAX_SEQ = 2**63 - 1
 _UNIT_FIELDS = (
     "venue",
     "unit",
@@ -177,10 +196,16 @@ class SqlStore(Store):
             known = self._stored_raws(db, {(m.venue, m.id) for m in messages})
             replies: list[tuple[str, str | None]] = []
             new: list[ResultMessage] = []
-            conflicts: Counter[tuple[str, str]] = Counter()
+            conflicts: Counter[tuple[str, str]] = Counter()  # refused, per (venue, unit)
+            last_reason: dict[tuple[str, str], str] = {}
             for message in messages:
                 raw = known.get((message.venue, message.id))
-                if raw is None:
+                out_of_range = _out_of_range(message)
+                if out_of_range is not None:
+                    replies.append((message.id, out_of_range))
+                    conflicts[(message.venue, message.unit)] += 1
+                    last_reason[(message.venue, message.unit)] = out_of_range
+                elif raw is None:
                     # The first of the batch's copies is stored; the others compare with it.
                     known[(message.venue, message.id)] = message.raw
                     new.append(message)
@@ -190,10 +215,11 @@ class SqlStore(Store):
                 else:
                     replies.append((message.id, CONFLICT))
                     conflicts[(message.venue, message.unit)] += 1
+                    last_reason[(message.venue, message.unit)] = CONFLICT
             self._insert(db, new)
             now = self._clock()
-            for (venue, unit), count in conflicts.items():
-                self._count_refusal(db, venue, unit, CONFLICT, now, count)
+            for place, count in sorted(conflicts.items()):
+                self._count_refusal(db, *place, last_reason[place], now, count)
         return replies
 
     def _stored_raws(self, db: _Runner, keys: set[tuple[str, str]]) -> dict[tuple[str, str], bytes]:
@@ -236,54 +262,20 @@ class SqlStore(Store):
                 for seat, o in enumerate(m.outcomes)
             ],
         )
-        tallies = tally_batch(new)
-        db.many(
-            "INSERT INTO standings (venue, day, player, bot, showdowns, wins, losses, "
-            "false_starts, reactions, best_us, matches, match_wins) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-            "ON CONFLICT (venue, day, bot, player) DO UPDATE SET "
-            "showdowns = standings.showdowns + excluded.showdowns, "
-            "wins = standings.wins + excluded.wins, "
-            "losses = standings.losses + excluded.losses, "
-            "false_starts = standings.false_starts + excluded.false_starts, "
-            "reactions = standings.reactions + excluded.reactions, "
-            "best_us = CASE WHEN standings.best_us IS NULL THEN excluded.best_us "
-            "WHEN excluded.best_us < standings.best_us THEN excluded.best_us "
-            "ELSE standings.best_us END, "
-            "matches = standings.matches + excluded.matches, "
-            "match_wins = standings.match_wins + excluded.match_wins",
-            [
-                (
-                    *key,
-                    t.showdowns,
-                    t.wins,
-                    t.losses,
-                    t.false_starts,
-                    t.reactions,
-                    t.best_us,
-                    t.matches,
-                    t.match_wins,
-                )
-                for key, t in sorted(tallies.rows.items())
-            ],
-        )
-        db.many(
-            "INSERT INTO reaction_ms (venue, day, player, bot, ms, count) "
-            "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (venue, day, bot, player, ms) "
-            "DO UPDATE SET count = reaction_ms.count + excluded.count",
-            [(*key, count) for key, count in sorted(tallies.buckets.items())],
-        )
+        self._add_to_standings(db, tally_batch(new))
         per_unit: dict[tuple[str, str], list[ResultMessage]] = {}
         for message in new:
             per_unit.setdefault((message.venue, message.unit), []).append(message)
         rows = []
         for (venue, unit), stored in sorted(per_unit.items()):
             last = max(stored, key=lambda m: (m.at, m.seq))
-            rows.append((venue, unit, len(stored), last.id, last.at))
+            matches = sum(m.kind == "match" for m in stored)
+            rows.append((venue, unit, len(stored), matches, last.id, last.at))
         db.many(
-            "INSERT INTO units (venue, unit, results, last_result_id, last_result_at) "
-            "VALUES (?, ?, ?, ?, ?) ON CONFLICT (venue, unit) DO UPDATE SET "
+            "INSERT INTO units (venue, unit, results, matches, last_result_id, last_result_at) "
+            "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (venue, unit) DO UPDATE SET "
             "results = units.results + excluded.results, "
+            "matches = units.matches + excluded.matches, "
             "last_result_id = CASE WHEN units.last_result_at IS NULL "
             "OR excluded.last_result_at >= units.last_result_at "
             "THEN excluded.last_result_id ELSE units.last_result_id END, "
@@ -291,6 +283,43 @@ class SqlStore(Store):
             "OR excluded.last_result_at >= units.last_result_at "
             "THEN excluded.last_result_at ELSE units.last_result_at END",
             rows,
+        )
+
+    def _add_to_standings(self, db: _Runner, batch: dict[TallyKey, Tally]) -> None:
+        """Reads the rows the batch adds to, adds, writes them back with their
+        new medians (the write lock is held: nobody else writes meanwhile)."""
+        keys = sorted(batch)
+        rows: dict[TallyKey, Tally] = {}
+        for start in range(0, len(keys), _CHUNK):
+            chunk = keys[start : start + _CHUNK]
+            marks = ", ".join("(?, ?, ?, ?)" for _ in chunk)
+            for venue, day, player, bot, *counts, packed in db.all(
+                f"SELECT venue, day, player, bot, {_TALLY_COLUMNS}, histogram FROM standings "
+                f"WHERE (venue, day, player, bot) IN (VALUES {marks})",
+                [field for key in chunk for field in key],
+            ):
+                counted: dict[str, Any] = dict(zip(_TALLY_FIELDS, counts, strict=True))
+                rows[(venue, day, player, bool(bot))] = Tally(
+                    **counted, histogram=unpack_histogram(packed)
+                )
+        for key in keys:
+            rows.setdefault(key, Tally()).merge(batch[key])
+        updates = ", ".join(
+            f"{c} = excluded.{c}" for c in (*_TALLY_FIELDS, "median_us", "histogram")
+        )
+        db.many(
+            f"INSERT INTO standings (venue, day, player, bot, {_TALLY_COLUMNS}, median_us, "
+            f"histogram) VALUES ({', '.join('?' for _ in range(len(_TALLY_FIELDS) + 6))}) "
+            f"ON CONFLICT (venue, day, bot, player) DO UPDATE SET {updates}",
+            [
+                (
+                    *key,
+                    *(getattr(rows[key], field) for field in _TALLY_FIELDS),
+                    rows[key].median_us,
+                    pack_histogram(rows[key].histogram),
+                )
+                for key in keys
+            ],
         )
 
     def _count_refusal(
@@ -359,40 +388,17 @@ class SqlStore(Store):
             params.append(bots)
         with self._using() as db:
             rows = db.all(
-                "SELECT player, bot, showdowns, wins, losses, false_starts, reactions, best_us, "
-                f"matches, match_wins FROM standings WHERE {where} "
+                "SELECT player, bot, showdowns, wins, losses, false_starts, reactions, median_us, "
+                f"best_us, matches, match_wins FROM standings WHERE {where} "
                 "ORDER BY wins DESC, best_us IS NULL, best_us, match_wins DESC, "
                 f"player{self.name_order}, bot LIMIT ?",
                 [*params, limit],
             )
-            timed = sorted({row[0] for row in rows if row[6]})
-            buckets: dict[tuple[str, bool], list[tuple[int, int]]] = {}
-            for start in range(0, len(timed), _CHUNK):
-                names = timed[start : start + _CHUNK]
-                marks = ", ".join("?" for _ in names)
-                for player, bot, ms, count in db.all(
-                    f"SELECT player, bot, ms, count FROM reaction_ms WHERE {where} "
-                    f"AND player IN ({marks}) ORDER BY bot, player, ms",
-                    [*params, *names],
-                ):
-                    buckets.setdefault((player, bool(bot)), []).append((ms, count))
         standings = []
-        for player, bot, showdowns, wins, losses, false_starts, reactions, best, *matches in rows:
-            standings.append(
-                {
-                    "player": player,
-                    "bot": bool(bot),
-                    "showdowns": showdowns,
-                    "wins": wins,
-                    "losses": losses,
-                    "false_starts": false_starts,
-                    "reactions": reactions,
-                    "median_us": median_us(buckets.get((player, bool(bot)), [])),
-                    "best_us": best,
-                    "matches": matches[0],
-                    "match_wins": matches[1],
-                }
-            )
+        for row in rows:
+            standing = dict(zip(STANDING_FIELDS, row, strict=True))
+            standing["bot"] = bool(standing["bot"])
+            standings.append(standing)
         return standings
 
     def units(self) -> list[dict[str, Any]]:
@@ -407,7 +413,11 @@ class SqlStore(Store):
 
     def figures(self) -> dict[str, Any]:
         with self._using() as db:
-            kinds = dict(db.all("SELECT kind, COUNT(*) FROM results GROUP BY kind"))
+            # The units' counts, not COUNT(*) of results: as cheap at any size.
+            results, matches = db.all(
+                "SELECT COALESCE(SUM(results), 0), COALESCE(SUM(matches), 0) FROM units"
+            )[0]
+            kinds = {"showdown": int(results) - int(matches), "match": int(matches)}
             states = dict(
                 db.all("SELECT COALESCE(state, 'unknown'), COUNT(*) FROM units GROUP BY 1")
             )
@@ -419,8 +429,8 @@ class SqlStore(Store):
                 "SELECT COUNT(*) FROM standings WHERE venue = ? AND day = ?", (ALL, ALL)
             )[0][0]
         return {
-            "results": sum(kinds.values()),
-            "kinds": {kind: int(kinds.get(kind, 0)) for kind in ("showdown", "match")},
+            "results": int(results),
+            "kinds": kinds,
             "units": int(units),
             "states": {s: int(states.get(s, 0)) for s in ("online", "offline", "fault", "unknown")},
             "venues": int(venues),
@@ -520,6 +530,16 @@ class _Runner:
     def many(self, statement: str, rows: Sequence[Sequence[Any]]) -> None:
         if rows:
             self._connection.cursor().executemany(self._sql(statement), rows)
+
+
+def _out_of_range(message: ResultMessage) -> str | None:
+    """Why a result that the wire takes cannot be stored, if it cannot."""
+    if message.seq > _MAX_SEQ:
+        return f"seq out of range (over {_MAX_SEQ})"
+    for outcome in message.outcomes:
+        if outcome.reaction_us is not None and outcome.reaction_us > MAX_REACTION_US:
+            return f"reaction_us out of range (over {MAX_REACTION_US} µs, about 36 minutes)"
+    return None
 
 
 def _by_venue(keys: set[tuple[str, str]]) -> Iterator[tuple[str, list[str], str]]:
