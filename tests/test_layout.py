@@ -88,6 +88,7 @@ MAY_IMPORT = {
         "firmware_host.protocol",
         "firmware_host.people",
     },
+    "engine.league": {"engine.apps", "firmware_host.protocol", "firmware_host.people"},
 }
 #: The two parts of firmware_host the engine may import: the wire, and what is said to people.
 PROTOCOL_PACKAGE = "firmware_host.protocol"
@@ -101,6 +102,7 @@ ENGINE_DAEMON = {
     "engine.uno": {PEOPLE_PACKAGE},
     "engine.pitch": {PEOPLE_PACKAGE},
     "engine.pitch.terminal": {PEOPLE_PACKAGE},
+    "engine.league": {PROTOCOL_PACKAGE, PEOPLE_PACKAGE},
 }
 SUBPACKAGES = [name for name in MAY_IMPORT if "." in name and not name.endswith("__main__")]
 

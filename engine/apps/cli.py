@@ -22,6 +22,7 @@ COMMANDS = [
     ("play", "engine.apps.play_cmd", "a match at the terminal: people at one screen, with bots"),
     ("demo", "engine.apps.demo", "bots play a whole match through a real unit daemon on mock pins"),
     ("table", "engine.apps.table.table_cmd", "the table in a browser: a display and phones"),
+    ("league", "engine.league.league_cmd", "the venue league: results over MQTT, live standings"),
 ]
 
 #: Old subcommand names that still work (hidden from --help), and their new ones.
