@@ -44,10 +44,9 @@ POLL_S = 0.3
             ["--broker", "mqtt", "--username", "u", "--password-file", "/nonexistent/pw"],
             "--password-file /nonexistent/pw: cannot read it:",
         ),
-        (["--broker", "mqtt", "--cafile", "/etc/hostname"], "--cafile is for TLS: give --tls too"),
         (
-            ["--broker", "mqtt", "--tls", "--cafile", "/nonexistent/ca.pem"],
-            "--cafile /nonexistent/ca.pem: no such file",
+            ["--broker", "mqtt", "--ca-file", "/nonexistent/ca.pem"],
+            "--ca-file /nonexistent/ca.pem: no such file",
         ),
         (
             ["--broker", "mqtt", "--db", "mysql://db/league"],

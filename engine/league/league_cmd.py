@@ -96,12 +96,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--tls", action="store_true", help="talk to the broker over TLS")
     parser.add_argument(
-        "--cafile",
+        "--ca-file",
         type=Path,
         default=None,
         metavar="FILE",
-        help="with --tls: the CA certificate(s) the broker's certificate is checked against "
-        "(default: the system's)",
+        help="TLS, the broker's certificate checked against the CA certificate(s) in FILE "
+        "(as the uplink's --ca-file; --tls alone: the system's)",
     )
     parser.add_argument(
         "--db",
@@ -146,11 +146,10 @@ def _password(args: argparse.Namespace) -> str | None:
 def _broker_options(args: argparse.Namespace) -> Any:
     from engine.league.ingest import Broker
 
-    if args.cafile is not None:
-        if not args.tls:
-            raise UsageError("--cafile is for TLS: give --tls too")
-        if not args.cafile.is_file():
-            raise UsageError(f"--cafile {args.cafile}: no such file")
+    if args.ca_file is not None:
+        if not args.ca_file.is_file():
+            raise UsageError(f"--ca-file {args.ca_file}: no such file")
+        args.tls = True  # a CA file is TLS, as for the uplink
     host, port = args.broker
     port = port if port is not None else (MQTTS_PORT if args.tls else MQTT_PORT)
     return Broker(
@@ -159,7 +158,7 @@ def _broker_options(args: argparse.Namespace) -> Any:
         username=args.username,
         password=_password(args),
         tls=args.tls,
-        cafile=None if args.cafile is None else str(args.cafile),
+        cafile=None if args.ca_file is None else str(args.ca_file),
     )
 
 
