@@ -160,6 +160,12 @@ def command(args) -> int:
     except UplinkError as exc:
         raise CommandError(str(exc)) from None
     restore = _install_signals(uplink)
+    # One line for the person who started it (the rest goes to the log, -v).
+    print(
+        f"The uplink: {config.venue}/{config.unit} to the broker at {config.host}:{config.port}, "
+        f"from {uplink.journal}. Ctrl-C stops it.",
+        flush=True,
+    )
     try:
         return uplink.run()
     except NameClashError as exc:
