@@ -19,13 +19,16 @@
 # uno-showdown-table: the project's table extra in the same virtualenv, a
 # dynamic user in group uno-showdown (so it reads the token), the unit on
 # loopback, phones on the LAN at port 8700. Once installed, later runs keep it
-# up to date; --without-table removes it (its saved match is kept).
+# up to date; --without-table removes it (its saved match is kept). Its finished
+# matches go to /var/lib/uno-showdown-matches/matches.sqlite3 (the group's, so
+# the uplink may read them; see make_matches_dir).
 #
 # --with-uplink BROKER adds the league uplink (`showdown-unit uplink`) as the
 # service uno-showdown-uplink: the project's league extra, the unit's user (it
 # reads the journal, read-only), a new /etc/uno-showdown/uplink.toml naming
 # the broker, the venue (--venue, default venue-1) and the unit (this Pi's
-# host name). Once installed, later runs keep it up to date. See docs/uplink.md.
+# host name), and with the table the table's match book (matches). Once
+# installed, later runs keep it up to date. See docs/uplink.md.
 #
 # DESTDIR (for tests and staging) prefixes every file path; users, groups,
 # owners (chown, stat) and systemctl are still whatever is first on PATH.
