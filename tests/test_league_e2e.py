@@ -145,6 +145,10 @@ def test_two_units_and_a_browser_table_report_to_one_league_and_its_standings_ad
         page.locator("#standings tbody tr").nth(len(tally) - 1).wait_for()
         shown = standings_rows(page)
         recent = page.locator("#recent li").all_inner_texts()
+        # The units page: each uplink's unit online, with its results counted.
+        page.goto(f"{league.url}/units")
+        for unit in ("unit-1", "unit-2", "table-1"):
+            page.locator(f"tr[data-unit='{VENUE}/{unit}'] .state.online").wait_for()
         assert errors == []
 
     assert shown == counted(tally)
