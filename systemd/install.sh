@@ -19,13 +19,16 @@
 # uno-showdown-table: the project's table extra in the same virtualenv, a
 # dynamic user in group uno-showdown (so it reads the token), the unit on
 # loopback, phones on the LAN at port 8700. Once installed, later runs keep it
-# up to date; --without-table removes it (its saved match is kept).
+# up to date; --without-table removes it (its saved match is kept). Its finished
+# matches go to /var/lib/uno-showdown-matches/matches.sqlite3 (the group's, so
+# the uplink may read them; see make_matches_dir).
 #
 # --with-uplink BROKER adds the league uplink (`showdown-unit uplink`) as the
 # service uno-showdown-uplink: the project's league extra, the unit's user (it
 # reads the journal, read-only), a new /etc/uno-showdown/uplink.toml naming
 # the broker, the venue (--venue, default venue-1) and the unit (this Pi's
-# host name). Once installed, later runs keep it up to date. See docs/uplink.md.
+# host name), and with the table the table's match book (matches). Once
+# installed, later runs keep it up to date. See docs/uplink.md.
 #
 # DESTDIR (for tests and staging) prefixes every file path; users, groups,
 # owners (chown, stat) and systemctl are still whatever is first on PATH.
@@ -48,6 +51,15 @@ readonly TABLE_UNIT_FILE=/etc/systemd/system/$TABLE_SERVICE.service
 readonly TABLE_PORT=8700                    # the --listen port in $TABLE_SERVICE.service
 # DynamicUser=: /var/lib/$TABLE_SERVICE is a link into /var/lib/private.
 readonly TABLE_STATE_DIRS=("/var/lib/$TABLE_SERVICE" "/var/lib/private/$TABLE_SERVICE")
+# The table's match book (its --results), which the uplink reads: not in the
+# table's own state directory, which DynamicUser= keeps under the 0700
+# /var/lib/private, but in a folder of group uno-showdown (the table's
+# SupplementaryGroups=, the uplink's Group=); see make_matches_dir.
+readonly MATCHES_DIR=/var/lib/uno-showdown-matches
+readonly MATCHES_OWNER=root:$SERVICE_USER
+readonly MATCHES_MODE=2770
+readonly MATCH_BOOK=$MATCHES_DIR/matches.sqlite3
+readonly MATCH_BOOK_MODE=660
 readonly UPLINK_SERVICE=uno-showdown-uplink
 readonly UPLINK_UNIT_FILE=/etc/systemd/system/$UPLINK_SERVICE.service
 readonly UPLINK_CONFIG=$CONF_DIR/uplink.toml
@@ -245,6 +257,7 @@ do_install() {
     write_token
     (( ! token_made )) || changed=1     # the daemon reads its token at start
     write_config
+    (( ! with_table )) || make_matches_dir
     (( ! with_uplink )) || write_uplink_config
 
     local reload=0 table_changed=0 uplink_changed=0
@@ -281,6 +294,7 @@ do_install() {
     fi
 
     if (( with_uplink )); then
+        (( ! with_table )) || note_uplink_matches
         # The uplink runs the package's code; its config is read at start.
         if ! service_is enabled "$UPLINK_SERVICE" || ! service_is active "$UPLINK_SERVICE"; then
             run systemctl enable --now "$UPLINK_SERVICE"
@@ -327,6 +341,10 @@ write_uplink_config() {
     local unit new
     unit=$(hostname -s 2>/dev/null | tr 'A-Z_. ' 'a-z---' | tr -cd 'a-z0-9-' | sed -e 's/^-*//' | cut -c1-32 | sed -e 's/-*$//') || true
     [[ $unit =~ $PLACE ]] || unit=unit-1
+    local matches_line="# matches = \"$MATCH_BOOK\"  # the browser table's match book (install.sh --with-table)"
+    if (( with_table )); then
+        matches_line="matches = \"$MATCH_BOOK\"  # the browser table's finished matches go too"
+    fi
     new=$(mktemp)
     cat >"$new" <<CONFIG
 # The league uplink's settings (showdown-unit uplink): see docs/uplink.md.
@@ -338,12 +356,53 @@ unit = "$unit"                # unique in the venue: the league refuses a second
 # username = "$unit"
 # password_file = "/etc/uno-showdown/uplink-password"  # root:uno-showdown, mode 0640
 # tls = true                  # or ca_file = "/etc/uno-showdown/broker-ca.pem"
-# matches = ""                # the browser table's match book, if it keeps one
+$matches_line
 # ha_discovery = false        # Home Assistant's MQTT discovery
 CONFIG
     run install -D -m 0644 "$new" "$D$UPLINK_CONFIG"
     rm -f "$new"
     uplink_config_made=1
+}
+
+# With the table and the uplink both, the uplink sends the table's matches when
+# its config names the book: a config kept from before the table is told so.
+note_uplink_matches() {
+    [[ -e $D$UPLINK_CONFIG ]] || return 0
+    grep -qE "^[[:space:]]*matches[[:space:]]*=" "$D$UPLINK_CONFIG" && return 0
+    say "note: $UPLINK_CONFIG names no match book, so the table's matches stay on this Pi;"
+    say "      add matches = \"$MATCH_BOOK\" to its [uplink] table, then: sudo systemctl restart $UPLINK_SERVICE"
+}
+
+# The table's match book and its folder, both the group's: the folder
+# root:uno-showdown 2770 (setgid: the book's -wal and -shm get the group too),
+# the book an empty SQLite file root:uno-showdown 0660 (SQLite gives its -wal and
+# -shm the book's mode, which the table's UMask=0077 would not). Made, or put right.
+make_matches_dir() {
+    local dir=$D$MATCHES_DIR book=$D$MATCH_BOOK
+    if [[ -L $dir ]] || { [[ -e $dir ]] && [[ ! -d $dir ]]; }; then
+        die "$MATCHES_DIR is not a folder; remove it and run install.sh again"
+    fi
+    if [[ -L $book ]] || { [[ -e $book ]] && [[ ! -f $book ]]; }; then
+        die "$MATCH_BOOK is not a plain file; remove it and run install.sh again"
+    fi
+    put_right "$dir" "$MATCHES_MODE" -d
+    put_right "$book" "$MATCH_BOOK_MODE" /dev/null
+}
+
+# put_right PATH MODE (-d | /dev/null): make the folder or empty file with
+# $MATCHES_OWNER and MODE, or put its owner and mode right.
+put_right() {
+    local path=$1 mode=$2 what=$3
+    if [[ ! -e $path ]]; then
+        run install -m "0$mode" "$what" "$path"
+        run chown "$MATCHES_OWNER" "$path"
+    else
+        [[ $(stat -c %U:%G "$path") == "$MATCHES_OWNER" ]] || run chown "$MATCHES_OWNER" "$path"
+    fi
+    # After chown, which may clear the setgid bit (nothing to look at in a dry run).
+    if [[ -e $path ]] && [[ $(stat -c %a "$path") != "$mode" ]]; then
+        run chmod "0$mode" "$path"
+    fi
 }
 
 # The table reaches the unit at socket://127.0.0.1:7700 (its ExecStart). A config
@@ -477,7 +536,7 @@ do_uninstall() {
     fi
     if (( purge )); then
         local dir
-        for dir in "$D$CONF_DIR" "$D$STATE_DIR" "$D$UPLINK_STATE_DIR" "${TABLE_STATE_DIRS[@]/#/$D}"; do
+        for dir in "$D$CONF_DIR" "$D$STATE_DIR" "$D$UPLINK_STATE_DIR" "$D$MATCHES_DIR" "${TABLE_STATE_DIRS[@]/#/$D}"; do
             if [[ -e $dir || -L $dir ]]; then
                 run rm -rf "$dir"
             fi

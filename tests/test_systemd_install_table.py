@@ -38,6 +38,11 @@ def test_with_table_installs_the_table_extra_and_the_second_service_then_starts_
     done = system.run("--with-table")
     assert done.returncode == 0, done.stderr
     expected = [PIP_TABLE if c == PIP else c for c in first_install_changes(system)]
+    token_chown = expected.index(f"chown root:uno-showdown {system.root}/{TOKEN}")
+    expected[token_chown + 1 : token_chown + 1] = [  # the match book's folder and file
+        f"chown root:uno-showdown {system.root}/var/lib/uno-showdown-matches",
+        f"chown root:uno-showdown {system.root}/var/lib/uno-showdown-matches/matches.sqlite3",
+    ]
     assert system.changes == [*expected, "systemctl enable --now uno-showdown-table"]
     table_file = system.root / TABLE_UNIT_FILE
     assert table_file.read_bytes() == TABLE_UNIT.read_bytes()

@@ -69,6 +69,9 @@ class Paths:
 
     def __init__(self, tmp_path: Path, unit_port: int):
         self.state = tmp_path / "var-lib-uno-showdown-table"
+        # The match book's folder, as install.sh makes it (the table does not).
+        self.matches = tmp_path / "var-lib-uno-showdown-matches"
+        self.matches.mkdir()
         self.token = tmp_path / "token"
         self.unit_port = unit_port
         self.port = free_port()
@@ -97,6 +100,7 @@ def service_argv(table_unit, paths: Paths) -> list[str]:
         args.unit: f"socket://127.0.0.1:{paths.unit_port}",
         args.token_file: str(paths.token),
         str(args.save): str(paths.state / args.save.name),
+        str(args.results): str(paths.matches / args.results.name),
         "{}:{}".format(*args.listen): f"127.0.0.1:{paths.port}",
     }
     return [sys.executable, "-m", "engine", *(here.get(word, word) for word in argv[1:])]
