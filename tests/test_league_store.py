@@ -6,13 +6,21 @@ from __future__ import annotations
 import json
 import random
 import threading
-import time
 
 import pytest
 
 from engine.league import CONFLICT, StoreError, open_store
 from engine.league.standings import STANDING_FIELDS, sort_key
-from tests.league_results import AT, DAY, NEXT_DAY_AT, match, showdown, status, wire
+from tests.league_results import (
+    AT,
+    DAY,
+    NEXT_DAY_AT,
+    match,
+    showdown,
+    status,
+    wait_for_logins,
+    wire,
+)
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
@@ -25,22 +33,6 @@ def store(request, tmp_path):
     opened = open_store(url)
     yield opened
     opened.close()
-
-
-def wait_for_logins(server, timeout_s=30.0):
-    """PostgreSQL listens before it takes logins ("the database system is starting
-    up"): the session's first test waits for a login, not only for the port."""
-    import psycopg
-
-    deadline = time.monotonic() + timeout_s
-    while True:
-        try:
-            psycopg.connect(server.url(), connect_timeout=5).close()
-            return
-        except psycopg.OperationalError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.05)
 
 
 def people(store, **filters):

@@ -12,8 +12,7 @@ import psycopg
 import pytest
 
 from engine.league import open_store
-from tests.league_results import AT, NEXT_DAY_AT, match, showdown, status
-from tests.test_league_store import wait_for_logins
+from tests.league_results import AT, NEXT_DAY_AT, match, showdown, status, wait_for_logins
 
 DASHBOARD = Path(__file__).resolve().parent.parent / "docs" / "grafana" / "league.json"
 #: Each panel's columns, as its query names them.
