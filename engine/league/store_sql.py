@@ -224,11 +224,33 @@ class SqlStore(Store):
 
     def _stored_raws(self, db: _Runner, keys: set[tuple[str, str]]) -> dict[tuple[str, str], bytes]:
         found: dict[tuple[str, str], bytes] = {}
-        for venue, ids, marks in _by_venue(keys):
-            for id_, raw in db.all(
-                f"SELECT id, raw FROM results WHERE venue = ? AND id IN ({marks})", [venue, *ids]
-            ):
-                found[(venue, id_)] = bytes(raw)
+        for venue, id_, raw in self._select_keyed(
+            db, "results", ("venue", "id", "raw"), ("venue", "id"), sorted(keys)
+        ):
+            found[(venue, id_)] = bytes(raw)
+        return found
+
+    def _select_keyed(
+        self,
+        db: _Runner,
+        table: str,
+        wanted: Sequence[str],
+        columns: Sequence[str],
+        keys: Sequence[Sequence[Any]],
+    ) -> list[Any]:
+        """The ``wanted`` columns of the rows of ``table`` whose ``columns`` are
+        one of ``keys``: a row
+        value ``IN (VALUES ...)``, a chunk at a time (PostgreSQL's backend joins
+        arrays instead: one statement, whatever the count)."""
+        found = []
+        for start in range(0, len(keys), _CHUNK):
+            chunk = keys[start : start + _CHUNK]
+            marks = ", ".join(f"({', '.join('?' for _ in columns)})" for _ in chunk)
+            found += db.all(
+                f"SELECT {', '.join(wanted)} FROM {table} "
+                f"WHERE ({', '.join(columns)}) IN (VALUES {marks})",
+                [field for key in chunk for field in key],
+            )
         return found
 
     def _insert(self, db: _Runner, new: list[ResultMessage]) -> None:
@@ -290,18 +312,17 @@ class SqlStore(Store):
         new medians (the write lock is held: nobody else writes meanwhile)."""
         keys = sorted(batch)
         rows: dict[TallyKey, Tally] = {}
-        for start in range(0, len(keys), _CHUNK):
-            chunk = keys[start : start + _CHUNK]
-            marks = ", ".join("(?, ?, ?, ?)" for _ in chunk)
-            for venue, day, player, bot, *counts, packed in db.all(
-                f"SELECT venue, day, player, bot, {_TALLY_COLUMNS}, histogram FROM standings "
-                f"WHERE (venue, day, player, bot) IN (VALUES {marks})",
-                [field for key in chunk for field in key],
-            ):
-                counted: dict[str, Any] = dict(zip(_TALLY_FIELDS, counts, strict=True))
-                rows[(venue, day, player, bool(bot))] = Tally(
-                    **counted, histogram=unpack_histogram(packed)
-                )
+        for venue, day, player, bot, *counts, packed in self._select_keyed(
+            db,
+            "standings",
+            ("venue", "day", "player", "bot", *_TALLY_FIELDS, "histogram"),
+            ("venue", "day", "player", "bot"),
+            keys,
+        ):
+            counted: dict[str, Any] = dict(zip(_TALLY_FIELDS, counts, strict=True))
+            rows[(venue, day, player, bool(bot))] = Tally(
+                **counted, histogram=unpack_histogram(packed)
+            )
         for key in keys:
             rows.setdefault(key, Tally()).merge(batch[key])
         updates = ", ".join(
