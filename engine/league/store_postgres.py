@@ -90,3 +90,30 @@ class PostgresStore(SqlStore):
                 [list(values) for values in zip(*keys, strict=True)],
             )
         )
+
+    def _write_rows(
+        self,
+        db: Any,
+        table: str,
+        columns: Sequence[str],
+        key: Sequence[str],
+        rows: Sequence[Sequence[Any]],
+    ) -> None:
+        # COPY into a scratch table emptied at commit, then one INSERT ... SELECT:
+        # one round trip for the rows instead of one statement each.
+        if not rows:
+            return
+        names = ", ".join(columns)
+        scratch = f"{table}_batch"
+        db.execute(
+            f"CREATE TEMPORARY TABLE IF NOT EXISTS {scratch} "
+            f"(LIKE {table} INCLUDING DEFAULTS) ON COMMIT DELETE ROWS"
+        )
+        with db.connection.cursor().copy(f"COPY {scratch} ({names}) FROM STDIN") as copy:
+            for row in rows:
+                copy.write_row(row)
+        updates = ", ".join(f"{c} = excluded.{c}" for c in columns if c not in key)
+        db.execute(
+            f"INSERT INTO {table} ({names}) SELECT {names} FROM {scratch} "
+            f"ON CONFLICT ({', '.join(key)}) DO UPDATE SET {updates}"
+        )

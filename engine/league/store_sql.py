@@ -325,13 +325,11 @@ class SqlStore(Store):
             )
         for key in keys:
             rows.setdefault(key, Tally()).merge(batch[key])
-        updates = ", ".join(
-            f"{c} = excluded.{c}" for c in (*_TALLY_FIELDS, "median_us", "histogram")
-        )
-        db.many(
-            f"INSERT INTO standings (venue, day, player, bot, {_TALLY_COLUMNS}, median_us, "
-            f"histogram) VALUES ({', '.join('?' for _ in range(len(_TALLY_FIELDS) + 6))}) "
-            f"ON CONFLICT (venue, day, bot, player) DO UPDATE SET {updates}",
+        self._write_rows(
+            db,
+            "standings",
+            ("venue", "day", "player", "bot", *_TALLY_FIELDS, "median_us", "histogram"),
+            ("venue", "day", "bot", "player"),
             [
                 (
                     *key,
@@ -341,6 +339,24 @@ class SqlStore(Store):
                 )
                 for key in keys
             ],
+        )
+
+    def _write_rows(
+        self,
+        db: _Runner,
+        table: str,
+        columns: Sequence[str],
+        key: Sequence[str],
+        rows: Sequence[Sequence[Any]],
+    ) -> None:
+        """Writes ``rows`` whole into ``table``, over any row of the same ``key``
+        (PostgreSQL's backend copies them in first: far fewer round trips)."""
+        updates = ", ".join(f"{c} = excluded.{c}" for c in columns if c not in key)
+        db.many(
+            f"INSERT INTO {table} ({', '.join(columns)}) "
+            f"VALUES ({', '.join('?' for _ in columns)}) "
+            f"ON CONFLICT ({', '.join(key)}) DO UPDATE SET {updates}",
+            rows,
         )
 
     def _count_refusal(
@@ -540,17 +556,17 @@ class _Runner:
     """One connection's statements, with the backend's placeholders."""
 
     def __init__(self, connection: Any, sql: Callable[[str], str]):
-        self._connection, self._sql = connection, sql
+        self.connection, self._sql = connection, sql
 
     def execute(self, statement: str, params: Sequence[Any] = ()) -> None:
-        self._connection.execute(self._sql(statement), params)
+        self.connection.execute(self._sql(statement), params)
 
     def all(self, statement: str, params: Sequence[Any] = ()) -> list[Any]:
-        return list(self._connection.execute(self._sql(statement), params).fetchall())
+        return list(self.connection.execute(self._sql(statement), params).fetchall())
 
     def many(self, statement: str, rows: Sequence[Sequence[Any]]) -> None:
         if rows:
-            self._connection.cursor().executemany(self._sql(statement), rows)
+            self.connection.cursor().executemany(self._sql(statement), rows)
 
 
 def _out_of_range(message: ResultMessage) -> str | None:
