@@ -6,13 +6,21 @@ from __future__ import annotations
 import json
 import random
 import threading
-import time
 
 import pytest
 
 from engine.league import CONFLICT, StoreError, open_store
 from engine.league.standings import STANDING_FIELDS, sort_key
-from tests.league_results import AT, DAY, NEXT_DAY_AT, match, showdown, status, wire
+from tests.league_results import (
+    AT,
+    DAY,
+    NEXT_DAY_AT,
+    match,
+    showdown,
+    status,
+    wait_for_logins,
+    wire,
+)
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
@@ -25,22 +33,6 @@ def store(request, tmp_path):
     opened = open_store(url)
     yield opened
     opened.close()
-
-
-def wait_for_logins(server, timeout_s=30.0):
-    """PostgreSQL listens before it takes logins ("the database system is starting
-    up"): the session's first test waits for a login, not only for the port."""
-    import psycopg
-
-    deadline = time.monotonic() + timeout_s
-    while True:
-        try:
-            psycopg.connect(server.url(), connect_timeout=5).close()
-            return
-        except psycopg.OperationalError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.05)
 
 
 def people(store, **filters):
@@ -543,3 +535,33 @@ def test_standings_equal_a_naive_recount_of_a_random_night_with_resends_and_forg
     figures = store.figures()
     assert figures["results"] == len(kept)
     assert figures["refusals"] == sum(reason is not None for _, reason in expected)
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
+def database_url(request, tmp_path):
+    if request.param == "sqlite":
+        return f"sqlite:{tmp_path / 'league.sqlite3'}"
+    wait_for_logins(request.getfixturevalue("postgres_server"))
+    return request.getfixturevalue("postgres_url")
+
+
+def test_two_league_servers_on_one_database_store_each_result_once(database_url):
+    # Two stores, as two processes would open them: only the database's own lock
+    # (BEGIN IMMEDIATE, the advisory lock) keeps them from both storing one id.
+    batches = [[showdown(n) for n in range(start, start + 40)] for start in range(0, 200, 40)]
+    replies: dict[int, list] = {}
+    with open_store(database_url) as one, open_store(database_url) as other:
+
+        def send(index, store):
+            replies[index] = [reply for batch in batches for reply in store.store(batch)]
+
+        senders = [threading.Thread(target=send, args=(i, s)) for i, s in enumerate((one, other))]
+        for sender in senders:
+            sender.start()
+        for sender in senders:
+            sender.join(120)
+        expected = [(f"unit-1:local-{n}", None) for n in range(200)]
+        assert replies == {0: expected, 1: expected}
+        assert one.figures()["results"] == 200
+        assert people(other)["Ann"]["wins"] == 200
+        assert one.units()[0]["results"] == 200

@@ -224,11 +224,33 @@ class SqlStore(Store):
 
     def _stored_raws(self, db: _Runner, keys: set[tuple[str, str]]) -> dict[tuple[str, str], bytes]:
         found: dict[tuple[str, str], bytes] = {}
-        for venue, ids, marks in _by_venue(keys):
-            for id_, raw in db.all(
-                f"SELECT id, raw FROM results WHERE venue = ? AND id IN ({marks})", [venue, *ids]
-            ):
-                found[(venue, id_)] = bytes(raw)
+        for venue, id_, raw in self._select_keyed(
+            db, "results", ("venue", "id", "raw"), ("venue", "id"), sorted(keys)
+        ):
+            found[(venue, id_)] = bytes(raw)
+        return found
+
+    def _select_keyed(
+        self,
+        db: _Runner,
+        table: str,
+        wanted: Sequence[str],
+        columns: Sequence[str],
+        keys: Sequence[Sequence[Any]],
+    ) -> list[Any]:
+        """The ``wanted`` columns of the rows of ``table`` whose ``columns`` are
+        one of ``keys``: a row
+        value ``IN (VALUES ...)``, a chunk at a time (PostgreSQL's backend joins
+        arrays instead: one statement, whatever the count)."""
+        found = []
+        for start in range(0, len(keys), _CHUNK):
+            chunk = keys[start : start + _CHUNK]
+            marks = ", ".join(f"({', '.join('?' for _ in columns)})" for _ in chunk)
+            found += db.all(
+                f"SELECT {', '.join(wanted)} FROM {table} "
+                f"WHERE ({', '.join(columns)}) IN (VALUES {marks})",
+                [field for key in chunk for field in key],
+            )
         return found
 
     def _insert(self, db: _Runner, new: list[ResultMessage]) -> None:
@@ -290,27 +312,24 @@ class SqlStore(Store):
         new medians (the write lock is held: nobody else writes meanwhile)."""
         keys = sorted(batch)
         rows: dict[TallyKey, Tally] = {}
-        for start in range(0, len(keys), _CHUNK):
-            chunk = keys[start : start + _CHUNK]
-            marks = ", ".join("(?, ?, ?, ?)" for _ in chunk)
-            for venue, day, player, bot, *counts, packed in db.all(
-                f"SELECT venue, day, player, bot, {_TALLY_COLUMNS}, histogram FROM standings "
-                f"WHERE (venue, day, player, bot) IN (VALUES {marks})",
-                [field for key in chunk for field in key],
-            ):
-                counted: dict[str, Any] = dict(zip(_TALLY_FIELDS, counts, strict=True))
-                rows[(venue, day, player, bool(bot))] = Tally(
-                    **counted, histogram=unpack_histogram(packed)
-                )
+        for venue, day, player, bot, *counts, packed in self._select_keyed(
+            db,
+            "standings",
+            ("venue", "day", "player", "bot", *_TALLY_FIELDS, "histogram"),
+            ("venue", "day", "player", "bot"),
+            keys,
+        ):
+            counted: dict[str, Any] = dict(zip(_TALLY_FIELDS, counts, strict=True))
+            rows[(venue, day, player, bool(bot))] = Tally(
+                **counted, histogram=unpack_histogram(packed)
+            )
         for key in keys:
             rows.setdefault(key, Tally()).merge(batch[key])
-        updates = ", ".join(
-            f"{c} = excluded.{c}" for c in (*_TALLY_FIELDS, "median_us", "histogram")
-        )
-        db.many(
-            f"INSERT INTO standings (venue, day, player, bot, {_TALLY_COLUMNS}, median_us, "
-            f"histogram) VALUES ({', '.join('?' for _ in range(len(_TALLY_FIELDS) + 6))}) "
-            f"ON CONFLICT (venue, day, bot, player) DO UPDATE SET {updates}",
+        self._write_rows(
+            db,
+            "standings",
+            ("venue", "day", "player", "bot", *_TALLY_FIELDS, "median_us", "histogram"),
+            ("venue", "day", "bot", "player"),
             [
                 (
                     *key,
@@ -320,6 +339,24 @@ class SqlStore(Store):
                 )
                 for key in keys
             ],
+        )
+
+    def _write_rows(
+        self,
+        db: _Runner,
+        table: str,
+        columns: Sequence[str],
+        key: Sequence[str],
+        rows: Sequence[Sequence[Any]],
+    ) -> None:
+        """Writes ``rows`` whole into ``table``, over any row of the same ``key``
+        (PostgreSQL's backend copies them in first: far fewer round trips)."""
+        updates = ", ".join(f"{c} = excluded.{c}" for c in columns if c not in key)
+        db.many(
+            f"INSERT INTO {table} ({', '.join(columns)}) "
+            f"VALUES ({', '.join('?' for _ in columns)}) "
+            f"ON CONFLICT ({', '.join(key)}) DO UPDATE SET {updates}",
+            rows,
         )
 
     def _count_refusal(
@@ -519,17 +556,17 @@ class _Runner:
     """One connection's statements, with the backend's placeholders."""
 
     def __init__(self, connection: Any, sql: Callable[[str], str]):
-        self._connection, self._sql = connection, sql
+        self.connection, self._sql = connection, sql
 
     def execute(self, statement: str, params: Sequence[Any] = ()) -> None:
-        self._connection.execute(self._sql(statement), params)
+        self.connection.execute(self._sql(statement), params)
 
     def all(self, statement: str, params: Sequence[Any] = ()) -> list[Any]:
-        return list(self._connection.execute(self._sql(statement), params).fetchall())
+        return list(self.connection.execute(self._sql(statement), params).fetchall())
 
     def many(self, statement: str, rows: Sequence[Sequence[Any]]) -> None:
         if rows:
-            self._connection.cursor().executemany(self._sql(statement), rows)
+            self.connection.cursor().executemany(self._sql(statement), rows)
 
 
 def _out_of_range(message: ResultMessage) -> str | None:
