@@ -14,7 +14,7 @@ import threading
 import pytest
 
 from engine.league.ingest import Broker, Ingest
-from engine.league.store import open_store
+from engine.league.store_open import open_store
 from firmware_host.protocol.league import result_topic
 from tests.league_server_helpers import (
     Uplink,

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from engine.apps.cli import main
-from engine.league.store import open_store
+from engine.league.store_open import open_store
 from tests.league_server_helpers import Uplink, resend_until_acked, showdown, wait_for
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -12,7 +12,7 @@ import threading
 import pytest
 
 from engine.league.intake import take_batch
-from engine.league.store import open_store
+from engine.league.store_open import open_store
 from engine.league.web import SECURITY_HEADERS, Changes, create_app
 from firmware_host.protocol.league import encode, result_topic, status_topic
 from tests.asgi_helpers import Asgi

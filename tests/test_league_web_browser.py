@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from engine.league.ingest import Broker, Ingest
-from engine.league.store import open_store
+from engine.league.store_open import open_store
 from engine.league.web import Changes, create_app
 from tests.layout_checks import LAYOUT_PROBLEMS, long_name
 from tests.league_server_helpers import Uplink, showdown, status, wait_for

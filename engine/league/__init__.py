@@ -1,7 +1,7 @@
 """The venue league (issue 23): what a venue's units and tables report,
 stored once and turned into standings.
 
-``store`` is the API (:func:`open_store`, :class:`Store`, :class:`StoreError`),
+``store`` is the API (:class:`Store`, :class:`StoreError`; ``store_open``: :func:`open_store`),
 on SQLite (``store_sqlite``) or PostgreSQL (``store_postgres``, loaded only
 when asked for), with the statements both share (``store_sql``), the tables
 (``schema``) and the standings kept as results arrive (``standings``).
@@ -13,7 +13,8 @@ first use, so ``showdown --help`` loads no MQTT or web library.
 
 from typing import Any
 
-from engine.league.store import CONFLICT, Store, StoreError, open_store
+from engine.league.store import CONFLICT, Store, StoreError
+from engine.league.store_open import open_store
 
 __all__ = ["open_store", "Store", "StoreError", "CONFLICT", "Broker", "Ingest", "create_app"]
 

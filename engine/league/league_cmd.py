@@ -163,7 +163,8 @@ def _broker_options(args: argparse.Namespace) -> Any:
 
 
 def _open_store(url: str) -> Any:
-    from engine.league.store import StoreError, open_store
+    from engine.league.store import StoreError
+    from engine.league.store_open import open_store
 
     try:
         return open_store(url)

@@ -1,7 +1,8 @@
 """The league's store: what ``showdown league`` keeps, behind one small API.
 
-:func:`open_store` opens SQLite (``sqlite:PATH`` or a bare path: one bar, one
-Pi) or PostgreSQL (``postgresql://...``: a league); both speak the
+:func:`~engine.league.store_open.open_store` opens SQLite (``sqlite:PATH`` or
+a bare path: one bar, one Pi) or PostgreSQL (``postgresql://...``: a league);
+both speak the
 :class:`Store` API below and keep the same tables (:mod:`engine.league.schema`).
 
 A result is stored once under its (venue, id): a resend with the same bytes
@@ -23,11 +24,12 @@ from urllib.parse import urlsplit, urlunsplit
 
 from firmware_host.protocol.league import ResultMessage, Status
 
-__all__ = ["CONFLICT", "StoreError", "Store", "open_store", "safe_url"]
+__all__ = ["CONFLICT", "StoreError", "Store", "safe_url", "URL_WORDS"]
 
 #: Why a result is refused: its (venue, id) is stored with other bytes.
 CONFLICT = "id reused with a different result"
-_URL_WORDS = "a league database is sqlite:PATH, a file path or postgresql://..."
+#: What a database URL may be (the words of a refused one).
+URL_WORDS = "a league database is sqlite:PATH, a file path or postgresql://..."
 
 
 class StoreError(Exception):
@@ -117,38 +119,3 @@ def safe_url(url: str) -> str:
     netloc = parts.netloc.rpartition("@")[2]
     user = parts.username or ""
     return urlunsplit(parts._replace(netloc=f"{user}:***@{netloc}"))
-
-
-def open_store(url: str) -> Store:
-    """The store at ``url``: ``sqlite:PATH`` or a bare path (the file is
-    created, in WAL mode), or ``postgresql://...`` / ``postgres://...`` (the
-    schema is created if missing). StoreError naming the URL otherwise.
-
-    >>> open_store("mysql://db/league")
-    Traceback (most recent call last):
-    ...
-    engine.league.store.StoreError: cannot open 'mysql://db/league': a league database \
-is sqlite:PATH, a file path or postgresql://...
-    """
-    if not isinstance(url, str) or not url.strip():
-        raise StoreError(f"cannot open {url!r}: {_URL_WORDS}")
-    if url.startswith(("postgresql://", "postgres://")):
-        try:
-            from engine.league.store_postgres import PostgresStore
-        except ImportError as exc:
-            raise StoreError(
-                f"cannot open {safe_url(url)!r}: PostgreSQL needs psycopg "
-                f"(pip install 'uno-showdown[league]'): {exc}"
-            ) from None
-        return PostgresStore(url)
-    if url.startswith("sqlite:"):
-        path = url.removeprefix("sqlite:")
-        # sqlite:///abs/path and sqlite://rel are the SQLAlchemy spellings.
-        path = path[2:] if path.startswith("//") else path
-    elif "://" in url or url.startswith(":"):
-        raise StoreError(f"cannot open {safe_url(url)!r}: {_URL_WORDS}")
-    else:
-        path = url
-    from engine.league.store_sqlite import SqliteStore
-
-    return SqliteStore(path)
