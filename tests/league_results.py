@@ -20,12 +20,46 @@ from firmware_host.protocol.league import (
     status_topic,
 )
 
-__all__ = ["AT", "DAY", "showdown", "match", "status", "wire", "wait_for_logins"]
+__all__ = [
+    "AT",
+    "DAY",
+    "journal_result",
+    "showdown",
+    "match",
+    "status",
+    "wire",
+    "wait_for_logins",
+]
 
 #: 2025-11-30 18:04:11.5 UTC.
 AT = 1764525851.5
 DAY = "2025-11-30"
 NEXT_DAY_AT = AT + 86_400
+
+
+def journal_result(
+    showdown_id: str,
+    a: str = "Ann",
+    b: str = "Bob",
+    launch: str = "launched",
+    bots: Sequence[str] = (),
+) -> dict[str, Any]:
+    """A finished showdown as a unit's journal keeps it (the uplink's tests
+    write it with ``Journal.record``): A faster by 50 ms."""
+    return {
+        "showdown_id": showdown_id,
+        "players": {"a": a, "b": b},
+        "bots": list(bots),
+        "winner": "a",
+        "loser": "b",
+        "reason": "faster",
+        "tie_reruns": 0,
+        "reaction_us": {"a": 200_000, "b": 250_000},
+        "margin_us": 50_000,
+        "cards": 2,
+        "launch": launch,
+        "cards_counted": None,
+    }
 
 
 def wire(message: dict[str, Any]) -> ResultMessage:

@@ -34,6 +34,7 @@ from firmware_host.service.journal import Journal
 from firmware_host.uplink import build_config
 from firmware_host.uplink.presence import last_topic
 from firmware_host.uplink.service import Uplink
+from tests.league_results import journal_result
 from tests.league_servers import Mosquitto
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -44,21 +45,7 @@ WAIT_S = 30.0  # a safety limit: every wait ends on its event long before
 pytestmark = pytest.mark.slow  # a broker, or the uplink as a process, in every test
 
 
-def result(showdown_id, a="Ann", b="Bob", launch="launched"):
-    return {
-        "showdown_id": showdown_id,
-        "players": {"a": a, "b": b},
-        "bots": [],
-        "winner": "a",
-        "loser": "b",
-        "reason": "faster",
-        "tie_reruns": 0,
-        "reaction_us": {"a": 200_000, "b": 250_000},
-        "margin_us": 50_000,
-        "cards": 2,
-        "launch": launch,
-        "cards_counted": None,
-    }
+result = journal_result
 
 
 class Clock:

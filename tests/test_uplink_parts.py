@@ -22,6 +22,7 @@ from firmware_host.uplink import (
     load_uplink_config,
 )
 from firmware_host.uplink.presence import discovery_configs, host_identity
+from tests.league_results import journal_result
 
 T0 = 1_764_525_851.0
 
@@ -31,20 +32,7 @@ def item(seq, source="journal"):
 
 
 def result(showdown_id, launch="launched"):
-    return {
-        "showdown_id": showdown_id,
-        "players": {"a": "Ann", "b": "Bob"},
-        "bots": ["b"],
-        "winner": "a",
-        "loser": "b",
-        "reason": "faster",
-        "tie_reruns": 0,
-        "reaction_us": {"a": 200_000, "b": 250_000},
-        "margin_us": 50_000,
-        "cards": 2,
-        "launch": launch,
-        "cards_counted": None,
-    }
+    return journal_result(showdown_id, launch=launch, bots=["b"])
 
 
 # -- the outbox ------------------------------------------------------------------------
