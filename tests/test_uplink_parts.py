@@ -5,6 +5,7 @@ and the Home Assistant payloads. Fast: no sockets, no processes, no sleeps."""
 from __future__ import annotations
 
 import json
+import itertools
 import sqlite3
 
 import pytest
@@ -64,6 +65,24 @@ def test_due_resends_after_the_timeout_and_at_once_after_a_reconnect():
     assert box.next_deadline() == float("-inf")
     assert [i.seq for i in box.due(6.0)] == [1]
     assert (box.counts.sent, box.counts.resent) == (1, 2)
+
+
+def test_resends_nobody_answers_wait_twice_as_long_each_time_up_to_a_minute():
+    box = Outbox({}, {}, resend_after_s=5.0)
+    box.offer(item(1))
+    box.offer(item(2))
+    sent_at, now = [], 0.0
+    for _ in range(7):  # the league is down: nothing is acked
+        assert [i.seq for i in box.due(now)] == [1, 2]
+        sent_at.append(now)
+        now = box.next_deadline()
+    gaps = [later - earlier for earlier, later in itertools.pairwise(sent_at)]
+    assert gaps == [5.0, 10.0, 20.0, 40.0, 60.0, 60.0]
+    # An ack: the league is back, the rest waits the short time again.
+    box.settle(["u:journal:1"])
+    assert box.next_deadline() == now - 60.0 + 5.0
+    box.reconnected()  # a reconnect still sends at once
+    assert box.next_deadline() == float("-inf")
 
 
 def test_the_cursor_is_the_highest_contiguous_entry_done():

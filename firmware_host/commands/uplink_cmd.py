@@ -86,7 +86,8 @@ _FLAGS: dict[str, tuple[str, dict[str, Any]]] = {
         {
             "metavar": "S",
             "type": seconds,
-            "help": "resend a result not acked after this (default 5 s)",
+            "help": "resend a result not acked after this (default 5 s; doubled at each "
+            "unanswered resend, up to 60 s)",
         },
     ),
     "--poll": (

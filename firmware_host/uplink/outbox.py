@@ -8,7 +8,10 @@ file live in :mod:`firmware_host.uplink.service`.
 
 A result is done when the league's ack names its id, stored or refused; a
 broker's PUBACK is not delivery (issue 23 measured that losing results). Until
-then it is sent again every ``resend_after_s`` and at every reconnect.
+then it is sent again after ``resend_after_s`` and at every reconnect; each
+resend the league does not answer doubles the wait, up to ``MAX_RESEND_S``
+(a league that is down is not flooded by every unit's whole window), and any
+ack brings the rest back to ``resend_after_s``.
 
 Per source (the journal, the match book) the outbox keeps a cursor: the
 highest entry such that every entry read up to it is done. Entries done above
@@ -69,6 +72,7 @@ class _InFlight:
     item: Outgoing
     sent_at: float | None = None  # None: not sent yet, or due at once (a reconnect)
     sends: int = 0
+    unanswered: int = 0  # resends since the league last acked anything: the back-off
 
 
 @dataclass
@@ -76,6 +80,10 @@ class _Source:
     cursor: int
     done_above: set[int] = field(default_factory=set)
     read_upto: int = 0  # the highest entry offered or skipped so far (done above it: not yet)
+
+
+#: The longest a result waits for its ack before it is sent again (the back-off's cap).
+MAX_RESEND_S = 60.0
 
 
 class Outbox:
@@ -94,6 +102,7 @@ class Outbox:
         if not resend_after_s > 0:
             raise ValueError(f"resend_after_s must be > 0, not {resend_after_s}")
         self.window, self.resend_after_s = window, resend_after_s
+        self.max_resend_s = max(resend_after_s, MAX_RESEND_S)
         self._sources: dict[str, _Source] = {}
         for name in {*cursors, *done_above}:
             cursor = cursors.get(name, 0)
@@ -160,8 +169,10 @@ class Outbox:
         ``now``."""
         out = []
         for flight in self._flight.values():
-            if flight.sent_at is not None and now - flight.sent_at < self.resend_after_s:
+            if flight.sent_at is not None and now - flight.sent_at < self._wait(flight):
                 continue
+            if flight.sent_at is not None:
+                flight.unanswered += 1  # a resend on the clock: the next waits longer
             flight.sent_at = now
             flight.sends += 1
             if flight.sends == 1:
@@ -170,6 +181,12 @@ class Outbox:
                 self.counts.resent += 1
             out.append(flight.item)
         return out
+
+    def _wait(self, flight: _InFlight) -> float:
+        """How long a sent result waits for its ack: ``resend_after_s``,
+        doubled at each resend nobody answered, up to ``max_resend_s``. A
+        league that is down is not flooded by every unit's whole window."""
+        return min(self.resend_after_s * 2**flight.unanswered, self.max_resend_s)
 
     def reconnected(self) -> None:
         """A new connection: everything in flight is due at once (the old
@@ -196,6 +213,9 @@ class Outbox:
                 self.counts.last_result_at = item.at
         for source in {item.source for item in done}:
             self._advance(source)
+        if done:  # the league answers: what is still in flight waits the short time again
+            for flight in self._flight.values():
+                flight.unanswered = 0
         return done
 
     def next_deadline(self) -> float | None:
@@ -204,10 +224,13 @@ class Outbox:
         or a reconnect), else when the oldest send is ``resend_after_s`` old."""
         if not self._flight:
             return None
-        sent = [flight.sent_at for flight in self._flight.values()]
-        if None in sent:
+        if any(flight.sent_at is None for flight in self._flight.values()):
             return -math.inf
-        return min(t for t in sent if t is not None) + self.resend_after_s
+        return min(
+            flight.sent_at + self._wait(flight)
+            for flight in self._flight.values()
+            if flight.sent_at is not None
+        )
 
     # -- inside ------------------------------------------------------------------------
 
