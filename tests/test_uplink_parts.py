@@ -4,8 +4,8 @@ and the Home Assistant payloads. Fast: no sockets, no processes, no sleeps."""
 
 from __future__ import annotations
 
-import json
 import itertools
+import json
 import sqlite3
 
 import pytest
