@@ -1,0 +1,94 @@
+"""Issue 23's outage test: 50 units, each with its own journal and the real
+uplink, send their showdowns to the real ``showdown league`` process through a
+real mosquitto, while the broker is SIGKILLed and started again, and then the
+league process is: at the end nothing is lost, nothing is stored twice, and the
+standings equal a recount from the units' journals.
+
+The issue's 10,000 results run in benchmarks/league_load.py (figures in
+docs/reliability.md); here 50 units send what fits in well under a minute.
+Every kill and restart waits for an event (results stored, a drained fleet),
+never for a timer; a wait's timeout is only a safety limit.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+
+import pytest
+
+from engine.league.store import open_store
+from tests.league_servers import Mosquitto, free_port
+from tests.league_uplinks import Fleet, LeagueProcess, league_standings, recount, wait_until
+
+pytestmark = pytest.mark.slow
+
+UNITS = 50
+RESULTS = 1_500  # 30 a unit
+DRAIN_S = 90.0
+
+
+def _count(db: str, query: str) -> list[tuple]:
+    """Rows of ``query`` on the league's database, read with its own driver."""
+    if db.startswith("sqlite:"):
+        import sqlite3
+
+        with contextlib.closing(sqlite3.connect(db.removeprefix("sqlite:"))) as connection:
+            return connection.execute(query).fetchall()
+    import psycopg
+
+    with psycopg.connect(db) as connection:
+        return connection.execute(query).fetchall()
+
+
+def _run_outage(tmp_path: Path, mosquitto: Mosquitto, db: str) -> None:
+    league = LeagueProcess(tmp_path, mosquitto.url, free_port(), db).start()
+    fleet = Fleet(tmp_path / "units", mosquitto.url, UNITS).start()
+    third = RESULTS // 3
+    try:
+        # (a) the broker dies mid-stream: SIGKILLed once the league has some,
+        # back once the units have written more into their journals meanwhile.
+        fleet.write(third)
+        wait_until(lambda: fleet.acked() >= third // 2, "some results acked")
+        mosquitto.kill()
+        fleet.write(third)  # the units keep deciding: their journals are not the broker's
+        mosquitto.start()
+        wait_until(lambda: fleet.drained(), "the fleet drained after the broker's restart", DRAIN_S)
+        # (b) the league dies mid-stream: SIGKILLed with batches in hand.
+        def kill_the_league_halfway(k: int) -> None:
+            if k == third // 2:
+                league.kill()
+
+        fleet.write(third, on_written=kill_the_league_halfway)
+        league.start()
+        wait_until(lambda: fleet.drained(), "the fleet drained after the league's restart", DRAIN_S)
+        standings = league.get("/standings.json?players=all&limit=100")["standings"]
+    finally:
+        fleet.stop()
+        league.stop()
+    written = sum(fleet.written)
+    assert written == 3 * third
+    # 0 lost, 0 stored twice: a row per id, two outcome rows per result.
+    assert _count(db, "SELECT COUNT(*), COUNT(DISTINCT id) FROM results") == [(written, written)]
+    assert _count(db, "SELECT COUNT(*) FROM outcomes") == [(2 * written,)]
+    per_unit = _count(db, "SELECT unit, COUNT(*), MAX(seq) FROM results GROUP BY unit")
+    assert sorted(per_unit) == sorted(
+        (name, count, count) for name, count in zip(fleet.names, fleet.written, strict=True)
+    )
+    with open_store(db) as store:  # the units page counts each once, too
+        units = {unit["unit"]: unit["results"] for unit in store.units()}
+    assert units == dict(zip(fleet.names, fleet.written, strict=True))
+    assert league_standings(standings) == recount(fleet.journals)
+    assert fleet.resent() > 0  # the outages did make the units send again
+
+
+def test_50_units_through_a_broker_kill_and_a_league_kill_lose_nothing_sqlite(
+    mosquitto, tmp_path
+):
+    _run_outage(tmp_path, mosquitto, f"sqlite:{tmp_path / 'league.sqlite3'}")
+
+
+def test_50_units_through_a_broker_kill_and_a_league_kill_lose_nothing_postgres(
+    mosquitto, postgres_url, tmp_path
+):
+    _run_outage(tmp_path, mosquitto, postgres_url)
