@@ -92,3 +92,29 @@ def test_50_units_through_a_broker_kill_and_a_league_kill_lose_nothing_postgres(
     mosquitto, postgres_url, tmp_path
 ):
     _run_outage(tmp_path, mosquitto, postgres_url)
+
+
+def test_regression_the_uplink_spun_while_the_broker_was_down(tmp_path):
+    """Found by the outage test: while the broker was down the uplink's loop
+    waited 0 s per turn (the status's deadlines passed, but a status is only
+    sent when connected), so 50 uplinks took both cores and their unit's
+    journal writes crawled. Not connected, it waits for its next journal read."""
+    from firmware_host.service.journal import Journal
+    from firmware_host.uplink import build_config
+    from firmware_host.uplink.service import Uplink
+
+    now = [1000.0]
+    journal = tmp_path / "results.sqlite3"
+    Journal(journal).close()
+    config = build_config(
+        {"broker": f"127.0.0.1:{free_port()}", "venue": "bar-1", "unit": "unit-1", "poll_s": 0.5}
+    )
+    uplink = Uplink(config, journal, host="pi-1", clock=lambda: now[0])
+    try:
+        uplink._step()  # reads the journal: the next read is due in poll_s
+        assert uplink._timeout() == 0.5
+        now[0] += 60.0  # a minute without a broker: every status deadline is past
+        uplink._step()
+        assert uplink._timeout() == 0.5
+    finally:
+        uplink.close()
