@@ -61,7 +61,10 @@ def result(unit: int, n: int) -> dict[str, Any]:
     # (unit + n) and (unit + 3n + 1) differ by an odd number: never one player twice.
     (a, a_bot), (b, b_bot) = PLAYERS[(unit + n) % 8], PLAYERS[(unit + 3 * n + 1) % 8]
     kind = n % 10
-    reaction_a, reaction_b = 150_000 + (unit * 7919 + n * 104_729) % 250_000, 180_000 + n % 97 * 1000
+    reaction_a, reaction_b = (
+        150_000 + (unit * 7919 + n * 104_729) % 250_000,
+        180_000 + n % 97 * 1000,
+    )
     winner, loser, reason, launch = "a", "b", "faster", "launched"
     if kind == 7:
         reason, reaction_b = "false_start", -40_000  # b pressed before GO
@@ -97,7 +100,7 @@ class _Running:
     def _run(self) -> None:
         try:
             self.uplink.run()
-        except BaseException as exc:  # noqa: BLE001 - kept and raised again by stop()
+        except BaseException as exc:  # kept, and raised again by stop()
             self.error = exc
 
     def stop(self) -> BaseException | None:
@@ -147,7 +150,11 @@ class Fleet:
         return self
 
     def write(
-        self, total: int, *, per_second: float | None = None, on_written: Callable[[int], None] | None = None
+        self,
+        total: int,
+        *,
+        per_second: float | None = None,
+        on_written: Callable[[int], None] | None = None,
     ) -> None:
         """Records ``total`` more showdowns, round-robin over the units (in
         this thread), at most ``per_second`` of them a second when given;

@@ -13,6 +13,7 @@ never for a timer; a wait's timeout is only a safety limit.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -24,7 +25,7 @@ from tests.league_uplinks import Fleet, LeagueProcess, league_standings, recount
 pytestmark = pytest.mark.slow
 
 UNITS = 50
-RESULTS = 1_500  # 30 a unit
+RESULTS = 4_500  # 90 a unit
 DRAIN_S = 90.0
 
 
@@ -41,27 +42,31 @@ def _count(db: str, query: str) -> list[tuple]:
         return connection.execute(query).fetchall()
 
 
+def _at(actions: dict[int, Callable[[], object]]) -> Callable[[int], None]:
+    """A writer's hook: run ``actions[k]`` once the k-th result is written."""
+
+    def hook(k: int) -> None:
+        if k in actions:
+            actions[k]()
+
+    return hook
+
+
 def _run_outage(tmp_path: Path, mosquitto: Mosquitto, db: str) -> None:
     league = LeagueProcess(tmp_path, mosquitto.url, free_port(), db).start()
     fleet = Fleet(tmp_path / "units", mosquitto.url, UNITS).start()
     third = RESULTS // 3
     try:
-        # (a) the broker dies mid-stream: SIGKILLed once the league has some,
-        # back once the units have written more into their journals meanwhile.
-        fleet.write(third)
-        wait_until(lambda: fleet.acked() >= third // 2, "some results acked")
-        mosquitto.kill()
-        fleet.write(third)  # the units keep deciding: their journals are not the broker's
-        mosquitto.start()
-        wait_until(lambda: fleet.drained(), "the fleet drained after the broker's restart", DRAIN_S)
-        # (b) the league dies mid-stream: SIGKILLed with batches in hand.
-        def kill_the_league_halfway(k: int) -> None:
-            if k == third // 2:
-                league.kill()
-
-        fleet.write(third, on_written=kill_the_league_halfway)
-        league.start()
-        wait_until(lambda: fleet.drained(), "the fleet drained after the league's restart", DRAIN_S)
+        fleet.write(third)  # the first third: the fleet runs in
+        # (a) The broker SIGKILLed a quarter into the next third and started
+        # again at three quarters: the units keep writing their journals.
+        fleet.write(
+            third, on_written=_at({third // 4: mosquitto.kill, 3 * third // 4: mosquitto.start})
+        )
+        wait_until(fleet.drained, "the fleet drained after the broker's restart", DRAIN_S)
+        # (b) The league process SIGKILLed with batches in hand, and restarted.
+        fleet.write(third, on_written=_at({third // 4: league.kill, 3 * third // 4: league.start}))
+        wait_until(fleet.drained, "the fleet drained after the league's restart", DRAIN_S)
         standings = league.get("/standings.json?players=all&limit=100")["standings"]
     finally:
         fleet.stop()
@@ -82,9 +87,7 @@ def _run_outage(tmp_path: Path, mosquitto: Mosquitto, db: str) -> None:
     assert fleet.resent() > 0  # the outages did make the units send again
 
 
-def test_50_units_through_a_broker_kill_and_a_league_kill_lose_nothing_sqlite(
-    mosquitto, tmp_path
-):
+def test_50_units_through_a_broker_kill_and_a_league_kill_lose_nothing_sqlite(mosquitto, tmp_path):
     _run_outage(tmp_path, mosquitto, f"sqlite:{tmp_path / 'league.sqlite3'}")
 
 
