@@ -65,7 +65,9 @@ def result(unit: int, n: int) -> dict[str, Any]:
         150_000 + (unit * 7919 + n * 104_729) % 250_000,
         180_000 + n % 97 * 1000,
     )
-    winner, loser, reason, launch = "a", "b", "faster", "launched"
+    winner: str | None = "a"
+    loser: str | None = "b"
+    reason, launch = "faster", "launched"
     if kind == 7:
         reason, reaction_b = "false_start", -40_000  # b pressed before GO
     elif kind == 9:
@@ -93,7 +95,8 @@ class _Running:
     """One uplink run in a thread; an exception it raised is kept for stop()."""
 
     def __init__(self, uplink: Uplink):
-        self.uplink, self.error = uplink, None
+        self.uplink = uplink
+        self.error: BaseException | None = None
         self.thread = threading.Thread(target=self._run, name=f"uplink-{uplink.config.unit}")
         self.thread.start()
 
@@ -159,6 +162,8 @@ class Fleet:
         """Records ``total`` more showdowns, round-robin over the units (in
         this thread), at most ``per_second`` of them a second when given;
         ``on_written(k)`` after the k-th (the caller's hook for a kill)."""
+        for path in self.journals:  # before start(): a unit that decided before its uplink ran
+            path.parent.mkdir(parents=True, exist_ok=True)
         journals = [Journal(path) for path in self.journals]
         started = time.monotonic()
         try:
