@@ -140,12 +140,6 @@ class CopyWatcher:
         self.client.loop_stop()
 
 
-def _every_unit_online(league: LeagueProcess, units: int) -> None:
-    # Polled at 0.3 s: the table's server limits how fast one address connects.
-    figures = lambda: league.get("/figures.json")["states"]["online"] >= units  # noqa: E731
-    wait_until(figures, "every unit online", every=0.3)
-
-
 def throughput(folder: Path, db: str, units: int = 50, each: int = 200) -> dict[str, Any]:
     servers = Servers(folder, db)
     fleet = Fleet(folder / "units", servers.broker.url, units, settings={"window": each})
@@ -177,7 +171,7 @@ def latency(
     fleet = Fleet(folder / "units", servers.broker.url, units, settings={"poll_s": 0.1})
     try:
         fleet.start()
-        _every_unit_online(servers.league, units)
+        wait_until(fleet.ready, "every uplink ready", DRAIN_S)
         fleet.write(total, per_second=rate)
         wait_until(fleet.drained, "the fleet drained", DRAIN_S)
         page_ms = []
@@ -241,7 +235,7 @@ def outage(
 
     try:
         fleet.start()
-        _every_unit_online(servers.league, units)
+        wait_until(fleet.ready, "every uplink ready", DRAIN_S)
         marks["start"] = time.monotonic()
         fleet.write(total, on_written=hook, per_second=rate)
         last_write = time.monotonic()

@@ -183,6 +183,10 @@ class Fleet:
             for journal in journals:
                 journal.close()
 
+    def ready(self) -> bool:
+        """Every uplink is connected and past its name check: sending."""
+        return all(uplink._phase == "ready" for uplink in self.uplinks)  # its loop's own state
+
     @property
     def uplinks(self) -> list[Uplink]:
         return [running.uplink for running in self._running]
