@@ -202,14 +202,18 @@ class Uplink:
 
     def _timeout(self) -> float:
         now = self._clock()
-        times = [self._next_read, self._status_at + self.config.status_every_s]
+        times = [self._next_read]
         if self._phase == "checking":
             times.append(self._check_until)
-        deadline = self.outbox.next_deadline()
-        if deadline is not None and self._phase == "ready":
-            times.append(deadline)
-        if self._status_sent is not None and self._status_sent != self._status_now():
-            times.append(self._status_at + STATUS_AT_MOST_EVERY_S)
+        # Sends (results, status) wait for "ready": their deadlines, past while
+        # the broker is down, would make this loop spin.
+        if self._phase == "ready":
+            times.append(self._status_at + self.config.status_every_s)
+            deadline = self.outbox.next_deadline()
+            if deadline is not None:
+                times.append(deadline)
+            if self._status_sent is not None and self._status_sent != self._status_now():
+                times.append(self._status_at + STATUS_AT_MOST_EVERY_S)
         return min(max(0.0, min(times) - now), self.config.poll_s)
 
     def _handle(self, item: tuple) -> None:
