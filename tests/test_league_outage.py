@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.league.store import open_store
+from engine.league.store_open import open_store
 from tests.league_servers import Mosquitto, free_port
 from tests.league_uplinks import Fleet, LeagueProcess, league_standings, recount, wait_until
 
