@@ -323,7 +323,7 @@ def test_the_unit_ports_raise_the_errors_defined_in_engine_core_errors():
             assert getattr(errors, name).__module__ == "engine.game.errors"
 
 
-def test_no_engine_module_but_core_errors_defines_an_exception_except_three_known_ones():
+def test_no_engine_module_but_core_errors_defines_an_exception_except_the_known_ones():
     import importlib
     import pkgutil
 
@@ -343,9 +343,13 @@ def test_no_engine_module_but_core_errors_defines_an_exception_except_three_know
         }
     # Malformed never leaves the link (it becomes ProtocolViolation); DaemonError is
     # the demo's own, about the daemon process it starts (docs/engine.md); QuitGame is
-    # the terminal game's confirmed `quit`, no error at all.
+    # the terminal game's confirmed `quit`, no error at all; the league server's two
+    # are its own, about its database and its pages' query parameters (docs/league.md),
+    # never raised to a game.
     assert elsewhere == {
         "engine.units.unit_replies.Malformed",
         "engine.apps.demo.DaemonError",
         "engine.apps.screen.QuitGame",
+        "engine.league.store.StoreError",
+        "engine.league.web.QueryError",
     }
