@@ -32,7 +32,7 @@ class PressTimer:
         link.call("bench_timer")
 
     def event(self, link, event):
-        pass
+        """The unit's events change nothing for a table that only starts showdowns."""
 
 
 def test_a_unit_that_presses_for_bots_gets_each_bot_s_side_and_reaction():

@@ -46,7 +46,7 @@ class RoundOver:
         return None
 
     def run_due(self):
-        pass
+        """Nothing falls due while the round is over."""
 
     def next_round(self):
         self.moves.append("dealt by the runner")
