@@ -204,8 +204,9 @@ def test_showdown_play_on_a_jamming_unit_tells_the_table_and_goes_on_after_r(tmp
     assert not [line for line in lines[first : paused[0]] if " wins: " in line]  # said once
     assert re.fullmatch(
         r"The game is paused: The launcher jammed \(0 of \d counted\): bot\d wins: "
-        r"bot\d \(bot\) (-|[\d.]+ ms), bot\d \(bot\) (-|[\d.]+ ms)"
-        r"(, margin [\d.]+ ms| \(bot\d did not press( in time)?\)); "
+        r"(bot\d \(bot\) [\d.]+ ms, bot\d \(bot\) [\d.]+ ms"
+        r"(, margin [\d.]+ ms| \(bot\d did not press in time\))"
+        r"|bot\d \(bot\) [\d.]+ ms; bot\d \(bot\) did not press); "
         r"bot\d takes \d cards?\.",
         lines[paused[0]],
     )
