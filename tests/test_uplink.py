@@ -9,6 +9,7 @@ are for events (a condition with a timeout), never for a timer.
 
 from __future__ import annotations
 
+import abc
 import json
 import os
 import signal
@@ -57,7 +58,7 @@ class Clock:
         return self.now
 
 
-class Watcher:
+class Watcher(abc.ABC):
     """A paho client that notes what arrives; tests wait on its condition."""
 
     def __init__(self, broker: Mosquitto, topics: list[str], name: str):
@@ -75,8 +76,9 @@ class Watcher:
             self.received(message)
             self.changed.notify_all()
 
+    @abc.abstractmethod
     def received(self, message) -> None:
-        raise NotImplementedError
+        """Note ``message`` (under the condition's lock): each watcher its own way."""
 
     def wait_for(self, condition: Callable[[], bool], what: str) -> None:
         with self.changed:

@@ -16,6 +16,7 @@ read is thrown away if a ``-wal`` file appeared meanwhile (a writer started).
 
 from __future__ import annotations
 
+import abc
 import contextlib
 import json
 import os
@@ -51,7 +52,7 @@ class Reading:
     entries: int | None = None  # rows in the file; None: no file yet
 
 
-class _SqliteSource:
+class _SqliteSource(abc.ABC):
     """A table another program writes, read in ``entry`` order."""
 
     name = ""
@@ -97,8 +98,10 @@ class _SqliteSource:
         uri = f"file:{urllib.parse.quote(str(self.path.resolve()))}?{query}"
         return sqlite3.connect(uri, uri=True, timeout=1.0, isolation_level=None)
 
+    @abc.abstractmethod
     def _read(self, db, after: int, done: frozenset[int], limit: int, reading: Reading) -> None:
-        raise NotImplementedError
+        """Up to ``limit`` rows after entry ``after`` (those in ``done`` skipped)
+        into ``reading``: each source reads its own table."""
 
     def _finish(self, reading: Reading, rows: int, limit: int) -> None:
         reading.full = rows >= limit and not reading.waiting
