@@ -130,7 +130,7 @@ class Uplink:
         self._lock = threading.Lock()
         self._subscribed = threading.Event()
         self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
-        self.client.reconnect_delay_set(0.1, 1.0)
+        self.client.reconnect_delay_set(0.1, 1.0)  # type: ignore[arg-type]  # paho takes seconds as floats; its stub says int
         self.client.on_connect = self._connected
         self.client.on_subscribe = lambda *args: self._subscribed.set()
         self.client.on_message = self._message

@@ -27,6 +27,7 @@ from typing import Any
 from firmware_host.service.journal import Journal
 from firmware_host.uplink import build_config
 from firmware_host.uplink.service import Uplink
+from tests.league_server_helpers import wait_for
 
 __all__ = [
     "PLAYERS",
@@ -237,7 +238,9 @@ class LeagueProcess:
         # Subscribed, not only serving: a result sent before then would wait
         # for its resend.
         wait_until(lambda: self._figures_or_none() is not None, "the league's pages", every=0.3)
-        wait_until(lambda: self.get("/figures.json")["broker"] == "connected", "subscribed", 0.3)
+        wait_until(
+            lambda: self.get("/figures.json")["broker"] == "connected", "subscribed", every=0.3
+        )
         return self
 
     def _figures_or_none(self) -> dict | None:
@@ -274,14 +277,7 @@ class LeagueProcess:
 def wait_until(check: Callable[[], Any], what: str, timeout: float = 60.0, every=0.05) -> Any:
     """``check()``'s first true value, polled; AssertionError naming ``what``
     after ``timeout`` (a safety limit: the event comes long before)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = check()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout:g} s waiting for {what}")
-        threading.Event().wait(every)
+    return wait_for(check, what, timeout, every)
 
 
 def recount(journals: Iterable[Path]) -> dict[tuple[str, bool], dict[str, Any]]:
