@@ -65,13 +65,20 @@ def wait_for_port(port: int, process: subprocess.Popen, what: str, log: Path) ->
 
 class Mosquitto:
     """One mosquitto on a loopback port: anonymous, or with a password file
-    (``users``: name -> password). :meth:`kill` SIGKILLs it, :meth:`start`
+    (``users``: name -> password) and, if given, an ``acl`` file's text. :meth:`kill` SIGKILLs it, :meth:`start`
     brings it back on the same port (a restarted broker), with its
     persistence file if ``persistence`` is set."""
 
-    def __init__(self, folder: Path, *, users: dict[str, str] | None = None, persistence=False):
+    def __init__(
+        self,
+        folder: Path,
+        *,
+        users: dict[str, str] | None = None,
+        acl: str = "",
+        persistence=False,
+    ):
         self.folder, self.host, self.port = folder, "127.0.0.1", free_port()
-        self.users, self.persistence = users or {}, persistence
+        self.users, self.acl, self.persistence = users or {}, acl, persistence
         self.config, self.log = folder / "mosquitto.conf", folder / "mosquitto.log"
         self.process: subprocess.Popen | None = None
         self._write_config()
@@ -79,6 +86,9 @@ class Mosquitto:
     def _write_config(self) -> None:
         lines = [
             f"listener {self.port} 127.0.0.1",
+            # As root, mosquitto would become user mosquitto before it reads the
+            # password file, which a test's 0700 temporary folder keeps from it.
+            *(["user root"] if os.geteuid() == 0 else []),
             "log_dest stderr",
             "log_type error",
             "log_type warning",
@@ -93,6 +103,10 @@ class Mosquitto:
                 ["mosquitto_passwd", "-U", str(password_file)], check=True, capture_output=True
             )
             lines += ["allow_anonymous false", f"password_file {password_file}"]
+            if self.acl:
+                acl_file = self.folder / "acl"
+                acl_file.write_text(self.acl)
+                lines.append(f"acl_file {acl_file}")
         else:
             lines.append("allow_anonymous true")
         self.config.write_text("\n".join(lines) + "\n")

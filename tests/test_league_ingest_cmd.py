@@ -29,7 +29,12 @@ POLL_S = 0.3
 @pytest.mark.parametrize(
     ("argv", "error"),
     [
-        (["--broker", "mqtt:0"], "argument --broker: 'mqtt:0': give HOST:PORT with a port"),
+        (["--broker", "mqtt:0"], "argument --broker: the port must be 1 to 65535, not '0'"),
+        (["--listen", "x:99999"], "argument --listen: 'x:99999': give HOST:PORT with a port"),
+        (
+            ["--broker", "mqtt", "--allow-host", "http://x"],
+            "argument --allow-host: 'http://x' is not a host name",
+        ),
         (["--broker", "mqtt", "--listen", "here"], "argument --listen: 'here': give HOST:PORT"),
         (
             ["--broker", "mqtt", "--venue", "Bar 1"],

@@ -11,9 +11,10 @@ import threading
 
 import pytest
 
+from engine.apps.table.guard import SECURITY_HEADERS, Hosts
 from engine.league.intake import take_batch
 from engine.league.store_open import open_store
-from engine.league.web import SECURITY_HEADERS, Changes, create_app
+from engine.league.web import Changes, create_app
 from firmware_host.protocol.league import encode, result_topic, status_topic
 from tests.asgi_helpers import Asgi
 from tests.league_server_helpers import AT, match, showdown, status
@@ -210,8 +211,47 @@ def test_the_pages_are_served_with_their_security_headers(store, path):
     code, headers, body = get(create_app(store), path)
     assert code == 200 and headers["content-type"].startswith("text/html")
     assert b"UNO Showdown league" in body
-    for name, value in SECURITY_HEADERS.items():
-        assert headers[name] == value
+    for name, value in SECURITY_HEADERS:
+        assert headers[name.decode()] == value.decode()
+
+
+def test_a_request_naming_a_host_the_league_does_not_serve_is_refused(store):
+    """DNS rebinding: a page of evil.example pointed at the league's address."""
+
+    async def go():
+        async with Asgi(create_app(store)) as site:
+            return await site.get("/standings.json", host="evil.example:8090")
+
+    code, headers, body = asyncio.run(go())
+    assert code == 421
+    assert body.decode().startswith(
+        "This league answers to 127.0.0.1, ::1, localhost, not 'evil.example:8090'"
+    )
+    assert headers["x-frame-options"] == "DENY"  # the refusal has the headers too
+
+
+def test_the_league_answers_to_the_names_it_is_given_and_any_address_of_its_own(store):
+    app = create_app(store, hosts=Hosts(["league.local"], any_address=True))
+
+    async def go():
+        async with Asgi(app) as site:
+            return [
+                (await site.get("/figures.json", host=host))[0]
+                for host in ("league.local:8090", "192.168.1.9:8090", "other.local")
+            ]
+
+    assert asyncio.run(go()) == [200, 200, 421]
+
+
+def test_a_websocket_from_another_site_s_page_is_refused(store):
+    async def go():
+        async with Asgi(create_app(store)) as site:
+            socket = await site.websocket("/ws", headers=[("origin", "http://evil.example")])
+            return socket.answer
+
+    answer = asyncio.run(go())
+    assert answer["status"] == 403
+    assert answer["body"] == b"This league's sockets are for its own pages only.\n"
 
 
 def test_the_tables_style_is_served_as_it_is(store):

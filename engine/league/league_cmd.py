@@ -20,54 +20,43 @@ from pathlib import Path
 from typing import Any
 
 from firmware_host.people.console import UsageError
-from firmware_host.protocol.league import WireError, clean_place
+from firmware_host.protocol.league import WireError, broker_port, clean_place, split_broker
 
-__all__ = ["add_arguments", "command", "parse_address", "DEFAULT_DB", "DEFAULT_PORT"]
+__all__ = ["add_arguments", "command", "DEFAULT_DB", "DEFAULT_PORT"]
 
 log = logging.getLogger(__name__)
 
 DEFAULT_DB = "sqlite:./league.sqlite3"
 DEFAULT_PORT = 8090
-MQTT_PORT, MQTTS_PORT = 1883, 8883
-
-
-def parse_address(text: str, default_port: int | None = None) -> tuple[str, int]:
-    """``HOST:PORT`` (``HOST`` alone with a ``default_port``) -> (host, port).
-
-    >>> parse_address("127.0.0.1:8090"), parse_address("[::1]:1883"), parse_address("mqtt", 1883)
-    (('127.0.0.1', 8090), ('::1', 1883), ('mqtt', 1883))
-    >>> parse_address("mqtt:0")
-    Traceback (most recent call last):
-    ...
-    ValueError: 'mqtt:0': give HOST:PORT with a port from 1 to 65535, e.g. 127.0.0.1:1883
-    """
-    host, colon, port = text.rpartition(":")
-    if not colon or "]" in port:
-        host, port = text, "" if default_port is None else str(default_port)
-    host = host.removeprefix("[").removesuffix("]")
-    if not host or not port.isdigit() or not 1 <= int(port) <= 65535:
-        raise ValueError(
-            f"{text!r}: give HOST:PORT with a port from 1 to 65535, e.g. 127.0.0.1:1883"
-        )
-    return host, int(port)
 
 
 def _address(text: str) -> tuple[str, int]:
+    """--listen HOST:PORT (or :PORT, on loopback), as the table reads it."""
+    from engine.apps.table.table_cmd import parse_listen
+
     try:
-        return parse_address(text)
+        host, port = parse_listen(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
+    return host or "127.0.0.1", port
 
 
 def _broker(text: str) -> tuple[str, int | None]:
     """--broker HOST[:PORT]: (host, port), the port None when left out (1883, or
     8883 with --tls)."""
-    given = ":" in text and not text.endswith("]")
     try:
-        host, port = parse_address(text, MQTT_PORT)
+        return split_broker(text)
+    except WireError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _allowed_host(text: str) -> str:
+    from engine.apps.table.guard import host_name
+
+    try:
+        return host_name(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
-    return host, port if given else None
 
 
 def _venue(text: str) -> str:
@@ -119,6 +108,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         f"0.0.0.0:{DEFAULT_PORT} for the venue's network)",
     )
     parser.add_argument(
+        "--allow-host",
+        action="append",
+        type=_allowed_host,
+        default=[],
+        metavar="NAME",
+        help="a host name the pages also answer to (e.g. league.local, or a reverse "
+        "proxy's), besides the league's addresses and localhost; repeat for more",
+    )
+    parser.add_argument(
         "--venue",
         type=_venue,
         default=None,
@@ -151,7 +149,7 @@ def _broker_options(args: argparse.Namespace) -> Any:
             raise UsageError(f"--ca-file {args.ca_file}: no such file")
         args.tls = True  # a CA file is TLS, as for the uplink
     host, port = args.broker
-    port = port if port is not None else (MQTTS_PORT if args.tls else MQTT_PORT)
+    port = broker_port(port, args.tls)
     return Broker(
         host,
         port,
@@ -173,7 +171,8 @@ def _open_store(url: str) -> Any:
 
 
 def command(args: argparse.Namespace) -> int:
-    from engine.apps.table.table_cmd import check_free
+    from engine.apps.table.guard import Hosts
+    from engine.apps.table.table_cmd import check_free, lan_address
     from engine.apps.table.transport import uvicorn_config
     from engine.league.ingest import Ingest
     from engine.league.store import safe_url
@@ -196,8 +195,10 @@ def command(args: argparse.Namespace) -> int:
         on_connected=changes.broker_link,
     )
     changes.broker = "reconnecting"
-    app = create_app(store, changes)
-    shown = f"[{host}]" if ":" in host else host
+    wildcard = host in ("0.0.0.0", "::")
+    shown = lan_address() if wildcard else host
+    app = create_app(store, changes, hosts=Hosts.serving(host, shown, args.allow_host))
+    shown = f"[{shown}]" if ":" in shown else shown
     print(f"The league: results in {safe_url(args.db)}")
     print(f"  standings: http://{shown}:{port}/")
     print(f"  units:     http://{shown}:{port}/units")

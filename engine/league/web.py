@@ -39,27 +39,21 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from engine.apps.table.guard import Hosts
 from engine.apps.table.limits import Limits, RefusalLog
+from engine.apps.table.site import GuardedSite
 from engine.league.store import StoreError
 from firmware_host.protocol.league import WireError, clean_place
 
-__all__ = ["create_app", "Changes", "QueryError", "STATIC", "TABLE_STATIC", "SECURITY_HEADERS"]
+__all__ = ["create_app", "Changes", "QueryError", "STATIC", "TABLE_STATIC"]
 
 log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).resolve().parent / "static"
 #: The browser table's styles and icon, served as they are: one look for both.
 TABLE_STATIC = Path(__file__).resolve().parents[1] / "apps" / "table" / "static"
-#: What each page may load: its own files only (no inline script or style).
-SECURITY_HEADERS = {
-    "content-security-policy": "default-src 'self'; img-src 'self' data:; "
-    "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
-    "x-content-type-options": "nosniff",
-    "referrer-policy": "no-referrer",
-}
 PLAYERS = {"people": False, "bots": True, "all": None}
 MAX_LIMIT = 1000
 RECENT = 20
@@ -205,12 +199,19 @@ def _bad(exc: QueryError) -> JSONResponse:
 
 
 def create_app(
-    store: LeagueStore, changes: Changes | None = None, *, limits: Limits | None = None
+    store: LeagueStore,
+    changes: Changes | None = None,
+    *,
+    limits: Limits | None = None,
+    hosts: Hosts | None = None,
 ) -> Starlette:
     """The league's site over ``store``; ``changes`` carries the ingest's news
     to the pages (a new, silent one if None). ``limits`` are the table's
     (engine.apps.table.limits): the league is served by the table's uvicorn
-    (``uvicorn_config``), with its connection caps and request timeout."""
+    (``uvicorn_config``), with its connection caps and request timeout.
+    ``hosts``: the names it answers to, as the table's (engine.apps.table.guard:
+    the loopback names by default); a request naming another host is refused,
+    and every answer carries the table's security headers."""
     changes = changes if changes is not None else Changes()
 
     async def standings(request: Request) -> Response:
@@ -297,13 +298,18 @@ def create_app(
         Route("/favicon.ico", _file(TABLE_STATIC / "favicon.svg", "image/svg+xml")),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(
-        routes=routes, lifespan=lifespan, exception_handlers={StoreError: _store_failed}
+    refusals = RefusalLog()
+    app = GuardedSite(
+        routes=routes,
+        lifespan=lifespan,
+        exception_handlers={StoreError: _store_failed},
+        hosts=hosts,
+        refusals=refusals,
+        site="league",
     )
     app.state.changes = changes
     app.state.limits = limits or Limits()  # for the table's uvicorn_config
-    app.state.refusals = RefusalLog()
-    app.add_middleware(_SecurityHeaders)
+    app.state.refusals = refusals
     return app
 
 
@@ -334,24 +340,3 @@ def _file(path: Path, media_type: str | None = None) -> Any:
         return FileResponse(path, media_type=media_type)
 
     return serve
-
-
-class _SecurityHeaders:
-    """:data:`SECURITY_HEADERS` on every HTTP answer."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-
-        async def with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                headers = list(message.get("headers", []))
-                headers += [(k.encode(), v.encode()) for k, v in SECURITY_HEADERS.items()]
-                message = {**message, "headers": headers}
-            await send(message)
-
-        await self.app(scope, receive, with_headers)

@@ -55,6 +55,10 @@ __all__ = [
     "Status",
     "Ack",
     "clean_place",
+    "split_broker",
+    "broker_port",
+    "MQTT_PORT",
+    "MQTTS_PORT",
     "result_topic",
     "status_topic",
     "ack_topic",
@@ -122,6 +126,43 @@ digits and inner dashes (like bar-1), not 'Bar 1'
             f"(like bar-1), not {value!r}"
         )
     return value
+
+
+#: The broker's ports when its address names none: MQTT, and MQTT over TLS.
+MQTT_PORT, MQTTS_PORT = 1883, 8883
+
+
+def split_broker(text: str) -> tuple[str, int | None]:
+    """A broker's address as both ends take it (``HOST``, ``HOST:PORT``,
+    ``[V6]:PORT``) -> (host, port, None when it names none); WireError in words.
+
+    >>> split_broker("mqtt.local"), split_broker("10.0.0.5:1884"), split_broker("[::1]:1883")
+    (('mqtt.local', None), ('10.0.0.5', 1884), ('::1', 1883))
+    >>> split_broker("mqtt:0")
+    Traceback (most recent call last):
+    ...
+    firmware_host.protocol.league.WireError: the port must be 1 to 65535, not '0'
+    """
+    port: str | None
+    if text.startswith("["):
+        host, bracket, rest = text[1:].partition("]")
+        port = rest[1:] if rest.startswith(":") else None
+        if not bracket or (rest and port is None):
+            host = ""  # refused below
+    elif text.count(":") == 1:
+        host, _, port = text.partition(":")
+    else:
+        host, port = text, None  # a name, or an IPv6 address without a port
+    if not host or any(c in host for c in "/ []") or host.strip() != host:
+        raise WireError(f"must be HOST or HOST:PORT, not {text!r}")
+    if port is not None and not (port.isdigit() and 1 <= int(port) <= 65535):
+        raise WireError(f"the port must be 1 to 65535, not {port!r}")
+    return host, None if port is None else int(port)
+
+
+def broker_port(port: int | None, tls: bool) -> int:
+    """The port to reach the broker on: the one given, or MQTT's (over TLS: 8883)."""
+    return port if port is not None else (MQTTS_PORT if tls else MQTT_PORT)
 
 
 def _topic(venue: str, unit: str, leaf: str) -> str:

@@ -25,14 +25,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
 
-from firmware_host.protocol.league import WireError, clean_place
+from firmware_host.protocol.league import WireError, broker_port, clean_place, split_broker
 from firmware_host.uplink.errors import UplinkConfigError
 
 __all__ = ["UplinkConfig", "build_config", "load_uplink_config", "SYSTEM_CONFIG", "SECTION"]
 
 SYSTEM_CONFIG = Path("/etc/uno-showdown/uplink.toml")
 SECTION = "uplink"
-MQTT_PORT, MQTTS_PORT = 1883, 8883
 
 
 def _spec(default: Any, lo: float | None = None, hi: float | None = None) -> Any:
@@ -65,13 +64,11 @@ class UplinkConfig:
 
     @property
     def host(self) -> str:
-        return self.broker.rpartition(":")[0] if ":" in self.broker else self.broker
+        return split_broker(self.broker)[0]
 
     @property
     def port(self) -> int:
-        if ":" in self.broker:
-            return int(self.broker.rpartition(":")[2])
-        return MQTTS_PORT if self.uses_tls else MQTT_PORT
+        return broker_port(split_broker(self.broker)[1], self.uses_tls)
 
     @property
     def uses_tls(self) -> bool:
@@ -153,7 +150,10 @@ def build_config(
             clean_place(checked[key], key)
         except WireError as exc:
             fail(key, str(exc).removeprefix(f"{key} "))
-    _check_broker(checked["broker"], lambda message: fail("broker", message))
+    try:
+        split_broker(checked["broker"])
+    except WireError as exc:
+        fail("broker", str(exc))
     if checked.get("ha_prefix", "homeassistant") == "" or "#" in checked.get("ha_prefix", ""):
         fail("ha_prefix", "must be a topic prefix such as 'homeassistant'")
     for key in ("ca_file", "password_file"):
@@ -192,14 +192,6 @@ def _check(spec: dataclasses.Field, value: Any, fail) -> Any:
     if (lo is not None and value < lo) or (hi is not None and value > hi):
         fail(f"must be from {lo} to {hi}, not {value!r}")
     return value if kind == "int" else float(value)
-
-
-def _check_broker(broker: str, fail) -> None:
-    host, sep, port = broker.rpartition(":") if ":" in broker else (broker, "", "")
-    if not host or "/" in host or " " in host:
-        fail(f"must be HOST or HOST:PORT, not {broker!r}")
-    if sep and not (port.isdigit() and 1 <= int(port) <= 65535):
-        fail(f"the port must be 1 to 65535, not {port!r}")
 
 
 def _password(path: str, fail) -> str:

@@ -158,8 +158,8 @@ def _peer(scope: Scope) -> str:
 class Guard:
     """The ASGI middleware of :data:`Hosts` and origins; see the module docstring."""
 
-    def __init__(self, app: ASGIApp, *, hosts: Hosts, refusals: RefusalLog):
-        self.app, self.hosts, self.refusals = app, hosts, refusals
+    def __init__(self, app: ASGIApp, *, hosts: Hosts, refusals: RefusalLog, site: str = "table"):
+        self.app, self.hosts, self.refusals, self.site = app, hosts, refusals, site
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
@@ -185,8 +185,8 @@ class Guard:
                 421,
                 "host",
                 f"refused {what} for {path} from {peer}: it names the host {named!r}, "
-                "which this table does not serve",
-                f"This table answers to {self.hosts.words()}, not {named!r}: open it by one "
+                f"which this {self.site} does not serve",
+                f"This {self.site} answers to {self.hosts.words()}, not {named!r}: open it by one "
                 "of those, or start it with --allow-host NAME.\n",
             )
         if scope["type"] != "websocket":
@@ -203,8 +203,8 @@ class Guard:
             403,
             "origin",
             f"refused a WebSocket for {path} from {peer}: its page is from "
-            f"{', '.join(origins)!r}, not this table ({hosts[0]})",
-            "This table's sockets are for its own pages only.\n",
+            f"{', '.join(origins)!r}, not this {self.site} ({hosts[0]})",
+            f"This {self.site}'s sockets are for its own pages only.\n",
         )
 
 

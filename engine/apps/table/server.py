@@ -42,13 +42,13 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.types import ASGIApp
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from engine.apps.table.frames import BEHIND_CLOSE_CODE, Outbox, PeerRates, read_messages
-from engine.apps.table.guard import Guard, Hosts, SecurityHeaders
+from engine.apps.table.guard import Hosts
 from engine.apps.table.limits import Limits, RefusalLog, fit_to_fd_limit
 from engine.apps.table.setup import host_forms
+from engine.apps.table.site import GuardedSite
 from engine.apps.table.transport import uvicorn_config
 from engine.game.errors import UnitProblem
 from engine.units.ports import ShowdownOutcome, ShowdownRequest, UnitPort
@@ -359,17 +359,6 @@ class _Link:
             await self.sender
 
 
-class _Site(Starlette):
-    """The table's Starlette app with :class:`~engine.apps.table.guard.Guard`
-    and :class:`~engine.apps.table.guard.SecurityHeaders` around all of it
-    (Starlette's own error responses too)."""
-
-    guard: Callable[[ASGIApp], ASGIApp]
-
-    def build_middleware_stack(self) -> ASGIApp:
-        return self.guard(super().build_middleware_stack())
-
-
 def create_app(
     room: TableRoom,
     *,
@@ -416,8 +405,12 @@ def create_app(
         Route("/panel", _no_panel),  # only reached when no add-on serves the panel
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = _Site(routes=routes, lifespan=_lifespan(room, runner, hooks, addons, changed))
-    app.guard = lambda inner: SecurityHeaders(Guard(inner, hosts=hosts, refusals=refusals))
+    app = GuardedSite(
+        routes=routes,
+        lifespan=_lifespan(room, runner, hooks, addons, changed),
+        hosts=hosts,
+        refusals=refusals,
+    )
     app.state.room = room
     app.state.runner = runner
     app.state.sockets = sockets  # for a test or an add-on that must close one
