@@ -212,6 +212,7 @@ SLOW_TESTS = {
 #: Fixtures that run a script, so every test using one is slow (test_systemd_install*.py, _motor_safe.py).
 SLOW_FIXTURES = {
     "mosquitto",  # a broker process (tests/league_servers.py)
+    "venue_broker",  # the same, with the venue's logins and ACL
     "postgres_server",  # a PostgreSQL server
     "postgres_url",
     "system",  # install.sh against a fake root

@@ -31,6 +31,8 @@ import pytest
 __all__ = ["Mosquitto", "PostgresServer", "free_port", "wait_for_port"]
 
 MOSQUITTO = os.environ.get("MOSQUITTO", "/usr/sbin/mosquitto")
+#: The services' files: the venue broker's config that install-league.sh installs.
+SYSTEMD = Path(__file__).resolve().parents[1] / "systemd"
 PG_BIN = Path(os.environ.get("PG_BIN", "/usr/lib/postgresql/15/bin"))
 START_TIMEOUT_S = 30.0
 #: A throwaway cluster: trust on loopback, no fsync of the new files.
@@ -114,6 +116,30 @@ class Mosquitto:
     @property
     def url(self) -> str:
         return f"{self.host}:{self.port}"
+
+    def add_tls_listener(self, certfile: Path, keyfile: Path) -> int:
+        """A second listener, TLS with this certificate, beside the plain one
+        (the venue config's "TLS on request"); its port."""
+        port = free_port()
+        with self.config.open("a") as config:
+            config.write(f"listener {port} 127.0.0.1\ncertfile {certfile}\nkeyfile {keyfile}\n")
+        return port
+
+    def use_venue_config(self) -> Mosquitto:
+        """Serve with the venue broker's config as install-league.sh installs it
+        (systemd/league-mosquitto.conf and its ACL), its port and paths moved
+        into the test's folder: the logins in ``users``, no anonymous client."""
+        assert self.users, "the venue's broker has logins"
+        acl = self.folder / "acl"
+        acl.write_text((SYSTEMD / "league-mosquitto.acl").read_text())
+        text = (SYSTEMD / "league-mosquitto.conf").read_text()
+        text = text.replace("/etc/mosquitto/uno-showdown.passwd", str(self.folder / "passwords"))
+        text = text.replace("/etc/mosquitto/uno-showdown.acl", str(acl))
+        assert "\nlistener 1883\n" in text
+        text = text.replace("\nlistener 1883\n", f"\nlistener {self.port} 127.0.0.1\n")
+        root = ["user root"] if os.geteuid() == 0 else []  # see _write_config
+        self.config.write_text("\n".join([*root, "log_dest stderr", text]) + "\n")
+        return self
 
     def start(self) -> Mosquitto:
         with self.log.open("ab") as log:
@@ -222,6 +248,23 @@ class PostgresServer:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait(10)
+
+
+@pytest.fixture
+def venue_broker(tmp_path) -> Iterator[Mosquitto]:
+    """The venue's broker as install-league.sh sets it up (logins, the ACL),
+    with the league's login and three units'; started, stopped after the test.
+    Their passwords are in ``broker.users``."""
+    if not os.path.exists(MOSQUITTO):
+        _missing(f"no mosquitto at {MOSQUITTO}: apt-get install mosquitto (or set MOSQUITTO)")
+    folder = tmp_path / "venue-broker"
+    folder.mkdir()
+    users = {name: f"pw-{name}-{os.getpid()}" for name in ("league", "unit-1", "unit-2", "unit-3")}
+    broker = Mosquitto(folder, users=users).use_venue_config().start()
+    try:
+        yield broker
+    finally:
+        broker.stop()
 
 
 @pytest.fixture

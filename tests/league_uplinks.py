@@ -128,8 +128,10 @@ class Fleet:
         *,
         venue: str = VENUE,
         settings: dict[str, Any] | None = None,
+        logins: dict[str, Path] | None = None,
     ):
         self.folder, self.broker, self.venue = folder, broker, venue
+        self.logins = logins or {}  # unit name -> its broker password file
         self.names = [f"unit-{index + 1}" for index in range(count)]
         self.journals = [folder / name / "results.sqlite3" for name in self.names]
         self.settings = {**UPLINK_SETTINGS, **(settings or {})}
@@ -148,10 +150,16 @@ class Fleet:
                     "unit": name,
                     "state": str(path.parent / "uplink"),
                     **self.settings,
+                    **self._login(name),
                 }
             )
             self._running.append(_Running(Uplink(config, path, host=f"pi-{name}")))
         return self
+
+    def _login(self, name: str) -> dict[str, str]:
+        if name not in self.logins:
+            return {}
+        return {"username": name, "password_file": str(self.logins[name])}
 
     def write(
         self,
@@ -217,10 +225,14 @@ class Fleet:
 
 
 class LeagueProcess:
-    """``python -m engine league`` on the broker, storing into ``db``."""
+    """``python -m engine league`` on the broker, storing into ``db``;
+    ``options``: more of its command line (a login, say)."""
 
-    def __init__(self, folder: Path, broker: str, web_port: int, db: str):
+    def __init__(
+        self, folder: Path, broker: str, web_port: int, db: str, options: Iterable[str] = ()
+    ):
         self.folder, self.broker, self.web_port, self.db = folder, broker, web_port, db
+        self.options = list(options)
         self.url = f"http://127.0.0.1:{web_port}"
         self.process: subprocess.Popen | None = None
         self.starts = 0
@@ -229,7 +241,7 @@ class LeagueProcess:
         self.starts += 1
         log = self.folder / f"league-{self.starts}.log"
         argv = [sys.executable, "-m", "engine", "league", "--broker", self.broker]
-        argv += ["--db", self.db, "--listen", f"127.0.0.1:{self.web_port}"]
+        argv += ["--db", self.db, "--listen", f"127.0.0.1:{self.web_port}", *self.options]
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
         with log.open("wb") as out:
             self.process = subprocess.Popen(

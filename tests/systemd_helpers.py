@@ -219,6 +219,8 @@ QUERIES = (
     "systemctl is-active ",
     "python3 -c ",
     "hostname ",
+    "dpkg-query ",
+    "runuser -u postgres -- psql ",
 )
 TOKEN = "etc/uno-showdown/token"
 TOKEN_HINT = [
@@ -293,6 +295,36 @@ class FakeSystem:
                 f'exec {real_id} "$@"\n'
             ),
         )
+        # The league's machine (install-league.sh): Debian's packages, PostgreSQL's
+        # roles and databases (in $state), mosquitto_passwd's hashing (a stand-in).
+        self._stub(
+            "dpkg-query",
+            '[[ -e $state/package-${!#} ]] && echo "install ok installed"\n',
+        )
+        self._stub(
+            "apt-get",
+            (
+                'for p in "$@"; do [[ $p == -* || $p == install ]] || touch "$state/package-$p"; done\n'
+                '[[ " $* " != *" postgresql "* ]] || echo "postgres:x:" >> "$state/passwd"\n'
+            ),
+        )
+        self._stub(
+            "runuser",
+            (
+                "shift 3\n"  # -u postgres --
+                "case $1 in\n"
+                "  psql) [[ $3 =~ (rolname|datname)\\ =\\ \\'([a-z_-]+)\\' ]] || exit 2\n"
+                "        [[ -e $state/pg-${BASH_REMATCH[2]} ]] && echo 1; exit 0 ;;\n"
+                '  createuser) touch "$state/pg-$2" ;;\n'
+                '  createdb) touch "$state/pg-${!#}" ;;\n'
+                '  dropdb|dropuser) rm -f "$state/pg-$2" ;;\n'
+                "esac\n"
+            ),
+        )
+        self._stub(
+            "mosquitto_passwd",
+            'sed -i -e "s/^\\([^:]*\\):\\(.*\\)/\\1:\\$7\\$hashed-\\2/" "$2"\n',
+        )
         self._stub("chown", 'echo "$1" > "$state/owner${2//\\//%}"\n')
         self._stub(
             "stat",
@@ -345,14 +377,14 @@ class FakeSystem:
             ),
         )
 
-    def run(self, *args, env=None, destdir=True):
+    def run(self, *args, env=None, destdir=True, script=INSTALL):
         environ = {**os.environ, "PATH": f"{self.stubs}:{os.environ['PATH']}", **(env or {})}
         environ.pop("DESTDIR", None)
         if destdir:
             environ["DESTDIR"] = str(self.root)
         self.log.write_text("")
         done = subprocess.run(
-            ["bash", str(INSTALL), *args], env=environ, capture_output=True, text=True
+            ["bash", str(script), *args], env=environ, capture_output=True, text=True
         )
         self.calls = self.log.read_text().splitlines()
         return done
