@@ -126,9 +126,9 @@ package_fingerprint() {
 }
 
 install_package() {
-    local pip=$D$VENV/bin/pip copy
+    local pip=$D$VENV/bin/pip copy extras=table,league  # showdown league serves pages: the table's web server
     if (( dry_run )); then
-        say "would run: $pip install --quiet --disable-pip-version-check ${source_dir}[league]"
+        say "would run: $pip install --quiet --disable-pip-version-check ${source_dir}[$extras]"
         return 0
     fi
     # From a clean copy, as install.sh does (no root-owned build files left in the checkout).
@@ -137,7 +137,7 @@ install_package() {
         --exclude='./*.egg-info' --exclude=./.pytest_cache --exclude=./.hypothesis \
         --exclude=./.mypy_cache --exclude=./.ruff_cache \
         -cf - . | tar -C "$copy" -xf -
-    if ! run "$pip" install --quiet --disable-pip-version-check "${copy}[league]"; then
+    if ! run "$pip" install --quiet --disable-pip-version-check "${copy}[$extras]"; then
         rm -rf "$copy"
         die "pip could not install the project"
     fi

@@ -179,3 +179,14 @@ def test_the_league_sigkilled_and_restarted_acks_the_resend_and_stores_once(mosq
     with open_store(db) as store:
         (unit,) = store.units()
         assert (unit["results"], unit["refusals"]) == (20, 0)
+
+
+def test_without_the_web_extra_the_league_says_which_to_install(monkeypatch, capsys):
+    from engine.league import league_cmd
+
+    monkeypatch.setattr(league_cmd, "_importable", lambda module: module != "uvicorn")
+    assert main(["league", "--broker", "mqtt"]) == 2
+    assert capsys.readouterr().err.strip().splitlines()[-1] == (
+        "showdown league: error: showdown league needs the table extra: "
+        "pip install 'uno-showdown[table,league]'"
+    )

@@ -32,7 +32,7 @@ PASSWORD = "etc/uno-showdown-league/mqtt-password"
 BROKER_CONF = "etc/mosquitto/conf.d/uno-showdown.conf"
 BROKER_PASSWD = "etc/mosquitto/uno-showdown.passwd"
 BROKER_ACL = "etc/mosquitto/uno-showdown.acl"
-PIP = "pip install --quiet --disable-pip-version-check COPY[league]"
+PIP = "pip install --quiet --disable-pip-version-check COPY[table,league]"
 VENV = "opt/uno-showdown-league/venv"
 
 

@@ -170,7 +170,28 @@ def _open_store(url: str) -> Any:
         raise UsageError(f"--db: {exc}") from None
 
 
+#: What ``showdown league`` imports from each extra: the table's web server, the broker's client.
+_EXTRAS = {"uvicorn": "table", "starlette": "table", "h11": "table", "paho": "league"}
+
+
+def check_extras() -> None:
+    """UsageError naming the extras to install when a library the league needs is missing."""
+    missing = sorted({extra for module, extra in _EXTRAS.items() if not _importable(module)})
+    if missing:
+        raise UsageError(
+            f"showdown league needs the {' and '.join(missing)} extra"
+            f"{'s' if len(missing) > 1 else ''}: pip install 'uno-showdown[table,league]'"
+        )
+
+
+def _importable(module: str) -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec(module) is not None
+
+
 def command(args: argparse.Namespace) -> int:
+    check_extras()
     from engine.apps.table.guard import Hosts
     from engine.apps.table.table_cmd import check_free, lan_address
     from engine.apps.table.transport import uvicorn_config
