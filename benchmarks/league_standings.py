@@ -163,13 +163,11 @@ def postgres(url: str | None) -> Iterator[str]:
     if url:
         yield url
         return
-    from tests.league_results import wait_for_logins
     from tests.league_servers import PostgresServer
 
     folder = Path(tempfile.mkdtemp(prefix="league-bench-pg-"))
     server = PostgresServer(folder).start()
     try:
-        wait_for_logins(server)
         yield server.new_database()
     finally:
         server.stop()

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -28,7 +27,6 @@ __all__ = [
     "match",
     "status",
     "wire",
-    "wait_for_logins",
 ]
 
 #: 2025-11-30 18:04:11.5 UTC.
@@ -133,19 +131,3 @@ def status(
         venue, unit, state, host="pi-1", version="0.1.0", at=at, figures=figures, fault=fault
     )
     return decode_status(status_topic(venue, unit), encode(message))
-
-
-def wait_for_logins(server, timeout_s=30.0):
-    """PostgreSQL listens before it takes logins ("the database system is starting
-    up"): the session's first test waits for a login, not only for the port."""
-    import psycopg
-
-    deadline = time.monotonic() + timeout_s
-    while True:
-        try:
-            psycopg.connect(server.url(), connect_timeout=5).close()
-            return
-        except psycopg.OperationalError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.05)

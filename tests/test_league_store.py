@@ -18,7 +18,6 @@ from tests.league_results import (
     match,
     showdown,
     status,
-    wait_for_logins,
     wire,
 )
 
@@ -28,7 +27,6 @@ def store(request, tmp_path):
     if request.param == "sqlite":
         url = f"sqlite:{tmp_path / 'league.sqlite3'}"
     else:
-        wait_for_logins(request.getfixturevalue("postgres_server"))
         url = request.getfixturevalue("postgres_url")
     opened = open_store(url)
     yield opened
@@ -541,7 +539,6 @@ def test_standings_equal_a_naive_recount_of_a_random_night_with_resends_and_forg
 def database_url(request, tmp_path):
     if request.param == "sqlite":
         return f"sqlite:{tmp_path / 'league.sqlite3'}"
-    wait_for_logins(request.getfixturevalue("postgres_server"))
     return request.getfixturevalue("postgres_url")
 
 

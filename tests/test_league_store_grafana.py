@@ -12,7 +12,7 @@ import psycopg
 import pytest
 
 from engine.league import open_store
-from tests.league_results import AT, NEXT_DAY_AT, match, showdown, status, wait_for_logins
+from tests.league_results import AT, NEXT_DAY_AT, match, showdown, status
 
 DASHBOARD = Path(__file__).resolve().parent.parent / "docs" / "grafana" / "league.json"
 #: Each panel's columns, as its query names them.
@@ -88,7 +88,6 @@ def test_every_panel_is_listed_here_and_queries_the_league_data_source():
 
 @pytest.fixture
 def filled(postgres_server):
-    wait_for_logins(postgres_server)
     url = postgres_server.new_database()
     try:
         with open_store(url) as store:
