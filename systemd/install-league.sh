@@ -76,31 +76,9 @@ usage: install-league.sh [--source DIR] [--db postgresql | --db sqlite]
 USAGE
 }
 
-die() { echo "install-league.sh: $*" >&2; exit 1; }
-say() { echo "$*"; }
-
-# Every change goes through run, so --dry-run shows exactly what would happen.
-run() {
-    if (( dry_run )); then
-        say "would run: $*"
-    else
-        say "+ $*"
-        "$@"
-    fi
-}
-
-service_is() {
-    systemctl "is-$1" --quiet "${2:-$SERVICE}" 2>/dev/null
-}
-
-# Copy src to dst with mode unless identical; returns 0 if it changed anything.
-install_file() {
-    local src=$1 dst=$2 mode=$3
-    if [[ -f $dst ]] && cmp -s "$src" "$dst" && [[ $(stat -c %a "$dst") == "${mode#0}" ]]; then
-        return 1
-    fi
-    run install -D -m "$mode" "$src" "$dst"
-}
+PROG=install-league.sh
+# shellcheck source=install-lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/install-lib.sh"
 
 # owned PATH OWNER MODE: put an existing file's owner and mode right.
 owned() {
@@ -114,34 +92,18 @@ installed() {
     [[ $(dpkg-query -W -f='${Status}' "$1" 2>/dev/null) == "install ok installed" ]]
 }
 
-new_secret() {
-    python3 -c 'import secrets; print(secrets.token_urlsafe(24))'
-}
-
-package_fingerprint() {
-    local records=("$D$VENV"/lib/python3*/site-packages/uno_showdown-*.dist-info/RECORD)
-    if [[ -f ${records[0]} ]]; then
-        grep -hv '/direct_url.json,' "${records[@]}" | sha256sum
-    fi
+# write_secret PATH MODE: a new random password in PATH (root's), with MODE.
+write_secret() {
+    local new
+    new=$(mktemp)
+    python3 -c 'import secrets; print(secrets.token_urlsafe(24))' >"$new"
+    run install -D -m "$2" "$new" "$1"
+    rm -f "$new"
 }
 
 install_package() {
-    local pip=$D$VENV/bin/pip copy extras=table,league  # showdown league serves pages: the table's web server
-    if (( dry_run )); then
-        say "would run: $pip install --quiet --disable-pip-version-check ${source_dir}[$extras]"
-        return 0
-    fi
-    # From a clean copy, as install.sh does (no root-owned build files left in the checkout).
-    copy=$(mktemp -d)
-    tar -C "$source_dir" --exclude-vcs --exclude=./.venv --exclude=./build \
-        --exclude='./*.egg-info' --exclude=./.pytest_cache --exclude=./.hypothesis \
-        --exclude=./.mypy_cache --exclude=./.ruff_cache \
-        -cf - . | tar -C "$copy" -xf -
-    if ! run "$pip" install --quiet --disable-pip-version-check "${copy}[$extras]"; then
-        rm -rf "$copy"
-        die "pip could not install the project"
-    fi
-    rm -rf "$copy"
+    # showdown league serves its pages with the table's web server.
+    pip_install_project table,league "pip could not install the project"
 }
 
 source_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -295,11 +257,7 @@ SETTINGS
 write_league_password() {
     local dst=$D$PASSWORD_FILE made=1
     if [[ ! -s $dst ]]; then
-        local new
-        new=$(mktemp)
-        new_secret >"$new"
-        run install -D -m 0640 "$new" "$dst"
-        rm -f "$new"
+        write_secret "$dst" 0640
         made=0
     fi
     owned "$dst" "$SECRET_OWNER" 640
@@ -345,13 +303,7 @@ set_up_broker() {
             say "note: the unit $unit has a login already (its password: $UNITS_DIR/$unit.password)"
             continue
         fi
-        if [[ ! -s $secret ]]; then
-            local new
-            new=$(mktemp)
-            new_secret >"$new"
-            run install -D -m 0600 "$new" "$secret"
-            rm -f "$new"
-        fi
+        [[ -s $secret ]] || write_secret "$secret" 0600
         add_login "$unit" "$secret"
         broker_changed=1
         say "the unit $unit may log in: copy $UNITS_DIR/$unit.password to its Pi as"
@@ -362,17 +314,20 @@ set_up_broker() {
     owned "$D$BROKER_ACL" "$BROKER_OWNER" 640
 }
 
-# psql as PostgreSQL's superuser (peer login as the postgres user).
-as_postgres() {
-    runuser -u postgres -- "$@"
+# pg_has role|database NAME: whether PostgreSQL has it (asked as its superuser,
+# by peer login as the postgres user).
+pg_has() {
+    local query="SELECT 1 FROM pg_roles WHERE rolname = '$2'"
+    [[ $1 == role ]] || query="SELECT 1 FROM pg_database WHERE datname = '$2'"
+    runuser -u postgres -- psql -XtAc "$query" 2>/dev/null | grep -q 1
 }
 
 # The role uno-league and the database uno_league it owns, made if missing.
 set_up_database() {
-    if ! as_postgres psql -XtAc "SELECT 1 FROM pg_roles WHERE rolname = '$SERVICE_USER'" 2>/dev/null | grep -q 1; then
+    if ! pg_has role "$SERVICE_USER"; then
         run runuser -u postgres -- createuser "$SERVICE_USER"
     fi
-    if ! as_postgres psql -XtAc "SELECT 1 FROM pg_database WHERE datname = '$DATABASE'" 2>/dev/null | grep -q 1; then
+    if ! pg_has database "$DATABASE"; then
         run runuser -u postgres -- createdb --owner "$SERVICE_USER" "$DATABASE"
     fi
 }
@@ -396,21 +351,16 @@ do_uninstall() {
             [[ ! -e $path ]] || run rm -rf "$path"
         done
         if command -v runuser >/dev/null && getent passwd postgres >/dev/null; then
-            if as_postgres psql -XtAc "SELECT 1 FROM pg_database WHERE datname = '$DATABASE'" 2>/dev/null | grep -q 1; then
+            if pg_has database "$DATABASE"; then
                 run runuser -u postgres -- dropdb "$DATABASE"
             fi
-            if as_postgres psql -XtAc "SELECT 1 FROM pg_roles WHERE rolname = '$SERVICE_USER'" 2>/dev/null | grep -q 1; then
+            if pg_has role "$SERVICE_USER"; then
                 run runuser -u postgres -- dropuser "$SERVICE_USER"
             fi
         fi
         ! getent passwd "$SERVICE_USER" >/dev/null || run userdel "$SERVICE_USER"
     else
-        local kept="$CONF_DIR (settings and logins), $BROKER_PASSWD, $STATE_DIR and the database $DATABASE"
-        if (( dry_run )); then
-            say "would keep: $kept; --purge removes them"
-        else
-            say "kept: $kept; --purge removes them"
-        fi
+        say_kept "$CONF_DIR (settings and logins), $BROKER_PASSWD, $STATE_DIR and the database $DATABASE"
     fi
     (( ! dry_run )) || say "dry run: nothing was changed"
 }

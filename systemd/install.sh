@@ -95,65 +95,16 @@ usage: install.sh [--source DIR] [--allow-remote] [--with-table | --without-tabl
 EOF
 }
 
-die() { echo "install.sh: $*" >&2; exit 1; }
-say() { echo "$*"; }
-
-# Every change goes through run, so --dry-run shows exactly what would happen.
-run() {
-    if (( dry_run )); then
-        say "would run: $*"
-    else
-        say "+ $*"
-        "$@"
-    fi
-}
-
-# Whether the service is enabled / active. A question only: what systemctl says
-# on stderr (no such unit yet, no systemd in a container) is not the user's
-# business, and "no" is the answer then.
-service_is() {
-    systemctl "is-$1" --quiet "${2:-$SERVICE}" 2>/dev/null
-}
-
-# Copy src to dst with mode unless identical; returns 0 if it changed anything.
-install_file() {
-    local src=$1 dst=$2 mode=$3
-    if [[ -f $dst ]] && cmp -s "$src" "$dst" && [[ $(stat -c %a "$dst") == "${mode#0}" ]]; then
-        return 1
-    fi
-    run install -D -m "$mode" "$src" "$dst"
-}
-
-package_fingerprint() {
-    # pip's RECORD lists every installed file with its hash: same RECORD, same
-    # code. direct_url.json names the temporary copy, so it is left out.
-    local records=("$D$VENV"/lib/python3*/site-packages/uno_showdown-*.dist-info/RECORD)
-    if [[ -f ${records[0]} ]]; then
-        grep -hv '/direct_url.json,' "${records[@]}" | sha256sum
-    fi
-}
+PROG=install.sh
+# shellcheck source=install-lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/install-lib.sh"
 
 install_package() {
-    local pip=$D$VENV/bin/pip copy extras=pi
+    local extras=pi
     (( ! with_table )) || extras=$extras,table
     (( ! with_uplink )) || extras=$extras,league
-    if (( dry_run )); then
-        say "would run: $pip install --quiet --disable-pip-version-check ${source_dir}[$extras]"
-        return 0
-    fi
-    # Build from a clean copy: pip would otherwise leave root-owned build/ and
-    # *.egg-info in the checkout, and a stale build/ can ship deleted modules.
-    copy=$(mktemp -d)
-    # The tools' caches are left out too: they change while a checker runs.
-    tar -C "$source_dir" --exclude-vcs --exclude=./.venv --exclude=./build \
-        --exclude='./*.egg-info' --exclude=./.pytest_cache --exclude=./.hypothesis \
-        --exclude=./.mypy_cache --exclude=./.ruff_cache \
-        -cf - . | tar -C "$copy" -xf -
-    if ! run "$pip" install --quiet --disable-pip-version-check "${copy}[$extras]"; then
-        rm -rf "$copy"
-        die "pip could not install the project (if lgpio failed to build: apt install swig liblgpio-dev)"
-    fi
-    rm -rf "$copy"
+    pip_install_project "$extras" \
+        "pip could not install the project (if lgpio failed to build: apt install swig liblgpio-dev)"
 }
 
 source_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -549,11 +500,7 @@ do_uninstall() {
         if [[ -e $D${TABLE_STATE_DIRS[1]} || -L $D${TABLE_STATE_DIRS[0]} ]]; then
             kept="$CONF_DIR (config), $STATE_DIR (results) and ${TABLE_STATE_DIRS[0]} (the table's saved match)"
         fi
-        if (( dry_run )); then
-            say "would keep: $kept; --purge removes them"
-        else
-            say "kept: $kept; --purge removes them"
-        fi
+        say_kept "$kept"
     fi
     (( ! dry_run )) || say "dry run: nothing was changed"
 }

@@ -264,12 +264,17 @@ HARDENING = {
 }
 
 
-def test_the_unit_shuts_every_door_on_the_hardening_list(unit):
-    missing = [
+def open_doors(unit, hardening=HARDENING) -> list[str]:
+    """The directives of ``hardening`` that ``unit`` leaves open, each with why it matters."""
+    return [
         f"{directive}= ({why})"
-        for directive, (shut, why) in HARDENING.items()
+        for directive, (shut, why) in hardening.items()
         if not shut(words(unit, directive))
     ]
+
+
+def test_the_unit_shuts_every_door_on_the_hardening_list(unit):
+    missing = open_doors(unit, HARDENING)
     score = len(HARDENING) - len(missing)
     assert score == len(HARDENING), f"hardening {score}/{len(HARDENING)}; open: {missing}"
 
@@ -318,9 +323,12 @@ def test_after_an_install_the_unit_runs_what_the_installer_put_there(unit, syste
 
 
 def test_installer_and_motor_safe_are_valid_bash_and_executable():
-    for script in (INSTALL, MOTOR_SAFE):
+    league = INSTALL.parent / "install-league.sh"
+    for script in (INSTALL, MOTOR_SAFE, league):
         subprocess.run(["bash", "-n", str(script)], check=True)
         assert script.stat().st_mode & stat.S_IXUSR
+    # The part both installers source: bash, not a program of its own.
+    subprocess.run(["bash", "-n", str(INSTALL.parent / "install-lib.sh")], check=True)
 
 
 def test_the_table_service_runs_showdown_table_from_the_installed_venv(table_unit):
@@ -472,11 +480,7 @@ TABLE_HARDENING = {
 
 
 def test_the_table_shuts_every_door_on_the_hardening_list(table_unit):
-    missing = [
-        f"{directive}= ({why})"
-        for directive, (shut, why) in TABLE_HARDENING.items()
-        if not shut(words(table_unit, directive))
-    ]
+    missing = open_doors(table_unit, TABLE_HARDENING)
     assert missing == []
 
 

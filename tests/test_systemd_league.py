@@ -19,10 +19,9 @@ from tests.systemd_helpers import (
     setting,
     setting_list,
     systemd_restarts,
-    words,
     writable,
 )
-from tests.test_systemd_files import HARDENING
+from tests.test_systemd_files import HARDENING, open_doors
 
 SCRIPT = ROOT / "systemd" / "install-league.sh"
 SERVICE = ROOT / "systemd" / "uno-showdown-league.service"
@@ -149,11 +148,7 @@ def test_it_is_restarted_whatever_ends_it_but_a_bad_option(league_unit):
 
 
 def test_the_league_shuts_every_door_the_unit_does(league_unit):
-    missing = [
-        f"{directive}= ({why})"
-        for directive, (shut, why) in HARDENING.items()
-        if not shut(words(league_unit, directive))
-    ]
+    missing = open_doors(league_unit, HARDENING)
     assert missing == []
     assert setting(league_unit, "PrivateDevices") == "yes"
     assert set(setting_list(league_unit, "RestrictAddressFamilies")) == {

@@ -24,10 +24,9 @@ from tests.systemd_helpers import (
     setting,
     setting_list,
     systemd_restarts,
-    words,
     writable,
 )
-from tests.test_systemd_files import HARDENING
+from tests.test_systemd_files import HARDENING, open_doors
 
 UPLINK = ROOT / "systemd" / "uno-showdown-uplink.service"
 UPLINK_UNIT_FILE = "etc/systemd/system/uno-showdown-uplink.service"
@@ -79,11 +78,7 @@ def test_it_is_restarted_whatever_ends_it_but_a_bad_config_or_a_name_clash(uplin
 
 
 def test_the_uplink_shuts_every_door_the_unit_does(uplink_unit):
-    missing = [
-        f"{directive}= ({why})"
-        for directive, (shut, why) in HARDENING.items()
-        if not shut(words(uplink_unit, directive))
-    ]
+    missing = open_doors(uplink_unit, HARDENING)
     assert missing == []
     assert setting(uplink_unit, "PrivateDevices") == "yes"  # no GPIO: it drives nothing
 

@@ -19,6 +19,7 @@ import signal
 from pathlib import Path
 from typing import Any
 
+from engine.apps.table.guard import add_allow_host_argument
 from firmware_host.people.console import UsageError
 from firmware_host.protocol.league import WireError, broker_port, clean_place, split_broker
 
@@ -47,15 +48,6 @@ def _broker(text: str) -> tuple[str, int | None]:
     try:
         return split_broker(text)
     except WireError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-
-
-def _allowed_host(text: str) -> str:
-    from engine.apps.table.guard import host_name
-
-    try:
-        return host_name(text)
-    except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
@@ -107,15 +99,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"where the pages are served (default: 127.0.0.1:{DEFAULT_PORT}; "
         f"0.0.0.0:{DEFAULT_PORT} for the venue's network)",
     )
-    parser.add_argument(
-        "--allow-host",
-        action="append",
-        type=_allowed_host,
-        default=[],
-        metavar="NAME",
-        help="a host name the pages also answer to (e.g. league.local, or a reverse "
-        "proxy's), besides the league's addresses and localhost; repeat for more",
-    )
+    add_allow_host_argument(parser, "league")
     parser.add_argument(
         "--venue",
         type=_venue,

@@ -22,6 +22,7 @@ Two ASGI middlewares over the whole app (the room's routes and every add-on's):
 
 from __future__ import annotations
 
+import argparse
 import ipaddress
 import re
 from collections.abc import Iterable
@@ -35,6 +36,7 @@ if TYPE_CHECKING:  # no web library until the table runs (table_cmd imports this
 __all__ = [
     "Hosts",
     "host_name",
+    "add_allow_host_argument",
     "Guard",
     "SecurityHeaders",
     "CONTENT_SECURITY_POLICY",
@@ -92,6 +94,27 @@ def host_name(text: str) -> str:
             "with no scheme, port or path)"
         )
     return name
+
+
+def add_allow_host_argument(parser: argparse.ArgumentParser, site: str) -> None:
+    """``--allow-host NAME`` (repeated): the names ``site`` ("table", "league")
+    answers to besides its addresses and localhost, in :func:`host_name`'s form."""
+
+    def allowed(text: str) -> str:
+        try:
+            return host_name(text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    parser.add_argument(
+        "--allow-host",
+        action="append",
+        type=allowed,
+        default=[],
+        metavar="NAME",
+        help=f"a host name the {site} also answers to (e.g. a .local name, or a reverse "
+        "proxy's), besides its addresses and localhost; repeat for more",
+    )
 
 
 def split_host(header: str) -> str | None:

@@ -30,7 +30,7 @@ from typing import Any, NamedTuple
 
 from engine.apps.play import UNITS
 from engine.apps.play_cmd import read_token, unit_argument
-from engine.apps.table.guard import host_name
+from engine.apps.table.guard import add_allow_host_argument
 from engine.apps.table.limits import Limits
 from engine.units import is_unit_url
 from firmware_host.people.console import CommandError, UsageError, seed, whole_number
@@ -239,15 +239,7 @@ def _site_arguments(parser: argparse.ArgumentParser) -> None:
         help="free a lobby seat (or one after a match is over) whose phone has been away "
         "this long (default: 120; 0: never)",
     )
-    parser.add_argument(
-        "--allow-host",
-        action="append",
-        type=_allowed_host,
-        default=[],
-        metavar="NAME",
-        help="a host name the table also answers to (e.g. a .local name, or a reverse "
-        "proxy's), besides its addresses and localhost; repeat for more",
-    )
+    add_allow_host_argument(parser, "table")
     parser.add_argument(
         "--max-connections",
         type=whole_number(16, 100_000),
@@ -264,13 +256,6 @@ def _site_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help=f"connections open at once from one address (default: {Limits.max_per_peer})",
     )
-
-
-def _allowed_host(text: str) -> str:
-    try:
-        return host_name(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def command(args: argparse.Namespace) -> int:
