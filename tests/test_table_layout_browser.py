@@ -19,6 +19,8 @@ ROOT = Path(__file__).resolve().parents[1]
 SHOTS = ROOT / "docs" / "screenshots"
 PHONE_WIDTHS = (320, 360, 390, 430)
 DISPLAYS = ((1920, 1080), (1366, 768), (1280, 720))
+#: What the host presses in play: the buttons, and the fold of many seats' bot buttons.
+HOST_CONTROLS = "#host-extra > button, #host-extra > details > summary"
 #: The texts that must never be cut without an ellipsis and a title.
 NAMES = "#seats .name, #seats .count, #others li, .scores td, .seat-name"
 
@@ -67,9 +69,9 @@ def test_the_display_and_a_phone_fit_from_2_to_16_seats(browser, variant):
                     found[f"display {players} seats {width}x{height}"] = problems_at(
                         display, width, height
                     )
-                    if width == 1920 and players == 8:
-                        out = display.evaluate(OUT_OF_VIEW, "#host button")
-                        found[f"host buttons below the fold, {players} seats"] = out
+                    # The host's buttons in view (many seats' bot buttons folded).
+                    out = display.evaluate(OUT_OF_VIEW, HOST_CONTROLS)
+                    found[f"host buttons below the fold, {players} seats {width}x{height}"] = out
                 if variant == "party" and players == 8:
                     display.set_viewport_size({"width": 1920, "height": 1080})
                     display.screenshot(path=str(SHOTS / "layout-display-party-8-1920x1080.png"))
@@ -88,6 +90,38 @@ def test_the_display_and_a_phone_fit_from_2_to_16_seats(browser, variant):
                 context.close()
                 phone_context.close()
     assert found == {key: [] for key in found}
+
+
+def test_many_seats_bot_buttons_fold_under_one_line_that_stays_open(browser):
+    """More than four people: the host's "A bot plays for X" buttons are folded
+    after Pause and End match; opened, the fold stays open as the view changes."""
+    from engine.apps.table.server import create_app
+    from tests.layout_checks import long_name
+
+    with free_port() as (sock, url):
+        room = room_at(url, 8, "classic")
+        with served(create_app(room, pace_s=60, round_pause_s=60), sock):
+            display = browser.new_page(viewport={"width": 1280, "height": 720})
+            display.goto(f"{url}/#host={HOST_KEY}")
+            fold = display.locator("#host-extra > details.seat-fold")
+            fold.locator("summary", has_text="Seats: a bot plays for…").wait_for()
+            assert display.locator("#host-extra > button").all_inner_texts() == [
+                "Pause",
+                "End match",
+            ]
+            assert not fold.locator("button").first.is_visible()  # folded
+            fold.locator("summary").click()
+            fold.locator("button[data-key='seat-2']").click()
+            name = long_name(2)
+            display.locator("#seats li[data-seat='2'] .name", has_text="(bot playing)").wait_for()
+            # Redrawn since (the view changed): still open, the seat's button turned.
+            fold.locator("summary", has_text="Seats: a bot plays for 1").wait_for()
+            again = fold.locator("button[data-key='seat-2']")
+            assert again.inner_text() == f"{name} plays again"
+            assert again.is_visible()
+            again.click()
+            fold.locator("summary", has_text="Seats: a bot plays for…").wait_for()
+            display.close()
 
 
 def test_the_companion_page_fits_from_1024x768_up(browser, tmp_path):

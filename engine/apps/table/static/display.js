@@ -20,6 +20,8 @@ let lastTurnText = "";
 let linkStatus = "connecting";
 let lagMs = null; // this page's latest round trip to the server
 let endArmed = false; // "End match" asks for a second press
+let seatsOpen = false; // the host's fold of the seats' bot buttons (many people), opened
+const FOLD_SEATS_OVER = 4; // more people than this at the table and their bot buttons are folded
 let clearArmed = false; // "Clear the lobby" too
 
 // The host's key, from the host URL's fragment: a browser never sends a fragment in
@@ -359,16 +361,11 @@ function renderHostExtra() {
       }
     }
   }
-  if (playing) {
-    for (const seat of view.seats || []) {
-      if (seat.kind !== "person") continue;
-      buttons.push(seat.bot_playing
-        ? button(`seat-${seat.seat}`, `${seat.name} plays again`,
-          () => host("hand_back", { seat: seat.seat }))
-        : button(`seat-${seat.seat}`, `A bot plays for ${seat.name}`,
-          () => host("hand_to_bot", { seat: seat.seat })));
-    }
-  }
+  const seatButtons = playing ? botSeatButtons() : [];
+  // A few people: their buttons in line. Many: folded under one line, after
+  // "End match", so that the host's own buttons stay in view on a TV.
+  const fold = seatButtons.length > FOLD_SEATS_OVER;
+  if (!fold) buttons.push(...seatButtons);
   if (view.phase && view.phase !== "lobby") {
     buttons.push(button("end", endArmed ? "Really end the match?" : "End match", () => {
       if (!endArmed) {
@@ -381,8 +378,25 @@ function renderHostExtra() {
   } else {
     endArmed = false;
   }
+  if (fold) {
+    const away = (view.seats || []).filter((seat) => seat.kind === "person" && seat.bot_playing);
+    const summary = away.length ? `Seats: a bot plays for ${away.length}` : "Seats: a bot plays for…";
+    buttons.push(h("details", {
+      class: "seat-fold", "data-key": "seat-fold", open: seatsOpen,
+      ontoggle: (event) => { seatsOpen = event.target.open; },
+    }, h("summary", { text: summary }), h("div", { class: "host-extra" }, seatButtons)));
+  }
   fill($("host-extra"), buttons);
   renderSeatControls();
+}
+
+/** Each person's seat: "A bot plays for X", or "X plays again" while one does. */
+function botSeatButtons() {
+  return (view.seats || []).filter((seat) => seat.kind === "person").map((seat) => (seat.bot_playing
+    ? button(`seat-${seat.seat}`, `${seat.name} plays again`,
+      () => host("hand_back", { seat: seat.seat }))
+    : button(`seat-${seat.seat}`, `A bot plays for ${seat.name}`,
+      () => host("hand_to_bot", { seat: seat.seat }))));
 }
 
 // -- the host's seat controls: in the lobby (and after a match: free only) --
