@@ -7,15 +7,23 @@ the rules and the game import it and not each other.
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from engine.game.shuffle import seeded_shuffle
-from engine.uno.actions import Action
 from engine.uno.cards import COLOURS, POINTS_BY_CODE, WILD_COLOUR, Colour
 from engine.uno.game import Phase
 from engine.uno.match_facts import MatchFacts
 from engine.uno.party_rules import PartyRules, colour_of, is_number
 from engine.uno.rules import Variant
 
-__all__ = ["PartyFacts"]
+__all__ = ["PartyFacts", "HandWatcher"]
+
+
+class HandWatcher(Protocol):
+    """What is told of every hand that changes (``party_legality.Legality``,
+    which reads this state and so is not imported here)."""
+
+    def hand_changed(self, player: int) -> None: ...
 
 
 class PartyFacts(MatchFacts):
@@ -44,7 +52,7 @@ class PartyFacts(MatchFacts):
     _seed: int
     _shuffles: int
     _deck: tuple[int, ...]
-    _legal: dict[int | None, tuple[Action, ...]]
+    _legality: HandWatcher
     current: int
     round_over: bool
     turns: int
@@ -77,6 +85,7 @@ class PartyFacts(MatchFacts):
         player then draws as many (unless ``linked`` is False). Returns how many
         ``player`` drew."""
         hand = self._hands[player]
+        self._legality.hand_changed(player)
         # Cards drawn by the player holding a just-drawn card go under it.
         at = len(hand) - 1 if self._phase is Phase.DRAWN and player == self.current else None
         drawn = 0

@@ -39,7 +39,7 @@ from engine.uno.party_rules import (
 )
 from engine.uno.rules import LOST_CHALLENGE_CARDS
 
-__all__ = ["legal_for", "apply_action", "problems"]
+__all__ = ["legal_for", "card_plays", "apply_action", "problems"]
 
 _DRAW_TWO, _REVERSE, _SKIP = int(Rank.DRAW_TWO), int(Rank.REVERSE), int(Rank.SKIP)
 _WD4, _POINT_TAKEN = int(Rank.WILD_DRAW_FOUR), int(Rank.POINT_TAKEN)
@@ -80,7 +80,7 @@ def playable(game: PartyFacts, card: int) -> bool:
     return colour_of(top) != WILD_COLOUR and top & RANK_MASK == card & RANK_MASK
 
 
-def _plays(game: PartyFacts, player: int, card: int, uno_too: bool) -> Iterator[Action]:
+def card_plays(game: PartyFacts, player: int, card: int, uno_too: bool) -> Iterator[Action]:
     """The ways to play ``card`` on a turn (each once more with ``uno``)."""
     c = REAL_CARD[card]
     rank = card & RANK_MASK
@@ -149,11 +149,11 @@ def legal_for(game: PartyFacts, player: int) -> Iterator[Action]:
     if phase is Phase.PLAY:
         for card in _distinct(hand):
             if playable(game, card):
-                yield from _plays(game, player, card, uno_too)
+                yield from card_plays(game, player, card, uno_too)
         yield from _catch(game, player)
         yield _DRAW
     elif phase is Phase.DRAWN:
-        yield from _plays(game, player, hand[-1], uno_too)
+        yield from card_plays(game, player, hand[-1], uno_too)
         yield _KEEP
         yield from _catch(game, player)
     elif phase is Phase.PENALTY:

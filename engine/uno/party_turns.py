@@ -1,0 +1,105 @@
+"""The UNO Party! player to act's legal actions, as (player, action) pairs from
+tables made once: what ``party_play.legal_for`` says of that player, in its
+order, without building an action per decision.
+
+``party_play.legal_for`` is the rule; this is the same answer by another road,
+asked at every decision (``party_legality``), and held to the rule by the tests.
+A Wild Drawn Together is most of the difference: it offers every colour with
+every pair of players to link, 112 actions at 8 players and 480 at 16.
+"""
+
+from __future__ import annotations
+
+from engine.uno.actions import Action
+from engine.uno.cards import COLOURS, RANK_MASK, REAL_CARD, WILD_COLOUR, Rank
+from engine.uno.game import Phase
+from engine.uno.party_facts import PartyFacts
+from engine.uno.party_play import card_plays, legal_for
+from engine.uno.party_rules import colour_of
+
+__all__ = ["turn_pairs"]
+
+Pairs = tuple[tuple[int, Action], ...]
+
+_DRAWN_TOGETHER = int(Rank.WILD_DRAWN_TOGETHER)
+_DRAW, _KEEP, _TAKE = Action.draw(), Action.keep(), Action.take()
+_CHALLENGE, _ACCEPT = Action.challenge(), Action.accept()
+
+# (player, card, with UNO too, and for a Wild Drawn Together what its links
+# depend on: the players, link_self, a link kept) -> the ways to play it.
+_PLAYS: dict[tuple[int, int, bool, int, bool, bool], Pairs] = {}
+# (player, card, with UNO too) -> adding it to a mini pile.
+_ADDS: dict[tuple[int, int, bool], Pairs] = {}
+_COLOURS: dict[int, Pairs] = {}
+
+
+def _plays(game: PartyFacts, player: int, card: int, uno_too: bool) -> Pairs:
+    if card & RANK_MASK == _DRAWN_TOGETHER:
+        house = game._house
+        kept = game._link is not None and house.relink == "keep"
+        key = player, card, uno_too, game._n, house.link_self, kept
+    else:
+        key = player, card, uno_too, 0, False, False
+    found = _PLAYS.get(key)
+    if found is None:
+        found = _PLAYS[key] = tuple((player, a) for a in card_plays(game, player, card, uno_too))
+    return found
+
+
+def _add(player: int, card: int, uno_too: bool) -> Pairs:
+    key = player, card, uno_too
+    found = _ADDS.get(key)
+    if found is None:
+        one = REAL_CARD[card]
+        adds = [Action.play(one)] + ([Action.play(one, uno=True)] if uno_too else [])
+        found = _ADDS[key] = tuple((player, a) for a in adds)
+    return found
+
+
+def _choose_colour(player: int) -> Pairs:
+    found = _COLOURS.get(player)
+    if found is None:
+        found = _COLOURS[player] = tuple((player, Action.choose_colour(c)) for c in COLOURS)
+    return found
+
+
+def turn_pairs(game: PartyFacts, catch: Pairs) -> Pairs:
+    """The player to act's (player, action) pairs outside the pointing;
+    ``catch`` is their catch as a pair, or nothing."""
+    p = game.current
+    hand = game._hands[p]
+    uno_too = len(hand) == 2
+    phase = game._phase
+    moves: list[tuple[int, Action]] = []
+    if phase is Phase.PLAY:
+        colour = game._colour
+        top = game._discard[-1]
+        # A coloured top card's rank matches; a wild's rank matches nothing.
+        rank = top & RANK_MASK if colour_of(top) != WILD_COLOUR else -1
+        for card in dict.fromkeys(hand):
+            if colour_of(card) in (WILD_COLOUR, colour) or card & RANK_MASK == rank:
+                moves += _plays(game, p, card, uno_too)
+        moves += catch
+        moves.append((p, _DRAW))
+    elif phase is Phase.DRAWN:
+        moves += _plays(game, p, hand[-1], uno_too)
+        moves.append((p, _KEEP))
+        moves += catch
+    elif phase is Phase.PENALTY:
+        moves += ((p, _CHALLENGE), (p, _ACCEPT))
+        moves += catch
+    elif phase is Phase.CHOOSE_COLOUR:
+        return _choose_colour(p)
+    elif phase is Phase.PILE:
+        pile_colour = game.pile_colour
+        addable = False
+        for card in dict.fromkeys(hand):
+            if colour_of(card) in (WILD_COLOUR, pile_colour):
+                addable = True
+                moves += _add(p, card, uno_too)
+        if not addable or game._house.pile_refuse:
+            moves.append((p, _TAKE))
+        moves += catch
+    else:  # the pointing and the round's end: the rule itself
+        return tuple((p, a) for a in legal_for(game, p))
+    return tuple(moves)
