@@ -262,10 +262,16 @@ class PartyGame(PartyFacts):
         game is then unchanged."""
         if isinstance(action, str):
             action = Action.parse(action)
-        who = self.current if player is None else player
-        legal = self.legal_actions(player)
-        if action not in legal:
-            options = " ".join(map(str, legal)) or "none"
+        if player is None:
+            if self._phase is Phase.POINT:
+                self.legal_actions()  # raises: everyone points, so name the player
+            who = self.current
+        else:
+            if not isinstance(player, int) or not 0 <= player < self._n:
+                self.legal_actions(player)  # raises: no such player
+            who = player
+        if not self._legality.allows(self, who, action):
+            options = " ".join(map(str, self.legal_actions(player))) or "none"
             raise IllegalActionError(
                 f"illegal action {str(action)!r} for player {who} in {self.notation()!r} "
                 f"(legal: {options})"
@@ -274,9 +280,7 @@ class PartyGame(PartyFacts):
         if self._catchable >= 0 and action.kind is not CATCH and action.kind is not POINT:
             self._catchable = -1  # any other decision closes the UNO window
         _apply(self, action, who)
-        legality = self._legality
-        legality.hand_changed(who)
-        legality.decided((before, who, self.current))
+        self._legality.decided((before, who, self.current))
         if self.current != before or self.round_over:
             self.turns += 1
 

@@ -20,8 +20,12 @@ __all__ = ["PartyFacts", "HandWatcher"]
 
 
 class HandWatcher(Protocol):
-    """What is told of every hand that changes (``party_legality.Legality``,
-    which reads this state and so is not imported here)."""
+    """What is told of every change to a hand (``party_legality.Legality``,
+    which reads this state and so is not imported here), once it is made."""
+
+    def card_added(self, player: int, hand: list[int], card: int) -> None: ...
+
+    def card_removed(self, player: int, hand: list[int], card: int) -> None: ...
 
     def hand_changed(self, player: int) -> None: ...
 
@@ -85,7 +89,7 @@ class PartyFacts(MatchFacts):
         player then draws as many (unless ``linked`` is False). Returns how many
         ``player`` drew."""
         hand = self._hands[player]
-        self._legality.hand_changed(player)
+        watcher = self._legality
         # Cards drawn by the player holding a just-drawn card go under it.
         at = len(hand) - 1 if self._phase is Phase.DRAWN and player == self.current else None
         drawn = 0
@@ -95,8 +99,10 @@ class PartyFacts(MatchFacts):
             card = self._draw.pop()
             if at is None:
                 hand.append(card)
+                watcher.card_added(player, hand, card)
             else:
                 hand.insert(at, card)
+                watcher.hand_changed(player)
                 at += 1
             drawn += 1
         if linked and drawn and self._link is not None and player in self._link:

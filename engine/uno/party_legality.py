@@ -26,20 +26,25 @@ choice changes only its maker's actions.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from itertools import chain
 from operator import itemgetter
 
 from engine.uno.actions import Action
-from engine.uno.cards import REAL_CARD
+from engine.uno.cards import (
+    COLOUR_MASK,
+    COLOUR_SHIFT,
+    LAST_NUMBER_RANK,
+    RANK_MASK,
+    REAL_CARD,
+    WILD_COLOUR,
+)
 from engine.uno.game import Phase
 from engine.uno.party_facts import PartyFacts
 from engine.uno.party_play import legal_for
-from engine.uno.party_turns import turn_pairs
+from engine.uno.party_turns import pointing_pairs, turn_pairs
 
 __all__ = ["Legality"]
 
 _SECOND = itemgetter(1)
-_POINTING = (Phase.POINT,)
 
 
 def _speed_pairs(player: int) -> dict[int, tuple[int, Action]]:
@@ -59,7 +64,11 @@ def _speed_pairs(player: int) -> dict[int, tuple[int, Action]]:
 _SPEED_PAIRS: list[dict[int, tuple[int, Action]]] = []
 
 
-def _catch_pair(player: int, target: int) -> tuple[tuple[int, Action], ...]:
+def _catch(player: int, target: int) -> tuple[tuple[int, Action], ...]:
+    """``player``'s catch of ``target`` as a pair, or nothing (``target`` -1:
+    nobody is catchable; nobody catches themself)."""
+    if target < 0 or target == player:
+        return ()
     key = player, target
     pair = _CATCH_PAIRS.get(key)
     if pair is None:
@@ -73,27 +82,66 @@ _CATCH_PAIRS: dict[tuple[int, int], tuple[tuple[int, Action], ...]] = {}
 class Legality:
     """Every player's legal (player, action) pairs in one game, kept up to date.
 
-    The game tells it what a decision touched (``hand_changed``, ``decided``)
-    and asks it ``moves()``, ``actions(player)`` and ``claimants()``; each
-    answer is what ``party_play.legal_for`` says, in its order.
+    The game tells it what a decision touched (``card_added``, ``card_removed``,
+    ``hand_changed``, ``decided``) and asks it ``moves()``, ``actions(player)``,
+    ``allows(player, action)`` and ``claimants()``; each answer is what
+    ``party_play.legal_for`` says, in its order.
     """
 
-    __slots__ = ("_pairs", "_speed", "_changed", "_stale", "_small", "_context", "_fresh", "_moves")
+    __slots__ = (
+        "_pairs",
+        "_distinct",
+        "_speed",
+        "_rebuild",
+        "_touched",
+        "_stale",
+        "_small",
+        "_context",
+        "_fresh",
+        "_moves",
+    )
 
     def __init__(self, players: int) -> None:
         self._pairs: list[tuple[tuple[int, Action], ...]] = [()] * players
-        # The plain speed plays of each hand's distinct cards, while the hand is unchanged.
+        # Each hand's distinct cards in the order they first appear, and their
+        # plain speed plays as pairs: kept through single cards added and removed.
+        self._distinct: list[tuple[int, ...]] = [()] * players
         self._speed: list[tuple[tuple[int, Action], ...]] = [()] * players
-        self._changed: set[int] = set(range(players))  # hands changed since the last answer
+        self._rebuild: set[int] = set(range(players))  # hands to read anew
+        self._touched: set[int] = set(range(players))  # hands changed since the last answer
         self._stale: set[int] = set(range(players))  # pairs to redo
         self._small: set[int] = set()  # hands of one or two cards: they depend on the top card
         self._context: object = None  # what everyone's pairs depend on, when last asked
         self._fresh = False  # nothing decided since the last answer
         self._moves: tuple[tuple[int, Action], ...] | None = None
 
+    def card_added(self, player: int, hand: list[int], card: int) -> None:
+        """``card`` was put at the end of ``player``'s ``hand``."""
+        self._touched.add(player)
+        self._fresh = False
+        if player not in self._rebuild and hand.index(card) == len(hand) - 1:
+            self._distinct[player] += (card,)  # a card they did not hold
+            self._speed[player] += (_speed_pairs(player)[card],)
+
+    def card_removed(self, player: int, hand: list[int], card: int) -> None:
+        """The first ``card`` of ``player``'s ``hand`` was taken out of it."""
+        self._touched.add(player)
+        self._fresh = False
+        if player in self._rebuild:
+            return
+        if card in hand:  # another one now comes first: the order may change
+            self._rebuild.add(player)
+            return
+        distinct = self._distinct[player]
+        at = distinct.index(card)
+        self._distinct[player] = distinct[:at] + distinct[at + 1 :]
+        speed = self._speed[player]
+        self._speed[player] = speed[:at] + speed[at + 1 :]
+
     def hand_changed(self, player: int) -> None:
-        """``player``'s hand has changed (cards drawn, played, taken)."""
-        self._changed.add(player)
+        """``player``'s hand changed otherwise (cards put in the middle, a pile taken)."""
+        self._touched.add(player)
+        self._rebuild.add(player)
         self._fresh = False
 
     def decided(self, players: Iterable[int]) -> None:
@@ -106,12 +154,19 @@ class Legality:
         """Every (player, action) anyone may apply now, players in seat order."""
         moves = self._moves
         if moves is None:
-            moves = self._moves = tuple(chain.from_iterable(self._refresh(game)))
+            every: list[tuple[int, Action]] = []
+            for mine in self._refresh(game):
+                every += mine  # faster than chain() here: the lengths are known
+            moves = self._moves = tuple(every)
         return moves
 
     def actions(self, game: PartyFacts, player: int) -> tuple[Action, ...]:
         """What ``player`` may do now."""
         return tuple(map(_SECOND, self._refresh(game)[player]))
+
+    def allows(self, game: PartyFacts, player: int, action: Action) -> bool:
+        """Whether ``player`` may do ``action`` now."""
+        return (player, action) in self._refresh(game)[player]
 
     def claimants(self, game: PartyFacts) -> tuple[int, ...]:
         """Everyone but the player to act who has a legal action now."""
@@ -124,46 +179,64 @@ class Legality:
         if self._fresh:
             return pairs
         self._fresh = True
-        changed, stale = self._changed, self._stale
+        touched, stale = self._touched, self._stale
         phase = game._phase
-        target = game.catchable
-        if phase is Phase.ROUND_OVER or phase is Phase.POINT:
-            # The pointing: each player's choices (and catches), from the rule itself.
+        hands = game._hands
+        target = game._catchable  # game.catchable, written out (-1: nobody)
+        if target >= 0 and (len(hands[target]) != 1 or game.round_over):
+            target = -1
+        if phase is Phase.POINT or phase is Phase.ROUND_OVER:
             context: object = (phase, target)
             if context != self._context:
                 self._context = context
                 stale.update(range(game._n))
-            # A hand changed here gets its speed plays on leaving: ``changed`` stays.
-            for p in stale | changed:
-                pairs[p] = tuple((p, a) for a in legal_for(game, p))
+            # A hand changed here gets its speed plays on leaving: ``touched`` stays.
+            stale |= touched
+            if phase is Phase.POINT:
+                empty = tuple(q for q, hand in enumerate(hands) if not hand)
+                for p in stale:
+                    pairs[p] = pointing_pairs(game, p, _catch(p, target), empty)
+            else:
+                for p in stale:
+                    pairs[p] = ()
             stale.clear()
             return pairs
-        window = game.speed_window
+        top = game._discard[-1]
+        window = (
+            (phase is Phase.PLAY or (phase is Phase.DRAWN and not game._house.draw_closes_speed))
+            and top >> COLOUR_SHIFT & COLOUR_MASK != WILD_COLOUR
+            and top & RANK_MASK <= LAST_NUMBER_RANK
+        )  # game.speed_window, written out
         context = (window, target)
         if context != self._context:
             self._context = context
             stale.update(range(game._n))
-        hands, speed, small = game._hands, self._speed, self._small
-        for p in changed:
-            hand = hands[p]
-            speed[p] = tuple(map(_speed_pairs(p).__getitem__, dict.fromkeys(hand)))
-            if len(hand) > 2:
+        distinct, speed, small = self._distinct, self._speed, self._small
+        rebuild = self._rebuild
+        for p in rebuild:
+            cards = distinct[p] = tuple(dict.fromkeys(hands[p]))
+            speed[p] = tuple(map(_speed_pairs(p).__getitem__, cards))
+        rebuild.clear()
+        for p in touched:
+            if len(hands[p]) > 2:
                 small.discard(p)
             else:
                 small.add(p)
-        stale |= changed
+        stale |= touched
         if window:
             stale |= small
         current = game.current
         stale.add(current)
         for p in stale:
-            catch = _catch_pair(p, target) if target is not None and target != p else ()
+            catch = _catch(p, target)
             if p == current:
-                pairs[p] = turn_pairs(game, catch)
-            elif window and p in small:
+                pairs[p] = turn_pairs(game, distinct[p], catch)
+            elif not window:
+                pairs[p] = catch
+            elif p in small:
                 pairs[p] = tuple((p, a) for a in legal_for(game, p))
             else:
-                pairs[p] = speed[p] + catch if window else catch
-        changed.clear()
+                pairs[p] = speed[p] + catch
+        touched.clear()
         stale.clear()
         return pairs

@@ -215,6 +215,7 @@ def _play(game: PartyFacts, action: Action, p: int) -> None:
     rank = card & RANK_MASK
     colour_before = game._colour
     hand.remove(card)
+    game._legality.card_removed(p, hand, card)
     game._discard.append(card)
     if len(hand) == 1 and not action.uno:
         game._catchable = p
@@ -297,6 +298,7 @@ def _speed(game: PartyFacts, action: Action, p: int) -> None:
     if game._phase is Phase.DRAWN:
         game._phase = Phase.PLAY  # the drawn card simply stays in that hand
     hand.remove(card)
+    game._legality.card_removed(p, hand, card)
     game._discard.append(card)
     if len(hand) == 1 and not action.uno:
         game._catchable = p
@@ -417,6 +419,7 @@ def _add_to_pile(game: PartyFacts, action: Action, p: int) -> None:
     card = int(cast(Card, action.card))
     hand = game._hands[p]
     hand.remove(card)
+    game._legality.card_removed(p, hand, card)
     game._pile.append(card)
     if len(hand) == 1 and not action.uno:
         game._catchable = p
@@ -436,6 +439,7 @@ def _add_to_pile(game: PartyFacts, action: Action, p: int) -> None:
 def _take(game: PartyFacts, p: int) -> None:
     pile, game._pile = game._pile, []
     game._hands[p] += pile
+    game._legality.hand_changed(p)
     if game._house.pile_is_draw and game._link is not None and p in game._link:
         other = game._link[0] + game._link[1] - p
         if game._hands[other]:

@@ -14,10 +14,11 @@ from engine.uno.actions import Action
 from engine.uno.cards import COLOURS, RANK_MASK, REAL_CARD, WILD_COLOUR, Rank
 from engine.uno.game import Phase
 from engine.uno.party_facts import PartyFacts
+from engine.uno.party_notation import WAITING
 from engine.uno.party_play import card_plays, legal_for
 from engine.uno.party_rules import colour_of
 
-__all__ = ["turn_pairs"]
+__all__ = ["turn_pairs", "pointing_pairs"]
 
 Pairs = tuple[tuple[int, Action], ...]
 
@@ -31,6 +32,24 @@ _PLAYS: dict[tuple[int, int, bool, int, bool, bool], Pairs] = {}
 # (player, card, with UNO too) -> adding it to a mini pile.
 _ADDS: dict[tuple[int, int, bool], Pairs] = {}
 _COLOURS: dict[int, Pairs] = {}
+_PLAYABLE: dict[tuple[int, int], frozenset[int]] = {}
+# (player, players, who has no cards) -> the points a player may make.
+_POINTS: dict[tuple[int, int, tuple[int, ...]], Pairs] = {}
+
+
+def _playable(colour: int, rank: int) -> frozenset[int]:
+    """The card codes playable on ``colour`` in force and a top card of ``rank``
+    (-1: a wild on top), as ``party_play.playable`` says."""
+    key = colour, rank
+    found = _PLAYABLE.get(key)
+    if found is None:
+        found = _PLAYABLE[key] = frozenset(
+            code
+            for code, card in enumerate(REAL_CARD)
+            if card is not None
+            and (colour_of(code) in (WILD_COLOUR, colour) or code & RANK_MASK == rank)
+        )
+    return found
 
 
 def _plays(game: PartyFacts, player: int, card: int, uno_too: bool) -> Pairs:
@@ -63,22 +82,21 @@ def _choose_colour(player: int) -> Pairs:
     return found
 
 
-def turn_pairs(game: PartyFacts, catch: Pairs) -> Pairs:
-    """The player to act's (player, action) pairs outside the pointing;
-    ``catch`` is their catch as a pair, or nothing."""
+def turn_pairs(game: PartyFacts, distinct: tuple[int, ...], catch: Pairs) -> Pairs:
+    """The player to act's (player, action) pairs outside the pointing:
+    ``distinct`` is their hand's distinct cards in order, ``catch`` their catch
+    as a pair, or nothing."""
     p = game.current
     hand = game._hands[p]
     uno_too = len(hand) == 2
     phase = game._phase
     moves: list[tuple[int, Action]] = []
     if phase is Phase.PLAY:
-        colour = game._colour
         top = game._discard[-1]
         # A coloured top card's rank matches; a wild's rank matches nothing.
         rank = top & RANK_MASK if colour_of(top) != WILD_COLOUR else -1
-        for card in dict.fromkeys(hand):
-            if colour_of(card) in (WILD_COLOUR, colour) or card & RANK_MASK == rank:
-                moves += _plays(game, p, card, uno_too)
+        for card in filter(_playable(game._colour, rank).__contains__, distinct):
+            moves += _plays(game, p, card, uno_too)
         moves += catch
         moves.append((p, _DRAW))
     elif phase is Phase.DRAWN:
@@ -93,7 +111,7 @@ def turn_pairs(game: PartyFacts, catch: Pairs) -> Pairs:
     elif phase is Phase.PILE:
         pile_colour = game.pile_colour
         addable = False
-        for card in dict.fromkeys(hand):
+        for card in distinct:
             if colour_of(card) in (WILD_COLOUR, pile_colour):
                 addable = True
                 moves += _add(p, card, uno_too)
@@ -103,3 +121,20 @@ def turn_pairs(game: PartyFacts, catch: Pairs) -> Pairs:
     else:  # the pointing and the round's end: the rule itself
         return tuple((p, a) for a in legal_for(game, p))
     return tuple(moves)
+
+
+def pointing_pairs(game: PartyFacts, player: int, catch: Pairs, empty: tuple[int, ...]) -> Pairs:
+    """``player``'s pairs while everyone points: whom they may point at (anyone
+    else who holds cards: not those in ``empty``), unless they have chosen,
+    then their ``catch``."""
+    choices = game._choices
+    assert choices is not None  # the pointing phase holds the choices (check_invariants)
+    if choices[player] != WAITING:
+        return catch
+    key = player, game._n, empty
+    found = _POINTS.get(key)
+    if found is None:
+        found = _POINTS[key] = tuple(
+            (player, Action.point(t)) for t in range(game._n) if t != player and t not in empty
+        )
+    return found + catch
