@@ -228,7 +228,7 @@ class Legality:
         current = game.current
         stale.add(current)
         for p in stale:
-            catch = _catch(p, target)
+            catch = () if target < 0 or target == p else _catch(p, target)
             if p == current:
                 pairs[p] = turn_pairs(game, distinct[p], catch)
             elif not window:

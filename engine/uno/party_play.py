@@ -22,7 +22,10 @@ from engine.uno.actions import (
     Action,
 )
 from engine.uno.cards import (
+    COLOUR_MASK,
+    COLOUR_SHIFT,
     COLOURS,
+    LAST_NUMBER_RANK,
     RANK_MASK,
     REAL_CARD,
     WILD_COLOUR,
@@ -221,6 +224,13 @@ def _play(game: PartyFacts, action: Action, p: int) -> None:
         game._catchable = p
     out = not hand
     game._phase = Phase.PLAY
+    if rank <= LAST_NUMBER_RANK:
+        # The commonest play, written out: a number card; the turn passes on.
+        game._colour = card >> COLOUR_SHIFT & COLOUR_MASK
+        game.current = (p + game._direction) % game._n
+        if out:
+            game._end_round(p)
+        return
     game._colour = colour_of(card) if action.colour is None else int(action.colour)
     d = game._direction
     if rank == _PILE_UP:

@@ -28,7 +28,9 @@ _CHALLENGE, _ACCEPT = Action.challenge(), Action.accept()
 
 # (player, card, with UNO too, and for a Wild Drawn Together what its links
 # depend on: the players, link_self, a link kept) -> the ways to play it.
-_PLAYS: dict[tuple[int, int, bool, int, bool, bool], Pairs] = {}
+_LINKED_PLAYS: dict[tuple[int, int, bool, int, bool, bool], Pairs] = {}
+# The same for every other card, by one int: _play_key(player, card, with UNO too).
+_PLAYS: dict[int, Pairs] = {}
 # (player, card, with UNO too) -> adding it to a mini pile.
 _ADDS: dict[tuple[int, int, bool], Pairs] = {}
 _COLOURS: dict[int, Pairs] = {}
@@ -52,17 +54,29 @@ def _playable(colour: int, rank: int) -> frozenset[int]:
     return found
 
 
+def _play_key(player: int, card: int, uno_too: bool) -> int:
+    return (card << 5 | player) << 1 | uno_too  # seats < 32 (at most 16 play)
+
+
 def _plays(game: PartyFacts, player: int, card: int, uno_too: bool) -> Pairs:
+    """The ways ``player`` may play ``card`` on their turn, as pairs."""
     if card & RANK_MASK == _DRAWN_TOGETHER:
         house = game._house
         kept = game._link is not None and house.relink == "keep"
         key = player, card, uno_too, game._n, house.link_self, kept
-    else:
-        key = player, card, uno_too, 0, False, False
-    found = _PLAYS.get(key)
+        found = _LINKED_PLAYS.get(key)
+        if found is None:
+            found = _LINKED_PLAYS[key] = _pairs(game, player, card, uno_too)
+        return found
+    number = _play_key(player, card, uno_too)
+    found = _PLAYS.get(number)
     if found is None:
-        found = _PLAYS[key] = tuple((player, a) for a in card_plays(game, player, card, uno_too))
+        found = _PLAYS[number] = _pairs(game, player, card, uno_too)
     return found
+
+
+def _pairs(game: PartyFacts, player: int, card: int, uno_too: bool) -> Pairs:
+    return tuple((player, a) for a in card_plays(game, player, card, uno_too))
 
 
 def _add(player: int, card: int, uno_too: bool) -> Pairs:
@@ -95,8 +109,10 @@ def turn_pairs(game: PartyFacts, distinct: tuple[int, ...], catch: Pairs) -> Pai
         top = game._discard[-1]
         # A coloured top card's rank matches; a wild's rank matches nothing.
         rank = top & RANK_MASK if colour_of(top) != WILD_COLOUR else -1
+        known = _PLAYS.get
         for card in filter(_playable(game._colour, rank).__contains__, distinct):
-            moves += _plays(game, p, card, uno_too)
+            # The table first, written out: most plays are of cards seen before.
+            moves += known((card << 5 | p) << 1 | uno_too) or _plays(game, p, card, uno_too)
         moves += catch
         moves.append((p, _DRAW))
     elif phase is Phase.DRAWN:
