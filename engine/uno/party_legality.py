@@ -114,6 +114,7 @@ class Legality:
         self._context: object = None  # what everyone's pairs depend on, when last asked
         self._fresh = False  # nothing decided since the last answer
         self._moves: tuple[tuple[int, Action], ...] | None = None
+        _speed_pairs(players - 1)  # every seat's table made: card_added indexes them
 
     def card_added(self, player: int, hand: list[int], card: int) -> None:
         """``card`` was put at the end of ``player``'s ``hand``."""
@@ -121,7 +122,7 @@ class Legality:
         self._fresh = False
         if player not in self._rebuild and hand.index(card) == len(hand) - 1:
             self._distinct[player] += (card,)  # a card they did not hold
-            self._speed[player] += (_speed_pairs(player)[card],)
+            self._speed[player] += (_SPEED_PAIRS[player][card],)
 
     def card_removed(self, player: int, hand: list[int], card: int) -> None:
         """The first ``card`` of ``player``'s ``hand`` was taken out of it."""
@@ -166,7 +167,8 @@ class Legality:
 
     def allows(self, game: PartyFacts, player: int, action: Action) -> bool:
         """Whether ``player`` may do ``action`` now."""
-        return (player, action) in self._refresh(game)[player]
+        pairs = self._pairs if self._fresh else self._refresh(game)
+        return (player, action) in pairs[player]
 
     def claimants(self, game: PartyFacts) -> tuple[int, ...]:
         """Everyone but the player to act who has a legal action now."""

@@ -11,7 +11,15 @@ every pair of players to link, 112 actions at 8 players and 480 at 16.
 from __future__ import annotations
 
 from engine.uno.actions import Action
-from engine.uno.cards import COLOURS, RANK_MASK, REAL_CARD, WILD_COLOUR, Rank
+from engine.uno.cards import (
+    COLOUR_MASK,
+    COLOUR_SHIFT,
+    COLOURS,
+    RANK_MASK,
+    REAL_CARD,
+    WILD_COLOUR,
+    Rank,
+)
 from engine.uno.game import Phase
 from engine.uno.party_facts import PartyFacts
 from engine.uno.party_notation import WAITING
@@ -108,7 +116,7 @@ def turn_pairs(game: PartyFacts, distinct: tuple[int, ...], catch: Pairs) -> Pai
     if phase is Phase.PLAY:
         top = game._discard[-1]
         # A coloured top card's rank matches; a wild's rank matches nothing.
-        rank = top & RANK_MASK if colour_of(top) != WILD_COLOUR else -1
+        rank = top & RANK_MASK if top >> COLOUR_SHIFT & COLOUR_MASK != WILD_COLOUR else -1
         known = _PLAYS.get
         for card in filter(_playable(game._colour, rank).__contains__, distinct):
             # The table first, written out: most plays are of cards seen before.
