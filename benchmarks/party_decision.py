@@ -15,7 +15,7 @@ fresh interpreter with ``PYTHONPATH`` pointing at its tree, and the decision
 counts must agree (the same seeds play the same games in both).
 
     PYTHONPATH=. .venv/bin/python benchmarks/party_decision.py --runs 5 \
-        [--before /tmp/party-before] [--json]
+        [--before /tmp/party-before] [--tree NAME=DIR ...] [--json]
 """
 
 from __future__ import annotations
@@ -84,18 +84,27 @@ def _play_in(tree: Path, scale: float) -> list[dict]:
     return json.loads(out)
 
 
-def run(runs: int, before: Path | None = None, scale: float = 1.0) -> dict:
-    """Median CPU us per decision by configuration (and by tree with ``before``)."""
-    trees = {"after": HERE} if before is None else {"before": before, "after": HERE}
+def run(
+    runs: int,
+    before: Path | None = None,
+    scale: float = 1.0,
+    others: dict[str, Path] | None = None,
+) -> dict:
+    """Median CPU us per decision by configuration (and by tree with ``before``
+    and ``others``, each by its name)."""
+    trees = {} if before is None else {"before": before}
+    trees.update(others or {})
+    trees["after"] = HERE
+    separate = len(trees) > 1
     samples: dict[str, dict[str, list[float]]] = {name: {} for name in trees}
     counts: dict[str, dict[str, int]] = {name: {} for name in trees}
     for _ in range(runs):
         for name, tree in trees.items():
-            played = play_once(scale) if before is None else _play_in(tree, scale)
+            played = _play_in(tree, scale) if separate else play_once(scale)
             for row in played:
                 samples[name].setdefault(row["config"], []).append(row["us_per_decision"])
                 counts[name][row["config"]] = row["decisions"]
-    if before is not None and counts["before"] != counts["after"]:
+    if any(played != counts["after"] for played in counts.values()):
         raise SystemExit(f"the trees played different games: {counts}")
     medians = {
         name: {config: statistics.median(values) for config, values in by_config.items()}
@@ -110,14 +119,15 @@ def _table(result: dict) -> str:
     head = "| config | decisions | " + " | ".join(
         f"{name} us/decision | {name} x classic 2" for name in names
     )
-    lines = [head + (" | before/after |" if len(names) == 2 else " |")]
-    lines.append("|---" * (2 + 2 * len(names) + (len(names) == 2)) + "|")
+    ratio = "before" in medians
+    lines = [head + (" | before/after |" if ratio else " |")]
+    lines.append("|---" * (2 + 2 * len(names) + ratio) + "|")
     for config, decisions in result["decisions"].items():
         cells = [config, f"{decisions:,}"]
         for name in names:
             us = medians[name][config]
             cells += [f"{us:.2f}", f"{us / medians[name]['classic 2']:.1f}"]
-        if len(names) == 2:
+        if ratio:
             cells.append(f"{medians['before'][config] / medians['after'][config]:.2f}")
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
@@ -127,6 +137,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=5, help="runs to take the median of")
     parser.add_argument("--before", type=Path, help="another engine tree to time alongside")
+    parser.add_argument(
+        "--tree",
+        action="append",
+        default=[],
+        metavar="NAME=DIR",
+        help="one more engine tree to time alongside, by name (repeatable)",
+    )
     parser.add_argument("--scale", type=float, default=1.0, help="multiply the rounds played")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
@@ -134,7 +151,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.worker:
         print(json.dumps(play_once(args.scale)))
         return 0
-    result = run(args.runs, args.before, args.scale)
+    others = {}
+    for given in args.tree:
+        name, _, tree = given.partition("=")
+        if not name or not tree:
+            parser.error(f"--tree takes NAME=DIR, not {given!r}")
+        others[name] = Path(tree)
+    result = run(args.runs, args.before, args.scale, others)
     print(json.dumps(result) if args.json else _table(result))
     return 0
 
