@@ -215,10 +215,11 @@ class Legality:
             stale.update(range(game._n))
         distinct, speed, small = self._distinct, self._speed, self._small
         rebuild = self._rebuild
-        for p in rebuild:
-            cards = distinct[p] = tuple(dict.fromkeys(hands[p]))
-            speed[p] = tuple(map(_speed_pairs(p).__getitem__, cards))
-        rebuild.clear()
+        if rebuild:
+            for p in rebuild:
+                cards = distinct[p] = tuple(dict.fromkeys(hands[p]))
+                speed[p] = tuple(map(_SPEED_PAIRS[p].__getitem__, cards))
+            rebuild.clear()
         for p in touched:
             if len(hands[p]) > 2:
                 small.discard(p)

@@ -42,7 +42,7 @@ _PLAYS: dict[int, Pairs] = {}
 # (player, card, with UNO too) -> adding it to a mini pile.
 _ADDS: dict[tuple[int, int, bool], Pairs] = {}
 _COLOURS: dict[int, Pairs] = {}
-_PLAYABLE: dict[tuple[int, int], frozenset[int]] = {}
+_PLAYABLE: dict[int, frozenset[int]] = {}
 # (player, players, who has no cards) -> the points a player may make.
 _POINTS: dict[tuple[int, int, tuple[int, ...]], Pairs] = {}
 
@@ -50,7 +50,7 @@ _POINTS: dict[tuple[int, int, tuple[int, ...]], Pairs] = {}
 def _playable(colour: int, rank: int) -> frozenset[int]:
     """The card codes playable on ``colour`` in force and a top card of ``rank``
     (-1: a wild on top), as ``party_play.playable`` says."""
-    key = colour, rank
+    key = colour << 6 | rank + 1  # ranks are 5 bits, so rank + 1 is 0 to 32
     found = _PLAYABLE.get(key)
     if found is None:
         found = _PLAYABLE[key] = frozenset(
@@ -117,8 +117,10 @@ def turn_pairs(game: PartyFacts, distinct: tuple[int, ...], catch: Pairs) -> Pai
         top = game._discard[-1]
         # A coloured top card's rank matches; a wild's rank matches nothing.
         rank = top & RANK_MASK if top >> COLOUR_SHIFT & COLOUR_MASK != WILD_COLOUR else -1
+        colour = game._colour
+        playable = _PLAYABLE.get(colour << 6 | rank + 1) or _playable(colour, rank)
         known = _PLAYS.get
-        for card in filter(_playable(game._colour, rank).__contains__, distinct):
+        for card in filter(playable.__contains__, distinct):
             # The table first, written out: most plays are of cards seen before.
             moves += known((card << 5 | p) << 1 | uno_too) or _plays(game, p, card, uno_too)
         moves += catch
