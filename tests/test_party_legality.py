@@ -178,3 +178,13 @@ def test_wild_drawn_together_offers_the_links_of_its_own_game_s_rules():
     assert len(no_self.legal_actions(0)) == 4 * 1 + 2
     for game in (default, no_self):
         assert game.legal_moves() == reference_moves(game)
+
+
+def test_a_card_played_from_a_pair_moves_its_twin_to_where_it_now_first_is():
+    # Ann plays the first of her two R5s: her next speed plays follow her hand,
+    # G7 first, then the R5 left, then B1.
+    game = party(["R5,G7,R5,B1", "B2,B3,B4", "Y2,Y3,Y4"], discard="R1")
+    assert texts(game.legal_actions(1)) == ["speed B2", "speed B3", "speed B4"]
+    game.apply("R5")
+    assert texts(game.legal_actions(0)) == ["speed G7", "speed R5", "speed B1"]
+    assert game.legal_moves() == reference_moves(game)

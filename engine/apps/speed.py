@@ -136,7 +136,7 @@ def _run_party(games, seconds, deal, prefer_play, rng, clock) -> dict:
     # than the top one: a set of those actions for each top card, because a
     # lookup is much cheaper than testing each move's fields, and a Party!
     # decision has tens of moves (every player's speed plays), not a few.
-    passive_on = _passive_party_actions
+    passive_on = _PASSIVE_ON.get
     played = decisions = turns = 0
     start = clock()
     deadline = None if seconds is None else start + seconds
@@ -146,7 +146,7 @@ def _run_party(games, seconds, deal, prefer_play, rng, clock) -> dict:
             moves: Sequence[tuple[int, Any]] = game.legal_moves()
             if prefer_play and len(moves) > 1:
                 top = game.top_card
-                passive = passive_on(top)
+                passive = passive_on(top) or _passive_party_actions(top)
                 active = [move for move in moves if move[1] not in passive]
                 if active:
                     moves = active

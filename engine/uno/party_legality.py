@@ -130,14 +130,15 @@ class Legality:
         self._fresh = False
         if player in self._rebuild:
             return
-        if card in hand:  # another one now comes first: the order may change
-            self._rebuild.add(player)
-            return
-        distinct = self._distinct[player]
+        distinct, speed = self._distinct[player], self._speed[player]
         at = distinct.index(card)
-        self._distinct[player] = distinct[:at] + distinct[at + 1 :]
-        speed = self._speed[player]
-        self._speed[player] = speed[:at] + speed[at + 1 :]
+        distinct, speed = distinct[:at] + distinct[at + 1 :], speed[:at] + speed[at + 1 :]
+        if card in hand:
+            # Another one now comes first: it goes after the distinct cards before it.
+            to = len(set(hand[: hand.index(card)]))
+            distinct = (*distinct[:to], card, *distinct[to:])
+            speed = (*speed[:to], _SPEED_PAIRS[player][card], *speed[to:])
+        self._distinct[player], self._speed[player] = distinct, speed
 
     def hand_changed(self, player: int) -> None:
         """``player``'s hand changed otherwise (cards put in the middle, a pile taken)."""
@@ -195,7 +196,7 @@ class Legality:
             # A hand changed here gets its speed plays on leaving: ``touched`` stays.
             stale |= touched
             if phase is Phase.POINT:
-                empty = tuple(q for q, hand in enumerate(hands) if not hand)
+                empty = () if all(hands) else tuple(q for q, hand in enumerate(hands) if not hand)
                 for p in stale:
                     pairs[p] = pointing_pairs(game, p, _catch(p, target), empty)
             else:

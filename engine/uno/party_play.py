@@ -286,12 +286,12 @@ def _play_pile_up(game: PartyFacts, p: int, out: bool) -> bool:
 def _open_pointing(game: PartyFacts, p: int) -> None:
     """A Point Taken played: everyone points (the card's player too, by default)
     who has someone to point at: a player who has gone out is no target."""
+    holding = sum(1 for hand in game._hands if hand)  # someone else holds cards: q has a target
     takes_part: list[int | str] = [
         WAITING
-        if (q != p or game._house.pointer_points)
-        and any(game._hands[t] for t in range(game._n) if t != q)
+        if (q != p or game._house.pointer_points) and holding - (1 if hand else 0) > 0
         else NO_PART
-        for q in range(game._n)
+        for q, hand in enumerate(game._hands)
     ]
     game._choices = takes_part
     game.current, game._phase = p, Phase.POINT
