@@ -6,7 +6,7 @@ speed`` (``engine.apps.speed.run``, policy ``prefer-play``: for Party! a random
 ``keep`` left out when anything else is legal), timed with
 ``time.process_time``. The configurations take turns within each run, and the
 figure quoted is the median of ``--runs`` runs, in microseconds of CPU per
-decision, next to its ratio to classic at 2 players.
+decision, next to its ratios to classic at 2 and at 8 players.
 
 ``--before DIR`` times another checkout of the engine too (say the commit
 before a change, ``git worktree add /tmp/party-before <commit>``): each run
@@ -117,16 +117,18 @@ def _table(result: dict) -> str:
     medians = result["median"]
     names = list(medians)
     head = "| config | decisions | " + " | ".join(
-        f"{name} us/decision | {name} x classic 2" for name in names
+        f"{name} us/decision | {name} x classic 2 | {name} x classic 8" for name in names
     )
     ratio = "before" in medians
     lines = [head + (" | before/after |" if ratio else " |")]
-    lines.append("|---" * (2 + 2 * len(names) + ratio) + "|")
+    lines.append("|---" * (2 + 3 * len(names) + ratio) + "|")
     for config, decisions in result["decisions"].items():
         cells = [config, f"{decisions:,}"]
         for name in names:
             us = medians[name][config]
-            cells += [f"{us:.2f}", f"{us / medians[name]['classic 2']:.1f}"]
+            cells += [f"{us:.2f}"] + [
+                f"{us / medians[name][classic]:.1f}" for classic in ("classic 2", "classic 8")
+            ]
         if ratio:
             cells.append(f"{medians['before'][config] / medians['after'][config]:.2f}")
         lines.append("| " + " | ".join(cells) + " |")
