@@ -4,6 +4,8 @@ says at every decision exactly what the rule recomputed for every player says
 same claimants, over random games of 2-16 players under random house rules,
 and in copies and games read back from their notation mid-round."""
 
+import copy
+import pickle
 import random
 
 from engine.uno.party import PartyGame
@@ -119,6 +121,14 @@ def test_copies_and_games_read_back_mid_round_agree_with_the_rule():
         for other in (copy, read_back):
             play_checked(other, random.Random(rng.random()), 30)
         assert_as_the_rule_says(game)  # a copy's decisions leave the original alone
+
+
+def test_deep_copies_and_pickled_games_keep_their_legality_with_them():
+    rng = random.Random(27)
+    game = PartyGame.new(6, seed=27)
+    play_checked(game, rng, 60)
+    for other in (copy.deepcopy(game), pickle.loads(pickle.dumps(game))):
+        play_checked(other, random.Random(1), 60)
 
 
 def test_a_caught_player_may_speed_play_the_cards_they_drew():

@@ -10,8 +10,10 @@ a decision may have changed. A player out of turn, outside the pointing, may
 speed-play any card they hold (a wrong one costs a card) and catch whoever is
 catchable, so their pairs depend on
 
-- their hand: the speed plays of its distinct cards, kept per hand and rebuilt
-  when the hand changes (the game says which: ``hand_changed``);
+- their hand: the speed plays of its distinct cards in the order they first
+  appear, kept through each card added at the end or taken out (the game says
+  which: ``card_added``, ``card_removed``) and read anew after anything else
+  (``hand_changed``: cards put under a just-drawn one, a mini pile taken);
 - the top card, only for a hand of one or two cards holding it (the last card
   may be barred, the next-to-last one is offered with UNO too): those few are
   redone at every decision;
