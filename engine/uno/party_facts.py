@@ -18,6 +18,10 @@ from engine.uno.rules import Variant
 
 __all__ = ["PartyFacts", "HandWatcher"]
 
+# Phase's members as module names: one read off the enum class costs several
+# times a global's, and these are read at every decision.
+_PLAYING, _DRAWN, _OVER = Phase.PLAY, Phase.DRAWN, Phase.ROUND_OVER
+
 
 class HandWatcher(Protocol):
     """What is told of every change to a hand (``party_legality.Legality``,
@@ -71,7 +75,7 @@ class PartyFacts(MatchFacts):
     @property
     def speed_window(self) -> bool:
         """Whether a speed play is open now (for whoever holds the identical card)."""
-        phases = (Phase.PLAY,) if self._house.draw_closes_speed else (Phase.PLAY, Phase.DRAWN)
+        phases = (_PLAYING,) if self._house.draw_closes_speed else (_PLAYING, _DRAWN)
         return self._phase in phases and is_number(self._discard[-1])
 
     @property
@@ -91,7 +95,7 @@ class PartyFacts(MatchFacts):
         hand = self._hands[player]
         watcher = self._legality
         # Cards drawn by the player holding a just-drawn card go under it.
-        at = len(hand) - 1 if self._phase is Phase.DRAWN and player == self.current else None
+        at = len(hand) - 1 if self._phase is _DRAWN and player == self.current else None
         drawn = 0
         for _ in range(count):
             if not self._draw and not self._reshuffle():
@@ -131,7 +135,7 @@ class PartyFacts(MatchFacts):
         self._scores[winner] += sum(
             POINTS_BY_CODE[c] for p, hand in enumerate(self._hands) if p != winner for c in hand
         )
-        self.current, self._phase, self.round_over = winner, Phase.ROUND_OVER, True
+        self.current, self._phase, self.round_over = winner, _OVER, True
         self._catchable, self._pending, self._wd4_legal = -1, 0, None
         self._out, self._choices = None, None
 

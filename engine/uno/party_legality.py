@@ -46,6 +46,10 @@ from engine.uno.party_turns import pointing_pairs, turn_pairs
 
 __all__ = ["Legality"]
 
+# Phase's members as module names: one read off the enum class costs several
+# times a global's, and these are read at every decision.
+_PLAYING, _DRAWN, _POINTING, _OVER = Phase.PLAY, Phase.DRAWN, Phase.POINT, Phase.ROUND_OVER
+
 _SECOND = itemgetter(1)
 
 
@@ -190,14 +194,14 @@ class Legality:
         target = game._catchable  # game.catchable, written out (-1: nobody)
         if target >= 0 and (len(hands[target]) != 1 or game.round_over):
             target = -1
-        if phase is Phase.POINT or phase is Phase.ROUND_OVER:
+        if phase is _POINTING or phase is _OVER:
             context: object = (phase, target)
             if context != self._context:
                 self._context = context
                 stale.update(range(game._n))
             # A hand changed here gets its speed plays on leaving: ``touched`` stays.
             stale |= touched
-            if phase is Phase.POINT:
+            if phase is _POINTING:
                 empty = () if all(hands) else tuple(q for q, hand in enumerate(hands) if not hand)
                 for p in stale:
                     pairs[p] = pointing_pairs(game, p, _catch(p, target), empty)
@@ -208,7 +212,7 @@ class Legality:
             return pairs
         top = game._discard[-1]
         window = (
-            (phase is Phase.PLAY or (phase is Phase.DRAWN and not game._house.draw_closes_speed))
+            (phase is _PLAYING or (phase is _DRAWN and not game._house.draw_closes_speed))
             and top >> COLOUR_SHIFT & COLOUR_MASK != WILD_COLOUR
             and top & RANK_MASK <= LAST_NUMBER_RANK
         )  # game.speed_window, written out

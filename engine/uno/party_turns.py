@@ -28,6 +28,16 @@ from engine.uno.party_rules import colour_of
 
 __all__ = ["turn_pairs", "pointing_pairs"]
 
+# Phase's members as module names: one read off the enum class costs several
+# times a global's, and these are read at every decision.
+_PLAYING, _DRAWN, _PENALTY, _CHOOSING, _PILE = (
+    Phase.PLAY,
+    Phase.DRAWN,
+    Phase.PENALTY,
+    Phase.CHOOSE_COLOUR,
+    Phase.PILE,
+)
+
 Pairs = tuple[tuple[int, Action], ...]
 
 _DRAWN_TOGETHER = int(Rank.WILD_DRAWN_TOGETHER)
@@ -113,7 +123,7 @@ def turn_pairs(game: PartyFacts, distinct: tuple[int, ...], catch: Pairs) -> Pai
     uno_too = len(hand) == 2
     phase = game._phase
     moves: list[tuple[int, Action]] = []
-    if phase is Phase.PLAY:
+    if phase is _PLAYING:
         top = game._discard[-1]
         # A coloured top card's rank matches; a wild's rank matches nothing.
         rank = top & RANK_MASK if top >> COLOUR_SHIFT & COLOUR_MASK != WILD_COLOUR else -1
@@ -125,16 +135,16 @@ def turn_pairs(game: PartyFacts, distinct: tuple[int, ...], catch: Pairs) -> Pai
             moves += known((card << 5 | p) << 1 | uno_too) or _plays(game, p, card, uno_too)
         moves += catch
         moves.append((p, _DRAW))
-    elif phase is Phase.DRAWN:
+    elif phase is _DRAWN:
         moves += _plays(game, p, hand[-1], uno_too)
         moves.append((p, _KEEP))
         moves += catch
-    elif phase is Phase.PENALTY:
+    elif phase is _PENALTY:
         moves += ((p, _CHALLENGE), (p, _ACCEPT))
         moves += catch
-    elif phase is Phase.CHOOSE_COLOUR:
+    elif phase is _CHOOSING:
         return _choose_colour(p)
-    elif phase is Phase.PILE:
+    elif phase is _PILE:
         pile_colour = game.pile_colour
         addable = False
         for card in distinct:
