@@ -117,7 +117,7 @@ class Legality:
         self._touched: set[int] = set(range(players))  # hands changed since the last answer
         self._stale: set[int] = set(range(players))  # pairs to redo
         self._small: set[int] = set()  # hands of one or two cards: they depend on the top card
-        self._context: object = None  # what everyone's pairs depend on, when last asked
+        self._context = -1  # what everyone's pairs depend on, when last asked (_refresh)
         self._fresh = False  # nothing decided since the last answer
         self._moves: tuple[tuple[int, Action], ...] | None = None
         _speed_pairs(players - 1)  # every seat's table made: card_added indexes them
@@ -194,8 +194,10 @@ class Legality:
         target = game._catchable  # game.catchable, written out (-1: nobody)
         if target >= 0 and (len(hands[target]) != 1 or game.round_over):
             target = -1
+        # What everyone's pairs depend on, as one int: the phase's kind, who is
+        # catchable (-1 to 15) and whether the speed window is open.
         if phase is _POINTING or phase is _OVER:
-            context: object = (phase, target)
+            context = (100 if phase is _POINTING else 200) + target
             if context != self._context:
                 self._context = context
                 stale.update(range(game._n))
@@ -216,7 +218,7 @@ class Legality:
             and top >> COLOUR_SHIFT & COLOUR_MASK != WILD_COLOUR
             and top & RANK_MASK <= LAST_NUMBER_RANK
         )  # game.speed_window, written out
-        context = (window, target)
+        context = (target + 1) * 2 + window
         if context != self._context:
             self._context = context
             stale.update(range(game._n))

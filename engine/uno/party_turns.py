@@ -43,6 +43,7 @@ Pairs = tuple[tuple[int, Action], ...]
 _DRAWN_TOGETHER = int(Rank.WILD_DRAWN_TOGETHER)
 _DRAW, _KEEP, _TAKE = Action.draw(), Action.keep(), Action.take()
 _CHALLENGE, _ACCEPT = Action.challenge(), Action.accept()
+_DRAWS = tuple(((seat, _DRAW),) for seat in range(32))  # each seat's draw, as one pair
 
 # (player, card, with UNO too, and for a Wild Drawn Together what its links
 # depend on: the players, link_self, a link kept) -> the ways to play it.
@@ -134,7 +135,7 @@ def turn_pairs(game: PartyFacts, distinct: tuple[int, ...], catch: Pairs) -> Pai
             # The table first, written out: most plays are of cards seen before.
             moves += known((card << 5 | p) << 1 | uno_too) or _plays(game, p, card, uno_too)
         moves += catch
-        moves.append((p, _DRAW))
+        moves += _DRAWS[p]
     elif phase is _DRAWN:
         moves += _plays(game, p, hand[-1], uno_too)
         moves.append((p, _KEEP))
