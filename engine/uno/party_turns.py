@@ -10,6 +10,8 @@ every pair of players to link, 112 actions at 8 players and 480 at 16.
 
 from __future__ import annotations
 
+from itertools import repeat
+
 from engine.uno.actions import Action
 from engine.uno.cards import (
     COLOUR_MASK,
@@ -48,6 +50,9 @@ _DRAWS = tuple(((seat, _DRAW),) for seat in range(32))  # each seat's draw, as o
 # (player, card, with UNO too, and for a Wild Drawn Together what its links
 # depend on: the players, link_self, a link kept) -> the ways to play it.
 _LINKED_PLAYS: dict[tuple[int, int, bool, int, bool, bool], Pairs] = {}
+# (card, with UNO too, players, the seat if it may not link itself else -1, a
+# link kept) -> the actions themselves, shared by the seats.
+_LINKED_ACTIONS: dict[tuple[int, bool, int, int, bool], tuple[Action, ...]] = {}
 # The same for every other card, by one int: _play_key(player, card, with UNO too).
 _PLAYS: dict[int, Pairs] = {}
 # (player, card, with UNO too) -> adding it to a mini pile.
@@ -85,7 +90,14 @@ def _plays(game: PartyFacts, player: int, card: int, uno_too: bool) -> Pairs:
         key = player, card, uno_too, game._n, house.link_self, kept
         found = _LINKED_PLAYS.get(key)
         if found is None:
-            found = _LINKED_PLAYS[key] = _pairs(game, player, card, uno_too)
+            # The actions are every seat's alike unless a player may not link
+            # themself: made once, then paired with each seat (480 at 16 players).
+            seat = -1 if house.link_self else player
+            same = card, uno_too, game._n, seat, kept
+            actions = _LINKED_ACTIONS.get(same)
+            if actions is None:
+                actions = _LINKED_ACTIONS[same] = tuple(card_plays(game, player, card, uno_too))
+            found = _LINKED_PLAYS[key] = tuple(zip(repeat(player), actions))
         return found
     number = _play_key(player, card, uno_too)
     found = _PLAYS.get(number)
