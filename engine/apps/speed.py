@@ -163,22 +163,19 @@ def _passive_party_actions(top) -> frozenset:
     keep and the wrong speed plays (every action is one shared instance)."""
     passive = _PASSIVE_ON.get(top)
     if passive is None:
-        if not _EVERY_SPEED_PLAY:
-            _EVERY_SPEED_PLAY.update(
-                Action.speed(card, uno=uno)
-                for card in CARD
-                if card is not None
-                for uno in (False, True)
+        every = _PASSIVE_ON.get(None)
+        if every is None:
+            every = _PASSIVE_ON[None] = frozenset(
+                [Action.speed(c, uno=u) for c in CARD if c is not None for u in (False, True)]
+                + [Action.draw(), Action.keep()]
             )
-            _EVERY_SPEED_PLAY.update((Action.draw(), Action.keep()))
         right = {Action.speed(top), Action.speed(top, uno=True)}
-        passive = _PASSIVE_ON[top] = frozenset(_EVERY_SPEED_PLAY - right)
+        passive = _PASSIVE_ON[top] = every.difference(right)
     return passive
 
 
-# Made once: the speed plays of every card (with draw and keep), and what
-# prefer-play leaves out by top card.
-_EVERY_SPEED_PLAY: set[Any] = set()
+# Made once: what prefer-play leaves out by top card, and (under None) every
+# speed play with draw and keep.
 _PASSIVE_ON: dict[Any, frozenset] = {}
 
 

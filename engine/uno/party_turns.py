@@ -69,13 +69,20 @@ def _playable(colour: int, rank: int) -> frozenset[int]:
     key = colour << 6 | rank + 1  # ranks are 5 bits, so rank + 1 is 0 to 32
     found = _PLAYABLE.get(key)
     if found is None:
+        if not _BY_COLOUR:
+            for code, card in enumerate(REAL_CARD):
+                if card is not None:
+                    _BY_COLOUR.setdefault(colour_of(code), set()).add(code)
+                    _BY_RANK.setdefault(code & RANK_MASK, set()).add(code)
         found = _PLAYABLE[key] = frozenset(
-            code
-            for code, card in enumerate(REAL_CARD)
-            if card is not None
-            and (colour_of(code) in (WILD_COLOUR, colour) or code & RANK_MASK == rank)
+            _BY_COLOUR[WILD_COLOUR] | _BY_COLOUR.get(colour, set()) | _BY_RANK.get(rank, set())
         )
     return found
+
+
+# Every card code by its colour field and by its rank: what _playable unites.
+_BY_COLOUR: dict[int, set[int]] = {}
+_BY_RANK: dict[int, set[int]] = {}
 
 
 def _play_key(player: int, card: int, uno_too: bool) -> int:
