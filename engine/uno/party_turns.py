@@ -58,7 +58,11 @@ _PLAYS: dict[int, Pairs] = {}
 # (player, card, with UNO too) -> adding it to a mini pile.
 _ADDS: dict[tuple[int, int, bool], Pairs] = {}
 _COLOURS: dict[int, Pairs] = {}
+# By colour << _ABOVE_RANK | rank + 1: ranks are 5 bits, so rank + 1 (-1, a wild
+# on top, is 0) takes 6.
 _PLAYABLE: dict[int, frozenset[int]] = {}
+_ABOVE_RANK = 6
+_SEAT_BITS = 5  # seats in a play's key: 32 (at most 16 play)
 # (player, players, who has no cards) -> the points a player may make.
 _POINTS: dict[tuple[int, int, tuple[int, ...]], Pairs] = {}
 
@@ -66,7 +70,7 @@ _POINTS: dict[tuple[int, int, tuple[int, ...]], Pairs] = {}
 def _playable(colour: int, rank: int) -> frozenset[int]:
     """The card codes playable on ``colour`` in force and a top card of ``rank``
     (-1: a wild on top), as ``party_play.playable`` says."""
-    key = colour << 6 | rank + 1  # ranks are 5 bits, so rank + 1 is 0 to 32
+    key = colour << _ABOVE_RANK | rank + 1
     found = _PLAYABLE.get(key)
     if found is None:
         if not _BY_COLOUR:
@@ -86,7 +90,7 @@ _BY_RANK: dict[int, set[int]] = {}
 
 
 def _play_key(player: int, card: int, uno_too: bool) -> int:
-    return (card << 5 | player) << 1 | uno_too  # seats < 32 (at most 16 play)
+    return (card << _SEAT_BITS | player) << 1 | uno_too
 
 
 def _plays(game: PartyFacts, player: int, card: int, uno_too: bool) -> Pairs:
@@ -148,11 +152,12 @@ def turn_pairs(game: PartyFacts, distinct: tuple[int, ...], catch: Pairs) -> Pai
         # A coloured top card's rank matches; a wild's rank matches nothing.
         rank = top & RANK_MASK if top >> COLOUR_SHIFT & COLOUR_MASK != WILD_COLOUR else -1
         colour = game._colour
-        playable = _PLAYABLE.get(colour << 6 | rank + 1) or _playable(colour, rank)
+        playable = _PLAYABLE.get(colour << _ABOVE_RANK | rank + 1) or _playable(colour, rank)
         known = _PLAYS.get
         for card in filter(playable.__contains__, distinct):
             # The table first, written out: most plays are of cards seen before.
-            moves += known((card << 5 | p) << 1 | uno_too) or _plays(game, p, card, uno_too)
+            found = known((card << _SEAT_BITS | p) << 1 | uno_too)
+            moves += found or _plays(game, p, card, uno_too)
         moves += catch
         moves += _DRAWS[p]
     elif phase is _DRAWN:
