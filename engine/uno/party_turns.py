@@ -53,8 +53,8 @@ _LINKED_PLAYS: dict[tuple[int, int, bool, int, bool, bool], Pairs] = {}
 # (card, with UNO too, players, the seat if it may not link itself else -1, a
 # link kept) -> the actions themselves, shared by the seats.
 _LINKED_ACTIONS: dict[tuple[int, bool, int, int, bool], tuple[Action, ...]] = {}
-# The same for every other card, by one int: _play_key(player, card, with UNO too).
-_PLAYS: dict[int, Pairs] = {}
+# The same for every other card: by seat, then with UNO too or not, then by card.
+_PLAYS: tuple[tuple[dict[int, Pairs], dict[int, Pairs]], ...] = tuple(({}, {}) for _ in range(32))
 # (player, card, with UNO too) -> adding it to a mini pile.
 _ADDS: dict[tuple[int, int, bool], Pairs] = {}
 _COLOURS: dict[int, Pairs] = {}
@@ -62,7 +62,6 @@ _COLOURS: dict[int, Pairs] = {}
 # on top, is 0) takes 6.
 _PLAYABLE: dict[int, frozenset[int]] = {}
 _ABOVE_RANK = 6
-_SEAT_BITS = 5  # seats in a play's key: 32 (at most 16 play)
 # (player, players, who has no cards) -> the points a player may make.
 _POINTS: dict[tuple[int, int, tuple[int, ...]], Pairs] = {}
 
@@ -89,10 +88,6 @@ _BY_COLOUR: dict[int, set[int]] = {}
 _BY_RANK: dict[int, set[int]] = {}
 
 
-def _play_key(player: int, card: int, uno_too: bool) -> int:
-    return (card << _SEAT_BITS | player) << 1 | uno_too
-
-
 def _plays(game: PartyFacts, player: int, card: int, uno_too: bool) -> Pairs:
     """The ways ``player`` may play ``card`` on their turn, as pairs."""
     if card & RANK_MASK == _DRAWN_TOGETHER:
@@ -110,10 +105,10 @@ def _plays(game: PartyFacts, player: int, card: int, uno_too: bool) -> Pairs:
                 actions = _LINKED_ACTIONS[same] = tuple(card_plays(game, player, card, uno_too))
             found = _LINKED_PLAYS[key] = tuple(zip(repeat(player), actions))
         return found
-    number = _play_key(player, card, uno_too)
-    found = _PLAYS.get(number)
+    table = _PLAYS[player][uno_too]
+    found = table.get(card)
     if found is None:
-        found = _PLAYS[number] = _pairs(game, player, card, uno_too)
+        found = table[card] = _pairs(game, player, card, uno_too)
     return found
 
 
@@ -153,11 +148,10 @@ def turn_pairs(game: PartyFacts, distinct: tuple[int, ...], catch: Pairs) -> Pai
         rank = top & RANK_MASK if top >> COLOUR_SHIFT & COLOUR_MASK != WILD_COLOUR else -1
         colour = game._colour
         playable = _PLAYABLE.get(colour << _ABOVE_RANK | rank + 1) or _playable(colour, rank)
-        known = _PLAYS.get
+        known = _PLAYS[p][uno_too].get
         for card in filter(playable.__contains__, distinct):
             # The table first, written out: most plays are of cards seen before.
-            found = known((card << _SEAT_BITS | p) << 1 | uno_too)
-            moves += found or _plays(game, p, card, uno_too)
+            moves += known(card) or _plays(game, p, card, uno_too)
         moves += catch
         moves += _DRAWS[p]
     elif phase is _DRAWN:
