@@ -48,12 +48,12 @@ from engine.uno.game import Outcome, Phase
 from engine.uno.match_facts import cards_of, match_seed
 from engine.uno.notation import Position
 from engine.uno.party_facts import PartyFacts
+from engine.uno.party_legality import Legality
 from engine.uno.party_notation import WAITING, PartyState
 
 # The rules (what is legal, what an action does) live in party_play, which
 # reads the state of party_facts.
 from engine.uno.party_play import apply_action as _apply
-from engine.uno.party_play import legal_for as _legal
 from engine.uno.party_play import problems as _problems
 from engine.uno.party_rules import PartyRules, colour_of, is_number
 from engine.uno.rules import HAND_SIZE, Variant
@@ -70,10 +70,13 @@ _PHASE_WORDS = {
     Phase.ROUND_OVER: "over",
 }
 _BY_WORD = {word: phase for phase, word in _PHASE_WORDS.items()}
+_POINTING = Phase.POINT  # read in apply(): a global is cheaper than the enum's attribute
 
 
 class PartyGame(PartyFacts):
     """A match of UNO Party! rounds. Build it with ``new`` or ``from_notation``."""
+
+    _legality: Legality  # every player's legal actions, kept as the game changes
 
     # -- construction ------------------------------------------------------------
 
@@ -132,7 +135,7 @@ class PartyGame(PartyFacts):
         self._draw, self._discard = cards, [cards.pop()]
         self._direction, self._pending, self._wd4_legal, self._catchable = 1, 0, None, -1
         self._link, self._pile, self._out, self._choices = None, [], None, None
-        self._legal = {}
+        self._legality = Legality(n)
         self.round_over, self.turns, self.current = False, 0, first
         self._phase = Phase.PLAY
         # The first discard: an action card's effect is ignored and another flipped.
@@ -172,8 +175,7 @@ class PartyGame(PartyFacts):
         the player to act who has a legal action; nobody while everyone points."""
         if self._phase in (Phase.POINT, Phase.ROUND_OVER):
             return ()
-        current = self.current
-        return tuple(p for p in range(self._n) if p != current and self.legal_actions(p))
+        return self._legality.claimants(self)
 
     def check_claim(self, action: Action) -> None:
         """ValueError unless ``action`` is a speed play or a catch."""
@@ -234,7 +236,7 @@ class PartyGame(PartyFacts):
     def legal_actions(self, player: int | None = None) -> tuple[Action, ...]:
         """What ``player`` (default: the player to act) may do now."""
         if player is None:
-            if self._phase is Phase.POINT:
+            if self._phase is _POINTING:
                 raise StateError(
                     "everyone points at once: name the player "
                     f"(waiting for {', '.join(map(str, self.waiting_for))})"
@@ -244,14 +246,11 @@ class PartyGame(PartyFacts):
             player = self.current
         elif not isinstance(player, int) or not 0 <= player < self._n:
             raise StateError(f"no player {player!r} in a {self._n}-player game")
-        legal = self._legal.get(player)
-        if legal is None:
-            legal = self._legal[player] = tuple(_legal(self, player))
-        return legal
+        return self._legality.actions(self, player)
 
     def legal_moves(self) -> tuple[tuple[int, Action], ...]:
         """Every (player, action) anyone may apply now, players in seat order."""
-        return tuple((p, a) for p in range(self._n) for a in self.legal_actions(p))
+        return self._legality.moves(self)
 
     def is_legal(self, action: Action, player: int | None = None) -> bool:
         return action in self.legal_actions(player)
@@ -264,19 +263,25 @@ class PartyGame(PartyFacts):
         game is then unchanged."""
         if isinstance(action, str):
             action = Action.parse(action)
-        who = self.current if player is None else player
-        legal = self.legal_actions(player)
-        if action not in legal:
-            options = " ".join(map(str, legal)) or "none"
+        if player is None:
+            if self._phase is _POINTING:
+                self.legal_actions()  # raises: everyone points, so name the player
+            who = self.current
+        else:
+            if not isinstance(player, int) or not 0 <= player < self._n:
+                self.legal_actions(player)  # raises: no such player
+            who = player
+        if not self._legality.allows(self, who, action):
+            options = " ".join(map(str, self.legal_actions(player))) or "none"
             raise IllegalActionError(
                 f"illegal action {str(action)!r} for player {who} in {self.notation()!r} "
                 f"(legal: {options})"
             )
-        self._legal = {}
         before = self.current
         if self._catchable >= 0 and action.kind is not CATCH and action.kind is not POINT:
             self._catchable = -1  # any other decision closes the UNO window
         _apply(self, action, who)
+        self._legality.decided((before, who, self.current))
         if self.current != before or self.round_over:
             self.turns += 1
 
@@ -362,7 +367,7 @@ class PartyGame(PartyFacts):
         game._scores = list(position.scores)
         game._dealer, game._round, game._target = position.dealer, position.round, position.target
         game._seed, game._shuffles = position.seed, position.shuffles
-        game._legal = {}
+        game._legality = Legality(game._n)
         game._deck = tuple(sorted(game._all_cards()))
         try:
             game.check_invariants()
@@ -377,7 +382,7 @@ class PartyGame(PartyFacts):
         game._draw, game._discard, game._pile = self._draw[:], self._discard[:], self._pile[:]
         game._scores = self._scores[:]
         game._choices = None if self._choices is None else self._choices[:]
-        game._legal = {}
+        game._legality = Legality(game._n)
         return game
 
     def check_invariants(self) -> None:

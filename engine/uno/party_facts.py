@@ -7,15 +7,31 @@ the rules and the game import it and not each other.
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from engine.game.shuffle import seeded_shuffle
-from engine.uno.actions import Action
 from engine.uno.cards import COLOURS, POINTS_BY_CODE, WILD_COLOUR, Colour
 from engine.uno.game import Phase
 from engine.uno.match_facts import MatchFacts
 from engine.uno.party_rules import PartyRules, colour_of, is_number
 from engine.uno.rules import Variant
 
-__all__ = ["PartyFacts"]
+__all__ = ["PartyFacts", "HandWatcher"]
+
+# Phase's members as module names: one read off the enum class costs several
+# times a global's, and these are read at every decision.
+_PLAYING, _DRAWN, _OVER = Phase.PLAY, Phase.DRAWN, Phase.ROUND_OVER
+
+
+class HandWatcher(Protocol):
+    """What is told of every change to a hand (``party_legality.Legality``,
+    which reads this state and so is not imported here), once it is made."""
+
+    def card_added(self, player: int, hand: list[int], card: int) -> None: ...
+
+    def card_removed(self, player: int, hand: list[int], card: int) -> None: ...
+
+    def hand_changed(self, player: int) -> None: ...
 
 
 class PartyFacts(MatchFacts):
@@ -44,7 +60,7 @@ class PartyFacts(MatchFacts):
     _seed: int
     _shuffles: int
     _deck: tuple[int, ...]
-    _legal: dict[int | None, tuple[Action, ...]]
+    _legality: HandWatcher
     current: int
     round_over: bool
     turns: int
@@ -59,7 +75,7 @@ class PartyFacts(MatchFacts):
     @property
     def speed_window(self) -> bool:
         """Whether a speed play is open now (for whoever holds the identical card)."""
-        phases = (Phase.PLAY,) if self._house.draw_closes_speed else (Phase.PLAY, Phase.DRAWN)
+        phases = (_PLAYING,) if self._house.draw_closes_speed else (_PLAYING, _DRAWN)
         return self._phase in phases and is_number(self._discard[-1])
 
     @property
@@ -77,8 +93,9 @@ class PartyFacts(MatchFacts):
         player then draws as many (unless ``linked`` is False). Returns how many
         ``player`` drew."""
         hand = self._hands[player]
+        watcher = self._legality
         # Cards drawn by the player holding a just-drawn card go under it.
-        at = len(hand) - 1 if self._phase is Phase.DRAWN and player == self.current else None
+        at = len(hand) - 1 if self._phase is _DRAWN and player == self.current else None
         drawn = 0
         for _ in range(count):
             if not self._draw and not self._reshuffle():
@@ -86,8 +103,10 @@ class PartyFacts(MatchFacts):
             card = self._draw.pop()
             if at is None:
                 hand.append(card)
+                watcher.card_added(player, hand, card)
             else:
                 hand.insert(at, card)
+                watcher.hand_changed(player)
                 at += 1
             drawn += 1
         if linked and drawn and self._link is not None and player in self._link:
@@ -116,7 +135,7 @@ class PartyFacts(MatchFacts):
         self._scores[winner] += sum(
             POINTS_BY_CODE[c] for p, hand in enumerate(self._hands) if p != winner for c in hand
         )
-        self.current, self._phase, self.round_over = winner, Phase.ROUND_OVER, True
+        self.current, self._phase, self.round_over = winner, _OVER, True
         self._catchable, self._pending, self._wd4_legal = -1, 0, None
         self._out, self._choices = None, None
 

@@ -22,11 +22,13 @@ from engine.uno.actions import (
     Action,
 )
 from engine.uno.cards import (
+    COLOUR_MASK,
+    COLOUR_SHIFT,
     COLOURS,
+    LAST_NUMBER_RANK,
     RANK_MASK,
     REAL_CARD,
     WILD_COLOUR,
-    Card,
     Rank,
 )
 from engine.uno.game import Phase
@@ -39,7 +41,19 @@ from engine.uno.party_rules import (
 )
 from engine.uno.rules import LOST_CHALLENGE_CARDS
 
-__all__ = ["legal_for", "apply_action", "problems"]
+__all__ = ["legal_for", "card_plays", "apply_action", "problems"]
+
+# Phase's members as module names: one read off the enum class costs several
+# times a global's, and these are read at every decision.
+_PLAYING, _DRAWN, _PENALTY, _CHOOSING, _PILE, _POINTING, _OVER = (
+    Phase.PLAY,
+    Phase.DRAWN,
+    Phase.PENALTY,
+    Phase.CHOOSE_COLOUR,
+    Phase.PILE,
+    Phase.POINT,
+    Phase.ROUND_OVER,
+)
 
 _DRAW_TWO, _REVERSE, _SKIP = int(Rank.DRAW_TWO), int(Rank.REVERSE), int(Rank.SKIP)
 _WD4, _POINT_TAKEN = int(Rank.WILD_DRAW_FOUR), int(Rank.POINT_TAKEN)
@@ -80,7 +94,7 @@ def playable(game: PartyFacts, card: int) -> bool:
     return colour_of(top) != WILD_COLOUR and top & RANK_MASK == card & RANK_MASK
 
 
-def _plays(game: PartyFacts, player: int, card: int, uno_too: bool) -> Iterator[Action]:
+def card_plays(game: PartyFacts, player: int, card: int, uno_too: bool) -> Iterator[Action]:
     """The ways to play ``card`` on a turn (each once more with ``uno``)."""
     c = REAL_CARD[card]
     rank = card & RANK_MASK
@@ -120,10 +134,10 @@ def _catch(game: PartyFacts, player: int) -> list[Action]:
 
 def legal_for(game: PartyFacts, player: int) -> Iterator[Action]:
     phase = game._phase
-    if phase is Phase.ROUND_OVER:
+    if phase is _OVER:
         return
     hand = game._hands[player]
-    if phase is Phase.POINT:
+    if phase is _POINTING:
         choices = game._choices
         assert choices is not None  # the pointing phase holds the choices (check_invariants)
         if choices[player] == WAITING:
@@ -146,24 +160,24 @@ def legal_for(game: PartyFacts, player: int) -> Iterator[Action]:
         yield from _catch(game, player)
         return
     uno_too = len(hand) == 2
-    if phase is Phase.PLAY:
+    if phase is _PLAYING:
         for card in _distinct(hand):
             if playable(game, card):
-                yield from _plays(game, player, card, uno_too)
+                yield from card_plays(game, player, card, uno_too)
         yield from _catch(game, player)
         yield _DRAW
-    elif phase is Phase.DRAWN:
-        yield from _plays(game, player, hand[-1], uno_too)
+    elif phase is _DRAWN:
+        yield from card_plays(game, player, hand[-1], uno_too)
         yield _KEEP
         yield from _catch(game, player)
-    elif phase is Phase.PENALTY:
+    elif phase is _PENALTY:
         yield _CHALLENGE
         yield _ACCEPT
         yield from _catch(game, player)
-    elif phase is Phase.CHOOSE_COLOUR:
+    elif phase is _CHOOSING:
         for colour in COLOURS:
             yield Action.choose_colour(colour)
-    elif phase is Phase.PILE:
+    elif phase is _PILE:
         pile_colour = game.pile_colour
         addable = False
         for card in _distinct(hand):
@@ -179,11 +193,12 @@ def legal_for(game: PartyFacts, player: int) -> Iterator[Action]:
 
 def apply_action(game: PartyFacts, action: Action, player: int) -> None:
     # Each action has the fields of its kind (Action's docstring: a play its
-    # card, a catch or a point its player): the casts here and in _play, _speed
-    # and _add_to_pile say so to mypy, whose Action has them all optional.
+    # card, a catch or a point its player): the casts here say so to mypy, whose
+    # Action has them all optional (in _play, _speed and _add_to_pile, where a
+    # cast's call would cost every play, an ignore comment says it).
     kind = action.kind
     if kind is PLAY:
-        if game._phase is Phase.PILE:
+        if game._phase is _PILE:
             _add_to_pile(game, action, player)
         else:
             _play(game, action, player)
@@ -192,7 +207,7 @@ def apply_action(game: PartyFacts, action: Action, player: int) -> None:
     elif kind is DRAW:
         _draw_instead(game, player)
     elif kind is KEEP:
-        game.current, game._phase = game._next(player), Phase.PLAY
+        game.current, game._phase = game._next(player), _PLAYING
     elif kind is CATCH:
         game._draw_cards(cast(int, action.player), game._house.uno_penalty)
         game._catchable = -1
@@ -206,20 +221,28 @@ def apply_action(game: PartyFacts, action: Action, player: int) -> None:
         _challenge(game, player)
     elif kind is CHOOSE_COLOUR:
         game._colour = int(cast(int, action.colour))
-        game._phase = Phase.PLAY
+        game._phase = _PLAYING
 
 
 def _play(game: PartyFacts, action: Action, p: int) -> None:
-    card = int(cast(Card, action.card))
+    card = int(action.card)  # type: ignore[arg-type]  # a play has its card
     hand = game._hands[p]
     rank = card & RANK_MASK
     colour_before = game._colour
     hand.remove(card)
+    game._legality.card_removed(p, hand, card)
     game._discard.append(card)
     if len(hand) == 1 and not action.uno:
         game._catchable = p
     out = not hand
-    game._phase = Phase.PLAY
+    game._phase = _PLAYING
+    if rank <= LAST_NUMBER_RANK:
+        # The commonest play, written out: a number card; the turn passes on.
+        game._colour = card >> COLOUR_SHIFT & COLOUR_MASK
+        game.current = (p + game._direction) % game._n
+        if out:
+            game._end_round(p)
+        return
     game._colour = colour_of(card) if action.colour is None else int(action.colour)
     d = game._direction
     if rank == _PILE_UP:
@@ -236,7 +259,7 @@ def _play(game: PartyFacts, action: Action, p: int) -> None:
             hand, colour_before, game._house.wd4_all_wilds
         )
         game._pending = 4
-        game.current, game._phase = game._next(p), Phase.PENALTY
+        game.current, game._phase = game._next(p), _PENALTY
         return
     steps = 1
     if rank == _REVERSE:
@@ -268,39 +291,40 @@ def _play_pile_up(game: PartyFacts, p: int, out: bool) -> bool:
     if nxt is None:
         game._end_round(p)
     else:
-        game.current, game._phase = nxt, Phase.PILE
+        game.current, game._phase = nxt, _PILE
     return True
 
 
 def _open_pointing(game: PartyFacts, p: int) -> None:
     """A Point Taken played: everyone points (the card's player too, by default)
     who has someone to point at: a player who has gone out is no target."""
+    holding = sum(1 for hand in game._hands if hand)  # someone else holds cards: q has a target
     takes_part: list[int | str] = [
         WAITING
-        if (q != p or game._house.pointer_points)
-        and any(game._hands[t] for t in range(game._n) if t != q)
+        if (q != p or game._house.pointer_points) and holding - (1 if hand else 0) > 0
         else NO_PART
-        for q in range(game._n)
+        for q, hand in enumerate(game._hands)
     ]
     game._choices = takes_part
-    game.current, game._phase = p, Phase.POINT
+    game.current, game._phase = p, _POINTING
     if WAITING not in takes_part:
         _resolve_pointing(game)
 
 
 def _speed(game: PartyFacts, action: Action, p: int) -> None:
-    card = int(cast(Card, action.card))
+    card = int(action.card)  # type: ignore[arg-type]  # a play has its card
     hand = game._hands[p]
     if card != game._discard[-1]:  # wrong: the card stays, the player draws one
         game._draw_cards(p, 1)
         return
-    if game._phase is Phase.DRAWN:
-        game._phase = Phase.PLAY  # the drawn card simply stays in that hand
+    if game._phase is _DRAWN:
+        game._phase = _PLAYING  # the drawn card simply stays in that hand
     hand.remove(card)
+    game._legality.card_removed(p, hand, card)
     game._discard.append(card)
     if len(hand) == 1 and not action.uno:
         game._catchable = p
-    game.current, game._phase = game._next(p), Phase.PLAY
+    game.current, game._phase = game._next(p), _PLAYING
     if not hand:
         game._end_round(p)
 
@@ -322,7 +346,7 @@ def _draw_instead(game: PartyFacts, p: int) -> None:
         other = game._link[0] + game._link[1] - p
         game._draw_cards(other, drawn, linked=False)
     if playable_card:
-        game._phase = Phase.DRAWN
+        game._phase = _DRAWN
     else:
         game.current = game._next(p)
 
@@ -331,7 +355,7 @@ def _accept(game: PartyFacts, p: int) -> None:
     offender = game._next(p, -1)
     game._draw_cards(p, game._pending)
     game._pending, game._wd4_legal = 0, None
-    game.current, game._phase = game._next(p), Phase.PLAY
+    game.current, game._phase = game._next(p), _PLAYING
     if not game._hands[offender]:
         game._end_round(offender)
 
@@ -340,7 +364,7 @@ def _challenge(game: PartyFacts, p: int) -> None:
     offender = game._next(p, -1)
     legal, game._wd4_legal = game._wd4_legal, None
     pending, game._pending = game._pending, 0
-    game._phase = Phase.PLAY
+    game._phase = _PLAYING
     if not legal:
         game._draw_cards(offender, pending)  # the challenger then plays their turn
         return
@@ -374,7 +398,7 @@ def _resolve_pointing(game: PartyFacts) -> None:
             extra[a] = min(extra[a], POINT_CAP - own[a])
             extra[b] = min(extra[b], POINT_CAP - own[b])
     pointer = game.current
-    game._choices, game._phase = None, Phase.PLAY
+    game._choices, game._phase = None, _PLAYING
     for q in range(n):
         if game._hands[q] or q != pointer:
             game._draw_cards(q, own[q] + extra[q], linked=False)
@@ -414,9 +438,10 @@ def _next_in_pile(game: PartyFacts, p: int) -> int | None:
 
 
 def _add_to_pile(game: PartyFacts, action: Action, p: int) -> None:
-    card = int(cast(Card, action.card))
+    card = int(action.card)  # type: ignore[arg-type]  # a play has its card
     hand = game._hands[p]
     hand.remove(card)
+    game._legality.card_removed(p, hand, card)
     game._pile.append(card)
     if len(hand) == 1 and not action.uno:
         game._catchable = p
@@ -436,11 +461,12 @@ def _add_to_pile(game: PartyFacts, action: Action, p: int) -> None:
 def _take(game: PartyFacts, p: int) -> None:
     pile, game._pile = game._pile, []
     game._hands[p] += pile
+    game._legality.hand_changed(p)
     if game._house.pile_is_draw and game._link is not None and p in game._link:
         other = game._link[0] + game._link[1] - p
         if game._hands[other]:
             game._draw_cards(other, len(pile), linked=False)
-    game.current, game._phase = game._next(p), Phase.PLAY
+    game.current, game._phase = game._next(p), _PLAYING
     if game._out is not None:
         winner, game._out = game._out, None
         game._end_round(winner)
@@ -457,32 +483,32 @@ def problems(game: PartyFacts) -> list[str]:
         return found
     top = game._discard[-1]
     phase = game._phase
-    if (game._colour == WILD_COLOUR) != (phase is Phase.CHOOSE_COLOUR):
+    if (game._colour == WILD_COLOUR) != (phase is _CHOOSING):
         found.append("the colour is unnamed outside the colour phase or named in it")
     if colour_of(top) != WILD_COLOUR and game._colour not in (WILD_COLOUR, colour_of(top)):
         found.append("a coloured top card with another colour in force")
-    if phase is Phase.PENALTY and (top & RANK_MASK != _WD4 or game._wd4_legal is None):
+    if phase is _PENALTY and (top & RANK_MASK != _WD4 or game._wd4_legal is None):
         found.append("a penalty needs a Wild Draw Four on top")
-    if (phase is Phase.PILE) != bool(game._pile):
+    if (phase is _PILE) != bool(game._pile):
         found.append("a mini pile exists exactly in the pile phase")
     if game._pile and (top & RANK_MASK != _PILE_UP or game.pile_colour is None):
         found.append("a mini pile needs a Wild Pile Up on top and a coloured card in it")
     if game._pile and game.pile_colour is not None and game._colour != game.pile_colour:
         found.append("the colour in force is the pile's")
-    if game._out is not None and (phase is not Phase.PILE or game._hands[game._out]):
+    if game._out is not None and (phase is not _PILE or game._hands[game._out]):
         found.append("out= names a player who went out during a pile up")
-    if (phase is Phase.POINT) != (game._choices is not None):
+    if (phase is _POINTING) != (game._choices is not None):
         found.append("pointing choices exist exactly in the point phase")
     if game._choices is not None:
         if top & RANK_MASK != _POINT_TAKEN or WAITING not in game._choices:
             found.append("pointing needs a Point Taken on top and a choice still to make")
         if any(c == p for p, c in enumerate(game._choices)):
             found.append("nobody points at themself")
-    if phase is Phase.DRAWN and not game._hands[game.current]:
+    if phase is _DRAWN and not game._hands[game.current]:
         found.append("drawn phase with an empty hand")
-    if phase is Phase.ROUND_OVER and game._hands[game.current]:
+    if phase is _OVER and game._hands[game.current]:
         found.append("the round's winner still holds cards")
-    if game.round_over != (phase is Phase.ROUND_OVER):
+    if game.round_over != (phase is _OVER):
         found.append("round_over disagrees with the phase")
     if game._catchable >= n:
         found.append("uno player out of range")
