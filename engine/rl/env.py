@@ -39,6 +39,8 @@ __all__ = ["CardGameEnv", "DEFAULT_MAX_STEPS", "make_codec"]
 
 #: The default step limit (decisions per episode, passes included).
 DEFAULT_MAX_STEPS = 2000
+#: The most action masks kept for reuse (then they are made anew).
+MASKS_KEPT = 16384
 
 
 def make_codec(variant: str, players: int, house_rules: Any = None) -> Codec:
@@ -85,14 +87,20 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
         self._action_space = spaces.Discrete(self.action_count)
         self._obs = bytearray(self.codec.observation_size)
         self._obs_view = np.frombuffer(self._obs, dtype=np.uint8)
-        self._mask = bytearray(self.action_count)
-        self._mask_view = np.frombuffer(self._mask, dtype=np.int8)
-        self._no_mask = bytes(self.action_count)
+        self._scratch = bytearray(self.action_count)  # a mask being made
+        self._scratch_view = np.frombuffer(self._scratch, dtype=np.int8)
+        self._zero_mask = bytes(self.action_count)
+        self._no_mask = np.zeros(self.action_count, dtype=np.int8)
+        self._no_mask.flags.writeable = False
+        #: The action masks made, by (player, claiming, legal actions): a few hundred
+        #: in a round, and a lookup costs less than a mask.
+        self._masks: dict[tuple[int, bool, tuple[Any, ...]], np.ndarray] = {}
         self._rng = random.Random()
         self.game: GameState = probe
         self.turns = Turns(probe, random.Random(0))
         self.steps = 0
         self._rewarded = False
+        self._over = False
 
     # -- the spaces --------------------------------------------------------------------
 
@@ -122,6 +130,7 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {name: {} for name in self.agents}
         self._rewarded = False
+        self._over = False  # terminated or truncated
         self._select()
 
     def _select(self) -> None:
@@ -161,42 +170,62 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
             self._rewarded = True
             self.terminations = dict.fromkeys(self.agents, True)
             self._accumulate_rewards()
+            self._over = True
         elif self.steps >= self.max_steps:
             self.truncations = dict.fromkeys(self.agents, True)
+            self._over = True
         else:
             self._select()
 
     # -- what an agent sees -------------------------------------------------------------
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """What ``agent`` sees now, and its action mask (all zeros unless it is to decide).
+
+        The observation is a new array each time; the mask is shared by every
+        observation with the same legal actions, and read-only.
+        """
         player = self._seat[agent]
         self.codec.observe(self.game, player, self._obs)
-        mask = self._mask
-        mask[:] = self._no_mask
-        if (
-            agent == self.agent_selection
-            and not self.terminations[agent]
-            and not self.truncations[agent]
-        ):
-            index = self.codec.index[player]
-            try:
-                for move in self.game.legal_actions(player):
-                    mask[index[move]] = 1
-            except KeyError as exc:
-                raise KeyError(
-                    f"{exc.args[0]} has no number in {self.variant}'s action space "
-                    f"for {self.players} players: {self.game.notation()}"
-                ) from None
-            if self.turns.claiming:
-                mask[-1] = 1
-        return {"observation": self._obs_view.copy(), "action_mask": self._mask_view.copy()}
+        observation = self._obs_view.copy()
+        if agent != self.agent_selection or self._over:
+            return {"observation": observation, "action_mask": self._no_mask}
+        legal = self.game.legal_actions(player)
+        key = (player, bool(self.turns.window), legal if type(legal) is tuple else tuple(legal))
+        mask = self._masks.get(key)
+        if mask is None:
+            mask = self._masks[key] = self._mask_of(player, key[2], key[1])
+        return {"observation": observation, "action_mask": mask}
+
+    def _mask_of(self, player: int, legal: tuple[Any, ...], claiming: bool) -> np.ndarray:
+        if len(self._masks) >= MASKS_KEPT:
+            self._masks.clear()
+        scratch = self._scratch
+        scratch[:] = self._zero_mask
+        index = self.codec.index[player]
+        try:
+            for move in legal:
+                scratch[index[move]] = 1
+        except KeyError as exc:
+            raise KeyError(
+                f"{exc.args[0]} has no number in {self.variant}'s action space "
+                f"for {self.players} players: {self.game.notation()}"
+            ) from None
+        if claiming:
+            scratch[-1] = 1
+        mask = self._scratch_view.copy()
+        mask.flags.writeable = False
+        return mask
 
     def action_meaning(self, action: int, agent: str | None = None) -> str:
         """The text of action number ``action`` for ``agent`` (the one to decide by default).
 
         >>> env = CardGameEnv("classic", players=2); env.reset(seed=1)
-        >>> env.action_meaning(env.action_count - 1)
-        'colour B'
+        >>> mask = env.last()[0]["action_mask"]
+        >>> env.agent_selection, [env.action_meaning(i) for i in mask.nonzero()[0]]
+        ('player_1', ['G0', 'draw'])
+        >>> env.action_meaning(env.action_count - 1)  # numbered from player_1's seat
+        'catch 0'
         """
         player = self._seat[agent or self.agent_selection]
         if action == self.pass_action:
@@ -204,7 +233,7 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
         return str(self.codec.actions[player][action])
 
     def render(self) -> str | None:
-        """The game's notation (its hidden cards sealed), in ``ansi`` mode."""
+        """The game's notation (engine.game.interface's one line), in ``ansi`` mode."""
         if self.render_mode is None:
             return None
         return self.game.notation()

@@ -21,18 +21,20 @@ top card               F      1 at the top card's face
 drawn card             F      1 at the card just drawn (the player's, DRAWN)
 colour                 4      1 at the colour in force
 phase                  9      1 at the game's phase (engine.uno.Phase)
-direction, penalty     2      1 if clockwise; cards an ``accept`` draws
-each seat              4n     hand size, to act, catchable, score (% of target)
+direction, penalty     2      1 if clockwise; cards an ``accept`` draws (to 255)
+seats                  4n     hand sizes; 1 at the seat to act; 1 at the seat
+                              that may be caught; scores (% of the target, to 255)
 Party! only            F+4+2n+1  mini pile faces, its colour, linked, pointed, speed window
 =====================  =====  ===============================================
 
-F is the number of distinct faces in the deck (54 classic); counts stop at 255.
+F is the number of distinct faces in the deck (54 classic); a deck holds at
+most 255 cards, so every count is a byte.
 It reads the game's own lists for speed (hands and piles of card codes), the
 player's hand and the public ones only.
 
 >>> codec = make_codec("classic", 2)
 >>> len(codec.actions[0]), codec.observation_size
-(133, 242)
+(129, 239)
 """
 
 from __future__ import annotations
@@ -48,7 +50,9 @@ from engine.uno.rules import Variant
 
 __all__ = ["UnoCodec", "make_codec"]
 
-_PHASES = {phase: i for i, phase in enumerate(Phase)}
+#: Phase number by the phase's value (a str: hashed faster than the member).
+_PHASES = {phase.value: i for i, phase in enumerate(Phase)}
+_DRAWN = _PHASES[Phase.DRAWN.value]
 _PILE_UP, _DRAWN_TOGETHER = Rank.WILD_PILE_UP, Rank.WILD_DRAWN_TOGETHER
 
 
@@ -71,25 +75,29 @@ class UnoCodec:
             self.face_of[face] = i
         self.actions, self.index = self._number_actions()
         f, n = len(self.faces), players
+        if len(variant.deck) > 255:
+            raise ValueError(f"a deck of {len(variant.deck)} cards: the counts are bytes")
+        self._f = f
         self._hand, self._discard, self._top, self._drawn = 0, f, 2 * f, 3 * f
         self._colour = 4 * f
         self._phase = self._colour + 4
         self._direction = self._phase + len(_PHASES)
-        self._seats = self._direction + 2
-        self._pile = self._seats + 4 * n
+        self._sizes = self._direction + 2  # then to act, catchable and scores: n each
+        self._pile = self._sizes + 4 * n
         size = self._pile + (f + 4 + 2 * n + 1 if self.party else 0)
         self.observation_size = size
         high = bytearray(size)
-        copies = [min(255, deck[face]) for face in self.faces]
-        high[0:f] = high[f : 2 * f] = bytes(copies)
-        high[2 * f : self._seats] = b"\x01" * (self._seats - 2 * f)
+        copies = bytes(deck[face] for face in self.faces)
+        high[0:f] = high[f : 2 * f] = copies
+        high[2 * f : self._sizes] = b"\x01" * (self._sizes - 2 * f)
         high[self._direction + 1] = 255
-        high[self._seats : self._pile] = b"\xff\x01\x01\xff" * n
+        high[self._sizes : self._pile] = bytes([len(variant.deck)] * n + [1] * 2 * n + [255] * n)
         if self.party:
-            high[self._pile : self._pile + f] = bytes(copies)
+            high[self._pile : self._pile + f] = copies
             high[self._pile + f : size] = b"\x01" * (size - self._pile - f)
         self.observation_high = bytes(high)
-        self._zero = bytes(size)
+        #: Each player's observation before the round's changing facts: the scores.
+        self._start: list[bytes] = [bytes(size)] * n
         self._kept: tuple[int, int] = (-1, 0)  # (shuffles, length) of the discards counted
         self._discards = bytearray(f)
 
@@ -146,7 +154,16 @@ class UnoCodec:
     # -- observations ----------------------------------------------------------------
 
     def start_round(self, game: Any) -> None:
+        """Forget the discards counted; write the scores (they change between rounds only)."""
         self._kept = (-1, 0)
+        n, at, scores, target = self.players, self._sizes + 3 * self.players, game.scores, game.target
+        start = []
+        for player in range(n):
+            out = bytearray(self.observation_size)
+            for k in range(n):
+                out[at + k] = min(255, max(0, scores[(player + k) % n] * 100 // target))
+            start.append(bytes(out))
+        self._start = start
 
     def _count_discards(self, game: Any) -> bytearray:
         """The discard pile's faces, counted on from the last call while no
@@ -159,54 +176,49 @@ class UnoCodec:
             length = 0
         face_of = self.face_of
         for card in pile[length:]:
-            i = face_of[card]
-            if counts[i] < 255:
-                counts[i] += 1
+            counts[face_of[card]] += 1
         self._kept = (game._shuffles, len(pile))
         return counts
 
     def observe(self, game: Any, player: int, out: bytearray) -> None:
-        out[:] = self._zero
+        # The hot path of the environment: a few writes, each a fact that changed.
+        out[:] = self._start[player]
         face_of = self.face_of
-        for card in game._hands[player]:
-            i = face_of[card]
-            if out[i] < 255:
-                out[i] += 1
-        f = len(self.faces)
+        hand = game._hands[player]
+        for card in hand:
+            out[face_of[card]] += 1
+        f = self._f
         out[f : 2 * f] = self._count_discards(game)
         out[self._top + face_of[game._discard[-1]]] = 1
-        phase = game.phase
-        if phase is Phase.DRAWN and game.current == player:
-            out[self._drawn + face_of[game._hands[player][-1]]] = 1
+        phase = _PHASES[game.phase._value_]
+        out[self._phase + phase] = 1
+        if phase == _DRAWN and game.current == player:
+            out[self._drawn + face_of[hand[-1]]] = 1
         colour = game.colour
         if colour is not None:
             out[self._colour + colour] = 1
-        out[self._phase + _PHASES[phase]] = 1
-        out[self._direction] = game.direction == 1
-        out[self._direction + 1] = min(255, game.pending_draws)
+        at = self._direction
+        out[at] = game.direction == 1
+        pending = game.pending_draws
+        if pending:
+            out[at + 1] = min(255, pending)
         n = self.players
+        at = self._sizes
         sizes = game.hand_sizes
-        scores = game.scores
-        target = game.target
-        catchable = game.catchable
+        out[at : at + n] = bytes(sizes[player:] + sizes[:player])
         to_act = game.to_act
-        at = self._seats
-        for k in range(n):
-            seat = (player + k) % n
-            out[at] = min(255, sizes[seat])
-            out[at + 1] = seat == to_act
-            out[at + 2] = seat == catchable
-            out[at + 3] = min(255, max(0, scores[seat] * 100 // target))
-            at += 4
+        if to_act is not None:
+            out[at + n + (to_act - player) % n] = 1
+        catchable = game.catchable
+        if catchable is not None:
+            out[at + 2 * n + (catchable - player) % n] = 1
         if self.party:
             self._observe_party(game, player, out)
 
     def _observe_party(self, game: Any, player: int, out: bytearray) -> None:
         at, n, face_of = self._pile, self.players, self.face_of
         for card in game._pile:
-            i = at + face_of[card]
-            if out[i] < 255:
-                out[i] += 1
+            out[at + face_of[card]] += 1
         at += len(self.faces)
         colour = game.pile_colour
         if colour is not None:
