@@ -113,13 +113,23 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
     # -- an episode ---------------------------------------------------------------------
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Deal a new match (its seed drawn from ``seed``'s generator) and start its first round."""
+        """Deal a new match (its seed drawn from ``seed``'s generator) and start its
+        first round; or, with ``options={"notation": text}``, start from the
+        position a revealed notation line writes (of this variant and players)."""
         if seed is not None:
             self._rng = random.Random(seed)
         rng = self._rng
-        self.game = self._family.new(
-            self.players, self.variant, seed=rng.getrandbits(32), house_rules=self.house_rules
-        )
+        seed = rng.getrandbits(32)
+        text = (options or {}).get("notation")
+        if text is None:
+            game = self._family.new(
+                self.players, self.variant, seed=seed, house_rules=self.house_rules
+            )
+        else:
+            game = self._family.from_notation(text)
+            if game.players != self.players:
+                raise ValueError(f"not a {self.players}-player position: {text!r}")
+        self.game = game
         self.codec.start_round(self.game)
         self.turns = Turns(self.game, random.Random(rng.getrandbits(64)))
         self.steps = 0

@@ -10,7 +10,8 @@ players act out of turn (``claimants``) or wait for a showdown at the unit
   UNO Party!'s speed plays and catches), each claimant in turn is offered a
   claim-or-pass decision, in reaction order: seat order from the player after
   the one who decided, that player last. A pass declines and changes nothing;
-  a claim is a decision, which opens a new window. Each window offers each
+  a claim is a decision, which opens a new window (so does the deal: from the
+  player to act, who is never a claimant). Each window offers each
   claimant once, so passes end it: the game goes on with the players it waits
   for (the first of ``waiting_for``, in seat order, when several are).
 
@@ -36,6 +37,7 @@ def reaction_order(claimants: tuple[int, ...], actor: int, players: int) -> list
     return sorted(claimants, key=lambda seat: (seat - actor - 1) % players)
 
 
+
 class Turns:
     """The decision order of one round of ``game``; showdowns drawn from ``rng``."""
 
@@ -51,6 +53,9 @@ class Turns:
         self._players = game.players
         self._claims = type(game).out_of_turn
         self._settle()
+        waiting = game.waiting_for
+        if waiting:  # claims on the first card: offered from the player to act on
+            self._open(waiting[0] - 1)
 
     @property
     def actor(self) -> int | None:
@@ -68,6 +73,9 @@ class Turns:
     def decided(self, player: int) -> None:
         """``player``'s decision was applied: settle showdowns, open the next window."""
         self._settle()
+        self._open(player)
+
+    def _open(self, player: int) -> None:
         if self._claims and not self.game.round_over:
             claimants = self.game.claimants()
             self.window = reaction_order(claimants, player, self._players) if claimants else []
