@@ -7,7 +7,7 @@ Two loops over the same variant and number of players, in CPU time
   applies a uniformly random legal action (``random.Random.choice``); a pending
   showdown is settled by a random legal result; a finished round deals a new
   match (as the environment's reset does).
-- env: ``engine.rl.env``'s AEC loop: ``last()`` (the observation and the mask),
+- env: ``engine.rl.environment``'s AEC loop: ``last()`` (the observation and the mask),
   then a uniformly random action among the mask's ones (``masked_choice``); a finished episode
   resets. Claim windows' passes count as steps (they are decisions of the env).
 

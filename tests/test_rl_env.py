@@ -23,7 +23,7 @@ def play(e, rng, steps=100_000):
     """Random masked actions until the episode ends; (steps, the last of each agent)."""
     done, last = 0, {}
     for agent in e.agent_iter(steps):
-        observation, reward, terminated, truncated, info = e.last()
+        observation, reward, terminated, truncated, _ = e.last()
         if terminated or truncated:
             last[agent] = (reward, terminated, truncated)
             e.step(None)
@@ -67,9 +67,7 @@ def test_a_round_won_rewards_plus_one_to_the_winner_and_minus_one_to_the_others(
     e.reset(seed=2)
     _, last = play(e, random.Random(2))
     winner = e.game.outcome.winner
-    assert last == {
-        f"player_{p}": (1.0 if p == winner else -1.0, True, False) for p in range(3)
-    }
+    assert last == {f"player_{p}": (1.0 if p == winner else -1.0, True, False) for p in range(3)}
 
 
 def test_a_pitch_hand_rewards_each_seat_its_teams_points():
@@ -87,7 +85,7 @@ def test_showdowns_are_settled_inside_the_env_and_never_asked_of_an_agent():
     e = env("showdown", players=2, max_steps=3000)
     e.reset(seed=4)
     rng = random.Random(4)
-    for agent in e.agent_iter(3000):
+    for _ in e.agent_iter(3000):
         observation, _, terminated, truncated, _ = e.last()
         if terminated or truncated:
             e.step(None)

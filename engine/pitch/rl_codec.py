@@ -84,7 +84,7 @@ class PitchCodec:
         high = bytearray(b"\x01" * _SIZE)
         high[_BIDS : _BIDS + 4] = bytes([13] * 4)
         high[_REFILLS : _CONTRACT + 2] = bytes([255] * 10)
-        high[_STOCK : _SIZE] = bytes([255, 1, 1, 255, 1, 255, 255, 255, 255])
+        high[_STOCK:_SIZE] = bytes([255, 1, 1, 255, 1, 255, 255, 255, 255])
         self.observation_high = bytes(high)
         self._zero = bytes(_SIZE)
         self._before = (0, 0)  # the team scores when the hand was dealt
@@ -144,7 +144,7 @@ class PitchCodec:
         )
         us = seat % 2
         taken, scores = game.taken, game.team_scores
-        out[_TAKEN : _SIZE] = bytes(
+        out[_TAKEN:_SIZE] = bytes(
             min(255, max(0, value))
             for value in (
                 taken[us],

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.rl.codec import Codec
-from engine.rl.env import DEFAULT_MAX_STEPS, CardGameEnv, make_codec
+from engine.rl.environment import DEFAULT_MAX_STEPS, CardGameEnv, make_codec
 from engine.rl.turns import Turns, reaction_order
 
 __all__ = [

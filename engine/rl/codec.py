@@ -2,7 +2,7 @@
 
 A family names the module of its codec in ``Family.rl_codec``; that module has
 ``make_codec(variant, players, house_rules) -> Codec``. The environment
-(engine.rl.env) is the same for every game; the codec knows the family's
+(engine.rl.environment) is the same for every game; the codec knows the family's
 actions and what a player may see. Encodings are plain bytes (``bytearray``),
 so a family needs no numpy; the environment views them as numpy arrays.
 """

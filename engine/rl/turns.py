@@ -37,7 +37,6 @@ def reaction_order(claimants: tuple[int, ...], actor: int, players: int) -> list
     return sorted(claimants, key=lambda seat: (seat - actor - 1) % players)
 
 
-
 class Turns:
     """The decision order of one round of ``game``; showdowns drawn from ``rng``."""
 

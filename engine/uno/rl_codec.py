@@ -109,9 +109,7 @@ class UnoCodec:
             for uno in (False, True):
                 if party:  # a speed play of any card (a wrong one is a penalty)
                     plain.append(Action.speed(face, uno=uno))
-                if not face.is_wild:
-                    plain.append(Action.play(face, uno=uno))
-                elif face.rank == _PILE_UP:
+                if not face.is_wild or face.rank == _PILE_UP:  # names no colour
                     plain.append(Action.play(face, uno=uno))
                 elif face.rank != _DRAWN_TOGETHER:
                     plain += [Action.play(face, colour, uno=uno) for colour in COLOURS]
@@ -156,7 +154,12 @@ class UnoCodec:
     def start_round(self, game: Any) -> None:
         """Forget the discards counted; write the scores (they change between rounds only)."""
         self._kept = (-1, 0)
-        n, at, scores, target = self.players, self._sizes + 3 * self.players, game.scores, game.target
+        n, at, scores, target = (
+            self.players,
+            self._sizes + 3 * self.players,
+            game.scores,
+            game.target,
+        )
         start = []
         for player in range(n):
             out = bytearray(self.observation_size)

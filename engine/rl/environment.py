@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import importlib
 import random
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -53,7 +53,11 @@ def make_codec(variant: str, players: int, house_rules: Any = None) -> Codec:
 class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
     """One variant's rounds as a PettingZoo AEC environment (see the module docstring)."""
 
-    metadata = {"name": "uno_showdown_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "uno_showdown_v0",
+        "render_modes": ["ansi"],
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self,
