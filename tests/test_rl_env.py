@@ -147,3 +147,32 @@ def test_close_is_safe_twice_and_render_is_the_notation():
     assert e.render() == e.game.notation()
     e.close()
     e.close()
+
+
+def test_the_bots_play_through_the_env_claims_and_passes_too():
+    from engine.rl import bot_action
+
+    e = env("party", players=3, max_steps=400)
+    e.reset(seed=9)
+    bots = [e._family.make_bot("bot", f"b{p}", random.Random(p)) for p in range(3)]
+    passes = 0
+    for agent in e.agent_iter():
+        _, _, terminated, truncated, _ = e.last()
+        if terminated or truncated:
+            e.step(None)
+            continue
+        action = bot_action(e, bots[e.possible_agents.index(agent)])
+        assert e.observe(agent)["action_mask"][action] == 1
+        passes += action == e.pass_action
+        e.step(action)
+    assert passes > 0
+
+
+def test_a_random_policy_against_the_heuristic_bot_wins_few_classic_rounds():
+    from engine.rl import evaluate, random_policy
+
+    result = evaluate(
+        env("classic", players=2), random_policy(random.Random(1)), episodes=50, seed=1
+    )
+    assert result["episodes"] == 50 and result["truncated"] == 0
+    assert result["win_rate"] < 0.2  # it draws even when it could play

@@ -18,6 +18,7 @@ from typing import Any
 
 from engine.rl.codec import Codec
 from engine.rl.environment import DEFAULT_MAX_STEPS, CardGameEnv, make_codec
+from engine.rl.evaluate import bot_action, evaluate, random_policy
 from engine.rl.turns import Turns, reaction_order
 
 __all__ = [
@@ -28,6 +29,9 @@ __all__ = [
     "make_codec",
     "Turns",
     "reaction_order",
+    "bot_action",
+    "evaluate",
+    "random_policy",
 ]
 
 
