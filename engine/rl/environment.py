@@ -103,7 +103,6 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
         self.game: GameState = probe
         self.turns = Turns(probe, random.Random(0))
         self.steps = 0
-        self._rewarded = False
         self._over = False
 
     # -- the spaces --------------------------------------------------------------------
@@ -143,7 +142,6 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {name: {} for name in self.agents}
-        self._rewarded = False
         self._over = False  # terminated or truncated
         self._select()
 
@@ -154,25 +152,24 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        if self._over:  # every agent is done: each steps None to leave
             self._was_dead_step(action)
             return
-        if self._rewarded:
-            self._clear_rewards()
-            self._rewarded = False
         self._cumulative_rewards[agent] = 0.0
         player = self._seat[agent]
         turns = self.turns
-        if action is not None and action == self.pass_action:
+        if action == self.pass_action and action is not None:
             turns.passed()
         else:
             try:
+                if action < 0:  # type: ignore[operator]
+                    raise IndexError(action)
                 move = self.codec.actions[player][action]  # type: ignore[index]
             except (IndexError, TypeError):
                 raise IllegalActionError(
                     f"no action {action!r} for {agent} (0 to {self.action_count - 1})"
                 ) from None
-            if turns.claiming:
+            if turns.window:
                 self.game.check_claim(move)
             self.game.apply(move, player)
             turns.decided(player)
@@ -181,7 +178,6 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
         if game.round_over:
             for name, reward in zip(self.agents, self.codec.rewards(game), strict=True):
                 self.rewards[name] = reward
-            self._rewarded = True
             self.terminations = dict.fromkeys(self.agents, True)
             self._accumulate_rewards()
             self._over = True

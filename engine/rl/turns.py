@@ -71,8 +71,12 @@ class Turns:
 
     def decided(self, player: int) -> None:
         """``player``'s decision was applied: settle showdowns, open the next window."""
-        self._settle()
-        self._open(player)
+        if self.game.pending_showdown is not None:
+            self._settle()
+        if self._claims:
+            self._open(player)
+        elif self.window:
+            self.window = []
 
     def _open(self, player: int) -> None:
         if self._claims and not self.game.round_over:
