@@ -112,6 +112,8 @@ def test_an_illegal_number_or_a_pass_without_a_window_is_refused():
         e.step(illegal)
     with pytest.raises(IllegalActionError, match="no action 129 for player_1"):
         e.step(e.action_count)
+    with pytest.raises(IllegalActionError, match="no action -1 for player_1"):
+        e.step(-1)
     party = env("party", players=3)
     party.reset(seed=6)
     while party.turns.window:  # a claim window on the first card: pass it
