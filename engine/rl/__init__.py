@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.rl.against_bots import bot_action, evaluate, random_policy
 from engine.rl.codec import Codec
 from engine.rl.environment import DEFAULT_MAX_STEPS, CardGameEnv, make_codec
-from engine.rl.evaluate import bot_action, evaluate, random_policy
 from engine.rl.turns import Turns, reaction_order
 
 __all__ = [
