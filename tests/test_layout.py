@@ -77,6 +77,7 @@ MAY_IMPORT = {
     },
     "engine.units": {"engine.game", "firmware_host.protocol", "firmware_host.people"},
     "engine.match": {"engine.game", "engine.units"},
+    "engine.rl": {"engine.game", "engine.units"},  # the families' codecs: through the registry
     # The applications reach a family through the registry; a family's room built on
     # the table's machinery (Pitch's scorekeeper, UNO's companion) imports its family.
     "engine.apps": {

@@ -188,6 +188,9 @@ class Family(Protocol):
     #: The module of its game at the browser table (engine.apps.table.setup):
     #: the seats, bots, house rules from the host's form, the views, the log's words.
     table: str
+    #: The module of its encoding for the environment (engine.rl): its
+    #: ``make_codec(variant, players, house_rules)`` gives an engine.rl.codec.Codec.
+    rl_codec: str
 
     def make_bot(
         self, kind: str, name: str, rng: random.Random, *, reaction_ms: float | None = None

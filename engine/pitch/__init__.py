@@ -117,6 +117,7 @@ class PitchFamily:
     terminal = "engine.pitch.terminal"  # its game at the terminal (showdown play)
     table = "engine.pitch.table"  # its game at the browser table (engine.apps.table.setup)
     companion = "engine.apps.table.companion_pitch:PitchCompanionRoom"  # the scorekeeper
+    rl_codec = "engine.pitch.rl_codec"  # its encoding for the environment (engine.rl)
 
     def make_bot(
         self, kind: str, name: str, rng: random.Random, *, reaction_ms: float | None = None

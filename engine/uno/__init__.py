@@ -89,6 +89,7 @@ class UnoFamily:
     terminal = "engine.apps.play"  # its game at the terminal (showdown play)
     companion = "engine.apps.table.companion:CompanionRoom"  # its showdowns on the unit
     table = "engine.uno.table"  # its game at the browser table (engine.apps.table.setup)
+    rl_codec = "engine.uno.rl_codec"  # its encoding for the environment (engine.rl)
 
     def make_bot(
         self, kind: str, name: str, rng: random.Random, *, reaction_ms: float | None = None

@@ -1,0 +1,160 @@
+"""Pitch's encoding for the environment (engine.rl): actions as numbers, what a seat sees as bytes.
+
+The action space is fixed (124 numbers): pass, the bids 4 to 9, the plain 10
+(the ``ten_bid`` house rule) and the Moon, redeal, the four trumps, keep,
+give, then a burn and a play of each of the 54 cards (engine.pitch.cards.DECK's
+order). No action names a seat.
+
+An observation is what the seat's ``SeatView`` holds, as bytes, seats counted
+from the observer (0 is the observer, 1 the seat to its left), teams as
+"ours" then "theirs":
+
+==================  =====  ================================================
+part                size   values
+==================  =====  ================================================
+hand                54     1 at each card the seat holds (trumps and dead cards)
+stock seen          54     the rest of the stock, if this seat received it
+burned, shown       54     every burn the seat may see (face up, or its own)
+played              54     the cards of this hand's finished tricks
+trick               4x54   the current trick's card of each seat
+trump, phase        4+6    1 at the trump suit; 1 at the phase
+dealer, to act      4+4    1 at the dealer's seat; at the seat to act
+pitcher, leader     4+4    1 at the high bidder's (the pitcher's); the leader's
+out                 4      1 at each seat without trumps (trick play)
+bids                4      0 none yet, 1 a pass, 2 + the bid's rank (4-11)
+refills             4      1 + the cards each seat drew (0: not yet, or hidden)
+burns               4      how many cards each seat burned
+contract, high bid  2      the bids' ranks (0: none)
+stock               5      its size; kept; given; cards received; receiver is us
+taken, scores       4      points taken ours, theirs; team scores + 100 (0-255)
+==================  =====  ================================================
+
+>>> codec = make_codec("pitch", 4)
+>>> len(codec.actions[0]), codec.observation_size
+(124, 485)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.pitch.actions import BIDS, MOON, PLAIN_TEN, Action, bid_rank
+from engine.pitch.cards import DECK, SUITS
+from engine.pitch.state import PLAYERS, Phase
+
+__all__ = ["PitchCodec", "make_codec"]
+
+_CARD = {card: i for i, card in enumerate(DECK)}
+_SUIT = {suit: i for i, suit in enumerate(SUITS)}
+_PHASE = {phase.value: i for i, phase in enumerate(Phase)}
+_C = len(DECK)
+# Where each part starts.
+_HAND, _STOCK_SEEN, _BURNED, _PLAYED, _TRICK = 0, _C, 2 * _C, 3 * _C, 4 * _C
+_TRUMP = _TRICK + PLAYERS * _C
+_PHASE_AT = _TRUMP + 4
+_DEALER = _PHASE_AT + len(_PHASE)
+_TO_ACT, _PITCHER, _LEADER, _OUT = _DEALER + 4, _DEALER + 8, _DEALER + 12, _DEALER + 16
+_BIDS, _REFILLS, _BURNS = _OUT + 4, _OUT + 8, _OUT + 12
+_CONTRACT = _BURNS + 4
+_STOCK = _CONTRACT + 2
+_TAKEN = _STOCK + 5
+_SIZE = _TAKEN + 4
+#: Scores are written shifted by this, so a set team's negative score is a byte too.
+SCORE_OFFSET = 100
+
+
+def make_codec(variant: str, players: int, house_rules: Any = None) -> PitchCodec:
+    """Pitch's codec (four seats; ValueError for any other number)."""
+    if players != PLAYERS:
+        raise ValueError(f"10 Point Pitch is for {PLAYERS} players, not {players}")
+    return PitchCodec()
+
+
+class PitchCodec:
+    """The encoding of 10 Point Pitch (engine.rl.codec.Codec)."""
+
+    def __init__(self) -> None:
+        plain = [Action.pass_(), *(Action.bid(b) for b in (*BIDS[:-1], PLAIN_TEN, MOON))]
+        plain += [Action.redeal(), *(Action.trump(s) for s in SUITS), Action.keep(), Action.give()]
+        plain += [Action.burn(card) for card in DECK] + [Action.play(card) for card in DECK]
+        index = {action: i for i, action in enumerate(plain)}
+        self.actions = [plain] * PLAYERS
+        self.index = [index] * PLAYERS
+        self.observation_size = _SIZE
+        high = bytearray(b"\x01" * _SIZE)
+        high[_BIDS : _BIDS + 4] = bytes([13] * 4)
+        high[_REFILLS : _CONTRACT + 2] = bytes([255] * 10)
+        high[_STOCK:_SIZE] = bytes([255, 1, 1, 255, 1, 255, 255, 255, 255])
+        self.observation_high = bytes(high)
+        self._zero = bytes(_SIZE)
+        self._before = (0, 0)  # the team scores when the hand was dealt
+
+    def start_round(self, game: Any) -> None:
+        self._before = game.team_scores
+
+    def observe(self, game: Any, seat: int, out: bytearray) -> None:
+        """What ``seat`` may know (as engine.pitch.view.seat_view decides)."""
+        out[:] = self._zero
+        for card in game._hands[seat] + game._dead[seat]:
+            out[_CARD[card]] = 1
+        if seat == game.stock_receiver:
+            for card in game.stock_cards:
+                out[_STOCK_SEEN + _CARD[card]] = 1
+        rules = game.rules
+        down = rules.burn_face == "down"
+        for burner, card in game._burned:
+            out[_BURNS + (burner - seat) % 4] += 1
+            if not down or burner == seat:
+                out[_BURNED + _CARD[card]] = 1
+        for trick in game._tricks:
+            for _, card in trick.cards:
+                out[_PLAYED + _CARD[card]] = 1
+        for player, card in game._trick:
+            out[_TRICK + (player - seat) % 4 * _C + _CARD[card]] = 1
+        trump = game.trump
+        if trump is not None:
+            out[_TRUMP + _SUIT[trump]] = 1
+        phase = game.phase
+        out[_PHASE_AT + _PHASE[phase.value]] = 1
+        out[_DEALER + (game.dealer - seat) % 4] = 1
+        for at, who in ((_TO_ACT, game.to_act), (_PITCHER, game.pitcher), (_LEADER, game.leader)):
+            if who is not None:
+                out[at + (who - seat) % 4] = 1
+        if phase is Phase.PLAY or phase is Phase.OVER:
+            for k in range(4):
+                out[_OUT + k] = not game._hands[(seat + k) % 4]
+        for bidder, bid in game._bids:
+            out[_BIDS + (bidder - seat) % 4] = 1 if bid is None else 2 + bid_rank(bid)
+        hidden = rules.refill_counts == "hidden"
+        for player, drew in enumerate(game._refills):
+            if drew is not None and (not hidden or player == seat):
+                out[_REFILLS + (player - seat) % 4] = 1 + drew
+        contract, high_bid = game.contract, game.high_bid
+        out[_CONTRACT] = 0 if contract is None else bid_rank(contract)
+        out[_CONTRACT + 1] = 0 if high_bid is None else bid_rank(high_bid)
+        kept = game.stock_kept
+        out[_STOCK : _STOCK + 5] = bytes(
+            [
+                min(255, game.stock_size),
+                kept is True,
+                kept is False,
+                min(255, game.stock_received),
+                game.stock_receiver == seat,
+            ]
+        )
+        us = seat % 2
+        taken, scores = game.taken, game.team_scores
+        out[_TAKEN:_SIZE] = bytes(
+            min(255, max(0, value))
+            for value in (
+                taken[us],
+                taken[1 - us],
+                scores[us] + SCORE_OFFSET,
+                scores[1 - us] + SCORE_OFFSET,
+            )
+        )
+
+    def rewards(self, game: Any) -> tuple[float, ...]:
+        """Each seat's team's points of the hand (its score's change: negative when set)."""
+        after, before = game.team_scores, self._before
+        return tuple(float(after[seat % 2] - before[seat % 2]) for seat in range(PLAYERS))

@@ -1,0 +1,252 @@
+"""A PettingZoo AEC environment over any game of the registry, one round an episode.
+
+``CardGameEnv("classic", players=2)`` deals a match of that variant on each
+``reset`` and plays its first round. Each agent (``player_0`` ...) observes a
+dict: ``observation``, a fixed-size ``uint8`` vector of what that player may
+see (the family's codec writes it), and ``action_mask``, an ``int8`` vector
+over the variant's fixed action space (ones where the action is legal now, all
+zeros when the agent is not the one to decide). Actions are numbers; a game
+with claims out of turn has one more, ``pass`` (the last number), the answer
+that declines a claim window (engine.rl.turns).
+
+- Rewards: at the round's end, each player's (the codec's: UNO +1 for the
+  winner and -1 for the others, Pitch each team's points of the hand); 0
+  before. Terminations: every agent at the round's end.
+- Truncation: every agent after ``max_steps`` decisions (passes count),
+  ``DEFAULT_MAX_STEPS`` unless given: a random UNO round takes some 600
+  decisions in classic and some 17,000 in Showdown.
+- Showdowns are settled inside the environment by a simulated unit drawn from
+  the reset's seed (engine.rl.turns). The same seed plays the same episode.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from engine.game.errors import IllegalActionError
+from engine.game.interface import GameState
+from engine.game.registry import family_playing
+from engine.rl.codec import Codec
+from engine.rl.turns import Turns
+
+__all__ = ["CardGameEnv", "DEFAULT_MAX_STEPS", "make_codec"]
+
+#: The default step limit (decisions per episode, passes included).
+DEFAULT_MAX_STEPS = 2000
+#: The most action masks kept for reuse (then they are made anew).
+MASKS_KEPT = 16384
+
+
+def make_codec(variant: str, players: int, house_rules: Any = None) -> Codec:
+    """The codec of ``variant`` for ``players``, from its family's ``rl_codec`` module."""
+    module = importlib.import_module(family_playing(variant).rl_codec)
+    codec: Codec = module.make_codec(variant, players, house_rules)
+    return codec
+
+
+class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
+    """One variant's rounds as a PettingZoo AEC environment (see the module docstring)."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "uno_showdown_v0",
+        "render_modes": ["ansi"],
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        variant: str,
+        players: int,
+        *,
+        max_steps: int = DEFAULT_MAX_STEPS,
+        house_rules: Any = None,
+        render_mode: str | None = None,
+    ):
+        super().__init__()
+        if max_steps < 1:
+            raise ValueError(f"max_steps must be at least 1, not {max_steps}")
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        self.variant, self.players, self.max_steps = variant, players, max_steps
+        self.house_rules, self.render_mode = house_rules, render_mode
+        self._family = family_playing(variant)
+        self.codec = make_codec(variant, players, house_rules)
+        probe = self._family.new(players, variant, seed=0, house_rules=house_rules)
+        count = len(self.codec.actions[0])
+        #: The number of ``pass``, or None when the game has no claims out of turn.
+        self.pass_action: int | None = count if type(probe).out_of_turn else None
+        self.action_count = count + (self.pass_action is not None)
+        self.possible_agents = [f"player_{p}" for p in range(players)]
+        self._seat = {name: p for p, name in enumerate(self.possible_agents)}
+        high = np.frombuffer(self.codec.observation_high, dtype=np.uint8)
+        observation = spaces.Box(0, high, dtype=np.uint8)
+        mask = spaces.Box(0, 1, (self.action_count,), dtype=np.int8)
+        self._observation_space = spaces.Dict({"observation": observation, "action_mask": mask})
+        self._action_space = spaces.Discrete(self.action_count)
+        self._obs = bytearray(self.codec.observation_size)
+        self._obs_view = np.frombuffer(self._obs, dtype=np.uint8)
+        self._scratch = bytearray(self.action_count)  # a mask being made
+        self._scratch_view = np.frombuffer(self._scratch, dtype=np.int8)
+        self._zero_mask = bytes(self.action_count)
+        self._no_mask = np.zeros(self.action_count, dtype=np.int8)
+        self._no_mask.flags.writeable = False
+        #: The action masks made, by (player, claiming, legal actions): a few hundred
+        #: in a round, and a lookup costs less than a mask.
+        self._masks: dict[tuple[int, bool, tuple[Any, ...]], np.ndarray] = {}
+        self._rng = random.Random()
+        self.game: GameState = probe
+        self.turns = Turns(probe, random.Random(0))
+        self.steps = 0
+        self._over = False
+
+    # -- the spaces --------------------------------------------------------------------
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self._observation_space
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self._action_space
+
+    # -- an episode ---------------------------------------------------------------------
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Deal a new match (its seed drawn from ``seed``'s generator) and start its
+        first round; or, with ``options={"notation": text}``, start from the
+        position a revealed notation line writes (of this variant and players)."""
+        if seed is not None:
+            self._rng = random.Random(seed)
+        rng = self._rng
+        seed = rng.getrandbits(32)
+        text = (options or {}).get("notation")
+        if text is None:
+            game = self._family.new(
+                self.players, self.variant, seed=seed, house_rules=self.house_rules
+            )
+        else:
+            game = self._family.from_notation(text)
+            if game.players != self.players:
+                raise ValueError(f"not a {self.players}-player position: {text!r}")
+        self.game = game
+        self.codec.start_round(self.game)
+        self.turns = Turns(self.game, random.Random(rng.getrandbits(64)))
+        self.steps = 0
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {name: {} for name in self.agents}
+        self._over = False  # terminated or truncated
+        self._select()
+
+    def _select(self) -> None:
+        actor = self.turns.actor
+        if actor is not None:
+            self.agent_selection = self.possible_agents[actor]
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self._over:  # every agent is done: each steps None to leave
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        player = self._seat[agent]
+        turns = self.turns
+        if action == self.pass_action and action is not None:
+            turns.passed()
+        else:
+            try:
+                if action < 0:  # type: ignore[operator]
+                    raise IndexError(action)
+                move = self.codec.actions[player][action]  # type: ignore[index]
+            except (IndexError, TypeError):
+                raise IllegalActionError(
+                    f"no action {action!r} for {agent} (0 to {self.action_count - 1})"
+                ) from None
+            if turns.window:
+                self.game.check_claim(move)
+            self.game.apply(move, player)
+            turns.decided(player)
+        self.steps += 1
+        game = self.game
+        if game.round_over:
+            for name, reward in zip(self.agents, self.codec.rewards(game), strict=True):
+                self.rewards[name] = reward
+            self.terminations = dict.fromkeys(self.agents, True)
+            self._accumulate_rewards()
+            self._over = True
+        elif self.steps >= self.max_steps:
+            self.truncations = dict.fromkeys(self.agents, True)
+            self._over = True
+        else:
+            self._select()
+
+    # -- what an agent sees -------------------------------------------------------------
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """What ``agent`` sees now, and its action mask (all zeros unless it is to decide).
+
+        The observation is a new array each time; the mask is shared by every
+        observation with the same legal actions, and read-only.
+        """
+        player = self._seat[agent]
+        self.codec.observe(self.game, player, self._obs)
+        observation = self._obs_view.copy()
+        if agent != self.agent_selection or self._over:
+            return {"observation": observation, "action_mask": self._no_mask}
+        legal = self.game.legal_actions(player)
+        key = (player, bool(self.turns.window), legal if type(legal) is tuple else tuple(legal))
+        mask = self._masks.get(key)
+        if mask is None:
+            mask = self._masks[key] = self._mask_of(player, key[2], key[1])
+        return {"observation": observation, "action_mask": mask}
+
+    def _mask_of(self, player: int, legal: tuple[Any, ...], claiming: bool) -> np.ndarray:
+        if len(self._masks) >= MASKS_KEPT:
+            self._masks.clear()
+        scratch = self._scratch
+        scratch[:] = self._zero_mask
+        index = self.codec.index[player]
+        try:
+            for move in legal:
+                scratch[index[move]] = 1
+        except KeyError as exc:
+            raise KeyError(
+                f"{exc.args[0]} has no number in {self.variant}'s action space "
+                f"for {self.players} players: {self.game.notation()}"
+            ) from None
+        if claiming:
+            scratch[-1] = 1
+        mask = self._scratch_view.copy()
+        mask.flags.writeable = False
+        return mask
+
+    def action_meaning(self, action: int, agent: str | None = None) -> str:
+        """The text of action number ``action`` for ``agent`` (the one to decide by default).
+
+        >>> env = CardGameEnv("classic", players=2); env.reset(seed=1)
+        >>> mask = env.last()[0]["action_mask"]
+        >>> env.agent_selection, [env.action_meaning(i) for i in mask.nonzero()[0]]
+        ('player_1', ['G0', 'draw'])
+        >>> env.action_meaning(env.action_count - 1)  # numbered from player_1's seat
+        'catch 0'
+        """
+        player = self._seat[agent or self.agent_selection]
+        if action == self.pass_action:
+            return "pass"
+        return str(self.codec.actions[player][action])
+
+    def render(self) -> str | None:
+        """The game's notation (engine.game.interface's one line), in ``ansi`` mode."""
+        if self.render_mode is None:
+            return None
+        return self.game.notation()
+
+    def close(self) -> None:
+        """Nothing to release: safe to call twice."""
