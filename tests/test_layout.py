@@ -253,9 +253,11 @@ def test_engine_imports_no_hardware_and_nothing_of_the_daemon():
                 "notation",
                 "party",
                 "party_facts",
+                "party_legality",
                 "party_notation",
                 "party_play",
                 "party_rules",
+                "party_turns",
                 "refusals",  # why a tap is refused (its words load only when it is)
                 "rules",
                 "tables",
