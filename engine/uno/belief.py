@@ -152,9 +152,7 @@ class Belief:
                 keys[slot].append(fact.key)
         return [tuple(k) for k in keys]
 
-    def sample(
-        self, view: PlayerView, rng: random.Random
-    ) -> tuple[list[list[int]], list[int]]:
+    def sample(self, view: PlayerView, rng: random.Random) -> tuple[list[list[int]], list[int]]:
         """A world: every player's hand (this player's own as it is; the others
         dealt from the unseen cards) and the draw pile (next card last), which
         agrees with the sizes, the cards seen and the facts."""
@@ -165,16 +163,12 @@ class Belief:
             for _ in range(_TRIES):
                 world = _deal(unseen, sizes, opponents, self.slot_keys, rng)
                 if world is not None:
-                    break
-            else:
-                if not any(self.facts.values()):
-                    raise ValueError(f"no world fits the sizes {sizes} and {len(unseen)} unseen cards")
-                self._drop_oldest()
-                continue
-            break
-        hands, draw = world
-        hands[self.player] = [int(c) for c in view.hand]
-        return hands, draw
+                    hands, draw = world
+                    hands[self.player] = [int(c) for c in view.hand]
+                    return hands, draw
+            if not any(self.facts.values()):
+                raise ValueError(f"no world fits sizes {sizes} and {len(unseen)} unseen cards")
+            self._drop_oldest()
 
     def _drop_oldest(self) -> None:
         for p, facts in self.facts.items():

@@ -103,16 +103,15 @@ def greedy_action(game: Game, legal: Sequence[Action]) -> Action:
     for action in plays:
         if uno and not action.uno:
             continue
-        card = action.card
-        colour = card >> COLOUR_SHIFT & COLOUR_MASK  # type: ignore[operator]
+        code: int = action.card  # type: ignore[assignment]  # a play has its card
+        colour = code >> COLOUR_SHIFT & COLOUR_MASK
         if colour == WILD_COLOUR:
             if action.colour != named:
                 continue
-            rank = card & RANK_MASK  # type: ignore[operator]
-            score = (300 if rank == _WILD_DRAW_FOUR else 100) if next_small else -100.0
+            score = (300 if code & RANK_MASK == _WILD_DRAW_FOUR else 100) if next_small else -100.0
         else:
-            score = 10 * counts[colour] + POINTS_BY_CODE[card] / 10  # type: ignore[index]
-            if _ACTION_RANK[card & RANK_MASK]:  # type: ignore[operator]
+            score = 10 * counts[colour] + POINTS_BY_CODE[code] / 10
+            if _ACTION_RANK[code & RANK_MASK]:
                 score += 200 if next_small else -20
         if score > best_score:
             best, best_score = action, score
@@ -266,9 +265,9 @@ class SearchBot:
         named = HeuristicBot.best_colour(view.hand)
         out = []
         for action in legal:
-            if action.kind is ActionKind.PLAY and action.colour is not None:
-                if action.colour is not named and action != fallback:
-                    continue
+            other_colour = action.colour is not None and action.colour is not named
+            if action.kind is ActionKind.PLAY and other_colour and action != fallback:
+                continue
             out.append(action)
         if fallback not in out:
             out.append(fallback)
