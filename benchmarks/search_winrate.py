@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.bot_winrate import OPPONENTS, wilson
 from engine.uno.game import Game
-from engine.uno.search_bot import DEFAULT_CONFIDENCE, DEFAULT_WORLDS, SearchBot
+from engine.uno.search_bot import DEFAULT_CONFIDENCE, DEFAULT_PLAYOUTS, SearchBot
 
 
 def play_deal(
@@ -40,7 +40,7 @@ def play_deal(
     players: int,
     variant: str,
     opponent: str,
-    worlds: int,
+    playouts: int,
     confidence: float,
 ) -> tuple[int, list[float]]:
     """Deal ``deal`` played once per seat of the search bot: its wins and its
@@ -53,7 +53,7 @@ def play_deal(
         unit = random.Random(rng.getrandbits(64))
         agents = [make(random.Random(rng.getrandbits(64)), "opponent") for _ in range(players)]
         bot_rng = random.Random(f"{seed}:{deal}:{seat}")
-        bot = SearchBot(bot_rng, worlds=worlds, confidence=confidence)
+        bot = SearchBot(bot_rng, playouts=playouts, confidence=confidence)
         agents[seat] = bot
         while not game.round_over:
             player = game.to_act
@@ -79,11 +79,11 @@ def run(
     players: int = 2,
     variant: str = "classic",
     opponent: str = "heuristic",
-    worlds: int = DEFAULT_WORLDS,
+    playouts: int = DEFAULT_PLAYOUTS,
     confidence: float = DEFAULT_CONFIDENCE,
     processes: int = 1,
 ) -> dict:
-    jobs = [(d, seed, players, variant, opponent, worlds, confidence) for d in range(deals)]
+    jobs = [(d, seed, players, variant, opponent, playouts, confidence) for d in range(deals)]
     start = time.process_time()
     if processes > 1:
         with multiprocessing.Pool(processes) as pool:
@@ -113,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--variant", choices=("classic", "showdown"), default="classic")
     parser.add_argument("--opponent", choices=("heuristic", "play-first"), default="heuristic")
-    parser.add_argument("--worlds", type=int, default=DEFAULT_WORLDS)
+    parser.add_argument("--playouts", type=int, default=DEFAULT_PLAYOUTS)
     parser.add_argument("--confidence", type=float, default=DEFAULT_CONFIDENCE)
     parser.add_argument("--processes", type=int, default=1, help="at most 1 on a shared machine")
     args = parser.parse_args(argv)
@@ -123,14 +123,14 @@ def main(argv: list[str] | None = None) -> int:
         args.players,
         args.variant,
         args.opponent,
-        args.worlds,
+        args.playouts,
         args.confidence,
         args.processes,
     )
     low, high = r["ci95"]
     print(
         f"{args.variant}, {args.players} players, {args.deals} paired deals (seed {args.seed}), "
-        f"search bot ({args.worlds} worlds, confidence {args.confidence:g}) against "
+        f"search bot ({args.playouts} playouts a decision, confidence {args.confidence:g}) against "
         f"{args.opponent}: won {r['wins']}/{r['rounds']} = {r['rate']:.1%} "
         f"(95% CI {low:.1%}-{high:.1%}; fair share {1 / args.players:.0%})"
     )

@@ -61,7 +61,7 @@ def test_its_choices_are_legal(players, variant):
     for seed in range(2):
         game = Game.new(players, variant, seed=seed)
         agents = [HeuristicBot() for _ in range(players)]
-        agents[seed % players] = SearchBot(random.Random(seed), worlds=3)
+        agents[seed % players] = SearchBot(random.Random(seed), playouts=8)
         play_round(game, agents, rng)
 
 
@@ -70,7 +70,7 @@ def test_it_never_reads_hidden_cards():
     the same view of a game whose hidden cards and seed differ: same choice."""
     rng = random.Random(4)
     game = Game.new(2, "classic", seed=21)
-    bot = SearchBot(random.Random(9), worlds=4)
+    bot = SearchBot(random.Random(9), playouts=12)
     agents = [bot, HeuristicBot()]
 
     def check(game, player):
@@ -87,7 +87,7 @@ def test_it_never_reads_hidden_cards():
 def test_the_same_seed_plays_the_same_round():
     def moves(seed):
         game = Game.new(2, "classic", seed=5)
-        agents = [SearchBot(random.Random(seed), worlds=3), HeuristicBot()]
+        agents = [SearchBot(random.Random(seed), playouts=8), HeuristicBot()]
         seen = []
         while not game.round_over:
             player = game.to_act
@@ -131,8 +131,8 @@ def test_the_family_makes_strong_bots():
     assert "strong" in FAMILY.bot_kinds
 
 
-def test_worlds_must_be_a_whole_number():
+def test_playouts_must_be_a_whole_number():
     with pytest.raises(
-        ValueError, match="worlds of bot 'strong' must be a whole number >= 1, not 0"
+        ValueError, match="playouts of bot 'strong' must be a whole number >= 1, not 0"
     ):
-        SearchBot(random.Random(1), worlds=0)
+        SearchBot(random.Random(1), playouts=0)

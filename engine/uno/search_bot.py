@@ -1,11 +1,11 @@
 """The search bot ("strong"): determinized Monte Carlo over worlds drawn from
 what its player may see.
 
-Each decision it deals ``worlds`` worlds from its ``Belief`` (the hidden hands
-and the draw pile, consistent with every public fact), tries each candidate
-action in each world and plays the rest of the round out with a fast policy;
-the candidate that wins the most playouts is played (ties: the heuristic's
-choice). The worlds are shared by all candidates, and so is each world's
+Each decision it deals worlds from its ``Belief`` (the hidden hands and the
+draw pile, consistent with every public fact), as many as its budget of
+``playouts`` per decision allows, tries each candidate action in each world and plays the rest of the round out with a fast policy;
+the candidate that wins in the most worlds is played if it beats the
+heuristic's choice by ``confidence`` standard deviations, else the heuristic's. The worlds are shared by all candidates, and so is each world's
 playout seed, so candidates are compared on the same luck.
 
 It reads the game only through a ``PlayerView``; a world is a new ``Game``
@@ -16,7 +16,7 @@ heuristic bot.
 >>> import random
 >>> from engine.uno.game import Game
 >>> game = Game.new(2, "classic", seed=7)
->>> bot = SearchBot(random.Random(1), worlds=4)
+>>> bot = SearchBot(random.Random(1), playouts=16)
 >>> bot.act(game, 1) in game.legal_actions()
 True
 """
@@ -47,8 +47,8 @@ from engine.uno.rules import wild_draw_four_is_legal
 
 __all__ = ["SearchBot", "world_game"]
 
-#: Worlds per decision by default: about 35 ms a decision in 2-player classic.
-DEFAULT_WORLDS = 24
+#: Playouts per decision by default (each candidate gets its share of worlds).
+DEFAULT_PLAYOUTS = 192
 #: How sure (standard deviations of a sign test) it must be to overrule the heuristic.
 DEFAULT_CONFIDENCE = 1.0
 
@@ -161,30 +161,33 @@ def world_game(view: PlayerView, hands: list[list[int]], draw: list[int], seed: 
 
 
 class SearchBot:
-    """Determinized Monte Carlo: ``worlds`` sampled worlds per decision, each
-    candidate played out once in each, with its own seeded ``rng``."""
+    """Determinized Monte Carlo: about ``playouts`` playouts per decision (each
+    candidate played out once in each of ``playouts // candidates`` worlds),
+    with its own seeded ``rng``."""
 
     def __init__(
         self,
         rng: random.Random,
         name: str = "strong",
         *,
-        worlds: int = DEFAULT_WORLDS,
+        playouts: int = DEFAULT_PLAYOUTS,
         confidence: float = DEFAULT_CONFIDENCE,
         reaction_ms: float = DEFAULT_REACTION_MS,
     ) -> None:
-        if not isinstance(worlds, int) or isinstance(worlds, bool) or worlds < 1:
-            raise ValueError(f"worlds of bot {name!r} must be a whole number >= 1, not {worlds!r}")
+        if not isinstance(playouts, int) or isinstance(playouts, bool) or playouts < 1:
+            raise ValueError(
+                f"playouts of bot {name!r} must be a whole number >= 1, not {playouts!r}"
+            )
         self.rng = rng
         self.name = name
-        self.worlds = worlds
+        self.playouts = playouts
         self.confidence = confidence
         self.reaction_ms = check_reaction_ms(reaction_ms, f"bot {name!r}")
         self._heuristic = HeuristicBot(name, reaction_ms=reaction_ms)
         self._beliefs: dict[int, Belief] = {}
 
     def __repr__(self) -> str:
-        return f"SearchBot(name={self.name!r}, worlds={self.worlds})"
+        return f"SearchBot(name={self.name!r}, playouts={self.playouts})"
 
     def act(self, game: Game | PartyGame, player: int) -> Action:
         if isinstance(game, PartyGame):
@@ -213,7 +216,7 @@ class SearchBot:
         rng = self.rng
         me = view.player
         results: dict[Action, list[bool]] = {a: [] for a in candidates}
-        for _ in range(self.worlds):
+        for _ in range(max(1, self.playouts // len(candidates))):
             hands, draw = belief.sample(view, rng)
             world = world_game(view, hands, draw, rng.getrandbits(32))
             seed = rng.getrandbits(64)
