@@ -135,3 +135,18 @@ def test_the_same_seed_samples_the_same_world():
     belief.observe(view)
     assert belief.sample(view, random.Random(5)) == belief.sample(view, random.Random(5))
     assert Card.parse("R5") in Game.new(2, "classic", seed=1).variant.deck
+
+
+def test_an_opponent_who_drew_and_played_the_drawn_card_held_nothing_playable():
+    # Two players: 0 plays R5; 1 holds G3, Y9 (nothing on R5), draws R2 and plays it.
+    game = Game.from_notation(
+        "classic R5,B1,B2/G3,Y9 R2,Y1,Y2,Y3 R1 R + 0 play - - 0,0 1 1 500 - 1:0"
+    )
+    belief = Belief(0)
+    belief.observe(PlayerView(game, 0))
+    belief.decided(PlayerView(game, 0), Action.parse("R5"))
+    game.apply("R5")
+    game.apply("draw")
+    game.apply("R2")
+    belief.observe(PlayerView(game, 0))
+    assert belief.facts == {1: [Fact(match_key(Colour.RED, Rank.FIVE), 2, 2)]}

@@ -45,6 +45,8 @@ __all__ = ["Belief", "Fact", "top_key"]
 
 #: Sampling attempts before the oldest facts are dropped.
 _TRIES = 4
+#: The ranks after which a two-player turn passes: the numbers and the plain wild.
+_TURN_PASSING_RANKS = frozenset({*(r for r in Rank if r <= Rank.NINE), Rank.WILD})
 _SURPRISE_RANKS = (Rank.DRAW_TWO, Rank.WILD_DRAW_FOUR, Rank.WILD_SHOWDOWN)
 
 
@@ -106,9 +108,33 @@ class Belief:
                     # They drew one and kept it: the cards before it matched nothing.
                     held = sizes[p] - 1
                     self.facts.setdefault(p, []).append(Fact(key, held, held))
+        elif self._drew_and_played(view, others_played) and colour is not None:
+            # Two players: the one card played came out of the draw, so the cards
+            # held before it matched nothing on our top card.
+            opponent = 1 - self.player
+            held = view.hand_sizes[opponent]
+            key = match_key(colour, top & RANK_MASK)
+            self.facts.setdefault(opponent, []).append(Fact(key, held, held))
         for p, facts in self.facts.items():
             self.facts[p] = [f for f in facts if f.covers > 0]
         self._sizes = view.hand_sizes
+
+    def _drew_and_played(self, view: PlayerView, others_played: int) -> bool:
+        """Two players, one card played on ours and the opponent's size unchanged:
+        it drew and played the card it drew (no penalty, no showdown in play, and
+        a card that passed the turn: after a Skip, say, it may have played from
+        its hand and then drawn)."""
+        if view.players != 2 or others_played != 1 or self._penalty or self._after is None:
+            return False
+        pile = view.discard_pile
+        opponent = 1 - self.player
+        played = pile[-1]
+        return (
+            view.hand_sizes[opponent] == self._sizes[opponent]
+            and pile[-2] == self._after[1]
+            and not played.showdown
+            and played.rank in _TURN_PASSING_RANKS
+        )
 
     def decided(self, view: PlayerView, action: Action) -> None:
         """Remember what this player's own decision leaves on the table."""

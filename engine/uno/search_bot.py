@@ -3,10 +3,12 @@ what its player may see.
 
 Each decision it deals worlds from its ``Belief`` (the hidden hands and the
 draw pile, consistent with every public fact), as many as its budget of
-``playouts`` per decision allows, tries each candidate action in each world and plays the rest of the round out with a fast policy;
-the candidate that wins in the most worlds is played if it beats the
-heuristic's choice by ``confidence`` standard deviations, else the heuristic's. The worlds are shared by all candidates, and so is each world's
-playout seed, so candidates are compared on the same luck.
+``playouts`` per decision allows, tries each candidate action in each world
+and plays the rest of the round out with a fast policy. The candidate that
+wins in the most worlds is played if it beats the heuristic's choice by
+``confidence`` standard deviations (a sign test), else the heuristic's. The
+worlds are shared by all candidates, and so is each world's playout seed, so
+candidates are compared on the same luck.
 
 It reads the game only through a ``PlayerView``; a world is a new ``Game``
 built from the view's public fields and the sampled cards, never a copy of
