@@ -150,3 +150,19 @@ def test_an_opponent_who_drew_and_played_the_drawn_card_held_nothing_playable():
     game.apply("R2")
     belief.observe(PlayerView(game, 0))
     assert belief.facts == {1: [Fact(match_key(Colour.RED, Rank.FIVE), 2, 2)]}
+
+
+def test_three_players_each_turn_is_told_apart():
+    # 0 plays R5; 1 (G3, Y9) draws G2 and keeps it; 2 plays R7 from its hand;
+    # 1's facts are about R5, 2 learns nothing (it played).
+    game = Game.from_notation(
+        "classic R5,B1,B2/G3,Y9/R7,B4,B6 G2,Y1,Y2,Y3 R1 R + 0 play - - 0,0,0 2 1 500 - 1:0"
+    )
+    belief = Belief(0)
+    belief.observe(PlayerView(game, 0))
+    belief.decided(PlayerView(game, 0), Action.parse("R5"))
+    for action in ("R5", "draw", "R7"):
+        game.apply(action)
+    assert game.to_act == 0
+    belief.observe(PlayerView(game, 0))
+    assert belief.facts == {1: [Fact(match_key(Colour.RED, Rank.FIVE), 2, 2)]}

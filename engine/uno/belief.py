@@ -2,14 +2,18 @@
 
 A player sees their own hand, everyone's hand sizes and the discard pile. From
 the turns between their own decisions they also learn *who could not play
-what*: an opponent who drew (one card, nothing played since) held nothing
-playable on the top card then. ``Belief`` keeps those facts, built only from
-the ``PlayerView``s the player is shown, and ``Belief.sample`` deals a world:
-every hidden hand and the draw pile, consistent with everything public.
+what*: when those turns can be told apart (every card played since passed the
+turn on, so each opponent had one turn, and its size says whether it played
+from its hand, drew and played the drawn card, or drew and kept it), an
+opponent that drew held nothing playable on the card it faced. ``Belief``
+keeps those facts, built only from the ``PlayerView``s the player is shown,
+and ``Belief.sample`` deals a world: every hidden hand and the draw pile,
+consistent with everything public.
 
 A fact covers the cards the opponent held when it was learnt; the ones that
-opponent has played since cannot be told apart from the cards drawn since, so
-each play lowers the count of cards the fact still covers by one (a sound
+opponent has played from its hand since cannot be told apart from the cards
+drawn since, so each such play (each card played at all, when the turns cannot
+be told apart) lowers the count of cards the fact still covers by one (a sound
 relaxation: the true hand always satisfies what is kept). Kept cards are
 ordered oldest first, so the facts nest: the oldest cards avoid every later
 fact's playable cards too.
@@ -47,7 +51,6 @@ __all__ = ["Belief", "Fact", "top_key"]
 _TRIES = 4
 #: The ranks after which a two-player turn passes: the numbers and the plain wild.
 _TURN_PASSING_RANKS = frozenset({*(r for r in Rank if r <= Rank.NINE), Rank.WILD})
-_SURPRISE_RANKS = (Rank.DRAW_TWO, Rank.WILD_DRAW_FOUR, Rank.WILD_SHOWDOWN)
 
 
 def top_key(view: PlayerView) -> int:
@@ -75,7 +78,7 @@ class Belief:
         self.facts: dict[int, list[Fact]] = {}
         self._round = -1
         self._after: tuple[int, int, int | None] | None = None  # pile length, top, colour
-        self._penalty = False
+        self._passes = False  # our last decision passed the turn on plainly
         self._sizes: tuple[int, ...] = ()
 
     def __repr__(self) -> str:
@@ -89,52 +92,66 @@ class Belief:
         if view.round != self._round or self._after is None or len(pile) < self._after[0]:
             self._reset(view)
             return
-        length, top, colour = self._after
-        others_played = len(pile) - length
-        for facts in self.facts.values():
-            for fact in facts:
-                fact.covers -= others_played  # each play may have been a covered card
-        drew_only = (
-            others_played == 0
-            and not self._penalty
-            and pile[-1] == top
-            and (None if view.colour is None else int(view.colour)) == colour
-        )
-        if drew_only and colour is not None:
-            key = match_key(colour, pile[-1] & RANK_MASK)
-            sizes = view.hand_sizes
-            for p in range(view.players):
-                if p != self.player and sizes[p] == self._sizes[p] + 1:
-                    # They drew one and kept it: the cards before it matched nothing.
-                    held = sizes[p] - 1
-                    self.facts.setdefault(p, []).append(Fact(key, held, held))
-        elif self._drew_and_played(view, others_played) and colour is not None:
-            # Two players: the one card played came out of the draw, so the cards
-            # held before it matched nothing on our top card.
-            opponent = 1 - self.player
-            held = view.hand_sizes[opponent]
-            key = match_key(colour, top & RANK_MASK)
-            self.facts.setdefault(opponent, []).append(Fact(key, held, held))
+        length, top, _ = self._after
+        walk = self._walk(view) if pile[length - 1] == top else None
+        if walk is None:
+            # Who played what cannot be told: each play may have been a covered card.
+            others_played = len(pile) - length
+            for facts in self.facts.values():
+                for fact in facts:
+                    fact.covers -= others_played
+        else:
+            learnt, from_hand = walk
+            for p, facts in self.facts.items():
+                for fact in facts:
+                    fact.covers -= from_hand.get(p, 0)
+            for p, fact in learnt:
+                self.facts.setdefault(p, []).append(fact)
         for p, facts in self.facts.items():
             self.facts[p] = [f for f in facts if f.covers > 0]
         self._sizes = view.hand_sizes
 
-    def _drew_and_played(self, view: PlayerView, others_played: int) -> bool:
-        """Two players, one card played on ours and the opponent's size unchanged:
-        it drew and played the card it drew (no penalty, no showdown in play, and
-        a card that passed the turn: after a Skip, say, it may have played from
-        its hand and then drawn)."""
-        if view.players != 2 or others_played != 1 or self._penalty or self._after is None:
-            return False
+    def _walk(self, view: PlayerView) -> tuple[list[tuple[int, Fact]], dict[int, int]] | None:
+        """Each opponent's turn since our decision, when they can be told apart:
+        our decision passed the turn on and every card played since did too
+        (numbers, plain wilds), so each opponent had one turn in order and
+        either played from its hand (one card fewer), drew and played the card
+        it drew (as many), or drew and kept it (one more). Returns the facts
+        learnt and the cards each played from its hand; None when the sizes and
+        the pile tell another story."""
+        if self._after is None or not self._passes:
+            return None
+        length, _, colour = self._after
         pile = view.discard_pile
-        opponent = 1 - self.player
-        played = pile[-1]
-        return (
-            view.hand_sizes[opponent] == self._sizes[opponent]
-            and pile[-2] == self._after[1]
-            and not played.showdown
-            and played.rank in _TURN_PASSING_RANKS
-        )
+        played = pile[length:]
+        if colour is None or any(c.showdown or c.rank not in _TURN_PASSING_RANKS for c in played):
+            return None
+        n, d = view.players, view.direction
+        sizes = view.hand_sizes
+        key: int | None = match_key(colour, pile[length - 1] & RANK_MASK)  # the top we left
+        learnt: list[tuple[int, Fact]] = []
+        from_hand: dict[int, int] = {}
+        seen = 0
+        for step in range(1, n):
+            p = (self.player + step * d) % n
+            change = sizes[p] - self._sizes[p]
+            if change not in (-1, 0, 1):
+                return None
+            if change >= 0 and key is not None:  # it drew: nothing it held played on key
+                learnt.append((p, Fact(key, self._sizes[p], self._sizes[p])))
+            if change <= 0:
+                if seen == len(played):
+                    return None
+                card = played[seen]
+                seen += 1
+                from_hand[p] = 1 if change < 0 else 0
+                if card.colour is not None:
+                    key = match_key(int(card.colour), int(card.rank))
+                elif seen == len(played) and view.colour is not None:  # the wild on top
+                    key = match_key(int(view.colour), int(card.rank))
+                else:
+                    key = None  # a wild's named colour we did not see
+        return (learnt, from_hand) if seen == len(played) else None
 
     def decided(self, view: PlayerView, action: Action) -> None:
         """Remember what this player's own decision leaves on the table."""
@@ -142,19 +159,23 @@ class Belief:
         sizes = list(view.hand_sizes)
         colour = None if view.colour is None else int(view.colour)
         top = pile[-1]
-        self._penalty = False
         card = action.card
-        if action.kind is ActionKind.PLAY and card is not None:
+        kind = action.kind
+        if kind is ActionKind.PLAY and card is not None:
             top = card
             colour = int(action.colour if action.colour is not None else card.colour)  # type: ignore[arg-type]
-            # A penalty or a showdown makes the next player take cards without drawing.
-            self._penalty = card.rank in _SURPRISE_RANKS or card.showdown > 0
+            self._passes = not card.showdown and card.rank in _TURN_PASSING_RANKS
             self._after = (len(pile) + 1, int(top), colour)
         else:
-            if action.kind is ActionKind.CHOOSE_COLOUR and action.colour is not None:
+            if kind is ActionKind.CHOOSE_COLOUR and action.colour is not None:
                 colour = int(action.colour)
-            # A catch or a Wild Showdown's choice hands out cards too.
-            self._penalty = action.kind in (ActionKind.CATCH, ActionKind.CHOOSE_SHOWDOWN)
+            # A catch hands out cards and keeps the turn; a Wild Showdown's choice
+            # hands out cards; naming a first wild's colour keeps the turn.
+            self._passes = kind not in (
+                ActionKind.CATCH,
+                ActionKind.CHOOSE_SHOWDOWN,
+                ActionKind.CHOOSE_COLOUR,
+            )
             self._after = (len(pile), int(top), colour)
         self._sizes = tuple(sizes)
 
@@ -162,7 +183,7 @@ class Belief:
         self.facts = {}
         self._round = view.round
         self._after = None
-        self._penalty = False
+        self._passes = False
         self._sizes = view.hand_sizes
 
     # -- worlds -------------------------------------------------------------------
