@@ -82,6 +82,7 @@ def run(
     playouts: int = DEFAULT_PLAYOUTS,
     confidence: float = DEFAULT_CONFIDENCE,
     processes: int = 1,
+    progress: int = 0,
 ) -> dict:
     jobs = [(d, seed, players, variant, opponent, playouts, confidence) for d in range(deals)]
     start = time.process_time()
@@ -89,7 +90,12 @@ def run(
         with multiprocessing.Pool(processes) as pool:
             results = pool.map(_job, jobs, chunksize=4)
     else:
-        results = [_job(job) for job in jobs]
+        results = []
+        for job in jobs:
+            results.append(_job(job))
+            if progress and len(results) % progress == 0:
+                done = sum(w for w, _ in results)
+                print(f"  {len(results)} deals: {done}/{len(results) * players}", file=sys.stderr)
     wins = sum(w for w, _ in results)
     times = sorted(t for _, ts in results for t in ts)
     rounds = deals * players
@@ -116,6 +122,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--playouts", type=int, default=DEFAULT_PLAYOUTS)
     parser.add_argument("--confidence", type=float, default=DEFAULT_CONFIDENCE)
     parser.add_argument("--processes", type=int, default=1, help="at most 1 on a shared machine")
+    parser.add_argument("--progress", type=int, default=0, help="a tally every N deals (stderr)")
     args = parser.parse_args(argv)
     r = run(
         args.deals,
@@ -126,6 +133,7 @@ def main(argv: list[str] | None = None) -> int:
         args.playouts,
         args.confidence,
         args.processes,
+        args.progress,
     )
     low, high = r["ci95"]
     print(
