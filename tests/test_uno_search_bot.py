@@ -55,31 +55,35 @@ def play_round(game, agents, rng, check=None, limit=400):
     return game
 
 
-@pytest.mark.parametrize(("players", "variant"), [(2, "classic"), (3, "showdown"), (4, "classic")])
-def test_its_choices_are_legal(players, variant):
+@pytest.mark.parametrize(
+    ("players", "variant", "deals"), [(2, "classic", 2), (3, "showdown", 1), (4, "classic", 2)]
+)
+def test_its_choices_are_legal(players, variant, deals):
     rng = random.Random(players)
-    for seed in range(2):
+    for seed in range(deals):
         game = Game.new(players, variant, seed=seed)
         agents = [HeuristicBot() for _ in range(players)]
         agents[seed % players] = SearchBot(random.Random(seed), playouts=8)
         play_round(game, agents, rng)
 
 
-def test_it_never_reads_hidden_cards():
+@pytest.mark.parametrize("seed", [21, 22, 23])
+def test_it_never_reads_hidden_cards(seed):
     """At each of its decisions a twin (same history, same rng state) is shown
-    the same view of a game whose hidden cards and seed differ: same choice."""
-    rng = random.Random(4)
-    game = Game.new(2, "classic", seed=21)
-    bot = SearchBot(random.Random(9), playouts=12)
+    the same view of a game whose hidden cards and seed differ: same choice.
+    (A bot that dealt its worlds from the real hands fails this: with any
+    margin enough to overrule the heuristic, it chooses otherwise.)"""
+    rng = random.Random(seed)
+    game = Game.new(2, "classic", seed=seed)
+    bot = SearchBot(random.Random(9), playouts=24, confidence=0.0)
     agents = [bot, HeuristicBot()]
 
     def check(game, player):
         if player != 0:
             return
-        twin = copy.deepcopy(bot)
         other = scrambled(game, 0, rng)
         assert PlayerView(other, 0).hand == PlayerView(game, 0).hand
-        assert twin.act(other, 0) == copy.deepcopy(bot).act(game, 0)
+        assert copy.deepcopy(bot).act(other, 0) == copy.deepcopy(bot).act(game, 0)
 
     play_round(game, agents, rng, check)
 
