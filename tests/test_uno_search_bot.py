@@ -12,7 +12,7 @@ from engine.uno.bots import HeuristicBot
 from engine.uno.game import Game
 from engine.uno.notation import Position
 from engine.uno.player_view import PlayerView
-from engine.uno.search_bot import SearchBot, greedy_action, world_game
+from engine.uno.search_bot import SearchBot, _playout, greedy_action, world_game
 
 
 def scrambled(game: Game, player: int, rng: random.Random) -> Game:
@@ -140,3 +140,10 @@ def test_playouts_must_be_a_whole_number():
         ValueError, match="playouts of bot 'strong' must be a whole number >= 1, not 0"
     ):
         SearchBot(random.Random(1), playouts=0)
+
+
+def test_a_playout_that_cannot_end_stops_with_the_fewest_cards():
+    # Every card is held, the top asks for red and nobody holds red, a 9 or a wild:
+    # each turn's draw is skipped (nothing to draw) and the turn passes, for ever.
+    game = Game.from_notation("classic B1,B2/G3/Y4,Y5,Y6 - R9 R + 0 play - - 0,0,0 2 1 500 - 1:0")
+    assert _playout(game, random.Random(1)) == 1

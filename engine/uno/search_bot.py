@@ -51,6 +51,8 @@ __all__ = ["SearchBot", "world_game"]
 
 #: Playouts per decision by default (each candidate gets its share of worlds).
 DEFAULT_PLAYOUTS = 192
+#: Decisions after which a playout stops (a round is about 50 in 2-player classic).
+PLAYOUT_LIMIT = 1000
 #: How sure (standard deviations of a sign test) it must be to overrule the heuristic.
 DEFAULT_CONFIDENCE = 1.0
 
@@ -58,9 +60,13 @@ DEFAULT_CONFIDENCE = 1.0
 def _playout(game: Game, rng: random.Random) -> int:
     """Play ``game``'s round to its end and return the winner, every player
     playing as the heuristic bot would, nearly (``greedy_action``); a showdown's
-    loser is drawn 50/50. The engine's own fast playout (engine.uno.playout,
-    policy "heuristic") can stand in here."""
-    while not game.round_over:
+    loser is drawn 50/50. After ``PLAYOUT_LIMIT`` decisions (every card held and
+    none playable: a round that may never end) the fewest cards wins. The
+    engine's own fast playout (engine.uno.playout, policy "heuristic") can
+    stand in here."""
+    for _ in range(PLAYOUT_LIMIT):
+        if game.round_over:
+            return game.current
         legal = game.legal_actions()
         if game.to_act is None:  # a pending showdown: the simulated unit
             game.apply(legal[rng.randrange(2)])
@@ -68,7 +74,10 @@ def _playout(game: Game, rng: random.Random) -> int:
             game.apply(legal[0])
         else:
             game.apply(greedy_action(game, legal))
-    return game.current
+    if game.round_over:
+        return game.current
+    sizes = game.hand_sizes
+    return min(range(game.players), key=sizes.__getitem__)
 
 
 #: By rank: the ranks that keep the turn or hurt the next player.
