@@ -51,8 +51,9 @@ __all__ = ["SearchBot", "world_game"]
 
 #: Playouts per decision by default (each candidate gets its share of worlds).
 DEFAULT_PLAYOUTS = 192
-#: Decisions after which a playout stops (a round is about 50 in 2-player classic).
-PLAYOUT_LIMIT = 1000
+#: Decisions after which a playout stops: greedy rounds from the deal took at most
+#: 206 (300 deals each of 2, 4 and 6 players; medians 35, 47, 63).
+PLAYOUT_LIMIT = 400
 #: How sure (standard deviations of a sign test) it must be to overrule the heuristic.
 DEFAULT_CONFIDENCE = 1.0
 
