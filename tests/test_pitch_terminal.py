@@ -503,12 +503,9 @@ def test_the_command_refuses_what_pitch_cannot_play(argv, message):
         play_cmd.command(parse("--variant", "pitch", *argv))
 
 
-def test_an_uno_game_refuses_pitchs_strong_bot():
-    with pytest.raises(
-        UsageError,
-        match=re.escape("'strong': --variant showdown has no 'strong' bot (its bots: bot, random)"),
-    ):
-        play_cmd.command(parse("--players", "Ann,strong"))
+def test_an_uno_game_takes_the_strong_bot_too(monkeypatch):
+    # UNO has a search bot of its own now (engine.uno.search_bot).
+    assert run_command(monkeypatch, "--players", "Ann,strong")["players"] == ["Ann", "strong"]
 
 
 def test_play_terminal_refuses_a_unit_and_other_than_four_players():

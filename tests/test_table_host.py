@@ -405,7 +405,7 @@ def test_the_default_setup_is_heuristic_bots_and_no_house_rules():
 @pytest.mark.parametrize(
     ("options", "refused"),
     [
-        ({"bot": "smart"}, "bot must be heuristic or random, not 'smart'"),
+        ({"bot": "smart"}, "bot must be heuristic, random or strong, not 'smart'"),
         (
             {"reaction_ms": 50},
             "reaction_ms of the bots must be a number from 100 to 1000 (ms, the median of its "

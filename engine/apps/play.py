@@ -51,9 +51,9 @@ from engine.game.registry import family_playing
 from engine.match import Driver
 from engine.units.ports import ManualUnit, ShowdownOutcome, ShowdownRequest, SimulatedUnit, UnitPort
 from engine.units.remote import PauseOnProblem, RemoteUnit, UnitProblem, is_unit_url
-from engine.uno import new_game
+from engine.uno import FAMILY, new_game
 from engine.uno.actions import Action, ActionKind
-from engine.uno.bots import Agent, HeuristicBot, PlayerView, RandomBot
+from engine.uno.bots import Agent, PlayerView
 from engine.uno.card_style import use_colour
 from engine.uno.cards import COLOURS, Card, Colour, Rank
 from engine.uno.game import Game, Phase
@@ -734,11 +734,8 @@ def _agents(
             agents.append(Person(screen, names[seat]))
             continue
         kind, reaction_ms = skill
-        options = {} if reaction_ms is None else {"reaction_ms": reaction_ms}
-        if kind == "bot":
-            agents.append(HeuristicBot(names[seat], **options))
-        else:
-            agents.append(RandomBot(random.Random(rng.getrandbits(64)), names[seat], **options))
+        # The family's bots by kind ("bot", "random", "strong"), each as it draws from rng.
+        agents.append(FAMILY.make_bot(kind, names[seat], rng, reaction_ms=reaction_ms))
     return agents
 
 

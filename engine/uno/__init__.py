@@ -43,6 +43,7 @@ from engine.uno.rules import (
 
 if TYPE_CHECKING:  # the bots load on first use: the rules alone stay light
     from engine.uno.bots import HeuristicBot, RandomBot
+    from engine.uno.search_bot import SearchBot
 
 
 def new_game(
@@ -85,7 +86,8 @@ class UnoFamily:
     variants = ("classic", "showdown", "party")
     narration = NARRATION
     taps = taps  # a phone's tap at the browser table, in UNO's words
-    bot_kinds = ("bot", "random")
+    #: "bot" the heuristic, "random" uniform over the legal actions, "strong" the search bot.
+    bot_kinds = ("bot", "random", "strong")
     terminal = "engine.apps.play"  # its game at the terminal (showdown play)
     companion = "engine.apps.table.companion:CompanionRoom"  # its showdowns on the unit
     table = "engine.uno.table"  # its game at the browser table (engine.apps.table.setup)
@@ -93,24 +95,31 @@ class UnoFamily:
 
     def make_bot(
         self, kind: str, name: str, rng: random.Random, *, reaction_ms: float | None = None
-    ) -> "HeuristicBot | RandomBot":
+    ) -> "HeuristicBot | RandomBot | SearchBot":
         """UNO's bots: "bot" the heuristic (it draws nothing from ``rng``),
-        "random" the random bot on a generator seeded from ``rng``.
+        "random" the random bot and "strong" the search bot
+        (engine.uno.search_bot), each on a generator seeded from ``rng``.
 
         >>> FAMILY.make_bot("random", "r1", random.Random(1))
         RandomBot(name='r1')
         >>> FAMILY.make_bot("wise", "w", random.Random(1))
         Traceback (most recent call last):
         ...
-        ValueError: no bot 'wise' in UNO (the bots: bot, random)
+        ValueError: no bot 'wise' in UNO (the bots: bot, random, strong)
         """
         from engine.uno.bots import HeuristicBot, RandomBot
+        from engine.uno.search_bot import SearchBot
 
         options = {} if reaction_ms is None else {"reaction_ms": reaction_ms}
         if kind == "bot":
             return HeuristicBot(name, **options)
         if kind == "random":
             return RandomBot(random.Random(rng.getrandbits(64)), name, **options)
+        if kind == "strong":
+            bot_rng = random.Random(rng.getrandbits(64))
+            if reaction_ms is None:
+                return SearchBot(bot_rng, name)
+            return SearchBot(bot_rng, name, reaction_ms=reaction_ms)
         raise ValueError(f"no bot {kind!r} in UNO (the bots: {', '.join(self.bot_kinds)})")
 
     def new(

@@ -52,7 +52,7 @@ __all__ = [
 
 #: The bots the host chooses from, by the table's name: the family's kind
 #: (engine.uno.UnoFamily.make_bot); the first is the default.
-BOT_KINDS = {"heuristic": "bot", "random": "random"}
+BOT_KINDS = {"heuristic": "bot", "random": "random", "strong": "strong"}
 
 _HOUSE_FIELDS = tuple(field.name for field in dataclasses.fields(HouseRules))
 _HOUSE_SWITCHES = ("stacking", "draw_until_playable")

@@ -1,0 +1,259 @@
+"""What one UNO player may believe of the hidden cards, and worlds drawn from it.
+
+A player sees their own hand, everyone's hand sizes and the discard pile. From
+the turns between their own decisions they also learn *who could not play
+what*: when those turns can be told apart (every card played since passed the
+turn on, so each opponent had one turn, and its size says whether it played
+from its hand, drew and played the drawn card, or drew and kept it), an
+opponent that drew held nothing playable on the card it faced. ``Belief``
+keeps those facts, built only from the ``PlayerView``s the player is shown,
+and ``Belief.sample`` deals a world: every hidden hand and the draw pile,
+consistent with everything public.
+
+A fact covers the cards the opponent held when it was learnt; the ones that
+opponent has played from its hand since cannot be told apart from the cards
+drawn since, so each such play (each card played at all, when the turns cannot
+be told apart) lowers the count of cards the fact still covers by one (a sound
+relaxation: the true hand always satisfies what is kept). Kept cards are
+ordered oldest first, so the facts nest: the oldest cards avoid every later
+fact's playable cards too.
+
+The facts assume opponents draw only when they must (the heuristic bot does;
+a person may not): when a world cannot meet them all, the oldest facts are
+dropped until it can.
+
+>>> import random
+>>> from engine.uno.game import Game
+>>> from engine.uno.player_view import PlayerView
+>>> game = Game.new(2, "classic", seed=7)
+>>> belief = Belief(1)
+>>> view = PlayerView(game, 1)
+>>> belief.observe(view)
+>>> hands, draw = belief.sample(view, random.Random(1))
+>>> [len(h) for h in hands], len(draw) + 14 + len(view.discard_pile)
+([7, 7], 108)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Callable, Sequence
+
+from engine.uno.actions import Action, ActionKind
+from engine.uno.cards import RANK_MASK, WILD_COLOUR, Rank
+from engine.uno.player_view import PlayerView
+from engine.uno.tables import PLAYABLE, match_key
+
+__all__ = ["Belief", "Fact", "top_key"]
+
+#: Sampling attempts before the oldest facts are dropped.
+_TRIES = 4
+#: The ranks after which a two-player turn passes: the numbers and the plain wild.
+_TURN_PASSING_RANKS = frozenset({*(r for r in Rank if r <= Rank.NINE), Rank.WILD})
+
+
+def top_key(view: PlayerView) -> int:
+    """The match key of the card on top now (tables.match_key): its colour, the
+    named one for a wild, and its rank."""
+    colour = view.colour
+    return match_key(WILD_COLOUR if colour is None else int(colour), int(view.top_card.rank))
+
+
+@dataclasses.dataclass
+class Fact:
+    """An opponent held no card playable on ``key`` (a match key) when it had
+    ``held`` cards; ``covers`` of the cards it holds now are still of those."""
+
+    key: int
+    held: int
+    covers: int
+
+
+class Belief:
+    """One player's public knowledge of the hidden cards, fed each view they see."""
+
+    def __init__(self, player: int):
+        self.player = player
+        self.facts: dict[int, list[Fact]] = {}
+        self._round = -1
+        self._after: tuple[int, int, int | None] | None = None  # pile length, top, colour
+        self._passes = False  # our last decision passed the turn on plainly
+        self._sizes: tuple[int, ...] = ()
+
+    def __repr__(self) -> str:
+        return f"Belief(player={self.player}, facts={self.facts})"
+
+    # -- learning -----------------------------------------------------------------
+
+    def observe(self, view: PlayerView) -> None:
+        """Learn from what changed since this player's last decision."""
+        pile = view.discard_pile
+        if view.round != self._round or self._after is None or len(pile) < self._after[0]:
+            self._reset(view)
+            return
+        length, top, _ = self._after
+        walk = self._walk(view) if pile[length - 1] == top else None
+        if walk is None:
+            # Who played what cannot be told: each play may have been a covered card.
+            others_played = len(pile) - length
+            for facts in self.facts.values():
+                for fact in facts:
+                    fact.covers -= others_played
+        else:
+            learnt, from_hand = walk
+            for p, facts in self.facts.items():
+                for fact in facts:
+                    fact.covers -= from_hand.get(p, 0)
+            for p, fact in learnt:
+                self.facts.setdefault(p, []).append(fact)
+        for p, facts in self.facts.items():
+            self.facts[p] = [f for f in facts if f.covers > 0]
+        self._sizes = view.hand_sizes
+
+    def _walk(self, view: PlayerView) -> tuple[list[tuple[int, Fact]], dict[int, int]] | None:
+        """Each opponent's turn since our decision, when they can be told apart:
+        our decision passed the turn on and every card played since did too
+        (numbers, plain wilds), so each opponent had one turn in order and
+        either played from its hand (one card fewer), drew and played the card
+        it drew (as many), or drew and kept it (one more). Returns the facts
+        learnt and the cards each played from its hand; None when the sizes and
+        the pile tell another story."""
+        if self._after is None or not self._passes:
+            return None
+        length, _, colour = self._after
+        pile = view.discard_pile
+        played = pile[length:]
+        if colour is None or any(c.showdown or c.rank not in _TURN_PASSING_RANKS for c in played):
+            return None
+        n, d = view.players, view.direction
+        sizes = view.hand_sizes
+        key: int | None = match_key(colour, pile[length - 1] & RANK_MASK)  # the top we left
+        learnt: list[tuple[int, Fact]] = []
+        from_hand: dict[int, int] = {}
+        seen = 0
+        for step in range(1, n):
+            p = (self.player + step * d) % n
+            change = sizes[p] - self._sizes[p]
+            if change not in (-1, 0, 1):
+                return None
+            if change >= 0 and key is not None:  # it drew: nothing it held played on key
+                learnt.append((p, Fact(key, self._sizes[p], self._sizes[p])))
+            if change <= 0:
+                if seen == len(played):
+                    return None
+                card = played[seen]
+                seen += 1
+                from_hand[p] = 1 if change < 0 else 0
+                if card.colour is not None:
+                    key = match_key(int(card.colour), int(card.rank))
+                elif seen == len(played) and view.colour is not None:  # the wild on top
+                    key = match_key(int(view.colour), int(card.rank))
+                else:
+                    key = None  # a wild's named colour we did not see
+        return (learnt, from_hand) if seen == len(played) else None
+
+    def decided(self, view: PlayerView, action: Action) -> None:
+        """Remember what this player's own decision leaves on the table."""
+        pile = view.discard_pile
+        sizes = list(view.hand_sizes)
+        colour = None if view.colour is None else int(view.colour)
+        top = pile[-1]
+        card = action.card
+        kind = action.kind
+        if kind is ActionKind.PLAY and card is not None:
+            top = card
+            colour = int(action.colour if action.colour is not None else card.colour)  # type: ignore[arg-type]
+            self._passes = not card.showdown and card.rank in _TURN_PASSING_RANKS
+            self._after = (len(pile) + 1, int(top), colour)
+        else:
+            if kind is ActionKind.CHOOSE_COLOUR and action.colour is not None:
+                colour = int(action.colour)
+            # A catch hands out cards and keeps the turn; a Wild Showdown's choice
+            # hands out cards; naming a first wild's colour keeps the turn.
+            self._passes = kind not in (
+                ActionKind.CATCH,
+                ActionKind.CHOOSE_SHOWDOWN,
+                ActionKind.CHOOSE_COLOUR,
+            )
+            self._after = (len(pile), int(top), colour)
+        self._sizes = tuple(sizes)
+
+    def _reset(self, view: PlayerView) -> None:
+        self.facts = {}
+        self._round = view.round
+        self._after = None
+        self._passes = False
+        self._sizes = view.hand_sizes
+
+    # -- worlds -------------------------------------------------------------------
+
+    def slot_keys(self, opponent: int, size: int) -> list[tuple[int, ...]]:
+        """For each of ``opponent``'s ``size`` cards, oldest first, the match keys
+        it must not be playable on (the nested facts)."""
+        keys: list[list[int]] = [[] for _ in range(size)]
+        reach = 0
+        for fact in self.facts.get(opponent, ()):
+            reach = min(max(reach, fact.covers), size)
+            for slot in range(reach):
+                keys[slot].append(fact.key)
+        return [tuple(k) for k in keys]
+
+    def sample(self, view: PlayerView, rng: random.Random) -> tuple[list[list[int]], list[int]]:
+        """A world: every player's hand (this player's own as it is; the others
+        dealt from the unseen cards) and the draw pile (next card last), which
+        agrees with the sizes, the cards seen and the facts."""
+        unseen = [int(c) for c, n in sorted(view.unseen_cards().items()) for _ in range(n)]
+        sizes = view.hand_sizes
+        opponents = [p for p in range(view.players) if p != self.player]
+        while True:
+            for _ in range(_TRIES):
+                world = _deal(unseen, sizes, opponents, self.slot_keys, rng)
+                if world is not None:
+                    hands, draw = world
+                    hands[self.player] = [int(c) for c in view.hand]
+                    return hands, draw
+            if not any(self.facts.values()):
+                raise ValueError(f"no world fits sizes {sizes} and {len(unseen)} unseen cards")
+            self._drop_oldest()
+
+    def _drop_oldest(self) -> None:
+        for p, facts in self.facts.items():
+            self.facts[p] = facts[1:]
+
+
+def _deal(
+    unseen: Sequence[int],
+    sizes: Sequence[int],
+    opponents: Sequence[int],
+    slot_keys: Callable[[int, int], list[tuple[int, ...]]],
+    rng: random.Random,
+) -> tuple[list[list[int]], list[int]] | None:
+    """Deal the constrained slots first (most keys first), then the free ones; None
+    when a slot finds no card it may hold."""
+    pool = list(unseen)
+    rng.shuffle(pool)
+    hands: list[list[int]] = [[] for _ in sizes]
+    slots = []
+    for p in opponents:
+        for keys in slot_keys(p, sizes[p]):
+            slots.append((-len(keys), p, keys))
+    slots.sort(key=lambda s: s[0])
+    for _, p, keys in slots:
+        if not keys:
+            if not pool:
+                return None
+            hands[p].append(pool.pop())
+            continue
+        tables = [PLAYABLE[k] for k in keys]
+        for i in range(len(pool) - 1, -1, -1):
+            card = pool[i]
+            if not any(t[card] for t in tables):
+                pool[i] = pool[-1]
+                pool.pop()
+                hands[p].append(card)
+                break
+        else:
+            return None
+    rng.shuffle(pool)  # the picks above chose by value: shuffle the rest again
+    return hands, pool
