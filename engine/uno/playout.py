@@ -35,6 +35,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable
 from typing import Literal, NamedTuple
@@ -42,6 +43,7 @@ from typing import Literal, NamedTuple
 from engine.game.shuffle import seeded_shuffle
 from engine.uno.actions import Action
 from engine.uno.cards import (
+    CARD_COUNT,
     COLOUR_MASK,
     COLOUR_SHIFT,
     COLOURS,
@@ -94,6 +96,8 @@ _RANDOM, _PREFER, _HEURISTIC = range(len(POLICIES))
 _WD4 = WILD_DRAW_FOUR_CARDS
 _WD4_RANK = 14  # Rank.WILD_DRAW_FOUR (asserted below: an int compares faster)
 _DRAW_UNTIL_MAX = HouseRules.DRAW_UNTIL_MAX
+#: The wild cards' codes (a wild is played once per colour).
+_WILDS = frozenset(c for c in range(CARD_COUNT) if c >> COLOUR_SHIFT == WILD_COLOUR)
 #: The decisions after which a playout stops by default.
 MAX_DECISIONS = 100_000
 
@@ -207,10 +211,7 @@ class _State:
         self.showdowns = g._variant.showdowns
         codes = g._variant.codes
         self.deck_size = len(codes)
-        colours = [0] * 5
-        for c in codes:
-            colours[c >> COLOUR_SHIFT & COLOUR_MASK] += 1
-        self.deck_colours = colours
+        self.deck_colours = _deck_colours(codes)
         if self.phase == _OVER:
             self.points = _points(self.hands, self.current)
 
@@ -282,6 +283,15 @@ class _State:
                 self.shuffles += 1
                 draw.extend(rest)
             hand.append(draw.pop())
+
+
+@functools.cache
+def _deck_colours(codes: tuple[int, ...]) -> tuple[int, ...]:
+    """A deck's cards by colour field (the heuristic's challenge needs it)."""
+    colours = [0] * (WILD_COLOUR + 1)
+    for c in codes:
+        colours[c >> COLOUR_SHIFT & COLOUR_MASK] += 1
+    return tuple(colours)
 
 
 def _points(hands: list[list[int]], winner: int) -> int:
@@ -405,15 +415,15 @@ def _play_round(  # one loop over the phases, kept whole for speed
                 k = len(plays)
                 act = plays[int(random_() * k)] if k > 1 else plays[0]
         elif phase == _DRAWN:
-            plays = list((PLAYS_UNO if len(hand) == 2 else PLAYS)[hand[-1]])
+            drawn = (PLAYS_UNO if len(hand) == 2 else PLAYS)[hand[-1]]
             if heuristic:
-                best = best_play(plays, p, hands, top, d, True)
+                best = best_play(drawn, p, hands, top, d, True)
                 act = KEEP if best is None else best
             else:
                 if not prefer:
-                    plays.append(KEEP)
-                k = len(plays)
-                act = plays[int(random_() * k)] if k > 1 else plays[0]
+                    drawn = (*drawn, KEEP)
+                k = len(drawn)
+                act = drawn[int(random_() * k)] if k > 1 else drawn[0]
         elif phase == _PENALTY:
             rank = discard[-1] & RANK_MASK
             plays = []
