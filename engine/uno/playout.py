@@ -98,6 +98,12 @@ _WD4_RANK = 14  # Rank.WILD_DRAW_FOUR (asserted below: an int compares faster)
 _DRAW_UNTIL_MAX = HouseRules.DRAW_UNTIL_MAX
 #: The wild cards' codes (a wild is played once per colour).
 _WILDS = frozenset(c for c in range(CARD_COUNT) if c >> COLOUR_SHIFT == WILD_COLOUR)
+_BYTE = 256
+#: By match key: the codes below 256 that may not be played on it, as bytes
+#: (``bytes(hand).translate(None, ...)`` keeps a hand's playable cards, in order).
+_UNPLAYABLE: list[bytes] = [
+    b"" if row is None else bytes(c for c in range(_BYTE) if not row[c]) for row in PLAYABLE
+]
 #: The decisions after which a playout stops by default.
 MAX_DECISIONS = 100_000
 
@@ -183,6 +189,7 @@ class _State:
         "showdowns",
         "deck_size",
         "deck_colours",
+        "small_codes",
     )
 
     def __init__(self, game: Game) -> None:
@@ -212,6 +219,7 @@ class _State:
         codes = g._variant.codes
         self.deck_size = len(codes)
         self.deck_colours = _deck_colours(codes)
+        self.small_codes = max(codes) < _BYTE
         if self.phase == _OVER:
             self.points = _points(self.hands, self.current)
 
@@ -323,6 +331,16 @@ def _play_round(  # one loop over the phases, kept whole for speed
     shuffles = s.shuffles
     decisions = 0
     showdown = s.showdown  # (challenger, opponent, cards) waiting for the unit
+    # A deck whose codes fit in a byte (classic) finds the playable cards with
+    # one bytes.translate (engine.uno.playout: _UNPLAYABLE), not a Python loop.
+    small = s.small_codes
+    unplayable_by_top = _UNPLAYABLE
+    # The hot loop's names, as locals.
+    playable_by_top, plays_of, plays_uno_of = PLAYABLE, PLAYS, PLAYS_UNO
+    in_play, drawn_phase, penalty_phase = _PLAY, _DRAWN, _PENALTY
+    number_test, last_number, card_bits = NUMBER_TEST_MASK, LAST_NUMBER_RANK, CARD_BITS
+    if s.phase == _OVER:
+        return 0
 
     def reshuffle() -> bool:
         # Game._reshuffle: the top discard stays, the rest is shuffled into the pile.
@@ -372,30 +390,32 @@ def _play_round(  # one loop over the phases, kept whole for speed
                 winner = challenger
                 break
             continue
-        if phase == _OVER:
-            winner = current
-            break
         p = current
         hand = hands[p]
         decisions += 1
         # -- what the player may do (Game.legal_actions) and what they choose --
-        if phase == _PLAY:
-            playable = PLAYABLE[top]
-            opts = PLAYS_UNO if len(hand) == 2 else PLAYS
-            plays: list[int] = []
-            seen: list[int] = []
-            for c in hand:
-                if playable[c] and c not in seen:
-                    seen.append(c)
-                    plays += opts[c]
-            catch = catchable >= 0 and catchable != p and len(hands[catchable]) == 1
-            if heuristic:
-                if catch:
-                    act = CATCH_BASE - catchable
+        if phase == in_play:
+            plays: list[int]
+            if small:
+                found = bytes(hand).translate(None, unplayable_by_top[top])
+                if found.isascii() and len(hand) != 2:  # no wild, no UNO to call
+                    plays = [*dict.fromkeys(found)] if len(found) > 1 else [*found]
                 else:
-                    best = best_play(plays, p, hands, top, d, False)
-                    act = DRAW if best is None else best
-            elif prefer:
+                    opts = plays_uno_of if len(hand) == 2 else plays_of
+                    plays = []
+                    for c in dict.fromkeys(found):
+                        plays += opts[c]
+            else:
+                playable = playable_by_top[top]
+                opts = plays_uno_of if len(hand) == 2 else plays_of
+                plays = []
+                seen: list[int] = []
+                for c in hand:
+                    if playable[c] and c not in seen:
+                        seen.append(c)
+                        plays += opts[c]
+            catch = catchable >= 0 and catchable != p and len(hands[catchable]) == 1
+            if prefer:
                 if catch:
                     plays.append(CATCH_BASE - catchable)
                 k = len(plays)
@@ -405,6 +425,12 @@ def _play_round(  # one loop over the phases, kept whole for speed
                     act = plays[int(random_() * k)]
                 else:
                     act = DRAW
+            elif heuristic:
+                if catch:
+                    act = CATCH_BASE - catchable
+                else:
+                    best = best_play(plays, p, hands, top, d, False)
+                    act = DRAW if best is None else best
             else:
                 if catch:
                     plays += (DRAW, CATCH_BASE - catchable)
@@ -414,8 +440,8 @@ def _play_round(  # one loop over the phases, kept whole for speed
                     plays = [DRAW]
                 k = len(plays)
                 act = plays[int(random_() * k)] if k > 1 else plays[0]
-        elif phase == _DRAWN:
-            drawn = (PLAYS_UNO if len(hand) == 2 else PLAYS)[hand[-1]]
+        elif phase == drawn_phase:
+            drawn = (plays_uno_of if len(hand) == 2 else plays_of)[hand[-1]]
             if heuristic:
                 best = best_play(drawn, p, hands, top, d, True)
                 act = KEEP if best is None else best
@@ -424,7 +450,7 @@ def _play_round(  # one loop over the phases, kept whole for speed
                     drawn = (*drawn, KEEP)
                 k = len(drawn)
                 act = drawn[int(random_() * k)] if k > 1 else drawn[0]
-        elif phase == _PENALTY:
+        elif phase == penalty_phase:
             rank = discard[-1] & RANK_MASK
             plays = []
             if stacking and hands[(p - d) % n]:
@@ -489,13 +515,13 @@ def _play_round(  # one loop over the phases, kept whole for speed
         if act >= 0:  # a play
             if catchable >= 0:
                 catchable = -1
-            card = act & CARD_BITS
-            if card & NUMBER_TEST_MASK <= LAST_NUMBER_RANK and len(hand) > 2:
+            card = act & card_bits
+            if card & number_test <= last_number and len(hand) > 2:
                 hand.remove(card)
                 discard.append(card)
                 top = card
                 current = (p + d) % n
-                phase = _PLAY
+                phase = in_play
                 continue
             # Game._play
             hand.remove(card)
@@ -514,9 +540,13 @@ def _play_round(  # one loop over the phases, kept whole for speed
                 if not left and last is not None:
                     turns, reverses, cards, names_colour, challengeable, then, last = last
                 if names_colour:
-                    if challengeable:
+                    if challengeable:  # rules.wild_draw_four_is_legal, written out
                         named = top >> COLOUR_SHIFT
-                        wd4_legal = all(c >> COLOUR_SHIFT & COLOUR_MASK != named for c in hand)
+                        wd4_legal = True
+                        for c in hand:
+                            if c >> COLOUR_SHIFT & COLOUR_MASK == named:
+                                wd4_legal = False
+                                break
                     top = (act >> COLOUR_SHIFT_PLAY & COLOUR_MASK) << COLOUR_SHIFT | rank
                 else:
                     top = card & FACE_MASK
