@@ -98,12 +98,6 @@ _WD4_RANK = 14  # Rank.WILD_DRAW_FOUR (asserted below: an int compares faster)
 _DRAW_UNTIL_MAX = HouseRules.DRAW_UNTIL_MAX
 #: The wild cards' codes (a wild is played once per colour).
 _WILDS = frozenset(c for c in range(CARD_COUNT) if c >> COLOUR_SHIFT == WILD_COLOUR)
-_BYTE = 256
-#: By match key: the codes below 256 that may not be played on it, as bytes
-#: (``bytes(hand).translate(None, ...)`` keeps a hand's playable cards, in order).
-_UNPLAYABLE: list[bytes] = [
-    b"" if row is None else bytes(c for c in range(_BYTE) if not row[c]) for row in PLAYABLE
-]
 #: The decisions after which a playout stops by default.
 MAX_DECISIONS = 100_000
 
@@ -189,7 +183,6 @@ class _State:
         "showdowns",
         "deck_size",
         "deck_colours",
-        "small_codes",
     )
 
     def __init__(self, game: Game) -> None:
@@ -219,7 +212,6 @@ class _State:
         codes = g._variant.codes
         self.deck_size = len(codes)
         self.deck_colours = _deck_colours(codes)
-        self.small_codes = max(codes) < _BYTE
         if self.phase == _OVER:
             self.points = _points(self.hands, self.current)
 
@@ -331,10 +323,6 @@ def _play_round(  # one loop over the phases, kept whole for speed
     shuffles = s.shuffles
     decisions = 0
     showdown = s.showdown  # (challenger, opponent, cards) waiting for the unit
-    # A deck whose codes fit in a byte (classic) finds the playable cards with
-    # one bytes.translate (engine.uno.playout: _UNPLAYABLE), not a Python loop.
-    small = s.small_codes
-    unplayable_by_top = _UNPLAYABLE
     # The hot loop's names, as locals.
     playable_by_top, plays_of, plays_uno_of = PLAYABLE, PLAYS, PLAYS_UNO
     in_play, drawn_phase, penalty_phase = _PLAY, _DRAWN, _PENALTY
@@ -396,24 +384,14 @@ def _play_round(  # one loop over the phases, kept whole for speed
         # -- what the player may do (Game.legal_actions) and what they choose --
         if phase == in_play:
             plays: list[int]
-            if small:
-                found = bytes(hand).translate(None, unplayable_by_top[top])
-                if found.isascii() and len(hand) != 2:  # no wild, no UNO to call
-                    plays = [*dict.fromkeys(found)] if len(found) > 1 else [*found]
-                else:
-                    opts = plays_uno_of if len(hand) == 2 else plays_of
-                    plays = []
-                    for c in dict.fromkeys(found):
-                        plays += opts[c]
-            else:
-                playable = playable_by_top[top]
-                opts = plays_uno_of if len(hand) == 2 else plays_of
-                plays = []
-                seen: list[int] = []
-                for c in hand:
-                    if playable[c] and c not in seen:
-                        seen.append(c)
-                        plays += opts[c]
+            playable = playable_by_top[top]
+            opts = plays_uno_of if len(hand) == 2 else plays_of
+            plays = []
+            seen: list[int] = []
+            for c in hand:
+                if playable[c] and c not in seen:
+                    seen.append(c)
+                    plays += opts[c]
             catch = catchable >= 0 and catchable != p and len(hands[catchable]) == 1
             if prefer:
                 if catch:
