@@ -181,8 +181,7 @@ class _State:
         "first_card",
         "effects",
         "showdowns",
-        "deck_size",
-        "deck_colours",
+        "deck",
     )
 
     def __init__(self, game: Game) -> None:
@@ -209,16 +208,14 @@ class _State:
         self.first_card = g._house.first_card or g._variant.first_card
         self.effects = g._effects
         self.showdowns = g._variant.showdowns
-        codes = g._variant.codes
-        self.deck_size = len(codes)
-        self.deck_colours = _deck_colours(codes)
+        self.deck = g._variant.codes
         if self.phase == _OVER:
             self.points = _points(self.hands, self.current)
 
     def match_winner(self) -> int | None:
         scores = self.scores
-        best = max(range(self.n), key=scores.__getitem__)
-        return best if scores[best] >= self.target else None
+        best = max(scores)
+        return scores.index(best) if best >= self.target else None  # the first best
 
     def next_round(self) -> None:
         """Game.next_round and Game._deal, on the playout's lists."""
@@ -387,10 +384,9 @@ def _play_round(  # one loop over the phases, kept whole for speed
             playable = playable_by_top[top]
             opts = plays_uno_of if len(hand) == 2 else plays_of
             plays = []
-            seen: list[int] = []
             for c in hand:
-                if playable[c] and c not in seen:
-                    seen.append(c)
+                # A card's first play is its own code: "in plays" is "seen before".
+                if playable[c] and c not in plays:
                     plays += opts[c]
             catch = catchable >= 0 and catchable != p and len(hands[catchable]) == 1
             if prefer:
@@ -447,7 +443,10 @@ def _play_round(  # one loop over the phases, kept whole for speed
                 elif best is not None:
                     act = best
                 elif may_challenge:
-                    chance = held_colour_chance(p, hands, discard, d, s.deck_colours, s.deck_size)
+                    deck = s.deck
+                    chance = held_colour_chance(
+                        p, hands, discard, d, _deck_colours(deck), len(deck)
+                    )
                     act = CHALLENGE if chance is not None and chance > CHALLENGE_AT else ACCEPT
                 else:
                     act = ACCEPT

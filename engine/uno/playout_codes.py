@@ -59,7 +59,8 @@ def play_code(action: Action) -> int:
     return code
 
 
-#: By card code: the card's plays as ints, in ``PLAIN_PLAYS``' order ...
+#: By card code: the card's plays as ints, in ``PLAIN_PLAYS``' order (a
+#: card's first play is its own code: no colour named, no UNO called) ...
 PLAYS: list[tuple[int, ...]] = [tuple(map(play_code, plays)) for plays in PLAIN_PLAYS]
 #: ... and in ``UNO_PLAYS``' (offered to a player holding two cards).
 PLAYS_UNO: list[tuple[int, ...]] = [tuple(map(play_code, plays)) for plays in UNO_PLAYS]
