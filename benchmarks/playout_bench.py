@@ -11,7 +11,10 @@ one round per game. Each repeat times, interleaved:
                   prefer-play round, in one Node.js process that stays up between
                   repeats (CPU time by ``process.cpuUsage``, its own);
 ``uno-engine deal`` the same script dealing only (so its rounds less its deal
-                  can be set against ``playout``).
+                  can be set against ``playout``);
+``api``           ``Game.new`` + engine.uno.policies.reference_play_out: the same
+                  rounds through the public API (legal_actions / apply), the
+                  reference the playouts are tested against.
 
 Prints rounds per CPU-second of each, median of ``--repeat``, and the ratios.
 Installs uno-engine 2.0.3 into ``--node-dir`` (default /tmp/uno-showdown-uno-engine)
@@ -37,6 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.uno.game import Game
 from engine.uno.playout import play_out
+from engine.uno.policies import reference_play_out
 
 SCRIPT_DIR = Path(__file__).resolve().parent / "uno_engine"
 POLICY = "prefer-play"
@@ -87,6 +91,16 @@ def deal_and_play(rounds: int, rng: random.Random) -> tuple[float, int]:
     return time.process_time() - start, decisions
 
 
+def deal_and_play_api(rounds: int, rng: random.Random) -> tuple[float, int]:
+    """As deal_and_play, through the public API (engine.uno.policies)."""
+    decisions = 0
+    start = time.process_time()
+    for _ in range(rounds):
+        game = Game.new(2, "classic", rng=rng)
+        decisions += reference_play_out(game, POLICY, rng).decisions
+    return time.process_time() - start, decisions
+
+
 def play_only(games: list[Game], rng: random.Random) -> tuple[float, int]:
     """CPU seconds for playing out ``games``, dealt beforehand; decisions made."""
     decisions = 0
@@ -108,6 +122,7 @@ def run(repeat: int, rounds: int, node_dir: Path, seed: int) -> dict[str, Any]:
             "playout": [],
             "uno-engine": [],
             "uno-engine deal": [],
+            "api": [],
         }
         per_round: dict[str, int] = {}
         for _ in range(repeat):
@@ -122,6 +137,8 @@ def run(repeat: int, rounds: int, node_dir: Path, seed: int) -> dict[str, Any]:
             rates["playout"].append(rounds / cpu)
             answer = node.run(f"deal {rounds}")
             rates["uno-engine deal"].append(rounds / answer["cpu_s"])
+            cpu, _ = deal_and_play_api(rounds // 4, rng)
+            rates["api"].append(rounds // 4 / cpu)
     finally:
         node.close()
     medians = {name: statistics.median(values) for name, values in rates.items()}
@@ -136,6 +153,7 @@ def run(repeat: int, rounds: int, node_dir: Path, seed: int) -> dict[str, Any]:
             medians["deal+playout"] / medians["uno-engine"], 2
         ),
         "ratio_playout_vs_uno_engine_less_deal": round(medians["playout"] / undealt, 2),
+        "ratio_deal_and_playout_vs_api": round(medians["deal+playout"] / medians["api"], 2),
         "decisions_per_round": {
             "ours": round(per_round["ours"] / rounds, 1),
             "uno-engine": round(per_round["uno-engine"] / rounds, 1),
