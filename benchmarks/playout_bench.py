@@ -17,6 +17,9 @@ one round per game. Each repeat times, interleaved:
                   reference the playouts are tested against.
 
 Prints rounds per CPU-second of each, median of ``--repeat``, and the ratios.
+``--policies`` instead times each policy in classic and Showdown, playout
+against the API (no Node.js): CPU microseconds per round from a fresh deal,
+the deal not counted, median of ``--repeat``.
 Installs uno-engine 2.0.3 into ``--node-dir`` (default /tmp/uno-showdown-uno-engine)
 with npm on first use; node_modules is never part of the repository.
 
@@ -161,6 +164,33 @@ def run(repeat: int, rounds: int, node_dir: Path, seed: int) -> dict[str, Any]:
     }
 
 
+def policy_table(repeat: int, rounds: int, seed: int, players: int) -> dict[str, Any]:
+    """Per policy and variant: play_out and reference_play_out, us per round."""
+    table: dict[str, Any] = {}
+    for variant in ("classic", "showdown"):
+        for policy in ("prefer-play", "heuristic"):
+            rng = random.Random(seed)
+            games = [Game.new(players, variant, rng=rng) for _ in range(rounds)]
+            fast: list[float] = []
+            slow: list[float] = []
+            for _ in range(repeat):
+                start = time.process_time()
+                for game in games:
+                    play_out(game, policy, rng)
+                fast.append((time.process_time() - start) / rounds * 1e6)
+                start = time.process_time()
+                for game in games[: rounds // 4]:
+                    reference_play_out(game, policy, rng)
+                slow.append((time.process_time() - start) / (rounds // 4) * 1e6)
+            f, a = statistics.median(fast), statistics.median(slow)
+            table[f"{variant} {policy}"] = {
+                "playout_us": round(f, 1),
+                "api_us": round(a, 1),
+                "ratio": round(a / f, 2),
+            }
+    return table
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5, help="interleaved repeats (5)")
@@ -172,9 +202,17 @@ def main(argv: list[str] | None = None) -> int:
         default=Path("/tmp/uno-showdown-uno-engine"),
         help="where npm installs uno-engine (/tmp/uno-showdown-uno-engine)",
     )
+    parser.add_argument(
+        "--policies", action="store_true", help="time each policy against the API instead"
+    )
+    parser.add_argument("--players", type=int, default=2, help="players, with --policies (2)")
     args = parser.parse_args(argv)
     if args.repeat < 1 or args.rounds < 10:
         parser.error("--repeat must be at least 1 and --rounds at least 10")
+    if args.policies:
+        table = policy_table(args.repeat, args.rounds, args.seed, args.players)
+        print(json.dumps(table, indent=2))
+        return 0
     print(json.dumps(run(args.repeat, args.rounds, args.node_dir, args.seed), indent=2))
     return 0
 
