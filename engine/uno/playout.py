@@ -43,7 +43,6 @@ from typing import Literal, NamedTuple
 from engine.game.shuffle import seeded_shuffle
 from engine.uno.actions import Action
 from engine.uno.cards import (
-    CARD_COUNT,
     COLOUR_MASK,
     COLOUR_SHIFT,
     COLOURS,
@@ -54,6 +53,7 @@ from engine.uno.cards import (
     RANK_MASK,
     SHOWDOWN_SHIFT,
     WILD_COLOUR,
+    Rank,
 )
 from engine.uno.game import Game
 from engine.uno.game_state import _COLOUR, _DRAWN, _OVER, _PENALTY, _PLAY
@@ -94,10 +94,8 @@ __all__ = ["play_out", "PlayoutResult", "POLICIES", "MAX_DECISIONS"]
 POLICIES = ("random", "prefer-play", "heuristic")
 _RANDOM, _PREFER, _HEURISTIC = range(len(POLICIES))
 _WD4 = WILD_DRAW_FOUR_CARDS
-_WD4_RANK = 14  # Rank.WILD_DRAW_FOUR (asserted below: an int compares faster)
+_WD4_RANK = int(Rank.WILD_DRAW_FOUR)  # an int compares faster than the IntEnum
 _DRAW_UNTIL_MAX = HouseRules.DRAW_UNTIL_MAX
-#: The wild cards' codes (a wild is played once per colour).
-_WILDS = frozenset(c for c in range(CARD_COUNT) if c >> COLOUR_SHIFT == WILD_COLOUR)
 #: The decisions after which a playout stops by default.
 MAX_DECISIONS = 100_000
 
