@@ -62,21 +62,30 @@ def best_play(
     direction: int,
     drawn: bool,
 ) -> int | None:
-    """HeuristicBot's play among ``plays`` (ints, in legal order), or None to
-    draw, keep or accept. ``top`` is the game's match key, ``drawn`` whether the
-    player decides on the card just drawn."""
+    """HeuristicBot's play among ``plays`` (ints, in legal order: with the UNO
+    calls when the hand holds two cards), or None to draw, keep or accept.
+    ``top`` is the game's match key, ``drawn`` whether the player decides on the
+    card just drawn."""
     if not plays:
         return None
-    if any(a & UNO_BIT for a in plays):
-        plays = [a for a in plays if a & UNO_BIT]
     hand = hands[me]
+    if len(hand) == 2:
+        plays = [a for a in plays if a & UNO_BIT]  # always call UNO
+    held = [0, 0, 0, 0, 0]  # the hand's cards by colour field
+    for c in hand:
+        held[c >> COLOUR_SHIFT & COLOUR_MASK] += 1
     colour = top >> COLOUR_SHIFT
-    if colour != WILD_COLOUR and any(c >> COLOUR_SHIFT & COLOUR_MASK == colour for c in hand):
+    if colour != WILD_COLOUR and held[colour]:
+        # Only honest Wild Draw Fours: holding the colour makes it challengeable.
         plays = [a for a in plays if a & RANK_MASK != _WD4]
         if not plays:
             return None
     n = len(hands)
-    danger = any(len(hands[p]) <= _DANGER for p in range(n) if p != me)
+    danger = False
+    for p in range(n):
+        if p != me and len(hands[p]) <= _DANGER:
+            danger = True
+            break
     if drawn and (plays[0] & CARD_BITS) >> COLOUR_SHIFT == WILD_COLOUR and not danger:
         return None  # a drawn wild is kept for later
     next_small = len(hands[(me + direction) % n]) <= _DANGER
@@ -93,11 +102,7 @@ def best_play(
             else:
                 score = 100 if danger else -100
         else:
-            held = 0
-            for c in hand:
-                if c >> COLOUR_SHIFT & COLOUR_MASK == card_colour:
-                    held += 1
-            score = 10 * held + POINTS_BY_CODE[card] / 10
+            score = 10 * held[card_colour] + POINTS_BY_CODE[card] / 10
             if rank in _ACTION_RANKS:
                 useful = rank != _REVERSE or n == 2
                 score += (200 if useful else 50) if next_small else -20
