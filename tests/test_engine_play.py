@@ -406,16 +406,16 @@ def test_a_bot_may_be_given_its_reaction_in_ms():
 
 
 def test_play_gives_each_bot_its_reaction(monkeypatch):
-    import engine.apps.play as play_module
+    import engine.uno.bots as bots_module  # the family's make_bot builds its bots from here
 
     made = []
 
-    class Recording(play_module.HeuristicBot):
+    class Recording(bots_module.HeuristicBot):
         def __init__(self, *args, **kwargs):
             made.append(kwargs.get("reaction_ms"))
             super().__init__(*args, **kwargs)
 
-    monkeypatch.setattr(play_module, "HeuristicBot", Recording)
+    monkeypatch.setattr(bots_module, "HeuristicBot", Recording)
     lines = []
     play_game(["bot:180", "bot"], seed=3, target=20, input_fn=None, print_fn=lines.append)
     assert made == [180.0, None]
