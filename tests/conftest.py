@@ -207,6 +207,11 @@ SLOW_TESTS = {
     "test_bots_alone_play_without_any_input",  # test_pitch_terminal.py
     "test_the_real_machine_decides_every_simulated_showdown_right",  # test_simulate.py
     "test_the_counts_are_the_same_for_the_same_seed",
+    # Issue 24's heaviest, 0.7-1.5 s each: whole rounds, decision by decision.
+    "test_it_never_reads_hidden_cards",  # test_uno_search_bot.py: searches, twice per seed
+    "test_random_games_of_2_to_16_players_agree_with_the_rule_at_every_decision",
+    "test_pettingzoo_api_test_and_seed_test_pass",  # test_rl_env.py
+    "test_windows_cannot_loop_each_offers_each_claimant_once",  # test_rl_turns.py
 }
 
 #: Fixtures that run a script, so every test using one is slow (test_systemd_install*.py, _motor_safe.py).
