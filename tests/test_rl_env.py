@@ -4,12 +4,11 @@ import random
 import warnings
 
 import numpy as np
+import pettingzoo.test as pettingzoo_test  # the rl extra is in the test extra: never skipped
 import pytest
 
-pettingzoo_test = pytest.importorskip("pettingzoo.test")
-
-from engine.game.errors import IllegalActionError  # noqa: E402
-from engine.rl import DEFAULT_MAX_STEPS, CardGameEnv, env  # noqa: E402
+from engine.game.errors import IllegalActionError
+from engine.rl import DEFAULT_MAX_STEPS, CardGameEnv, env
 
 VARIANTS = [("classic", 2), ("classic", 4), ("showdown", 3), ("party", 2), ("party", 5)]
 

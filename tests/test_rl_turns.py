@@ -5,8 +5,6 @@ import random
 import numpy as np
 import pytest
 
-pytest.importorskip("pettingzoo")
-
 from engine.rl import Turns, env, reaction_order
 from engine.uno import Game, PartyGame
 
