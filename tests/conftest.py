@@ -413,7 +413,18 @@ def browser_type_launch_args(browser_type_launch_args):
         if os.environ.get("CI") == "true":
             pytest.fail(message)
         pytest.skip(message)
-    return {**browser_type_launch_args, "executable_path": CHROMIUM}
+    args = [*browser_type_launch_args.get("args", []), *FOREGROUND_ARGS]
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": args}
+
+
+#: Every page of a test is in the foreground, as each phone's page is on its own phone:
+#: Chromium throttles the timers and animation frames of pages it thinks are behind
+#: others, which delayed a phone's GO past its showdown's deadline on a loaded machine.
+FOREGROUND_ARGS = (
+    "--disable-background-timer-throttling",
+    "--disable-renderer-backgrounding",
+    "--disable-backgrounding-occluded-windows",
+)
 
 
 # --- the systemd tests' fixtures (test_systemd_*.py; helpers in systemd_helpers.py) ---
