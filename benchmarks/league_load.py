@@ -54,6 +54,7 @@ from tests.league_servers import Mosquitto, PostgresServer, free_port
 from tests.league_uplinks import (
     Fleet,
     LeagueProcess,
+    db_rows,
     league_standings,
     recount,
     wait_until,
@@ -82,18 +83,6 @@ def databases(backend: str, url: str | None, folder: Path) -> Iterator[Callable[
     finally:
         server.stop()
         shutil.rmtree(server_folder, ignore_errors=True)
-
-
-def _rows(db: str, query: str) -> list[tuple]:
-    if db.startswith("sqlite:"):
-        import sqlite3
-
-        with contextlib.closing(sqlite3.connect(db.removeprefix("sqlite:"))) as connection:
-            return connection.execute(query).fetchall()
-    import psycopg
-
-    with psycopg.connect(db) as connection:
-        return connection.execute(query).fetchall()
 
 
 def _percentile(values: list[float], fraction: float) -> float:
@@ -152,7 +141,7 @@ def throughput(folder: Path, db: str, units: int = 50, each: int = 200) -> dict[
     finally:
         fleet.stop()
         servers.close()
-    ((count, first, last),) = _rows(
+    ((count, first, last),) = db_rows(
         db, "SELECT COUNT(*), MIN(stored_at), MAX(stored_at) FROM results"
     )
     return {
@@ -184,7 +173,7 @@ def latency(
     finally:
         fleet.stop()
         servers.close()
-    stored = dict(_rows(db, "SELECT id, stored_at FROM results"))
+    stored = dict(db_rows(db, "SELECT id, stored_at FROM results"))
     waits = [(stored[id_] - at) * 1000 for id_, at in fleet.recorded_at.items()]
     return {
         "units": units,
@@ -248,7 +237,7 @@ def outage(
         fleet.stop()
         servers.close()
     written = sum(fleet.written)
-    ((rows, ids),) = _rows(db, "SELECT COUNT(*), COUNT(DISTINCT id) FROM results")
+    ((rows, ids),) = db_rows(db, "SELECT COUNT(*), COUNT(DISTINCT id) FROM results")
     return {
         "kill": kill,
         "units": units,

@@ -31,6 +31,9 @@ import pytest
 __all__ = ["Mosquitto", "PostgresServer", "free_port", "wait_for_port"]
 
 MOSQUITTO = os.environ.get("MOSQUITTO", "/usr/sbin/mosquitto")
+#: As root, mosquitto would become user mosquitto before it reads the password
+#: file, which a test's 0700 temporary folder keeps from it: it stays root.
+AS_ROOT = ["user root"] if os.geteuid() == 0 else []
 #: The services' files: the venue broker's config that install-league.sh installs.
 SYSTEMD = Path(__file__).resolve().parents[1] / "systemd"
 PG_BIN = Path(os.environ.get("PG_BIN", "/usr/lib/postgresql/15/bin"))
@@ -88,9 +91,7 @@ class Mosquitto:
     def _write_config(self) -> None:
         lines = [
             f"listener {self.port} 127.0.0.1",
-            # As root, mosquitto would become user mosquitto before it reads the
-            # password file, which a test's 0700 temporary folder keeps from it.
-            *(["user root"] if os.geteuid() == 0 else []),
+            *AS_ROOT,
             "log_dest stderr",
             "log_type error",
             "log_type warning",
@@ -137,8 +138,7 @@ class Mosquitto:
         text = text.replace("/etc/mosquitto/uno-showdown.acl", str(acl))
         assert "\nlistener 1883\n" in text
         text = text.replace("\nlistener 1883\n", f"\nlistener {self.port} 127.0.0.1\n")
-        root = ["user root"] if os.geteuid() == 0 else []  # see _write_config
-        self.config.write_text("\n".join([*root, "log_dest stderr", text]) + "\n")
+        self.config.write_text("\n".join([*AS_ROOT, "log_dest stderr", text]) + "\n")
         return self
 
     def start(self) -> Mosquitto:

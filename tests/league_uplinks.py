@@ -13,6 +13,7 @@ the league counted each result once.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -35,6 +36,7 @@ __all__ = [
     "Fleet",
     "LeagueProcess",
     "recount",
+    "db_rows",
     "league_standings",
     "wait_until",
 ]
@@ -290,6 +292,20 @@ def wait_until(check: Callable[[], Any], what: str, timeout: float = 60.0, every
     """``check()``'s first true value, polled; AssertionError naming ``what``
     after ``timeout`` (a safety limit: the event comes long before)."""
     return wait_for(check, what, timeout, every)
+
+
+def db_rows(db: str, query: str) -> list[tuple]:
+    """Rows of ``query`` on the league's database (``sqlite:PATH`` or a
+    PostgreSQL URL), read with its own driver, none of the league's code."""
+    if db.startswith("sqlite:"):
+        import sqlite3
+
+        with contextlib.closing(sqlite3.connect(db.removeprefix("sqlite:"))) as connection:
+            return connection.execute(query).fetchall()
+    import psycopg
+
+    with psycopg.connect(db) as connection:
+        return connection.execute(query).fetchall()
 
 
 def recount(journals: Iterable[Path]) -> dict[tuple[str, bool], dict[str, Any]]:

@@ -12,7 +12,6 @@ never for a timer; a wait's timeout is only a safety limit.
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -20,26 +19,20 @@ import pytest
 
 from engine.league.store_open import open_store
 from tests.league_servers import Mosquitto, free_port
-from tests.league_uplinks import Fleet, LeagueProcess, league_standings, recount, wait_until
+from tests.league_uplinks import (
+    Fleet,
+    LeagueProcess,
+    db_rows,
+    league_standings,
+    recount,
+    wait_until,
+)
 
 pytestmark = pytest.mark.slow
 
 UNITS = 50
 RESULTS = 4_500  # 90 a unit
 DRAIN_S = 90.0
-
-
-def _count(db: str, query: str) -> list[tuple]:
-    """Rows of ``query`` on the league's database, read with its own driver."""
-    if db.startswith("sqlite:"):
-        import sqlite3
-
-        with contextlib.closing(sqlite3.connect(db.removeprefix("sqlite:"))) as connection:
-            return connection.execute(query).fetchall()
-    import psycopg
-
-    with psycopg.connect(db) as connection:
-        return connection.execute(query).fetchall()
 
 
 def _at(actions: dict[int, Callable[[], object]]) -> Callable[[int], None]:
@@ -74,9 +67,9 @@ def _run_outage(tmp_path: Path, mosquitto: Mosquitto, db: str) -> None:
     written = sum(fleet.written)
     assert written == 3 * third
     # 0 lost, 0 stored twice: a row per id, two outcome rows per result.
-    assert _count(db, "SELECT COUNT(*), COUNT(DISTINCT id) FROM results") == [(written, written)]
-    assert _count(db, "SELECT COUNT(*) FROM outcomes") == [(2 * written,)]
-    per_unit = _count(db, "SELECT unit, COUNT(*), MAX(seq) FROM results GROUP BY unit")
+    assert db_rows(db, "SELECT COUNT(*), COUNT(DISTINCT id) FROM results") == [(written, written)]
+    assert db_rows(db, "SELECT COUNT(*) FROM outcomes") == [(2 * written,)]
+    per_unit = db_rows(db, "SELECT unit, COUNT(*), MAX(seq) FROM results GROUP BY unit")
     assert sorted(per_unit) == sorted(
         (name, count, count) for name, count in zip(fleet.names, fleet.written, strict=True)
     )
