@@ -206,3 +206,39 @@ def test_two_people_and_two_bots_play_a_pitch_hand_and_no_frame_shows_a_hidden_c
             assert view["you"] is None or view["you"]["seat"] == seat
             assert cards_shown({"type": "view", "view": view}) <= public | own
     assert all(f.errors == [] for f in [display_frames, *frames])
+
+
+def test_the_hosts_choice_of_game_outlives_the_tables_first_view(browser):
+    """The host picks Pitch after the welcome but before the table's first view reaches
+    the page (a slow Wi-Fi, a loaded host): that view, naming the lobby's game, does not take the choice back."""
+    import re
+
+    from engine.apps.table.server import create_app
+
+    room = Room(seats=4, rng=random.Random(2), code=CODE, host_key=HOST_KEY)
+    with free_port() as (sock, url), served(create_app(room, pace_s=60), sock):
+        page = browser.new_context().new_page()
+        held: list = []
+        routes: list = []
+        holding = [True]
+
+        def hold_the_servers_views(ws):
+            routes.append(ws)
+
+            def to_page(frame):
+                if holding[0] and json.loads(frame)["type"] == "view":
+                    held.append(frame)  # the welcome passes: it shows the host's form
+                else:
+                    ws.send(frame)
+
+            ws.connect_to_server().on_message(to_page)
+
+        page.route_web_socket(re.compile(r"/ws$"), hold_the_servers_views)
+        page.goto(f"{url}/#host={HOST_KEY}")
+        page.locator("#variant").select_option("pitch")
+        while held:  # the held frames first, in order, then the rest as they come
+            routes[0].send(held.pop(0))
+        holding[0] = False
+        page.locator("#seats li").first.wait_for()
+        assert page.locator("#variant").input_value() == "pitch"
+        assert page.locator("#pitch-rules").get_attribute("hidden") is None  # its rules shown

@@ -100,8 +100,11 @@ function showRuleFields() {
     $("bot-kind").innerHTML = unoBotOptions;
   }
 }
-$("variant").addEventListener("change", showRuleFields);
-let variantShown = false; // the lobby's variant (--variant) chosen once, then the host's
+let variantShown = false; // the lobby's variant (--variant) shown once, then the host's
+$("variant").addEventListener("change", () => {
+  variantShown = true; // the host's choice: a view arriving after it never takes it back
+  showRuleFields();
+});
 
 $("host-form").addEventListener("submit", (event) => {
   event.preventDefault();
