@@ -31,12 +31,12 @@ def test_off_a_terminal_or_with_no_color_a_card_is_its_code_alone():
 def test_the_shared_screen_shows_the_hand_in_colour_only_when_asked():
     import random
 
-    from engine.apps.screen import SharedScreen
     from engine.uno import new_game
+    from engine.uno.terminal.screen import UnoScreen
 
     game = new_game(2, "showdown", rng=random.Random(1), target=50)
-    plain = SharedScreen(game, ["Ann", "Bob"], [0, 1], None, print, colour=False)
-    coloured = SharedScreen(game, ["Ann", "Bob"], [0, 1], None, print, colour=True)
+    plain = UnoScreen(game, ["Ann", "Bob"], [0, 1], None, print, colour=False)
+    coloured = UnoScreen(game, ["Ann", "Bob"], [0, 1], None, print, colour=True)
     codes = plain.hand_line(0).split(": ", 1)[1].split()
     assert codes == [str(c) for c in sorted(game.hand(0), key=plain.card_key)]
     cards = coloured.hand_line(0).split(": ", 1)[1].split(", ")

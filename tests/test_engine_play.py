@@ -8,16 +8,11 @@ import pytest
 
 from engine import Game
 from engine.apps import play_cmd
-from engine.apps.play import (
-    Person,
-    SharedScreen,
-    bot_skill,
-    parse_players,
-    play_game,
-    replay_command,
-)
-from engine.apps.screen import HELP, wrap_help
+from engine.apps.play import bot_skill, parse_players, play_game, replay_command
+from engine.apps.screen import wrap_help
 from engine.units.ports import ManualUnit
+from engine.uno.terminal import Person
+from engine.uno.terminal.screen import HELP, UnoScreen
 from firmware_host.people.console import UsageError
 
 
@@ -449,7 +444,7 @@ def test_a_bad_reaction_is_a_clear_usage_error(entry, message, capsys):
 def seated(notation, names=("Ann", "Bob", "Cy"), *answers):
     game = Game.from_notation(notation)
     script = Script(*answers)
-    table = SharedScreen(game, list(names), [0], script.input, script.print)
+    table = UnoScreen(game, list(names), [0], script.input, script.print)
     return game, script, Person(table, names[0])
 
 
@@ -592,7 +587,7 @@ def test_the_drawn_card_is_shown_with_the_choice_to_play_or_keep_it():
 def test_passing_the_screen_wipes_the_last_hand_and_shows_the_next_on_the_private_screen():
     game = Game.from_notation(TURN)
     script = Script()
-    table = SharedScreen(
+    table = UnoScreen(
         game, ["Ann", "Bob", "Cy"], [0, 1], script.input, script.print, script.control
     )
     Person(table, "Ann").act(game, 0)

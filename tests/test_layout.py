@@ -66,13 +66,23 @@ MAY_IMPORT = {
     "engine.uno": {"engine.game", "firmware_host.people"},
     "engine.pitch": {"engine.game", "firmware_host.people"},
     # Pitch's game at the terminal (PitchFamily.terminal) is an app of the family's:
-    # engine.apps.play's shared screen and run, Pitch's rules.
+    # engine.apps.play's run and engine.apps.screen's shared screen, Pitch's rules.
     "engine.pitch.terminal": {
         "engine.game",
         "engine.match",
         "engine.units",
         "engine.apps",
         "engine.pitch",
+        "firmware_host.people",
+    },
+    # UNO's game at the terminal (UnoFamily.terminal), likewise: the shared screen and
+    # run, UNO's cards and words.
+    "engine.uno.terminal": {
+        "engine.game",
+        "engine.match",
+        "engine.units",
+        "engine.apps",
+        "engine.uno",
         "firmware_host.people",
     },
     "engine.units": {"engine.game", "firmware_host.protocol", "firmware_host.people"},
@@ -103,6 +113,7 @@ ENGINE_DAEMON = {
     "engine.uno": {PEOPLE_PACKAGE},
     "engine.pitch": {PEOPLE_PACKAGE},
     "engine.pitch.terminal": {PEOPLE_PACKAGE},
+    "engine.uno.terminal": {PEOPLE_PACKAGE},
     "engine.league": {PROTOCOL_PACKAGE, PEOPLE_PACKAGE},
 }
 SUBPACKAGES = [name for name in MAY_IMPORT if "." in name and not name.endswith("__main__")]

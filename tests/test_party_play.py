@@ -8,12 +8,13 @@ import argparse
 import pytest
 
 from engine.apps import play_cmd
-from engine.apps.play import PARTY_PLAYERS, Person, SharedScreen, parse_players, play_game
-from engine.apps.screen import PARTY_HELP, party_line
+from engine.apps.play import parse_players, play_game
 from engine.match import MatchEvent
 from engine.uno.actions import Action
 from engine.uno.narration import PARTY_EVENT_KINDS
 from engine.uno.party import PartyGame
+from engine.uno.terminal import PARTY_PLAYERS, Person
+from engine.uno.terminal.screen import PARTY_HELP, UnoScreen, party_line
 from engine.uno.words import event_text
 from firmware_host.people.console import UsageError
 
@@ -56,7 +57,7 @@ def seated(notation, *answers, seat=0, names=NAMES):
     game = PartyGame.from_notation(notation)
     names = list(names[: game.players])
     script = Script(*answers)
-    screen = SharedScreen(game, names, [seat], script.input, script.print)
+    screen = UnoScreen(game, names, [seat], script.input, script.print)
     return game, script, Person(screen, names[seat])
 
 

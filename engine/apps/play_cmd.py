@@ -13,7 +13,7 @@ are fought on a real unit (``--unit socket://HOST:PORT`` or ``--unit
 default you and seven bots; no unit). A keyboard cannot race: whenever you may
 act out of turn (you hold the card identical to the top discard while the
 speed-play window is open, or a player can be caught without UNO), the game
-stops and asks you before anyone else's claim counts. See ``PARTY_EPILOG``.
+stops and asks you before anyone else's claim counts (its game's EPILOG says more).
 """
 
 from __future__ import annotations
@@ -24,38 +24,33 @@ import sys
 import textwrap
 from pathlib import Path
 
-from engine.apps.play import (
-    DEFAULT_PLAYERS,
-    EPILOG,
+from engine.apps.play import UNITS, play_game, terminal_game
+from engine.apps.players import (
     MAX_PARTY_PLAYERS,
     MAX_PLAYERS,
-    TARGET,
-    UNITS,
     bot_skill,
     parse_players,
-    play_game,
     seat_names,
-    terminal_game,
 )
 from engine.apps.screen import terminal_control
 from engine.game.registry import FAMILIES, all_variants, family, family_playing
 from engine.units import is_unit_url, names_for_unit, token_from_text
 from firmware_host.people.console import UsageError, positive_int, seed, whole_number
 
-__all__ = ["add_arguments", "command", "read_token", "unit_argument", "PARTY_EPILOG"]
+__all__ = ["add_arguments", "command", "read_token", "unit_argument", "DEFAULT_VARIANT"]
 
-_DEFAULT_PLAYERS = parse_players(",".join(DEFAULT_PLAYERS))
+#: What ``showdown play`` plays without ``--variant``; the defaults shown are its game's.
+DEFAULT_VARIANT = "showdown"
+
+
+class _DefaultPlayers(list):
+    """``--players`` left out: the game's own seats apply (the default variant's
+    here, for the help and the tests, told apart from typed players by its type)."""
 
 
 class _DefaultTarget(int):
     """``--target`` left out: each game's own applies (an int, for the help and
     the tests, told apart from a typed ``--target 500`` by its type)."""
-
-
-_DEFAULT_TARGET = _DefaultTarget(TARGET)
-
-#: What ``showdown play --help`` says about UNO Party! at a keyboard.
-PARTY_EPILOG = EPILOG
 
 
 def _epilog() -> str:
@@ -94,22 +89,26 @@ def unit_argument(text: str) -> str:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    default_game = terminal_game(DEFAULT_VARIANT)
+    default_seats = default_game.seats(DEFAULT_VARIANT, None)
     parser.epilog = _epilog()
     parser.formatter_class = argparse.RawDescriptionHelpFormatter  # the epilog's paragraphs
     parser.add_argument(
         "--players",
         type=_players,
-        default=_DEFAULT_PLAYERS,
-        help='seats in order: names of people, "bot" (heuristic) or "random"; '
+        default=_DefaultPlayers(parse_players(",".join(default_seats))),
+        help='seats in order: names of people, "bot" (heuristic), "strong" (search) or '
+        '"random"; '
         "a bot may take its reaction in ms for a unit to press with, 100-1000: "
         f'"bot:180"; 2-{MAX_PLAYERS} players, 2-{MAX_PARTY_PLAYERS} in party '
-        '(default: "You,bot,bot,bot"; in party: You and 7 bots)',
+        f'(default: "{",".join(default_seats)}"; in party: You and 7 bots)',
     )
     parser.add_argument(
         "--variant",
         choices=all_variants(),
-        default="showdown",
-        help="the game (default: showdown); party: UNO Party!, pitch: 10 Point Pitch, see below",
+        default=DEFAULT_VARIANT,
+        help=f"the game (default: {DEFAULT_VARIANT}); party: UNO Party!, pitch: 10 Point Pitch, "
+        "see below",
     )
     parser.add_argument(
         "--unit",
@@ -143,7 +142,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--target",
         type=positive_int,
-        default=_DEFAULT_TARGET,
+        default=_DefaultTarget(default_game.TARGET),
         help=f"points that win the match (default: the game's: {_targets()})",
     )
 
@@ -174,7 +173,7 @@ def command(args: argparse.Namespace) -> int:
     (``showdown play: error: ...``, exit 2). The game that plays ``--variant``
     decides its seats, whether it takes a unit and its default target."""
     terminal = terminal_game(args.variant)
-    given = None if args.players is _DEFAULT_PLAYERS else args.players
+    given = None if isinstance(args.players, _DefaultPlayers) else args.players
     try:
         players = terminal.seats(args.variant, given)
     except ValueError as exc:

@@ -37,20 +37,15 @@ from typing import Any, TextIO
 
 from engine.apps.recap import scoreboard
 from engine.match import MatchEvent
-from engine.uno.card_style import styled
-from engine.uno.labels import card_order
-from engine.uno.words import COLOUR_WORDS, card_name, event_text
-from firmware_host.people.words import noun, plural
+from firmware_host.people.words import noun
 
 __all__ = [
     "SharedScreen",
     "QuitGame",
     "terminal_control",
-    "card_order",
+    "wrap_help",
     "COMMANDS",
-    "HELP",
-    "PARTY_HELP",
-    "party_line",
+    "COMMANDS_HELP",
     "ENTER_PRIVATE",
     "LEAVE_PRIVATE",
 ]
@@ -64,51 +59,10 @@ LEAVE_PRIVATE = "\033[2J\033[3J\033[H\033[?1049l\033[2J\033[3J\033[H"
 #: The words every prompt takes besides its own answers.
 COMMANDS = ("?", "help", "scores", "hand", "quit")
 
-HELP = (
+#: What ``help`` says first at every game: the commands every prompt takes.
+COMMANDS_HELP = (
     "Commands at any prompt: ? or help (this), scores, hand (your hand, once you "
     "are at the screen), quit (asks first).",
-    "Cards: a colour letter (R red, Y yellow, G green, B blue) and a rank:",
-    "  R5      red 5: play it on a red card or on any 5",
-    "  B+2     blue Draw Two: the next player draws 2 and misses their turn",
-    "  YR      yellow Reverse: play turns round (with two players: a Skip)",
-    "  GS      green Skip: the next player misses their turn",
-    "  W       Wild: plays on anything; you name the colour",
-    "  W+4     Wild Draw Four: name the colour; the next player draws 4, or challenges it",
-    "  WS      Wild Showdown: name the colour, then whom to face and for how many cards",
-    "  R7!2    a Showdown symbol: playing it starts a showdown for 2 cards with the "
-    "player it points at",
-    "Showdown: both press their paddle after GO; the slower, or whoever presses "
-    "before GO (a false start), takes the cards.",
-    "Actions: type the menu's number, or its text:",
-    "  R5      play that card; W=G plays a wild naming green",
-    "  R5 uno  play it and call UNO (do, when it leaves you one card: else you can be caught)",
-    "  draw    draw a card instead; then keep: keep the drawn card",
-    "  accept  draw the penalty; challenge: say the Wild Draw Four was played while "
-    "holding the colour (right: they draw 4; wrong: you draw 6)",
-    "  catch Bob   Bob has one card and did not call UNO: Bob draws 2",
-    "  face Bob    your Wild Showdown's opponent (then the number of cards)",
-)
-
-
-#: What ``help`` adds in an UNO Party! game (``showdown play --variant party``).
-PARTY_HELP = (
-    "UNO Party! cards:",
-    "  RP      red Point Taken: everyone points at another player at once; each draws "
-    "1 card per player pointing at them (at most 5)",
-    "  WP      Wild Pile Up: names no colour; cards are flipped into a mini pile; in turn "
-    "each adds a card of its colour or a wild (no effects), or takes the whole pile",
-    "  WT      Wild Drawn Together: name the colour and link two players: when one draws, "
-    "the other draws as many",
-    "Out of turn: when the top card is a number card you hold too (same colour and number), "
-    "the game stops and asks you before the next player plays: type the card to speed-play "
-    "it (play then goes on after you), or Enter to let it pass. Another card is a wrong "
-    "speed play: it comes back and you draw 1. A player who did not call UNO can be caught "
-    "the same way.",
-    "  speed G7    speed-play G7 (out of turn)",
-    "  point Bob   point at Bob (Point Taken); nobody sees whom until all have pointed",
-    "  take        take the mini pile into your hand",
-    "  WT=G 2+5    Wild Drawn Together naming green, linking players 2 and 5 (or choose "
-    "from the menu: the game asks the colour, then the two players)",
 )
 
 _KEY = re.compile(r"^( +\S.*?  +)(?=\S)")
@@ -125,39 +79,6 @@ def wrap_help(line: str, width: int) -> list[str]:
     key = _KEY.match(line)
     indent = " " * len(key.group(1)) if key else "  "
     return textwrap.wrap(line, max(width, 40), subsequent_indent=indent) or [""]
-
-
-def party_line(game, names: Sequence[str]) -> str:
-    """UNO Party!'s public facts, one line: the speed window, the mini pile and
-    its colour, the link, who has pointed (never whom). "" for other games, and
-    when none applies.
-
-    >>> from engine.uno.party import PartyGame
-    >>> game = PartyGame.from_notation("party R5,G7/R5,B1/Y3,W G1,G2 R1,R5 R + 0 play - - "
-    ...                                "0,0,0 2 1 500 - 1:0 link=0+2")
-    >>> party_line(game, ["You", "bot1", "bot2"])
-    'Party! · speed window open on R5 · linked: You + bot2'
-    """
-    if not hasattr(game, "speed_window"):
-        return ""
-    parts = []
-    if game.speed_window:
-        parts.append(f"speed window open on {game.top_card}")
-    if game.pile:
-        colour = COLOUR_WORDS[str(game.pile_colour)]
-        parts.append(
-            f"mini pile ({colour}, {plural(len(game.pile), 'card')}): "
-            f"{' '.join(map(str, game.pile))}"
-        )
-    if game.links is not None:
-        a, b = game.links
-        parts.append(f"linked: {names[a]} + {names[b]}")
-    if game.phase.value == "point":
-        done = [names[p] for p in game.pointing]
-        parts.append(
-            f"pointed: {', '.join(done)} (whom stays hidden)" if done else "nobody has pointed yet"
-        )
-    return " · ".join(["Party!", *parts]) if parts else ""
 
 
 class QuitGame(Exception):
@@ -179,12 +100,12 @@ class SharedScreen:
     """The screen the people share (the *table* is the people at the unit:
     :class:`engine.units.remote.Table`).
 
-    It tells UNO's events and shows UNO's table; another family's terminal game
-    (engine.apps.play.TerminalGame) subclasses it and overrides the hooks that
-    say what its game shows: ``HELP_LINES``, ``event_line``, ``card_key``,
-    ``status``, ``hand_line``, ``show_scores``, ``show_round_end`` and
-    ``show_final_scores``. Who sits at the screen, the wipes and the recaps
-    stay here.
+    Who sits at the screen, the wipes and the recaps are here, the same for every
+    game; each family's terminal game (engine.apps.play.TerminalGame) subclasses it
+    and says what its game shows in the hooks: ``event_line`` and ``status`` (which
+    it must write), ``HELP_LINES``, ``card_key``, ``cards_text``, ``hand_line``,
+    ``show_scores``, ``show_round_end`` and ``show_final_scores``
+    (engine.uno.terminal.screen, engine.pitch.terminal.screen).
 
     ``people`` are the seats of people (the rest are bots); ``control_fn(what)``
     switches to the ``"private"`` screen and back to the ``"public"`` one
@@ -193,13 +114,12 @@ class SharedScreen:
     told again as it happens (a recap still tells it). ``unit_help``: lines
     that ``help`` adds about the unit's own answers, ``rules_help`` about the
     variant's own cards (UNO Party!'s). ``replay``: the command
-    that plays this game again. ``colour``: the seated player's cards are shown
-    in colour with a symbol and their words (a colour terminal; else their codes).
+    that plays this game again.
     """
 
     def __init__(
         self,
-        game: Any,  # the family's game: UNO's here, a subclass's own
+        game: Any,  # the family's game (the subclass's own)
         names: Sequence[str],
         people: Sequence[int],
         input_fn: Callable[[str], str] | None,
@@ -210,11 +130,8 @@ class SharedScreen:
         unit_help: Sequence[str] = (),
         rules_help: Sequence[str] = (),
         replay: str = "",
-        colour: bool = False,
     ):
         self.game = game
-        #: Cards in colour with a symbol and words (engine.uno.card_style), or codes.
-        self.colour = colour
         self.names = list(names)
         self.people = list(people)
         self.input_fn = input_fn
@@ -259,16 +176,20 @@ class SharedScreen:
             else:
                 self.confirm_quit()
 
-    #: What ``help`` says first: the commands, the cards and the actions.
-    HELP_LINES: Sequence[str] = HELP
+    #: What ``help`` says first: the commands, then the family's cards and actions.
+    HELP_LINES: Sequence[str] = COMMANDS_HELP
 
     def event_line(self, event: MatchEvent, player: int | None) -> str:
         """``event`` in words, told to ``player`` (None: to the table)."""
-        return event_text(event, self.names, player)
+        raise NotImplementedError("each family's screen tells its own events")
 
-    def card_key(self, card) -> Any:
+    def card_key(self, card: Any) -> Any:
         """The key that sorts a hand's cards as the hand shows them."""
-        return card_order(card)
+        return str(card)
+
+    def cards_text(self, cards: Sequence[Any]) -> str:
+        """Some cards, as the screen writes them (in a hand's order)."""
+        return " ".join(map(str, cards))
 
     def show_help(self) -> None:
         width = min(shutil.get_terminal_size().columns, 100)
@@ -366,8 +287,7 @@ class SharedScreen:
         self._shown = hand
         if new:
             cards = sorted(new.elements(), key=self.card_key)
-            shown = (", " if self.colour else " ").join(styled(c, self.colour) for c in cards)
-            self.print_fn(f"  (your new {noun(len(cards), 'card')}: {shown})")
+            self.print_fn(f"  (your new {noun(len(cards), 'card')}: {self.cards_text(cards)})")
 
     # -- the match as it happens ---------------------------------------------------
 
@@ -420,38 +340,16 @@ class SharedScreen:
         self.print_fn(self.event_line(event, None))
 
     def show_round_end(self) -> None:
-        """The round is scored: what is left to show of it (UNO: the hands left, their points)."""
-        game = self.game
-        for p in range(game.players):
-            hand = game.hand(p)
-            if hand:
-                points = sum(card.points for card in hand)
-                self.print_fn(
-                    f"  {self.names[p]} held {' '.join(map(str, hand))} ({points} points)"
-                )
+        """The round is scored: what is left to show of it (nothing, unless the family says)."""
 
     # -- the seated player's view --------------------------------------------------
 
     def hand_line(self, player: int) -> str:
-        cards = sorted(self.game.hand(player), key=self.card_key)
-        hand = (", " if self.colour else " ").join(styled(card, self.colour) for card in cards)
+        hand = self.cards_text(sorted(self.game.hand(player), key=self.card_key))
         name = self.names[player]
         return f"Your hand: {hand}" if name.casefold() == "you" else f"{name}, your hand: {hand}"
 
     def status(self, player: int) -> None:
-        game = self.game
-        colour = "" if game.colour is None else f" · colour {COLOUR_WORDS[str(game.colour)]}"
-        way = "clockwise" if game.direction == 1 else "anticlockwise"
-        self.print_fn("")
-        self.print_fn(
-            f"Round {game.round} · top card {game.top_card}: {card_name(game.top_card)}"
-            f"{colour} · {way}"
-        )
-        sizes = ", ".join(f"{n} {s}" for n, s in zip(self.names, game.hand_sizes, strict=True))
-        scores = ", ".join(f"{n} {s}" for n, s in zip(self.names, game.scores, strict=True))
-        self.print_fn(f"Cards in hand: {sizes} · Scores: {scores}")
-        party = party_line(game, self.names)
-        if party:
-            self.print_fn(party)
-        self.print_fn(self.hand_line(player))
-        self._known[player] = Counter(game.hand(player))
+        """The table as ``player`` sees it at their turn, then their hand; the hand
+        shown counts as read (``self._known[player]``)."""
+        raise NotImplementedError("each family's screen shows its own table")

@@ -181,7 +181,8 @@ class Family(Protocol):
     #: "random": uniform over the legal actions; perhaps "strong": its search).
     bot_kinds: tuple[str, ...]
     #: The module of its game at the terminal (``showdown play``), an
-    #: engine.apps.play.TerminalGame: its default target, its seats, its screen.
+    #: engine.apps.play.TerminalGame (engine.uno.terminal, engine.pitch.terminal): its
+    #: default target, its seats, its screen.
     terminal: str
     #: The room that keeps the score of a table playing with real cards, "module:Class".
     companion: str

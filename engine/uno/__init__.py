@@ -88,7 +88,7 @@ class UnoFamily:
     taps = taps  # a phone's tap at the browser table, in UNO's words
     #: "bot" the heuristic, "random" uniform over the legal actions, "strong" the search bot.
     bot_kinds = ("bot", "random", "strong")
-    terminal = "engine.apps.play"  # its game at the terminal (showdown play)
+    terminal = "engine.uno.terminal"  # its game at the terminal (showdown play)
     companion = "engine.apps.table.companion:CompanionRoom"  # its showdowns on the unit
     table = "engine.uno.table"  # its game at the browser table (engine.apps.table.setup)
     rl_codec = "engine.uno.rl_codec"  # its encoding for the environment (engine.rl)
