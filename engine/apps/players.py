@@ -11,9 +11,9 @@ import shlex
 from collections.abc import Sequence
 
 from engine.apps.screen import COMMANDS
+from engine.game.agents import REACTION_MS_RANGE
 from engine.game.registry import FAMILIES, family
 from engine.units.ports import ManualUnit
-from engine.uno.bots import REACTION_MS_RANGE
 from firmware_host.people.words import plural
 
 __all__ = [
