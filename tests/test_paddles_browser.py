@@ -36,7 +36,7 @@ def paddles(browser, playwright):
             page.goto(f"{url}/?seat={seat}")
             pages[seat] = page
         for page in pages.values():  # the clock burst is in
-            page.wait_for_function("window.paddles.samples.length >= 8", timeout=10_000)
+            page.wait_for_function("() => window.paddles.samples.length >= 8", timeout=10_000)
         yield server, pages
         for page in pages.values():
             page.context.close()
@@ -82,8 +82,8 @@ def fight(server: PaddleServer, act) -> tuple[ShowdownOutcome, list]:
 def in_round(showdown_id: str, number: int, *, go: bool) -> str:
     """A page condition: this phone is in that round (and, with ``go``, showed its GO)."""
     shown = " && window.paddles.round.shownGo !== null" if go else ""
-    return (
-        f"window.paddles.round && window.paddles.round.showdown_id === '{showdown_id}'"
+    return (  # a function, not an expression: the page's CSP forbids eval when it polls
+        f"() => window.paddles.round && window.paddles.round.showdown_id === '{showdown_id}'"
         f" && window.paddles.round.round === {number}{shown}"
     )
 

@@ -11,6 +11,7 @@ Ann plays R2!1 at Bob, who loses the showdown and takes a card.
 import copy
 import os
 import re
+import signal
 import sys
 import time
 from pathlib import Path
@@ -59,6 +60,13 @@ class AlternateScreen(pyte.HistoryScreen):
             super().index()
 
 
+def ctrl_c_as_at_a_terminal() -> None:
+    """Ctrl-C interrupts the child, as it does a command typed at a terminal, even
+    when the tests were started in the background (``make test &``), which leaves
+    SIGINT ignored for every process started from it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class Terminal:
     """``showdown`` in a pseudo-terminal, rendered as a person sees it."""
 
@@ -66,7 +74,13 @@ class Terminal:
         self.screen = screen_class(COLUMNS, ROWS, history=10_000)
         self.stream = pyte.ByteStream(self.screen)
         env = {**os.environ, "TERM": "xterm", "COLUMNS": str(COLUMNS), "LINES": str(ROWS)}
-        self.child = pexpect.spawn(SHOWDOWN, list(args), dimensions=(ROWS, COLUMNS), env=env)
+        self.child = pexpect.spawn(
+            SHOWDOWN,
+            list(args),
+            dimensions=(ROWS, COLUMNS),
+            env=env,
+            preexec_fn=ctrl_c_as_at_a_terminal,
+        )
         self.ended = False
         self.line_feeds = 0  # every "\n" the program wrote, its echo of an Enter included
 

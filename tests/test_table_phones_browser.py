@@ -115,7 +115,7 @@ def seated_table(browser, playwright, url: str):
     display.locator("#variant").select_option("showdown")
     display.locator("#start").click()
     for page, _ in phones.values():  # the welcome said paddles: the clocks are set
-        page.wait_for_function("window.tablePaddles.samples.length >= 8", timeout=10_000)
+        page.wait_for_function("() => window.tablePaddles.samples.length >= 8", timeout=10_000)
     return display, display_frames, phones
 
 
