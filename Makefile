@@ -35,8 +35,11 @@ $(STAMP): pyproject.toml
 
 build: $(KERNEL_STAMP)
 
+# mypyc builds through setuptools, which reads pyproject.toml: it needs the
+# setuptools [build-system] names (a new venv has an older one).
 $(KERNEL_STAMP): $(STAMP) $(KERNEL_SRC)
 	rm -f engine/uno/playout_kernel*.so
+	$(PYTHON) -m pip install --quiet 'setuptools>=77'
 	$(VENV)/bin/mypyc $(KERNEL_SRC) > build-kernel.log 2>&1 \
 	  && rm build-kernel.log \
 	  || { rm -f engine/uno/playout_kernel*.so; \

@@ -306,6 +306,12 @@ def play_round(  # one loop over the phases, kept whole for speed
                 victim = current = (p + d) % n
                 phase = _PLAY
             else:
+                turns: int
+                reverses: bool
+                cards: int
+                names_colour: bool
+                challengeable: bool
+                then: int
                 turns, reverses, cards, names_colour, challengeable, then, last = effect
                 if not left and last is not None:
                     turns, reverses, cards, names_colour, challengeable, then, last = last
