@@ -42,6 +42,7 @@ import sys
 from types import ModuleType
 from typing import Literal, NamedTuple
 
+from engine.game.shuffle import seeded_shuffle
 from engine.uno import playout_kernel
 from engine.uno.actions import Action
 from engine.uno.cards import (
@@ -53,18 +54,14 @@ from engine.uno.cards import (
 )
 from engine.uno.game import Game
 from engine.uno.game_state import _COLOUR, _OVER, _PLAY
-from engine.uno.match_facts import match_seed
 from engine.uno.rules import (
     FIRST_CARD_COVERED,
     FIRST_CARD_RETURNED,
     HAND_SIZE,
-    HouseRules,
-    Variant,
     first_card_effect,
 )
-from engine.uno.tables import EFFECTS
 
-__all__ = ["play_out", "play_out_new_deal", "PlayoutResult", "POLICIES", "MAX_DECISIONS"]
+__all__ = ["play_out", "PlayoutResult", "POLICIES", "MAX_DECISIONS"]
 
 #: The policies by name, as ``play_out`` takes them.
 POLICIES = ("random", "prefer-play", "heuristic")
@@ -148,46 +145,6 @@ def play_out(
     pile (a determinized copy, every card of the deck still in one place) plays
     out as it stands.
     """
-    return _play(_State(game), _policy_number(policy, to), rng, to, log, max_decisions)
-
-
-def play_out_new_deal(
-    players: int,
-    variant: str | Variant,
-    policy: str,
-    rng: random.Random,
-    *,
-    to: Literal["round", "match"] = "round",
-    house_rules: HouseRules | None = None,
-    target: int = 500,
-    dealer: int = 0,
-    log: list[Action] | None = None,
-    max_decisions: int = MAX_DECISIONS,
-) -> PlayoutResult:
-    """``play_out(Game.new(players, variant, rng=rng, ...), policy, rng, ...)``
-    without building the Game: the same seed drawn from ``rng``, the same deal
-    (the kernel's shuffle is the game's, swap for swap), so the same result and
-    ``rng`` left as that would leave it. Classic and Showdown.
-
-    >>> import random
-    >>> a, b = random.Random(3), random.Random(3)
-    >>> game = Game.new(2, "classic", rng=a)
-    >>> play_out(game, "prefer-play", a) == play_out_new_deal(2, "classic", "prefer-play", b)
-    True
-    >>> a.random() == b.random()
-    True
-    """
-    kind = _policy_number(policy, to)
-    chosen = Variant.named(variant) if isinstance(variant, str) else variant
-    if chosen.name == "party":
-        raise ValueError("UNO Party! is a PartyGame: its playouts are not written")
-    seed = match_seed(chosen, players, seed=None, rng=rng, dealer=dealer, target=target)
-    house = house_rules if house_rules is not None else HouseRules()
-    state = _State.dealt(chosen, players, seed, house, target, dealer)
-    return _play(state, kind, rng, to, log, max_decisions)
-
-
-def _policy_number(policy: str, to: str) -> int:
     try:
         kind = POLICIES.index(policy)
     except ValueError:
@@ -196,17 +153,7 @@ def _policy_number(policy: str, to: str) -> int:
         ) from None
     if to not in ("round", "match"):
         raise ValueError(f"play out to 'round' or 'match', not {to!r}")
-    return kind
-
-
-def _play(
-    state: _State,
-    kind: int,
-    rng: random.Random,
-    to: str,
-    log: list[Action] | None,
-    max_decisions: int,
-) -> PlayoutResult:
+    state = _State(game)
     decisions = 0
     while True:
         decisions += KERNEL.play_round(state, kind, rng.random, log, max_decisions - decisions)
@@ -281,31 +228,13 @@ class _State:
         best = max(scores)
         return scores.index(best) if best >= self.target else None  # the first best
 
-    @classmethod
-    def dealt(
-        cls, variant: Variant, n: int, seed: int, house: HouseRules, target: int, dealer: int
-    ) -> _State:
-        """The first round as Game.new deals it (its checks made by match_seed)."""
-        s = cls.__new__(cls)
-        s.n, s.scores, s.points, s.dealer, s.target = n, [0] * n, 0, dealer, target
-        s.seed, s.shuffles, s.house = seed, 0, house
-        s.first_card = house.first_card or variant.first_card
-        s.effects = EFFECTS[n == 2, house.stacking]
-        s.showdowns, s.deck = variant.showdowns, variant.codes
-        s.deal(list(variant.codes))
-        return s
-
     def next_round(self) -> None:
-        """Game.next_round, on the playout's lists."""
+        """Game.next_round and Game._deal, on the playout's lists."""
+        n = self.n
         cards = [c for hand in self.hands for c in hand] + self.draw + self.discard
         cards.sort()
-        self.dealer = (self.dealer + 1) % self.n
-        self.deal(cards)
-
-    def deal(self, cards: list[int]) -> None:
-        """Game._deal: ``cards`` shuffled and dealt, the first card turned."""
-        n, dealer = self.n, self.dealer
-        KERNEL.shuffle(cards, self.seed, self.shuffles)
+        self.dealer = dealer = (self.dealer + 1) % n
+        seeded_shuffle(cards, seed=self.seed, count=self.shuffles)
         self.shuffles += 1
         first = (dealer + 1) % n
         hands: list[list[int]] = [[]] * n
@@ -329,7 +258,7 @@ class _State:
             rank = discard[-1] & RANK_MASK
             if rank in returned and any(c & RANK_MASK < FIRST_WILD_RANK for c in draw):
                 draw.append(discard.pop())
-                KERNEL.shuffle(draw, self.seed, self.shuffles)
+                seeded_shuffle(draw, seed=self.seed, count=self.shuffles)
                 self.shuffles += 1
                 discard.append(draw.pop())
             elif rank in covered and draw:
@@ -358,7 +287,7 @@ class _State:
                     return
                 rest = discard[:-1]
                 del discard[:-1]
-                KERNEL.shuffle(rest, self.seed, self.shuffles)
+                seeded_shuffle(rest, seed=self.seed, count=self.shuffles)
                 self.shuffles += 1
                 draw.extend(rest)
             hand.append(draw.pop())

@@ -12,12 +12,10 @@ is read into typed locals; the effect rows are read as ``Any`` because mypyc
 from __future__ import annotations
 
 import functools
-import random
-import struct
 from collections.abc import Callable
 from typing import Any
 
-from engine.game.shuffle import SHUFFLE_COUNT_BITS
+from engine.game.shuffle import seeded_shuffle
 from engine.uno import tables
 from engine.uno.actions import Action
 from engine.uno.cards import (
@@ -56,7 +54,7 @@ from engine.uno.playout_heuristic import (
 from engine.uno.rules import LOST_CHALLENGE_CARDS, WILD_DRAW_FOUR_CARDS, HouseRules
 from engine.uno.tables import PLAYABLE, POINTS
 
-__all__ = ["play_round", "points_of", "shuffle", "PREFER", "HEURISTIC"]
+__all__ = ["play_round", "points_of", "PREFER", "HEURISTIC"]
 
 #: The policies' numbers (engine.uno.playout.POLICIES' order).
 PREFER, HEURISTIC = 1, 2
@@ -65,19 +63,6 @@ _WD4_RANK = int(Rank.WILD_DRAW_FOUR)  # an int compares faster than the IntEnum
 _DRAW_UNTIL_MAX = HouseRules.DRAW_UNTIL_MAX
 # Read as Any (see above): the number cards' row, known by identity.
 _PASS_TURN: Any = getattr(tables, "PASS_TURN")  # noqa: B009
-
-
-def shuffle(cards: list[int], seed: int, count: int) -> None:
-    """engine.game.shuffle.seeded_shuffle (the ``count``-th shuffle of a game
-    seeded ``seed``) on card codes, swap for swap (tests/test_uno_playout_kernel.py
-    compares them): compiled, its loop runs in C."""
-    n = len(cards)
-    rng = random.Random(seed << SHUFFLE_COUNT_BITS | count)
-    bits = rng.getrandbits(32 * n)
-    keys: tuple[int, ...] = struct.unpack(f"<{n}I", bits.to_bytes(4 * n, "little"))
-    for i in range(n - 1, 0, -1):
-        j = keys[i] % (i + 1)
-        cards[i], cards[j] = cards[j], cards[i]
 
 
 @functools.cache
@@ -142,7 +127,7 @@ def play_round(  # one loop over the phases, kept whole for speed
             return False
         rest = discard[:-1]
         del discard[:-1]
-        shuffle(rest, seed, shuffles)
+        seeded_shuffle(rest, seed=seed, count=shuffles)
         shuffles += 1
         draw.extend(rest)
         return True
