@@ -7,7 +7,10 @@ is built and no ``apply()`` is called per decision. The same ``rng`` gives
 exactly the game that the public API would play with the same policy
 (engine.uno.policies: ``reference_play_out`` is that loop over
 ``waiting_for`` / ``legal_actions`` / ``apply``, and tests/test_uno_playout.py
-compares every decision of the two).
+compares every decision of the two). The decision loop is
+engine.uno.playout_kernel's ``play_round``: its mypyc extension where ``make
+build`` built it (``KERNEL``), its Python source otherwise or with
+``UNO_PLAYOUT_INTERPRETED=1``.
 
 The policies (``POLICIES``), each choosing from ``legal_actions()`` as the game
 lists them:
