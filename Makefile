@@ -6,7 +6,14 @@ STAMP  := $(VENV)/.installed
 # What pytest collects: the tests and the doctests of every package (pyproject's testpaths).
 TEST_PATHS := tests hw firmware_host engine
 
-.PHONY: help demo test check lint clean test-gpio
+# The playouts' kernel compiled by mypyc (docs/performance.md, "Playouts"):
+# an extension beside engine/uno/playout_kernel.py that Python imports in its
+# place. The stamp records the try; a failed build leaves no extension, says so
+# and the playouts run the Python source (the reference), so nothing else fails.
+KERNEL_SRC   := engine/uno/playout_kernel.py
+KERNEL_STAMP := $(VENV)/.playout-kernel
+
+.PHONY: help demo test check lint clean test-gpio build
 
 help:
 	@echo "make demo    play a whole UNO match against the unit daemon on mock pins"
@@ -17,6 +24,7 @@ help:
 	@echo "make lint    ruff (lint and format) and mypy alone"
 	@echo "make test-gpio  the daemon on a real kernel GPIO chip (gpio-sim under qemu; root,"
 	@echo "             Debian; a few minutes the first time): tests/kernel/run.sh"
+	@echo "make build   compile the playouts' kernel with mypyc (test and check do it)"
 	@echo "make clean   remove .venv and the build files"
 
 $(STAMP): pyproject.toml
@@ -25,6 +33,19 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
+build: $(KERNEL_STAMP)
+
+# mypyc builds through setuptools, which reads pyproject.toml: it needs the
+# setuptools [build-system] names (a new venv has an older one).
+$(KERNEL_STAMP): $(STAMP) $(KERNEL_SRC)
+	rm -f engine/uno/playout_kernel*.so
+	$(PYTHON) -m pip install --quiet 'setuptools>=77'
+	$(VENV)/bin/mypyc $(KERNEL_SRC) > build-kernel.log 2>&1 \
+	  && rm build-kernel.log \
+	  || { rm -f engine/uno/playout_kernel*.so; \
+	       echo "mypyc did not build $(KERNEL_SRC) (build-kernel.log): playouts run interpreted"; }
+	touch $(KERNEL_STAMP)
+
 demo: $(STAMP)
 	$(VENV)/bin/showdown demo
 
@@ -32,7 +53,7 @@ demo: $(STAMP)
 # runs the same examples every time and keeps no example database. Two workers:
 # most slow tests wait on a process, a browser or a terminal, so one core idles
 # without the second (docs/performance.md, "The whole suite").
-test: lint
+test: lint $(KERNEL_STAMP)
 	$(PYTHON) -m pytest --hypothesis-profile=ci -n 2 $(TEST_PATHS)
 
 # Leaves out the tests marked slow (a process, the network or the real clock;
@@ -44,7 +65,7 @@ test: lint
 # fsyncs wait for the disk, seconds of a run on a busy one (make test keeps the disk).
 check: export PYTHONDONTWRITEBYTECODE :=
 check: export TMPDIR := $(or $(wildcard /dev/shm),$(TMPDIR))
-check: lint
+check: lint $(KERNEL_STAMP)
 	$(PYTHON) -m pytest -m "not slow" --hypothesis-profile=check -n 2 $(TEST_PATHS)
 
 # The daemon on lgpio and RPi.GPIO against the kernel's gpio-sim driver in a qemu
@@ -61,4 +82,4 @@ lint: $(STAMP)
 	$(VENV)/bin/mypy
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build *.egg-info build-kernel.log engine/uno/playout_kernel*.so

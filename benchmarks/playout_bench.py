@@ -16,7 +16,10 @@ one round per game. Each repeat times, interleaved:
                   rounds through the public API (legal_actions / apply), the
                   reference the playouts are tested against.
 
-Prints rounds per CPU-second of each, median of ``--repeat``, and the ratios.
+The rows above run the kernel play_out runs (``kernel``: the mypyc extension
+when ``make build`` built it); the ``... (interpreted)`` rows run its Python
+source in the same repeats. Prints rounds per CPU-second of each, median of
+``--repeat``, and the ratios.
 ``--policies`` instead times each policy in classic and Showdown, playout
 against the API (no Node.js): CPU microseconds per round from a fresh deal,
 the deal not counted, median of ``--repeat``.
@@ -41,6 +44,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from engine.uno import playout
 from engine.uno.game import Game
 from engine.uno.playout import play_out
 from engine.uno.policies import reference_play_out
@@ -120,12 +124,14 @@ def run(repeat: int, rounds: int, node_dir: Path, seed: int) -> dict[str, Any]:
     try:
         node.run(str(rounds))  # warm-up: Node's JIT, Python's caches
         deal_and_play(rounds // 10, rng)
+        kernel, source = playout.KERNEL, playout.interpreted_kernel()
         rates: dict[str, list[float]] = {
             "deal+playout": [],
             "playout": [],
             "uno-engine": [],
             "uno-engine deal": [],
             "api": [],
+            "deal+playout (interpreted)": [],
         }
         per_round: dict[str, int] = {}
         for _ in range(repeat):
@@ -142,6 +148,12 @@ def run(repeat: int, rounds: int, node_dir: Path, seed: int) -> dict[str, Any]:
             rates["uno-engine deal"].append(rounds / answer["cpu_s"])
             cpu, _ = deal_and_play_api(rounds // 4, rng)
             rates["api"].append(rounds // 4 / cpu)
+            playout.KERNEL = source
+            try:
+                cpu, _ = deal_and_play(rounds // 2, rng)
+                rates["deal+playout (interpreted)"].append(rounds // 2 / cpu)
+            finally:
+                playout.KERNEL = kernel
     finally:
         node.close()
     medians = {name: statistics.median(values) for name, values in rates.items()}
@@ -150,10 +162,14 @@ def run(repeat: int, rounds: int, node_dir: Path, seed: int) -> dict[str, Any]:
     return {
         "repeat": repeat,
         "rounds": rounds,
+        "kernel": "compiled" if playout.is_compiled(playout.KERNEL) else "interpreted",
         "rounds_per_cpu_s": {name: round(m) for name, m in medians.items()},
         "uno_engine_play_only_per_cpu_s": round(undealt),
         "ratio_deal_and_playout_vs_uno_engine": round(
             medians["deal+playout"] / medians["uno-engine"], 2
+        ),
+        "ratio_interpreted_deal_and_playout_vs_uno_engine": round(
+            medians["deal+playout (interpreted)"] / medians["uno-engine"], 2
         ),
         "ratio_playout_vs_uno_engine_less_deal": round(medians["playout"] / undealt, 2),
         "ratio_deal_and_playout_vs_api": round(medians["deal+playout"] / medians["api"], 2),

@@ -1,4 +1,5 @@
-"""engine.uno.playout: the fast playout plays exactly the API's game (engine.uno.policies)."""
+"""engine.uno.playout: the fast playout plays exactly the API's game (engine.uno.policies),
+on the kernel's Python source and, where make built it, on its mypyc extension."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.uno import FAMILY
+from engine.uno import FAMILY, playout, playout_kernel
 from engine.uno.actions import Action
 from engine.uno.cards import Card
 from engine.uno.game import Game
@@ -22,6 +23,20 @@ HOUSES = (
     HouseRules(draw_until_playable=True, uno_penalty=4),
     HouseRules(first_card="flip", showdown_cards=(2, 5)),
 )
+# Every test here runs on each kernel there is: the source, and the extension if built.
+KERNELS = {"interpreted": playout.interpreted_kernel()}
+if playout.is_compiled(playout_kernel):
+    KERNELS["compiled"] = playout_kernel
+
+
+@pytest.fixture(autouse=True, scope="module", params=sorted(KERNELS))
+def kernel(request: pytest.FixtureRequest):  # type: ignore[no-untyped-def]
+    chosen = playout.KERNEL
+    playout.KERNEL = KERNELS[request.param]
+    yield request.param
+    playout.KERNEL = chosen
+
+
 # Uniform random Showdown rounds can run for 100,000s of decisions: the comparison
 # stops both at the same count (the limit is part of what is compared).
 LIMIT = 1500

@@ -1,0 +1,414 @@
+"""The playout's decision loop (engine.uno.playout), in a module of its own
+so that mypyc can compile it: ``make`` builds it into an extension beside this
+file when it can, and Python imports that in place of this source. This
+source is the reference and runs wherever the extension is not built
+(``UNO_PLAYOUT_INTERPRETED=1`` forces it: engine.uno.playout).
+
+Typed for mypyc: the position arrives as ``Any`` (playout's ``_State``) and
+is read into typed locals; the effect rows are read as ``Any`` because mypyc
+2.4.1 recurses without end on tables.EffectRow, a recursive tuple type.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any, Final
+
+from engine.game.shuffle import seeded_shuffle
+from engine.uno import cards, game_state, playout_codes, rules, tables
+from engine.uno.actions import Action
+from engine.uno.playout_codes import action_of
+from engine.uno.playout_heuristic import (
+    CHALLENGE_AT,
+    best_colour,
+    best_play,
+    held_colour_chance,
+    showdown_face,
+)
+from engine.uno.rules import HouseRules
+
+__all__ = ["play_round", "points_of", "PREFER", "HEURISTIC"]
+
+#: The policies' numbers (engine.uno.playout.POLICIES' order).
+PREFER: Final = 1
+HEURISTIC: Final = 2
+# The constants as Final: compiled, a Final name is a C static, any other
+# module-level name a dict lookup at each use (a tenth of the playout's time).
+COLOUR_MASK: Final = cards.COLOUR_MASK
+COLOUR_SHIFT: Final = cards.COLOUR_SHIFT
+COLOURS: Final = cards.COLOURS
+FACE_MASK: Final = cards.FACE_MASK
+LAST_NUMBER_RANK: Final = cards.LAST_NUMBER_RANK
+NUMBER_TEST_MASK: Final = cards.NUMBER_TEST_MASK
+RANK_MASK: Final = cards.RANK_MASK
+SHOWDOWN_SHIFT: Final = cards.SHOWDOWN_SHIFT
+WILD_COLOUR: Final = cards.WILD_COLOUR
+_PLAY: Final = game_state._PLAY
+_DRAWN: Final = game_state._DRAWN
+_PENALTY: Final = game_state._PENALTY
+_COLOUR: Final = game_state._COLOUR
+_OVER: Final = game_state._OVER
+ACCEPT: Final = playout_codes.ACCEPT
+CARD_BITS: Final = playout_codes.CARD_BITS
+CATCH_BASE: Final = playout_codes.CATCH_BASE
+CHALLENGE: Final = playout_codes.CHALLENGE
+COLOUR_SHIFT_PLAY: Final = playout_codes.COLOUR_SHIFT_PLAY
+DRAW: Final = playout_codes.DRAW
+KEEP: Final = playout_codes.KEEP
+PLAYS: Final = playout_codes.PLAYS
+PLAYS_UNO: Final = playout_codes.PLAYS_UNO
+UNO_BIT: Final = playout_codes.UNO_BIT
+PLAYABLE: Final = tables.PLAYABLE
+POINTS: Final = tables.POINTS
+LOST_CHALLENGE_CARDS: Final = rules.LOST_CHALLENGE_CARDS
+_WD4: Final = rules.WILD_DRAW_FOUR_CARDS
+_WD4_RANK: Final = int(cards.Rank.WILD_DRAW_FOUR)  # an int compares faster than the IntEnum
+_DRAW_UNTIL_MAX: Final = HouseRules.DRAW_UNTIL_MAX
+# Read as Any (see above): the number cards' row, known by identity.
+_PASS_TURN: Final[Any] = getattr(tables, "PASS_TURN")  # noqa: B009
+
+
+@functools.cache
+def _deck_colours(codes: tuple[int, ...]) -> tuple[int, ...]:
+    """A deck's cards by colour field (the heuristic's challenge needs it)."""
+    colours = [0] * (WILD_COLOUR + 1)
+    for c in codes:
+        colours[c >> COLOUR_SHIFT & COLOUR_MASK] += 1
+    return tuple(colours)
+
+
+def points_of(hands: list[list[int]], winner: int) -> int:
+    return sum(POINTS[c] for p, hand in enumerate(hands) if p != winner for c in hand)
+
+
+def play_round(  # one loop over the phases, kept whole for speed
+    s: Any,
+    policy: int,
+    random_: Callable[[], float],
+    log: list[Action] | None,
+    limit: int,
+) -> int:
+    """Play ``s`` to the end of its round, or ``limit`` decisions (``s`` then
+    keeps its phase); return the decisions made.
+
+    Mirrors Game.legal_actions and Game.apply decision by decision (the
+    comments name the Game method each part follows)."""
+    n: int = s.n
+    hands: list[list[int]] = s.hands
+    draw: list[int] = s.draw
+    discard: list[int] = s.discard
+    top: int = s.top
+    d: int = s.direction
+    phase: int = s.phase
+    current: int = s.current
+    pending: int = s.pending
+    wd4_legal: bool | None = s.wd4_legal
+    catchable: int = s.catchable
+    effects: tuple[Any, ...] = s.effects
+    showdowns: bool = s.showdowns
+    house: HouseRules = s.house
+    stacking, until, uno_penalty = house.stacking, house.draw_until_playable, house.uno_penalty
+    face_low, face_high = house.showdown_cards
+    heuristic = policy == HEURISTIC
+    prefer = policy == PREFER
+    seed: int = s.seed
+    shuffles: int = s.shuffles
+    decisions = 0
+    # (challenger, opponent, cards) waiting for the unit
+    showdown: tuple[int, int, list[int]] | None = s.showdown
+    # The hot loop's names, as locals.
+    playable_by_top, plays_of, plays_uno_of = PLAYABLE, PLAYS, PLAYS_UNO
+    in_play, drawn_phase, penalty_phase = _PLAY, _DRAWN, _PENALTY
+    number_test, last_number, card_bits = NUMBER_TEST_MASK, LAST_NUMBER_RANK, CARD_BITS
+    if s.phase == _OVER:
+        return 0
+
+    def reshuffle() -> bool:
+        # Game._reshuffle: the top discard stays, the rest is shuffled into the pile.
+        nonlocal shuffles
+        if len(discard) < 2:
+            return False
+        rest = discard[:-1]
+        del discard[:-1]
+        seeded_shuffle(rest, seed=seed, count=shuffles)
+        shuffles += 1
+        draw.extend(rest)
+        return True
+
+    def draw_cards(player: int, count: int) -> None:
+        hand = hands[player]
+        for _ in range(count):
+            if not draw and not reshuffle():
+                return
+            hand.append(draw.pop())
+
+    def start_showdown(challenger: int, opponent: int, count: int) -> bool:
+        nonlocal showdown
+        unit = []
+        for _ in range(count):
+            if not draw and not reshuffle():
+                break
+            unit.append(draw.pop())
+        if not unit:
+            return False
+        showdown = (challenger, opponent, unit)
+        return True
+
+    while True:
+        if decisions >= limit:
+            winner = -1
+            break
+        if showdown is not None:
+            # The simulated unit: the loser 50/50 (Game._resolve_showdown).
+            challenger, opponent, unit = showdown
+            showdown = None
+            loser = opponent if random_() * 2 >= 1 else challenger
+            decisions += 1
+            if log is not None:
+                log.append(Action.showdown_result(loser))
+            hands[loser] += unit
+            if not hands[challenger]:
+                winner = challenger
+                break
+            continue
+        p = current
+        hand = hands[p]
+        decisions += 1
+        # -- what the player may do (Game.legal_actions) and what they choose --
+        if phase == in_play:
+            plays: list[int]
+            playable = playable_by_top[top]
+            opts = plays_uno_of if len(hand) == 2 else plays_of
+            plays = []
+            for c in hand:
+                # A card's first play is its own code: "in plays" is "seen before".
+                if playable[c] and c not in plays:
+                    plays += opts[c]
+            catch = catchable >= 0 and catchable != p and len(hands[catchable]) == 1
+            if prefer:
+                if catch:
+                    plays.append(CATCH_BASE - catchable)
+                k = len(plays)
+                if k == 1:
+                    act = plays[0]
+                elif k:
+                    act = plays[int(random_() * k)]
+                else:
+                    act = DRAW
+            elif heuristic:
+                if catch:
+                    act = CATCH_BASE - catchable
+                else:
+                    best = best_play(plays, p, hands, top, d, False)
+                    act = DRAW if best is None else best
+            else:
+                if catch:
+                    plays += (DRAW, CATCH_BASE - catchable)
+                elif plays:
+                    plays.append(DRAW)
+                else:
+                    plays = [DRAW]
+                k = len(plays)
+                act = plays[int(random_() * k)] if k > 1 else plays[0]
+        elif phase == drawn_phase:
+            drawn = (plays_uno_of if len(hand) == 2 else plays_of)[hand[-1]]
+            if heuristic:
+                best = best_play(drawn, p, hands, top, d, True)
+                act = KEEP if best is None else best
+            else:
+                if not prefer:
+                    drawn = (*drawn, KEEP)
+                k = len(drawn)
+                act = drawn[int(random_() * k)] if k > 1 else drawn[0]
+        elif phase == penalty_phase:
+            rank = discard[-1] & RANK_MASK
+            plays = []
+            if stacking and hands[(p - d) % n]:
+                opts = PLAYS_UNO if len(hand) == 2 else PLAYS
+                seen = []
+                for c in hand:
+                    if c & RANK_MASK == rank and c not in seen:
+                        seen.append(c)
+                        plays += opts[c]
+            may_challenge = rank == _WD4_RANK and pending == _WD4
+            catch = catchable >= 0 and catchable != p and len(hands[catchable]) == 1
+            if heuristic:
+                best = None if catch else best_play(plays, p, hands, top, d, False)
+                if catch:
+                    act = CATCH_BASE - catchable
+                elif best is not None:
+                    act = best
+                elif may_challenge:
+                    deck = s.deck
+                    chance = held_colour_chance(
+                        p, hands, discard, d, _deck_colours(deck), len(deck)
+                    )
+                    act = CHALLENGE if chance is not None and chance > CHALLENGE_AT else ACCEPT
+                else:
+                    act = ACCEPT
+            else:
+                if may_challenge:
+                    plays.append(CHALLENGE)
+                plays.append(ACCEPT)
+                if catch:
+                    plays.append(CATCH_BASE - catchable)
+                k = len(plays)
+                act = plays[int(random_() * k)] if k > 1 else plays[0]
+        elif phase == _COLOUR:
+            colour = best_colour(hand) if heuristic else int(random_() * 4)
+            if log is not None:
+                log.append(Action.choose_colour(COLOURS[colour]))
+            top = colour << COLOUR_SHIFT | top & RANK_MASK
+            phase = _PLAY
+            if catchable >= 0:
+                catchable = -1
+            continue
+        else:  # _FACE: a Wild Showdown names the opponent and the cards
+            if heuristic:
+                opponent, count = showdown_face(p, hands, s.scores, s.target, face_low, face_high)
+            else:
+                width = face_high - face_low + 1
+                k = int(random_() * (n - 1) * width)
+                opponent, count = divmod(k, width)
+                opponent += opponent >= p
+                count += face_low
+            if log is not None:
+                log.append(Action.face(opponent, count))
+            if catchable >= 0 and catchable != p:
+                catchable = -1
+            current = (p + d) % n
+            phase = _PLAY
+            if not start_showdown(p, opponent, count) and not hand:
+                winner = p
+                break
+            continue
+        if log is not None:
+            log.append(action_of(act))
+        # -- the decision's effect (Game.apply) --
+        if act >= 0:  # a play
+            if catchable >= 0:
+                catchable = -1
+            card = act & card_bits
+            if card & number_test <= last_number and len(hand) > 2:
+                hand.remove(card)
+                discard.append(card)
+                top = card
+                current = (p + d) % n
+                phase = in_play
+                continue
+            # Game._play
+            hand.remove(card)
+            discard.append(card)
+            left = len(hand)
+            if left == 1 and not act & UNO_BIT:
+                catchable = p
+            rank = card & RANK_MASK
+            effect = effects[rank]
+            if effect is _PASS_TURN:
+                top = card & FACE_MASK
+                victim = current = (p + d) % n
+                phase = _PLAY
+            else:
+                turns: int
+                reverses: bool
+                cards: int
+                names_colour: bool
+                challengeable: bool
+                then: int
+                turns, reverses, cards, names_colour, challengeable, then, last = effect
+                if not left and last is not None:
+                    turns, reverses, cards, names_colour, challengeable, then, last = last
+                if names_colour:
+                    if challengeable:  # rules.wild_draw_four_is_legal, written out
+                        named = top >> COLOUR_SHIFT
+                        wd4_legal = True
+                        for c in hand:
+                            if c >> COLOUR_SHIFT & COLOUR_MASK == named:
+                                wd4_legal = False
+                                break
+                    top = (act >> COLOUR_SHIFT_PLAY & COLOUR_MASK) << COLOUR_SHIFT | rank
+                else:
+                    top = card & FACE_MASK
+                if reverses:
+                    d = -d
+                victim = (p + d) % n
+                if cards:
+                    if then == _PENALTY:
+                        pending += cards
+                    else:
+                        draw_cards(victim, pending + cards)
+                        pending = 0
+                current, phase = (p + turns * d) % n, then
+            if (
+                card >> SHOWDOWN_SHIFT
+                and showdowns
+                and start_showdown(p, victim, card >> SHOWDOWN_SHIFT)
+            ):
+                continue
+            if not left and phase == _PLAY:
+                winner = p
+                break
+        elif act == DRAW:  # Game._draw_instead
+            catchable = -1
+            playable = PLAYABLE[top]
+            if until:
+                for _ in range(_DRAW_UNTIL_MAX):
+                    if not draw and not reshuffle():
+                        break
+                    c = draw.pop()
+                    hand.append(c)
+                    if playable[c]:
+                        phase = _DRAWN
+                        break
+                if phase == _DRAWN:
+                    continue
+            elif draw or reshuffle():
+                c = draw.pop()
+                hand.append(c)
+                if playable[c]:
+                    phase = _DRAWN
+                    continue
+            current = (p + d) % n
+        elif act == KEEP:
+            catchable = -1
+            current = (p + d) % n
+            phase = _PLAY
+        elif act == ACCEPT:  # Game._accept
+            catchable = -1
+            draw_cards(p, pending)
+            pending = 0
+            wd4_legal = None
+            current, phase = (p + d) % n, _PLAY
+            offender = (p - d) % n
+            if not hands[offender]:
+                winner = offender
+                break
+        elif act == CHALLENGE:  # Game._challenge
+            catchable = -1
+            offender = (p - d) % n
+            legal, wd4_legal = wd4_legal, None
+            if not legal:
+                draw_cards(offender, pending)
+                pending = 0
+                phase = _PLAY
+                continue
+            draw_cards(p, pending + LOST_CHALLENGE_CARDS)
+            pending = 0
+            current, phase = (p + d) % n, _PLAY
+            if not hands[offender]:
+                winner = offender
+                break
+        else:  # a catch: the caught player draws; the same decision comes again
+            draw_cards(CATCH_BASE - act, uno_penalty)
+            catchable = -1
+    if winner < 0:  # stopped: not written back, the playout ends here
+        return decisions
+    # Game._end_round (or the round already over)
+    if s.phase != _OVER:
+        s.points = points_of(hands, winner)
+        s.scores[winner] += s.points
+    s.current, s.phase = winner, _OVER
+    s.top, s.direction, s.shuffles = top, d, shuffles
+    s.pending, s.wd4_legal, s.catchable, s.showdown = 0, None, -1, None
+    return decisions
