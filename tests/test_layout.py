@@ -266,6 +266,7 @@ def test_engine_imports_no_hardware_and_nothing_of_the_daemon():
                 "party_facts",
                 "party_legality",
                 "party_notation",
+                "party_passive",
                 "party_play",
                 "party_rules",
                 "party_turns",

@@ -1,11 +1,11 @@
 """``showdown speed --variant party``'s prefer-play agents: the set lookup
-(engine.apps.speed._passive_party_actions) leaves out exactly the moves the
+(PartyGame.passive_actions, engine.uno.party_passive) leaves out exactly the moves the
 test of each move's fields did (draw, keep, a speed play of another card than
 the top one), in order, so the same seeds play the same rounds."""
 
 import random
 
-from engine.apps.speed import _passive_party_actions, run
+from engine.apps.speed import run
 from engine.uno.actions import ActionKind
 from engine.uno.party import PartyGame
 
@@ -30,7 +30,7 @@ def test_the_passive_set_leaves_out_what_the_fields_did_at_every_decision():
             if game.round_over:
                 break
             moves = game.legal_moves()
-            passive = _passive_party_actions(game.top_card)
+            passive = game.passive_actions()
             active = [move for move in moves if move[1] not in passive]
             assert active == active_by_fields(moves, game.top_card), game.notation(reveal=True)
             checked += len(moves)

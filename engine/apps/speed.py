@@ -51,8 +51,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.game.registry import all_variants, family_playing
-from engine.uno.actions import Action
-from engine.uno.cards import CARD
 from firmware_host.people import console
 
 __all__ = ["add_arguments", "command", "run", "players_error", "players_taken"]
@@ -130,13 +128,10 @@ def run(
 
 
 def _run_party(games, seconds, deal, prefer_play, rng, clock) -> dict:
-    """UNO Party!'s rounds: a random (player, action) of ``legal_moves()``."""
+    """Rounds of a game played out of turn (UNO Party!): a random (player,
+    action) of ``legal_moves()``; prefer-play leaves out the game's
+    ``passive_actions()`` (a set: a decision has tens of moves)."""
     randrange = rng.randrange
-    # prefer-play leaves out draw, keep and every speed play of a card other
-    # than the top one: a set of those actions for each top card, because a
-    # lookup is much cheaper than testing each move's fields, and a Party!
-    # decision has tens of moves (every player's speed plays), not a few.
-    passive_on = _PASSIVE_ON.get
     played = decisions = turns = 0
     start = clock()
     deadline = None if seconds is None else start + seconds
@@ -145,8 +140,7 @@ def _run_party(games, seconds, deal, prefer_play, rng, clock) -> dict:
         while not game.round_over:
             moves: Sequence[tuple[int, Any]] = game.legal_moves()
             if prefer_play and len(moves) > 1:
-                top = game.top_card
-                passive = passive_on(top) or _passive_party_actions(top)
+                passive = game.passive_actions()
                 active = [move for move in moves if move[1] not in passive]
                 if active:
                     moves = active
@@ -156,27 +150,6 @@ def _run_party(games, seconds, deal, prefer_play, rng, clock) -> dict:
         turns += game.turns
         played += 1
     return _result(played, clock() - start, decisions, turns)
-
-
-def _passive_party_actions(top) -> frozenset:
-    """The actions prefer-play leaves out when ``top`` is the top card: draw,
-    keep and the wrong speed plays (every action is one shared instance)."""
-    passive = _PASSIVE_ON.get(top)
-    if passive is None:
-        every = _PASSIVE_ON.get(None)
-        if every is None:
-            every = _PASSIVE_ON[None] = frozenset(
-                [Action.speed(c, uno=u) for c in CARD if c is not None for u in (False, True)]
-                + [Action.draw(), Action.keep()]
-            )
-        right = {Action.speed(top), Action.speed(top, uno=True)}
-        passive = _PASSIVE_ON[top] = every.difference(right)
-    return passive
-
-
-# Made once: what prefer-play leaves out by top card, and (under None) every
-# speed play with draw and keep.
-_PASSIVE_ON: dict[Any, frozenset] = {}
 
 
 def _result(played: int, elapsed: float, decisions: int, turns: int) -> dict:

@@ -50,6 +50,7 @@ from engine.uno.notation import Position
 from engine.uno.party_facts import PartyFacts
 from engine.uno.party_legality import Legality
 from engine.uno.party_notation import WAITING, PartyState
+from engine.uno.party_passive import passive_actions_on
 
 # The rules (what is legal, what an action does) live in party_play, which
 # reads the state of party_facts.
@@ -254,6 +255,11 @@ class PartyGame(PartyFacts):
 
     def is_legal(self, action: Action, player: int | None = None) -> bool:
         return action in self.legal_actions(player)
+
+    def passive_actions(self) -> frozenset[Action]:
+        """The actions a prefer-play policy leaves out of ``legal_moves()`` now:
+        draw, keep and every speed play of a card other than the top one."""
+        return passive_actions_on(self.top_card)
 
     # -- applying ------------------------------------------------------------------
 
