@@ -8,6 +8,9 @@ beam is whole, pulled low while a card breaks it. Each break is one card.
 >>> sensor.pin.drive_low(2.0); sensor.pin.drive_high(2.002)
 >>> sensor.count, sensor.beam_broken
 (1, False)
+
+A beam made whole that was not seen broken is a card too: RPi.GPIO's
+callbacks carry no level, and gpiozero may read it once the card has passed.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ class CardSensor(DigitalInputDevice):
         self.on_card: Callable[[float], None] | None = None
         self._last_card: float | None = None
         super().__init__(pin, pull_up=True, bounce_time=None, pin_factory=pin_factory)
+        self._broken_known = self.is_active  # the level last reported, or read at start
 
     @property
     def beam_broken(self) -> bool:
@@ -46,7 +50,14 @@ class CardSensor(DigitalInputDevice):
 
     def _pin_changed(self, ticks, state):
         super()._pin_changed(ticks, state)
-        if not self._state_to_value(state):
+        broken = bool(self._state_to_value(state))
+        if not broken and not self._broken_known:
+            # The beam made whole, never seen broken: the backend read the level
+            # after the edge (RPi.GPIO's callbacks carry none), once the card had
+            # passed. That edge was the break, at this tick.
+            broken = True
+        self._broken_known = broken
+        if not broken:
             return
         last = self._last_card
         if last is not None and self.pin_factory.ticks_diff(ticks, last) < self.lockout_s:

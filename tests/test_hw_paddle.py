@@ -178,3 +178,31 @@ def test_card_sensor_counts_a_flickering_card_once(mock_factory):
     sensor.pin.drive_high(ticks=1.006)
     assert cards == [1.0]
     assert sensor.count == 1
+
+
+def test_a_card_whose_break_was_over_before_its_level_was_read_is_still_counted(mock_factory):
+    """RPi.GPIO's callback carries no level: gpiozero reads it when the callback
+    runs, and a card breaks the beam for some 20 ms. Seen on a kernel GPIO chip
+    under load (tests/kernel, rpigpio): both edges of a card read "whole", the
+    card was not counted and the launch ended as a jam. A beam made whole that
+    was not seen broken was broken, at that edge's tick; the next edge read
+    "whole" is that card leaving the beam."""
+    sensor = CardSensor(16, pin_factory=mock_factory)
+    cards = []
+    sensor.on_card = cards.append
+    for t in (2.0, 2.2):
+        sensor._pin_changed(t, True)  # the break's edge, read high (whole) by then
+        sensor._pin_changed(t + 0.03, True)  # the card leaving: whole, as it is
+    sensor.pin.drive_low(ticks=2.4)  # a card read in time
+    sensor.pin.drive_high(ticks=2.42)
+    assert cards == [2.0, 2.2, 2.4]
+    assert sensor.count == 3
+
+
+def test_a_beam_broken_at_start_and_cleared_is_not_a_card(mock_factory):
+    mock_factory.pin(16).drive_low()  # something in the beam before the unit starts
+    sensor = CardSensor(16, pin_factory=mock_factory)
+    sensor.pin.drive_high(ticks=1.0)
+    assert sensor.count == 0
+    sensor.pin.drive_low(ticks=1.5)
+    assert sensor.count == 1
