@@ -126,18 +126,18 @@ def test_malformed_and_unknown_messages_are_refused_to_the_sender_alone():
     assert messages[0]["type"] == "refused" and messages[0]["id"] is None
     assert messages[0]["message"].startswith("malformed JSON: ")
     assert refusals(send(room, display, type="act", action="R5", id=4)) == [
-        "unknown message type 'act' (known: hello, host, ping, lag)"
+        'unknown message type "act" (known: hello, host, ping, lag)'
     ]
     assert send(room, display, type="host", cmd="deal", id="x7") == [
         {
             "type": "refused",
             "id": "x7",
-            "message": "unknown host command 'deal' "
+            "message": 'unknown host command "deal" '
             "(start, showdown, round, undo, retry, decide, cancel, end)",
         }
     ]
     assert refusals(send(room, display, type="host")) == [
-        "unknown host command None (start, showdown, round, undo, retry, decide, cancel, end)"
+        "unknown host command null (start, showdown, round, undo, retry, decide, cancel, end)"
     ]
     room.receive(display, "[1]")
     assert refusals(taken(room, display)) == ["a message is a JSON object, not list"]

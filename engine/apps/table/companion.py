@@ -30,7 +30,6 @@ back paused, for the host to retry it or to say who took the cards.
 
 from __future__ import annotations
 
-import json
 import random
 import time
 from collections.abc import Callable
@@ -38,11 +37,12 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from engine.apps.table import showdown_view
-from engine.apps.table.access import HOST_ONLY, HostGate
+from engine.apps.table.access import HostGate
 from engine.apps.table.companion_hands import hand_points, round_hands
 from engine.apps.table.durable import decide_ahead, durable, remember_verdicts, saved_verdicts
-from engine.apps.table.hub import Connection, ViewTexts
+from engine.apps.table.hub import ViewTexts
 from engine.apps.table.real_cards import RealCardsHub
+from engine.apps.table.real_cards import show_value as _show
 from engine.apps.table.room_state import new_match_id
 from engine.units.ports import ShowdownOutcome, ShowdownRequest, SimulatedUnit, UnitPort
 from engine.uno.table_views import SEPARATOR
@@ -56,7 +56,6 @@ SAVE_MODE = "companion"
 _SAVE_FORMAT = 1
 #: The most cards a showdown loads (the protocol's default ``showdown.max_cards``).
 MAX_CARDS = 10
-MAX_LOG = 300
 _MIN_PLAYERS, _MAX_PLAYERS = 2, 10
 
 
@@ -313,34 +312,6 @@ class CompanionRoom(RealCardsHub):
 
     # -- connections ------------------------------------------------------------------
 
-    def _handle(self, conn: Connection, message: dict) -> str | None:
-        kind = message.get("type")
-        if self._link_message(conn, message):
-            return None
-        if kind == "hello":
-            role = message.get("role")
-            if role == "phone":
-                return "this table plays with real cards: there is no hand to hold on a phone"
-            if role != "display":
-                return f"role must be display, not {role!r}"
-            conn.role = role
-            conn.host, note = self.host_gate.check(message.get("host_key"), conn.peer)
-            conn.outbox.append(self._welcome(conn, note))
-            conn.last_view = None
-            self._changed()
-            return None
-        if kind != "host":
-            return f"unknown message type {kind!r} (known: hello, host, ping, lag)"
-        if conn.role is None:
-            return "say hello first"
-        if not conn.host:
-            return HOST_ONLY
-        cmd = message.get("cmd")
-        handler = self._COMMANDS.get(cmd) if isinstance(cmd, str) else None
-        if handler is None:
-            return f"unknown host command {cmd!r} ({', '.join(self._COMMANDS)})"
-        return handler(self, message)
-
     # -- the host's commands (each returns why it refuses, or None) --------------------
 
     def _start(self, message: dict) -> str | None:
@@ -554,23 +525,9 @@ class CompanionRoom(RealCardsHub):
             return text
         return capital(text)
 
-    def _add_log(self, line: str, serial: int | None = None) -> None:
-        self._log.insert(0, (line, serial))
-        del self._log[MAX_LOG:]
-
-    def _changed(self, save: bool = False) -> None:
-        """Saved first, with ``save`` (write ahead, as ``Room._changed``); then
-        the one view, encoded once, queued for every connection that does not
-        hold it already."""
-        if save:
-            decide_ahead(self.unit, self._request)
-            self.save()
-        text = self._views.text("display", None, self.public)
-        for conn in self.connections:
-            if conn.role is not None and text is not conn.last_view:
-                conn.last_view = text
-                conn.outbox.append(text)
-        self._notify()
+    def _save_ahead(self) -> None:
+        # A simulated unit's verdict of the showdown asked for, decided before the save.
+        decide_ahead(self.unit, self._request)
 
     # -- saving -----------------------------------------------------------------------
 
@@ -647,14 +604,6 @@ class CompanionRoom(RealCardsHub):
                 "already answers with its verdict), or say who took the cards."
             )
         self._changed()
-
-
-def _show(value: Any) -> str:
-    """A value as a refusal quotes it (JSON, so the sender recognises it)."""
-    try:
-        return json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):
-        return repr(value)
 
 
 def _showdown_entry(

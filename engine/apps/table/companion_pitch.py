@@ -28,16 +28,16 @@ server (``server.create_app``) and its ``Runner`` serve it; its page is
 
 from __future__ import annotations
 
-import json
 import random
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
-from engine.apps.table.access import HOST_ONLY, HostGate
-from engine.apps.table.hub import Connection, ViewTexts
+from engine.apps.table.access import HostGate
+from engine.apps.table.hub import ViewTexts
 from engine.apps.table.real_cards import RealCardsHub
+from engine.apps.table.real_cards import show_value as _show
 from engine.apps.table.room_state import new_match_id
 from engine.pitch.actions import MOON, PLAIN_TEN
 from engine.pitch.rules import DEFAULT_RULES
@@ -64,7 +64,6 @@ __all__ = ["PitchCompanionRoom", "SAVE_MODE"]
 #: What a Pitch scorekeeper's save file says it is.
 SAVE_MODE = "pitch-scorekeeper"
 _SAVE_FORMAT = 1
-MAX_LOG = 300
 _NO_SHOWDOWNS = "10 Point Pitch has no showdowns: the unit is not used"
 
 
@@ -223,34 +222,6 @@ class PitchCompanionRoom(RealCardsHub):
 
     # -- connections ------------------------------------------------------------------
 
-    def _handle(self, conn: Connection, message: dict) -> str | None:
-        kind = message.get("type")
-        if self._link_message(conn, message):
-            return None
-        if kind == "hello":
-            role = message.get("role")
-            if role == "phone":
-                return "this table plays with real cards: there is no hand to hold on a phone"
-            if role != "display":
-                return f"role must be display, not {_show(role)}"
-            conn.role = role
-            conn.host, note = self.host_gate.check(message.get("host_key"), conn.peer)
-            conn.outbox.append(self._welcome(conn, note))
-            conn.last_view = None
-            self._changed()
-            return None
-        if kind != "host":
-            return f"unknown message type {_show(kind)} (known: hello, host, ping, lag)"
-        if conn.role is None:
-            return "say hello first"
-        if not conn.host:
-            return HOST_ONLY
-        cmd = message.get("cmd")
-        handler = self._COMMANDS.get(cmd) if isinstance(cmd, str) else None
-        if handler is None:
-            return f"unknown host command {_show(cmd)} ({', '.join(self._COMMANDS)})"
-        return handler(self, message)
-
     # -- the host's commands (each returns why it refuses, or None) --------------------
 
     def _start(self, message: dict) -> str | None:
@@ -344,23 +315,6 @@ class PitchCompanionRoom(RealCardsHub):
             f"{'made' if hand.made else 'set'})"
         )
 
-    def _add_log(self, line: str, tag: int | None = None) -> None:
-        self._log.insert(0, (line, tag))
-        del self._log[MAX_LOG:]
-
-    def _changed(self, save: bool = False) -> None:
-        """Saved first, with ``save`` (write ahead, as ``Room._changed``); then
-        the one view, encoded once, queued for every connection that does not
-        hold it already."""
-        if save:
-            self.save()
-        text = self._views.text("display", None, self.public)
-        for conn in self.connections:
-            if conn.role is not None and text is not conn.last_view:
-                conn.last_view = text
-                conn.outbox.append(text)
-        self._notify()
-
     # -- saving -----------------------------------------------------------------------
 
     def snapshot(self) -> dict[str, Any]:
@@ -436,11 +390,3 @@ def _bids(ten_bid: bool) -> list[dict[str, Any]]:
         }
         for bid in bids
     ]
-
-
-def _show(value: Any) -> str:
-    """A value as a refusal quotes it (JSON, so the sender recognises it)."""
-    try:
-        return json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):
-        return repr(value)

@@ -6,29 +6,59 @@ spectator; no timers of their own; the host's key, replaceable.
 
 from __future__ import annotations
 
+import json
 from abc import abstractmethod
-from typing import Any
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 from engine.apps.table import access
-from engine.apps.table.access import HostGate
+from engine.apps.table.access import HOST_ONLY, HostGate
 from engine.apps.table.durable import durable
-from engine.apps.table.hub import Connection, Hub
+from engine.apps.table.hub import Connection, Hub, ViewTexts
 
-__all__ = ["RealCardsHub"]
+__all__ = ["RealCardsHub", "show_value", "MAX_LOG"]
+
+#: Log lines kept (and saved), newest first.
+MAX_LOG = 300
 
 
 class RealCardsHub(Hub):
     """A Hub whose pages are the host's display and the spectators'. A room
-    sets ``base_url``, ``host_gate`` and ``_log`` (its lines, newest first, each
-    with the entry it belongs to) and says what a change is (``_changed``)."""
+    sets ``base_url``, ``host_gate``, ``_log`` (its lines, newest first, each
+    with the entry it belongs to) and ``_views``, has a ``public`` view, and
+    names its host commands in ``_COMMANDS`` (each returns why it refuses, or
+    None)."""
 
     base_url: str
     host_gate: HostGate
     _log: list[tuple[str, int | None]]
+    _views: ViewTexts
+    _COMMANDS: ClassVar[dict[str, Callable[[Any, dict], str | None]]]
 
     @abstractmethod
+    def public(self) -> dict[str, Any]:
+        """The one view every page is shown."""
+
+    def _save_ahead(self) -> None:
+        """What must be decided before a save writes it (nothing, unless a room says)."""
+
     def _changed(self, save: bool = False) -> None:
-        """The room changed: new views for every page (and a save with ``save``)."""
+        """Saved first, with ``save`` (write ahead, as ``Room._changed``); then
+        the one view, encoded once, queued for every connection that does not
+        hold it already."""
+        if save:
+            self._save_ahead()
+            self.save()
+        text = self._views.text("display", None, self.public)
+        for conn in self.connections:
+            if conn.role is not None and text is not conn.last_view:
+                conn.last_view = text
+                conn.outbox.append(text)
+        self._notify()
+
+    def _add_log(self, line: str, tag: int | None = None) -> None:
+        self._log.insert(0, (line, tag))
+        del self._log[MAX_LOG:]
 
     @property
     def log(self) -> list[str]:
@@ -49,6 +79,34 @@ class RealCardsHub(Hub):
                 self._notify()
             return True
         return kind == "lag"
+
+    def _handle(self, conn: Connection, message: dict) -> str | None:
+        kind = message.get("type")
+        if self._link_message(conn, message):
+            return None
+        if kind == "hello":
+            role = message.get("role")
+            if role == "phone":
+                return "this table plays with real cards: there is no hand to hold on a phone"
+            if role != "display":
+                return f"role must be display, not {show_value(role)}"
+            conn.role = role
+            conn.host, note = self.host_gate.check(message.get("host_key"), conn.peer)
+            conn.outbox.append(self._welcome(conn, note))
+            conn.last_view = None
+            self._changed()
+            return None
+        if kind != "host":
+            return f"unknown message type {show_value(kind)} (known: hello, host, ping, lag)"
+        if conn.role is None:
+            return "say hello first"
+        if not conn.host:
+            return HOST_ONLY
+        cmd = message.get("cmd")
+        handler = self._COMMANDS.get(cmd) if isinstance(cmd, str) else None
+        if handler is None:
+            return f"unknown host command {show_value(cmd)} ({', '.join(self._COMMANDS)})"
+        return handler(self, message)
 
     def disconnect(self, conn: Connection) -> None:
         if conn in self.connections:
@@ -96,3 +154,11 @@ class RealCardsHub(Hub):
 
     def _may_save(self, message: dict[str, Any]) -> bool:
         return message.get("type") == "host"
+
+
+def show_value(value: Any) -> str:
+    """A value as a refusal quotes it (JSON, so the sender recognises it)."""
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(value)
