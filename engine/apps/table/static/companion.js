@@ -3,7 +3,8 @@
 // log; forms to name the players, start a showdown, score a round, undo. Opened from
 // the host URL (/#host=KEY) it is the host's page; without the key a spectator's,
 // which shows the score and draws no host controls.
-import { Link, STATUS_WORDS, fill, h, lagText, seatName } from "./common.js";
+import { fill, h, seatName } from "./common.js";
+import { HostPage } from "./host_page.js";
 import { showShowdown, soundSwitch } from "./showdown.js";
 
 const $ = (id) => document.getElementById(id);
@@ -13,24 +14,14 @@ let handsKey = "";
 let lastRound = null;
 let lastVerdict = null;
 const handValues = new Map(); // seat -> what the host typed for that hand
-// The host's key, from the host URL's fragment (never sent in a request).
-let hostKey = new URLSearchParams(location.hash.slice(1)).get("host");
-let isHost = false;
 
-// -- sending --
-function host(cmd, extra = {}) {
-  const message = $("host-message");
-  message.classList.remove("refused");
-  const sent = link.send({ type: "host", cmd, ...extra });
-  message.textContent = sent ? "" : "Not connected: wait for the page to reconnect.";
-  return sent;
-}
-
-function refused(text) {
-  const message = $("host-message");
-  message.textContent = text;
-  message.classList.add("refused");
-}
+const page = new HostPage({
+  onView: render,
+  onWelcome: ({ isHost, hostKey }) => {
+    $("panel-link").href = isHost ? `/panel#host=${encodeURIComponent(hostKey)}` : "/panel";
+  },
+});
+const host = (cmd, extra) => page.send(cmd, extra);
 
 // -- the host's forms --
 $("start-form").addEventListener("submit", (event) => {
@@ -66,80 +57,9 @@ $("round-form").addEventListener("submit", (event) => {
 $("winner").addEventListener("change", () => renderHands());
 
 $("undo").addEventListener("click", () => host("undo"));
-
-let endArmed = null;
-$("end").addEventListener("click", () => {
-  // Two steps: ending a match cannot be undone.
-  if (endArmed) {
-    clearTimeout(endArmed);
-    endArmed = null;
-    $("end").textContent = "End the match";
-    host("end");
-    return;
-  }
-  $("end").textContent = "Press again to end the match";
-  endArmed = setTimeout(() => {
-    endArmed = null;
-    $("end").textContent = "End the match";
-  }, 5000);
-});
+page.armEnd($("end"));
 
 soundSwitch($("mute"));
-
-/** The welcome says whether this page is the host; a spectator draws no host controls. */
-function welcomed(welcome) {
-  isHost = welcome.host === true;
-  if (!isHost && hostKey) { // a wrong or replaced key: not tried again on a reconnect
-    hostKey = null;
-    history.replaceState(null, "", location.pathname + location.search);
-  }
-  $("host").hidden = !isHost;
-  $("spectator").hidden = isHost;
-  $("spectator-message").textContent = welcome.message || "";
-  if (isHost) {
-    $("host-qr").src = welcome.host_qr;
-    $("host-url").textContent = welcome.host_url;
-    $("panel-link").href = `/panel#host=${encodeURIComponent(hostKey)}`;
-  } else {
-    $("host-qr").removeAttribute("src");
-    $("host-url").textContent = "";
-    $("host-link").open = false;
-    $("panel-link").href = "/panel";
-  }
-  if (view) render(view);
-}
-
-let linkStatus = "connecting";
-let lagMs = null; // this page's latest round trip to the server, shown as the phone's is
-
-function showStatus() {
-  const lag = linkStatus === "connected" && lagMs !== null ? ` · ${lagText(lagMs)}` : "";
-  $("status").textContent = (STATUS_WORDS[linkStatus] || linkStatus) + lag;
-  $("status").classList.toggle("down", linkStatus !== "connected");
-}
-
-const link = new Link({
-  onOpen: (l) => l.send(hostKey
-    ? { type: "hello", role: "display", host_key: hostKey }
-    : { type: "hello", role: "display" }),
-  onStatus: (status) => {
-    linkStatus = status;
-    showStatus();
-  },
-  onLag: (ms) => {
-    lagMs = ms;
-    showStatus();
-  },
-  onMessage: (message) => {
-    if (message.type === "welcome") welcomed(message);
-    else if (message.type === "view") render(message.view);
-    else if (message.type === "refused") {
-      if (isHost) refused(message.message);
-      else $("spectator-message").textContent = message.message;
-    }
-  },
-});
-window.tableLink = link; // for tests and the curious: the page's only socket
 
 // -- drawing --
 function render(next) {
@@ -158,7 +78,7 @@ function renderPaused() {
   $("paused").textContent = paused ? `Paused: ${paused}` : "";
   const buttons = [];
   const sd = view.showdown;
-  if (paused && isHost) {
+  if (paused && page.isHost) {
     buttons.push(h("button", { type: "button", id: "retry", text: view.cannot_save ? "Retry" : "Retry the showdown",
       onclick: () => host("retry") }));
     if (view.busy && sd && !view.cannot_save) {

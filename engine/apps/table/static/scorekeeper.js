@@ -4,33 +4,19 @@
 // each hand (dealer, pitcher, bid, the points each team took, as two numbers or by
 // the point cards), undo the last one. The server checks every entry and says why it
 // refuses one; this page only gathers what the host said.
-import { Link, STATUS_WORDS, fill, h } from "./common.js";
+import { fill, h } from "./common.js";
+import { HostPage } from "./host_page.js";
 
 const $ = (id) => document.getElementById(id);
 const TEAM_CLASS = ["a", "b"];
 let view = null;
-let isHost = false;
 let lastHand = null; // the hand number the form was last reset for
 let bidsKey = "";
 let cardsKey = "";
 let playersKey = "";
-// The host's key, from the host URL's fragment (never sent in a request).
-let hostKey = new URLSearchParams(location.hash.slice(1)).get("host");
 
-// -- sending --
-function host(cmd, extra = {}) {
-  const message = $("host-message");
-  message.classList.remove("refused");
-  const sent = link.send({ type: "host", cmd, ...extra });
-  message.textContent = sent ? "" : "Not connected: wait for the page to reconnect.";
-  return sent;
-}
-
-function refused(text) {
-  const message = $("host-message");
-  message.textContent = text;
-  message.classList.add("refused");
-}
+const page = new HostPage({ onView: render });
+const host = (cmd, extra) => page.send(cmd, extra);
 
 /** A number input's value: a number, or what was typed (the server says what is wrong). */
 function numberOf(input) {
@@ -96,64 +82,7 @@ function showMode() {
 
 $("undo").addEventListener("click", () => host("undo"));
 $("retry").addEventListener("click", () => host("retry"));
-
-let endArmed = null;
-$("end").addEventListener("click", () => {
-  // Two steps: ending a match cannot be undone.
-  if (endArmed) {
-    clearTimeout(endArmed);
-    endArmed = null;
-    $("end").textContent = "End the match";
-    host("end");
-    return;
-  }
-  $("end").textContent = "Press again to end the match";
-  endArmed = setTimeout(() => {
-    endArmed = null;
-    $("end").textContent = "End the match";
-  }, 5000);
-});
-
-/** The welcome says whether this page is the host; a spectator draws no host controls. */
-function welcomed(welcome) {
-  isHost = welcome.host === true;
-  if (!isHost && hostKey) { // a wrong or replaced key: not tried again on a reconnect
-    hostKey = null;
-    history.replaceState(null, "", location.pathname + location.search);
-  }
-  $("host").hidden = !isHost;
-  document.body.classList.toggle("spectating", !isHost);
-  $("spectator").hidden = isHost;
-  $("spectator-message").textContent = welcome.message || "";
-  if (isHost) {
-    $("host-qr").src = welcome.host_qr;
-    $("host-url").textContent = welcome.host_url;
-  } else {
-    $("host-qr").removeAttribute("src");
-    $("host-url").textContent = "";
-    $("host-link").open = false;
-  }
-  if (view) render(view);
-}
-
-const link = new Link({
-  onOpen: (l) => l.send(hostKey
-    ? { type: "hello", role: "display", host_key: hostKey }
-    : { type: "hello", role: "display" }),
-  onStatus: (status) => {
-    $("status").textContent = STATUS_WORDS[status] || status;
-    $("status").classList.toggle("down", status !== "connected");
-  },
-  onMessage: (message) => {
-    if (message.type === "welcome") welcomed(message);
-    else if (message.type === "view") render(message.view);
-    else if (message.type === "refused") {
-      if (isHost) refused(message.message);
-      else $("spectator-message").textContent = message.message;
-    }
-  },
-});
-window.tableLink = link; // for tests and the curious: the page's only socket
+page.armEnd($("end"));
 
 // -- drawing --
 function render(next) {
@@ -161,7 +90,7 @@ function render(next) {
   $("room").textContent = view.code || "";
   $("paused-box").hidden = !view.paused;
   $("paused").textContent = view.paused ? `Paused: ${view.paused}` : "";
-  $("retry").hidden = !(isHost && view.cannot_save);
+  $("retry").hidden = !(page.isHost && view.cannot_save);
   renderScores();
   renderSheet();
   renderLog();
