@@ -22,12 +22,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.game.errors import NotationError
+from engine.pitch.cards import DECK
 from engine.pitch.rules import DEFAULT_RULES, RULE_CHOICES, PitchRules
 from engine.pitch.table_views import RULE_WORDS, private_view, public_view
 from engine.pitch.words import event_text as _event_text
 
 __all__ = [
     "BOT_KINDS",
+    "CARD_TEXTS",
     "SEPARATOR",
     "seat_range",
     "match_words",
@@ -45,6 +47,8 @@ __all__ = [
 #: The bots the host chooses from, by the table's name: the family's kind
 #: (PitchFamily.make_bot); the first is the default.
 BOT_KINDS = {"bot": "bot", "random": "random", "strong": "strong"}
+#: Every card's text, as the log and the refusals name it (the pages draw them).
+CARD_TEXTS = DECK
 _BOT_WORDS = {"bot": "bot (heuristic)", "random": "random", "strong": "strong (search)"}
 #: The log line between two hands.
 SEPARATOR = "---"

@@ -23,6 +23,7 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
+from engine.uno.cards import TEXT
 from engine.uno.party_rules import PartyRules
 from engine.uno.party_table_views import (
     MAX_PARTY_SEATS,
@@ -36,6 +37,7 @@ from engine.uno.words import event_text as _event_text
 
 __all__ = [
     "BOT_KINDS",
+    "CARD_TEXTS",
     "SEPARATOR",
     "seat_range",
     "match_words",
@@ -53,6 +55,8 @@ __all__ = [
 #: The bots the host chooses from, by the table's name: the family's kind
 #: (engine.uno.UnoFamily.make_bot); the first is the default.
 BOT_KINDS = {"heuristic": "bot", "random": "random", "strong": "strong"}
+#: Every card's text, as the log and the refusals name it (the pages draw them).
+CARD_TEXTS = tuple(text for text in TEXT if text)
 
 _HOUSE_FIELDS = tuple(field.name for field in dataclasses.fields(HouseRules))
 _HOUSE_SWITCHES = ("stacking", "draw_until_playable")

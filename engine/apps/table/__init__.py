@@ -4,6 +4,5 @@ as private hands, served by a small web server over the match driver and the uni
 
 from engine.apps.table.hub import Connection
 from engine.apps.table.room import Room, Seat
-from engine.uno.table_views import card_view, private_view, public_view
 
-__all__ = ["Room", "Seat", "Connection", "card_view", "private_view", "public_view"]
+__all__ = ["Room", "Seat", "Connection"]

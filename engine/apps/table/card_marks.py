@@ -8,8 +8,9 @@ the line names as words (so it never says more than the line), and
 beside a refusal the card of the refused action when the refusal names it
 (``action_cards``). The text
 itself is unchanged, so plain-text readers (the history page, saved logs, the
-terminal) read it as before. Each card is ``[family, text]``, family "uno" or
-"pitch". See docs/table.md, "Cards in the log and in refusals".
+terminal) read it as before. Each card is ``[family, text]``: the family whose
+table module lists the text in its ``CARD_TEXTS`` ("uno", "pitch"). See
+docs/table.md, "Cards in the log and in refusals".
 
 >>> event_cards({"player": 0, "card": "B4!2", "top": "R7", "draws": {}}, "Ann plays B4!2 on R7.")
 [['uno', 'B4!2'], ['uno', 'R7']]
@@ -26,24 +27,36 @@ terminal) read it as before. Each card is ``[family, text]``, family "uno" or
 
 from __future__ import annotations
 
+import functools
+import importlib
 from collections.abc import Mapping
 from typing import Any
 
-from engine.pitch.cards import DECK as PITCH_DECK
-from engine.uno.cards import TEXT as UNO_TEXT
+from engine.game.registry import FAMILIES, family
 
 __all__ = ["CARD_KEYS", "card_of", "event_cards", "action_cards"]
 
 #: The keys of an event's data that hold one card (engine.match's events, Pitch's).
 CARD_KEYS = ("card", "top", "cause")
 
-_FAMILY = {**{t: "uno" for t in UNO_TEXT if t}, **{t: "pitch" for t in PITCH_DECK}}
+
+@functools.cache
+def _family_of_card() -> dict[str, str]:
+    """Card text -> its family, from every family's table module (once)."""
+    found: dict[str, str] = {}
+    for name in FAMILIES:
+        for text in importlib.import_module(family(name).table).CARD_TEXTS:
+            if found.setdefault(text, name) != name:
+                raise ValueError(f"{text!r} is a card of {found[text]} and of {name}")
+    return found
 
 
 def card_of(value: Any) -> list[str] | None:
     """``[family, text]`` when ``value`` is the text of a card of some family."""
-    if isinstance(value, str) and value in _FAMILY:
-        return [_FAMILY[value], value]
+    if isinstance(value, str):
+        name = _family_of_card().get(value)
+        if name is not None:
+            return [name, value]
     return None
 
 
