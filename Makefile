@@ -6,11 +6,18 @@ STAMP  := $(VENV)/.installed
 # What pytest collects: the tests and the doctests of every package (pyproject's testpaths).
 TEST_PATHS := tests hw firmware_host engine
 
-# The playouts' kernel compiled by mypyc (docs/performance.md, "Playouts"):
-# an extension beside engine/uno/playout_kernel.py that Python imports in its
-# place. The stamp records the try; a failed build leaves no extension, says so
-# and the playouts run the Python source (the reference), so nothing else fails.
-KERNEL_SRC   := engine/uno/playout_kernel.py
+# The playouts' kernel and the heuristic it calls, compiled together by mypyc
+# (docs/performance.md, "Playouts"): an extension beside each source that Python
+# imports in its place, and their shared library, engine.uno.playout_native__mypyc.
+# The stamp records the try; a failed build leaves no extension, says so and the
+# playouts run the Python source (the reference), so nothing else fails.
+KERNEL_SRC   := engine/uno/playout_kernel.py engine/uno/playout_heuristic.py
+KERNEL_SO    := engine/uno/playout_*.so
+# mypyc's own command names a group of modules' library by a hash, at the top of
+# the tree, where only the tree's own directory finds it: named, it sits in the package.
+KERNEL_BUILD := import sys; from setuptools import setup; from mypyc.build import mypycify; \
+  setup(name="uno-playout-kernel", script_args=["build_ext", "--inplace"], \
+        ext_modules=mypycify(sys.argv[1:], group_name="engine.uno.playout_native"))
 KERNEL_STAMP := $(VENV)/.playout-kernel
 
 .PHONY: help demo test check lint clean test-gpio build
@@ -36,13 +43,15 @@ $(STAMP): pyproject.toml
 build: $(KERNEL_STAMP)
 
 # mypyc builds through setuptools, which reads pyproject.toml: it needs the
-# setuptools [build-system] names (a new venv has an older one).
+# setuptools [build-system] names (a new venv has an older one). The touch: an
+# extension setuptools did not relink keeps its old time, and playout.py runs
+# the sources in place of an extension older than them.
 $(KERNEL_STAMP): $(STAMP) $(KERNEL_SRC)
-	rm -f engine/uno/playout_kernel*.so
+	rm -f $(KERNEL_SO)
 	$(PYTHON) -m pip install --quiet 'setuptools>=77'
-	$(VENV)/bin/mypyc $(KERNEL_SRC) > build-kernel.log 2>&1 \
-	  && rm build-kernel.log \
-	  || { rm -f engine/uno/playout_kernel*.so; \
+	$(PYTHON) -c '$(KERNEL_BUILD)' $(KERNEL_SRC) > build-kernel.log 2>&1 \
+	  && touch $(KERNEL_SO) && rm build-kernel.log \
+	  || { rm -f $(KERNEL_SO); \
 	       echo "mypyc did not build $(KERNEL_SRC) (build-kernel.log): playouts run interpreted"; }
 	touch $(KERNEL_STAMP)
 
@@ -82,4 +91,4 @@ lint: $(STAMP)
 	$(VENV)/bin/mypy
 
 clean:
-	rm -rf $(VENV) build *.egg-info build-kernel.log engine/uno/playout_kernel*.so
+	rm -rf $(VENV) build *.egg-info build-kernel.log $(KERNEL_SO)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.uno import playout, playout_kernel
+from engine.uno import playout, playout_heuristic, playout_kernel
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -33,6 +33,19 @@ def test_the_interpreted_kernel_runs_the_python_source() -> None:
     assert source.__file__ is not None and source.__file__.endswith("playout_kernel.py")
     assert not playout.is_compiled(source)
     assert playout.interpreted_kernel() is source
+    # ... with the heuristic's source, whatever is built: the whole reference path.
+    heuristic = sys.modules[source.best_play.__module__]
+    assert heuristic.__file__ is not None and heuristic.__file__.endswith("playout_heuristic.py")
+    assert sys.modules["engine.uno.playout_heuristic"] is playout_heuristic  # put back
+
+
+def test_play_out_runs_compiled_only_when_the_kernel_and_the_heuristic_are_built_and_current():
+    # make build compiles both together; either one missing or older than its
+    # source, play_out runs the sources.
+    built = playout.is_compiled(playout_kernel) and playout.is_compiled(playout_heuristic)
+    forced = os.environ.get(playout.INTERPRETED_ENV, "") not in ("", "0")
+    current = built and not forced and not playout._stale()
+    assert playout.KERNEL is (playout_kernel if current else playout.interpreted_kernel())
 
 
 @pytest.mark.slow  # a process: the variable is read at import

@@ -9,7 +9,8 @@ exactly the game that the public API would play with the same policy
 ``waiting_for`` / ``legal_actions`` / ``apply``, and tests/test_uno_playout.py
 compares every decision of the two). The decision loop is
 engine.uno.playout_kernel's ``play_round``: its mypyc extension where ``make
-build`` built it (``KERNEL``), its Python source otherwise or with
+build`` built it (``KERNEL``, with the heuristic it calls,
+engine.uno.playout_heuristic), its Python source otherwise or with
 ``UNO_PLAYOUT_INTERPRETED=1``.
 
 The policies (``POLICIES``), each choosing from ``legal_actions()`` as the game
@@ -46,7 +47,7 @@ from types import ModuleType
 from typing import Literal, NamedTuple
 
 from engine.game.shuffle import seeded_shuffle
-from engine.uno import playout_kernel
+from engine.uno import playout_heuristic, playout_kernel
 from engine.uno.actions import Action
 from engine.uno.cards import (
     COLOUR_SHIFT,
@@ -73,7 +74,9 @@ assert POLICIES.index("heuristic") == playout_kernel.HEURISTIC
 #: Set (to anything but "" or "0") to run the kernel's Python source even where
 #: its mypyc extension is built.
 INTERPRETED_ENV = "UNO_PLAYOUT_INTERPRETED"
-_KERNEL_SOURCE = os.path.join(os.path.dirname(__file__), "playout_kernel.py")
+_HERE = os.path.dirname(__file__)
+_KERNEL_SOURCE = os.path.join(_HERE, "playout_kernel.py")
+_HEURISTIC_SOURCE = os.path.join(_HERE, "playout_heuristic.py")
 
 
 def is_compiled(module: ModuleType) -> bool:
@@ -81,29 +84,46 @@ def is_compiled(module: ModuleType) -> bool:
     return not (module.__file__ or "").endswith(".py")
 
 
+def _from_source(name: str, path: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
 def interpreted_kernel() -> ModuleType:
     """engine.uno.playout_kernel run from its Python source (the reference),
-    whether or not the compiled extension is what ``import`` finds."""
+    with the heuristic's source, whether or not the compiled extensions are
+    what ``import`` finds."""
     if not is_compiled(playout_kernel):
         return playout_kernel
     name = "engine.uno._playout_kernel_source"
     module = sys.modules.get(name)
     if module is None:
-        spec = importlib.util.spec_from_file_location(name, _KERNEL_SOURCE)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
+        heuristic = _from_source("engine.uno._playout_heuristic_source", _HEURISTIC_SOURCE)
+        # The kernel's source imports the heuristic by its name: give it the source.
+        sys.modules[playout_heuristic.__name__] = heuristic
+        try:
+            module = _from_source(name, _KERNEL_SOURCE)
+        finally:
+            sys.modules[playout_heuristic.__name__] = playout_heuristic
     return module
+
+
+def _stale() -> bool:
+    """Whether an extension is older than a source: built from other code."""
+    built = min(os.path.getmtime(m.__file__ or "") for m in (playout_kernel, playout_heuristic))
+    return built < max(map(os.path.getmtime, (_KERNEL_SOURCE, _HEURISTIC_SOURCE)))
 
 
 def _chosen_kernel() -> ModuleType:
     if os.environ.get(INTERPRETED_ENV, "") not in ("", "0"):
         return interpreted_kernel()
-    built = playout_kernel.__file__ or _KERNEL_SOURCE
-    # An extension older than the source was built from other code: not run.
-    if is_compiled(playout_kernel) and os.path.getmtime(built) < os.path.getmtime(_KERNEL_SOURCE):
-        return interpreted_kernel()
+    compiled = is_compiled(playout_kernel) and is_compiled(playout_heuristic)
+    if not compiled or _stale():
+        return interpreted_kernel()  # (the kernel itself when nothing is compiled)
     return playout_kernel
 
 

@@ -1,4 +1,5 @@
-"""HeuristicBot's choices on a playout's ints (engine.uno.playout).
+"""HeuristicBot's choices on a playout's ints (engine.uno.playout), compiled by
+mypyc with the kernel that calls them (``make build``).
 
 Each function here decides exactly as ``engine.uno.bots.HeuristicBot`` does
 through its ``PlayerView``, from the same facts (its own hand, everyone's hand
@@ -98,9 +99,9 @@ def best_play(
         score: float
         if card_colour == WILD_COLOUR:
             if rank == _WD4:
-                score = 300 if next_small else (100 if danger else -100)
+                score = 300.0 if next_small else (100.0 if danger else -100.0)
             else:
-                score = 100 if danger else -100
+                score = 100.0 if danger else -100.0
         else:
             score = 10 * held[card_colour] + POINTS_BY_CODE[card] / 10
             if rank in _ACTION_RANKS:
