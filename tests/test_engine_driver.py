@@ -207,6 +207,23 @@ def test_a_showdown_request_gives_each_bot_s_reaction_and_leaves_people_out():
     assert request.bots == {0: 400.0, 1: 180.0} and event.data["bots"] == {0: 400.0, 1: 180.0}
 
 
+def test_every_agent_that_watches_showdowns_is_shown_the_reaction_times():
+    class Watching(Scripted):
+        def __init__(self, *moves):
+            super().__init__(*moves)
+            self.seen = []
+
+        def saw_showdown(self, reactions_ms):
+            self.seen.append(reactions_ms)
+
+    ann, bob = Watching("R5!2"), Watching()
+    match = Driver(Game.from_notation(SHOWDOWN), [ann, bob], FixedUnit(), names=["Ann", "Bob"])
+    match.step()  # Ann plays R5!2
+    assert ann.seen == bob.seen == []
+    match.step()  # the showdown: FixedUnit's 200 and 250 ms
+    assert ann.seen == bob.seen == [{0: 200.0, 1: 250.0}]
+
+
 def test_a_unit_port_answering_for_other_players_is_an_error():
     class Wrong:
         def run_showdown(self, request):

@@ -457,6 +457,24 @@ def test_the_showdown_view_follows_the_units_events_and_ends_with_the_verdict():
     assert view["log"][0].startswith("Showdown (R5!2): Ann vs bot1 for 2 cards.")
 
 
+def test_the_bots_that_watch_showdowns_are_shown_each_ones_reaction_times():
+    room = make_room(seats=2)
+    display = hello(room)
+    phone(room, 0, "Ann")
+    start(room, display)
+    room.restore(
+        {
+            **room.snapshot(),
+            "notation": "showdown R5!2,G2/B1,Y1 G1,B2,G3,G4 R1 R + 0 play - - 0,0 1 1 500 - 1:0",
+        }
+    )
+    seen = []
+    room.bots[1].saw_showdown = seen.append  # as engine.uno.search_bot's does
+    send(room, room.connections[1], type="act", action="R5!2", id=1)
+    room.finish_showdown(ShowdownOutcome(1, 0, "faster", {0: 231049, 1: None}))
+    assert seen == [{0: 231.049, 1: None}]
+
+
 def test_a_unit_problem_pauses_every_screen_until_the_host_decides():
     room = make_room(seats=2)
     display = hello(room)

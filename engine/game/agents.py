@@ -2,8 +2,10 @@
 
 An agent's ``act(game, player)`` returns one of ``game.legal_actions(player)``.
 It may add ``react(game, player) -> action | None`` (a claim out of turn, for a
-game whose ``claimants()`` can be non-empty) and ``reaction_ms`` (how fast it
-claims, and how fast a unit presses its paddle in a showdown): both optional.
+game whose ``claimants()`` can be non-empty), ``reaction_ms`` (how fast it
+claims, and how fast a unit presses its paddle in a showdown) and
+``saw_showdown(reactions_ms)`` (shown every showdown's reaction times, by
+player, in ms: a bot may learn how fast its opponents are): all optional.
 A family's own bots (engine.uno.bots) sit beside this one.
 
 >>> from engine.uno import FAMILY
@@ -16,6 +18,7 @@ True
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
 __all__ = [
@@ -25,6 +28,7 @@ __all__ = [
     "DEFAULT_REACT_CHANCE",
     "REACTION_MS_RANGE",
     "check_reaction_ms",
+    "tell_showdown",
 ]
 
 #: A bot's reaction after GO when a unit presses its paddle: the median of a
@@ -59,6 +63,23 @@ reaction after GO), not 50
             f"median of its reaction after GO), not {value!r}"
         )
     return float(value)
+
+
+def tell_showdown(agents: Iterable[object], reaction_us: Mapping[int, int | None]) -> None:
+    """Show a showdown's reaction times (µs by player, None where none was
+    measured) to every agent with a ``saw_showdown``, in ms.
+
+    >>> class Watcher:
+    ...     def saw_showdown(self, reactions_ms):
+    ...         print(reactions_ms)
+    >>> tell_showdown([Watcher(), RandomBot(random.Random(1))], {0: 231_500, 1: None})
+    {0: 231.5, 1: None}
+    """
+    reactions_ms = {p: None if us is None else us / 1000 for p, us in reaction_us.items()}
+    for agent in agents:
+        saw = getattr(agent, "saw_showdown", None)
+        if saw is not None:
+            saw(dict(reactions_ms))
 
 
 class Agent(Protocol):

@@ -39,7 +39,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from engine.game.agents import DEFAULT_REACTION_MS, Agent
+from engine.game.agents import DEFAULT_REACTION_MS, Agent, tell_showdown
 from engine.game.errors import IllegalActionError, StateError
 from engine.game.interface import GameState
 from engine.game.registry import family_playing
@@ -137,7 +137,9 @@ class Driver:
                 raise StateError(
                     f"a showdown is pending and the driver has no unit port: {self.game.notation()}"
                 )
-            self.match.settle(self.unit.run_showdown(need.request), by=f"unit port {self.unit!r}")
+            outcome = self.unit.run_showdown(need.request)
+            self.match.settle(outcome, by=f"unit port {self.unit!r}")
+            tell_showdown(self.agents, outcome.reaction_us)
             return
         if not isinstance(need, Decide) or not need.players:
             raise StateError(f"round {self.game.round} is over: {self.game.notation()}")

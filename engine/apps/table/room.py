@@ -55,7 +55,7 @@ from engine.apps.table.room_host import HostCommands
 from engine.apps.table.room_save import SAVE_FORMAT, RoomSaving
 from engine.apps.table.room_state import HOST_PAUSED, VARIANTS, Seat, new_match_id
 from engine.apps.table.room_views import MAX_LOG, RoomViews
-from engine.game.agents import Agent
+from engine.game.agents import Agent, tell_showdown
 from engine.game.errors import IllegalActionError
 from engine.game.interface import GameState
 from engine.match import Claim, Decide, Match, MatchEvent, Showdown
@@ -223,6 +223,7 @@ class Room(HostCommands, RoomSaving, RoomViews):
         self.paused = None
         self._named = None
         self._playing().settle(outcome, by=f"unit port {self.unit!r}")
+        tell_showdown(self.bots.values(), outcome.reaction_us)
         self._changed(save=True)
 
     def hold_showdown(self) -> None:
