@@ -88,9 +88,16 @@ class PitchCodec:
         self.observation_high = bytes(high)
         self._zero = bytes(_SIZE)
         self._before = (0, 0)  # the team scores when the hand was dealt
+        self._kept = [bytearray(_SIZE) for _ in range(PLAYERS)]
 
     def start_round(self, game: Any) -> None:
         self._before = game.team_scores
+
+    def update(self, game: Any, seat: int) -> bytearray:
+        """``seat``'s observation (engine.rl.codec.Codec.update): rebuilt, in the seat's buffer."""
+        out = self._kept[seat]
+        self.observe(game, seat, out)
+        return out
 
     def observe(self, game: Any, seat: int, out: bytearray) -> None:
         """What ``seat`` may know (as engine.pitch.view.seat_view decides)."""

@@ -69,14 +69,18 @@ class Turns:
         """Whether the actor is offered a claim-or-pass decision (out of turn)."""
         return bool(self.window)
 
-    def decided(self, player: int) -> None:
-        """``player``'s decision was applied: settle showdowns, open the next window."""
-        if self.game.pending_showdown is not None:
+    def decided(self, player: int) -> int | None:
+        """``player``'s decision was applied: settle showdowns, open the next
+        window; the player to decide now (``actor``)."""
+        game = self.game
+        if game.pending_showdown is not None:
             self._settle()
         if self._claims:
             self._open(player)
-        elif self.window:
-            self.window = []
+            if self.window:
+                return self.window[0]
+        waiting = game.waiting_for
+        return waiting[0] if waiting else None
 
     def _open(self, player: int) -> None:
         if self._claims and not self.game.round_over:
@@ -85,11 +89,13 @@ class Turns:
         else:
             self.window = []
 
-    def passed(self) -> None:
-        """The actor declined the claim offered (ValueError if none was)."""
+    def passed(self) -> int | None:
+        """The actor declined the claim offered (ValueError if none was); the
+        player to decide now (``actor``)."""
         if not self.window:
             raise ValueError("pass is a claim window's answer, and no window is open")
         del self.window[0]
+        return self.actor
 
     def _settle(self) -> None:
         game = self.game
