@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from engine.game.registry import family_playing
+from engine.pitch.rules import PitchRules
 from engine.rl import env, make_codec
 from engine.uno import Game
 
@@ -35,9 +36,16 @@ def rebuilt(codec, game, player):
     return bytes(out)
 
 
-@pytest.mark.parametrize(("variant", "players"), CASES)
-def test_every_step_of_random_episodes_observes_the_full_rebuild(variant, players):
-    e = env(variant, players=players, max_steps=1500)
+#: Pitch's rules that hide what a seat may see: face-down burns, hidden refill counts.
+HIDING = PitchRules(burn_face="down", refill_counts="hidden")
+
+
+@pytest.mark.parametrize(
+    ("variant", "players", "house_rules"),
+    [*((v, n, None) for v, n in CASES), ("pitch", 4, HIDING)],
+)
+def test_every_step_of_random_episodes_observes_the_full_rebuild(variant, players, house_rules):
+    e = env(variant, players=players, max_steps=1500, house_rules=house_rules)
     rng = random.Random(players)
     checked = episode = 0
     while checked < 1500 or episode < 3:  # one env: nothing kept leaks between episodes
