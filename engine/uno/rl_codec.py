@@ -72,6 +72,42 @@ def make_codec(variant: str, players: int, house_rules: Any = None) -> UnoCodec:
 class UnoCodec:
     """The encoding of one UNO variant for ``players`` (engine.rl.codec.Codec)."""
 
+    # Slots: read on every step, and more than 30 attributes in an instance
+    # dict would make each read slower (CPython's shared keys stop at 30).
+    __slots__ = (
+        "variant",
+        "players",
+        "party",
+        "faces",
+        "face_of",
+        "actions",
+        "index",
+        "observation_size",
+        "observation_high",
+        "_f",
+        "_hand",
+        "_discard",
+        "_top",
+        "_drawn",
+        "_colour",
+        "_phase",
+        "_direction",
+        "_sizes",
+        "_pile",
+        "_start",
+        "_kept",
+        "_seen_hands",
+        "_seen_piles",
+        "_seen_seats",
+        "_counted",
+        "_marks",
+        "_zero_faces",
+        "_layout",
+        "_to_act_at",
+        "_catchable_at",
+        "_seats_of",
+    )
+
     def __init__(self, variant: Variant, players: int):
         self.variant, self.players = variant, players
         self.party = variant.name == "party"
@@ -112,6 +148,7 @@ class UnoCodec:
         self._kept = [bytearray(size + 1) for _ in range(n)]
         self._seen_hands: list[list[int]] = [[] for _ in range(n)]
         self._seen_piles: list[list[int]] = [[] for _ in range(n)]
+        self._seen_seats: list[tuple[Any, ...] | None] = [None] * n  # links, pointing, speed
         self._counted = [[-1, 0] for _ in range(n)]
         self._marks = [[size] * _MARKS for _ in range(n)]
         self._zero_faces = bytes(f)
@@ -189,6 +226,7 @@ class UnoCodec:
             self._kept[player][:spare] = out
             self._seen_hands[player] = []
             self._seen_piles[player] = []
+            self._seen_seats[player] = None
             self._counted[player] = [-1, 0]
             self._marks[player] = [spare] * _MARKS
         self._start = start
@@ -263,7 +301,7 @@ class UnoCodec:
         hands = game._hands
         hand = hands[player]
         seen = self._seen_hands[player]
-        if hand != seen:  # a card played, cards drawn: a write each
+        if hand != seen:  # _count_hand, written out here: the hot path's commonest change
             known = len(seen)
             if len(hand) == known - 1 and (gone := sum(seen) - sum(hand)) in seen:
                 seen.remove(gone)
@@ -322,6 +360,23 @@ class UnoCodec:
             out[marks[5]], out[at], marks[5] = 0, 1, at
         return out
 
+    def _count_hand(self, hand: list[int], seen: list[int], out: bytearray) -> list[int]:
+        """Count ``hand`` into ``out`` where ``seen`` was counted; what is now
+        counted. A card played (the engine removes it, the rest in order) or
+        cards drawn (added at the end) are a write each; anything else a recount."""
+        face_of = self.face_of
+        known = len(seen)
+        if len(hand) == known - 1 and (gone := sum(seen) - sum(hand)) in seen:
+            seen.remove(gone)
+            if seen == hand:
+                out[face_of[gone]] -= 1
+                return seen
+        elif len(hand) > known and hand[:known] == seen:
+            for card in hand[known:]:
+                out[face_of[card]] += 1
+            return hand[:]
+        return self._recount(hand, out)
+
     def _recount(self, hand: list[int], out: bytearray) -> list[int]:
         """Count ``hand`` afresh into ``out``; what is now counted."""
         out[0 : self._f] = self._zero_faces
@@ -350,8 +405,9 @@ class UnoCodec:
         out = self._kept[player]
         face_of = self.face_of
         hand = game._hands[player]
-        if hand != self._seen_hands[player]:
-            self._seen_hands[player] = self._recount(hand, out)
+        seen = self._seen_hands[player]
+        if hand != seen:
+            self._seen_hands[player] = self._count_hand(hand, seen, out)
         self._count_discards(game, player, out)
         marks = self._marks[player]
         # Each mark: where its one is (the spare byte past the end when nowhere).
@@ -398,7 +454,10 @@ class UnoCodec:
         at = spare if colour is None else self._pile + f + colour
         if marks[6] != at:
             out[marks[6]], out[at], marks[6] = 0, 1, at
-        self._observe_seats(game, player, out)
+        seats = (game.links, game.pointing, game.speed_window)
+        if seats != self._seen_seats[player]:
+            self._observe_seats(game, player, out)
+            self._seen_seats[player] = seats
         return out
 
     def rewards(self, game: Any) -> tuple[float, ...]:
