@@ -150,7 +150,8 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
         self._cumulative_rewards[agent] = 0.0
         player = self._seat[agent]
         turns = self.turns
-        if action == self.pass_action and action is not None:
+        pass_action = self.pass_action
+        if pass_action is not None and action == pass_action:
             actor = turns.passed()
         else:
             try:
