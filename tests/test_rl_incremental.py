@@ -10,7 +10,7 @@ import pytest
 from engine.game.registry import family_playing
 from engine.pitch.rules import PitchRules
 from engine.rl import env, make_codec
-from engine.uno import Game
+from engine.uno import Game, PartyGame
 
 CASES = [
     ("classic", 2),
@@ -121,3 +121,21 @@ def test_the_kept_observation_ignores_the_hidden_cards():
         seen.append((kept(codec, game, 0), kept(codec, game, 1)))
     assert seen[0][0] == seen[2][0] and seen[1][0] == seen[3][0]
     assert seen[0][1] != seen[2][1]
+
+
+def test_the_kept_party_observation_ignores_the_opponents_hands():
+    """Swap players 1's and 2's hands (the same sizes): player 0's kept
+    observation does not change, before and after a play."""
+    codec = make_codec("party", 3)
+    seen = []
+    for hands in ("R5,G7/R5,B1/Y3,W", "R5,G7/Y3,W/R5,B1"):
+        game = PartyGame.from_notation(
+            f"party {hands} - R1,R5 R + 0 play - - 0,0,0 2 1 500 - 1:0 -"
+        )
+        codec.start_round(game)
+        mine = [kept(codec, game, 0)]
+        game.apply("R5", player=0)
+        mine.append(kept(codec, game, 0))
+        assert mine[1] == rebuilt(codec, game, 0)
+        seen.append(mine)
+    assert seen[0] == seen[1]
