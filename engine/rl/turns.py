@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import random
 
-from engine.game.interface import GameState
+from engine.game.interface import GameState, ShowdownAsk
 from engine.units import ShowdownRequest, SimulatedUnit
 
 __all__ = ["Turns", "reaction_order"]
@@ -40,7 +40,7 @@ def reaction_order(claimants: tuple[int, ...], actor: int, players: int) -> list
 class Turns:
     """The decision order of one round of ``game``; showdowns drawn from ``rng``."""
 
-    __slots__ = ("game", "unit", "window", "showdowns", "_players", "_claims")
+    __slots__ = ("game", "unit", "window", "showdowns", "_players", "_claims", "_names")
 
     def __init__(self, game: GameState, rng: random.Random):
         self.game = game
@@ -51,7 +51,8 @@ class Turns:
         self.showdowns = 0
         self._players = game.players
         self._claims = type(game).out_of_turn
-        self._settle()
+        self._names = [f"player {p}" for p in range(game.players)]  # the showdowns' names
+        self._settle(game.pending_showdown)
         waiting = game.waiting_for
         if waiting:  # claims on the first card: offered from the player to act on
             self._open(waiting[0] - 1)
@@ -73,8 +74,9 @@ class Turns:
         """``player``'s decision was applied: settle showdowns, open the next
         window; the player to decide now (``actor``)."""
         game = self.game
-        if game.pending_showdown is not None:
-            self._settle()
+        ask = game.pending_showdown
+        if ask is not None:
+            self._settle(ask)
         if self._claims:
             self._open(player)
             if self.window:
@@ -97,17 +99,16 @@ class Turns:
         del self.window[0]
         return self.actor
 
-    def _settle(self) -> None:
+    def _settle(self, ask: ShowdownAsk | None) -> None:
         game = self.game
-        ask = game.pending_showdown
         while ask is not None:
             self.showdowns += 1
             request = ShowdownRequest(
                 showdown_id=f"rl-{self.showdowns}",
                 challenger=ask.challenger,
                 opponent=ask.opponent,
-                challenger_name=f"player {ask.challenger}",
-                opponent_name=f"player {ask.opponent}",
+                challenger_name=self._names[ask.challenger],
+                opponent_name=self._names[ask.opponent],
                 cards=len(ask.cards),
             )
             game.settle_showdown(self.unit.run_showdown(request).loser)
