@@ -129,7 +129,7 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
                 raise ValueError(f"not a {self.players}-player position: {text!r}")
         self.game = game
         self.codec.start_round(self.game)
-        self.turns = Turns(self.game, random.Random(rng.getrandbits(64)))
+        self.turns = Turns(self.game, rng.getrandbits(64))  # the showdowns' seed
         self.steps = 0
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)

@@ -38,13 +38,16 @@ def reaction_order(claimants: tuple[int, ...], actor: int, players: int) -> list
 
 
 class Turns:
-    """The decision order of one round of ``game``; showdowns drawn from ``rng``."""
+    """The decision order of one round of ``game``; showdowns drawn from ``rng``
+    (a generator, or the seed of one made at the first showdown: most rounds
+    of most games have none, and an episode of Pitch is some 35 steps)."""
 
-    __slots__ = ("game", "unit", "window", "showdowns", "_players", "_claims", "_names")
+    __slots__ = ("game", "window", "showdowns", "_players", "_claims", "_names", "_unit", "_rng")
 
-    def __init__(self, game: GameState, rng: random.Random):
+    def __init__(self, game: GameState, rng: random.Random | int):
         self.game = game
-        self.unit = SimulatedUnit(rng)
+        self._unit: SimulatedUnit | None = None
+        self._rng = rng
         #: The claimants still to be offered the window open now, next first.
         self.window: list[int] = []
         #: Showdowns the simulated unit settled this round.
@@ -56,6 +59,16 @@ class Turns:
         waiting = game.waiting_for
         if waiting:  # claims on the first card: offered from the player to act on
             self._open(waiting[0] - 1)
+
+    @property
+    def unit(self) -> SimulatedUnit:
+        """The simulated unit that settles the showdowns."""
+        if self._unit is None:
+            rng = self._rng
+            if not isinstance(rng, random.Random):
+                rng = random.Random(rng)
+            self._unit = SimulatedUnit(rng)
+        return self._unit
 
     @property
     def actor(self) -> int | None:
