@@ -47,6 +47,7 @@ __all__ = ["PitchCodec", "make_codec"]
 _CARD = {card: i for i, card in enumerate(DECK)}
 _SUIT = {suit: i for i, suit in enumerate(SUITS)}
 _PHASE = {phase.value: i for i, phase in enumerate(Phase)}
+_PLAYING, _OVER = Phase.PLAY, Phase.OVER  # a global is cheaper than the enum's attribute
 _C = len(DECK)
 # Where each part starts.
 _HAND, _STOCK_SEEN, _BURNED, _PLAYED, _TRICK = 0, _C, 2 * _C, 3 * _C, 4 * _C
@@ -94,15 +95,16 @@ class _Seen:
         "marks",
     )
 
-    def __init__(self) -> None:
+    def __init__(self, game: Any = None) -> None:
         self.cards: list[str] = []
         self.stock: tuple[str, ...] = ()
-        # The game's list (a new one each deal) and how many of its items are written.
-        self.burned: list[tuple[int, str]] | None = None
+        # The game's list (a new one each deal) and how many of its items are
+        # written: none yet of the game's lists when it is given (its deal).
+        self.burned: list[tuple[int, str]] | None = None if game is None else game._burned
         self.burns = 0
-        self.tricks: list[Any] | None = None
+        self.tricks: list[Any] | None = None if game is None else game._tricks
         self.played = 0
-        self.bids: list[tuple[int, int | None]] | None = None
+        self.bids: list[tuple[int, int | None]] | None = None if game is None else game._bids
         self.bid_count = 0
         self.trick: list[tuple[int, str]] = []
         self.refills: list[int | None] = [None] * PLAYERS
@@ -143,7 +145,7 @@ class PitchCodec:
         self._before = game.team_scores
         for seat in range(PLAYERS):
             self._kept[seat][:_SIZE] = self._zero
-            self._seen[seat] = _Seen()
+            self._seen[seat] = _Seen(game)
 
     def update(self, game: Any, seat: int) -> bytearray:
         """``seat``'s kept observation brought up to date and returned
@@ -202,7 +204,7 @@ class PitchCodec:
         if settings != seen.settings:
             self._write_settings(game, seat, out, marks)
             seen.settings = settings
-        if phase is Phase.PLAY or phase is Phase.OVER:
+        if phase is _PLAYING or phase is _OVER:
             hands = game._hands
             for at, other in _OUT_OF[seat]:
                 out[at] = not hands[other]
@@ -231,7 +233,7 @@ class PitchCodec:
         trump = game._trump
         for k, at in (
             (0, _SIZE if trump is None else _TRUMP + _SUIT[trump]),
-            (1, _PHASE_AT + _PHASE[game._phase.value]),
+            (1, _PHASE_AT + _PHASE[game._phase._value_]),
             (2, _DEALER + (game._dealer - seat) % 4),
             (4, _SIZE if (who := game._pitcher) is None else _PITCHER + (who - seat) % 4),
         ):
@@ -241,10 +243,10 @@ class PitchCodec:
         out[_CONTRACT] = 0 if contract is None else bid_rank(contract)
         out[_CONTRACT + 1] = 0 if high_bid is None else bid_rank(high_bid)
         kept = game._kept
-        out[_STOCK] = min(255, len(game._stock))
+        out[_STOCK] = len(game._stock)  # of 54 cards: a byte
         out[_STOCK + 1] = kept is True
         out[_STOCK + 2] = kept is False
-        out[_STOCK + 3] = min(255, len(game._received))
+        out[_STOCK + 3] = len(game._received)
         out[_STOCK + 4] = game._receiver == seat
 
     def _update_lists(self, game: Any, seat: int, out: bytearray, seen: _Seen) -> None:
