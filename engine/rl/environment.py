@@ -149,7 +149,7 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
             return
         self._cumulative_rewards[agent] = 0.0
         player = self._seat[agent]
-        turns = self.turns
+        game, turns = self.game, self.turns
         pass_action = self.pass_action
         if pass_action is not None and action == pass_action:
             actor = turns.passed()
@@ -163,14 +163,13 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
                     f"no action {action!r} for {agent} (0 to {self.action_count - 1})"
                 ) from None
             if turns.window:
-                self.game.check_claim(move)
-            self.game.apply(move, player)
+                game.check_claim(move)
+            game.apply(move, player)
             actor = turns.decided(player)
-        self.steps += 1
-        if actor is not None and self.steps < self.max_steps:  # the game goes on
+        steps = self.steps = self.steps + 1
+        if actor is not None and steps < self.max_steps:  # the game goes on
             self.agent_selection = self.possible_agents[actor]
             return
-        game = self.game
         if game.round_over:
             for name, reward in zip(self.agents, self.codec.rewards(game), strict=True):
                 self.rewards[name] = reward
@@ -189,17 +188,18 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
         Both are new arrays each time (the observation kept by the codec is copied).
         """
         player = self._seat[agent]
-        kept = self.codec.update(self.game, player)
+        game, codec = self.game, self.codec
+        kept = codec.update(game, player)
         buffer, view = self._views[player]
         if buffer is not kept:  # the first time: a numpy view of the codec's buffer
-            view = np.frombuffer(kept, dtype=np.uint8, count=self.codec.observation_size)
+            view = np.frombuffer(kept, dtype=np.uint8, count=codec.observation_size)
             self._views[player] = (kept, view)
         observation = view.copy()
         if agent != self.agent_selection or self._over:
             return {"observation": observation, "action_mask": self._scratch_view.copy()}
-        legal = self.game.legal_actions(player)
+        legal = game.legal_actions(player)
         scratch = self._scratch
-        index = self.codec.index[player]
+        index = codec.index[player]
         try:
             for move in legal:
                 scratch[index[move]] = 1
