@@ -108,8 +108,9 @@ class _Seen:
         self.bid_count = 0
         self.trick: list[tuple[int, str]] = []
         self.refills: list[int | None] = [None] * PLAYERS
-        # The facts settled before trick play, as last written (None: not yet).
-        self.settings: tuple[Any, ...] | None = None
+        # The facts settled before trick play, as last written (None: not yet;
+        # the PLAY phase once written in trick play: they no longer change).
+        self.settings: tuple[Any, ...] | Phase | None = None
         self.taken: list[int] = [0, 0]
         self.scores: list[int] | None = None
         #: Where the one of trump, phase, dealer, to act, pitcher, leader is (_SIZE: nowhere).
@@ -190,20 +191,22 @@ class PitchCodec:
         if marks[5] != at:
             out[marks[5]], out[at], marks[5] = 0, 1, at
         phase = game._phase
-        settings = (
-            phase,
-            game._trump,
-            game._dealer,
-            game._pitcher,
-            game._high,
-            game._kept,
-            len(game._stock),
-            game._received,
-            game._receiver,
-        )
-        if settings != seen.settings:
-            self._write_settings(game, seat, out, marks)
-            seen.settings = settings
+        if phase is not _PLAYING or seen.settings is not _PLAYING:
+            # Trick play changes none of these (game.py: all is set before it).
+            settings = (
+                phase,
+                game._trump,
+                game._dealer,
+                game._pitcher,
+                game._high,
+                game._kept,
+                len(game._stock),
+                game._received,
+                game._receiver,
+            )
+            if settings != seen.settings:
+                self._write_settings(game, seat, out, marks)
+            seen.settings = _PLAYING if phase is _PLAYING else settings
         if phase is _PLAYING or phase is _OVER:
             hands = game._hands
             for at, other in _OUT_OF[seat]:
