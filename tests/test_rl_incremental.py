@@ -11,6 +11,8 @@ from engine.game.registry import family_playing
 from engine.pitch.rules import PitchRules
 from engine.rl import env, make_codec
 from engine.uno import Game, PartyGame
+from engine.uno.party_rules import PartyRules
+from engine.uno.rules import HouseRules
 
 CASES = [
     ("classic", 2),
@@ -42,7 +44,13 @@ HIDING = PitchRules(burn_face="down", refill_counts="hidden")
 
 @pytest.mark.parametrize(
     ("variant", "players", "house_rules"),
-    [*((v, n, None) for v, n in CASES), ("pitch", 4, HIDING)],
+    [
+        *((v, n, None) for v, n in CASES),
+        ("pitch", 4, HIDING),
+        ("classic", 3, HouseRules(stacking=True, draw_until_playable=True, uno_penalty=4)),
+        ("showdown", 3, HouseRules(stacking=True)),
+        ("party", 4, PartyRules(draw_closes_speed=True)),
+    ],
 )
 def test_every_step_of_random_episodes_observes_the_full_rebuild(variant, players, house_rules):
     e = env(variant, players=players, max_steps=1500, house_rules=house_rules)
