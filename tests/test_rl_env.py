@@ -132,14 +132,18 @@ def test_reset_may_start_from_a_notation():
         CardGameEnv("classic", 3).reset(options={"notation": text})
 
 
-def test_the_mask_is_shared_and_read_only_the_observation_is_a_copy():
+def test_the_observation_and_the_mask_are_new_arrays_each_time():
     e = env("classic", players=2)
     e.reset(seed=7)
-    first, second = e.observe(e.agent_selection), e.observe(e.agent_selection)
-    assert first["observation"] is not second["observation"]
-    assert not first["action_mask"].flags.writeable
-    with pytest.raises(ValueError):
-        first["action_mask"][0] = 1
+    agent = e.agent_selection
+    first, second = e.observe(agent), e.observe(agent)
+    for part in ("observation", "action_mask"):
+        assert first[part] is not second[part]
+        assert first[part].tobytes() == second[part].tobytes()
+        first[part][:] = 7  # the agent's to change: the env keeps no reference
+        assert e.observe(agent)[part].tobytes() == second[part].tobytes()
+    other = e.observe(next(a for a in e.agents if a != agent))["action_mask"]
+    assert not other.any()
 
 
 def test_close_is_safe_twice_and_render_is_the_notation():

@@ -47,6 +47,7 @@ __all__ = ["PitchCodec", "make_codec"]
 _CARD = {card: i for i, card in enumerate(DECK)}
 _SUIT = {suit: i for i, suit in enumerate(SUITS)}
 _PHASE = {phase.value: i for i, phase in enumerate(Phase)}
+_PLAYING, _OVER = Phase.PLAY, Phase.OVER  # a global is cheaper than the enum's attribute
 _C = len(DECK)
 # Where each part starts.
 _HAND, _STOCK_SEEN, _BURNED, _PLAYED, _TRICK = 0, _C, 2 * _C, 3 * _C, 4 * _C
@@ -59,6 +60,10 @@ _CONTRACT = _BURNS + 4
 _STOCK = _CONTRACT + 2
 _TAKEN = _STOCK + 5
 _SIZE = _TAKEN + 4
+#: For each seat, where each seat's "out" byte goes (seats counted from it).
+_OUT_OF = [
+    tuple((_OUT + k, (seat + k) % PLAYERS) for k in range(PLAYERS)) for seat in range(PLAYERS)
+]
 #: Scores are written shifted by this, so a set team's negative score is a byte too.
 SCORE_OFFSET = 100
 
@@ -68,6 +73,48 @@ def make_codec(variant: str, players: int, house_rules: Any = None) -> PitchCode
     if players != PLAYERS:
         raise ValueError(f"10 Point Pitch is for {PLAYERS} players, not {players}")
     return PitchCodec()
+
+
+class _Seen:
+    """What one seat's kept observation was written from (``PitchCodec.update``)."""
+
+    __slots__ = (
+        "cards",
+        "stock",
+        "burned",
+        "burns",
+        "tricks",
+        "played",
+        "trick",
+        "bids",
+        "bid_count",
+        "refills",
+        "settings",
+        "taken",
+        "scores",
+        "marks",
+    )
+
+    def __init__(self, game: Any = None) -> None:
+        self.cards: list[str] = []
+        self.stock: tuple[str, ...] = ()
+        # The game's list (a new one each deal) and how many of its items are
+        # written: none yet of the game's lists when it is given (its deal).
+        self.burned: list[tuple[int, str]] | None = None if game is None else game._burned
+        self.burns = 0
+        self.tricks: list[Any] | None = None if game is None else game._tricks
+        self.played = 0
+        self.bids: list[tuple[int, int | None]] | None = None if game is None else game._bids
+        self.bid_count = 0
+        self.trick: list[tuple[int, str]] = []
+        self.refills: list[int | None] = [None] * PLAYERS
+        # The facts settled before trick play, as last written (None: not yet;
+        # the PLAY phase once written in trick play: they no longer change).
+        self.settings: tuple[Any, ...] | Phase | None = None
+        self.taken: list[int] = [0, 0]
+        self.scores: list[int] | None = None
+        #: Where the one of trump, phase, dealer, to act, pitcher, leader is (_SIZE: nowhere).
+        self.marks = [_SIZE] * 6
 
 
 class PitchCodec:
@@ -88,9 +135,154 @@ class PitchCodec:
         self.observation_high = bytes(high)
         self._zero = bytes(_SIZE)
         self._before = (0, 0)  # the team scores when the hand was dealt
+        # What ``update`` keeps of each seat: the observation (and a spare byte,
+        # where a mark that is nowhere points) and what it was written from.
+        self._kept = [bytearray(_SIZE + 1) for _ in range(PLAYERS)]
+        self._seen = [_Seen() for _ in range(PLAYERS)]
 
     def start_round(self, game: Any) -> None:
+        """Keep the scores the hand starts from; forget what each seat's kept
+        observation held (a new hand)."""
         self._before = game.team_scores
+        for seat in range(PLAYERS):
+            self._kept[seat][:_SIZE] = self._zero
+            self._seen[seat] = _Seen(game)
+
+    def update(self, game: Any, seat: int) -> bytearray:
+        """``seat``'s kept observation brought up to date and returned
+        (engine.rl.codec.Codec.update; the buffer has a spare byte past the end).
+
+        The cards that came or went are written (the hand, the stock seen,
+        the current trick), the burns, finished tricks and bids appended
+        since the seat's last update (all again when the game's list is a
+        new one: a new deal), each "1 at" fact moved only when it moved.
+        Equal to ``observe``'s bytes (tests/test_rl_incremental.py).
+        """
+        out = self._kept[seat]
+        seen = self._seen[seat]
+        cards = game._hands[seat] + game._dead[seat]
+        if cards != seen.cards:
+            for card in seen.cards:
+                out[_CARD[card]] = 0
+            for card in cards:
+                out[_CARD[card]] = 1
+            seen.cards = cards
+        stock = game._received if seat == game._receiver else ()
+        if stock != seen.stock:
+            for card in seen.stock:
+                out[_STOCK_SEEN + _CARD[card]] = 0
+            for card in stock:
+                out[_STOCK_SEEN + _CARD[card]] = 1
+            seen.stock = stock
+        self._update_lists(game, seat, out, seen)
+        trick = game._trick
+        if trick != seen.trick:
+            for player, card in seen.trick:
+                out[_TRICK + (player - seat) % 4 * _C + _CARD[card]] = 0
+            for player, card in trick:
+                out[_TRICK + (player - seat) % 4 * _C + _CARD[card]] = 1
+            seen.trick = trick[:]
+        marks = seen.marks
+        # To act and the leader move every trick; the rest only before trick play.
+        at = _SIZE if (who := game._to_act) is None else _TO_ACT + (who - seat) % 4
+        if marks[3] != at:
+            out[marks[3]], out[at], marks[3] = 0, 1, at
+        at = _SIZE if (who := game._leader) is None else _LEADER + (who - seat) % 4
+        if marks[5] != at:
+            out[marks[5]], out[at], marks[5] = 0, 1, at
+        phase = game._phase
+        if phase is not _PLAYING or seen.settings is not _PLAYING:
+            # Trick play changes none of these (game.py: all is set before it).
+            settings = (
+                phase,
+                game._trump,
+                game._dealer,
+                game._pitcher,
+                game._high,
+                game._kept,
+                len(game._stock),
+                game._received,
+                game._receiver,
+            )
+            if settings != seen.settings:
+                self._write_settings(game, seat, out, marks)
+            seen.settings = _PLAYING if phase is _PLAYING else settings
+        if phase is _PLAYING or phase is _OVER:
+            hands = game._hands
+            for at, other in _OUT_OF[seat]:
+                out[at] = not hands[other]
+        refills = game._refills
+        if refills != seen.refills:
+            hidden = game._rules.refill_counts == "hidden"
+            for player, drew in enumerate(refills):
+                visible = drew is not None and (not hidden or player == seat)
+                out[_REFILLS + (player - seat) % 4] = 1 + drew if visible else 0
+            seen.refills = refills[:]
+        taken, scores = game._taken, game._team
+        if taken != seen.taken or scores != seen.scores:
+            us = seat % 2
+            for at, value in (
+                (_TAKEN, taken[us]),
+                (_TAKEN + 1, taken[1 - us]),
+                (_TAKEN + 2, scores[us] + SCORE_OFFSET),
+                (_TAKEN + 3, scores[1 - us] + SCORE_OFFSET),
+            ):
+                out[at] = value if 0 <= value <= 255 else 0 if value < 0 else 255
+            seen.taken, seen.scores = taken[:], scores[:]
+        return out
+
+    def _write_settings(self, game: Any, seat: int, out: bytearray, marks: list[int]) -> None:
+        """What is settled before trick play: trump, phase, dealer, pitcher, bids, stock."""
+        trump = game._trump
+        for k, at in (
+            (0, _SIZE if trump is None else _TRUMP + _SUIT[trump]),
+            (1, _PHASE_AT + _PHASE[game._phase._value_]),
+            (2, _DEALER + (game._dealer - seat) % 4),
+            (4, _SIZE if (who := game._pitcher) is None else _PITCHER + (who - seat) % 4),
+        ):
+            if marks[k] != at:
+                out[marks[k]], out[at], marks[k] = 0, 1, at
+        contract, high_bid = game.contract, game._high
+        out[_CONTRACT] = 0 if contract is None else bid_rank(contract)
+        out[_CONTRACT + 1] = 0 if high_bid is None else bid_rank(high_bid)
+        kept = game._kept
+        out[_STOCK] = len(game._stock)  # of 54 cards: a byte
+        out[_STOCK + 1] = kept is True
+        out[_STOCK + 2] = kept is False
+        out[_STOCK + 3] = len(game._received)
+        out[_STOCK + 4] = game._receiver == seat
+
+    def _update_lists(self, game: Any, seat: int, out: bytearray, seen: _Seen) -> None:
+        """The burns, finished tricks and bids appended since ``seat``'s last update."""
+        burned: list[tuple[int, str]] = game._burned
+        if burned is not seen.burned or len(burned) < seen.burns:
+            out[_BURNED : _BURNED + _C] = bytes(_C)
+            out[_BURNS : _BURNS + 4] = bytes(4)
+            seen.burned, seen.burns = burned, 0
+        if len(burned) != seen.burns:
+            down = game._rules.burn_face == "down"
+            for burner, card in burned[seen.burns :]:
+                out[_BURNS + (burner - seat) % 4] += 1
+                if not down or burner == seat:
+                    out[_BURNED + _CARD[card]] = 1
+            seen.burns = len(burned)
+        tricks: list[Any] = game._tricks
+        if tricks is not seen.tricks or len(tricks) < seen.played:
+            out[_PLAYED : _PLAYED + _C] = bytes(_C)
+            seen.tricks, seen.played = tricks, 0
+        if len(tricks) != seen.played:
+            for trick in tricks[seen.played :]:
+                for _, card in trick.cards:
+                    out[_PLAYED + _CARD[card]] = 1
+            seen.played = len(tricks)
+        bids: list[tuple[int, int | None]] = game._bids
+        if bids is not seen.bids or len(bids) < seen.bid_count:
+            out[_BIDS : _BIDS + 4] = bytes(4)
+            seen.bids, seen.bid_count = bids, 0
+        if len(bids) != seen.bid_count:
+            for bidder, bid in bids[seen.bid_count :]:
+                out[_BIDS + (bidder - seat) % 4] = 1 if bid is None else 2 + bid_rank(bid)
+            seen.bid_count = len(bids)
 
     def observe(self, game: Any, seat: int, out: bytearray) -> None:
         """What ``seat`` may know (as engine.pitch.view.seat_view decides)."""

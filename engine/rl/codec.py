@@ -40,7 +40,13 @@ class Codec(Protocol):
 
     def observe(self, game: GameState, player: int, out: bytearray) -> None:
         """Write what ``player`` may see of ``game`` into ``out`` (all of it:
-        ``out`` holds the last observation, of any player)."""
+        ``out`` may hold anything): the full rebuild, the reference."""
+        ...
+
+    def update(self, game: GameState, player: int) -> bytearray:
+        """``player``'s observation kept by the codec, brought up to date from
+        what changed since their last update; the same buffer for a player every
+        time, its first ``observation_size`` bytes equal to ``observe``'s."""
         ...
 
     def rewards(self, game: GameState) -> tuple[float, ...]:

@@ -39,8 +39,6 @@ __all__ = ["CardGameEnv", "DEFAULT_MAX_STEPS", "make_codec"]
 
 #: The default step limit (decisions per episode, passes included).
 DEFAULT_MAX_STEPS = 2000
-#: The most action masks kept for reuse (then they are made anew).
-MASKS_KEPT = 16384
 
 
 def make_codec(variant: str, players: int, house_rules: Any = None) -> Codec:
@@ -89,16 +87,13 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
         mask = spaces.Box(0, 1, (self.action_count,), dtype=np.int8)
         self._observation_space = spaces.Dict({"observation": observation, "action_mask": mask})
         self._action_space = spaces.Discrete(self.action_count)
-        self._obs = bytearray(self.codec.observation_size)
-        self._obs_view = np.frombuffer(self._obs, dtype=np.uint8)
-        self._scratch = bytearray(self.action_count)  # a mask being made
+        #: Each player's kept observation (the codec's buffer) and a numpy view of it.
+        nothing = np.zeros(0, dtype=np.uint8)
+        self._views: list[tuple[bytearray | None, np.ndarray]] = [(None, nothing)] * players
+        # A mask is made in this buffer (all zeros between two masks) and copied:
+        # a copy costs less than numpy's read-only flag or a lookup of a mask kept.
+        self._scratch = bytearray(self.action_count)
         self._scratch_view = np.frombuffer(self._scratch, dtype=np.int8)
-        self._zero_mask = bytes(self.action_count)
-        self._no_mask = np.zeros(self.action_count, dtype=np.int8)
-        self._no_mask.flags.writeable = False
-        #: The action masks made, by (player, claiming, legal actions): a few hundred
-        #: in a round, and a lookup costs less than a mask.
-        self._masks: dict[tuple[int, bool, tuple[Any, ...]], np.ndarray] = {}
         self._rng = random.Random()
         self.game: GameState = probe
         self.turns = Turns(probe, random.Random(0))
@@ -134,7 +129,7 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
                 raise ValueError(f"not a {self.players}-player position: {text!r}")
         self.game = game
         self.codec.start_round(self.game)
-        self.turns = Turns(self.game, random.Random(rng.getrandbits(64)))
+        self.turns = Turns(self.game, rng.getrandbits(64))  # the showdowns' seed
         self.steps = 0
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -143,9 +138,6 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {name: {} for name in self.agents}
         self._over = False  # terminated or truncated
-        self._select()
-
-    def _select(self) -> None:
         actor = self.turns.actor
         if actor is not None:
             self.agent_selection = self.possible_agents[actor]
@@ -157,9 +149,10 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
             return
         self._cumulative_rewards[agent] = 0.0
         player = self._seat[agent]
-        turns = self.turns
-        if action == self.pass_action and action is not None:
-            turns.passed()
+        game, turns = self.game, self.turns
+        pass_action = self.pass_action
+        if pass_action is not None and action == pass_action:
+            actor = turns.passed()
         else:
             try:
                 if action < 0:  # type: ignore[operator]
@@ -170,11 +163,13 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
                     f"no action {action!r} for {agent} (0 to {self.action_count - 1})"
                 ) from None
             if turns.window:
-                self.game.check_claim(move)
-            self.game.apply(move, player)
-            turns.decided(player)
-        self.steps += 1
-        game = self.game
+                game.check_claim(move)
+            game.apply(move, player)
+            actor = turns.decided(player)
+        steps = self.steps = self.steps + 1
+        if actor is not None and steps < self.max_steps:  # the game goes on
+            self.agent_selection = self.possible_agents[actor]
+            return
         if game.round_over:
             for name, reward in zip(self.agents, self.codec.rewards(game), strict=True):
                 self.rewards[name] = reward
@@ -184,48 +179,45 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
         elif self.steps >= self.max_steps:
             self.truncations = dict.fromkeys(self.agents, True)
             self._over = True
-        else:
-            self._select()
 
     # -- what an agent sees -------------------------------------------------------------
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """What ``agent`` sees now, and its action mask (all zeros unless it is to decide).
 
-        The observation is a new array each time; the mask is shared by every
-        observation with the same legal actions, and read-only.
+        Both are new arrays each time (the observation kept by the codec is copied).
         """
         player = self._seat[agent]
-        self.codec.observe(self.game, player, self._obs)
-        observation = self._obs_view.copy()
+        game, codec = self.game, self.codec
+        kept = codec.update(game, player)
+        buffer, view = self._views[player]
+        if buffer is not kept:  # the first time: a numpy view of the codec's buffer
+            view = np.frombuffer(kept, dtype=np.uint8, count=codec.observation_size)
+            self._views[player] = (kept, view)
+        observation = view.copy()
         if agent != self.agent_selection or self._over:
-            return {"observation": observation, "action_mask": self._no_mask}
-        legal = self.game.legal_actions(player)
-        key = (player, bool(self.turns.window), legal if type(legal) is tuple else tuple(legal))
-        mask = self._masks.get(key)
-        if mask is None:
-            mask = self._masks[key] = self._mask_of(player, key[2], key[1])
-        return {"observation": observation, "action_mask": mask}
-
-    def _mask_of(self, player: int, legal: tuple[Any, ...], claiming: bool) -> np.ndarray:
-        if len(self._masks) >= MASKS_KEPT:
-            self._masks.clear()
+            return {"observation": observation, "action_mask": self._scratch_view.copy()}
+        legal = game.legal_actions(player)
         scratch = self._scratch
-        scratch[:] = self._zero_mask
-        index = self.codec.index[player]
+        index = codec.index[player]
         try:
             for move in legal:
                 scratch[index[move]] = 1
         except KeyError as exc:
+            scratch[:] = bytes(len(scratch))
             raise KeyError(
                 f"{exc.args[0]} has no number in {self.variant}'s action space "
                 f"for {self.players} players: {self.game.notation()}"
             ) from None
+        claiming = self.turns.window
         if claiming:
             scratch[-1] = 1
         mask = self._scratch_view.copy()
-        mask.flags.writeable = False
-        return mask
+        for move in legal:  # back to zeros
+            scratch[index[move]] = 0
+        if claiming:
+            scratch[-1] = 0
+        return {"observation": observation, "action_mask": mask}
 
     def action_meaning(self, action: int, agent: str | None = None) -> str:
         """The text of action number ``action`` for ``agent`` (the one to decide by default).

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import random
 
-from engine.game.interface import GameState
+from engine.game.interface import GameState, ShowdownAsk
 from engine.units import ShowdownRequest, SimulatedUnit
 
 __all__ = ["Turns", "reaction_order"]
@@ -38,23 +38,37 @@ def reaction_order(claimants: tuple[int, ...], actor: int, players: int) -> list
 
 
 class Turns:
-    """The decision order of one round of ``game``; showdowns drawn from ``rng``."""
+    """The decision order of one round of ``game``; showdowns drawn from ``rng``
+    (a generator, or the seed of one made at the first showdown: most rounds
+    of most games have none, and an episode of Pitch is some 35 steps)."""
 
-    __slots__ = ("game", "unit", "window", "showdowns", "_players", "_claims")
+    __slots__ = ("game", "window", "showdowns", "_players", "_claims", "_names", "_unit", "_rng")
 
-    def __init__(self, game: GameState, rng: random.Random):
+    def __init__(self, game: GameState, rng: random.Random | int):
         self.game = game
-        self.unit = SimulatedUnit(rng)
+        self._unit: SimulatedUnit | None = None
+        self._rng = rng
         #: The claimants still to be offered the window open now, next first.
         self.window: list[int] = []
         #: Showdowns the simulated unit settled this round.
         self.showdowns = 0
         self._players = game.players
         self._claims = type(game).out_of_turn
-        self._settle()
+        self._names = [f"player {p}" for p in range(game.players)]  # the showdowns' names
+        self._settle(game.pending_showdown)
         waiting = game.waiting_for
         if waiting:  # claims on the first card: offered from the player to act on
             self._open(waiting[0] - 1)
+
+    @property
+    def unit(self) -> SimulatedUnit:
+        """The simulated unit that settles the showdowns."""
+        if self._unit is None:
+            rng = self._rng
+            if not isinstance(rng, random.Random):
+                rng = random.Random(rng)
+            self._unit = SimulatedUnit(rng)
+        return self._unit
 
     @property
     def actor(self) -> int | None:
@@ -69,14 +83,19 @@ class Turns:
         """Whether the actor is offered a claim-or-pass decision (out of turn)."""
         return bool(self.window)
 
-    def decided(self, player: int) -> None:
-        """``player``'s decision was applied: settle showdowns, open the next window."""
-        if self.game.pending_showdown is not None:
-            self._settle()
+    def decided(self, player: int) -> int | None:
+        """``player``'s decision was applied: settle showdowns, open the next
+        window; the player to decide now (``actor``)."""
+        game = self.game
+        ask = game.pending_showdown
+        if ask is not None:
+            self._settle(ask)
         if self._claims:
             self._open(player)
-        elif self.window:
-            self.window = []
+            if self.window:
+                return self.window[0]
+        waiting = game.waiting_for
+        return waiting[0] if waiting else None
 
     def _open(self, player: int) -> None:
         if self._claims and not self.game.round_over:
@@ -85,23 +104,24 @@ class Turns:
         else:
             self.window = []
 
-    def passed(self) -> None:
-        """The actor declined the claim offered (ValueError if none was)."""
+    def passed(self) -> int | None:
+        """The actor declined the claim offered (ValueError if none was); the
+        player to decide now (``actor``)."""
         if not self.window:
             raise ValueError("pass is a claim window's answer, and no window is open")
         del self.window[0]
+        return self.actor
 
-    def _settle(self) -> None:
+    def _settle(self, ask: ShowdownAsk | None) -> None:
         game = self.game
-        ask = game.pending_showdown
         while ask is not None:
             self.showdowns += 1
             request = ShowdownRequest(
                 showdown_id=f"rl-{self.showdowns}",
                 challenger=ask.challenger,
                 opponent=ask.opponent,
-                challenger_name=f"player {ask.challenger}",
-                opponent_name=f"player {ask.opponent}",
+                challenger_name=self._names[ask.challenger],
+                opponent_name=self._names[ask.opponent],
                 cards=len(ask.cards),
             )
             game.settle_showdown(self.unit.run_showdown(request).loser)

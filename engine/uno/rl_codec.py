@@ -30,7 +30,9 @@ Party! only            F+4+2n+1  mini pile faces, its colour, linked, pointed, s
 F is the number of distinct faces in the deck (54 classic); a deck holds at
 most 255 cards, so every count is a byte.
 It reads the game's own lists for speed (hands and piles of card codes), the
-player's hand and the public ones only.
+player's hand and the public ones only. ``update`` keeps each player's
+observation up to date from what changed (classic and Showdown read the
+game's slots); ``observe`` rebuilds it whole, the reference it is tested against.
 
 >>> codec = make_codec("classic", 2)
 >>> len(codec.actions[0]), codec.observation_size
@@ -44,8 +46,9 @@ from itertools import combinations
 from typing import Any
 
 from engine.uno.actions import Action
-from engine.uno.cards import COLOURS, MAX_SHOWDOWN, Card, Rank
+from engine.uno.cards import COLOUR_SHIFT, COLOURS, MAX_SHOWDOWN, WILD_COLOUR, Card, Rank
 from engine.uno.game import Phase
+from engine.uno.notation import PHASES
 from engine.uno.rules import Variant
 
 __all__ = ["UnoCodec", "make_codec"]
@@ -54,6 +57,13 @@ __all__ = ["UnoCodec", "make_codec"]
 _PHASES = {phase.value: i for i, phase in enumerate(Phase)}
 _DRAWN = _PHASES[Phase.DRAWN.value]
 _PILE_UP, _DRAWN_TOGETHER = Rank.WILD_PILE_UP, Rank.WILD_DRAWN_TOGETHER
+#: The "1 at" facts ``update`` moves: top card, phase, drawn card, colour, to act,
+#: catchable, the mini pile's colour (Party! only).
+_MARKS = 7
+#: The phase as the game's slot holds it (engine.uno.game_state) -> its number here.
+_CODE_OF_SLOT = [_PHASES[word] for word in PHASES]
+_SLOT_DRAWN, _SLOT_PENALTY, _SLOT_OVER = (PHASES.index(w) for w in ("drawn", "penalty", "over"))
+_SHOWDOWN_CODE = _PHASES[Phase.SHOWDOWN.value]
 
 
 def make_codec(variant: str, players: int, house_rules: Any = None) -> UnoCodec:
@@ -63,6 +73,42 @@ def make_codec(variant: str, players: int, house_rules: Any = None) -> UnoCodec:
 
 class UnoCodec:
     """The encoding of one UNO variant for ``players`` (engine.rl.codec.Codec)."""
+
+    # Slots: read on every step, and more than 30 attributes in an instance
+    # dict would make each read slower (CPython's shared keys stop at 30).
+    __slots__ = (
+        "variant",
+        "players",
+        "party",
+        "faces",
+        "face_of",
+        "actions",
+        "index",
+        "observation_size",
+        "observation_high",
+        "_f",
+        "_hand",
+        "_discard",
+        "_top",
+        "_drawn",
+        "_colour",
+        "_phase",
+        "_direction",
+        "_sizes",
+        "_pile",
+        "_start",
+        "_kept",
+        "_seen_hands",
+        "_seen_piles",
+        "_seen_seats",
+        "_counted",
+        "_marks",
+        "_zero_faces",
+        "_layout",
+        "_to_act_at",
+        "_catchable_at",
+        "_seats_of",
+    )
 
     def __init__(self, variant: Variant, players: int):
         self.variant, self.players = variant, players
@@ -98,8 +144,20 @@ class UnoCodec:
         self.observation_high = bytes(high)
         #: Each player's observation before the round's changing facts: the scores.
         self._start: list[bytes] = [bytes(size)] * n
-        self._kept: tuple[int, int] = (-1, 0)  # (shuffles, length) of the discards counted
-        self._discards = bytearray(f)
+        # What ``update`` keeps of each player: the observation (and a spare byte,
+        # where a mark that is nowhere points), the hand and mini pile counted,
+        # the discards counted (shuffles, length) and where each mark's one is.
+        self._kept = [bytearray(size + 1) for _ in range(n)]
+        self._seen_hands: list[list[int]] = [[] for _ in range(n)]
+        self._seen_piles: list[list[int]] = [[] for _ in range(n)]
+        self._seen_seats: list[tuple[Any, ...] | None] = [None] * n  # links, pointing, speed
+        self._counted = [[-1, 0] for _ in range(n)]
+        self._marks = [[size] * _MARKS for _ in range(n)]
+        self._zero_faces = bytes(f)
+        self._layout = (self._top, self._drawn, self._colour, self._phase, self._direction, size)
+        self._to_act_at, self._catchable_at = self._sizes + n, self._sizes + 2 * n
+        #: For each player, where each seat's hand size goes (seats from the player).
+        self._seats_of = [tuple((self._sizes + k, (p + k) % n) for k in range(n)) for p in range(n)]
 
     def _number_actions(self) -> tuple[list[list[Action]], list[dict[Action, int]]]:
         """Action number -> action for each seat (the seat-free ones shared)."""
@@ -152,46 +210,39 @@ class UnoCodec:
     # -- observations ----------------------------------------------------------------
 
     def start_round(self, game: Any) -> None:
-        """Forget the discards counted; write the scores (they change between rounds only)."""
-        self._kept = (-1, 0)
+        """Write the scores (they change between rounds only) and forget what
+        each player's kept observation held."""
         n, at, scores, target = (
             self.players,
             self._sizes + 3 * self.players,
             game.scores,
             game.target,
         )
+        spare = self.observation_size
         start = []
         for player in range(n):
             out = bytearray(self.observation_size)
             for k in range(n):
                 out[at + k] = min(255, max(0, scores[(player + k) % n] * 100 // target))
             start.append(bytes(out))
+            self._kept[player][:spare] = out
+            self._seen_hands[player] = []
+            self._seen_piles[player] = []
+            self._seen_seats[player] = None
+            self._counted[player] = [-1, 0]
+            self._marks[player] = [spare] * _MARKS
         self._start = start
 
-    def _count_discards(self, game: Any) -> bytearray:
-        """The discard pile's faces, counted on from the last call while no
-        shuffle took cards back from it."""
-        pile: list[int] = game._discard
-        counts = self._discards
-        shuffles, length = self._kept
-        if shuffles != game._shuffles or len(pile) < length:
-            counts[:] = bytes(len(counts))
-            length = 0
-        face_of = self.face_of
-        for card in pile[length:]:
-            counts[face_of[card]] += 1
-        self._kept = (game._shuffles, len(pile))
-        return counts
-
     def observe(self, game: Any, player: int, out: bytearray) -> None:
-        # The hot path of the environment: a few writes, each a fact that changed.
+        """The full rebuild: every fact written afresh (``update`` keeps it up to date)."""
         out[:] = self._start[player]
         face_of = self.face_of
         hand = game._hands[player]
         for card in hand:
             out[face_of[card]] += 1
         f = self._f
-        out[f : 2 * f] = self._count_discards(game)
+        for card in game._discard:
+            out[f + face_of[card]] += 1
         out[self._top + face_of[game._discard[-1]]] = 1
         phase = _PHASES[game.phase._value_]
         out[self._phase + phase] = 1
@@ -216,17 +267,15 @@ class UnoCodec:
         if catchable is not None:
             out[at + 2 * n + (catchable - player) % n] = 1
         if self.party:
-            self._observe_party(game, player, out)
+            for card in game._pile:
+                out[self._pile + face_of[card]] += 1
+            colour = game.pile_colour
+            if colour is not None:
+                out[self._pile + f + colour] = 1
+            self._observe_seats(game, player, out)
 
-    def _observe_party(self, game: Any, player: int, out: bytearray) -> None:
-        at, n, face_of = self._pile, self.players, self.face_of
-        for card in game._pile:
-            out[at + face_of[card]] += 1
-        at += len(self.faces)
-        colour = game.pile_colour
-        if colour is not None:
-            out[at + colour] = 1
-        at += 4
+    def _observe_seats(self, game: Any, player: int, out: bytearray) -> None:
+        at, n = self._pile + self._f + 4, self.players
         links = game.links or ()
         pointed = game.pointing
         for k in range(n):
@@ -234,6 +283,184 @@ class UnoCodec:
             out[at + k] = seat in links
             out[at + n + k] = seat in pointed
         out[at + 2 * n] = game.speed_window
+
+    def update(self, game: Any, player: int) -> bytearray:
+        """``player``'s kept observation brought up to date and returned (the
+        codec's buffer, one byte longer than an observation: copy it to keep it).
+
+        The environment's hot path. Each count is changed by the cards that
+        came or went since the player's last update (their hand, the discards),
+        each "1 at" fact moves its one only when it moved, and the few bytes
+        of phase, colour and seats are written whole from tables: the bytes
+        equal ``observe``'s (tests/test_rl_incremental.py checks every step).
+        Classic and Showdown read the game's slots (engine.uno.game_state);
+        Party! its properties.
+        """
+        if self.party:
+            return self._update_party(game, player)
+        out = self._kept[player]
+        face_of = self.face_of
+        hands = game._hands
+        hand = hands[player]
+        seen = self._seen_hands[player]
+        if hand != seen:  # _count_hand, written out here: the hot path's commonest change
+            known = len(seen)
+            if len(hand) == known - 1 and (gone := sum(seen) - sum(hand)) in seen:
+                seen.remove(gone)
+                if seen == hand:
+                    out[face_of[gone]] -= 1
+                else:
+                    seen = self._recount(hand, out)
+            elif len(hand) > known and hand[:known] == seen:
+                for card in hand[known:]:
+                    out[face_of[card]] += 1
+                seen = hand[:]
+            else:
+                seen = self._recount(hand, out)
+            self._seen_hands[player] = seen
+        self._count_discards(game, player, out)
+        top_at, drawn_at, colour_at, phase_at, direction_at, spare = self._layout
+        marks = self._marks[player]
+        at = top_at + face_of[game._discard[-1]]
+        if marks[0] != at:
+            out[marks[0]], out[at], marks[0] = 0, 1, at
+        phase = game._phase
+        n = self.players
+        if game._showdown is not None:
+            code, drawn, to_act = _SHOWDOWN_CODE, spare, spare
+        else:
+            code = _CODE_OF_SLOT[phase]
+            current = game.current
+            to_act = spare if phase == _SLOT_OVER else self._to_act_at + (current - player) % n
+            drawn = (
+                drawn_at + face_of[hand[-1]]
+                if phase == _SLOT_DRAWN and current == player
+                else spare
+            )
+        at = phase_at + code
+        if marks[1] != at:
+            out[marks[1]], out[at], marks[1] = 0, 1, at
+        if marks[2] != drawn:
+            out[marks[2]], out[drawn], marks[2] = 0, 1, drawn
+        colour = game._top >> COLOUR_SHIFT
+        at = spare if colour == WILD_COLOUR else colour_at + colour
+        if marks[3] != at:
+            out[marks[3]], out[at], marks[3] = 0, 1, at
+        if marks[4] != to_act:
+            out[marks[4]], out[to_act], marks[4] = 0, 1, to_act
+        out[direction_at] = game._direction == 1
+        out[direction_at + 1] = min(255, game._pending) if phase == _SLOT_PENALTY else 0
+        for at, seat in self._seats_of[player]:  # the hand sizes, from the player
+            out[at] = len(hands[seat])
+        target = game._catchable
+        at = (
+            self._catchable_at + (target - player) % n
+            if target >= 0 and len(hands[target]) == 1 and phase != _SLOT_OVER
+            else spare
+        )
+        if marks[5] != at:
+            out[marks[5]], out[at], marks[5] = 0, 1, at
+        return out
+
+    def _count_hand(self, hand: list[int], seen: list[int], out: bytearray) -> list[int]:
+        """Count ``hand`` into ``out`` where ``seen`` was counted; what is now
+        counted. A card played (the engine removes it, the rest in order) or
+        cards drawn (added at the end) are a write each; anything else a recount."""
+        face_of = self.face_of
+        known = len(seen)
+        if len(hand) == known - 1 and (gone := sum(seen) - sum(hand)) in seen:
+            seen.remove(gone)
+            if seen == hand:
+                out[face_of[gone]] -= 1
+                return seen
+        elif len(hand) > known and hand[:known] == seen:
+            for card in hand[known:]:
+                out[face_of[card]] += 1
+            return hand[:]
+        return self._recount(hand, out)
+
+    def _recount(self, hand: list[int], out: bytearray) -> list[int]:
+        """Count ``hand`` afresh into ``out``; what is now counted."""
+        out[0 : self._f] = self._zero_faces
+        face_of = self.face_of
+        for card in hand:
+            out[face_of[card]] += 1
+        return hand[:]
+
+    def _count_discards(self, game: Any, player: int, out: bytearray) -> None:
+        """Count the discards added since ``player``'s last update (all of them
+        after a shuffle took cards back)."""
+        pile = game._discard
+        counted = self._counted[player]
+        length = counted[1]
+        if counted[0] != game._shuffles or len(pile) < length:
+            out[self._f : 2 * self._f] = self._zero_faces
+            counted[0], length = game._shuffles, 0
+        if len(pile) != length:
+            f, face_of = self._f, self.face_of
+            for card in pile[length:]:
+                out[f + face_of[card]] += 1
+            counted[1] = len(pile)
+
+    def _update_party(self, game: Any, player: int) -> bytearray:
+        """Party!'s kept observation, from the game's properties."""
+        out = self._kept[player]
+        face_of = self.face_of
+        hand = game._hands[player]
+        seen = self._seen_hands[player]
+        if hand != seen:
+            self._seen_hands[player] = self._count_hand(hand, seen, out)
+        self._count_discards(game, player, out)
+        marks = self._marks[player]
+        # Each mark: where its one is (the spare byte past the end when nowhere).
+        spare = self.observation_size
+        phase = _PHASES[game.phase._value_]
+        at = self._top + face_of[game._discard[-1]]
+        if marks[0] != at:
+            out[marks[0]], out[at], marks[0] = 0, 1, at
+        at = self._phase + phase
+        if marks[1] != at:
+            out[marks[1]], out[at], marks[1] = 0, 1, at
+        at = (
+            self._drawn + face_of[hand[-1]] if phase == _DRAWN and game.current == player else spare
+        )
+        if marks[2] != at:
+            out[marks[2]], out[at], marks[2] = 0, 1, at
+        colour = game.colour
+        at = spare if colour is None else self._colour + colour
+        if marks[3] != at:
+            out[marks[3]], out[at], marks[3] = 0, 1, at
+        at = self._direction
+        out[at] = game.direction == 1
+        out[at + 1] = min(255, game.pending_draws)
+        n = self.players
+        at = self._sizes
+        sizes = game.hand_sizes
+        out[at : at + n] = bytes(sizes[player:] + sizes[:player])
+        to_act = game.to_act
+        at = spare if to_act is None else self._sizes + n + (to_act - player) % n
+        if marks[4] != at:
+            out[marks[4]], out[at], marks[4] = 0, 1, at
+        catchable = game.catchable
+        at = spare if catchable is None else self._sizes + 2 * n + (catchable - player) % n
+        if marks[5] != at:
+            out[marks[5]], out[at], marks[5] = 0, 1, at
+        f = self._f
+        pile = game._pile
+        if pile != self._seen_piles[player]:
+            out[self._pile : self._pile + f] = self._zero_faces
+            for card in pile:
+                out[self._pile + face_of[card]] += 1
+            self._seen_piles[player] = pile[:]
+        colour = game.pile_colour
+        at = spare if colour is None else self._pile + f + colour
+        if marks[6] != at:
+            out[marks[6]], out[at], marks[6] = 0, 1, at
+        seats = (game.links, game.pointing, game.speed_window)
+        if seats != self._seen_seats[player]:
+            self._observe_seats(game, player, out)
+            self._seen_seats[player] = seats
+        return out
 
     def rewards(self, game: Any) -> tuple[float, ...]:
         """+1 for the round's winner, -1 for every other player."""
