@@ -99,9 +99,10 @@ class HandState:
         self.start_team = g._start_team
         self.match_winner = g._match_winner
         self.outcome: HandOutcome | None = g._outcome
-        self.hands = [[CODE[c] for c in hand] for hand in g._hands]
-        self.stock = [CODE[c] for c in g._stock]
-        self.discards = [CODE[c] for c in g._discards]
+        to_code = CODE.__getitem__
+        self.hands = [list(map(to_code, hand)) for hand in g._hands]
+        self.stock = list(map(to_code, g._stock))
+        self.discards = list(map(to_code, g._discards))
         self.phase = PHASE_CODE[g._phase]
         self.to_act = g._to_act
         self.bids = g._bids[:]
@@ -221,7 +222,7 @@ class HandState:
         first = (self.dealer + 1) % PLAYERS
         for seat in CLOCKWISE[first]:
             hand = hands[seat]
-            discards.extend(c for c in hand if ranks[c] < 0)
+            discards.extend([c for c in hand if ranks[c] < 0])
             hands[seat] = [c for c in hand if ranks[c] >= 0]
         if self.refill_pitcher:
             assert self.pitcher is not None
@@ -236,7 +237,7 @@ class HandState:
                 drawn += discards[-short:][::-1]
                 del discards[len(discards) - short :]
             self.refills[seat] = len(drawn)
-            hand.extend(c for c in drawn if ranks[c] >= 0)  # the rest is dead: out of play
+            hand.extend([c for c in drawn if ranks[c] >= 0])  # the rest is dead: out of play
         if stock:
             self.phase = STOCK
             self.to_act = self.pitcher
@@ -248,8 +249,8 @@ class HandState:
         assert pitcher is not None
         receiver = pitcher if keep else (pitcher + 2) % PLAYERS
         ranks = RANKS[self.trump]
-        self.hands[receiver].extend(c for c in self.stock if ranks[c] >= 0)
-        self.discards.extend(c for c in self.stock if ranks[c] < 0)
+        self.hands[receiver].extend([c for c in self.stock if ranks[c] >= 0])
+        self.discards.extend([c for c in self.stock if ranks[c] < 0])
         self.stock = []
         self.after_stock()
 
