@@ -40,7 +40,9 @@ from typing import Literal
 from engine.uno.actions import DRAW, KEEP, SPEED_PLAY, Action
 from engine.uno.cards import COLOURS, REAL_CARD
 from engine.uno.party import PartyGame
+from engine.uno.party_notation import WAITING
 from engine.uno.party_playout_state import (
+    DRAWN,
     K_ACCEPT,
     K_ADD,
     K_CATCH,
@@ -53,6 +55,7 @@ from engine.uno.party_playout_state import (
     K_SPEED,
     K_TAKE,
     OVER,
+    PLAYING,
     POINTING,
     Move,
     PartyState,
@@ -135,20 +138,56 @@ def _uniform(
     listed only for the player the pick falls on (``mine``: the player to
     act's, when listed already)."""
     n = st.n
-    if st.phase == POINTING:
-        every = [(p, m) for p in range(n) for m in st.moves_of(p, False, target)]
-        k = len(every)
-        return every[int(pick() * k)] if k > 1 else every[0]
+    if st.phase == POINTING:  # whom each may point at (anyone else holding cards), a catch
+        choices = st.choices
+        assert choices is not None
+        holding = sum(1 for hand in st.hands if hand)
+        counts = [
+            (holding - (1 if hand else 0) if choices[p] == WAITING else 0)
+            + (target >= 0 and target != p)
+            for p, hand in enumerate(st.hands)
+        ]
+        k = sum(counts)
+        i = int(pick() * k) if k > 1 else 0
+        for p in range(n):
+            if i < counts[p]:
+                return p, st.moves_of(p, False, target)[i]
+            i -= counts[p]
+        raise AssertionError("a pick beyond the moves")
     window = st.window()
-    if mine is None:
+    if mine is not None:
+        own = len(mine)
+    elif st.phase == PLAYING:
+        own = st.turn_count(current, target)  # listed only if the pick falls on it
+    else:
         mine = st.moves_of(current, window, target)
-    counts = [len(mine) if p == current else st.count_of(p, window, target) for p in range(n)]
+        own = len(mine)
+    # Everyone else's count (PartyState.count_of), written out for all at once.
+    hands = st.hands
+    if window:
+        counts = st.distinct[:]
+        top = st.discard[-1]
+        for p, hand in enumerate(hands):
+            if 0 < len(hand) <= 2 and top in hand:
+                if len(hand) == 2:
+                    counts[p] += 1
+                elif not st.speed_out:
+                    counts[p] -= 1
+    else:
+        counts = [0] * n
+    if target >= 0:
+        counts = [c + 1 for c in counts]
+        counts[target] -= 1
+    counts[current] = own
     k = sum(counts)
     i = int(pick() * k) if k > 1 else 0
     for p in range(n):
         if i < counts[p]:
-            moves = mine if p == current else st.moves_of(p, window, target)
-            return p, moves[i]
+            if p != current:
+                return p, st.nth_other(p, i, window, target)
+            if mine is None:
+                mine = st.moves_of(current, window, target)
+            return p, mine[i]
         i -= counts[p]
     raise AssertionError("a pick beyond the moves")
 
@@ -159,18 +198,18 @@ def _preferred(
     """prefer-play's pick: among the active moves (in seat order: the player to
     act's but draw and keep, the others' right speed plays and catches), or,
     with none, among all. One active move is taken as is (then the reference
-    takes it unfiltered or filtered, and draws nothing either way)."""
+    takes it unfiltered or filtered, and draws nothing either way). The player
+    to act's moves are counted, and listed only if the pick falls on them."""
     hands = st.hands
     window = st.window()
     top = st.discard[-1]
     speed_out = st.speed_out
-    active: list[tuple[int, Move]] = []
-    mine: list[Move] = []
+    before: list[tuple[int, Move]] = []  # the others' active moves, seats before and after
+    after: list[tuple[int, Move]] = []
     for p in range(st.n):
         if p == current:
-            mine = st.moves_of(p, window, target)
-            active += [(p, m) for m in mine if m[0] != K_DRAW and m[0] != K_KEEP]
             continue
+        active = before if p < current else after
         if window:
             hand = hands[p]
             if top in hand:
@@ -180,12 +219,25 @@ def _preferred(
                     active.append((p, (K_SPEED, top, 0)))
         if target >= 0 and target != p:
             active.append((p, (K_CATCH, target)))
-    k = len(active)
-    if k > 1:
-        return active[int(pick() * k)]
-    if k == 1:
-        return active[0]
-    return _uniform(st, current, target, pick, mine)
+    phase = st.phase
+    mine = None
+    if phase == PLAYING:
+        own = st.turn_count(current, target) - 1  # its last move is draw
+    else:
+        mine = st.moves_of(current, window, target)
+        own = len(mine) - (phase == DRAWN)  # keep
+    k = len(before) + own + len(after)
+    if k == 0:
+        return _uniform(st, current, target, pick, mine)
+    i = int(pick() * k) if k > 1 else 0
+    if i < len(before):
+        return before[i]
+    i -= len(before)
+    if i >= own:
+        return after[i - own]
+    if mine is None:
+        mine = st.moves_of(current, window, target)
+    return current, [m for m in mine if m[0] != K_DRAW and m[0] != K_KEEP][i]
 
 
 _PLAIN = {K_DRAW: Action.draw(), K_KEEP: Action.keep(), K_TAKE: Action.take()}

@@ -16,6 +16,7 @@ from engine.uno.cards import (
     LAST_NUMBER_RANK,
     POINTS_BY_CODE,
     RANK_MASK,
+    REAL_CARD,
     WILD_COLOUR,
     Rank,
 )
@@ -59,8 +60,34 @@ _WD4, _POINT_TAKEN = int(Rank.WILD_DRAW_FOUR), int(Rank.POINT_TAKEN)
 _PILE_UP, _DRAWN_TOGETHER = int(Rank.WILD_PILE_UP), int(Rank.WILD_DRAWN_TOGETHER)
 
 
-def _distinct(hand: list[int]) -> list[int]:
-    return list(dict.fromkeys(hand))
+#: card code -> how many ways there are to play it on a turn (without UNO): 4
+#: colours for a wild, 1 for a coloured card or a Wild Pile Up; 0 for a Wild
+#: Drawn Together, whose ways depend on the links (``turn_count`` adds them).
+_WAYS = [
+    0
+    if c is None or c & RANK_MASK == _DRAWN_TOGETHER
+    else (4 if c >> COLOUR_SHIFT & COLOUR_MASK == WILD_COLOUR and c & RANK_MASK != _PILE_UP else 1)
+    for c in (code if card is not None else None for code, card in enumerate(REAL_CARD))
+]
+_DT_CODE = WILD_COLOUR << COLOUR_SHIFT | _DRAWN_TOGETHER
+# (colour in force, the top's rank or -1 for a wild top) -> the codes playable on it.
+_PLAYABLE: dict[tuple[int, int], frozenset[int]] = {}
+
+
+def playable_codes(colour: int, rank: int) -> frozenset[int]:
+    """Every card code party_play.playable allows on ``colour`` and a top of ``rank``."""
+    found = _PLAYABLE.get((colour, rank))
+    if found is None:
+        found = _PLAYABLE[colour, rank] = frozenset(
+            code
+            for code, card in enumerate(REAL_CARD)
+            if card is not None
+            and (
+                code >> COLOUR_SHIFT & COLOUR_MASK in (WILD_COLOUR, colour)
+                or code & RANK_MASK == rank
+            )
+        )
+    return found
 
 
 class PartyState:
@@ -94,6 +121,7 @@ class PartyState:
         "link_keep",
         "link_self",
         "distinct",
+        "orders",
     )
 
     def __init__(self, game: PartyGame) -> None:
@@ -126,6 +154,10 @@ class PartyState:
         self.link_self = house.link_self
         #: How many different cards each hand holds (its speed plays), kept as hands change.
         self.distinct = [len(set(hand)) for hand in self.hands]
+        #: Each hand's distinct cards in the order they first appear (its speed
+        #: plays' order), kept through cards added at the end and taken out;
+        #: None: to be read anew (``order_of``).
+        self.orders: list[list[int] | None] = [None] * self.n
 
     # -- the round's end and the next deal (PartyFacts._end_round, PartyGame._deal) ---
 
@@ -163,6 +195,7 @@ class PartyState:
             del cards[-HAND_SIZE:]
         self.hands = hands
         self.distinct = [len(set(hand)) for hand in hands]
+        self.orders = [None] * n
         self.draw, self.discard = cards, [cards.pop()]
         self.direction, self.pending, self.wd4_legal, self.catchable = 1, 0, None, -1
         self.link, self.pile, self.out, self.choices = None, [], None, None
@@ -213,6 +246,32 @@ class PartyState:
                     count -= 1
         return count
 
+    def turn_count(self, p: int, target: int) -> int:
+        """How many moves the player to act, ``p``, has in a turn's play
+        (``len(moves_of(p, ...))`` without listing them)."""
+        hand = self.hands[p]
+        top = self.discard[-1]
+        rank = top & RANK_MASK if top >> COLOUR_SHIFT & COLOUR_MASK != WILD_COLOUR else -1
+        cards = list(filter(playable_codes(self.colour, rank).__contains__, self.order_of(p)))
+        ways = sum(map(_WAYS.__getitem__, cards))
+        if _DT_CODE in cards:
+            links = self.links(p)
+            ways += 4 * max(1, len(links))
+        return ways * (2 if len(hand) == 2 else 1) + (target >= 0 and target != p) + 1
+
+    def nth_other(self, p: int, i: int, window: bool, target: int) -> Move:
+        """``moves_of(p, window, target)[i]`` for ``p`` not the player to act,
+        outside the pointing: the i-th distinct card's speed play of a hand of
+        three or more, without listing the others."""
+        hand = self.hands[p]
+        if window and hand:
+            if len(hand) > 2:
+                if i < self.distinct[p]:
+                    return (K_SPEED, self.order_of(p)[i], 0)
+                return (K_CATCH, target)
+            return self.moves_of(p, window, target)[i]
+        return (K_CATCH, target)
+
     def moves_of(self, p: int, window: bool, target: int) -> list[Move]:
         """``p``'s moves (party_play.legal_for's, in its order)."""
         phase = self.phase
@@ -231,7 +290,7 @@ class PartyState:
             moves: list[Move] = []
             if window and hand:
                 top = self.discard[-1]
-                for card in _distinct(hand):
+                for card in self.order_of(p):
                     right = card == top
                     if right and len(hand) == 1 and not self.speed_out:
                         continue
@@ -246,7 +305,7 @@ class PartyState:
             top = self.discard[-1]
             # A coloured top's rank matches; a wild's matches nothing (playable()).
             rank = top & RANK_MASK if top >> COLOUR_SHIFT & COLOUR_MASK != WILD_COLOUR else -1
-            for card in _distinct(hand):
+            for card in self.order_of(p):
                 c = card >> COLOUR_SHIFT & COLOUR_MASK
                 if c in (WILD_COLOUR, colour) or card & RANK_MASK == rank:
                     if c == WILD_COLOUR or card & RANK_MASK > LAST_NUMBER_RANK:
@@ -265,7 +324,7 @@ class PartyState:
         # The mini pile: add a card of its colour or a wild, or take it.
         pile_colour = self.pile_colour()
         moves = []
-        for card in _distinct(hand):
+        for card in self.order_of(p):
             if card >> COLOUR_SHIFT & COLOUR_MASK in (WILD_COLOUR, pile_colour):
                 moves.append((K_ADD, card, 0))
                 if uno_too:
@@ -353,8 +412,22 @@ class PartyState:
 
     def remove(self, p: int, hand: list[int], card: int) -> None:
         hand.remove(card)
+        order = self.orders[p]
         if card not in hand:
             self.distinct[p] -= 1
+            if order is not None:
+                order.remove(card)
+        elif order is not None:
+            # Another one now comes first: after the distinct cards before it.
+            order.remove(card)
+            order.insert(len(set(hand[: hand.index(card)])), card)
+
+    def order_of(self, p: int) -> list[int]:
+        """``p``'s distinct cards in the order they first appear in the hand."""
+        order = self.orders[p]
+        if order is None:
+            order = self.orders[p] = list(dict.fromkeys(self.hands[p]))
+        return order
 
     def next(self, player: int, steps: int = 1) -> int:
         return (player + steps * self.direction) % self.n
@@ -368,12 +441,17 @@ class PartyState:
             if not draw and not self.reshuffle():
                 break
             card = draw.pop()
-            if card not in hand:
+            new = card not in hand
+            if new:
                 self.distinct[player] += 1
             if at < 0:
                 hand.append(card)
+                order = self.orders[player]
+                if new and order is not None:
+                    order.append(card)
             else:
                 hand.insert(at, card)  # under the card just drawn
+                self.orders[player] = None
                 at += 1
             drawn += 1
         link = self.link
@@ -594,6 +672,7 @@ class PartyState:
         pile, self.pile = self.pile, []
         self.hands[p] += pile
         self.distinct[p] = len(set(self.hands[p]))
+        self.orders[p] = None
         link = self.link
         if self.house.pile_is_draw and link is not None and p in link:
             other = link[0] + link[1] - p
