@@ -2,13 +2,16 @@
 
 For each game and policy: the same positions (fresh seeded deals, dealt before
 the clock starts), each played to the end of its hand (Pitch) or round
-(Party!) by the fast playout (``play_out``) and by the API loop it is tested
-against (``reference_play_out``: ``waiting_for`` / ``legal_actions`` /
-``apply``), interleaved repeat by repeat, each with a ``random.Random`` made
-before the clock. Prints CPU microseconds per hand or round of each, the
-median of ``--repeat``, the ratio, and the decisions per hand or round.
+(Party!, at each of ``--players``) by the fast playout (``play_out``) and by
+the API loop it is tested against (``reference_play_out``: ``legal_actions``
+or Party!'s ``legal_moves``, and ``apply``), interleaved repeat by repeat, each
+with a ``random.Random`` made before the clock. Prints CPU microseconds per
+hand or round of each (and per decision for Party!), the median of
+``--repeat``, the ratio, and the decisions per hand or round.
 
     PYTHONPATH=. .venv/bin/python benchmarks/family_playouts.py --repeat 7 --hands 1000
+    PYTHONPATH=. .venv/bin/python benchmarks/family_playouts.py --game party --repeat 5 \
+        --rounds 20 --players 4 8 16
 """
 
 from __future__ import annotations
@@ -27,6 +30,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.pitch import playout as pitch_playout
 from engine.pitch.game import PitchGame
+from engine.uno import party_playout
+from engine.uno.party import PartyGame
 
 #: A playout function: (game, policy, rng) -> a result with ``decisions``.
 Playout = Callable[[Any, str, random.Random], Any]
@@ -51,7 +56,7 @@ def side_by_side(
         fast_us: list[float] = []
         api_us: list[float] = []
         decisions = 0
-        _time(fast, games[:20], policy, 0)  # warm-up
+        _time(fast, games[:3], policy, 0)  # warm-up
         for r in range(repeat):
             cpu, decisions = _time(fast, games, policy, r)
             fast_us.append(cpu / len(games) * 1e6)
@@ -59,11 +64,14 @@ def side_by_side(
             api_us.append(cpu / len(games) * 1e6)
             assert again == decisions  # the same games
         f, a = statistics.median(fast_us), statistics.median(api_us)
+        per = decisions / len(games)
         table[policy] = {
             "playout_us": round(f, 1),
             "api_us": round(a, 1),
             "ratio": round(a / f, 2),
-            "decisions": round(decisions / len(games), 1),
+            "decisions": round(per, 1),
+            "playout_us_per_decision": round(f / per, 2),
+            "api_us_per_decision": round(a / per, 2),
         }
     return table
 
@@ -80,15 +88,39 @@ def pitch(repeat: int, hands: int, seed: int) -> dict[str, Any]:
     )
 
 
+def party(repeat: int, rounds: int, seed: int, players: Sequence[int]) -> dict[str, Any]:
+    table: dict[str, Any] = {}
+    for n in players:
+        rng = random.Random(seed)
+        games = [PartyGame.new(n, rng=rng) for _ in range(rounds)]
+        table[f"{n} players"] = side_by_side(
+            games,
+            party_playout.POLICIES,
+            party_playout.play_out,
+            party_playout.reference_play_out,
+            repeat,
+        )
+    return table
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5, help="interleaved repeats (5)")
     parser.add_argument("--hands", type=int, default=1000, help="hands or rounds per repeat")
+    parser.add_argument("--rounds", type=int, default=20, help="Party! rounds per repeat (20)")
+    parser.add_argument(
+        "--players", type=int, nargs="+", default=[4, 8, 16], help="Party!'s players (4 8 16)"
+    )
+    parser.add_argument("--game", choices=("pitch", "party", "all"), default="pitch")
     parser.add_argument("--seed", type=int, default=1, help="the deals' seed (1)")
     args = parser.parse_args(argv)
-    if args.repeat < 1 or args.hands < 10:
-        parser.error("--repeat must be at least 1 and --hands at least 10")
-    result = {"pitch (us per hand)": pitch(args.repeat, args.hands, args.seed)}
+    if args.repeat < 1 or args.hands < 10 or args.rounds < 1:
+        parser.error("--repeat and --rounds must be at least 1, --hands at least 10")
+    result: dict[str, Any] = {}
+    if args.game in ("pitch", "all"):
+        result["pitch (us per hand)"] = pitch(args.repeat, args.hands, args.seed)
+    if args.game in ("party", "all"):
+        result["party (us per round)"] = party(args.repeat, args.rounds, args.seed, args.players)
     print(json.dumps(result, indent=2))
     return 0
 
