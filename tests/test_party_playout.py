@@ -13,8 +13,10 @@ from hypothesis import strategies as st
 
 from engine.uno import FAMILY
 from engine.uno.actions import DRAW, SPEED_PLAY, Action
+from engine.uno.game import Phase
 from engine.uno.party import PartyGame
-from engine.uno.party_playout import POLICIES, play_out, reference_play_out
+from engine.uno.party_playout import POLICIES, action_of, play_out, reference_play_out
+from engine.uno.party_playout_state import PartyState
 from engine.uno.party_rules import PartyRules
 
 #: Each house rule changed on its own.
@@ -154,6 +156,25 @@ def test_a_linked_pointing_caps_the_linked_draw_as_the_api() -> None:
         for seed in range(6):
             _both(game, "random", seed, limit=30)
             _both(game, "prefer-play", seed, limit=30)
+
+
+def test_each_players_moves_are_the_apis_legal_actions() -> None:
+    """PartyState's lists, counts and picks against legal_actions(p), player by player."""
+    for seed in range(40):
+        game = _position(seed, 2 + seed % 15, HOUSES[seed % len(HOUSES)], moves=seed * 3)
+        state = PartyState(game)
+        if game.round_over:
+            continue
+        target, window = state.catch_target(), state.window()
+        for p in range(game.players):
+            moves = state.moves_of(p, window, target)
+            assert [str(action_of(m)) for m in moves] == [str(a) for a in game.legal_actions(p)]
+            if game.phase is Phase.POINT:
+                continue
+            if p == game.current and game.phase is Phase.PLAY:
+                assert state.turn_count(p, target) == len(moves)
+            elif p != game.current:
+                assert [state.nth_other(p, i, window, target) for i in range(len(moves))] == moves
 
 
 def test_a_playout_stops_at_the_same_decision_as_the_api() -> None:

@@ -162,7 +162,9 @@ def _uniform(
     else:
         mine = st.moves_of(current, window, target)
         own = len(mine)
-    # Everyone else's count (PartyState.count_of), written out for all at once.
+    # Everyone else's count (len(moves_of(p, ...))), for all at once: a hand of
+    # three or more offers its distinct cards; a smaller one holding the top card
+    # one more (with UNO) or, under speed_out=no, its last card less.
     hands = st.hands
     if window:
         counts = st.distinct[:]

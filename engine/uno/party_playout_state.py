@@ -2,7 +2,8 @@
 
 ``PartyState`` copies a PartyGame (engine.uno.party) and plays its rules
 (engine.uno.party_play, engine.uno.party_facts) on card codes: every player's
-moves in the order ``legal_moves()`` lists them (``moves_of``, ``count_of``), and
+moves in the order ``legal_moves()`` lists them (``moves_of``; ``turn_count`` and
+``nth_other`` count and index them without listing), and
 what each move does (``apply``). A move is a plain tuple: its kind, then its
 ints (the ``K_*`` kinds below). engine.uno.party_playout chooses the moves.
 """
@@ -232,19 +233,6 @@ class PartyState:
             return False
         top = self.discard[-1]
         return top >> COLOUR_SHIFT & COLOUR_MASK != WILD_COLOUR and top & RANK_MASK <= 9
-
-    def count_of(self, p: int, window: bool, target: int) -> int:
-        """How many moves ``p``, not the player to act, has outside the pointing."""
-        count = 1 if target >= 0 and target != p else 0
-        if window:
-            count += self.distinct[p]
-            hand = self.hands[p]
-            if 0 < len(hand) <= 2 and self.discard[-1] in hand:
-                if len(hand) == 2:
-                    count += 1
-                elif not self.speed_out:
-                    count -= 1
-        return count
 
     def turn_count(self, p: int, target: int) -> int:
         """How many moves the player to act, ``p``, has in a turn's play
