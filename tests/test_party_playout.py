@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.game.registry import all_variants, family_playing
 from engine.uno import FAMILY
 from engine.uno.actions import DRAW, SPEED_PLAY, Action
 from engine.uno.game import Phase
@@ -205,3 +206,21 @@ def test_the_uno_family_plays_party_out_and_refuses_its_heuristic() -> None:
         FAMILY.playout(game, "heuristic", random.Random(3))
     with pytest.raises(ValueError, match="play out to 'round' or 'match', not 'hand'"):
         play_out(game, "random", random.Random(3), to="hand")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("variant", all_variants())
+def test_every_variant_of_every_family_plays_out_through_its_family(variant: str) -> None:
+    """The issue's "for every family's games": FAMILY.playout plays ``random``
+    everywhere; another policy it lists plays, or is refused in words (the
+    heuristic in Party!), and the game is unchanged."""
+    family = family_playing(variant)
+    game = family.new(4, variant, seed=11)
+    before = game.notation(reveal=True)
+    for policy in family.playout_policies:  # type: ignore[attr-defined]
+        try:
+            result = family.playout(game, policy, random.Random(5), to="round")  # type: ignore[attr-defined]
+        except ValueError as exc:
+            assert policy != "random" and f"playout policy {policy!r}" in str(exc)
+            continue
+        assert result.winner in range(4) and result.decisions > 0
+    assert game.notation(reveal=True) == before
