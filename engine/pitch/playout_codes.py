@@ -30,6 +30,8 @@ __all__ = [
     "RANKS",
     "POINTS",
     "ORDERS",
+    "LOW_FIRST",
+    "MOST_POINTS",
     "BID",
     "TRUMP",
     "STOCK",
@@ -52,6 +54,16 @@ RANKS = tuple([RANK_TABLES[s].get(c, -1) for c in DECK] for s in SUITS)
 POINTS = tuple([POINT_TABLES[s].get(c, 0) for c in DECK] for s in SUITS)
 #: trump suit -> its 16 trumps' codes, high to low.
 ORDERS = tuple(tuple(CODE[c] for c in trump_order(s)) for s in SUITS)
+
+#: trump suit -> trump code -> the heuristic's ``(points > 0, rank)`` as one int
+#: (min: the lowest card, a blank before a point) ...
+LOW_FIRST = tuple(
+    [(POINTS[t][c] > 0) * 16 + RANKS[t][c] for c in range(len(DECK))] for t in range(4)
+)
+#: ... and its ``(points, -rank)`` (max: the most points, the lowest of them).
+MOST_POINTS = tuple(
+    [POINTS[t][c] * 16 + 15 - RANKS[t][c] for c in range(len(DECK))] for t in range(4)
+)
 
 # The phases as ints, in Phase's order.
 BID, TRUMP, STOCK, BURN, PLAY, OVER = range(6)

@@ -18,6 +18,8 @@ from engine.pitch.playout_codes import (
     BID,
     GIVE,
     KEEP,
+    LOW_FIRST,
+    MOST_POINTS,
     ORDERS,
     PASS,
     POINTS,
@@ -156,7 +158,7 @@ def play_choice(st: HandState, seat: int, cards: list[int]) -> int:
     trick = st.trick
     hands = st.hands
     if not trick:
-        return _lead(st, seat, cards, ranks, points, top_unseen)
+        return _lead(st, seat, cards, ranks, top_unseen)
     best_seat, best_card = max(trick, key=lambda sc: ranks[sc[1]])
     best = ranks[best_card]
     done = [s for s, _ in trick]
@@ -168,11 +170,11 @@ def play_choice(st: HandState, seat: int, cards: list[int]) -> int:
             opponents_after = True
     if best_seat % 2 == side and (not opponents_after or best > top_unseen):
         vulnerable = [c for c in cards if ranks[c] < top_unseen] or cards
-        return max(vulnerable, key=lambda c: (points[c], -ranks[c]))
+        return max(vulnerable, key=MOST_POINTS[trump].__getitem__)
     trick_points = sum(points[c] for _, c in trick)
     winners = sorted((c for c in cards if ranks[c] > best), key=ranks.__getitem__)
     if not opponents_after:  # the last seat of the trick: capture its points
-        low = _lowest(cards, ranks, points)
+        low = _lowest(cards, trump)
         if winners and (trick_points or points[low]):
             pointed = [c for c in winners if points[c] and ranks[c] < top_unseen]
             return pointed[0] if pointed else winners[0]
@@ -181,12 +183,12 @@ def play_choice(st: HandState, seat: int, cards: list[int]) -> int:
     if safe and (trick_points or any(points[c] for c in cards)):
         pointed = [c for c in safe if points[c]]
         return pointed[0] if pointed else safe[0]
-    return _lowest(cards, ranks, points)
+    return _lowest(cards, trump)
 
 
-def _lowest(cards: list[int], ranks: list[int], points: list[int]) -> int:
+def _lowest(cards: list[int], trump: int) -> int:
     """The heuristic's ``low_first[0]``: a blank before a point, low before high."""
-    return min(cards, key=lambda c: (points[c] > 0, ranks[c]))
+    return min(cards, key=LOW_FIRST[trump].__getitem__)
 
 
 def _lead(
@@ -194,15 +196,14 @@ def _lead(
     seat: int,
     cards: list[int],
     ranks: list[int],
-    points: list[int],
     top_unseen: int,
 ) -> int:
     hands = st.hands
     if not hands[(seat + 1) % 4] and not hands[(seat + 3) % 4]:  # only the partner left
-        return max(cards, key=lambda c: (points[c], -ranks[c]))
+        return max(cards, key=MOST_POINTS[st.trump].__getitem__)
     bosses = [c for c in cards if ranks[c] > top_unseen]
     pitcher = st.pitcher
     our_contract = pitcher is not None and pitcher % 2 == seat % 2
     if bosses and (our_contract or len(bosses) >= 2 or len(cards) <= 2):
         return max(bosses, key=ranks.__getitem__)  # the highest: pull the others' trumps
-    return _lowest(cards, ranks, points)
+    return _lowest(cards, st.trump)
