@@ -237,9 +237,9 @@ def _preferred(
     i -= len(before)
     if i >= own:
         return after[i - own]
-    if mine is None:
-        mine = st.moves_of(current, window, target)
-    return current, [m for m in mine if m[0] != K_DRAW and m[0] != K_KEEP][i]
+    if mine is None:  # a turn's play: its moves are the plays, a catch, then draw
+        return current, st.moves_of(current, window, target)[i]
+    return current, [m for m in mine if m[0] != K_KEEP][i]
 
 
 _PLAIN = {K_DRAW: Action.draw(), K_KEEP: Action.keep(), K_TAKE: Action.take()}
