@@ -61,16 +61,23 @@ _WD4, _POINT_TAKEN = int(Rank.WILD_DRAW_FOUR), int(Rank.POINT_TAKEN)
 _PILE_UP, _DRAWN_TOGETHER = int(Rank.WILD_PILE_UP), int(Rank.WILD_DRAWN_TOGETHER)
 
 
+_CODES = [code for code, card in enumerate(REAL_CARD) if card is not None]
 #: card code -> how many ways there are to play it on a turn (without UNO): 4
 #: colours for a wild, 1 for a coloured card or a Wild Pile Up; 0 for a Wild
 #: Drawn Together, whose ways depend on the links (``turn_count`` adds them).
-_WAYS = [
-    0
-    if c is None or c & RANK_MASK == _DRAWN_TOGETHER
-    else (4 if c >> COLOUR_SHIFT & COLOUR_MASK == WILD_COLOUR and c & RANK_MASK != _PILE_UP else 1)
-    for c in (code if card is not None else None for code, card in enumerate(REAL_CARD))
-]
+_WAYS = [0] * len(REAL_CARD)
+for _code in _CODES:
+    if _code & RANK_MASK != _DRAWN_TOGETHER:
+        _wild = _code >> COLOUR_SHIFT & COLOUR_MASK == WILD_COLOUR
+        _WAYS[_code] = 4 if _wild and _code & RANK_MASK != _PILE_UP else 1
 _DT_CODE = WILD_COLOUR << COLOUR_SHIFT | _DRAWN_TOGETHER
+# Every card code by its colour field and by its rank: what playable_codes unites.
+_BY_COLOUR: dict[int, frozenset[int]] = {}
+_BY_RANK: dict[int, frozenset[int]] = {}
+for _code in _CODES:
+    _colour = _code >> COLOUR_SHIFT & COLOUR_MASK
+    _BY_COLOUR[_colour] = _BY_COLOUR.get(_colour, frozenset()) | {_code}
+    _BY_RANK[_code & RANK_MASK] = _BY_RANK.get(_code & RANK_MASK, frozenset()) | {_code}
 # (colour in force, the top's rank or -1 for a wild top) -> the codes playable on it.
 _PLAYABLE: dict[tuple[int, int], frozenset[int]] = {}
 
@@ -79,14 +86,9 @@ def playable_codes(colour: int, rank: int) -> frozenset[int]:
     """Every card code party_play.playable allows on ``colour`` and a top of ``rank``."""
     found = _PLAYABLE.get((colour, rank))
     if found is None:
-        found = _PLAYABLE[colour, rank] = frozenset(
-            code
-            for code, card in enumerate(REAL_CARD)
-            if card is not None
-            and (
-                code >> COLOUR_SHIFT & COLOUR_MASK in (WILD_COLOUR, colour)
-                or code & RANK_MASK == rank
-            )
+        none: frozenset[int] = frozenset()
+        found = _PLAYABLE[colour, rank] = (
+            _BY_COLOUR[WILD_COLOUR] | _BY_COLOUR.get(colour, none) | _BY_RANK.get(rank, none)
         )
     return found
 
