@@ -71,6 +71,9 @@ for _code in _CODES:
         _wild = _code >> COLOUR_SHIFT & COLOUR_MASK == WILD_COLOUR
         _WAYS[_code] = 4 if _wild and _code & RANK_MASK != _PILE_UP else 1
 _DT_CODE = WILD_COLOUR << COLOUR_SHIFT | _DRAWN_TOGETHER
+# The one way to play each such card (_WAYS 1), plain and with UNO, made once.
+_ONE_WAY: list[Move] = [(K_PLAY, code, -1, 0, None) for code in range(len(REAL_CARD))]
+_ONE_WAY_UNO: list[Move] = [(K_PLAY, code, -1, 1, None) for code in range(len(REAL_CARD))]
 # Every card code by its colour field and by its rank: what playable_codes unites.
 _BY_COLOUR: dict[int, frozenset[int]] = {}
 _BY_RANK: dict[int, frozenset[int]] = {}
@@ -291,19 +294,17 @@ class PartyState:
         uno_too = len(hand) == 2
         if phase == PLAYING:
             moves = []
-            colour = self.colour
             top = self.discard[-1]
             # A coloured top's rank matches; a wild's matches nothing (playable()).
             rank = top & RANK_MASK if top >> COLOUR_SHIFT & COLOUR_MASK != WILD_COLOUR else -1
-            for card in self.order_of(p):
-                c = card >> COLOUR_SHIFT & COLOUR_MASK
-                if c in (WILD_COLOUR, colour) or card & RANK_MASK == rank:
-                    if c == WILD_COLOUR or card & RANK_MASK > LAST_NUMBER_RANK:
-                        moves += self.card_plays(p, card, uno_too)
-                    else:  # a number card: one play, and one with UNO
-                        moves.append((K_PLAY, card, -1, 0, None))
-                        if uno_too:
-                            moves.append((K_PLAY, card, -1, 1, None))
+            playable = playable_codes(self.colour, rank).__contains__
+            for card in filter(playable, self.order_of(p)):
+                if _WAYS[card] == 1:  # a coloured card or a Wild Pile Up: one way
+                    moves.append(_ONE_WAY[card])
+                    if uno_too:
+                        moves.append(_ONE_WAY_UNO[card])
+                else:
+                    moves += self.card_plays(p, card, uno_too)
             return [*moves, *catch, _DRAW]
         if phase == DRAWN:
             return [*self.card_plays(p, hand[-1], uno_too), _KEEP, *catch]
