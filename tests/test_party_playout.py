@@ -174,6 +174,7 @@ def test_each_players_moves_are_the_apis_legal_actions() -> None:
                 continue
             if p == game.current and game.phase is Phase.PLAY:
                 assert state.turn_count(p, target) == len(moves)
+                assert [state.nth_turn(p, i, target) for i in range(len(moves))] == moves
             elif p != game.current:
                 assert [state.nth_other(p, i, window, target) for i in range(len(moves))] == moves
 

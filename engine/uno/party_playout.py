@@ -187,8 +187,8 @@ def _uniform(
         if i < counts[p]:
             if p != current:
                 return p, st.nth_other(p, i, window, target)
-            if mine is None:
-                mine = st.moves_of(current, window, target)
+            if mine is None:  # a turn's play, counted
+                return p, st.nth_turn(current, i, target)
             return p, mine[i]
         i -= counts[p]
     raise AssertionError("a pick beyond the moves")
@@ -238,7 +238,7 @@ def _preferred(
     if i >= own:
         return after[i - own]
     if mine is None:  # a turn's play: its moves are the plays, a catch, then draw
-        return current, st.moves_of(current, window, target)[i]
+        return current, st.nth_turn(current, i, target)
     return current, [m for m in mine if m[0] != K_KEEP][i]
 
 

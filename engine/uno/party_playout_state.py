@@ -252,6 +252,34 @@ class PartyState:
             ways += 4 * max(1, len(links))
         return ways * (2 if len(hand) == 2 else 1) + (target >= 0 and target != p) + 1
 
+    def nth_turn(self, p: int, i: int, target: int) -> Move:
+        """``moves_of(p, ...)[i]`` for ``p`` to act in a turn's play, without
+        listing them: each playable card's ways (then each with UNO), a catch, draw."""
+        hand = self.hands[p]
+        top = self.discard[-1]
+        rank = top & RANK_MASK if top >> COLOUR_SHIFT & COLOUR_MASK != WILD_COLOUR else -1
+        uno_too = len(hand) == 2
+        for card in filter(playable_codes(self.colour, rank).__contains__, self.order_of(p)):
+            ways = _WAYS[card]
+            links: list[tuple[int, int]] = []
+            if card == _DT_CODE:
+                links = self.links(p)
+                ways = 4 * max(1, len(links))
+            block = 2 * ways if uno_too else ways
+            if i >= block:
+                i -= block
+                continue
+            uno, way = divmod(i, ways)
+            if ways == 1:
+                return _ONE_WAY_UNO[card] if uno else _ONE_WAY[card]
+            if not links:
+                return (K_PLAY, card, way, uno, None)
+            colour, at = divmod(way, len(links))
+            return (K_PLAY, card, colour, uno, links[at])
+        if i == 0 and target >= 0 and target != p:
+            return (K_CATCH, target)
+        return _DRAW
+
     def nth_other(self, p: int, i: int, window: bool, target: int) -> Move:
         """``moves_of(p, window, target)[i]`` for ``p`` not the player to act,
         outside the pointing: the i-th distinct card's speed play of a hand of
