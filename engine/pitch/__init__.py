@@ -161,6 +161,19 @@ class PitchFamily:
     def parse_action(self, text: str) -> Action:
         return Action.parse(text)
 
+    #: The playout policies ``playout`` takes (engine.pitch.playout.POLICIES).
+    playout_policies = ("random", "heuristic")
+
+    def playout(self, game: Any, policy: str, rng: random.Random, *, to: str = "round") -> Any:
+        """Play ``game`` (unchanged) to the end of the hand ("round", as the
+        other families say, or "hand") or the match with a named policy
+        (engine.pitch.playout.play_out, imported when first asked for)."""
+        from engine.pitch.playout import play_out
+
+        if to not in ("round", "hand", "match"):
+            raise ValueError(f"play out to 'round', 'hand' or 'match', not {to!r}")
+        return play_out(game, policy, rng, to="match" if to == "match" else "hand")
+
     def __repr__(self) -> str:
         return "PitchFamily()"
 

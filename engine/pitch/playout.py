@@ -1,18 +1,23 @@
 """Playouts for 10 Point Pitch: a game played to the end of the hand or the match
-by a named policy, through the public game API.
+by a named policy, fast, on plain ints.
 
-``play_out(game, policy, rng)`` plays a copy of ``game`` (the game is not
-changed) with ``waiting_for`` / ``legal_actions`` / ``apply``. This is the
-reference a fast playout on ints would be tested against; the fast path is
-not written yet (UNO has one: engine.uno.playout), so a Pitch playout runs at
-the API's speed. The policies (``POLICIES``):
+``play_out(game, policy, rng)`` copies the position into its own lists of card
+codes (the game is not changed) and plays every decision itself
+(engine.pitch.playout_fast): no Action, no view and no ``apply()`` per
+decision. The same ``rng`` gives exactly the game the public API plays with
+the same policy: ``reference_play_out`` is that loop over ``waiting_for`` /
+``legal_actions`` / ``apply``, and tests/test_pitch_playout.py compares every
+decision of the two. The policies (``POLICIES``), choosing from
+``legal_actions()`` as the game lists them:
 
 ``random``     uniform over ``legal_actions()``: ``int(rng.random() * k)`` among
                k > 1 actions, nothing drawn from ``rng`` for a single one;
 ``heuristic``  what ``engine.pitch.heuristic.HeuristicBot()`` chooses (no rng).
 
-Only the deals are random in Pitch, and they come from the game's own seed:
-the same ``rng`` plays the same decisions.
+There is no ``prefer-play``: it prefers any action to a draw or a keep, and
+Pitch has no draw; every decision of trick play is a play. Only the deals are
+random in Pitch, and they come from the game's own seed: the same ``rng``
+plays the same decisions.
 
 >>> import random
 >>> from engine.pitch.game import PitchGame
@@ -20,6 +25,8 @@ the same ``rng`` plays the same decisions.
 >>> result = play_out(game, "heuristic", random.Random(1))
 >>> result.winner in range(4), result.decisions > 0, game.round_over
 (True, True, False)
+>>> result == reference_play_out(game, "heuristic", random.Random(1))
+True
 """
 
 from __future__ import annotations
@@ -31,8 +38,11 @@ from typing import Literal, NamedTuple
 from engine.pitch.actions import Action
 from engine.pitch.game import PitchGame
 from engine.pitch.heuristic import HeuristicBot
+from engine.pitch.playout_codes import OVER
+from engine.pitch.playout_fast import play_hand
+from engine.pitch.playout_state import HandState
 
-__all__ = ["play_out", "PitchPlayoutResult", "POLICIES", "MAX_DECISIONS"]
+__all__ = ["play_out", "reference_play_out", "PitchPlayoutResult", "POLICIES", "MAX_DECISIONS"]
 
 #: The policies by name.
 POLICIES = ("random", "heuristic")
@@ -58,6 +68,13 @@ def _uniform(legal: Sequence[Action], rng: random.Random) -> Action:
     return legal[int(rng.random() * k)] if k > 1 else legal[0]
 
 
+def _check(policy: str, to: str) -> None:
+    if policy not in POLICIES:
+        raise ValueError(f"no playout policy {policy!r} (the policies: {', '.join(POLICIES)})")
+    if to not in ("hand", "match"):
+        raise ValueError(f"play out to 'hand' or 'match', not {to!r}")
+
+
 def play_out(
     game: PitchGame,
     policy: str,
@@ -67,13 +84,38 @@ def play_out(
     log: list[Action] | None = None,
     max_decisions: int = MAX_DECISIONS,
 ) -> PitchPlayoutResult:
-    """Play a copy of ``game`` to the end of the hand or the match with
-    ``policy`` (one of POLICIES), choosing with ``rng``; ``log`` receives every
-    decision when given."""
-    if policy not in POLICIES:
-        raise ValueError(f"no playout policy {policy!r} (the policies: {', '.join(POLICIES)})")
-    if to not in ("hand", "match"):
-        raise ValueError(f"play out to 'hand' or 'match', not {to!r}")
+    """Play ``game`` (left unchanged) to the end of the hand or the match with
+    ``policy`` (one of POLICIES), choosing with ``rng``; ``log``, when given,
+    receives every decision as the game's Action (slower). A game copied and
+    given other hands (a determinized copy) plays out as it stands."""
+    _check(policy, to)
+    st = HandState(game)
+    heuristic = policy == "heuristic"
+    decisions = 0
+    while True:
+        decisions += play_hand(st, heuristic, rng.random, log, max_decisions - decisions)
+        outcome = st.outcome
+        if st.phase != OVER or outcome is None:
+            return PitchPlayoutResult(None, 0, decisions, st.scores, None)
+        if to == "hand" or outcome.match_winner is not None:
+            return PitchPlayoutResult(
+                outcome.winner, outcome.points, decisions, outcome.scores, outcome.match_winner
+            )
+        st.next_round()
+
+
+def reference_play_out(
+    game: PitchGame,
+    policy: str,
+    rng: random.Random,
+    *,
+    to: Literal["hand", "match"] = "hand",
+    log: list[Action] | None = None,
+    max_decisions: int = MAX_DECISIONS,
+) -> PitchPlayoutResult:
+    """``play_out`` through the public API, on a copy of ``game``: the
+    definition of what a playout plays (and the API's speed)."""
+    _check(policy, to)
     game = game.copy()
     bot = HeuristicBot() if policy == "heuristic" else None
     decisions = 0

@@ -142,17 +142,21 @@ class UnoFamily:
     def parse_action(self, text: str) -> Action:
         return Action.parse(text)
 
-    #: The playout policies ``playout`` takes (engine.uno.playout.POLICIES).
+    #: The playout policies ``playout`` takes (engine.uno.playout.POLICIES); UNO
+    #: Party! takes the first two (engine.uno.party_playout.POLICIES).
     playout_policies = ("random", "prefer-play", "heuristic")
 
     def playout(self, game: Any, policy: str, rng: random.Random, *, to: str = "round") -> Any:
-        """Play a classic or Showdown ``game`` (unchanged) to the end of the round
-        or the match with a named policy (engine.uno.playout.play_out)."""
-        from engine.uno.playout import play_out
-
+        """Play ``game`` (unchanged) to the end of the round or the match with a
+        named policy: classic and Showdown by engine.uno.playout.play_out, UNO
+        Party! (a PartyGame) by engine.uno.party_playout.play_out."""
         if to not in ("round", "match"):
             raise ValueError(f"play out to 'round' or 'match', not {to!r}")
-        return play_out(game, policy, rng, to="match" if to == "match" else "round")
+        if isinstance(game, PartyGame):
+            from engine.uno import party_playout as playout
+        else:
+            from engine.uno import playout  # type: ignore[no-redef]
+        return playout.play_out(game, policy, rng, to="match" if to == "match" else "round")
 
     def __repr__(self) -> str:
         return "UnoFamily()"
