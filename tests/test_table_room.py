@@ -422,10 +422,11 @@ def test_the_log_is_newest_first_with_a_line_between_rounds_and_the_draws_marked
 # -- showdowns on the unit -----------------------------------------------------------------
 
 
-def test_the_showdown_view_follows_the_units_events_and_ends_with_the_verdict():
+def before_a_showdown():
+    """A 2-seat Showdown table, Ann at seat 0 against a bot, Ann to play R5!2 (a showdown)."""
     room = make_room(seats=2)
     display = hello(room)
-    phone(room, 0, "Ann")
+    ann = phone(room, 0, "Ann")
     start(room, display)
     room.restore(
         {
@@ -433,7 +434,11 @@ def test_the_showdown_view_follows_the_units_events_and_ends_with_the_verdict():
             "notation": "showdown R5!2,G2/B1,Y1 G1,B2,G3,G4 R1 R + 0 play - - 0,0 1 1 500 - 1:0",
         }
     )
-    ann = room.connections[1]
+    return room, display, ann
+
+
+def test_the_showdown_view_follows_the_units_events_and_ends_with_the_verdict():
+    room, display, ann = before_a_showdown()
     send(room, ann, type="act", action="R5!2", id=1)
     assert room.next_task() == "showdown"
     request = room.showdown_request()
@@ -458,34 +463,16 @@ def test_the_showdown_view_follows_the_units_events_and_ends_with_the_verdict():
 
 
 def test_the_bots_that_watch_showdowns_are_shown_each_ones_reaction_times():
-    room = make_room(seats=2)
-    display = hello(room)
-    phone(room, 0, "Ann")
-    start(room, display)
-    room.restore(
-        {
-            **room.snapshot(),
-            "notation": "showdown R5!2,G2/B1,Y1 G1,B2,G3,G4 R1 R + 0 play - - 0,0 1 1 500 - 1:0",
-        }
-    )
+    room, _display, ann = before_a_showdown()
     seen = []
     room.bots[1].saw_showdown = seen.append  # as engine.uno.search_bot's does
-    send(room, room.connections[1], type="act", action="R5!2", id=1)
+    send(room, ann, type="act", action="R5!2", id=1)
     room.finish_showdown(ShowdownOutcome(1, 0, "faster", {0: 231049, 1: None}))
     assert seen == [{0: 231.049, 1: None}]
 
 
 def test_a_unit_problem_pauses_every_screen_until_the_host_decides():
-    room = make_room(seats=2)
-    display = hello(room)
-    ann = phone(room, 0, "Ann")
-    start(room, display)
-    room.restore(
-        {
-            **room.snapshot(),
-            "notation": "showdown R5!2,G2/B1,Y1 G1,B2,G3,G4 R1 R + 0 play - - 0,0 1 1 500 - 1:0",
-        }
-    )
+    room, display, ann = before_a_showdown()
     send(room, ann, type="act", action="R5!2", id=1)
     room.showdown_request()
     room.pause("the unit at socket://pi:7700 is unreachable. Check the unit is on.")
@@ -575,16 +562,7 @@ def test_the_save_file_is_flushed_to_the_disk_before_it_replaces_the_old(tmp_pat
 
 
 def test_retrying_after_a_unit_problem_fights_the_same_showdown_again():
-    room = make_room(seats=2)
-    display = hello(room)
-    ann = phone(room, 0, "Ann")
-    start(room, display)
-    room.restore(
-        {
-            **room.snapshot(),
-            "notation": "showdown R5!2,G2/B1,Y1 G1,B2,G3,G4 R1 R + 0 play - - 0,0 1 1 500 - 1:0",
-        }
-    )
+    room, display, ann = before_a_showdown()
     send(room, ann, type="act", action="R5!2", id=1)
     first = room.showdown_request()
     room.pause("the unit is unreachable")
