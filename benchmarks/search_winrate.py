@@ -7,7 +7,13 @@ each, no match. The opponents are HeuristicBot (default) or, with
 ``--opponent prefer-play``, the prefer-play random bot (uniform over the
 actions that play a card or decide something, drawing only when it must:
 benchmarks/bot_winrate.py's PlayFirstBot, RLCard's random agent). A Showdown's
-loser is drawn 50/50 from the deal's own generator.
+loser is drawn 50/50 from the deal's own generator; with ``--unit reactions``
+the slower of the two presses loses instead, each press lognormal about its
+player's median (the search bot's ``reaction_ms``, 230, and
+``--opponent-ms`` for the others; spread 0.15, as the simulated people), and
+the search bot is shown both reaction times (``SearchBot.saw_showdown``).
+--playouts and --confidence, when not given, are the bot's plan for the game
+(engine.uno.search_bot.plan_for).
 
 Prints the wins, the rate with a Wilson 95% interval (against the fair share
 1/players), and the search bot's CPU time per decision (median and p95,
@@ -20,6 +26,7 @@ time.process_time around each of its decisions, forced ones included).
 from __future__ import annotations
 
 import argparse
+import math
 import multiprocessing
 import random
 import statistics
@@ -31,7 +38,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.bot_winrate import OPPONENTS, wilson
 from engine.uno.game import Game
-from engine.uno.search_bot import DEFAULT_CONFIDENCE, DEFAULT_PLAYOUTS, SearchBot
+from engine.uno.search_bot import SearchBot
+from engine.uno.search_reactions import SPREAD
 
 
 def play_deal(
@@ -40,8 +48,10 @@ def play_deal(
     players: int,
     variant: str,
     opponent: str,
-    playouts: int,
-    confidence: float,
+    playouts: int | None,
+    confidence: float | None,
+    unit_kind: str = "coin",
+    opponent_ms: float = 230.0,
 ) -> tuple[int, list[float]]:
     """Deal ``deal`` played once per seat of the search bot: its wins and its
     CPU seconds per decision."""
@@ -55,10 +65,20 @@ def play_deal(
         bot_rng = random.Random(f"{seed}:{deal}:{seat}")
         bot = SearchBot(bot_rng, playouts=playouts, confidence=confidence)
         agents[seat] = bot
+        medians = [opponent_ms] * players
+        medians[seat] = bot.reaction_ms
         while not game.round_over:
             player = game.to_act
-            if player is None:  # a showdown: the simulated unit, 50/50
-                game.apply(unit.choice(game.legal_actions()))
+            if player is None:  # a showdown: the simulated unit
+                if unit_kind == "coin":  # 50/50
+                    game.apply(unit.choice(game.legal_actions()))
+                    continue
+                pending = game.pending_showdown
+                assert pending is not None
+                pair = (pending.challenger, pending.opponent)
+                ms = {p: unit.lognormvariate(math.log(medians[p]), SPREAD) for p in pair}
+                bot.saw_showdown(ms)
+                game.settle_showdown(max(pair, key=ms.__getitem__))
                 continue
             start = time.process_time()
             action = agents[player].act(game, player)
@@ -79,12 +99,17 @@ def run(
     players: int = 2,
     variant: str = "classic",
     opponent: str = "heuristic",
-    playouts: int = DEFAULT_PLAYOUTS,
-    confidence: float = DEFAULT_CONFIDENCE,
+    playouts: int | None = None,
+    confidence: float | None = None,
     processes: int = 1,
     progress: int = 0,
+    unit_kind: str = "coin",
+    opponent_ms: float = 230.0,
 ) -> dict:
-    jobs = [(d, seed, players, variant, opponent, playouts, confidence) for d in range(deals)]
+    jobs = [
+        (d, seed, players, variant, opponent, playouts, confidence, unit_kind, opponent_ms)
+        for d in range(deals)
+    ]
     start = time.process_time()
     if processes > 1:
         with multiprocessing.Pool(processes) as pool:
@@ -119,8 +144,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--variant", choices=("classic", "showdown"), default="classic")
     parser.add_argument("--opponent", choices=("heuristic", "play-first"), default="heuristic")
-    parser.add_argument("--playouts", type=int, default=DEFAULT_PLAYOUTS)
-    parser.add_argument("--confidence", type=float, default=DEFAULT_CONFIDENCE)
+    parser.add_argument("--playouts", type=int, default=None, help="default: the bot's plan")
+    parser.add_argument("--confidence", type=float, default=None, help="default: the plan's")
+    parser.add_argument("--unit", choices=("coin", "reactions"), default="coin")
+    parser.add_argument("--opponent-ms", type=float, default=230.0, help="with --unit reactions")
     parser.add_argument("--processes", type=int, default=1, help="at most 1 on a shared machine")
     parser.add_argument("--progress", type=int, default=0, help="a tally every N deals (stderr)")
     args = parser.parse_args(argv)
@@ -134,11 +161,16 @@ def main(argv: list[str] | None = None) -> int:
         args.confidence,
         args.processes,
         args.progress,
+        args.unit,
+        args.opponent_ms,
     )
     low, high = r["ci95"]
+    budget = "the plan's" if args.playouts is None else str(args.playouts)
+    test = "the plan's" if args.confidence is None else f"{args.confidence:g}"
+    unit = "" if args.unit == "coin" else f", unit by reactions (others {args.opponent_ms:g} ms)"
     print(
-        f"{args.variant}, {args.players} players, {args.deals} paired deals (seed {args.seed}), "
-        f"search bot ({args.playouts} playouts a decision, confidence {args.confidence:g}) against "
+        f"{args.variant}, {args.players} players, {args.deals} paired deals (seed {args.seed}"
+        f"{unit}), search bot ({budget} playouts a decision, confidence {test}) against "
         f"{args.opponent}: won {r['wins']}/{r['rounds']} = {r['rate']:.1%} "
         f"(95% CI {low:.1%}-{high:.1%}; fair share {1 / args.players:.0%})"
     )

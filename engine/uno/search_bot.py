@@ -27,7 +27,8 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import NamedTuple
 
 from engine.game.agents import DEFAULT_REACTION_MS, check_reaction_ms
 from engine.uno.actions import Action, ActionKind
@@ -45,9 +46,11 @@ from engine.uno.game import Game, Phase
 from engine.uno.notation import Position
 from engine.uno.party import PartyGame
 from engine.uno.player_view import PlayerView
+from engine.uno.playout import play_out
 from engine.uno.rules import wild_draw_four_is_legal
+from engine.uno.search_reactions import ReactionModel
 
-__all__ = ["SearchBot", "world_game"]
+__all__ = ["SearchBot", "Plan", "plan_for", "world_game"]
 
 #: Playouts per decision by default (each candidate gets its share of worlds).
 DEFAULT_PLAYOUTS = 192
@@ -56,6 +59,39 @@ DEFAULT_PLAYOUTS = 192
 PLAYOUT_LIMIT = 400
 #: How sure (standard deviations of a sign test) it must be to overrule the heuristic.
 DEFAULT_CONFIDENCE = 1.0
+
+
+class Plan(NamedTuple):
+    """How the bot searches a game: ``playouts`` per decision, the sign test's
+    ``confidence``, and whether its playouts are engine.uno.playout's heuristic
+    (``kernel``, compiled) or this module's ``_playout``."""
+
+    playouts: int
+    confidence: float
+    kernel: bool
+
+
+#: 2-player classic, as measured at 55.3% over 2,000 deals: kept decision for
+#: decision (tests/test_uno_search_pinned.py).
+TWO_PLAYER_CLASSIC = Plan(DEFAULT_PLAYOUTS, DEFAULT_CONFIDENCE, kernel=False)
+#: Every other game: the engine's playouts, which play exactly as HeuristicBot.
+OTHER_GAMES = Plan(DEFAULT_PLAYOUTS, DEFAULT_CONFIDENCE, kernel=True)
+#: Showdown: its playouts are longer.
+SHOWDOWN_GAMES = Plan(DEFAULT_PLAYOUTS, DEFAULT_CONFIDENCE, kernel=True)
+
+
+def plan_for(players: int, showdowns: bool) -> Plan:
+    """The plan for a game of ``players`` (with ``showdowns`` or not)."""
+    if showdowns:
+        return SHOWDOWN_GAMES
+    return TWO_PLAYER_CLASSIC if players == 2 else OTHER_GAMES
+
+
+def _kernel_playout(game: Game, rng: random.Random) -> int:
+    """``game`` played out by engine.uno.playout's heuristic (every player as
+    HeuristicBot); the winner, or -1 when it stops at ``PLAYOUT_LIMIT``."""
+    winner = play_out(game, "heuristic", rng, max_decisions=PLAYOUT_LIMIT).winner
+    return -1 if winner is None else winner
 
 
 def _playout(game: Game, rng: random.Random) -> int:
@@ -175,18 +211,23 @@ def world_game(view: PlayerView, hands: list[list[int]], draw: list[int], seed: 
 class SearchBot:
     """Determinized Monte Carlo: about ``playouts`` playouts per decision (each
     candidate played out once in each of ``playouts // candidates`` worlds),
-    with its own seeded ``rng``."""
+    with its own seeded ``rng``. ``playouts``, ``confidence`` and ``kernel``
+    left None follow the game's ``plan_for``. ``reactions`` holds what it
+    believes of everyone's reaction at the unit (``saw_showdown`` feeds it)."""
 
     def __init__(
         self,
         rng: random.Random,
         name: str = "strong",
         *,
-        playouts: int = DEFAULT_PLAYOUTS,
-        confidence: float = DEFAULT_CONFIDENCE,
+        playouts: int | None = None,
+        confidence: float | None = None,
+        kernel: bool | None = None,
         reaction_ms: float = DEFAULT_REACTION_MS,
     ) -> None:
-        if not isinstance(playouts, int) or isinstance(playouts, bool) or playouts < 1:
+        if playouts is not None and (
+            not isinstance(playouts, int) or isinstance(playouts, bool) or playouts < 1
+        ):
             raise ValueError(
                 f"playouts of bot {name!r} must be a whole number >= 1, not {playouts!r}"
             )
@@ -194,12 +235,27 @@ class SearchBot:
         self.name = name
         self.playouts = playouts
         self.confidence = confidence
+        self.kernel = kernel
         self.reaction_ms = check_reaction_ms(reaction_ms, f"bot {name!r}")
+        self.reactions = ReactionModel()
         self._heuristic = HeuristicBot(name, reaction_ms=reaction_ms)
         self._beliefs: dict[int, Belief] = {}
 
     def __repr__(self) -> str:
         return f"SearchBot(name={self.name!r}, playouts={self.playouts})"
+
+    def plan(self, view: PlayerView) -> Plan:
+        """The game's plan, with what was given to the bot in its place."""
+        plan = plan_for(view.players, view.variant.showdowns)
+        return Plan(
+            plan.playouts if self.playouts is None else self.playouts,
+            plan.confidence if self.confidence is None else self.confidence,
+            plan.kernel if self.kernel is None else self.kernel,
+        )
+
+    def saw_showdown(self, reactions_ms: Mapping[int, float | None]) -> None:
+        """A showdown's reaction times by player, as the table shows them."""
+        self.reactions.saw_showdown(reactions_ms)
 
     def act(self, game: Game | PartyGame, player: int) -> Action:
         if isinstance(game, PartyGame):
@@ -208,6 +264,7 @@ class SearchBot:
         belief = self._beliefs.get(player)
         if belief is None:
             belief = self._beliefs[player] = Belief(player)
+            self.reactions.know(player, self.reaction_ms)
         belief.observe(view)
         action = self._choose(game, view, belief)
         belief.decided(view, action)
@@ -225,18 +282,34 @@ class SearchBot:
         candidates = self.candidates(view, legal, fallback)
         if len(candidates) == 1:
             return candidates[0]
+        playouts, confidence, kernel = self.plan(view)
         rng = self.rng
         me = view.player
         results: dict[Action, list[bool]] = {a: [] for a in candidates}
-        for _ in range(max(1, self.playouts // len(candidates))):
+        for _ in range(max(1, playouts // len(candidates))):
             hands, draw = belief.sample(view, rng)
             world = world_game(view, hands, draw, rng.getrandbits(32))
             seed = rng.getrandbits(64)
             for action in candidates:
                 game = world.copy()
                 game.apply(action)
-                results[action].append(_playout(game, random.Random(seed)) == me)
-        return self.pick(results, fallback, self.confidence)
+                luck = random.Random(seed)
+                if kernel:
+                    self._settle_showdown(game, luck)
+                    won = _kernel_playout(game, luck) == me
+                else:
+                    won = _playout(game, luck) == me
+                results[action].append(won)
+        return self.pick(results, fallback, confidence)
+
+    def _settle_showdown(self, game: Game, luck: random.Random) -> None:
+        """The showdown a candidate starts, settled by the reaction model (the
+        playout's later ones are its coin tosses)."""
+        pending = game.pending_showdown
+        if pending is not None:
+            first = self.reactions.chance_first(pending.challenger, pending.opponent)
+            loser = pending.opponent if luck.random() < first else pending.challenger
+            game.settle_showdown(loser)
 
     @staticmethod
     def pick(results: dict[Action, list[bool]], fallback: Action, confidence: float) -> Action:
