@@ -11,7 +11,8 @@ loser is drawn 50/50 from the deal's own generator; with ``--unit reactions``
 the slower of the two presses loses instead, each press lognormal about its
 player's median (the search bot's ``reaction_ms``, 230, and
 ``--opponent-ms`` for the others; spread 0.15, as the simulated people), and
-the search bot is shown both reaction times (``SearchBot.saw_showdown``).
+the search bot is shown both reaction times (``SearchBot.saw_showdown``),
+unless ``--blind``.
 --playouts and --confidence, when not given, are the bot's plan for the game
 (engine.uno.search_bot.plan_for).
 
@@ -52,6 +53,7 @@ def play_deal(
     confidence: float | None,
     unit_kind: str = "coin",
     opponent_ms: float = 230.0,
+    blind: bool = False,
 ) -> tuple[int, list[float]]:
     """Deal ``deal`` played once per seat of the search bot: its wins and its
     CPU seconds per decision."""
@@ -77,7 +79,8 @@ def play_deal(
                 assert pending is not None
                 pair = (pending.challenger, pending.opponent)
                 ms = {p: unit.lognormvariate(math.log(medians[p]), SPREAD) for p in pair}
-                bot.saw_showdown(ms)
+                if not blind:
+                    bot.saw_showdown(ms)
                 game.settle_showdown(max(pair, key=ms.__getitem__))
                 continue
             start = time.process_time()
@@ -105,9 +108,10 @@ def run(
     progress: int = 0,
     unit_kind: str = "coin",
     opponent_ms: float = 230.0,
+    blind: bool = False,
 ) -> dict:
     jobs = [
-        (d, seed, players, variant, opponent, playouts, confidence, unit_kind, opponent_ms)
+        (d, seed, players, variant, opponent, playouts, confidence, unit_kind, opponent_ms, blind)
         for d in range(deals)
     ]
     start = time.process_time()
@@ -148,6 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--confidence", type=float, default=None, help="default: the plan's")
     parser.add_argument("--unit", choices=("coin", "reactions"), default="coin")
     parser.add_argument("--opponent-ms", type=float, default=230.0, help="with --unit reactions")
+    parser.add_argument("--blind", action="store_true", help="reactions not shown to the bot")
     parser.add_argument("--processes", type=int, default=1, help="at most 1 on a shared machine")
     parser.add_argument("--progress", type=int, default=0, help="a tally every N deals (stderr)")
     args = parser.parse_args(argv)
@@ -163,11 +168,13 @@ def main(argv: list[str] | None = None) -> int:
         args.progress,
         args.unit,
         args.opponent_ms,
+        args.blind,
     )
     low, high = r["ci95"]
     budget = "the plan's" if args.playouts is None else str(args.playouts)
     test = "the plan's" if args.confidence is None else f"{args.confidence:g}"
     unit = "" if args.unit == "coin" else f", unit by reactions (others {args.opponent_ms:g} ms)"
+    unit += ", the bot not shown them" if args.blind and args.unit != "coin" else ""
     print(
         f"{args.variant}, {args.players} players, {args.deals} paired deals (seed {args.seed}"
         f"{unit}), search bot ({budget} playouts a decision, confidence {test}) against "
