@@ -43,12 +43,11 @@ from engine.uno.cards import (
     Rank,
 )
 from engine.uno.game import Game, Phase
-from engine.uno.notation import Position
 from engine.uno.party import PartyGame
 from engine.uno.player_view import PlayerView
 from engine.uno.playout import play_out
-from engine.uno.rules import wild_draw_four_is_legal
 from engine.uno.search_reactions import ReactionModel
+from engine.uno.search_worlds import Worlds, world_game
 
 __all__ = ["SearchBot", "Plan", "plan_for", "world_game"]
 
@@ -177,41 +176,6 @@ def _most_held(hand: Sequence[int]) -> int:
     return max(range(4), key=counts.__getitem__)
 
 
-def world_game(view: PlayerView, hands: list[list[int]], draw: list[int], seed: int) -> Game:
-    """The game the view shows, with ``hands`` and ``draw`` (next card last) for the
-    cards it hides, and ``seed`` for its reshuffles."""
-    phase = view.phase
-    penalty = phase is Phase.PENALTY
-    wd4_legal = None
-    pile = view.discard_pile
-    if penalty and view.top_card.rank is Rank.WILD_DRAW_FOUR:
-        offender = view.next_player(-1)
-        covered = pile[-2].colour if len(pile) > 1 else None
-        wd4_legal = covered is None or wild_draw_four_is_legal(hands[offender], int(covered))
-    position = Position(
-        variant=view.variant.name,
-        hands=hands,
-        draw=draw[::-1],
-        discard=pile,
-        colour=view.colour,
-        direction=view.direction,
-        player=view.current,
-        phase=phase.value,
-        pending=view.pending_draws if penalty else 0,
-        wd4_legal=wd4_legal,
-        catchable=view.catchable,
-        showdown=None,
-        scores=view.scores,
-        dealer=0,  # only the next round's deal reads it
-        round=view.round,
-        target=view.target,
-        house_rules=view.house_rules,  # type: ignore[arg-type]
-        seed=seed,
-        shuffles=0,
-    )
-    return Game.from_notation(position.format(), view.variant)
-
-
 class SearchBot:
     """Determinized Monte Carlo: about ``playouts`` playouts per decision (each
     candidate played out once in each of ``playouts // candidates`` worlds),
@@ -290,9 +254,15 @@ class SearchBot:
         rng = self.rng
         me = view.player
         results: dict[Action, list[bool]] = {a: [] for a in candidates}
+        worlds = Worlds(view)
         for _ in range(max(1, playouts // len(candidates))):
             hands, draw = belief.sample(view, rng)
-            world = world_game(view, hands, draw, rng.getrandbits(32))
+            shuffles = rng.getrandbits(32)
+            # 2-player classic builds each world anew, as when it was measured.
+            if kernel:
+                world = worlds.deal(hands, draw, shuffles)
+            else:
+                world = world_game(view, hands, draw, shuffles)
             seed = rng.getrandbits(64)
             for action in candidates:
                 game = world.copy()
