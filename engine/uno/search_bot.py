@@ -10,10 +10,19 @@ wins in the most worlds is played if it beats the heuristic's choice by
 worlds are shared by all candidates, and so is each world's playout seed, so
 candidates are compared on the same luck.
 
-It reads the game only through a ``PlayerView``; a world is a new ``Game``
-built from the view's public fields and the sampled cards, never a copy of
-the real one. UNO Party! and the Wild Showdown's choice fall back to the
-heuristic bot.
+The budget, the test and the playouts are a ``Plan`` per game (``plan_for``):
+2-player classic plays out with this module's ``_playout``, as when its
+win rate was measured; every other game with engine.uno.playout's heuristic
+(compiled; every player exactly as HeuristicBot), which also leaves time for
+more worlds. A showdown that a candidate starts is settled by the bot's
+``ReactionModel`` (engine.uno.search_reactions: each player's reaction,
+learnt from the times ``saw_showdown`` is shown); the playouts' later
+showdowns are the kernel's coin tosses.
+
+It reads the game only through a ``PlayerView``; a world is a ``Game`` built
+from the view's public fields and the sampled cards (engine.uno.search_worlds),
+never a copy of the real one. UNO Party! and the Wild Showdown's choice fall
+back to the heuristic bot.
 
 >>> import random
 >>> from engine.uno.game import Game
@@ -77,7 +86,8 @@ TWO_PLAYER_CLASSIC = Plan(DEFAULT_PLAYOUTS, DEFAULT_CONFIDENCE, kernel=False)
 #: and more of them (3 to 6 players: one decision moves a round less than at
 #: 2, so it takes more worlds to tell candidates apart). Chosen on seed 101's
 #: 100 4-player deals: 192 playouts 24.2%, 480 with confidence 0.5, 1.0, 1.5
-#: 26.5%, 29.8%, 25.8% (p95 83-90 ms); measured on other seeds.
+#: 26.5%, 29.8%, 25.8% (p95 83-90 ms), 640 28.7% (p95 96 ms, too near 100);
+#: measured on other seeds (docs/performance.md, "The search bot").
 OTHER_GAMES = Plan(480, DEFAULT_CONFIDENCE, kernel=True)
 #: Showdown: its playouts are longer (2 players, 192 playouts: p95 53 ms).
 SHOWDOWN_GAMES = Plan(DEFAULT_PLAYOUTS, DEFAULT_CONFIDENCE, kernel=True)
