@@ -14,7 +14,7 @@ player's median (the search bot's ``reaction_ms``, 230, and
 the search bot is shown both reaction times (``SearchBot.saw_showdown``),
 unless ``--blind``.
 --playouts and --confidence, when not given, are the bot's plan for the game
-(engine.uno.search_bot.plan_for).
+(engine.uno.search_bot.plan_for); ``--playout kernel`` or ``own`` overrides its playouts.
 
 Prints the wins, the rate with a Wilson 95% interval (against the fair share
 1/players), and the search bot's CPU time per decision (median and p95,
@@ -54,6 +54,7 @@ def play_deal(
     unit_kind: str = "coin",
     opponent_ms: float = 230.0,
     blind: bool = False,
+    kernel: bool | None = None,
 ) -> tuple[int, list[float]]:
     """Deal ``deal`` played once per seat of the search bot: its wins and its
     CPU seconds per decision."""
@@ -65,7 +66,7 @@ def play_deal(
         unit = random.Random(rng.getrandbits(64))
         agents = [make(random.Random(rng.getrandbits(64)), "opponent") for _ in range(players)]
         bot_rng = random.Random(f"{seed}:{deal}:{seat}")
-        bot = SearchBot(bot_rng, playouts=playouts, confidence=confidence)
+        bot = SearchBot(bot_rng, playouts=playouts, confidence=confidence, kernel=kernel)
         agents[seat] = bot
         medians = [opponent_ms] * players
         medians[seat] = bot.reaction_ms
@@ -109,11 +110,10 @@ def run(
     unit_kind: str = "coin",
     opponent_ms: float = 230.0,
     blind: bool = False,
+    kernel: bool | None = None,
 ) -> dict:
-    jobs = [
-        (d, seed, players, variant, opponent, playouts, confidence, unit_kind, opponent_ms, blind)
-        for d in range(deals)
-    ]
+    options = (playouts, confidence, unit_kind, opponent_ms, blind, kernel)
+    jobs = [(d, seed, players, variant, opponent, *options) for d in range(deals)]
     start = time.process_time()
     if processes > 1:
         with multiprocessing.Pool(processes) as pool:
@@ -153,6 +153,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--unit", choices=("coin", "reactions"), default="coin")
     parser.add_argument("--opponent-ms", type=float, default=230.0, help="with --unit reactions")
     parser.add_argument("--blind", action="store_true", help="reactions not shown to the bot")
+    parser.add_argument("--playout", choices=("plan", "kernel", "own"), default="plan")
     parser.add_argument("--processes", type=int, default=1, help="at most 1 on a shared machine")
     parser.add_argument("--progress", type=int, default=0, help="a tally every N deals (stderr)")
     args = parser.parse_args(argv)
@@ -169,9 +170,12 @@ def main(argv: list[str] | None = None) -> int:
         args.unit,
         args.opponent_ms,
         args.blind,
+        None if args.playout == "plan" else args.playout == "kernel",
     )
     low, high = r["ci95"]
     budget = "the plan's" if args.playouts is None else str(args.playouts)
+    if args.playout != "plan":
+        budget += f" {args.playout}"
     test = "the plan's" if args.confidence is None else f"{args.confidence:g}"
     unit = "" if args.unit == "coin" else f", unit by reactions (others {args.opponent_ms:g} ms)"
     unit += ", the bot not shown them" if args.blind and args.unit != "coin" else ""
