@@ -269,7 +269,7 @@ class SearchBot:
         for _ in range(max(1, playouts // len(candidates))):
             hands, draw = belief.sample(view, rng)
             shuffles = rng.getrandbits(32)
-            # 2-player classic builds each world anew, as when it was measured.
+            # The own playouts build each world anew, as when first measured.
             if kernel:
                 world = worlds.deal(hands, draw, shuffles)
             else:
