@@ -7,7 +7,14 @@ each, no match. The opponents are HeuristicBot (default) or, with
 ``--opponent prefer-play``, the prefer-play random bot (uniform over the
 actions that play a card or decide something, drawing only when it must:
 benchmarks/bot_winrate.py's PlayFirstBot, RLCard's random agent). A Showdown's
-loser is drawn 50/50 from the deal's own generator.
+loser is drawn 50/50 from the deal's own generator; with ``--unit reactions``
+the slower of the two presses loses instead, each press lognormal about its
+player's median (the search bot's ``reaction_ms``, 230, and
+``--opponent-ms`` for the others; spread 0.15, as the simulated people), and
+the search bot is shown both reaction times (``SearchBot.saw_showdown``),
+unless ``--blind``.
+--playouts and --confidence, when not given, are the bot's plan for the game
+(engine.uno.search_bot.plan_for); ``--playout kernel`` or ``own`` overrides its playouts.
 
 Prints the wins, the rate with a Wilson 95% interval (against the fair share
 1/players), and the search bot's CPU time per decision (median and p95,
@@ -20,6 +27,7 @@ time.process_time around each of its decisions, forced ones included).
 from __future__ import annotations
 
 import argparse
+import math
 import multiprocessing
 import random
 import statistics
@@ -31,7 +39,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.bot_winrate import OPPONENTS, wilson
 from engine.uno.game import Game
-from engine.uno.search_bot import DEFAULT_CONFIDENCE, DEFAULT_PLAYOUTS, SearchBot
+from engine.uno.search_bot import SearchBot
+from engine.uno.search_reactions import SPREAD
 
 
 def play_deal(
@@ -40,8 +49,12 @@ def play_deal(
     players: int,
     variant: str,
     opponent: str,
-    playouts: int,
-    confidence: float,
+    playouts: int | None,
+    confidence: float | None,
+    unit_kind: str = "coin",
+    opponent_ms: float = 230.0,
+    blind: bool = False,
+    kernel: bool | None = None,
 ) -> tuple[int, list[float]]:
     """Deal ``deal`` played once per seat of the search bot: its wins and its
     CPU seconds per decision."""
@@ -53,12 +66,23 @@ def play_deal(
         unit = random.Random(rng.getrandbits(64))
         agents = [make(random.Random(rng.getrandbits(64)), "opponent") for _ in range(players)]
         bot_rng = random.Random(f"{seed}:{deal}:{seat}")
-        bot = SearchBot(bot_rng, playouts=playouts, confidence=confidence)
+        bot = SearchBot(bot_rng, playouts=playouts, confidence=confidence, kernel=kernel)
         agents[seat] = bot
+        medians = [opponent_ms] * players
+        medians[seat] = bot.reaction_ms
         while not game.round_over:
             player = game.to_act
-            if player is None:  # a showdown: the simulated unit, 50/50
-                game.apply(unit.choice(game.legal_actions()))
+            if player is None:  # a showdown: the simulated unit
+                if unit_kind == "coin":  # 50/50
+                    game.apply(unit.choice(game.legal_actions()))
+                    continue
+                pending = game.pending_showdown
+                assert pending is not None
+                pair = (pending.challenger, pending.opponent)
+                ms = {p: unit.lognormvariate(math.log(medians[p]), SPREAD) for p in pair}
+                if not blind:
+                    bot.saw_showdown(ms)
+                game.settle_showdown(max(pair, key=ms.__getitem__))
                 continue
             start = time.process_time()
             action = agents[player].act(game, player)
@@ -79,12 +103,17 @@ def run(
     players: int = 2,
     variant: str = "classic",
     opponent: str = "heuristic",
-    playouts: int = DEFAULT_PLAYOUTS,
-    confidence: float = DEFAULT_CONFIDENCE,
+    playouts: int | None = None,
+    confidence: float | None = None,
     processes: int = 1,
     progress: int = 0,
+    unit_kind: str = "coin",
+    opponent_ms: float = 230.0,
+    blind: bool = False,
+    kernel: bool | None = None,
 ) -> dict:
-    jobs = [(d, seed, players, variant, opponent, playouts, confidence) for d in range(deals)]
+    options = (playouts, confidence, unit_kind, opponent_ms, blind, kernel)
+    jobs = [(d, seed, players, variant, opponent, *options) for d in range(deals)]
     start = time.process_time()
     if processes > 1:
         with multiprocessing.Pool(processes) as pool:
@@ -119,8 +148,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--variant", choices=("classic", "showdown"), default="classic")
     parser.add_argument("--opponent", choices=("heuristic", "play-first"), default="heuristic")
-    parser.add_argument("--playouts", type=int, default=DEFAULT_PLAYOUTS)
-    parser.add_argument("--confidence", type=float, default=DEFAULT_CONFIDENCE)
+    parser.add_argument("--playouts", type=int, default=None, help="default: the bot's plan")
+    parser.add_argument("--confidence", type=float, default=None, help="default: the plan's")
+    parser.add_argument("--unit", choices=("coin", "reactions"), default="coin")
+    parser.add_argument("--opponent-ms", type=float, default=230.0, help="with --unit reactions")
+    parser.add_argument("--blind", action="store_true", help="reactions not shown to the bot")
+    parser.add_argument("--playout", choices=("plan", "kernel", "own"), default="plan")
     parser.add_argument("--processes", type=int, default=1, help="at most 1 on a shared machine")
     parser.add_argument("--progress", type=int, default=0, help="a tally every N deals (stderr)")
     args = parser.parse_args(argv)
@@ -134,11 +167,21 @@ def main(argv: list[str] | None = None) -> int:
         args.confidence,
         args.processes,
         args.progress,
+        args.unit,
+        args.opponent_ms,
+        args.blind,
+        None if args.playout == "plan" else args.playout == "kernel",
     )
     low, high = r["ci95"]
+    budget = "the plan's" if args.playouts is None else str(args.playouts)
+    if args.playout != "plan":
+        budget += f" {args.playout}"
+    test = "the plan's" if args.confidence is None else f"{args.confidence:g}"
+    unit = "" if args.unit == "coin" else f", unit by reactions (others {args.opponent_ms:g} ms)"
+    unit += ", the bot not shown them" if args.blind and args.unit != "coin" else ""
     print(
-        f"{args.variant}, {args.players} players, {args.deals} paired deals (seed {args.seed}), "
-        f"search bot ({args.playouts} playouts a decision, confidence {args.confidence:g}) against "
+        f"{args.variant}, {args.players} players, {args.deals} paired deals (seed {args.seed}"
+        f"{unit}), search bot ({budget} playouts a decision, confidence {test}) against "
         f"{args.opponent}: won {r['wins']}/{r['rounds']} = {r['rate']:.1%} "
         f"(95% CI {low:.1%}-{high:.1%}; fair share {1 / args.players:.0%})"
     )

@@ -10,10 +10,19 @@ wins in the most worlds is played if it beats the heuristic's choice by
 worlds are shared by all candidates, and so is each world's playout seed, so
 candidates are compared on the same luck.
 
-It reads the game only through a ``PlayerView``; a world is a new ``Game``
-built from the view's public fields and the sampled cards, never a copy of
-the real one. UNO Party! and the Wild Showdown's choice fall back to the
-heuristic bot.
+The budget, the test and the playouts are a ``Plan`` per game (``plan_for``);
+every game plays out with engine.uno.playout's heuristic (compiled; every
+player exactly as HeuristicBot), which also leaves time for more worlds.
+``kernel=False`` plays out with this module's ``_playout`` instead, the bot
+its first 2-player win rate was measured with. A showdown that a candidate
+starts is settled by the bot's ``ReactionModel`` (engine.uno.search_reactions:
+each player's reaction, learnt from the times ``saw_showdown`` is shown); the
+playouts' later showdowns are the kernel's coin tosses.
+
+It reads the game only through a ``PlayerView``; a world is a ``Game`` built
+from the view's public fields and the sampled cards (engine.uno.search_worlds),
+never a copy of the real one. UNO Party! and the Wild Showdown's choice fall
+back to the heuristic bot.
 
 >>> import random
 >>> from engine.uno.game import Game
@@ -27,7 +36,8 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import NamedTuple
 
 from engine.game.agents import DEFAULT_REACTION_MS, check_reaction_ms
 from engine.uno.actions import Action, ActionKind
@@ -42,12 +52,13 @@ from engine.uno.cards import (
     Rank,
 )
 from engine.uno.game import Game, Phase
-from engine.uno.notation import Position
 from engine.uno.party import PartyGame
 from engine.uno.player_view import PlayerView
-from engine.uno.rules import wild_draw_four_is_legal
+from engine.uno.playout import play_out
+from engine.uno.search_reactions import ReactionModel
+from engine.uno.search_worlds import Worlds, world_game
 
-__all__ = ["SearchBot", "world_game"]
+__all__ = ["SearchBot", "Plan", "plan_for", "world_game"]
 
 #: Playouts per decision by default (each candidate gets its share of worlds).
 DEFAULT_PLAYOUTS = 192
@@ -56,6 +67,45 @@ DEFAULT_PLAYOUTS = 192
 PLAYOUT_LIMIT = 400
 #: How sure (standard deviations of a sign test) it must be to overrule the heuristic.
 DEFAULT_CONFIDENCE = 1.0
+
+
+class Plan(NamedTuple):
+    """How the bot searches a game: ``playouts`` per decision, the sign test's
+    ``confidence``, and whether its playouts are engine.uno.playout's heuristic
+    (``kernel``, compiled) or this module's ``_playout``."""
+
+    playouts: int
+    confidence: float
+    kernel: bool
+
+
+#: 2-player classic: the kernel's playouts, re-measured over the same 2,000
+#: paired deals as the own playouts' 55.3% (docs/performance.md, "The search
+#: bot"); both kinds' decisions are pinned (tests/test_uno_search_pinned.py).
+TWO_PLAYER_CLASSIC = Plan(DEFAULT_PLAYOUTS, DEFAULT_CONFIDENCE, kernel=True)
+#: Every other game: the engine's playouts, which play exactly as HeuristicBot,
+#: and more of them (3 to 6 players: one decision moves a round less than at
+#: 2, so it takes more worlds to tell candidates apart). Chosen on seed 101's
+#: 100 4-player deals: 192 playouts 24.2%, 480 with confidence 0.5, 1.0, 1.5
+#: 26.5%, 29.8%, 25.8% (p95 83-90 ms), 640 28.7% (p95 96 ms, too near 100);
+#: measured on other seeds (docs/performance.md, "The search bot").
+OTHER_GAMES = Plan(480, DEFAULT_CONFIDENCE, kernel=True)
+#: Showdown: its playouts are longer (2 players, 192 playouts: p95 53 ms).
+SHOWDOWN_GAMES = Plan(DEFAULT_PLAYOUTS, DEFAULT_CONFIDENCE, kernel=True)
+
+
+def plan_for(players: int, showdowns: bool) -> Plan:
+    """The plan for a game of ``players`` (with ``showdowns`` or not)."""
+    if showdowns:
+        return SHOWDOWN_GAMES
+    return TWO_PLAYER_CLASSIC if players == 2 else OTHER_GAMES
+
+
+def _kernel_playout(game: Game, rng: random.Random) -> int:
+    """``game`` played out by engine.uno.playout's heuristic (every player as
+    HeuristicBot); the winner, or -1 when it stops at ``PLAYOUT_LIMIT``."""
+    winner = play_out(game, "heuristic", rng, max_decisions=PLAYOUT_LIMIT).winner
+    return -1 if winner is None else winner
 
 
 def _playout(game: Game, rng: random.Random) -> int:
@@ -137,56 +187,26 @@ def _most_held(hand: Sequence[int]) -> int:
     return max(range(4), key=counts.__getitem__)
 
 
-def world_game(view: PlayerView, hands: list[list[int]], draw: list[int], seed: int) -> Game:
-    """The game the view shows, with ``hands`` and ``draw`` (next card last) for the
-    cards it hides, and ``seed`` for its reshuffles."""
-    phase = view.phase
-    penalty = phase is Phase.PENALTY
-    wd4_legal = None
-    pile = view.discard_pile
-    if penalty and view.top_card.rank is Rank.WILD_DRAW_FOUR:
-        offender = view.next_player(-1)
-        covered = pile[-2].colour if len(pile) > 1 else None
-        wd4_legal = covered is None or wild_draw_four_is_legal(hands[offender], int(covered))
-    position = Position(
-        variant=view.variant.name,
-        hands=hands,
-        draw=draw[::-1],
-        discard=pile,
-        colour=view.colour,
-        direction=view.direction,
-        player=view.current,
-        phase=phase.value,
-        pending=view.pending_draws if penalty else 0,
-        wd4_legal=wd4_legal,
-        catchable=view.catchable,
-        showdown=None,
-        scores=view.scores,
-        dealer=0,  # only the next round's deal reads it
-        round=view.round,
-        target=view.target,
-        house_rules=view.house_rules,  # type: ignore[arg-type]
-        seed=seed,
-        shuffles=0,
-    )
-    return Game.from_notation(position.format(), view.variant)
-
-
 class SearchBot:
     """Determinized Monte Carlo: about ``playouts`` playouts per decision (each
     candidate played out once in each of ``playouts // candidates`` worlds),
-    with its own seeded ``rng``."""
+    with its own seeded ``rng``. ``playouts``, ``confidence`` and ``kernel``
+    left None follow the game's ``plan_for``. ``reactions`` holds what it
+    believes of everyone's reaction at the unit (``saw_showdown`` feeds it)."""
 
     def __init__(
         self,
         rng: random.Random,
         name: str = "strong",
         *,
-        playouts: int = DEFAULT_PLAYOUTS,
-        confidence: float = DEFAULT_CONFIDENCE,
+        playouts: int | None = None,
+        confidence: float | None = None,
+        kernel: bool | None = None,
         reaction_ms: float = DEFAULT_REACTION_MS,
     ) -> None:
-        if not isinstance(playouts, int) or isinstance(playouts, bool) or playouts < 1:
+        if playouts is not None and (
+            not isinstance(playouts, int) or isinstance(playouts, bool) or playouts < 1
+        ):
             raise ValueError(
                 f"playouts of bot {name!r} must be a whole number >= 1, not {playouts!r}"
             )
@@ -194,12 +214,27 @@ class SearchBot:
         self.name = name
         self.playouts = playouts
         self.confidence = confidence
+        self.kernel = kernel
         self.reaction_ms = check_reaction_ms(reaction_ms, f"bot {name!r}")
+        self.reactions = ReactionModel()
         self._heuristic = HeuristicBot(name, reaction_ms=reaction_ms)
         self._beliefs: dict[int, Belief] = {}
 
     def __repr__(self) -> str:
         return f"SearchBot(name={self.name!r}, playouts={self.playouts})"
+
+    def plan(self, view: PlayerView) -> Plan:
+        """The game's plan, with what was given to the bot in its place."""
+        plan = plan_for(view.players, view.variant.showdowns)
+        return Plan(
+            plan.playouts if self.playouts is None else self.playouts,
+            plan.confidence if self.confidence is None else self.confidence,
+            plan.kernel if self.kernel is None else self.kernel,
+        )
+
+    def saw_showdown(self, reactions_ms: Mapping[int, float | None]) -> None:
+        """A showdown's reaction times by player, as the table shows them."""
+        self.reactions.saw_showdown(reactions_ms)
 
     def act(self, game: Game | PartyGame, player: int) -> Action:
         if isinstance(game, PartyGame):
@@ -208,6 +243,7 @@ class SearchBot:
         belief = self._beliefs.get(player)
         if belief is None:
             belief = self._beliefs[player] = Belief(player)
+            self.reactions.know(player, self.reaction_ms)
         belief.observe(view)
         action = self._choose(game, view, belief)
         belief.decided(view, action)
@@ -225,18 +261,40 @@ class SearchBot:
         candidates = self.candidates(view, legal, fallback)
         if len(candidates) == 1:
             return candidates[0]
+        playouts, confidence, kernel = self.plan(view)
         rng = self.rng
         me = view.player
         results: dict[Action, list[bool]] = {a: [] for a in candidates}
-        for _ in range(max(1, self.playouts // len(candidates))):
+        worlds = Worlds(view)
+        for _ in range(max(1, playouts // len(candidates))):
             hands, draw = belief.sample(view, rng)
-            world = world_game(view, hands, draw, rng.getrandbits(32))
+            shuffles = rng.getrandbits(32)
+            # The own playouts build each world anew, as when first measured.
+            if kernel:
+                world = worlds.deal(hands, draw, shuffles)
+            else:
+                world = world_game(view, hands, draw, shuffles)
             seed = rng.getrandbits(64)
             for action in candidates:
                 game = world.copy()
                 game.apply(action)
-                results[action].append(_playout(game, random.Random(seed)) == me)
-        return self.pick(results, fallback, self.confidence)
+                luck = random.Random(seed)
+                if kernel:
+                    self._settle_showdown(game, luck)
+                    won = _kernel_playout(game, luck) == me
+                else:
+                    won = _playout(game, luck) == me
+                results[action].append(won)
+        return self.pick(results, fallback, confidence)
+
+    def _settle_showdown(self, game: Game, luck: random.Random) -> None:
+        """The showdown a candidate starts, settled by the reaction model (the
+        playout's later ones are its coin tosses)."""
+        pending = game.pending_showdown
+        if pending is not None:
+            first = self.reactions.chance_first(pending.challenger, pending.opponent)
+            loser = pending.opponent if luck.random() < first else pending.challenger
+            game.settle_showdown(loser)
 
     @staticmethod
     def pick(results: dict[Action, list[bool]], fallback: Action, confidence: float) -> Action:
