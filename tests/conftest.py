@@ -157,6 +157,11 @@ SLOW_FILES = {
 
 #: Slow tests in files that are otherwise fast, by function name.
 SLOW_TESTS = {
+    # test_party_playout.py, test_rl_incremental.py: every house rule and player count,
+    # a whole game each (0.1-0.2 s apiece, some 70 of them); the fast tier keeps the
+    # files' other tests (random positions, every family's variants).
+    "test_party_playouts_play_every_decision_as_the_api",
+    "test_every_step_of_random_episodes_observes_the_full_rebuild",
     # test_uno_search_pinned.py: the search bot's own (interpreted) playouts, 1-1.5 s a round.
     "test_its_own_playouts_decide_as_when_first_measured",
     # test_bench.py: its ``unit`` fixture is a real Unit on the real clock.
