@@ -37,7 +37,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Literal
 
-from engine.uno.actions import DRAW, KEEP, SPEED_PLAY, Action
+from engine.uno.actions import Action
 from engine.uno.cards import COLOURS, REAL_CARD
 from engine.uno.party import PartyGame
 from engine.uno.party_notation import WAITING
@@ -272,12 +272,6 @@ def action_of(move: Move) -> Action:
     return _PLAIN[kind]
 
 
-def _passive(action: Action, top: object) -> bool:
-    """prefer-play leaves these out: draw, keep, a speed play of another card."""
-    kind = action.kind
-    return kind is DRAW or kind is KEEP or (kind is SPEED_PLAY and action.card != top)
-
-
 def reference_play_out(
     game: PartyGame,
     policy: str,
@@ -299,8 +293,8 @@ def reference_play_out(
                 return PlayoutResult(None, 0, decisions, game.scores, None)
             moves: Sequence[tuple[int, Action]] = game.legal_moves()
             if prefer and len(moves) > 1:
-                top = game.top_card
-                active = [m for m in moves if not _passive(m[1], top)]
+                passive = game.passive_actions()  # draw, keep, a speed play of another card
+                active = [m for m in moves if m[1] not in passive]
                 if active:
                     moves = active
             k = len(moves)
