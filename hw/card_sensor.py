@@ -37,8 +37,9 @@ class CardSensor(DigitalInputDevice):
         self.count = 0
         self.on_card: Callable[[float], None] | None = None
         self._last_card: float | None = None
+        self._broken_known = False  # the level last reported (set before any callback can run)
         super().__init__(pin, pull_up=True, bounce_time=None, pin_factory=pin_factory)
-        self._broken_known = self.is_active  # the level last reported, or read at start
+        self._broken_known = self.is_active  # ... or read at start
 
     @property
     def beam_broken(self) -> bool:
