@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Literal
 
 from engine.game.agents import DEFAULT_REACTION_MS, check_reaction_ms
@@ -118,10 +118,12 @@ def play_out(
     """Play ``game`` (left unchanged) by the contract above, on lists."""
     ms = reactions(reaction_ms, game.players)
     st = PartyState(game)
-    deck = [0] * len(POINTS_BY_CODE)  # the deck's count of each code (what is unseen)
+    deck: dict[int, int] = {}  # the deck's count of each code (what is unseen)
     for card in game.variant.deck:
-        deck[card] += 1
+        deck[card] = deck.get(card, 0) + 1
     decisions = 0
+    pointing: list[int | str] | None = None  # the pointing ``ranked`` ranks the targets of
+    ranked: list[int] = []
     while True:
         while st.phase != OVER:
             if decisions >= max_decisions:
@@ -130,11 +132,16 @@ def play_out(
             if claims:
                 decisions += _claim_round(st, claims, ms, rng, log, max_decisions - decisions)
                 continue
-            player = st.current
             if st.phase == POINTING:
-                assert st.choices is not None
-                player = st.choices.index(WAITING)
-            move = _act(st, player, deck)
+                choices = st.choices
+                assert choices is not None
+                player = choices.index(WAITING)
+                if choices is not pointing:  # hands and scores stand still while all point
+                    pointing, ranked = choices, _ranked(st)
+                move: Move = (K_POINT, _point_at(st, player, ranked))
+            else:
+                player = st.current
+                move = _act(st, player, deck)
             if log is not None:
                 log.append((player, action_of(move)))
             st.apply(player, move)
@@ -159,11 +166,18 @@ def _claims(st: PartyState) -> list[tuple[int, Move]]:
     current = st.current
     top = st.discard[-1]
     speed_out = st.speed_out
+    hands = st.hands
+    if target < 0:  # speed plays only: the holders of the top card
+        return [
+            (p, (K_SPEED, top, 1 if len(hands[p]) == 2 else 0))
+            for p in [p for p, hand in enumerate(hands) if top in hand]
+            if p != current and (speed_out or len(hands[p]) > 1)
+        ]
     claims: list[tuple[int, Move]] = []
-    for p, hand in enumerate(st.hands):
+    for p, hand in enumerate(hands):
         if p == current:
             continue
-        if target >= 0 and target != p:
+        if target != p:
             claims.append((p, (K_CATCH, target)))
         elif window and top in hand and (len(hand) > 1 or speed_out):
             claims.append((p, (K_SPEED, top, 1 if len(hand) == 2 else 0)))
@@ -203,11 +217,13 @@ def _colour(card: int) -> int:
     return card >> COLOUR_SHIFT & COLOUR_MASK
 
 
-def _act(st: PartyState, p: int, deck: list[int]) -> Move:
+#: card code -> its colour field (0-3, WILD_COLOUR), for the hot loops.
+_COLOUR_OF = [_colour(code) for code in range(len(POINTS_BY_CODE))]
+
+
+def _act(st: PartyState, p: int, deck: dict[int, int]) -> Move:
     phase = st.phase
     hands = st.hands
-    if phase == POINTING:
-        return (K_POINT, _point_at(st, p))
     target = st.catch_target()
     if phase != CHOOSING and target >= 0 and target != p:
         return (K_CATCH, target)
@@ -226,24 +242,36 @@ def best_colour(cards: Sequence[int]) -> int:
     count = [0] * 5
     points = [0] * 5
     for card in cards:
-        colour = _colour(card)
+        colour = _COLOUR_OF[card]
         count[colour] += 1
         points[colour] += POINTS_BY_CODE[card]
     return max(range(4), key=lambda c: (count[c], points[c], -c))
 
 
-def _point_at(st: PartyState, p: int) -> int:
-    """party_bots.choose_point: the opponent nearest to going out, not the partner."""
-    hands = st.hands
-    targets = [t for t in range(st.n) if t != p and hands[t]]
-    if not targets:
-        raise ValueError(f"player {p} has nobody to point at")
+def _ranked(st: PartyState) -> list[int]:
+    """Everyone holding cards, nearest to going out first (fewest cards, then
+    highest score, then lowest seat): party_bots.choose_point's order."""
+    hands, scores = st.hands, st.scores
+    return sorted(
+        (t for t in range(st.n) if hands[t]), key=lambda t: (len(hands[t]), -scores[t], t)
+    )
+
+
+def _point_at(st: PartyState, p: int, ranked: list[int]) -> int:
+    """party_bots.choose_point: the opponent nearest to going out, not the own
+    link partner unless nobody else can be pointed at."""
     link = st.link
-    if link is not None and p in link:
-        partner = link[0] + link[1] - p
-        targets = [t for t in targets if t != partner] or targets
-    scores = st.scores
-    return min(targets, key=lambda t: (len(hands[t]), -scores[t], t))
+    partner = link[0] + link[1] - p if link is not None and p in link else -1
+    first = -1
+    for t in ranked:
+        if t != p:
+            if t != partner:
+                return t
+            if first < 0:
+                first = t
+    if first < 0:
+        raise ValueError(f"player {p} has nobody to point at")
+    return first
 
 
 def _pile_move(st: PartyState, p: int) -> Move:
@@ -262,7 +290,7 @@ def _pile_move(st: PartyState, p: int) -> Move:
     return (K_ADD, min(adds, key=need), 1 if len(st.hands[p]) == 2 else 0)
 
 
-def _offence_chance(st: PartyState, p: int, deck: list[int]) -> float | None:
+def _offence_chance(st: PartyState, p: int, deck: dict[int, int]) -> float | None:
     """party_bots.offence_chance on codes: the chance the Wild Draw Four's
     player still holds the covered colour or a Wild, from what ``p`` sees."""
     discard = st.discard
@@ -270,12 +298,12 @@ def _offence_chance(st: PartyState, p: int, deck: list[int]) -> float | None:
         return None
     covered = _colour(discard[-2])
     all_wilds = st.house.wd4_all_wilds
-    unseen = deck[:]
+    unseen = deck.copy()
     for seen in (st.hands[p], discard, st.pile):
         for card in seen:
             unseen[card] -= 1
     total = bad = 0
-    for card, count in enumerate(unseen):
+    for card, count in unseen.items():
         if count > 0:
             total += count
             rank = card & RANK_MASK
@@ -302,37 +330,46 @@ def _play(st: PartyState, p: int) -> Move:
     if cards and not _honest(st, hand):
         cards = [c for c in cards if c & RANK_MASK != _WD4]
     hands = st.hands
-    danger = any(len(h) <= _DANGER for q, h in enumerate(hands) if q != p)
+    sizes = list(map(len, hands))
+    sizes[p] = _DANGER + 1  # danger: an opponent about to go out
+    danger = min(sizes) <= _DANGER
     if st.phase == DRAWN and cards and _colour(cards[0]) == WILD_COLOUR and not danger:
         cards = []  # a drawn wild is kept for later
     if not cards:
         return _KEEP if st.phase == DRAWN else _DRAW
-    next_small = len(hands[st.next(p)]) <= _DANGER
-    two = st.n == 2
-
-    def score(card: int) -> float:
-        rank = card & RANK_MASK
-        if rank == _POINT_TAKEN:
-            held = sum(1 for c in hand if _colour(c) == _colour(card))
-            return 10 * held + POINTS_BY_CODE[card] / 10 + (150 if danger else -20)
-        if _colour(card) == WILD_COLOUR:
-            if rank == _WD4:
-                return 300 if next_small else (100 if danger else -100)
-            return 100 if danger else -100
-        held = sum(1 for c in hand if _colour(c) == _colour(card))
-        value = 10 * held + POINTS_BY_CODE[card] / 10
-        if rank in _CLASSIC_ACTIONS:
-            value += (200 if rank != _REVERSE or two else 50) if next_small else -20
-        return value
-
-    card = max(cards, key=score)
+    card = cards[0] if len(cards) == 1 else max(cards, key=_scorer(st, p, hand, danger))
     uno = 1 if len(hand) == 2 else 0
     rank = card & RANK_MASK
-    if _colour(card) != WILD_COLOUR or rank == _PILE_UP:
+    if _COLOUR_OF[card] != WILD_COLOUR or rank == _PILE_UP:
         return (K_PLAY, card, -1, uno, None)
     named = best_colour(hand)  # the hand without this wild: a wild counts for no colour
     links = st.links(p) if rank == _DRAWN_TOGETHER else []
     return (K_PLAY, card, named, uno, _choose_link(st, p, links) if links else None)
+
+
+def _scorer(st: PartyState, p: int, hand: list[int], danger: bool) -> Callable[[int], float]:
+    """party_bots._score and HeuristicBot._play_score of each card, for max()."""
+    held = [0] * 5  # the hand's cards of each colour field
+    for c in hand:
+        held[_COLOUR_OF[c]] += 1
+    next_small = len(st.hands[st.next(p)]) <= _DANGER
+    two = st.n == 2
+
+    def score(card: int) -> float:
+        rank = card & RANK_MASK
+        colour = _COLOUR_OF[card]
+        if rank == _POINT_TAKEN:
+            return 10 * held[colour] + POINTS_BY_CODE[card] / 10 + (150 if danger else -20)
+        if colour == WILD_COLOUR:
+            if rank == _WD4:
+                return 300 if next_small else (100 if danger else -100)
+            return 100 if danger else -100
+        value = 10 * held[colour] + POINTS_BY_CODE[card] / 10
+        if rank in _CLASSIC_ACTIONS:
+            value += (200 if rank != _REVERSE or two else 50) if next_small else -20
+        return value
+
+    return score
 
 
 def _honest(st: PartyState, hand: list[int]) -> bool:
@@ -340,10 +377,11 @@ def _honest(st: PartyState, hand: list[int]) -> bool:
     colour = st.colour
     all_wilds = st.house.wd4_all_wilds
     for card in hand:
-        if colour != WILD_COLOUR and _colour(card) == colour:
+        field = _COLOUR_OF[card]
+        if field == colour and colour != WILD_COLOUR:
             return False
         rank = card & RANK_MASK
-        if _colour(card) == WILD_COLOUR and (
+        if field == WILD_COLOUR and (
             rank == _WILD or (all_wilds and rank in (_PILE_UP, _DRAWN_TOGETHER))
         ):
             return False
