@@ -122,6 +122,71 @@ def test_simultaneous_claims_are_ordered_as_the_match_orders_them() -> None:
     assert together > 0
 
 
+def _rewritten(game: PartyGame, hands: dict[int, str], **fields: str) -> PartyGame:
+    """``game`` with some hands and fields of its revealed notation changed."""
+    line = game.notation(reveal=True).split(" ")
+    written = line[1].split("/")
+    for p, hand in hands.items():
+        written[p] = hand
+    line[1] = "/".join(written)
+    at = {"discard": 3, "colour": 4, "player": 6, "phase": 7, "uno": 8, "party": 16}
+    for name, value in fields.items():
+        line[at[name]] = value
+    return PartyGame.from_notation(" ".join(line))
+
+
+def _catch_position(players: int = 6, last: str = "B7") -> PartyGame:
+    """Player 2 holds one card (``last``) and did not call UNO; player 1 is to
+    act, on a B4 (the seed-1 deal's top card)."""
+    return _rewritten(PartyGame.new(players, seed=1), {2: last}, uno="2")
+
+
+def test_catches_and_a_speed_play_of_the_last_card_play_as_the_driver() -> None:
+    """Everyone else claims the catch at once (one applies, the rest are lost);
+    player 2 may also speed play its last card when it is the top one."""
+    for last in ("B7", "B4"):
+        game = _catch_position(last=last)
+        for seed in range(8):
+            log = _all_three(game, seed, _speeds(6, seed))
+            assert log[0] in ((2, "speed B4"), *((p, "catch 2") for p in (0, 3, 4, 5)))
+        for limit in range(4):  # the limit inside a claims round
+            fast: list[tuple[int, Action]] = []
+            slow: list[tuple[int, Action]] = []
+            a = play_out(game, random.Random(limit), log=fast, max_decisions=limit)
+            b = reference_play_out(game, random.Random(limit), log=slow, max_decisions=limit)
+            assert a == b and fast == slow and a.decisions == len(fast) <= limit
+
+
+def test_the_player_to_act_catches_and_names_a_colour_as_the_driver() -> None:
+    """Two players: nobody else can claim the catch, so the one to act takes it;
+    a wild turned first: the colour named as the bot names it."""
+    caught = _rewritten(PartyGame.new(2, seed=1), {0: "B7"}, uno="0")
+    assert _all_three(caught, 1, [230.0, 230.0])[0] == (1, "catch 0")
+    dealt = PartyGame.new(5, seed=2)
+    line = dealt.notation(reveal=True).split(" ")
+    choose = _rewritten(dealt, {}, discard=line[3] + ",W", colour="-", phase="colour")
+    assert choose.phase.value == "colour"
+    log = _all_three(choose, 3, _speeds(5, 3))
+    assert log[0][0] == choose.current and log[0][1].startswith("colour")
+
+
+def test_a_pointing_with_a_link_plays_as_the_driver() -> None:
+    """Player 0 points, linked to player 1: never at its partner."""
+    dealt = PartyGame.new(9, seed=1)
+    line = dealt.notation(reveal=True).split(" ")
+    game = _rewritten(
+        dealt,
+        {1: "R1"},  # the partner is the nearest to going out
+        discard=line[3] + ",RP",
+        colour="R",
+        phase="point",
+        party="link=0+1;point=-,0,1,-,1,1,0,0,-",
+    )
+    assert game.waiting_for == (0, 3, 8)
+    log = _all_three(game, 2, [230.0] * 9)
+    assert log[:3] == [(0, "point 2"), (3, "point 1"), (8, "point 1")]
+
+
 def _claims_of(game: PartyGame, bots: list[HeuristicBot]) -> list[Claim]:
     return [
         Claim(p, action, bots[p].reaction_ms)
@@ -134,12 +199,7 @@ def test_match_claim_rounds_apply_claims_in_claim_order() -> None:
     """Two or more catches of one player on one position: the Match applies the
     first of claim_order's, drawn from its rng, and loses the others."""
     bots = [HeuristicBot(f"h{p}", reaction_ms=200.0 + 10 * p) for p in range(6)]
-    dealt = PartyGame.new(6, seed=1)
-    hands = dealt.notation(reveal=True).split(" ")[1].split("/")
-    hands[2] = "B7"  # player 2 has one card and did not call UNO; player 1 is to act
-    line = dealt.notation(reveal=True).split(" ")
-    line[1], line[8] = "/".join(hands), "2"  # the hands; the uno field: who may be caught
-    game = PartyGame.from_notation(" ".join(line))
+    game = _catch_position()
     claims = _claims_of(game, bots)
     assert [(c.player, str(c.action)) for c in claims] == [(p, "catch 2") for p in (0, 3, 4, 5)]
     firsts = set()

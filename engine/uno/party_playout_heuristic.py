@@ -262,16 +262,12 @@ def _point_at(st: PartyState, p: int, ranked: list[int]) -> int:
     link partner unless nobody else can be pointed at."""
     link = st.link
     partner = link[0] + link[1] - p if link is not None and p in link else -1
-    first = -1
     for t in ranked:
-        if t != p:
-            if t != partner:
-                return t
-            if first < 0:
-                first = t
-    if first < 0:
-        raise ValueError(f"player {p} has nobody to point at")
-    return first
+        if t != p and t != partner:
+            return t
+    if partner in ranked:  # nobody else holds cards
+        return partner
+    raise ValueError(f"player {p} has nobody to point at")
 
 
 def _pile_move(st: PartyState, p: int) -> Move:
