@@ -196,6 +196,7 @@ def test_a_finished_round_plays_on_to_the_match_as_the_api() -> None:
         game.apply(action, player)
     assert _both(game, "random", 1) == []  # to the round: nothing left to decide
     _both(game, "prefer-play", 1, to="match", limit=100_000)
+    _both(game, "heuristic", 1, to="match", limit=100_000)
 
 
 def test_the_uno_family_plays_party_out_with_each_policy() -> None:

@@ -20,9 +20,9 @@ engine.match.driver.Driver plays a Party! game with such agents:
 Every applied claim and every act is a decision (as Match counts them). The
 bots draw nothing from ``rng``: only the claims' order does. A playout stops
 once it has made ``max_decisions`` decisions, in a claims round too (the
-claims left are not applied; their order was drawn). With
-one seat per ``reaction_ms``, a number is every seat's (DEFAULT_REACTION_MS by
-default, a bot's own default).
+claims left are not applied; their order was drawn). ``reaction_ms`` is one
+number for every seat or one per seat (by default DEFAULT_REACTION_MS, a bot's
+own default).
 
 ``play_out`` plays it on PartyState's lists (engine.uno.party_playout_state),
 the bot's choices written on card codes below, and the game is not changed;
@@ -46,25 +46,26 @@ from typing import Literal
 
 from engine.game.agents import DEFAULT_REACTION_MS, check_reaction_ms
 from engine.game.claims import claim_order
+from engine.uno import bots, party_bots
 from engine.uno.actions import Action
 from engine.uno.bots import HeuristicBot
 from engine.uno.cards import COLOUR_MASK, COLOUR_SHIFT, POINTS_BY_CODE, RANK_MASK, WILD_COLOUR, Rank
 from engine.uno.party import PartyGame
 from engine.uno.party_notation import WAITING
 from engine.uno.party_playout_state import (
-    _ACCEPT,
-    _CHALLENGE,
-    _DRAW,
-    _KEEP,
-    _TAKE,
     CHOOSING,
     DRAWN,
+    K_ACCEPT,
     K_ADD,
     K_CATCH,
+    K_CHALLENGE,
     K_COLOUR,
+    K_DRAW,
+    K_KEEP,
     K_PLAY,
     K_POINT,
     K_SPEED,
+    K_TAKE,
     OVER,
     PENALTY,
     PILE,
@@ -86,15 +87,13 @@ _PILE_UP, _DRAWN_TOGETHER, _REVERSE = (
     int(Rank.WILD_DRAWN_TOGETHER),
     int(Rank.REVERSE),
 )
-_CLASSIC_ACTIONS = frozenset(int(r) for r in (Rank.DRAW_TWO, Rank.SKIP, Rank.REVERSE))
-# engine.uno.party_bots's orders: the attacks a mini pile keeps, the wilds it gives first.
-_ATTACKS = _CLASSIC_ACTIONS | {_POINT_TAKEN}
-_PILE_WILDS = {
-    int(r): i
-    for i, r in enumerate(
-        (Rank.WILD, Rank.WILD_DRAWN_TOGETHER, Rank.WILD_PILE_UP, Rank.WILD_DRAW_FOUR)
-    )
-}
+# The bots' own orders, as ints: the ranks a turn keeps for a next player about to go
+# out, the attacks a mini pile keeps, the wilds it gives first.
+_CLASSIC_ACTIONS = frozenset(map(int, bots._ACTION_RANKS))
+_ATTACKS = frozenset(map(int, party_bots._ATTACKS))
+_PILE_WILDS = {int(rank): i for i, rank in enumerate(party_bots._PILE_WILDS)}
+_DRAW, _KEEP, _TAKE = (K_DRAW,), (K_KEEP,), (K_TAKE,)
+_CHALLENGE, _ACCEPT = (K_CHALLENGE,), (K_ACCEPT,)
 
 
 def reactions(reaction_ms: float | Sequence[float], players: int) -> list[float]:
@@ -222,6 +221,7 @@ _COLOUR_OF = [_colour(code) for code in range(len(POINTS_BY_CODE))]
 
 
 def _act(st: PartyState, p: int, deck: dict[int, int]) -> Move:
+    """heuristic_act outside the pointing: a catch first, then the phase's choice."""
     phase = st.phase
     hands = st.hands
     target = st.catch_target()
