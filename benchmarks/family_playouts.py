@@ -7,11 +7,13 @@ the API loop it is tested against (``reference_play_out``: ``legal_actions``
 or Party!'s ``legal_moves``, and ``apply``), interleaved repeat by repeat, each
 with a ``random.Random`` made before the clock. Prints CPU microseconds per
 hand or round of each (and per decision for Party!), the median of
-``--repeat``, the ratio, and the decisions per hand or round.
+``--repeat``, the ratio, and the decisions per hand or round. ``--policies``
+picks some of the game's policies (all by default).
 
     PYTHONPATH=. .venv/bin/python benchmarks/family_playouts.py --repeat 7 --hands 1000
     PYTHONPATH=. .venv/bin/python benchmarks/family_playouts.py --game party --repeat 5 \
         --rounds 20 --players 4 8 16
+    PYTHONPATH=. .venv/bin/python benchmarks/family_playouts.py --game party --policies heuristic
 """
 
 from __future__ import annotations
@@ -76,26 +78,45 @@ def side_by_side(
     return table
 
 
-def pitch(repeat: int, hands: int, seed: int) -> dict[str, Any]:
+def _chosen(offered: Sequence[str], wanted: Sequence[str] | None, game: str) -> list[str]:
+    """The policies asked for, in the game's order (all by default)."""
+    if wanted is None:
+        return list(offered)
+    unknown = [p for p in wanted if p not in offered]
+    if unknown:
+        raise ValueError(f"{game} has no policy {unknown[0]!r} (its: {', '.join(offered)})")
+    return [p for p in offered if p in wanted]
+
+
+def pitch(
+    repeat: int, hands: int, seed: int, policies: Sequence[str] | None = None
+) -> dict[str, Any]:
     rng = random.Random(seed)
     games = [PitchGame.new(rng=rng) for _ in range(hands)]
     return side_by_side(
         games,
-        pitch_playout.POLICIES,
+        _chosen(pitch_playout.POLICIES, policies, "Pitch"),
         pitch_playout.play_out,
         pitch_playout.reference_play_out,
         repeat,
     )
 
 
-def party(repeat: int, rounds: int, seed: int, players: Sequence[int]) -> dict[str, Any]:
+def party(
+    repeat: int,
+    rounds: int,
+    seed: int,
+    players: Sequence[int],
+    policies: Sequence[str] | None = None,
+) -> dict[str, Any]:
+    chosen = _chosen(party_playout.POLICIES, policies, "UNO Party!")
     table: dict[str, Any] = {}
     for n in players:
         rng = random.Random(seed)
         games = [PartyGame.new(n, rng=rng) for _ in range(rounds)]
         table[f"{n} players"] = side_by_side(
             games,
-            party_playout.POLICIES,
+            chosen,
             party_playout.play_out,
             party_playout.reference_play_out,
             repeat,
@@ -113,14 +134,22 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--game", choices=("pitch", "party", "all"), default="pitch")
     parser.add_argument("--seed", type=int, default=1, help="the deals' seed (1)")
+    parser.add_argument("--policies", nargs="+", help="some of the game's policies (all)")
     args = parser.parse_args(argv)
     if args.repeat < 1 or args.hands < 10 or args.rounds < 1:
         parser.error("--repeat and --rounds must be at least 1, --hands at least 10")
+    if args.game == "all" and args.policies:
+        parser.error("--policies takes one game's policies: give --game pitch or party")
     result: dict[str, Any] = {}
-    if args.game in ("pitch", "all"):
-        result["pitch (us per hand)"] = pitch(args.repeat, args.hands, args.seed)
-    if args.game in ("party", "all"):
-        result["party (us per round)"] = party(args.repeat, args.rounds, args.seed, args.players)
+    try:
+        if args.game in ("pitch", "all"):
+            result["pitch (us per hand)"] = pitch(args.repeat, args.hands, args.seed, args.policies)
+        if args.game in ("party", "all"):
+            result["party (us per round)"] = party(
+                args.repeat, args.rounds, args.seed, args.players, args.policies
+            )
+    except ValueError as exc:
+        parser.error(str(exc))
     print(json.dumps(result, indent=2))
     return 0
 

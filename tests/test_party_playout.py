@@ -196,15 +196,18 @@ def test_a_finished_round_plays_on_to_the_match_as_the_api() -> None:
         game.apply(action, player)
     assert _both(game, "random", 1) == []  # to the round: nothing left to decide
     _both(game, "prefer-play", 1, to="match", limit=100_000)
+    _both(game, "heuristic", 1, to="match", limit=100_000)
 
 
-def test_the_uno_family_plays_party_out_and_refuses_its_heuristic() -> None:
+def test_the_uno_family_plays_party_out_with_each_policy() -> None:
     game = FAMILY.new(5, "party", seed=4)
-    result = FAMILY.playout(game, "prefer-play", random.Random(3))
-    assert result == reference_play_out(game, "prefer-play", random.Random(3))
-    assert result.winner in range(5) and result.points >= 0
-    with pytest.raises(ValueError, match="no UNO Party! playout policy 'heuristic'"):
-        FAMILY.playout(game, "heuristic", random.Random(3))
+    assert FAMILY.playout_policies == POLICIES
+    for policy in POLICIES:
+        result = FAMILY.playout(game, policy, random.Random(3))
+        assert result == reference_play_out(game, policy, random.Random(3))
+        assert result.winner in range(5) and result.points >= 0
+    with pytest.raises(ValueError, match="no UNO Party! playout policy 'best'"):
+        FAMILY.playout(game, "best", random.Random(3))
     with pytest.raises(ValueError, match="play out to 'round' or 'match', not 'hand'"):
         play_out(game, "random", random.Random(3), to="hand")  # type: ignore[arg-type]
 
@@ -212,8 +215,8 @@ def test_the_uno_family_plays_party_out_and_refuses_its_heuristic() -> None:
 @pytest.mark.parametrize("variant", all_variants())
 def test_every_variant_of_every_family_plays_out_through_its_family(variant: str) -> None:
     """The issue's "for every family's games": FAMILY.playout plays ``random``
-    everywhere; another policy it lists plays, or is refused in words (the
-    heuristic in Party!), and the game is unchanged."""
+    everywhere; another policy it lists plays, or is refused in words, and the
+    game is unchanged."""
     family = family_playing(variant)
     game = family.new(4, variant, seed=11)
     before = game.notation(reveal=True)

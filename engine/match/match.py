@@ -35,6 +35,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Generic, TypeVar
 
+from engine.game.claims import CLAIM_JITTER, claim_order
 from engine.game.errors import IllegalActionError, StateError
 from engine.game.interface import Family, GameState, Narration, RoundOutcome
 from engine.game.registry import family_of
@@ -42,9 +43,6 @@ from engine.match.events import MatchEvent, MatchResult
 from engine.units.ports import ShowdownOutcome, ShowdownRequest
 
 __all__ = ["Match", "Need", "Decide", "Showdown", "NextRound", "Over", "Claim", "CLAIM_JITTER"]
-
-#: Sigma of the log-normal factor on each claim's reaction_ms (about +-20 %).
-CLAIM_JITTER = 0.2
 
 G = TypeVar("G", bound=GameState)
 
@@ -240,16 +238,10 @@ class Match(Generic[G]):
         ``reaction_ms`` times a log-normal jitter (sigma CLAIM_JITTER), ties by a
         random draw, all from the match's ``rng`` in the order given (seat
         order, for a replay to match). Returns the claims applied."""
-        timed = sorted(
-            (
-                (c.reaction_ms * self.rng.lognormvariate(0.0, CLAIM_JITTER), self.rng.random(), c)
-                for c in claims
-            ),
-            key=lambda entry: entry[:2],
-        )
+        order = claim_order([c.reaction_ms for c in claims], self.rng)  # engine.game.claims
         self._in_claim_round = True
         try:
-            applied = [claim for _, _, claim in timed if self.claim(claim.player, claim.action)]
+            applied = [claims[i] for i in order if self.claim(claims[i].player, claims[i].action)]
         finally:
             self._in_claim_round = False
         self._round_end_if_over()

@@ -142,8 +142,8 @@ class UnoFamily:
     def parse_action(self, text: str) -> Action:
         return Action.parse(text)
 
-    #: The playout policies ``playout`` takes (engine.uno.playout.POLICIES); UNO
-    #: Party! takes the first two (engine.uno.party_playout.POLICIES).
+    #: The playout policies ``playout`` takes (engine.uno.playout.POLICIES and,
+    #: for UNO Party!, engine.uno.party_playout.POLICIES: the same three).
     playout_policies = ("random", "prefer-play", "heuristic")
 
     def playout(self, game: Any, policy: str, rng: random.Random, *, to: str = "round") -> Any:

@@ -12,9 +12,12 @@ in seat order, as ``showdown speed`` does (engine.apps.speed):
 
 A uniform choice among ``k > 1`` moves takes ``int(rng.random() * k)``; a
 choice of one takes nothing (engine.uno.playout's rule; ``showdown speed``
-takes ``randrange``, so its games differ). The heuristic is not offered in
-Party!: HeuristicBot's out-of-turn claims are ordered by reaction times in
-engine.match, not by a policy over the moves.
+takes ``randrange``, so its games differ).
+
+``heuristic``    every seat plays as HeuristicBot, its claims out of turn
+                 ordered as engine.match orders them, from ``rng`` (each
+                 seat's ``reaction_ms``): engine.uno.party_playout_heuristic,
+                 which states the contract.
 
 ``play_out(game, policy, rng)`` copies the position into its own lists
 (engine.uno.party_playout_state; the game is not changed) and plays every
@@ -37,35 +40,29 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Literal
 
+from engine.game.agents import DEFAULT_REACTION_MS
+from engine.uno import party_playout_heuristic as heuristic
 from engine.uno.actions import Action
-from engine.uno.cards import COLOURS, REAL_CARD
 from engine.uno.party import PartyGame
 from engine.uno.party_notation import WAITING
 from engine.uno.party_playout_state import (
     DRAWN,
-    K_ACCEPT,
-    K_ADD,
     K_CATCH,
-    K_CHALLENGE,
-    K_COLOUR,
-    K_DRAW,
     K_KEEP,
-    K_PLAY,
-    K_POINT,
     K_SPEED,
-    K_TAKE,
     OVER,
     PLAYING,
     POINTING,
     Move,
     PartyState,
+    action_of,
 )
 from engine.uno.playout import MAX_DECISIONS, PlayoutResult
 
 __all__ = ["play_out", "reference_play_out", "POLICIES", "action_of"]
 
 #: The policies by name, as ``play_out`` takes them.
-POLICIES = ("random", "prefer-play")
+POLICIES = ("random", "prefer-play", "heuristic")
 
 
 def _check(policy: str, to: str) -> None:
@@ -85,11 +82,17 @@ def play_out(
     to: Literal["round", "match"] = "round",
     log: list[tuple[int, Action]] | None = None,
     max_decisions: int = MAX_DECISIONS,
+    reaction_ms: float | Sequence[float] = DEFAULT_REACTION_MS,
 ) -> PlayoutResult:
     """Play ``game`` (left unchanged) to the end of the round or the match with
     ``policy`` (one of POLICIES), choosing with ``rng``; ``log``, when given,
-    receives every decision as (player, the game's Action)."""
+    receives every decision as (player, the game's Action); ``reaction_ms``
+    (one for all or one per seat) is the heuristic's."""
     _check(policy, to)
+    if policy == "heuristic":
+        return heuristic.play_out(
+            game, rng, to=to, log=log, max_decisions=max_decisions, reaction_ms=reaction_ms
+        )
     st = PartyState(game)
     prefer = policy == "prefer-play"
     decisions = 0
@@ -242,36 +245,6 @@ def _preferred(
     return current, [m for m in mine if m[0] != K_KEEP][i]
 
 
-_PLAIN = {K_DRAW: Action.draw(), K_KEEP: Action.keep(), K_TAKE: Action.take()}
-_PLAIN[K_CHALLENGE], _PLAIN[K_ACCEPT] = Action.challenge(), Action.accept()
-
-
-def action_of(move: Move) -> Action:
-    """The Action a move is (for a playout's log)."""
-    kind = move[0]
-    if kind == K_SPEED:
-        return Action.speed(REAL_CARD[move[1]], uno=bool(move[2]))
-    if kind == K_PLAY:
-        colour = move[2]
-        link = move[4]
-        assert not isinstance(colour, tuple) and not isinstance(link, int)
-        return Action.play(
-            REAL_CARD[move[1]],
-            None if colour < 0 else COLOURS[colour],
-            uno=bool(move[3]),
-            link=link,
-        )
-    if kind == K_ADD:
-        return Action.play(REAL_CARD[move[1]], uno=bool(move[2]))
-    if kind == K_CATCH:
-        return Action.catch(move[1])
-    if kind == K_POINT:
-        return Action.point(move[1])
-    if kind == K_COLOUR:
-        return Action.choose_colour(COLOURS[move[1]])
-    return _PLAIN[kind]
-
-
 def reference_play_out(
     game: PartyGame,
     policy: str,
@@ -280,10 +253,15 @@ def reference_play_out(
     to: Literal["round", "match"] = "round",
     log: list[tuple[int, Action]] | None = None,
     max_decisions: int = MAX_DECISIONS,
+    reaction_ms: float | Sequence[float] = DEFAULT_REACTION_MS,
 ) -> PlayoutResult:
     """``play_out`` through the public API (``legal_moves`` / ``apply``), on a
     copy of ``game``: the definition of what a playout plays."""
     _check(policy, to)
+    if policy == "heuristic":
+        return heuristic.reference_play_out(
+            game, rng, to=to, log=log, max_decisions=max_decisions, reaction_ms=reaction_ms
+        )
     game = game.copy()
     prefer = policy == "prefer-play"
     decisions = 0

@@ -5,15 +5,18 @@
 moves in the order ``legal_moves()`` lists them (``moves_of``; ``turn_count`` and
 ``nth_other`` count and index them without listing), and
 what each move does (``apply``). A move is a plain tuple: its kind, then its
-ints (the ``K_*`` kinds below). engine.uno.party_playout chooses the moves.
+ints (the ``K_*`` kinds below), and ``action_of`` the game's Action it is.
+engine.uno.party_playout chooses the moves.
 """
 
 from __future__ import annotations
 
 from engine.game.shuffle import seeded_shuffle
+from engine.uno.actions import Action
 from engine.uno.cards import (
     COLOUR_MASK,
     COLOUR_SHIFT,
+    COLOURS,
     LAST_NUMBER_RANK,
     POINTS_BY_CODE,
     RANK_MASK,
@@ -27,7 +30,7 @@ from engine.uno.party_notation import NO_PART, WAITING
 from engine.uno.party_rules import POINT_CAP, party_wild_draw_four_is_legal
 from engine.uno.rules import HAND_SIZE, LOST_CHALLENGE_CARDS
 
-__all__ = ["PartyState", "Move"]
+__all__ = ["PartyState", "Move", "action_of"]
 
 # The phases as ints.
 PLAYING, DRAWN, PENALTY, CHOOSING, PILE, POINTING, OVER = range(7)
@@ -701,6 +704,38 @@ class PartyState:
         if self.out is not None:
             winner, self.out = self.out, None
             self.end_round(winner)
+
+
+# -- the moves as the game's Actions (a playout's log) ----------------------------------
+
+_PLAIN = {K_DRAW: Action.draw(), K_KEEP: Action.keep(), K_TAKE: Action.take()}
+_PLAIN[K_CHALLENGE], _PLAIN[K_ACCEPT] = Action.challenge(), Action.accept()
+
+
+def action_of(move: Move) -> Action:
+    """The Action a move is (for a playout's log)."""
+    kind = move[0]
+    if kind == K_SPEED:
+        return Action.speed(REAL_CARD[move[1]], uno=bool(move[2]))
+    if kind == K_PLAY:
+        colour = move[2]
+        link = move[4]
+        assert not isinstance(colour, tuple) and not isinstance(link, int)
+        return Action.play(
+            REAL_CARD[move[1]],
+            None if colour < 0 else COLOURS[colour],
+            uno=bool(move[3]),
+            link=link,
+        )
+    if kind == K_ADD:
+        return Action.play(REAL_CARD[move[1]], uno=bool(move[2]))
+    if kind == K_CATCH:
+        return Action.catch(move[1])
+    if kind == K_POINT:
+        return Action.point(move[1])
+    if kind == K_COLOUR:
+        return Action.choose_colour(COLOURS[move[1]])
+    return _PLAIN[kind]
 
 
 def _is_number(card: int) -> bool:
