@@ -161,6 +161,8 @@ SLOW_TESTS = {
     # a whole game each (0.1-0.2 s apiece, some 70 of them); the fast tier keeps the
     # files' other tests (random positions, every family's variants).
     "test_party_playouts_play_every_decision_as_the_api",
+    # test_party_playout_heuristic.py: the same sweep for the heuristic, against the Driver.
+    "test_heuristic_playouts_play_as_the_driver_under_each_house_rule",
     "test_every_step_of_random_episodes_observes_the_full_rebuild",
     # test_uno_search_pinned.py: the search bot's own (interpreted) playouts, 1-1.5 s a round.
     "test_its_own_playouts_decide_as_when_first_measured",
