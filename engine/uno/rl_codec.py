@@ -60,6 +60,12 @@ _PILE_UP, _DRAWN_TOGETHER = Rank.WILD_PILE_UP, Rank.WILD_DRAWN_TOGETHER
 #: The "1 at" facts ``update`` moves: top card, phase, drawn card, colour, to act,
 #: catchable, the mini pile's colour (Party! only).
 _MARKS = 7
+#: Classic's and Showdown's kept state of a player, one list: the observation,
+#: the hand counted, the discards counted (shuffles, length), where each mark's
+#: one is (top card, phase, drawn card, colour, to act, catchable), and for each
+#: seat where its "to act" and "catchable" one goes, and where each seat's hand
+#: size goes (``_seats_of``).
+_CLASSIC_MARKS = 6
 #: The phase as the game's slot holds it (engine.uno.game_state) -> its number here.
 _CODE_OF_SLOT = [_PHASES[word] for word in PHASES]
 _SLOT_DRAWN, _SLOT_PENALTY, _SLOT_OVER = (PHASES.index(w) for w in ("drawn", "penalty", "over"))
@@ -104,10 +110,13 @@ class UnoCodec:
         "_counted",
         "_marks",
         "_zero_faces",
-        "_layout",
-        "_to_act_at",
-        "_catchable_at",
         "_seats_of",
+        "_classic",
+        "_discard_at",
+        "_top_at",
+        "_drawn_at",
+        "_colour_at",
+        "_phase_at",
     )
 
     def __init__(self, variant: Variant, players: int):
@@ -154,10 +163,20 @@ class UnoCodec:
         self._counted = [[-1, 0] for _ in range(n)]
         self._marks = [[size] * _MARKS for _ in range(n)]
         self._zero_faces = bytes(f)
-        self._layout = (self._top, self._drawn, self._colour, self._phase, self._direction, size)
-        self._to_act_at, self._catchable_at = self._sizes + n, self._sizes + 2 * n
         #: For each player, where each seat's hand size goes (seats from the player).
         self._seats_of = [tuple((self._sizes + k, (p + k) % n) for k in range(n)) for p in range(n)]
+        # Classic's and Showdown's update: where a card, a match key or a phase
+        # slot puts its one (a table read costs less than the sum it saves), and
+        # each player's kept state as one list (one lookup, unpacked into locals).
+        self._discard_at = [-1 if i < 0 else f + i for i in self.face_of]
+        self._top_at = [-1 if i < 0 else self._top + i for i in self.face_of]
+        self._drawn_at = [-1 if i < 0 else self._drawn + i for i in self.face_of]
+        self._colour_at = [
+            size if key >> COLOUR_SHIFT == WILD_COLOUR else self._colour + (key >> COLOUR_SHIFT)
+            for key in range((WILD_COLOUR + 1) << COLOUR_SHIFT)  # colour << COLOUR_SHIFT | rank
+        ]
+        self._phase_at = [self._phase + code for code in _CODE_OF_SLOT]
+        self._classic: list[list[Any]] = [self._forget_classic(p) for p in range(n)]
 
     def _number_actions(self) -> tuple[list[list[Action]], list[dict[Action, int]]]:
         """Action number -> action for each seat (the seat-free ones shared)."""
@@ -231,7 +250,23 @@ class UnoCodec:
             self._seen_seats[player] = None
             self._counted[player] = [-1, 0]
             self._marks[player] = [spare] * _MARKS
+            self._classic[player] = self._forget_classic(player)
         self._start = start
+
+    def _forget_classic(self, player: int) -> list[Any]:
+        """Classic's kept state of ``player`` with nothing counted (_CLASSIC_MARKS)."""
+        n, spare = self.players, self.observation_size
+        to_act, catchable = self._sizes + n, self._sizes + 2 * n
+        return [
+            self._kept[player],
+            [],
+            -1,
+            0,
+            *[spare] * _CLASSIC_MARKS,
+            [to_act + (seat - player) % n for seat in range(n)],
+            [catchable + (seat - player) % n for seat in range(n)],
+            self._seats_of[player],
+        ]
 
     def observe(self, game: Any, player: int, out: bytearray) -> None:
         """The full rebuild: every fact written afresh (``update`` keeps it up to date)."""
@@ -298,12 +333,14 @@ class UnoCodec:
         """
         if self.party:
             return self._update_party(game, player)
-        out = self._kept[player]
-        face_of = self.face_of
+        kept = self._classic[player]
+        out: bytearray
+        (out, seen, shuffles, length, top_m, phase_m, drawn_m, colour_m, act_m, catch_m,
+         to_act_of, catchable_of, seats) = kept  # fmt: skip
         hands = game._hands
         hand = hands[player]
-        seen = self._seen_hands[player]
         if hand != seen:  # _count_hand, written out here: the hot path's commonest change
+            face_of = self.face_of
             known = len(seen)
             if len(hand) == known - 1 and (gone := sum(seen) - sum(hand)) in seen:
                 seen.remove(gone)
@@ -317,49 +354,59 @@ class UnoCodec:
                 seen = hand[:]
             else:
                 seen = self._recount(hand, out)
-            self._seen_hands[player] = seen
-        self._count_discards(game, player, out)
-        top_at, drawn_at, colour_at, phase_at, direction_at, spare = self._layout
-        marks = self._marks[player]
-        at = top_at + face_of[game._discard[-1]]
-        if marks[0] != at:
-            out[marks[0]], out[at], marks[0] = 0, 1, at
+            kept[1] = seen
+        pile = game._discard  # _count_discards, written out
+        if shuffles != game._shuffles or len(pile) < length:
+            out[self._f : 2 * self._f] = self._zero_faces
+            kept[2], length = game._shuffles, 0
+        end = len(pile)
+        if end != length:
+            discard_at = self._discard_at
+            for card in pile[length:]:
+                out[discard_at[card]] += 1
+            kept[3] = end
+        # Each mark: its one moves only when it moved (to the spare byte when nowhere).
+        at = self._top_at[pile[-1]]
+        if top_m != at:
+            out[top_m], out[at], kept[4] = 0, 1, at
         phase = game._phase
-        n = self.players
+        spare = self.observation_size
         if game._showdown is not None:
-            code, drawn, to_act = _SHOWDOWN_CODE, spare, spare
+            at, drawn, to_act = self._phase + _SHOWDOWN_CODE, spare, spare
         else:
-            code = _CODE_OF_SLOT[phase]
+            at = self._phase_at[phase]
             current = game.current
-            to_act = spare if phase == _SLOT_OVER else self._to_act_at + (current - player) % n
-            drawn = (
-                drawn_at + face_of[hand[-1]]
-                if phase == _SLOT_DRAWN and current == player
-                else spare
-            )
-        at = phase_at + code
-        if marks[1] != at:
-            out[marks[1]], out[at], marks[1] = 0, 1, at
-        if marks[2] != drawn:
-            out[marks[2]], out[drawn], marks[2] = 0, 1, drawn
-        colour = game._top >> COLOUR_SHIFT
-        at = spare if colour == WILD_COLOUR else colour_at + colour
-        if marks[3] != at:
-            out[marks[3]], out[at], marks[3] = 0, 1, at
-        if marks[4] != to_act:
-            out[marks[4]], out[to_act], marks[4] = 0, 1, to_act
-        out[direction_at] = game._direction == 1
-        out[direction_at + 1] = min(255, game._pending) if phase == _SLOT_PENALTY else 0
-        for at, seat in self._seats_of[player]:  # the hand sizes, from the player
+            if phase == _SLOT_OVER:
+                drawn = to_act = spare
+            else:
+                to_act = to_act_of[current]
+                drawn = (
+                    self._drawn_at[hand[-1]]
+                    if phase == _SLOT_DRAWN and current == player
+                    else spare
+                )
+        if phase_m != at:
+            out[phase_m], out[at], kept[5] = 0, 1, at
+        if drawn_m != drawn:
+            out[drawn_m], out[drawn], kept[6] = 0, 1, drawn
+        at = self._colour_at[game._top]
+        if colour_m != at:
+            out[colour_m], out[at], kept[7] = 0, 1, at
+        if act_m != to_act:
+            out[act_m], out[to_act], kept[8] = 0, 1, to_act
+        at = self._direction
+        out[at] = game._direction == 1
+        out[at + 1] = min(255, game._pending) if phase == _SLOT_PENALTY else 0
+        for at, seat in seats:  # the hand sizes, from the player
             out[at] = len(hands[seat])
         target = game._catchable
         at = (
-            self._catchable_at + (target - player) % n
+            catchable_of[target]
             if target >= 0 and len(hands[target]) == 1 and phase != _SLOT_OVER
             else spare
         )
-        if marks[5] != at:
-            out[marks[5]], out[at], marks[5] = 0, 1, at
+        if catch_m != at:
+            out[catch_m], out[at], kept[9] = 0, 1, at
         return out
 
     def _count_hand(self, hand: list[int], seen: list[int], out: bytearray) -> list[int]:
