@@ -41,17 +41,47 @@ game's slots); ``observe`` rebuilds it whole, the reference it is tested against
 
 from __future__ import annotations
 
+import importlib.util
+import os
 from collections import Counter
+from collections.abc import Callable
 from itertools import combinations
+from types import ModuleType
 from typing import Any
 
+from engine.uno import rl_kernel
 from engine.uno.actions import Action
 from engine.uno.cards import COLOUR_SHIFT, COLOURS, MAX_SHOWDOWN, WILD_COLOUR, Card, Rank
 from engine.uno.game import Phase
 from engine.uno.notation import PHASES
 from engine.uno.rules import Variant
 
-__all__ = ["UnoCodec", "make_codec"]
+__all__ = ["UnoCodec", "make_codec", "KERNEL", "INTERPRETED_ENV"]
+
+#: Set (to anything but 0) to run engine.uno.rl_kernel from its Python source
+#: even where ``make build`` compiled it.
+INTERPRETED_ENV = "UNO_RL_INTERPRETED"
+_KERNEL_SOURCE = os.path.join(os.path.dirname(__file__), "rl_kernel.py")
+
+
+def _chosen_kernel() -> ModuleType:
+    """engine.uno.rl_kernel: its mypyc extension when built, current (not older
+    than its source) and not refused by INTERPRETED_ENV; else its source."""
+    built = rl_kernel.__file__ or ""
+    if built.endswith(".py"):  # nothing built
+        return rl_kernel
+    refused = os.environ.get(INTERPRETED_ENV, "") not in ("", "0")
+    if not refused and os.path.getmtime(built) >= os.path.getmtime(_KERNEL_SOURCE):
+        return rl_kernel
+    spec = importlib.util.spec_from_file_location("engine.uno._rl_kernel_source", _KERNEL_SOURCE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+#: The kernel classic's and Showdown's ``update`` runs (``_chosen_kernel``).
+KERNEL = _chosen_kernel()
 
 #: Phase number by the phase's value (a str: hashed faster than the member).
 _PHASES = {phase.value: i for i, phase in enumerate(Phase)}
@@ -60,12 +90,6 @@ _PILE_UP, _DRAWN_TOGETHER = Rank.WILD_PILE_UP, Rank.WILD_DRAWN_TOGETHER
 #: The "1 at" facts ``update`` moves: top card, phase, drawn card, colour, to act,
 #: catchable, the mini pile's colour (Party! only).
 _MARKS = 7
-#: Classic's and Showdown's kept state of a player, one list: the observation,
-#: the hand counted, the discards counted (shuffles, length), where each mark's
-#: one is (top card, phase, drawn card, colour, to act, catchable), and for each
-#: seat where its "to act" and "catchable" one goes, and where each seat's hand
-#: size goes (``_seats_of``).
-_CLASSIC_MARKS = 6
 #: The phase as the game's slot holds it (engine.uno.game_state) -> its number here.
 _CODE_OF_SLOT = [_PHASES[word] for word in PHASES]
 _SLOT_DRAWN, _SLOT_PENALTY, _SLOT_OVER = (PHASES.index(w) for w in ("drawn", "penalty", "over"))
@@ -112,12 +136,19 @@ class UnoCodec:
         "_zero_faces",
         "_seats_of",
         "_classic",
+        "update",
         "_discard_at",
         "_top_at",
         "_drawn_at",
         "_colour_at",
         "_phase_at",
     )
+
+    #: ``player``'s kept observation brought up to date and returned (the codec's
+    #: buffer, one byte longer than an observation: copy it to keep it); the
+    #: environment's hot path (engine.rl.codec.Codec.update). Classic's and
+    #: Showdown's is the kernel's (engine.uno.rl_kernel), Party!'s ``_update_party``.
+    update: Callable[[Any, int], bytearray]
 
     def __init__(self, variant: Variant, players: int):
         self.variant, self.players = variant, players
@@ -165,9 +196,9 @@ class UnoCodec:
         self._zero_faces = bytes(f)
         #: For each player, where each seat's hand size goes (seats from the player).
         self._seats_of = [tuple((self._sizes + k, (p + k) % n) for k in range(n)) for p in range(n)]
-        # Classic's and Showdown's update: where a card, a match key or a phase
-        # slot puts its one (a table read costs less than the sum it saves), and
-        # each player's kept state as one list (one lookup, unpacked into locals).
+        # Classic's and Showdown's update (engine.uno.rl_kernel): where a card, a
+        # match key or a phase slot puts its one or count, and each player's
+        # kept list (one lookup per update).
         self._discard_at = [-1 if i < 0 else f + i for i in self.face_of]
         self._top_at = [-1 if i < 0 else self._top + i for i in self.face_of]
         self._drawn_at = [-1 if i < 0 else self._drawn + i for i in self.face_of]
@@ -177,6 +208,18 @@ class UnoCodec:
         ]
         self._phase_at = [self._phase + code for code in _CODE_OF_SLOT]
         self._classic: list[list[Any]] = [self._forget_classic(p) for p in range(n)]
+        if self.party:
+            self.update = self._update_party
+        else:
+            tables = self.face_of, self._discard_at, self._top_at, self._drawn_at
+            places = f, size, self._phase + _SHOWDOWN_CODE, self._direction
+            kept = KERNEL.ClassicKept(
+                self._classic,
+                (*tables, self._colour_at, self._phase_at),
+                places,
+                (_SLOT_DRAWN, _SLOT_PENALTY, _SLOT_OVER),
+            )
+            self.update = kept.update
 
     def _number_actions(self) -> tuple[list[list[Action]], list[dict[Action, int]]]:
         """Action number -> action for each seat (the seat-free ones shared)."""
@@ -254,15 +297,17 @@ class UnoCodec:
         self._start = start
 
     def _forget_classic(self, player: int) -> list[Any]:
-        """Classic's kept state of ``player`` with nothing counted (_CLASSIC_MARKS)."""
+        """Classic's kept list of ``player`` (engine.uno.rl_kernel's layout),
+        nothing counted and every mark nowhere (at the spare byte)."""
         n, spare = self.players, self.observation_size
         to_act, catchable = self._sizes + n, self._sizes + 2 * n
+        marks = rl_kernel.TO_ACT_AT - rl_kernel.TOP
         return [
             self._kept[player],
-            [],
-            -1,
+            [],  # the hand counted
+            -1,  # the discards counted: shuffles, length
             0,
-            *[spare] * _CLASSIC_MARKS,
+            *[spare] * marks,
             [to_act + (seat - player) % n for seat in range(n)],
             [catchable + (seat - player) % n for seat in range(n)],
             self._seats_of[player],
@@ -318,96 +363,6 @@ class UnoCodec:
             out[at + k] = seat in links
             out[at + n + k] = seat in pointed
         out[at + 2 * n] = game.speed_window
-
-    def update(self, game: Any, player: int) -> bytearray:
-        """``player``'s kept observation brought up to date and returned (the
-        codec's buffer, one byte longer than an observation: copy it to keep it).
-
-        The environment's hot path. Each count is changed by the cards that
-        came or went since the player's last update (their hand, the discards),
-        each "1 at" fact moves its one only when it moved, and the few bytes
-        of phase, colour and seats are written whole from tables: the bytes
-        equal ``observe``'s (tests/test_rl_incremental.py checks every step).
-        Classic and Showdown read the game's slots (engine.uno.game_state);
-        Party! its properties.
-        """
-        if self.party:
-            return self._update_party(game, player)
-        kept = self._classic[player]
-        out: bytearray
-        (out, seen, shuffles, length, top_m, phase_m, drawn_m, colour_m, act_m, catch_m,
-         to_act_of, catchable_of, seats) = kept  # fmt: skip
-        hands = game._hands
-        hand = hands[player]
-        if hand != seen:  # _count_hand, written out here: the hot path's commonest change
-            face_of = self.face_of
-            known = len(seen)
-            if len(hand) == known - 1 and (gone := sum(seen) - sum(hand)) in seen:
-                seen.remove(gone)
-                if seen == hand:
-                    out[face_of[gone]] -= 1
-                else:
-                    seen = self._recount(hand, out)
-            elif len(hand) > known and hand[:known] == seen:
-                for card in hand[known:]:
-                    out[face_of[card]] += 1
-                seen = hand[:]
-            else:
-                seen = self._recount(hand, out)
-            kept[1] = seen
-        pile = game._discard  # _count_discards, written out
-        if shuffles != game._shuffles or len(pile) < length:
-            out[self._f : 2 * self._f] = self._zero_faces
-            kept[2], length = game._shuffles, 0
-        end = len(pile)
-        if end != length:
-            discard_at = self._discard_at
-            for card in pile[length:]:
-                out[discard_at[card]] += 1
-            kept[3] = end
-        # Each mark: its one moves only when it moved (to the spare byte when nowhere).
-        at = self._top_at[pile[-1]]
-        if top_m != at:
-            out[top_m], out[at], kept[4] = 0, 1, at
-        phase = game._phase
-        spare = self.observation_size
-        if game._showdown is not None:
-            at, drawn, to_act = self._phase + _SHOWDOWN_CODE, spare, spare
-        else:
-            at = self._phase_at[phase]
-            current = game.current
-            if phase == _SLOT_OVER:
-                drawn = to_act = spare
-            else:
-                to_act = to_act_of[current]
-                drawn = (
-                    self._drawn_at[hand[-1]]
-                    if phase == _SLOT_DRAWN and current == player
-                    else spare
-                )
-        if phase_m != at:
-            out[phase_m], out[at], kept[5] = 0, 1, at
-        if drawn_m != drawn:
-            out[drawn_m], out[drawn], kept[6] = 0, 1, drawn
-        at = self._colour_at[game._top]
-        if colour_m != at:
-            out[colour_m], out[at], kept[7] = 0, 1, at
-        if act_m != to_act:
-            out[act_m], out[to_act], kept[8] = 0, 1, to_act
-        at = self._direction
-        out[at] = game._direction == 1
-        out[at + 1] = min(255, game._pending) if phase == _SLOT_PENALTY else 0
-        for at, seat in seats:  # the hand sizes, from the player
-            out[at] = len(hands[seat])
-        target = game._catchable
-        at = (
-            catchable_of[target]
-            if target >= 0 and len(hands[target]) == 1 and phase != _SLOT_OVER
-            else spare
-        )
-        if catch_m != at:
-            out[catch_m], out[at], kept[9] = 0, 1, at
-        return out
 
     def _count_hand(self, hand: list[int], seen: list[int], out: bytearray) -> list[int]:
         """Count ``hand`` into ``out`` where ``seen`` was counted; what is now
