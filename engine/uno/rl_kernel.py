@@ -76,22 +76,30 @@ class ClassicKept:
         hands: list[list[int]] = game._hands
         hand = hands[player]
         if hand != seen:
-            known = len(seen)
-            if len(hand) == known - 1:
-                gone = sum(seen) - sum(hand)
-                if gone in seen:
-                    seen.remove(gone)
-                    if seen == hand:
-                        out[self.face_of[gone]] -= 1
-                    else:
-                        seen = self.recount(hand, out)
+            # The first card where they differ: the one played when the hand is
+            # one card shorter and the rest follow in order, the first drawn
+            # when it is longer and begins with all it was. (Loops on the
+            # lists, not slices or sums: compiled, they allocate nothing.)
+            known, size = len(seen), len(hand)
+            common = min(known, size)
+            i = 0
+            while i < common and hand[i] == seen[i]:
+                i += 1
+            face_of = self.face_of
+            if size == known - 1:
+                j = i
+                while j < size and hand[j] == seen[j + 1]:
+                    j += 1
+                if j == size:
+                    out[face_of[seen[i]]] -= 1
+                    del seen[i]
                 else:
                     seen = self.recount(hand, out)
-            elif len(hand) > known and hand[:known] == seen:
-                face_of = self.face_of
-                for card in hand[known:]:
+            elif i == known:  # cards drawn, at the end
+                for j in range(known, size):
+                    card = hand[j]
                     out[face_of[card]] += 1
-                seen = hand[:]
+                    seen.append(card)
             else:
                 seen = self.recount(hand, out)
             kept[SEEN] = seen
@@ -106,8 +114,8 @@ class ClassicKept:
         end = len(pile)
         if end != length:
             discard_at = self.discard_at
-            for card in pile[length:]:
-                out[discard_at[card]] += 1
+            for i in range(length, end):
+                out[discard_at[pile[i]]] += 1
             kept[LENGTH] = end
         spare = self.spare
         # Each mark: its one moves only when it moved.
