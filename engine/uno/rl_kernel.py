@@ -152,8 +152,11 @@ class ClassicKept:
         at = self.direction_at
         direction: int = game._direction
         out[at] = 1 if direction == 1 else 0
-        pending: int = game._pending
-        out[at + 1] = min(255, pending) if phase == self.penalty else 0
+        if phase == self.penalty:  # the slot is read only then: one read less a step
+            pending: int = game._pending
+            out[at + 1] = pending if pending < 255 else 255
+        else:
+            out[at + 1] = 0
         sizes_at: tuple[tuple[int, int], ...] = kept[SIZES_AT]
         for at, seat in sizes_at:
             out[at] = len(hands[seat])
