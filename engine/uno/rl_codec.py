@@ -31,8 +31,9 @@ F is the number of distinct faces in the deck (54 classic); a deck holds at
 most 255 cards, so every count is a byte.
 It reads the game's own lists for speed (hands and piles of card codes), the
 player's hand and the public ones only. ``update`` keeps each player's
-observation up to date from what changed (classic and Showdown read the
-game's slots); ``observe`` rebuilds it whole, the reference it is tested against.
+observation up to date from what changed (classic and Showdown: the game's
+slots read by engine.uno.rl_kernel, compiled by ``make build``; Party!: its
+properties, here); ``observe`` rebuilds it whole, the reference it is tested against.
 
 >>> codec = make_codec("classic", 2)
 >>> len(codec.actions[0]), codec.observation_size
