@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-__all__ = ["ClassicKept", "KEPT_ITEMS"]
+__all__ = ["ClassicKept"]
 
 # The kept list's items (see the module docstring); Final: mypyc writes them in.
 OUT: Final = 0
@@ -39,8 +39,6 @@ CATCHABLE: Final = 9
 TO_ACT_AT: Final = 10
 CATCHABLE_AT: Final = 11
 SIZES_AT: Final = 12
-#: The length of a kept list.
-KEPT_ITEMS: Final = 13
 
 
 class ClassicKept:
