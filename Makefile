@@ -19,6 +19,15 @@ KERNEL_BUILD := import sys; from setuptools import setup; from mypyc.build impor
   setup(name="uno-playout-kernel", script_args=["build_ext", "--inplace"], \
         ext_modules=mypycify(sys.argv[1:], group_name="engine.uno.playout_native"))
 KERNEL_STAMP := $(VENV)/.playout-kernel
+# The environment's UNO kernel (engine/uno/rl_kernel.py: classic's and Showdown's
+# observations kept up to date; docs/performance.md, "The environment"), built the
+# same way as a group of its own; without it engine.uno.rl_codec runs the source.
+RL_KERNEL_SRC   := engine/uno/rl_kernel.py
+RL_KERNEL_SO    := engine/uno/rl_*.so
+RL_KERNEL_BUILD := import sys; from setuptools import setup; from mypyc.build import mypycify; \
+  setup(name="uno-rl-kernel", script_args=["build_ext", "--inplace"], \
+        ext_modules=mypycify(sys.argv[1:], group_name="engine.uno.rl_native"))
+RL_KERNEL_STAMP := $(VENV)/.rl-kernel
 
 .PHONY: help demo test check lint clean test-gpio build
 
@@ -31,7 +40,8 @@ help:
 	@echo "make lint    ruff (lint and format) and mypy alone"
 	@echo "make test-gpio  the daemon on a real kernel GPIO chip (gpio-sim under qemu; root,"
 	@echo "             Debian; a few minutes the first time): tests/kernel/run.sh"
-	@echo "make build   compile the playouts' kernel with mypyc (test and check do it)"
+	@echo "make build   compile the playouts' and the environment's kernels with mypyc"
+	@echo "             (test and check do it)"
 	@echo "make clean   remove .venv and the build files"
 
 $(STAMP): pyproject.toml
@@ -40,7 +50,7 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-build: $(KERNEL_STAMP)
+build: $(KERNEL_STAMP) $(RL_KERNEL_STAMP)
 
 # mypyc builds through setuptools, which reads pyproject.toml: it needs the
 # setuptools [build-system] names (a new venv has an older one). The touch: an
@@ -55,6 +65,15 @@ $(KERNEL_STAMP): $(STAMP) $(KERNEL_SRC)
 	       echo "mypyc did not build $(KERNEL_SRC) (build-kernel.log): playouts run interpreted"; }
 	touch $(KERNEL_STAMP)
 
+# After the playouts' build (order only): the two share setuptools' build/ directory.
+$(RL_KERNEL_STAMP): $(STAMP) $(RL_KERNEL_SRC) | $(KERNEL_STAMP)
+	rm -f $(RL_KERNEL_SO)
+	$(PYTHON) -c '$(RL_KERNEL_BUILD)' $(RL_KERNEL_SRC) > build-rl-kernel.log 2>&1 \
+	  && touch $(RL_KERNEL_SO) && rm build-rl-kernel.log \
+	  || { rm -f $(RL_KERNEL_SO); \
+	       echo "mypyc did not build $(RL_KERNEL_SRC) (build-rl-kernel.log): it runs interpreted"; }
+	touch $(RL_KERNEL_STAMP)
+
 demo: $(STAMP)
 	$(VENV)/bin/showdown demo
 
@@ -62,7 +81,7 @@ demo: $(STAMP)
 # runs the same examples every time and keeps no example database. Two workers:
 # most slow tests wait on a process, a browser or a terminal, so one core idles
 # without the second (docs/performance.md, "The whole suite").
-test: lint $(KERNEL_STAMP)
+test: lint $(KERNEL_STAMP) $(RL_KERNEL_STAMP)
 	$(PYTHON) -m pytest --hypothesis-profile=ci -n 2 $(TEST_PATHS)
 
 # Leaves out the tests marked slow (a process, the network or the real clock;
@@ -74,7 +93,7 @@ test: lint $(KERNEL_STAMP)
 # fsyncs wait for the disk, seconds of a run on a busy one (make test keeps the disk).
 check: export PYTHONDONTWRITEBYTECODE :=
 check: export TMPDIR := $(or $(wildcard /dev/shm),$(TMPDIR))
-check: lint $(KERNEL_STAMP)
+check: lint $(KERNEL_STAMP) $(RL_KERNEL_STAMP)
 	$(PYTHON) -m pytest -m "not slow" --hypothesis-profile=check -n 2 $(TEST_PATHS)
 
 # The daemon on lgpio and RPi.GPIO against the kernel's gpio-sim driver in a qemu
@@ -91,4 +110,4 @@ lint: $(STAMP)
 	$(VENV)/bin/mypy
 
 clean:
-	rm -rf $(VENV) build *.egg-info build-kernel.log $(KERNEL_SO)
+	rm -rf $(VENV) build *.egg-info build-kernel.log $(KERNEL_SO) build-rl-kernel.log $(RL_KERNEL_SO)

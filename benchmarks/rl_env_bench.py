@@ -54,15 +54,17 @@ def engine_steps(variant: str, players: int, seed: int):
 
 
 def masked_choice(mask: np.ndarray, rng: random.Random) -> int:
-    """A uniformly random action among the mask's ones (faster than np.flatnonzero
-    on a mask of a hundred-odd actions, most of them zero)."""
+    """A uniformly random action among the mask's ones: the k-th one, k drawn
+    among their count (the same choice as indexing the list of their numbers,
+    without building it; faster than np.flatnonzero on a mask of a hundred-odd
+    actions, most of them zero)."""
     raw = mask.tobytes()
-    legal = []
+    k = rng.randrange(raw.count(1))
     i = raw.find(1)
-    while i >= 0:
-        legal.append(i)
+    while k:
         i = raw.find(1, i + 1)
-    return legal[rng.randrange(len(legal))]
+        k -= 1
+    return i
 
 
 def env_steps(variant: str, players: int, seed: int, max_steps: int):

@@ -10,7 +10,7 @@ import pytest
 from engine.game.registry import family_playing
 from engine.pitch.rules import PitchRules
 from engine.rl import env, make_codec
-from engine.uno import Game, PartyGame
+from engine.uno import Game, PartyGame, rl_codec
 from engine.uno.party_rules import PartyRules
 from engine.uno.rules import HouseRules
 
@@ -147,3 +147,38 @@ def test_the_kept_party_observation_ignores_the_opponents_hands():
         assert mine[1] == rebuilt(codec, game, 0)
         seen.append(mine)
     assert seen[0] == seen[1]
+
+
+def test_the_kernel_is_its_source_unless_built_current_and_allowed(monkeypatch):
+    """UNO_RL_INTERPRETED refuses the compiled kernel: the codec then runs the source."""
+    monkeypatch.setenv(rl_codec.INTERPRETED_ENV, "1")
+    assert rl_codec._chosen_kernel().__file__.endswith("rl_kernel.py")
+
+
+@pytest.mark.parametrize(("variant", "players"), [("classic", 2), ("classic", 4), ("showdown", 3)])
+def test_the_kernels_source_keeps_what_the_chosen_kernel_keeps(monkeypatch, variant, players):
+    """The kernel's Python source (the reference) and the kernel the codec runs
+    (compiled where ``make build`` built it) keep the same bytes, every step."""
+    chosen = make_codec(variant, players)
+    monkeypatch.setenv(rl_codec.INTERPRETED_ENV, "1")
+    monkeypatch.setattr(rl_codec, "KERNEL", rl_codec._chosen_kernel())
+    source = make_codec(variant, players)
+    family = family_playing(variant)
+    rng = random.Random(players)
+    game = family.new(players, variant, seed=players)
+    chosen.start_round(game)
+    source.start_round(game)
+    for _ in range(3000):
+        if game.round_over:
+            game = family.new(players, variant, seed=rng.getrandbits(32))
+            chosen.start_round(game)
+            source.start_round(game)
+        waiting = game.waiting_for
+        if waiting:
+            player = waiting[0]
+            game.apply(rng.choice(game.legal_actions(player)), player)
+        else:  # a pending showdown: a random result
+            game.apply(rng.choice(game.legal_actions()))
+        for player in range(players):
+            if rng.random() < 0.5:
+                assert kept(chosen, game, player) == kept(source, game, player)

@@ -182,11 +182,22 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
 
     # -- what an agent sees -------------------------------------------------------------
 
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
-        """What ``agent`` sees now, and its action mask (all zeros unless it is to decide).
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """The observation of the agent to decide, its cumulative reward, whether it
+        is terminated or truncated, its info (PettingZoo's ``last``).
 
-        Both are new arrays each time (the observation kept by the codec is copied).
+        The agent's observation and mask are made here rather than by a call
+        to ``observe`` (the same arrays): the environment's hot path, once a step.
         """
+        agent = self.agent_selection
+        if not observe or self._over:
+            return (
+                self.observe(agent) if observe else None,
+                self._cumulative_rewards[agent],
+                self.terminations[agent],
+                self.truncations[agent],
+                self.infos[agent],
+            )
         player = self._seat[agent]
         game, codec = self.game, self.codec
         kept = codec.update(game, player)
@@ -195,8 +206,6 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
             view = np.frombuffer(kept, dtype=np.uint8, count=codec.observation_size)
             self._views[player] = (kept, view)
         observation = view.copy()
-        if agent != self.agent_selection or self._over:
-            return {"observation": observation, "action_mask": self._scratch_view.copy()}
         legal = game.legal_actions(player)
         scratch = self._scratch
         index = codec.index[player]
@@ -217,7 +226,29 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
             scratch[index[move]] = 0
         if claiming:
             scratch[-1] = 0
-        return {"observation": observation, "action_mask": mask}
+        return (
+            {"observation": observation, "action_mask": mask},
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """What ``agent`` sees now, and its action mask (all zeros unless it is to decide).
+
+        Both are new arrays each time (the observation kept by the codec is copied).
+        """
+        if agent == self.agent_selection and not self._over:  # the one to decide
+            observation: dict[str, np.ndarray] = self.last()[0]
+            return observation
+        player = self._seat[agent]
+        kept = self.codec.update(self.game, player)
+        buffer, view = self._views[player]
+        if buffer is not kept:  # the first time: a numpy view of the codec's buffer
+            view = np.frombuffer(kept, dtype=np.uint8, count=self.codec.observation_size)
+            self._views[player] = (kept, view)
+        return {"observation": view.copy(), "action_mask": self._scratch_view.copy()}
 
     def action_meaning(self, action: int, agent: str | None = None) -> str:
         """The text of action number ``action`` for ``agent`` (the one to decide by default).

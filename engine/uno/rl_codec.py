@@ -31,8 +31,9 @@ F is the number of distinct faces in the deck (54 classic); a deck holds at
 most 255 cards, so every count is a byte.
 It reads the game's own lists for speed (hands and piles of card codes), the
 player's hand and the public ones only. ``update`` keeps each player's
-observation up to date from what changed (classic and Showdown read the
-game's slots); ``observe`` rebuilds it whole, the reference it is tested against.
+observation up to date from what changed (classic and Showdown: the game's
+slots read by engine.uno.rl_kernel, compiled by ``make build``; Party!: its
+properties, here); ``observe`` rebuilds it whole, the reference it is tested against.
 
 >>> codec = make_codec("classic", 2)
 >>> len(codec.actions[0]), codec.observation_size
@@ -41,17 +42,47 @@ game's slots); ``observe`` rebuilds it whole, the reference it is tested against
 
 from __future__ import annotations
 
+import importlib.util
+import os
 from collections import Counter
+from collections.abc import Callable
 from itertools import combinations
+from types import ModuleType
 from typing import Any
 
+from engine.uno import rl_kernel
 from engine.uno.actions import Action
 from engine.uno.cards import COLOUR_SHIFT, COLOURS, MAX_SHOWDOWN, WILD_COLOUR, Card, Rank
 from engine.uno.game import Phase
 from engine.uno.notation import PHASES
 from engine.uno.rules import Variant
 
-__all__ = ["UnoCodec", "make_codec"]
+__all__ = ["UnoCodec", "make_codec", "KERNEL", "INTERPRETED_ENV"]
+
+#: Set (to anything but 0) to run engine.uno.rl_kernel from its Python source
+#: even where ``make build`` compiled it.
+INTERPRETED_ENV = "UNO_RL_INTERPRETED"
+_KERNEL_SOURCE = os.path.join(os.path.dirname(__file__), "rl_kernel.py")
+
+
+def _chosen_kernel() -> ModuleType:
+    """engine.uno.rl_kernel: its mypyc extension when built, current (not older
+    than its source) and not refused by INTERPRETED_ENV; else its source."""
+    built = rl_kernel.__file__ or ""
+    if built.endswith(".py"):  # nothing built
+        return rl_kernel
+    refused = os.environ.get(INTERPRETED_ENV, "") not in ("", "0")
+    if not refused and os.path.getmtime(built) >= os.path.getmtime(_KERNEL_SOURCE):
+        return rl_kernel
+    spec = importlib.util.spec_from_file_location("engine.uno._rl_kernel_source", _KERNEL_SOURCE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+#: The kernel classic's and Showdown's ``update`` runs (``_chosen_kernel``).
+KERNEL = _chosen_kernel()
 
 #: Phase number by the phase's value (a str: hashed faster than the member).
 _PHASES = {phase.value: i for i, phase in enumerate(Phase)}
@@ -104,11 +135,21 @@ class UnoCodec:
         "_counted",
         "_marks",
         "_zero_faces",
-        "_layout",
-        "_to_act_at",
-        "_catchable_at",
         "_seats_of",
+        "_classic",
+        "update",
+        "_discard_at",
+        "_top_at",
+        "_drawn_at",
+        "_colour_at",
+        "_phase_at",
     )
+
+    #: ``player``'s kept observation brought up to date and returned (the codec's
+    #: buffer, one byte longer than an observation: copy it to keep it); the
+    #: environment's hot path (engine.rl.codec.Codec.update). Classic's and
+    #: Showdown's is the kernel's (engine.uno.rl_kernel), Party!'s ``_update_party``.
+    update: Callable[[Any, int], bytearray]
 
     def __init__(self, variant: Variant, players: int):
         self.variant, self.players = variant, players
@@ -154,10 +195,32 @@ class UnoCodec:
         self._counted = [[-1, 0] for _ in range(n)]
         self._marks = [[size] * _MARKS for _ in range(n)]
         self._zero_faces = bytes(f)
-        self._layout = (self._top, self._drawn, self._colour, self._phase, self._direction, size)
-        self._to_act_at, self._catchable_at = self._sizes + n, self._sizes + 2 * n
         #: For each player, where each seat's hand size goes (seats from the player).
         self._seats_of = [tuple((self._sizes + k, (p + k) % n) for k in range(n)) for p in range(n)]
+        # Classic's and Showdown's update (engine.uno.rl_kernel): where a card, a
+        # match key or a phase slot puts its one or count, and each player's
+        # kept list (one lookup per update).
+        self._discard_at = [-1 if i < 0 else f + i for i in self.face_of]
+        self._top_at = [-1 if i < 0 else self._top + i for i in self.face_of]
+        self._drawn_at = [-1 if i < 0 else self._drawn + i for i in self.face_of]
+        self._colour_at = [
+            size if key >> COLOUR_SHIFT == WILD_COLOUR else self._colour + (key >> COLOUR_SHIFT)
+            for key in range((WILD_COLOUR + 1) << COLOUR_SHIFT)  # colour << COLOUR_SHIFT | rank
+        ]
+        self._phase_at = [self._phase + code for code in _CODE_OF_SLOT]
+        self._classic: list[list[Any]] = [self._forget_classic(p) for p in range(n)]
+        if self.party:
+            self.update = self._update_party
+        else:
+            tables = self.face_of, self._discard_at, self._top_at, self._drawn_at
+            places = f, size, self._phase + _SHOWDOWN_CODE, self._direction
+            kept = KERNEL.ClassicKept(
+                self._classic,
+                (*tables, self._colour_at, self._phase_at),
+                places,
+                (_SLOT_DRAWN, _SLOT_PENALTY, _SLOT_OVER),
+            )
+            self.update = kept.update
 
     def _number_actions(self) -> tuple[list[list[Action]], list[dict[Action, int]]]:
         """Action number -> action for each seat (the seat-free ones shared)."""
@@ -231,7 +294,25 @@ class UnoCodec:
             self._seen_seats[player] = None
             self._counted[player] = [-1, 0]
             self._marks[player] = [spare] * _MARKS
+            self._classic[player] = self._forget_classic(player)
         self._start = start
+
+    def _forget_classic(self, player: int) -> list[Any]:
+        """Classic's kept list of ``player`` (engine.uno.rl_kernel's layout),
+        nothing counted and every mark nowhere (at the spare byte)."""
+        n, spare = self.players, self.observation_size
+        to_act, catchable = self._sizes + n, self._sizes + 2 * n
+        marks = rl_kernel.TO_ACT_AT - rl_kernel.TOP
+        return [
+            self._kept[player],
+            [],  # the hand counted
+            -1,  # the discards counted: shuffles, length
+            0,
+            *[spare] * marks,
+            [to_act + (seat - player) % n for seat in range(n)],
+            [catchable + (seat - player) % n for seat in range(n)],
+            self._seats_of[player],
+        ]
 
     def observe(self, game: Any, player: int, out: bytearray) -> None:
         """The full rebuild: every fact written afresh (``update`` keeps it up to date)."""
@@ -283,84 +364,6 @@ class UnoCodec:
             out[at + k] = seat in links
             out[at + n + k] = seat in pointed
         out[at + 2 * n] = game.speed_window
-
-    def update(self, game: Any, player: int) -> bytearray:
-        """``player``'s kept observation brought up to date and returned (the
-        codec's buffer, one byte longer than an observation: copy it to keep it).
-
-        The environment's hot path. Each count is changed by the cards that
-        came or went since the player's last update (their hand, the discards),
-        each "1 at" fact moves its one only when it moved, and the few bytes
-        of phase, colour and seats are written whole from tables: the bytes
-        equal ``observe``'s (tests/test_rl_incremental.py checks every step).
-        Classic and Showdown read the game's slots (engine.uno.game_state);
-        Party! its properties.
-        """
-        if self.party:
-            return self._update_party(game, player)
-        out = self._kept[player]
-        face_of = self.face_of
-        hands = game._hands
-        hand = hands[player]
-        seen = self._seen_hands[player]
-        if hand != seen:  # _count_hand, written out here: the hot path's commonest change
-            known = len(seen)
-            if len(hand) == known - 1 and (gone := sum(seen) - sum(hand)) in seen:
-                seen.remove(gone)
-                if seen == hand:
-                    out[face_of[gone]] -= 1
-                else:
-                    seen = self._recount(hand, out)
-            elif len(hand) > known and hand[:known] == seen:
-                for card in hand[known:]:
-                    out[face_of[card]] += 1
-                seen = hand[:]
-            else:
-                seen = self._recount(hand, out)
-            self._seen_hands[player] = seen
-        self._count_discards(game, player, out)
-        top_at, drawn_at, colour_at, phase_at, direction_at, spare = self._layout
-        marks = self._marks[player]
-        at = top_at + face_of[game._discard[-1]]
-        if marks[0] != at:
-            out[marks[0]], out[at], marks[0] = 0, 1, at
-        phase = game._phase
-        n = self.players
-        if game._showdown is not None:
-            code, drawn, to_act = _SHOWDOWN_CODE, spare, spare
-        else:
-            code = _CODE_OF_SLOT[phase]
-            current = game.current
-            to_act = spare if phase == _SLOT_OVER else self._to_act_at + (current - player) % n
-            drawn = (
-                drawn_at + face_of[hand[-1]]
-                if phase == _SLOT_DRAWN and current == player
-                else spare
-            )
-        at = phase_at + code
-        if marks[1] != at:
-            out[marks[1]], out[at], marks[1] = 0, 1, at
-        if marks[2] != drawn:
-            out[marks[2]], out[drawn], marks[2] = 0, 1, drawn
-        colour = game._top >> COLOUR_SHIFT
-        at = spare if colour == WILD_COLOUR else colour_at + colour
-        if marks[3] != at:
-            out[marks[3]], out[at], marks[3] = 0, 1, at
-        if marks[4] != to_act:
-            out[marks[4]], out[to_act], marks[4] = 0, 1, to_act
-        out[direction_at] = game._direction == 1
-        out[direction_at + 1] = min(255, game._pending) if phase == _SLOT_PENALTY else 0
-        for at, seat in self._seats_of[player]:  # the hand sizes, from the player
-            out[at] = len(hands[seat])
-        target = game._catchable
-        at = (
-            self._catchable_at + (target - player) % n
-            if target >= 0 and len(hands[target]) == 1 and phase != _SLOT_OVER
-            else spare
-        )
-        if marks[5] != at:
-            out[marks[5]], out[at], marks[5] = 0, 1, at
-        return out
 
     def _count_hand(self, hand: list[int], seen: list[int], out: bytearray) -> list[int]:
         """Count ``hand`` into ``out`` where ``seen`` was counted; what is now
