@@ -1,5 +1,7 @@
 """The environment (engine.rl) under PettingZoo's own tests, and its episodes' rules."""
 
+import copy
+import pickle
 import random
 import warnings
 
@@ -181,3 +183,37 @@ def test_a_random_policy_against_the_heuristic_bot_wins_few_classic_rounds():
     )
     assert result["episodes"] == 50 and result["truncated"] == 0
     assert result["win_rate"] < 0.2  # it draws even when it could play
+
+
+def _trace(e, rng, steps):
+    """The next ``steps`` (observation, mask, reward) of ``e``, random masked actions."""
+    out = []
+    for agent in e.agent_iter(steps):
+        observation, reward, terminated, truncated, _ = e.last()
+        out.append(
+            (
+                agent,
+                observation["observation"].tobytes(),
+                observation["action_mask"].tobytes(),
+                reward,
+            )
+        )
+        e.step(None if terminated or truncated else masked_random(observation, rng))
+    return out
+
+
+@pytest.mark.parametrize(("variant", "players"), [*VARIANTS, ("pitch", 4)])
+@pytest.mark.parametrize("how", ["deepcopy", "pickle"])
+def test_a_copied_env_plays_on_as_the_original_and_apart_from_it(variant, players, how):
+    # A search over the environment (MCTS, rollouts) copies it mid-episode: the
+    # copy must carry the kept observations, masks and showdowns' generator, and
+    # share nothing that one of the two would change under the other.
+    e = env(variant, players=players, max_steps=400)
+    e.reset(seed=3)
+    _trace(e, random.Random(1), 12 if variant == "pitch" else 40)  # a Pitch hand: some 30
+    copied = copy.deepcopy(e) if how == "deepcopy" else pickle.loads(pickle.dumps(e))
+    before = e.game.notation(reveal=True)
+    ahead = _trace(copied, random.Random(2), 200)
+    assert e.game.notation(reveal=True) == before  # the copy's steps left it alone
+    assert _trace(e, random.Random(2), 200) == ahead
+    assert any(mask.count(1) for _, _, mask, _ in ahead)

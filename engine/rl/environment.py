@@ -100,6 +100,18 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
         self.steps = 0
         self._over = False
 
+    # numpy views of bytearrays are copied (deepcopy, pickle) as arrays of their
+    # own, no longer seeing their buffers: a copy makes its views anew.
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        del state["_views"], state["_scratch_view"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._views = [(None, np.zeros(0, dtype=np.uint8))] * self.players
+        self._scratch_view = np.frombuffer(self._scratch, dtype=np.int8)
+
     # -- the spaces --------------------------------------------------------------------
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:

@@ -236,6 +236,17 @@ class SimulatedUnit:
         self._verdicts: collections.OrderedDict[str, Verdict] = collections.OrderedDict()
         self._lock = threading.Lock()  # decided on the table's loop, fought in its worker
 
+    # A copy (deepcopy, pickle: an environment copied for a search) carries the
+    # generator and the verdicts, and gets a lock of its own.
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        del state["_lock"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._lock = threading.Lock()
+
     def decide_ahead(self, request: ShowdownRequest) -> Verdict:
         """Decide ``request``'s showdown now (drawn from ``rng``) and keep the
         verdict under its id, as a real unit's journal keeps it: the table

@@ -209,18 +209,33 @@ class UnoCodec:
         ]
         self._phase_at = [self._phase + code for code in _CODE_OF_SLOT]
         self._classic: list[list[Any]] = [self._forget_classic(p) for p in range(n)]
+        self._bind_update()
+
+    def _bind_update(self) -> None:
+        """Set ``update``: Party!'s method, or a kernel over this codec's kept lists."""
         if self.party:
             self.update = self._update_party
-        else:
-            tables = self.face_of, self._discard_at, self._top_at, self._drawn_at
-            places = f, size, self._phase + _SHOWDOWN_CODE, self._direction
-            kept = KERNEL.ClassicKept(
-                self._classic,
-                (*tables, self._colour_at, self._phase_at),
-                places,
-                (_SLOT_DRAWN, _SLOT_PENALTY, _SLOT_OVER),
-            )
-            self.update = kept.update
+            return
+        tables = self.face_of, self._discard_at, self._top_at, self._drawn_at
+        places = self._f, self.observation_size, self._phase + _SHOWDOWN_CODE, self._direction
+        kept = KERNEL.ClassicKept(
+            self._classic,
+            (*tables, self._colour_at, self._phase_at),
+            places,
+            (_SLOT_DRAWN, _SLOT_PENALTY, _SLOT_OVER),
+        )
+        self.update = kept.update
+
+    # A copy (deepcopy, pickle) carries the kept lists, not ``update``: the
+    # compiled kernel can be neither copied nor pickled, and a shared one would
+    # write the original's lists. The copy binds a kernel over its own.
+    def __getstate__(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in self.__slots__ if name != "update"}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
+        self._bind_update()
 
     def _number_actions(self) -> tuple[list[list[Action]], list[dict[Action, int]]]:
         """Action number -> action for each seat (the seat-free ones shared)."""
