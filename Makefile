@@ -6,28 +6,33 @@ STAMP  := $(VENV)/.installed
 # What pytest collects: the tests and the doctests of every package (pyproject's testpaths).
 TEST_PATHS := tests hw firmware_host engine
 
-# The playouts' kernel and the heuristic it calls, compiled together by mypyc
-# (docs/performance.md, "Playouts"): an extension beside each source that Python
-# imports in its place, and their shared library, engine.uno.playout_native__mypyc.
-# The stamp records the try; a failed build leaves no extension, says so and the
-# playouts run the Python source (the reference), so nothing else fails.
-KERNEL_SRC   := engine/uno/playout_kernel.py engine/uno/playout_heuristic.py
-KERNEL_SO    := engine/uno/playout_*.so
-# mypyc's own command names a group of modules' library by a hash, at the top of
-# the tree, where only the tree's own directory finds it: named, it sits in the package.
-KERNEL_BUILD := import sys; from setuptools import setup; from mypyc.build import mypycify; \
-  setup(name="uno-playout-kernel", script_args=["build_ext", "--inplace"], \
-        ext_modules=mypycify(sys.argv[1:], group_name="engine.uno.playout_native"))
-KERNEL_STAMP := $(VENV)/.playout-kernel
-# The environment's UNO kernel (engine/uno/rl_kernel.py: classic's and Showdown's
-# observations kept up to date; docs/performance.md, "The environment"), built the
-# same way as a group of its own; without it engine.uno.rl_codec runs the source.
+# Two groups of modules compiled by mypyc (docs/performance.md, "Playouts" and
+# "The environment"): the playouts' kernel with the heuristic it calls, and the
+# environment's UNO kernel. Each is an extension beside each source, which Python
+# imports in its place, and the group's shared library, <group>__mypyc. A stamp
+# records the try; a failed build leaves no extension, says so, and the Python
+# sources (the references) run instead, so nothing else fails.
+KERNEL_SRC      := engine/uno/playout_kernel.py engine/uno/playout_heuristic.py
+KERNEL_SO       := engine/uno/playout_*.so
+KERNEL_STAMP    := $(VENV)/.playout-kernel
 RL_KERNEL_SRC   := engine/uno/rl_kernel.py
 RL_KERNEL_SO    := engine/uno/rl_*.so
-RL_KERNEL_BUILD := import sys; from setuptools import setup; from mypyc.build import mypycify; \
-  setup(name="uno-rl-kernel", script_args=["build_ext", "--inplace"], \
-        ext_modules=mypycify(sys.argv[1:], group_name="engine.uno.rl_native"))
 RL_KERNEL_STAMP := $(VENV)/.rl-kernel
+# argv[1] names the group, the rest are its sources. mypyc's own command names a
+# group's library by a hash, at the top of the tree, where only the tree's own
+# directory finds it: named, it sits in the package.
+MYPYC_BUILD := import sys; from setuptools import setup; from mypyc.build import mypycify; \
+  setup(name=sys.argv[1], script_args=["build_ext", "--inplace"], \
+        ext_modules=mypycify(sys.argv[2:], group_name=sys.argv[1]))
+# $(call mypyc_group,GROUP,SOURCES,EXTENSIONS,LOG). The touch: an extension
+# setuptools did not relink keeps its old time, and the loaders run the sources
+# in place of an extension older than them.
+define mypyc_group
+rm -f $(3)
+$(PYTHON) -c '$(MYPYC_BUILD)' $(1) $(2) > $(4) 2>&1 \
+  && touch $(3) && rm $(4) \
+  || { rm -f $(3); echo "mypyc did not build $(2) ($(4)): it runs interpreted"; }
+endef
 
 .PHONY: help demo test check lint clean test-gpio build
 
@@ -53,25 +58,15 @@ $(STAMP): pyproject.toml
 build: $(KERNEL_STAMP) $(RL_KERNEL_STAMP)
 
 # mypyc builds through setuptools, which reads pyproject.toml: it needs the
-# setuptools [build-system] names (a new venv has an older one). The touch: an
-# extension setuptools did not relink keeps its old time, and playout.py runs
-# the sources in place of an extension older than them.
+# setuptools [build-system] names (a new venv has an older one).
 $(KERNEL_STAMP): $(STAMP) $(KERNEL_SRC)
-	rm -f $(KERNEL_SO)
 	$(PYTHON) -m pip install --quiet 'setuptools>=77'
-	$(PYTHON) -c '$(KERNEL_BUILD)' $(KERNEL_SRC) > build-kernel.log 2>&1 \
-	  && touch $(KERNEL_SO) && rm build-kernel.log \
-	  || { rm -f $(KERNEL_SO); \
-	       echo "mypyc did not build $(KERNEL_SRC) (build-kernel.log): playouts run interpreted"; }
+	$(call mypyc_group,engine.uno.playout_native,$(KERNEL_SRC),$(KERNEL_SO),build-kernel.log)
 	touch $(KERNEL_STAMP)
 
 # After the playouts' build (order only): the two share setuptools' build/ directory.
 $(RL_KERNEL_STAMP): $(STAMP) $(RL_KERNEL_SRC) | $(KERNEL_STAMP)
-	rm -f $(RL_KERNEL_SO)
-	$(PYTHON) -c '$(RL_KERNEL_BUILD)' $(RL_KERNEL_SRC) > build-rl-kernel.log 2>&1 \
-	  && touch $(RL_KERNEL_SO) && rm build-rl-kernel.log \
-	  || { rm -f $(RL_KERNEL_SO); \
-	       echo "mypyc did not build $(RL_KERNEL_SRC) (build-rl-kernel.log): it runs interpreted"; }
+	$(call mypyc_group,engine.uno.rl_native,$(RL_KERNEL_SRC),$(RL_KERNEL_SO),build-rl-kernel.log)
 	touch $(RL_KERNEL_STAMP)
 
 demo: $(STAMP)
