@@ -20,7 +20,11 @@ fact's playable cards too.
 
 The facts assume opponents draw only when they must (the heuristic bot does;
 a person may not): when a world cannot meet them all, the oldest facts are
-dropped until it can.
+dropped until it can. A belief that ``reads_plays`` also reads two plays as
+HeuristicBot makes them: a Wild Draw Four only when its player held nothing of
+the colour it covered (so a challenge of it fails), and a plain wild while no
+one is near going out only when nothing coloured played (``no_colour`` and
+``no_coloured`` facts: a key above PLAYABLE's, see ``forbidden``).
 
 >>> import random
 >>> from engine.uno.game import Game
@@ -41,16 +45,63 @@ import random
 from collections.abc import Callable, Sequence
 
 from engine.uno.actions import Action, ActionKind
-from engine.uno.cards import RANK_MASK, WILD_COLOUR, Rank
+from engine.uno.bots import HeuristicBot
+from engine.uno.cards import COLOUR_MASK, COLOUR_SHIFT, RANK_MASK, WILD_COLOUR, Rank
+from engine.uno.game import Phase
 from engine.uno.player_view import PlayerView
 from engine.uno.tables import PLAYABLE, match_key
 
-__all__ = ["Belief", "Fact", "top_key"]
+__all__ = ["Belief", "Fact", "forbidden", "no_colour", "no_coloured", "top_key"]
 
 #: Sampling attempts before the oldest facts are dropped.
 _TRIES = 4
 #: The ranks after which a two-player turn passes: the numbers and the plain wild.
 _TURN_PASSING_RANKS = frozenset({*(r for r in Rank if r <= Rank.NINE), Rank.WILD})
+
+
+#: Fact keys from here on are not PLAYABLE's: see ``no_coloured`` and ``no_colour``.
+_NO_COLOURED = len(PLAYABLE)
+_NO_COLOUR = 2 * len(PLAYABLE)
+#: Hand size at which HeuristicBot may play a wild with a coloured card playable.
+_NEAR_OUT = HeuristicBot.DANGER_CARDS
+_FORBIDDEN: dict[int, list[bool]] = {}
+
+
+def no_coloured(key: int) -> int:
+    """The fact key "held no card but a wild playable on ``key``" (a match key)."""
+    return _NO_COLOURED + key
+
+
+def no_colour(colour: int) -> int:
+    """The fact key "held no card of ``colour``"."""
+    return _NO_COLOUR + colour
+
+
+def forbidden(key: int) -> list[bool]:
+    """By card code, the cards a fact of ``key`` says its owner did not hold:
+    PLAYABLE[key] for a match key, the others as ``no_coloured`` and
+    ``no_colour`` say.
+
+    >>> from engine.uno.cards import Card, Colour
+    >>> red_five = match_key(Colour.RED, Rank.FIVE)
+    >>> [forbidden(k)[Card.parse("W")] for k in (red_five, no_coloured(red_five))]
+    [True, False]
+    >>> [forbidden(no_colour(Colour.RED))[Card.parse(c)] for c in ("R1", "B5", "W+4")]
+    [True, False, False]
+    """
+    if key < _NO_COLOURED:
+        return PLAYABLE[key]
+    table = _FORBIDDEN.get(key)
+    if table is None:
+        size = len(PLAYABLE[0])
+        colours = [code >> COLOUR_SHIFT & COLOUR_MASK for code in range(size)]
+        if key < _NO_COLOUR:
+            playable = PLAYABLE[key - _NO_COLOURED]
+            table = [playable[c] and colours[c] != WILD_COLOUR for c in range(size)]
+        else:
+            table = [colours[c] == key - _NO_COLOUR for c in range(size)]
+        _FORBIDDEN[key] = table
+    return table
 
 
 def top_key(view: PlayerView) -> int:
@@ -73,8 +124,9 @@ class Fact:
 class Belief:
     """One player's public knowledge of the hidden cards, fed each view they see."""
 
-    def __init__(self, player: int):
+    def __init__(self, player: int, *, reads_plays: bool = False):
         self.player = player
+        self.reads_plays = reads_plays
         self.facts: dict[int, list[Fact]] = {}
         self._round = -1
         self._after: tuple[int, int, int | None] | None = None  # pile length, top, colour
@@ -91,6 +143,7 @@ class Belief:
         pile = view.discard_pile
         if view.round != self._round or self._after is None or len(pile) < self._after[0]:
             self._reset(view)
+            self._read_draw_four(view)
             return
         length, top, _ = self._after
         walk = self._walk(view) if pile[length - 1] == top else None
@@ -109,7 +162,21 @@ class Belief:
                 self.facts.setdefault(p, []).append(fact)
         for p, facts in self.facts.items():
             self.facts[p] = [f for f in facts if f.covers > 0]
+        self._read_draw_four(view)
         self._sizes = view.hand_sizes
+
+    def _read_draw_four(self, view: PlayerView) -> None:
+        """A Wild Draw Four this player faces, read as HeuristicBot's (when
+        ``reads_plays``): its player holds nothing of the colour it covered."""
+        pile = view.discard_pile
+        if not self.reads_plays or view.phase is not Phase.PENALTY or len(pile) < 2:
+            return
+        covered = pile[-2].colour
+        if pile[-1].rank is not Rank.WILD_DRAW_FOUR or covered is None:
+            return
+        offender = view.next_player(-1)
+        size = view.hand_sizes[offender]
+        self.facts.setdefault(offender, []).append(Fact(no_colour(int(covered)), size, size))
 
     def _walk(self, view: PlayerView) -> tuple[list[tuple[int, Fact]], dict[int, int]] | None:
         """Each opponent's turn since our decision, when they can be told apart:
@@ -132,6 +199,8 @@ class Belief:
         learnt: list[tuple[int, Fact]] = []
         from_hand: dict[int, int] = {}
         seen = 0
+        then = list(self._sizes)  # the sizes as each opponent's turn came
+        then[self.player] = sizes[self.player]
         for step in range(1, n):
             p = (self.player + step * d) % n
             change = sizes[p] - self._sizes[p]
@@ -145,13 +214,25 @@ class Belief:
                 card = played[seen]
                 seen += 1
                 from_hand[p] = 1 if change < 0 else 0
+                if change < 0 and card.colour is None and key is not None and self._calm(p, then):
+                    # HeuristicBot plays a wild then only when nothing coloured plays.
+                    held = self._sizes[p] - 1
+                    learnt.append((p, Fact(no_coloured(key), held, held)))
                 if card.colour is not None:
                     key = match_key(int(card.colour), int(card.rank))
                 elif seen == len(played) and view.colour is not None:  # the wild on top
                     key = match_key(int(view.colour), int(card.rank))
                 else:
                     key = None  # a wild's named colour we did not see
+            then[p] = sizes[p]
         return (learnt, from_hand) if seen == len(played) else None
+
+    def _calm(self, opponent: int, sizes: Sequence[int]) -> bool:
+        """Whether ``reads_plays`` and, by ``sizes``, no one but ``opponent`` is
+        near going out (HeuristicBot's danger)."""
+        if not self.reads_plays:
+            return False
+        return all(size > _NEAR_OUT for p, size in enumerate(sizes) if p != opponent)
 
     def decided(self, view: PlayerView, action: Action) -> None:
         """Remember what this player's own decision leaves on the table."""
@@ -245,7 +326,7 @@ def _deal(
                 return None
             hands[p].append(pool.pop())
             continue
-        tables = [PLAYABLE[k] for k in keys]
+        tables = [forbidden(k) for k in keys]
         for i in range(len(pool) - 1, -1, -1):
             card = pool[i]
             if not any(t[card] for t in tables):

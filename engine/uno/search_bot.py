@@ -52,9 +52,12 @@ from engine.uno.cards import (
     Rank,
 )
 from engine.uno.game import Game, Phase
+from engine.uno.game_state import _OVER as OVER
 from engine.uno.party import PartyGame
 from engine.uno.player_view import PlayerView
-from engine.uno.playout import play_out
+from engine.uno.playout import KERNEL, play_out
+from engine.uno.playout import _State as _PlayoutState
+from engine.uno.playout_kernel import HEURISTIC
 from engine.uno.search_reactions import ReactionModel
 from engine.uno.search_worlds import Worlds, world_game
 
@@ -71,12 +74,17 @@ DEFAULT_CONFIDENCE = 1.0
 
 class Plan(NamedTuple):
     """How the bot searches a game: ``playouts`` per decision, the sign test's
-    ``confidence``, and whether its playouts are engine.uno.playout's heuristic
-    (``kernel``, compiled) or this module's ``_playout``."""
+    ``confidence``, whether its playouts are engine.uno.playout's heuristic
+    (``kernel``, compiled) or this module's ``_playout``, and the ``credit`` a
+    lost playout earns when the bot ends it with the fewest cards of the losers
+    (0: a playout is won or lost; kernel playouts only), and whether its belief
+    ``reads_plays`` as HeuristicBot's (engine.uno.belief)."""
 
     playouts: int
     confidence: float
     kernel: bool
+    credit: float = 0.0
+    reads_plays: bool = False
 
 
 #: 2-player classic: the kernel's playouts, re-measured over the same 2,000
@@ -106,6 +114,26 @@ def _kernel_playout(game: Game, rng: random.Random) -> int:
     HeuristicBot); the winner, or -1 when it stops at ``PLAYOUT_LIMIT``."""
     winner = play_out(game, "heuristic", rng, max_decisions=PLAYOUT_LIMIT).winner
     return -1 if winner is None else winner
+
+
+def _credited_playout(game: Game, rng: random.Random, me: int, credit: float) -> float:
+    """``_kernel_playout``'s round (the same decisions from the same ``rng``)
+    valued for ``me``: 1 won, ``credit`` lost holding the fewest cards of the
+    losers (ties too), else 0; a playout stopped at ``PLAYOUT_LIMIT`` is 0.
+    At 4 players a decision moves a round little, and wins alone over a few
+    hundred worlds are mostly noise: ending next to the winner is the same
+    luck's nearer miss."""
+    state = _PlayoutState(game)
+    KERNEL.play_round(state, HEURISTIC, rng.random, None, PLAYOUT_LIMIT)
+    if state.phase != OVER:
+        return 0.0
+    if state.current == me:
+        return 1.0
+    hands = state.hands
+    mine = len(hands[me])
+    if all(mine <= len(h) for p, h in enumerate(hands) if p != state.current):
+        return credit
+    return 0.0
 
 
 def _playout(game: Game, rng: random.Random) -> int:
@@ -202,6 +230,8 @@ class SearchBot:
         playouts: int | None = None,
         confidence: float | None = None,
         kernel: bool | None = None,
+        credit: float | None = None,
+        reads_plays: bool | None = None,
         reaction_ms: float = DEFAULT_REACTION_MS,
     ) -> None:
         if playouts is not None and (
@@ -215,6 +245,8 @@ class SearchBot:
         self.playouts = playouts
         self.confidence = confidence
         self.kernel = kernel
+        self.credit = credit
+        self.reads_plays = reads_plays
         self.reaction_ms = check_reaction_ms(reaction_ms, f"bot {name!r}")
         self.reactions = ReactionModel()
         self._heuristic = HeuristicBot(name, reaction_ms=reaction_ms)
@@ -230,6 +262,8 @@ class SearchBot:
             plan.playouts if self.playouts is None else self.playouts,
             plan.confidence if self.confidence is None else self.confidence,
             plan.kernel if self.kernel is None else self.kernel,
+            plan.credit if self.credit is None else self.credit,
+            plan.reads_plays if self.reads_plays is None else self.reads_plays,
         )
 
     def saw_showdown(self, reactions_ms: Mapping[int, float | None]) -> None:
@@ -242,7 +276,8 @@ class SearchBot:
         view = PlayerView(game, player)
         belief = self._beliefs.get(player)
         if belief is None:
-            belief = self._beliefs[player] = Belief(player)
+            reads = self.plan(view).reads_plays
+            belief = self._beliefs[player] = Belief(player, reads_plays=reads)
             self.reactions.know(player, self.reaction_ms)
         belief.observe(view)
         action = self._choose(game, view, belief)
@@ -261,10 +296,10 @@ class SearchBot:
         candidates = self.candidates(view, legal, fallback)
         if len(candidates) == 1:
             return candidates[0]
-        playouts, confidence, kernel = self.plan(view)
+        playouts, confidence, kernel, credit, _ = self.plan(view)
         rng = self.rng
         me = view.player
-        results: dict[Action, list[bool]] = {a: [] for a in candidates}
+        results: dict[Action, list[float]] = {a: [] for a in candidates}
         worlds = Worlds(view)
         for _ in range(max(1, playouts // len(candidates))):
             hands, draw = belief.sample(view, rng)
@@ -281,10 +316,13 @@ class SearchBot:
                 luck = random.Random(seed)
                 if kernel:
                     self._settle_showdown(game, luck)
-                    won = _kernel_playout(game, luck) == me
+                    if credit:
+                        value = _credited_playout(game, luck, me, credit)
+                    else:
+                        value = float(_kernel_playout(game, luck) == me)
                 else:
-                    won = _playout(game, luck) == me
-                results[action].append(won)
+                    value = float(_playout(game, luck) == me)
+                results[action].append(value)
         return self.pick(results, fallback, confidence)
 
     def _settle_showdown(self, game: Game, luck: random.Random) -> None:
@@ -297,10 +335,11 @@ class SearchBot:
             game.settle_showdown(loser)
 
     @staticmethod
-    def pick(results: dict[Action, list[bool]], fallback: Action, confidence: float) -> Action:
-        """The candidate that beats ``fallback`` in the most worlds, if it does by
-        more than ``confidence`` standard deviations of a sign test over the
-        worlds where the two differ; else ``fallback``.
+    def pick(results: dict[Action, list[float]], fallback: Action, confidence: float) -> Action:
+        """The candidate whose values beat ``fallback``'s by the most summed over
+        the worlds, if by more than ``confidence`` standard deviations (the root
+        of the summed squared differences: with values 0 and 1, a sign test over
+        the worlds where the two differ); else ``fallback``.
 
         >>> from engine.uno.actions import Action
         >>> a, b = Action.parse("R5"), Action.parse("draw")
@@ -316,10 +355,12 @@ class SearchBot:
         for action, wins in results.items():
             if action is fallback:
                 continue
-            better = sum(w and not f for w, f in zip(wins, base, strict=True))
-            worse = sum(f and not w for w, f in zip(wins, base, strict=True))
-            margin = better - worse
-            if margin > confidence * math.sqrt(better + worse) and margin > best_margin:
+            margin = 0.0
+            spread = 0.0
+            for w, f in zip(wins, base, strict=True):
+                margin += w - f
+                spread += (w - f) * (w - f)
+            if margin > confidence * math.sqrt(spread) and margin > best_margin:
                 best, best_margin = action, margin
         return best
 

@@ -1,0 +1,82 @@
+"""The search bot's belief reading the opponents' plays as HeuristicBot's
+(engine.uno.belief, ``reads_plays``): a Wild Draw Four only when its player
+held nothing of the colour it covered, a plain wild while no one is near going
+out only when nothing coloured played."""
+
+import random
+
+from engine.uno.actions import Action
+from engine.uno.belief import Belief, Fact, forbidden, no_colour, no_coloured
+from engine.uno.bots import HeuristicBot
+from engine.uno.cards import Card, Colour, Rank
+from engine.uno.game import Game
+from engine.uno.player_view import PlayerView
+from engine.uno.tables import match_key
+
+#: Player 3 holds no red: HeuristicBot plays its Wild Draw Four on R5 (honestly).
+DRAW_FOUR = (
+    "classic R1,B1,B2/G3,Y9,G6,G7/G4,Y4,Y6,Y7/G8,W+4,Y6,G7 R2,R3,R4,R6,R7,R8,B3,B4,B5 R5 R + 3 play"
+    " - - 0,0,0,0 1 1 500 - 1:0"
+)
+
+
+def facing_draw_four(reads_plays: bool) -> tuple[Game, Belief]:
+    game = Game.from_notation(DRAW_FOUR)
+    action = HeuristicBot().act(game, 3)
+    assert str(action) == "W+4=G"
+    game.apply(action)
+    belief = Belief(0, reads_plays=reads_plays)
+    belief.observe(PlayerView(game, 0))
+    return game, belief
+
+
+def test_a_wild_draw_four_read_as_the_heuristics_holds_nothing_of_the_colour():
+    game, belief = facing_draw_four(reads_plays=True)
+    assert belief.facts == {3: [Fact(no_colour(Colour.RED), 3, 3)]}
+    red = forbidden(no_colour(Colour.RED))
+    for seed in range(20):
+        hands, _ = belief.sample(PlayerView(game, 0), random.Random(seed))
+        assert not any(red[c] for c in hands[3])
+
+
+def test_a_wild_draw_four_is_not_read_unless_asked():
+    _, belief = facing_draw_four(reads_plays=False)
+    assert belief.facts == {}
+
+
+def after_a_wild(small: bool, reads_plays: bool = True) -> Belief:
+    """Player 0 plays R5; player 1 (nothing red, no 5) plays its wild; the
+    others play on; player 0 observes. ``small``: player 2 holds 2 cards."""
+    third = "B6,G9" if small else "B6,B7,G9,Y8"
+    game = Game.from_notation(
+        f"classic R5,R1,B1,B2,Y1/G3,Y9,W,G6/{third}/B8,Y5,G5,G8 R2,R3,R4,R6,R7,R8,B3,B4,B5 R9 R +"
+        " 0 play - - 0,0,0,0 1 1 500 - 1:0"
+    )
+    belief = Belief(0, reads_plays=reads_plays)
+    belief.observe(PlayerView(game, 0))
+    belief.decided(PlayerView(game, 0), Action.parse("R5"))
+    game.apply("R5")
+    heuristic = HeuristicBot()
+    plays = []
+    while game.to_act != 0:
+        action = heuristic.act(game, game.to_act)
+        plays.append(str(action))
+        game.apply(action)
+    assert plays[0].startswith("W=")
+    belief.observe(PlayerView(game, 0))
+    return belief
+
+
+def test_a_plain_wild_with_no_one_near_out_says_nothing_coloured_played():
+    belief = after_a_wild(small=False)
+    red_five = match_key(Colour.RED, Rank.FIVE)
+    assert belief.facts == {1: [Fact(no_coloured(red_five), 3, 3)]}
+    assert not forbidden(no_coloured(red_five))[Card.parse("W")]
+
+
+def test_a_plain_wild_near_someone_going_out_says_nothing():
+    assert after_a_wild(small=True).facts == {}
+
+
+def test_a_plain_wild_is_not_read_unless_asked():
+    assert after_a_wild(small=False, reads_plays=False).facts == {}
