@@ -57,6 +57,7 @@ def play_deal(
     kernel: bool | None = None,
     credit: float | None = None,
     reads_plays: bool | None = None,
+    misfit: float | None = None,
 ) -> tuple[int, list[float]]:
     """Deal ``deal`` played once per seat of the search bot: its wins and its
     CPU seconds per decision."""
@@ -75,6 +76,7 @@ def play_deal(
             kernel=kernel,
             credit=credit,
             reads_plays=reads_plays,
+            misfit=misfit,
         )
         agents[seat] = bot
         medians = [opponent_ms] * players
@@ -122,8 +124,19 @@ def run(
     kernel: bool | None = None,
     credit: float | None = None,
     reads_plays: bool | None = None,
+    misfit: float | None = None,
 ) -> dict:
-    options = (playouts, confidence, unit_kind, opponent_ms, blind, kernel, credit, reads_plays)
+    options = (
+        playouts,
+        confidence,
+        unit_kind,
+        opponent_ms,
+        blind,
+        kernel,
+        credit,
+        reads_plays,
+        misfit,
+    )
     jobs = [(d, seed, players, variant, opponent, *options) for d in range(deals)]
     start = time.process_time()
     if processes > 1:
@@ -166,6 +179,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--blind", action="store_true", help="reactions not shown to the bot")
     parser.add_argument("--playout", choices=("plan", "kernel", "own"), default="plan")
     parser.add_argument("--credit", type=float, default=None, help="default: the plan's")
+    parser.add_argument("--misfit", type=float, default=None, help="default: the plan's")
     parser.add_argument(
         "--reads-plays", choices=("plan", "yes", "no"), default="plan", help="the belief's"
     )
@@ -188,6 +202,7 @@ def main(argv: list[str] | None = None) -> int:
         None if args.playout == "plan" else args.playout == "kernel",
         args.credit,
         None if args.reads_plays == "plan" else args.reads_plays == "yes",
+        args.misfit,
     )
     low, high = r["ci95"]
     budget = "the plan's" if args.playouts is None else str(args.playouts)
@@ -196,6 +211,8 @@ def main(argv: list[str] | None = None) -> int:
     test = "the plan's" if args.confidence is None else f"{args.confidence:g}"
     if args.credit is not None:
         test += f", credit {args.credit:g}"
+    if args.misfit is not None:
+        test += f", misfit {args.misfit:g}"
     if args.reads_plays != "plan":
         test += f", reads plays {args.reads_plays}"
     unit = "" if args.unit == "coin" else f", unit by reactions (others {args.opponent_ms:g} ms)"

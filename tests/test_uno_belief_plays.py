@@ -4,6 +4,7 @@ held nothing of the colour it covered, a plain wild while no one is near going
 out only when nothing coloured played."""
 
 import random
+from collections import Counter
 
 from engine.uno.actions import Action
 from engine.uno.belief import Belief, Fact, forbidden, no_colour, no_coloured
@@ -11,6 +12,8 @@ from engine.uno.bots import HeuristicBot
 from engine.uno.cards import Card, Colour, Rank
 from engine.uno.game import Game
 from engine.uno.player_view import PlayerView
+from engine.uno.search_bot import SearchBot
+from engine.uno.search_plays import SeenPlay, heuristic_would
 from engine.uno.tables import match_key
 
 #: Player 3 holds no red: HeuristicBot plays its Wild Draw Four on R5 (honestly).
@@ -80,3 +83,65 @@ def test_a_plain_wild_near_someone_going_out_says_nothing():
 
 def test_a_plain_wild_is_not_read_unless_asked():
     assert after_a_wild(small=False, reads_plays=False).facts == {}
+
+
+def test_the_real_hands_agree_with_every_play_seen():
+    """HeuristicBot opponents: every play the belief records is one the
+    heuristic would make with the hand it really held (so a world is only ever
+    set back for what the real one is not)."""
+    seen = 0
+    for seed in range(6):
+        game = Game.new(4, "classic", seed=seed)
+        belief = Belief(0, reads_plays=True)
+        heuristic = HeuristicBot()
+        rng = random.Random(seed)
+        while not game.round_over:
+            player = game.to_act
+            if player is None:
+                game.apply(rng.choice(game.legal_actions()))
+                continue
+            if player == 0:
+                view = PlayerView(game, 0)
+                belief.observe(view)
+                for play in belief.plays:
+                    assert heuristic_would(play, game.hand(play.player)), (play, game.notation())
+                    seen += 1
+                action = heuristic.act(game, 0)
+                belief.decided(view, action)
+            else:
+                action = heuristic.act(game, player)
+            game.apply(action)
+    assert seen > 20
+
+
+def test_a_hand_that_would_have_played_otherwise_disagrees():
+    # On R9, holding B9 with two more blues, HeuristicBot plays B9 (blue held most), not R1;
+    # with R0 beside R1 and no blue 9, R1 (more points).
+    r9 = match_key(Colour.RED, Rank.NINE)
+    play = SeenPlay(1, int(Card.parse("R1")), None, r9, (5, 6, 5, 5), 1)
+    assert not heuristic_would(play, [int(Card.parse(c)) for c in ("R2", "B9", "B8", "B7", "G1")])
+    assert heuristic_would(play, [int(Card.parse(c)) for c in ("R0", "B1", "B8", "B7", "G1")])
+
+
+def test_worlds_that_disagree_with_the_plays_seen_weigh_less():
+    game = Game.new(4, "classic", seed=1)
+    belief = Belief(0, reads_plays=True)
+    heuristic = HeuristicBot()
+    while True:  # to player 0's first decision after plays it can tell apart
+        view = PlayerView(game, 0)
+        if game.to_act == 0:
+            belief.observe(view)
+            if belief.plays:
+                break
+            action = heuristic.act(game, 0)
+            belief.decided(view, action)
+        else:
+            action = heuristic.act(game, game.to_act)
+        game.apply(action)
+    assert len(belief.plays) == 2  # two wilds, their colours seen
+    rng = random.Random(5)
+    worlds = [belief.sample(view, rng)[0] for _ in range(40)]
+    weights = Counter(SearchBot.weight(belief, hands, 0.5) for hands in worlds)
+    assert weights == {1.0: 4, 0.5: 20, 0.25: 16}
+    assert {SearchBot.weight(belief, hands, 1.0) for hands in worlds} == {1.0}
+    assert SearchBot.weight(belief, game._hands, 0.5) == 1.0  # the real hands

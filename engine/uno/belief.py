@@ -49,6 +49,7 @@ from engine.uno.bots import HeuristicBot
 from engine.uno.cards import COLOUR_MASK, COLOUR_SHIFT, RANK_MASK, WILD_COLOUR, Rank
 from engine.uno.game import Phase
 from engine.uno.player_view import PlayerView
+from engine.uno.search_plays import SeenPlay
 from engine.uno.tables import PLAYABLE, match_key
 
 __all__ = ["Belief", "Fact", "forbidden", "no_colour", "no_coloured", "top_key"]
@@ -127,6 +128,8 @@ class Belief:
     def __init__(self, player: int, *, reads_plays: bool = False):
         self.player = player
         self.reads_plays = reads_plays
+        #: The opponents' plays since this player's last decision (search_plays).
+        self.plays: list[SeenPlay] = []
         self.facts: dict[int, list[Fact]] = {}
         self._round = -1
         self._after: tuple[int, int, int | None] | None = None  # pile length, top, colour
@@ -147,6 +150,7 @@ class Belief:
             return
         length, top, _ = self._after
         walk = self._walk(view) if pile[length - 1] == top else None
+        self.plays = [] if walk is None else walk[2]
         if walk is None:
             # Who played what cannot be told: each play may have been a covered card.
             others_played = len(pile) - length
@@ -154,7 +158,7 @@ class Belief:
                 for fact in facts:
                     fact.covers -= others_played
         else:
-            learnt, from_hand = walk
+            learnt, from_hand, _ = walk
             for p, facts in self.facts.items():
                 for fact in facts:
                     fact.covers -= from_hand.get(p, 0)
@@ -178,14 +182,16 @@ class Belief:
         size = view.hand_sizes[offender]
         self.facts.setdefault(offender, []).append(Fact(no_colour(int(covered)), size, size))
 
-    def _walk(self, view: PlayerView) -> tuple[list[tuple[int, Fact]], dict[int, int]] | None:
+    def _walk(
+        self, view: PlayerView
+    ) -> tuple[list[tuple[int, Fact]], dict[int, int], list[SeenPlay]] | None:
         """Each opponent's turn since our decision, when they can be told apart:
         our decision passed the turn on and every card played since did too
         (numbers, plain wilds), so each opponent had one turn in order and
         either played from its hand (one card fewer), drew and played the card
         it drew (as many), or drew and kept it (one more). Returns the facts
-        learnt and the cards each played from its hand; None when the sizes and
-        the pile tell another story."""
+        learnt, the cards each played from its hand and those plays (on a top
+        known); None when the sizes and the pile tell another story."""
         if self._after is None or not self._passes:
             return None
         length, _, colour = self._after
@@ -198,6 +204,7 @@ class Belief:
         key: int | None = match_key(colour, pile[length - 1] & RANK_MASK)  # the top we left
         learnt: list[tuple[int, Fact]] = []
         from_hand: dict[int, int] = {}
+        plays: list[SeenPlay] = []
         seen = 0
         then = list(self._sizes)  # the sizes as each opponent's turn came
         then[self.player] = sizes[self.player]
@@ -214,6 +221,15 @@ class Belief:
                 card = played[seen]
                 seen += 1
                 from_hand[p] = 1 if change < 0 else 0
+                if change < 0 and key is not None:
+                    named = None
+                    if card.colour is None:  # the colour it named, when the pile shows it
+                        after = played[seen] if seen < len(played) else None
+                        if after is None:
+                            named = None if view.colour is None else int(view.colour)
+                        elif after.colour is not None:
+                            named = int(after.colour)
+                    plays.append(SeenPlay(p, int(card), named, key, tuple(then), d))
                 if change < 0 and card.colour is None and key is not None and self._calm(p, then):
                     # HeuristicBot plays a wild then only when nothing coloured plays.
                     held = self._sizes[p] - 1
@@ -225,7 +241,7 @@ class Belief:
                 else:
                     key = None  # a wild's named colour we did not see
             then[p] = sizes[p]
-        return (learnt, from_hand) if seen == len(played) else None
+        return (learnt, from_hand, plays) if seen == len(played) else None
 
     def _calm(self, opponent: int, sizes: Sequence[int]) -> bool:
         """Whether ``reads_plays`` and, by ``sizes``, no one but ``opponent`` is
@@ -262,6 +278,7 @@ class Belief:
 
     def _reset(self, view: PlayerView) -> None:
         self.facts = {}
+        self.plays = []
         self._round = view.round
         self._after = None
         self._passes = False

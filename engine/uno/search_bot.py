@@ -58,6 +58,7 @@ from engine.uno.player_view import PlayerView
 from engine.uno.playout import KERNEL, play_out
 from engine.uno.playout import _State as _PlayoutState
 from engine.uno.playout_kernel import HEURISTIC
+from engine.uno.search_plays import heuristic_would
 from engine.uno.search_reactions import ReactionModel
 from engine.uno.search_worlds import Worlds, world_game
 
@@ -77,14 +78,17 @@ class Plan(NamedTuple):
     ``confidence``, whether its playouts are engine.uno.playout's heuristic
     (``kernel``, compiled) or this module's ``_playout``, and the ``credit`` a
     lost playout earns when the bot ends it with the fewest cards of the losers
-    (0: a playout is won or lost; kernel playouts only), and whether its belief
-    ``reads_plays`` as HeuristicBot's (engine.uno.belief)."""
+    (0: a playout is won or lost; kernel playouts only), whether its belief
+    ``reads_plays`` as HeuristicBot's (engine.uno.belief), and a world's
+    weight for each opponent's play seen since the last decision that
+    HeuristicBot would not have made in it (``misfit``; 1: every world alike)."""
 
     playouts: int
     confidence: float
     kernel: bool
     credit: float = 0.0
     reads_plays: bool = False
+    misfit: float = 1.0
 
 
 #: 2-player classic: the kernel's playouts, re-measured over the same 2,000
@@ -232,6 +236,7 @@ class SearchBot:
         kernel: bool | None = None,
         credit: float | None = None,
         reads_plays: bool | None = None,
+        misfit: float | None = None,
         reaction_ms: float = DEFAULT_REACTION_MS,
     ) -> None:
         if playouts is not None and (
@@ -247,6 +252,7 @@ class SearchBot:
         self.kernel = kernel
         self.credit = credit
         self.reads_plays = reads_plays
+        self.misfit = misfit
         self.reaction_ms = check_reaction_ms(reaction_ms, f"bot {name!r}")
         self.reactions = ReactionModel()
         self._heuristic = HeuristicBot(name, reaction_ms=reaction_ms)
@@ -264,6 +270,7 @@ class SearchBot:
             plan.kernel if self.kernel is None else self.kernel,
             plan.credit if self.credit is None else self.credit,
             plan.reads_plays if self.reads_plays is None else self.reads_plays,
+            plan.misfit if self.misfit is None else self.misfit,
         )
 
     def saw_showdown(self, reactions_ms: Mapping[int, float | None]) -> None:
@@ -296,13 +303,14 @@ class SearchBot:
         candidates = self.candidates(view, legal, fallback)
         if len(candidates) == 1:
             return candidates[0]
-        playouts, confidence, kernel, credit, _ = self.plan(view)
+        playouts, confidence, kernel, credit, _, misfit = self.plan(view)
         rng = self.rng
         me = view.player
         results: dict[Action, list[float]] = {a: [] for a in candidates}
         worlds = Worlds(view)
         for _ in range(max(1, playouts // len(candidates))):
             hands, draw = belief.sample(view, rng)
+            weight = self.weight(belief, hands, misfit)
             shuffles = rng.getrandbits(32)
             # The own playouts build each world anew, as when first measured.
             if kernel:
@@ -322,8 +330,24 @@ class SearchBot:
                         value = float(_kernel_playout(game, luck) == me)
                 else:
                     value = float(_playout(game, luck) == me)
-                results[action].append(value)
+                results[action].append(value * weight)
         return self.pick(results, fallback, confidence)
+
+    @staticmethod
+    def weight(belief: Belief, hands: list[list[int]], misfit: float) -> float:
+        """A world's weight: ``misfit`` for each play seen since the last
+        decision that HeuristicBot would not have made in it (importance
+        weights: the opponent plays as the heuristic, or else anyhow).
+
+        >>> SearchBot.weight(Belief(0), [[], [], []], 0.25)
+        1.0
+        """
+        weight = 1.0
+        if misfit < 1.0:
+            for play in belief.plays:
+                if not heuristic_would(play, hands[play.player]):
+                    weight *= misfit
+        return weight
 
     def _settle_showdown(self, game: Game, luck: random.Random) -> None:
         """The showdown a candidate starts, settled by the reaction model (the
