@@ -58,6 +58,7 @@ def play_deal(
     credit: float | None = None,
     reads_plays: bool | None = None,
     misfit: float | None = None,
+    steps: int | None = None,
 ) -> tuple[int, list[float]]:
     """Deal ``deal`` played once per seat of the search bot: its wins and its
     CPU seconds per decision."""
@@ -77,6 +78,7 @@ def play_deal(
             credit=credit,
             reads_plays=reads_plays,
             misfit=misfit,
+            steps=steps,
         )
         agents[seat] = bot
         medians = [opponent_ms] * players
@@ -125,6 +127,7 @@ def run(
     credit: float | None = None,
     reads_plays: bool | None = None,
     misfit: float | None = None,
+    steps: int | None = None,
 ) -> dict:
     options = (
         playouts,
@@ -136,6 +139,7 @@ def run(
         credit,
         reads_plays,
         misfit,
+        steps,
     )
     jobs = [(d, seed, players, variant, opponent, *options) for d in range(deals)]
     start = time.process_time()
@@ -180,6 +184,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--playout", choices=("plan", "kernel", "own"), default="plan")
     parser.add_argument("--credit", type=float, default=None, help="default: the plan's")
     parser.add_argument("--misfit", type=float, default=None, help="default: the plan's")
+    parser.add_argument("--steps", type=int, default=None, help="default: the plan's")
     parser.add_argument(
         "--reads-plays", choices=("plan", "yes", "no"), default="plan", help="the belief's"
     )
@@ -203,6 +208,7 @@ def main(argv: list[str] | None = None) -> int:
         args.credit,
         None if args.reads_plays == "plan" else args.reads_plays == "yes",
         args.misfit,
+        args.steps,
     )
     low, high = r["ci95"]
     budget = "the plan's" if args.playouts is None else str(args.playouts)
@@ -211,6 +217,8 @@ def main(argv: list[str] | None = None) -> int:
     test = "the plan's" if args.confidence is None else f"{args.confidence:g}"
     if args.credit is not None:
         test += f", credit {args.credit:g}"
+    if args.steps is not None:
+        test += f", steps {args.steps}"
     if args.misfit is not None:
         test += f", misfit {args.misfit:g}"
     if args.reads_plays != "plan":

@@ -55,7 +55,7 @@ from engine.uno.game import Game, Phase
 from engine.uno.game_state import _OVER as OVER
 from engine.uno.party import PartyGame
 from engine.uno.player_view import PlayerView
-from engine.uno.playout import KERNEL, play_out
+from engine.uno.playout import KERNEL
 from engine.uno.playout import _State as _PlayoutState
 from engine.uno.playout_kernel import HEURISTIC
 from engine.uno.search_plays import heuristic_would
@@ -81,7 +81,11 @@ class Plan(NamedTuple):
     (0: a playout is won or lost; kernel playouts only), whether its belief
     ``reads_plays`` as HeuristicBot's (engine.uno.belief), and a world's
     weight for each opponent's play seen since the last decision that
-    HeuristicBot would not have made in it (``misfit``; 1: every world alike)."""
+    HeuristicBot would not have made in it (``misfit``; 1: every world alike),
+    and ``steps``, the playout decisions (all candidates') after which a
+    decision deals no more worlds (0: none; kernel playouts only): CPU time
+    follows them, and a round's late decisions, whose playouts are short, get
+    more of its worlds."""
 
     playouts: int
     confidence: float
@@ -89,6 +93,7 @@ class Plan(NamedTuple):
     credit: float = 0.0
     reads_plays: bool = False
     misfit: float = 1.0
+    steps: int = 0
 
 
 #: 2-player classic: the kernel's playouts, re-measured over the same 2,000
@@ -113,31 +118,26 @@ def plan_for(players: int, showdowns: bool) -> Plan:
     return TWO_PLAYER_CLASSIC if players == 2 else OTHER_GAMES
 
 
-def _kernel_playout(game: Game, rng: random.Random) -> int:
+def _kernel_playout(game: Game, rng: random.Random, me: int, credit: float) -> tuple[float, int]:
     """``game`` played out by engine.uno.playout's heuristic (every player as
-    HeuristicBot); the winner, or -1 when it stops at ``PLAYOUT_LIMIT``."""
-    winner = play_out(game, "heuristic", rng, max_decisions=PLAYOUT_LIMIT).winner
-    return -1 if winner is None else winner
-
-
-def _credited_playout(game: Game, rng: random.Random, me: int, credit: float) -> float:
-    """``_kernel_playout``'s round (the same decisions from the same ``rng``)
-    valued for ``me``: 1 won, ``credit`` lost holding the fewest cards of the
-    losers (ties too), else 0; a playout stopped at ``PLAYOUT_LIMIT`` is 0.
-    At 4 players a decision moves a round little, and wins alone over a few
-    hundred worlds are mostly noise: ending next to the winner is the same
-    luck's nearer miss."""
+    HeuristicBot; ``play_out``'s round, decision for decision), valued for
+    ``me``: 1 won, ``credit`` lost holding the fewest cards of the losers
+    (ties too), else 0, and a playout stopped at ``PLAYOUT_LIMIT`` 0; with the
+    decisions it made. At 4 players a decision moves a round little, and wins
+    alone over a few hundred worlds are mostly noise: ending next to the winner
+    is the same luck's nearer miss."""
     state = _PlayoutState(game)
-    KERNEL.play_round(state, HEURISTIC, rng.random, None, PLAYOUT_LIMIT)
+    steps = KERNEL.play_round(state, HEURISTIC, rng.random, None, PLAYOUT_LIMIT)
     if state.phase != OVER:
-        return 0.0
+        return 0.0, steps
     if state.current == me:
-        return 1.0
-    hands = state.hands
-    mine = len(hands[me])
-    if all(mine <= len(h) for p, h in enumerate(hands) if p != state.current):
-        return credit
-    return 0.0
+        return 1.0, steps
+    if credit:
+        hands = state.hands
+        mine = len(hands[me])
+        if all(mine <= len(h) for p, h in enumerate(hands) if p != state.current):
+            return credit, steps
+    return 0.0, steps
 
 
 def _playout(game: Game, rng: random.Random) -> int:
@@ -237,6 +237,7 @@ class SearchBot:
         credit: float | None = None,
         reads_plays: bool | None = None,
         misfit: float | None = None,
+        steps: int | None = None,
         reaction_ms: float = DEFAULT_REACTION_MS,
     ) -> None:
         if playouts is not None and (
@@ -253,6 +254,7 @@ class SearchBot:
         self.credit = credit
         self.reads_plays = reads_plays
         self.misfit = misfit
+        self.steps = steps
         self.reaction_ms = check_reaction_ms(reaction_ms, f"bot {name!r}")
         self.reactions = ReactionModel()
         self._heuristic = HeuristicBot(name, reaction_ms=reaction_ms)
@@ -271,6 +273,7 @@ class SearchBot:
             plan.credit if self.credit is None else self.credit,
             plan.reads_plays if self.reads_plays is None else self.reads_plays,
             plan.misfit if self.misfit is None else self.misfit,
+            plan.steps if self.steps is None else self.steps,
         )
 
     def saw_showdown(self, reactions_ms: Mapping[int, float | None]) -> None:
@@ -303,7 +306,8 @@ class SearchBot:
         candidates = self.candidates(view, legal, fallback)
         if len(candidates) == 1:
             return candidates[0]
-        playouts, confidence, kernel, credit, _, misfit = self.plan(view)
+        playouts, confidence, kernel, credit, _, misfit, budget = self.plan(view)
+        spent = 0
         rng = self.rng
         me = view.player
         results: dict[Action, list[float]] = {a: [] for a in candidates}
@@ -324,13 +328,13 @@ class SearchBot:
                 luck = random.Random(seed)
                 if kernel:
                     self._settle_showdown(game, luck)
-                    if credit:
-                        value = _credited_playout(game, luck, me, credit)
-                    else:
-                        value = float(_kernel_playout(game, luck) == me)
+                    value, steps = _kernel_playout(game, luck, me, credit)
+                    spent += steps
                 else:
                     value = float(_playout(game, luck) == me)
                 results[action].append(value * weight)
+            if budget and spent >= budget:
+                break  # long playouts (a young round): fewer worlds
         return self.pick(results, fallback, confidence)
 
     @staticmethod
