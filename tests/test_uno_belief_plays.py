@@ -85,12 +85,26 @@ def test_a_plain_wild_is_not_read_unless_asked():
     assert after_a_wild(small=False, reads_plays=False).facts == {}
 
 
-def test_the_real_hands_agree_with_every_play_seen():
+def facts_hold(belief: Belief, opponent: int, hand: list[int]) -> bool:
+    """Whether ``hand`` can be laid out in the facts' nested slots: for every
+    fact, enough cards avoid it and every later fact."""
+    facts = belief.facts.get(opponent, [])
+    reach = 0
+    for j, fact in enumerate(facts):
+        reach = min(max(reach, fact.covers), len(hand))
+        tables = [forbidden(f.key) for f in facts[j:]]
+        if sum(1 for c in hand if not any(t[c] for t in tables)) < reach:
+            return False
+    return True
+
+
+def test_the_real_hands_agree_with_every_play_seen_and_every_fact():
     """HeuristicBot opponents: every play the belief records is one the
     heuristic would make with the hand it really held (so a world is only ever
-    set back for what the real one is not)."""
+    set back for what the real one is not), and every fact, read through the
+    action cards too, holds of the real hands."""
     seen = 0
-    for seed in range(6):
+    for seed in range(12):
         game = Game.new(4, "classic", seed=seed)
         belief = Belief(0, reads_plays=True)
         heuristic = HeuristicBot()
@@ -106,12 +120,14 @@ def test_the_real_hands_agree_with_every_play_seen():
                 for play in belief.plays:
                     assert heuristic_would(play, game.hand(play.player)), (play, game.notation())
                     seen += 1
+                for p in belief.facts:
+                    assert facts_hold(belief, p, game.hand(p)), (belief, game.notation())
                 action = heuristic.act(game, 0)
                 belief.decided(view, action)
             else:
                 action = heuristic.act(game, player)
             game.apply(action)
-    assert seen > 20
+    assert seen > 150
 
 
 def test_a_hand_that_would_have_played_otherwise_disagrees():
@@ -127,11 +143,11 @@ def test_worlds_that_disagree_with_the_plays_seen_weigh_less():
     game = Game.new(4, "classic", seed=1)
     belief = Belief(0, reads_plays=True)
     heuristic = HeuristicBot()
-    while True:  # to player 0's first decision after plays it can tell apart
+    while True:  # to player 0's first decision after a wild whose colour it saw
         view = PlayerView(game, 0)
         if game.to_act == 0:
             belief.observe(view)
-            if belief.plays:
+            if any(play.named is not None for play in belief.plays):
                 break
             action = heuristic.act(game, 0)
             belief.decided(view, action)
@@ -145,3 +161,32 @@ def test_worlds_that_disagree_with_the_plays_seen_weigh_less():
     assert weights == {1.0: 4, 0.5: 20, 0.25: 16}
     assert {SearchBot.weight(belief, hands, 1.0) for hands in worlds} == {1.0}
     assert SearchBot.weight(belief, game._hands, 0.5) == 1.0  # the real hands
+
+
+def test_the_turn_is_followed_through_a_skip_when_reading_plays():
+    """Player 0 plays R5; player 1 skips player 2 with RS; player 3 holds
+    nothing red, no skip, no wild: it draws and keeps. Read through the Skip,
+    player 3 held nothing playable on RS; without ``reads_plays`` nothing is
+    learnt (the turns of the plain walk stop at an action card)."""
+
+    def facts(reads_plays: bool) -> dict:
+        game = Game.from_notation(
+            "classic R5,R1,B1,B2,Y1/RS,G3,Y9,G6,G7/B6,B7,G9,Y8/B8,Y5,G5,G8 G2,R3,R4,R6 R9 R + 0"
+            " play - - 0,0,0,0 1 1 500 - 1:0"
+        )
+        belief = Belief(0, reads_plays=reads_plays)
+        belief.observe(PlayerView(game, 0))
+        belief.decided(PlayerView(game, 0), Action.parse("R5"))
+        game.apply("R5")
+        heuristic = HeuristicBot()
+        seen = []
+        while game.to_act != 0:
+            action = heuristic.act(game, game.to_act)
+            seen.append(str(action))
+            game.apply(action)
+        assert seen == ["RS", "draw"]  # G2 drawn: it does not play on RS
+        belief.observe(PlayerView(game, 0))
+        return belief.facts
+
+    assert facts(True) == {3: [Fact(match_key(Colour.RED, Rank.SKIP), 4, 4)]}
+    assert facts(False) == {}

@@ -58,6 +58,11 @@ __all__ = ["Belief", "Fact", "forbidden", "no_colour", "no_coloured", "top_key"]
 _TRIES = 4
 #: The ranks after which a two-player turn passes: the numbers and the plain wild.
 _TURN_PASSING_RANKS = frozenset({*(r for r in Rank if r <= Rank.NINE), Rank.WILD})
+#: The action cards ``Belief._lap`` follows the turn through.
+_LAP_RANKS = frozenset({Rank.SKIP, Rank.REVERSE, Rank.DRAW_TWO})
+_LAPPED_RANKS = _TURN_PASSING_RANKS | _LAP_RANKS
+#: The cards a Draw Two's next player draws.
+_DRAW_TWO_CARDS = 2
 
 
 #: Fact keys from here on are not PLAYABLE's: see ``no_coloured`` and ``no_colour``.
@@ -134,6 +139,8 @@ class Belief:
         self._round = -1
         self._after: tuple[int, int, int | None] | None = None  # pile length, top, colour
         self._passes = False  # our last decision passed the turn on plainly
+        self._rank: int | None = None  # the rank of the card our last decision played
+        self._direction = 1  # the direction at our last decision
         self._sizes: tuple[int, ...] = ()
 
     def __repr__(self) -> str:
@@ -150,6 +157,8 @@ class Belief:
             return
         length, top, _ = self._after
         walk = self._walk(view) if pile[length - 1] == top else None
+        if walk is None and self.reads_plays and pile[length - 1] == top:
+            walk = self._lap(view)
         self.plays = [] if walk is None else walk[2]
         if walk is None:
             # Who played what cannot be told: each play may have been a covered card.
@@ -243,6 +252,99 @@ class Belief:
             then[p] = sizes[p]
         return (learnt, from_hand, plays) if seen == len(played) else None
 
+    def _lap(
+        self, view: PlayerView
+    ) -> tuple[list[tuple[int, Fact]], dict[int, int], list[SeenPlay]] | None:
+        """``_walk`` through Skips, Reverses and Draw Twos too (ours or theirs),
+        when each opponent had at most one turn and the turn came back to us
+        (we were not skipped): a skipped player drew its penalty, if any, and
+        had no turn. Returns what ``_walk`` does; None when the sizes and the
+        pile tell another story."""
+        if self._after is None or not (self._passes or self._rank in _LAP_RANKS):
+            return None
+        length, _, colour = self._after
+        pile = view.discard_pile
+        played = pile[length:]
+        if colour is None or any(c.showdown or c.rank not in _LAPPED_RANKS for c in played):
+            return None
+        n, me, sizes = view.players, self.player, view.hand_sizes
+        d = self._direction
+        key: int | None = match_key(colour, pile[length - 1] & RANK_MASK)  # the top we left
+        then = list(self._sizes)  # the sizes as each opponent's turn came
+        then[me] = sizes[me]
+        skip, draws = self._effect(self._rank, n)
+        if skip is None:
+            d = -d
+            skip = False
+        learnt: list[tuple[int, Fact]] = []
+        from_hand: dict[int, int] = {}
+        plays: list[SeenPlay] = []
+        turns: set[int] = set()
+        seen, p = 0, me
+        while True:
+            p = (p + d) % n
+            if p == me:
+                if skip:
+                    return None  # we were skipped: the turn went round again
+                break
+            if p in turns:
+                return None
+            turns.add(p)
+            if skip:
+                then[p] += draws
+                skip, draws = False, 0
+                continue
+            change = sizes[p] - self._sizes[p]
+            if change not in (-1, 0, 1):
+                return None
+            if change >= 0 and key is not None:  # it drew: nothing it held played on key
+                learnt.append((p, Fact(key, self._sizes[p], self._sizes[p])))
+            if change <= 0:
+                if seen == len(played):
+                    return None
+                card = played[seen]
+                seen += 1
+                from_hand[p] = 1 if change < 0 else 0
+                if change < 0 and key is not None:
+                    named = None
+                    if card.colour is None:  # the colour it named, when the pile shows it
+                        after = played[seen] if seen < len(played) else None
+                        if after is None:
+                            named = None if view.colour is None else int(view.colour)
+                        elif after.colour is not None:
+                            named = int(after.colour)
+                    plays.append(SeenPlay(p, int(card), named, key, tuple(then), d))
+                if change < 0 and card.colour is None and key is not None and self._calm(p, then):
+                    held = self._sizes[p] - 1
+                    learnt.append((p, Fact(no_coloured(key), held, held)))
+                if card.colour is not None:
+                    key = match_key(int(card.colour), int(card.rank))
+                elif seen == len(played) and view.colour is not None:  # the wild on top
+                    key = match_key(int(view.colour), int(card.rank))
+                else:
+                    key = None  # a wild's named colour we did not see
+                skip, draws = self._effect(int(card.rank), n)
+                if skip is None:
+                    d = -d
+                    skip = False
+            then[p] = sizes[p]
+        if seen != len(played) or any(then[q] != sizes[q] for q in range(n)):
+            return None
+        return learnt, from_hand, plays
+
+    @staticmethod
+    def _effect(rank: int | None, players: int) -> tuple[bool | None, int]:
+        """What a card of ``rank`` (None: no card) does to the turn: whether it
+        skips the next player (None: it reverses the direction) and the cards
+        that player draws."""
+        if rank == Rank.DRAW_TWO:
+            return True, _DRAW_TWO_CARDS
+        if rank == Rank.SKIP or (rank == Rank.REVERSE and players == 2):
+            return True, 0
+        if rank == Rank.REVERSE:
+            return None, 0
+        return False, 0
+
     def _calm(self, opponent: int, sizes: Sequence[int]) -> bool:
         """Whether ``reads_plays`` and, by ``sizes``, no one but ``opponent`` is
         near going out (HeuristicBot's danger)."""
@@ -275,6 +377,8 @@ class Belief:
             )
             self._after = (len(pile), int(top), colour)
         self._sizes = tuple(sizes)
+        self._rank = int(card.rank) if kind is ActionKind.PLAY and card is not None else None
+        self._direction = view.direction
 
     def _reset(self, view: PlayerView) -> None:
         self.facts = {}
@@ -282,6 +386,7 @@ class Belief:
         self._round = view.round
         self._after = None
         self._passes = False
+        self._rank = None
         self._sizes = view.hand_sizes
 
     # -- worlds -------------------------------------------------------------------
