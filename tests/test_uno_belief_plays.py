@@ -190,3 +190,16 @@ def test_the_turn_is_followed_through_a_skip_when_reading_plays():
 
     assert facts(True) == {3: [Fact(match_key(Colour.RED, Rank.SKIP), 4, 4)]}
     assert facts(False) == {}
+
+
+def test_a_wild_draw_four_read_as_honest_is_not_challenged():
+    game = Game.from_notation(
+        "classic R1,B1,B2,G1/G3,Y9,G6,G7/G4,Y4,Y6,Y7/G8,W+4,Y6,G7,B9"
+        " R2,R3,R4,R6,R7,R8,B3,B4,B5,R9,RS,B6,Y1,Y2,Y3,Y5,G2,G5,B7,B8 R5 R + 3 play - -"
+        " 0,0,0,0 1 1 500 - 1:0"
+    )
+    game.apply(HeuristicBot().act(game, 3))
+    assert str(game.top_card) == "W+4"
+    assert str(HeuristicBot().act(game, 0)) == "challenge"
+    assert str(SearchBot(random.Random(1), reads_plays=False).act(game, 0)) == "challenge"
+    assert str(SearchBot(random.Random(1), reads_plays=True).act(game, 0)) == "accept"

@@ -178,6 +178,21 @@ class Belief:
         self._read_draw_four(view)
         self._sizes = view.hand_sizes
 
+    def draw_four_honest(self, view: PlayerView) -> bool:
+        """Whether the Wild Draw Four this player faces was read as honest (the
+        fact of ``_read_draw_four`` on its player's whole hand): then a
+        challenge of it fails in every world."""
+        pile = view.discard_pile
+        if not self.reads_plays or view.phase is not Phase.PENALTY or len(pile) < 2:
+            return False
+        covered = pile[-2].colour
+        if pile[-1].rank is not Rank.WILD_DRAW_FOUR or covered is None:
+            return False
+        offender = view.next_player(-1)
+        facts = self.facts.get(offender, ())
+        size = view.hand_sizes[offender]
+        return any(f.key == no_colour(int(covered)) and f.covers >= size for f in facts)
+
     def _read_draw_four(self, view: PlayerView) -> None:
         """A Wild Draw Four this player faces, read as HeuristicBot's (when
         ``reads_plays``): its player holds nothing of the colour it covered."""

@@ -303,6 +303,10 @@ class SearchBot:
         if not legal:
             raise ValueError(f"player {view.player} has no decision to make: {game.notation()}")
         fallback = self._heuristic.act(game, view.player)
+        if belief.draw_four_honest(view):  # the challenge fails in every world: 6 cards, not 4
+            legal = tuple(a for a in legal if a.kind is not ActionKind.CHALLENGE)
+            if fallback.kind is ActionKind.CHALLENGE:
+                fallback = Action.accept()
         candidates = self.candidates(view, legal, fallback)
         if len(candidates) == 1:
             return candidates[0]
