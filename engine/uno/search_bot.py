@@ -17,7 +17,10 @@ player exactly as HeuristicBot), which also leaves time for more worlds.
 its first 2-player win rate was measured with. A showdown that a candidate
 starts is settled by the bot's ``ReactionModel`` (engine.uno.search_reactions:
 each player's reaction, learnt from the times ``saw_showdown`` is shown); the
-playouts' later showdowns are the kernel's coin tosses.
+playouts' later showdowns are the kernel's coin tosses. At 3+ players the
+belief also reads the opponents' plays as HeuristicBot's, and a world in which
+a play seen since the last decision is not the heuristic's weighs less
+(``Plan.reads_plays`` and ``misfit``; engine.uno.search_plays).
 
 It reads the game only through a ``PlayerView``; a world is a ``Game`` built
 from the view's public fields and the sampled cards (engine.uno.search_worlds),
