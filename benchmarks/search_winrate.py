@@ -55,6 +55,10 @@ def play_deal(
     opponent_ms: float = 230.0,
     blind: bool = False,
     kernel: bool | None = None,
+    credit: float | None = None,
+    reads_plays: bool | None = None,
+    misfit: float | None = None,
+    steps: int | None = None,
 ) -> tuple[int, list[float]]:
     """Deal ``deal`` played once per seat of the search bot: its wins and its
     CPU seconds per decision."""
@@ -66,7 +70,16 @@ def play_deal(
         unit = random.Random(rng.getrandbits(64))
         agents = [make(random.Random(rng.getrandbits(64)), "opponent") for _ in range(players)]
         bot_rng = random.Random(f"{seed}:{deal}:{seat}")
-        bot = SearchBot(bot_rng, playouts=playouts, confidence=confidence, kernel=kernel)
+        bot = SearchBot(
+            bot_rng,
+            playouts=playouts,
+            confidence=confidence,
+            kernel=kernel,
+            credit=credit,
+            reads_plays=reads_plays,
+            misfit=misfit,
+            steps=steps,
+        )
         agents[seat] = bot
         medians = [opponent_ms] * players
         medians[seat] = bot.reaction_ms
@@ -111,8 +124,23 @@ def run(
     opponent_ms: float = 230.0,
     blind: bool = False,
     kernel: bool | None = None,
+    credit: float | None = None,
+    reads_plays: bool | None = None,
+    misfit: float | None = None,
+    steps: int | None = None,
 ) -> dict:
-    options = (playouts, confidence, unit_kind, opponent_ms, blind, kernel)
+    options = (
+        playouts,
+        confidence,
+        unit_kind,
+        opponent_ms,
+        blind,
+        kernel,
+        credit,
+        reads_plays,
+        misfit,
+        steps,
+    )
     jobs = [(d, seed, players, variant, opponent, *options) for d in range(deals)]
     start = time.process_time()
     if processes > 1:
@@ -154,6 +182,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--opponent-ms", type=float, default=230.0, help="with --unit reactions")
     parser.add_argument("--blind", action="store_true", help="reactions not shown to the bot")
     parser.add_argument("--playout", choices=("plan", "kernel", "own"), default="plan")
+    parser.add_argument("--credit", type=float, default=None, help="default: the plan's")
+    parser.add_argument("--misfit", type=float, default=None, help="default: the plan's")
+    parser.add_argument("--steps", type=int, default=None, help="default: the plan's")
+    parser.add_argument(
+        "--reads-plays", choices=("plan", "yes", "no"), default="plan", help="the belief's"
+    )
     parser.add_argument("--processes", type=int, default=1, help="at most 1 on a shared machine")
     parser.add_argument("--progress", type=int, default=0, help="a tally every N deals (stderr)")
     args = parser.parse_args(argv)
@@ -171,12 +205,24 @@ def main(argv: list[str] | None = None) -> int:
         args.opponent_ms,
         args.blind,
         None if args.playout == "plan" else args.playout == "kernel",
+        args.credit,
+        None if args.reads_plays == "plan" else args.reads_plays == "yes",
+        args.misfit,
+        args.steps,
     )
     low, high = r["ci95"]
     budget = "the plan's" if args.playouts is None else str(args.playouts)
     if args.playout != "plan":
         budget += f" {args.playout}"
     test = "the plan's" if args.confidence is None else f"{args.confidence:g}"
+    if args.credit is not None:
+        test += f", credit {args.credit:g}"
+    if args.steps is not None:
+        test += f", steps {args.steps}"
+    if args.misfit is not None:
+        test += f", misfit {args.misfit:g}"
+    if args.reads_plays != "plan":
+        test += f", reads plays {args.reads_plays}"
     unit = "" if args.unit == "coin" else f", unit by reactions (others {args.opponent_ms:g} ms)"
     unit += ", the bot not shown them" if args.blind and args.unit != "coin" else ""
     print(

@@ -20,7 +20,11 @@ fact's playable cards too.
 
 The facts assume opponents draw only when they must (the heuristic bot does;
 a person may not): when a world cannot meet them all, the oldest facts are
-dropped until it can.
+dropped until it can. A belief that ``reads_plays`` also reads two plays as
+HeuristicBot makes them: a Wild Draw Four only when its player held nothing of
+the colour it covered (so a challenge of it fails), and a plain wild while no
+one is near going out only when nothing coloured played (``no_colour`` and
+``no_coloured`` facts: a key above PLAYABLE's, see ``forbidden``).
 
 >>> import random
 >>> from engine.uno.game import Game
@@ -41,16 +45,69 @@ import random
 from collections.abc import Callable, Sequence
 
 from engine.uno.actions import Action, ActionKind
-from engine.uno.cards import RANK_MASK, WILD_COLOUR, Rank
+from engine.uno.bots import HeuristicBot
+from engine.uno.cards import COLOUR_MASK, COLOUR_SHIFT, RANK_MASK, WILD_COLOUR, Rank
+from engine.uno.game import Phase
 from engine.uno.player_view import PlayerView
+from engine.uno.search_plays import SeenPlay
 from engine.uno.tables import PLAYABLE, match_key
 
-__all__ = ["Belief", "Fact", "top_key"]
+__all__ = ["Belief", "Fact", "forbidden", "no_colour", "no_coloured", "top_key"]
 
 #: Sampling attempts before the oldest facts are dropped.
 _TRIES = 4
 #: The ranks after which a two-player turn passes: the numbers and the plain wild.
 _TURN_PASSING_RANKS = frozenset({*(r for r in Rank if r <= Rank.NINE), Rank.WILD})
+#: The action cards ``Belief._lap`` follows the turn through.
+_LAP_RANKS = frozenset({Rank.SKIP, Rank.REVERSE, Rank.DRAW_TWO})
+_LAPPED_RANKS = _TURN_PASSING_RANKS | _LAP_RANKS
+#: The cards a Draw Two's next player draws.
+_DRAW_TWO_CARDS = 2
+
+
+#: Fact keys from here on are not PLAYABLE's: see ``no_coloured`` and ``no_colour``.
+_NO_COLOURED = len(PLAYABLE)
+_NO_COLOUR = 2 * len(PLAYABLE)
+#: Hand size at which HeuristicBot may play a wild with a coloured card playable.
+_NEAR_OUT = HeuristicBot.DANGER_CARDS
+_FORBIDDEN: dict[int, list[bool]] = {}
+
+
+def no_coloured(key: int) -> int:
+    """The fact key "held no card but a wild playable on ``key``" (a match key)."""
+    return _NO_COLOURED + key
+
+
+def no_colour(colour: int) -> int:
+    """The fact key "held no card of ``colour``"."""
+    return _NO_COLOUR + colour
+
+
+def forbidden(key: int) -> list[bool]:
+    """By card code, the cards a fact of ``key`` says its owner did not hold:
+    PLAYABLE[key] for a match key, the others as ``no_coloured`` and
+    ``no_colour`` say.
+
+    >>> from engine.uno.cards import Card, Colour
+    >>> red_five = match_key(Colour.RED, Rank.FIVE)
+    >>> [forbidden(k)[Card.parse("W")] for k in (red_five, no_coloured(red_five))]
+    [True, False]
+    >>> [forbidden(no_colour(Colour.RED))[Card.parse(c)] for c in ("R1", "B5", "W+4")]
+    [True, False, False]
+    """
+    if key < _NO_COLOURED:
+        return PLAYABLE[key]
+    table = _FORBIDDEN.get(key)
+    if table is None:
+        size = len(PLAYABLE[0])
+        colours = [code >> COLOUR_SHIFT & COLOUR_MASK for code in range(size)]
+        if key < _NO_COLOUR:
+            playable = PLAYABLE[key - _NO_COLOURED]
+            table = [playable[c] and colours[c] != WILD_COLOUR for c in range(size)]
+        else:
+            table = [colours[c] == key - _NO_COLOUR for c in range(size)]
+        _FORBIDDEN[key] = table
+    return table
 
 
 def top_key(view: PlayerView) -> int:
@@ -73,12 +130,17 @@ class Fact:
 class Belief:
     """One player's public knowledge of the hidden cards, fed each view they see."""
 
-    def __init__(self, player: int):
+    def __init__(self, player: int, *, reads_plays: bool = False):
         self.player = player
+        self.reads_plays = reads_plays
+        #: The opponents' plays since this player's last decision (search_plays).
+        self.plays: list[SeenPlay] = []
         self.facts: dict[int, list[Fact]] = {}
         self._round = -1
         self._after: tuple[int, int, int | None] | None = None  # pile length, top, colour
         self._passes = False  # our last decision passed the turn on plainly
+        self._rank: int | None = None  # the rank of the card our last decision played
+        self._direction = 1  # the direction at our last decision
         self._sizes: tuple[int, ...] = ()
 
     def __repr__(self) -> str:
@@ -91,9 +153,13 @@ class Belief:
         pile = view.discard_pile
         if view.round != self._round or self._after is None or len(pile) < self._after[0]:
             self._reset(view)
+            self._read_draw_four(view)
             return
         length, top, _ = self._after
         walk = self._walk(view) if pile[length - 1] == top else None
+        if walk is None and self.reads_plays and pile[length - 1] == top:
+            walk = self._lap(view)
+        self.plays = [] if walk is None else walk[2]
         if walk is None:
             # Who played what cannot be told: each play may have been a covered card.
             others_played = len(pile) - length
@@ -101,7 +167,7 @@ class Belief:
                 for fact in facts:
                     fact.covers -= others_played
         else:
-            learnt, from_hand = walk
+            learnt, from_hand, _ = walk
             for p, facts in self.facts.items():
                 for fact in facts:
                     fact.covers -= from_hand.get(p, 0)
@@ -109,16 +175,47 @@ class Belief:
                 self.facts.setdefault(p, []).append(fact)
         for p, facts in self.facts.items():
             self.facts[p] = [f for f in facts if f.covers > 0]
+        self._read_draw_four(view)
         self._sizes = view.hand_sizes
 
-    def _walk(self, view: PlayerView) -> tuple[list[tuple[int, Fact]], dict[int, int]] | None:
+    def draw_four_honest(self, view: PlayerView) -> bool:
+        """Whether the Wild Draw Four this player faces was read as honest (the
+        fact of ``_read_draw_four`` on its player's whole hand): then a
+        challenge of it fails in every world."""
+        pile = view.discard_pile
+        if not self.reads_plays or view.phase is not Phase.PENALTY or len(pile) < 2:
+            return False
+        covered = pile[-2].colour
+        if pile[-1].rank is not Rank.WILD_DRAW_FOUR or covered is None:
+            return False
+        offender = view.next_player(-1)
+        facts = self.facts.get(offender, ())
+        size = view.hand_sizes[offender]
+        return any(f.key == no_colour(int(covered)) and f.covers >= size for f in facts)
+
+    def _read_draw_four(self, view: PlayerView) -> None:
+        """A Wild Draw Four this player faces, read as HeuristicBot's (when
+        ``reads_plays``): its player holds nothing of the colour it covered."""
+        pile = view.discard_pile
+        if not self.reads_plays or view.phase is not Phase.PENALTY or len(pile) < 2:
+            return
+        covered = pile[-2].colour
+        if pile[-1].rank is not Rank.WILD_DRAW_FOUR or covered is None:
+            return
+        offender = view.next_player(-1)
+        size = view.hand_sizes[offender]
+        self.facts.setdefault(offender, []).append(Fact(no_colour(int(covered)), size, size))
+
+    def _walk(
+        self, view: PlayerView
+    ) -> tuple[list[tuple[int, Fact]], dict[int, int], list[SeenPlay]] | None:
         """Each opponent's turn since our decision, when they can be told apart:
         our decision passed the turn on and every card played since did too
         (numbers, plain wilds), so each opponent had one turn in order and
         either played from its hand (one card fewer), drew and played the card
         it drew (as many), or drew and kept it (one more). Returns the facts
-        learnt and the cards each played from its hand; None when the sizes and
-        the pile tell another story."""
+        learnt, the cards each played from its hand and those plays (on a top
+        known); None when the sizes and the pile tell another story."""
         if self._after is None or not self._passes:
             return None
         length, _, colour = self._after
@@ -131,7 +228,10 @@ class Belief:
         key: int | None = match_key(colour, pile[length - 1] & RANK_MASK)  # the top we left
         learnt: list[tuple[int, Fact]] = []
         from_hand: dict[int, int] = {}
+        plays: list[SeenPlay] = []
         seen = 0
+        then = list(self._sizes)  # the sizes as each opponent's turn came
+        then[self.player] = sizes[self.player]
         for step in range(1, n):
             p = (self.player + step * d) % n
             change = sizes[p] - self._sizes[p]
@@ -145,13 +245,127 @@ class Belief:
                 card = played[seen]
                 seen += 1
                 from_hand[p] = 1 if change < 0 else 0
+                if change < 0 and key is not None:
+                    named = None
+                    if card.colour is None:  # the colour it named, when the pile shows it
+                        after = played[seen] if seen < len(played) else None
+                        if after is None:
+                            named = None if view.colour is None else int(view.colour)
+                        elif after.colour is not None:
+                            named = int(after.colour)
+                    plays.append(SeenPlay(p, int(card), named, key, tuple(then), d))
+                if change < 0 and card.colour is None and key is not None and self._calm(p, then):
+                    # HeuristicBot plays a wild then only when nothing coloured plays.
+                    held = self._sizes[p] - 1
+                    learnt.append((p, Fact(no_coloured(key), held, held)))
                 if card.colour is not None:
                     key = match_key(int(card.colour), int(card.rank))
                 elif seen == len(played) and view.colour is not None:  # the wild on top
                     key = match_key(int(view.colour), int(card.rank))
                 else:
                     key = None  # a wild's named colour we did not see
-        return (learnt, from_hand) if seen == len(played) else None
+            then[p] = sizes[p]
+        return (learnt, from_hand, plays) if seen == len(played) else None
+
+    def _lap(
+        self, view: PlayerView
+    ) -> tuple[list[tuple[int, Fact]], dict[int, int], list[SeenPlay]] | None:
+        """``_walk`` through Skips, Reverses and Draw Twos too (ours or theirs),
+        when each opponent had at most one turn and the turn came back to us
+        (we were not skipped): a skipped player drew its penalty, if any, and
+        had no turn. Returns what ``_walk`` does; None when the sizes and the
+        pile tell another story."""
+        if self._after is None or not (self._passes or self._rank in _LAP_RANKS):
+            return None
+        length, _, colour = self._after
+        pile = view.discard_pile
+        played = pile[length:]
+        if colour is None or any(c.showdown or c.rank not in _LAPPED_RANKS for c in played):
+            return None
+        n, me, sizes = view.players, self.player, view.hand_sizes
+        d = self._direction
+        key: int | None = match_key(colour, pile[length - 1] & RANK_MASK)  # the top we left
+        then = list(self._sizes)  # the sizes as each opponent's turn came
+        then[me] = sizes[me]
+        skip, draws = self._effect(self._rank, n)
+        if skip is None:
+            d = -d
+            skip = False
+        learnt: list[tuple[int, Fact]] = []
+        from_hand: dict[int, int] = {}
+        plays: list[SeenPlay] = []
+        turns: set[int] = set()
+        seen, p = 0, me
+        while True:
+            p = (p + d) % n
+            if p == me:
+                if skip:
+                    return None  # we were skipped: the turn went round again
+                break
+            if p in turns:
+                return None
+            turns.add(p)
+            if skip:
+                then[p] += draws
+                skip, draws = False, 0
+                continue
+            change = sizes[p] - self._sizes[p]
+            if change not in (-1, 0, 1):
+                return None
+            if change >= 0 and key is not None:  # it drew: nothing it held played on key
+                learnt.append((p, Fact(key, self._sizes[p], self._sizes[p])))
+            if change <= 0:
+                if seen == len(played):
+                    return None
+                card = played[seen]
+                seen += 1
+                from_hand[p] = 1 if change < 0 else 0
+                if change < 0 and key is not None:
+                    named = None
+                    if card.colour is None:  # the colour it named, when the pile shows it
+                        after = played[seen] if seen < len(played) else None
+                        if after is None:
+                            named = None if view.colour is None else int(view.colour)
+                        elif after.colour is not None:
+                            named = int(after.colour)
+                    plays.append(SeenPlay(p, int(card), named, key, tuple(then), d))
+                if change < 0 and card.colour is None and key is not None and self._calm(p, then):
+                    held = self._sizes[p] - 1
+                    learnt.append((p, Fact(no_coloured(key), held, held)))
+                if card.colour is not None:
+                    key = match_key(int(card.colour), int(card.rank))
+                elif seen == len(played) and view.colour is not None:  # the wild on top
+                    key = match_key(int(view.colour), int(card.rank))
+                else:
+                    key = None  # a wild's named colour we did not see
+                skip, draws = self._effect(int(card.rank), n)
+                if skip is None:
+                    d = -d
+                    skip = False
+            then[p] = sizes[p]
+        if seen != len(played) or any(then[q] != sizes[q] for q in range(n)):
+            return None
+        return learnt, from_hand, plays
+
+    @staticmethod
+    def _effect(rank: int | None, players: int) -> tuple[bool | None, int]:
+        """What a card of ``rank`` (None: no card) does to the turn: whether it
+        skips the next player (None: it reverses the direction) and the cards
+        that player draws."""
+        if rank == Rank.DRAW_TWO:
+            return True, _DRAW_TWO_CARDS
+        if rank == Rank.SKIP or (rank == Rank.REVERSE and players == 2):
+            return True, 0
+        if rank == Rank.REVERSE:
+            return None, 0
+        return False, 0
+
+    def _calm(self, opponent: int, sizes: Sequence[int]) -> bool:
+        """Whether ``reads_plays`` and, by ``sizes``, no one but ``opponent`` is
+        near going out (HeuristicBot's danger)."""
+        if not self.reads_plays:
+            return False
+        return all(size > _NEAR_OUT for p, size in enumerate(sizes) if p != opponent)
 
     def decided(self, view: PlayerView, action: Action) -> None:
         """Remember what this player's own decision leaves on the table."""
@@ -178,12 +392,16 @@ class Belief:
             )
             self._after = (len(pile), int(top), colour)
         self._sizes = tuple(sizes)
+        self._rank = int(card.rank) if kind is ActionKind.PLAY and card is not None else None
+        self._direction = view.direction
 
     def _reset(self, view: PlayerView) -> None:
         self.facts = {}
+        self.plays = []
         self._round = view.round
         self._after = None
         self._passes = False
+        self._rank = None
         self._sizes = view.hand_sizes
 
     # -- worlds -------------------------------------------------------------------
@@ -245,7 +463,7 @@ def _deal(
                 return None
             hands[p].append(pool.pop())
             continue
-        tables = [PLAYABLE[k] for k in keys]
+        tables = [forbidden(k) for k in keys]
         for i in range(len(pool) - 1, -1, -1):
             card = pool[i]
             if not any(t[card] for t in tables):
