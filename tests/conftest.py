@@ -166,6 +166,8 @@ SLOW_TESTS = {
     "test_every_step_of_random_episodes_observes_the_full_rebuild",
     # test_uno_search_pinned.py: the search bot's own (interpreted) playouts, 1-1.5 s a round.
     "test_its_own_playouts_decide_as_when_first_measured",
+    # test_rl_reinforce.py: 300 rounds of training and 400 of evaluation (about 4 s).
+    "test_training_lifts_the_win_rate_against_the_heuristic_bot",
     # test_bench.py: its ``unit`` fixture is a real Unit on the real clock.
     "test_on_real_time_a_press_at_or_after_go_is_measured_from_the_real_go_tick",
     "test_on_real_time_a_press_before_go_is_a_false_start",

@@ -16,7 +16,7 @@ import numpy as np
 
 from engine.rl.environment import CardGameEnv
 
-__all__ = ["bot_action", "evaluate", "random_policy"]
+__all__ = ["bot_action", "evaluate", "play_episode", "random_policy", "seat_bots"]
 
 #: A policy: the agent's observation dict -> an action number its mask allows.
 Policy = Callable[[dict[str, np.ndarray]], int]
@@ -45,6 +45,31 @@ def bot_action(env: CardGameEnv, bot: Any) -> int:
     return env.codec.index[player][bot.act(env.game, player)]
 
 
+def play_episode(env: CardGameEnv, policy: Policy, bots: list[Any], seed: int) -> float | None:
+    """One episode from ``reset(seed=seed)``: seat 0 plays ``policy``, every
+    other seat its bot of ``bots`` (one per seat, seat 0's unused); seat 0's
+    reward, or None when the episode was truncated."""
+    env.reset(seed=seed)
+    reward = None
+    for agent in env.agent_iter():
+        observation, r, terminated, cut, _ = env.last()
+        if terminated or cut:
+            if agent == "player_0":
+                reward = None if cut else r
+            env.step(None)
+            continue
+        if agent == "player_0":
+            env.step(policy(observation))
+        else:
+            env.step(bot_action(env, bots[env.possible_agents.index(agent)]))
+    return reward
+
+
+def seat_bots(env: CardGameEnv, bot: str, rng: random.Random) -> list[Any]:
+    """The family's ``bot`` kind in every seat (seat 0's is left unused)."""
+    return [env._family.make_bot(bot, f"bot{p}", rng) for p in range(env.players)]
+
+
 def evaluate(
     env: CardGameEnv, policy: Policy, *, episodes: int, bot: str = "bot", seed: int = 0
 ) -> dict[str, float]:
@@ -58,24 +83,10 @@ def evaluate(
     >>> sorted(result), 0 <= result["win_rate"] <= 1
     (['episodes', 'mean_reward', 'truncated', 'win_rate'], True)
     """
-    family = env._family
-    rng = random.Random(seed)
-    bots = [family.make_bot(bot, f"bot{p}", rng) for p in range(env.players)]
+    bots = seat_bots(env, bot, random.Random(seed))
     total = wins = truncated = 0.0
     for episode in range(episodes):
-        env.reset(seed=seed * 1_000_003 + episode)
-        reward = None
-        for agent in env.agent_iter():
-            observation, r, terminated, cut, _ = env.last()
-            if terminated or cut:
-                if agent == "player_0":
-                    reward = None if cut else r
-                env.step(None)
-                continue
-            if agent == "player_0":
-                env.step(policy(observation))
-            else:
-                env.step(bot_action(env, bots[env.possible_agents.index(agent)]))
+        reward = play_episode(env, policy, bots, seed * 1_000_003 + episode)
         if reward is None:
             truncated += 1
         else:
