@@ -162,10 +162,21 @@ def choose_play(bot: HeuristicBot, view: PlayerView, legal: Sequence[Action]) ->
 def choose_link(view: PlayerView, options: Sequence[tuple[int, int]]) -> tuple[int, int]:
     """The two opponents with the fewest cards (ties: higher score, lower seat);
     with one opponent, that opponent and this player."""
-    sizes, scores = view.hand_sizes, view.scores
-    ranked = sorted(view.opponents(), key=lambda p: (sizes[p], -scores[p], p))
+    return link_by_sizes(view.player, view.hand_sizes, view.scores, options)
+
+
+def link_by_sizes(
+    player: int,
+    sizes: Sequence[int],
+    scores: Sequence[int],
+    options: Sequence[tuple[int, int]],
+) -> tuple[int, int]:
+    """``choose_link`` from each seat's hand size and score (the playouts keep
+    those, not a view)."""
+    opponents = (p for p in range(len(sizes)) if p != player)
+    ranked = sorted(opponents, key=lambda p: (sizes[p], -scores[p], p))
     wanted = [_pair(ranked[0], ranked[1])] if len(ranked) >= 2 else []
-    wanted += [_pair(view.player, p) for p in ranked]
+    wanted += [_pair(player, p) for p in ranked]
     for pair in wanted:
         if pair in options:
             return pair

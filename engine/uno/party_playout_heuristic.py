@@ -386,20 +386,7 @@ def _honest(st: PartyState, hand: list[int]) -> bool:
 
 def _choose_link(st: PartyState, p: int, options: list[tuple[int, int]]) -> tuple[int, int]:
     """party_bots.choose_link: the two opponents with the fewest cards."""
-    hands, scores = st.hands, st.scores
-    ranked = sorted(
-        (q for q in range(st.n) if q != p), key=lambda q: (len(hands[q]), -scores[q], q)
-    )
-    wanted = [_pair(ranked[0], ranked[1])] if len(ranked) >= 2 else []
-    wanted += [_pair(p, q) for q in ranked]
-    for pair in wanted:
-        if pair in options:
-            return pair
-    return options[0]
-
-
-def _pair(a: int, b: int) -> tuple[int, int]:
-    return (a, b) if a < b else (b, a)
+    return party_bots.link_by_sizes(p, [len(hand) for hand in st.hands], st.scores, options)
 
 
 # -- the same through the public API ------------------------------------------------------
