@@ -33,6 +33,11 @@ class Codec(Protocol):
     #: The length of an observation, and the highest value of each of its bytes.
     observation_size: int
     observation_high: bytes
+    #: Whether the game waits for one player at a time, its ``to_act`` (None
+    #: while it waits for a showdown or for nobody), and none acts out of turn:
+    #: ``waiting_for`` is then ``(to_act,)`` or ``()``, and the environment reads
+    #: ``to_act`` after each decision (one property where ``waiting_for`` is two).
+    one_actor: bool
 
     def start_round(self, game: GameState) -> None:
         """Forget what was kept of the last round (a new round is dealt)."""

@@ -87,9 +87,9 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
         mask = spaces.Box(0, 1, (self.action_count,), dtype=np.int8)
         self._observation_space = spaces.Dict({"observation": observation, "action_mask": mask})
         self._action_space = spaces.Discrete(self.action_count)
-        #: Each player's kept observation (the codec's buffer) and a numpy view of it.
-        nothing = np.zeros(0, dtype=np.uint8)
-        self._views: list[tuple[bytearray | None, np.ndarray]] = [(None, nothing)] * players
+        #: A numpy view of each player's kept observation (the codec's buffer,
+        #: the same for a player every time: Codec.update), made at the first.
+        self._views: list[np.ndarray | None] = [None] * players
         # A mask is made in this buffer (all zeros between two masks) and copied:
         # a copy costs less than numpy's read-only flag or a lookup of a mask kept.
         self._scratch = bytearray(self.action_count)
@@ -97,8 +97,13 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
         self._rng = random.Random()
         self.game: GameState = probe
         self.turns = Turns(probe, random.Random(0))
+        #: Whether the actor after a decision is the game's ``to_act`` (Codec.one_actor).
+        self._one_actor = self.codec.one_actor
+        self._actions = self.codec.actions
         self.steps = 0
         self._over = False
+        #: The seat of ``agent_selection`` while the episode is on (set with it).
+        self._player = 0
 
     # numpy views of bytearrays are copied (deepcopy, pickle) as arrays of their
     # own, no longer seeing their buffers: a copy makes its views anew.
@@ -109,7 +114,7 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
-        self._views = [(None, np.zeros(0, dtype=np.uint8))] * self.players
+        self._views = [None] * self.players
         self._scratch_view = np.frombuffer(self._scratch, dtype=np.int8)
 
     # -- the spaces --------------------------------------------------------------------
@@ -153,27 +158,36 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
         actor = self.turns.actor
         if actor is not None:
             self.agent_selection = self.possible_agents[actor]
+            self._player = actor
 
     def step(self, action: int | None) -> None:
-        agent = self.agent_selection
         if self._over:  # every agent is done: each steps None to leave
             self._was_dead_step(action)
             return
-        self._cumulative_rewards[agent] = 0.0
-        player = self._seat[agent]
+        # The agent's cumulative reward is 0 here (PettingZoo sets it to 0 on
+        # its step): rewards come at the round's end, when every agent is done.
+        player = self._player
         game, turns = self.game, self.turns
-        pass_action = self.pass_action
-        if pass_action is not None and action == pass_action:
+        if self._one_actor:  # no claims: the game's actor is the next one
+            try:
+                if action < 0:  # type: ignore[operator]
+                    raise IndexError(action)
+                move = self._actions[player][action]  # type: ignore[index]
+            except (IndexError, TypeError):
+                raise self._no_action(action) from None
+            game.apply(move, player)
+            actor = game.to_act  # type: ignore[attr-defined]
+            if actor is None:  # a showdown to settle, or the round over
+                actor = turns.decided(player)
+        elif action == self.pass_action and action is not None:
             actor = turns.passed()
         else:
             try:
                 if action < 0:  # type: ignore[operator]
                     raise IndexError(action)
-                move = self.codec.actions[player][action]  # type: ignore[index]
+                move = self._actions[player][action]  # type: ignore[index]
             except (IndexError, TypeError):
-                raise IllegalActionError(
-                    f"no action {action!r} for {agent} (0 to {self.action_count - 1})"
-                ) from None
+                raise self._no_action(action) from None
             if turns.window:
                 game.check_claim(move)
             game.apply(move, player)
@@ -181,6 +195,7 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
         steps = self.steps = self.steps + 1
         if actor is not None and steps < self.max_steps:  # the game goes on
             self.agent_selection = self.possible_agents[actor]
+            self._player = actor
             return
         if game.round_over:
             for name, reward in zip(self.agents, self.codec.rewards(game), strict=True):
@@ -191,6 +206,11 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
         elif self.steps >= self.max_steps:
             self.truncations = dict.fromkeys(self.agents, True)
             self._over = True
+
+    def _no_action(self, action: object) -> IllegalActionError:
+        return IllegalActionError(
+            f"no action {action!r} for {self.agent_selection} (0 to {self.action_count - 1})"
+        )
 
     # -- what an agent sees -------------------------------------------------------------
 
@@ -210,13 +230,12 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
                 self.truncations[agent],
                 self.infos[agent],
             )
-        player = self._seat[agent]
+        player = self._player
         game, codec = self.game, self.codec
         kept = codec.update(game, player)
-        buffer, view = self._views[player]
-        if buffer is not kept:  # the first time: a numpy view of the codec's buffer
-            view = np.frombuffer(kept, dtype=np.uint8, count=codec.observation_size)
-            self._views[player] = (kept, view)
+        view = self._views[player]
+        if view is None:  # the first time: a numpy view of the codec's buffer (always the same)
+            view = self._views[player] = self._view(kept)
         observation = view.copy()
         legal = game.legal_actions(player)
         scratch = self._scratch
@@ -238,11 +257,13 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
             scratch[index[move]] = 0
         if claiming:
             scratch[-1] = 0
+        # While the episode is on, every agent's cumulative reward is 0 and none
+        # is terminated or truncated (what the dictionaries hold): no lookups.
         return (
             {"observation": observation, "action_mask": mask},
-            self._cumulative_rewards[agent],
-            self.terminations[agent],
-            self.truncations[agent],
+            0.0,
+            False,
+            False,
             self.infos[agent],
         )
 
@@ -256,11 +277,14 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
             return observation
         player = self._seat[agent]
         kept = self.codec.update(self.game, player)
-        buffer, view = self._views[player]
-        if buffer is not kept:  # the first time: a numpy view of the codec's buffer
-            view = np.frombuffer(kept, dtype=np.uint8, count=self.codec.observation_size)
-            self._views[player] = (kept, view)
+        view = self._views[player]
+        if view is None:
+            view = self._views[player] = self._view(kept)
         return {"observation": view.copy(), "action_mask": self._scratch_view.copy()}
+
+    def _view(self, kept: bytearray) -> np.ndarray:
+        """A numpy view of a player's observation kept by the codec (its buffer's start)."""
+        return np.frombuffer(kept, dtype=np.uint8, count=self.codec.observation_size)
 
     def action_meaning(self, action: int, agent: str | None = None) -> str:
         """The text of action number ``action`` for ``agent`` (the one to decide by default).

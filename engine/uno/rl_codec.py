@@ -117,6 +117,7 @@ class UnoCodec:
         "index",
         "observation_size",
         "observation_high",
+        "one_actor",
         "_f",
         "_hand",
         "_discard",
@@ -173,6 +174,9 @@ class UnoCodec:
         self._pile = self._sizes + 4 * n
         size = self._pile + (f + 4 + 2 * n + 1 if self.party else 0)
         self.observation_size = size
+        #: Classic and Showdown wait for one player at a time, ``to_act`` (None
+        #: while a showdown is pending); Party! has claims and everyone pointing.
+        self.one_actor = not self.party
         high = bytearray(size)
         copies = bytes(deck[face] for face in self.faces)
         high[0:f] = high[f : 2 * f] = copies
