@@ -32,7 +32,7 @@ from pettingzoo import AECEnv
 from engine.game.errors import IllegalActionError
 from engine.game.interface import GameState
 from engine.game.registry import family_playing
-from engine.rl.codec import Codec
+from engine.rl.codec import Codec, MaskMaker, make_mask
 from engine.rl.turns import Turns
 
 __all__ = ["CardGameEnv", "DEFAULT_MAX_STEPS", "make_codec"]
@@ -94,6 +94,7 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
         # a copy costs less than numpy's read-only flag or a lookup of a mask kept.
         self._scratch = bytearray(self.action_count)
         self._scratch_view = np.frombuffer(self._scratch, dtype=np.int8)
+        self._make_mask: MaskMaker = getattr(self.codec, "make_mask", make_mask)
         self._rng = random.Random()
         self.game: GameState = probe
         self.turns = Turns(probe, random.Random(0))
@@ -106,16 +107,18 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
         self._player = 0
 
     # numpy views of bytearrays are copied (deepcopy, pickle) as arrays of their
-    # own, no longer seeing their buffers: a copy makes its views anew.
+    # own, no longer seeing their buffers: a copy makes its views anew (and
+    # takes the codec's make_mask again: a compiled function is not pickled).
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
-        del state["_views"], state["_scratch_view"]
+        del state["_views"], state["_scratch_view"], state["_make_mask"]
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
         self._views = [None] * self.players
         self._scratch_view = np.frombuffer(self._scratch, dtype=np.int8)
+        self._make_mask = getattr(self.codec, "make_mask", make_mask)
 
     # -- the spaces --------------------------------------------------------------------
 
@@ -239,22 +242,17 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
         observation = view.copy()
         legal = game.legal_actions(player)
         scratch = self._scratch
-        index = codec.index[player]
+        claiming = not self._one_actor and self.turns.window
+        if claiming:  # a claim window's pass
+            scratch[-1] = 1
         try:
-            for move in legal:
-                scratch[index[move]] = 1
+            mask = self._make_mask(legal, codec.index[player], scratch, self._scratch_view)
         except KeyError as exc:
             scratch[:] = bytes(len(scratch))
             raise KeyError(
                 f"{exc.args[0]} has no number in {self.variant}'s action space "
                 f"for {self.players} players: {self.game.notation()}"
             ) from None
-        claiming = self.turns.window
-        if claiming:
-            scratch[-1] = 1
-        mask = self._scratch_view.copy()
-        for move in legal:  # back to zeros
-            scratch[index[move]] = 0
         if claiming:
             scratch[-1] = 0
         # While the episode is on, every agent's cumulative reward is 0 and none
