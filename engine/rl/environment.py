@@ -178,7 +178,8 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
                 move = self._actions[player][action]  # type: ignore[index]
             except (IndexError, TypeError):
                 raise self._no_action(action) from None
-            game.apply(move, player)
+            # The player is the game's own actor (to_act): not named, not checked.
+            game.apply(move)
             actor = game.to_act  # type: ignore[attr-defined]
             if actor is None:  # a showdown to settle, or the round over
                 actor = turns.decided(player)
@@ -240,9 +241,13 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
         if view is None:  # the first time: a numpy view of the codec's buffer (always the same)
             view = self._views[player] = self._view(kept)
         observation = view.copy()
-        legal = game.legal_actions(player)
+        if self._one_actor:  # the player is the game's actor (to_act): not named
+            legal = game.legal_actions()
+            claiming = False
+        else:
+            legal = game.legal_actions(player)
+            claiming = bool(self.turns.window)
         scratch = self._scratch
-        claiming = not self._one_actor and self.turns.window
         if claiming:  # a claim window's pass
             scratch[-1] = 1
         try:
