@@ -57,6 +57,31 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
         "is_parallelizable": False,
     }
 
+    # What a step reads, in slots: an instance dict of more than 30 attributes
+    # no longer shares its keys (CPython 3.11), and every attribute read gets
+    # slower. The rest (PettingZoo's dictionaries, the spaces) stays in the dict.
+    __slots__ = (
+        "agent_selection",
+        "possible_agents",
+        "infos",
+        "game",
+        "turns",
+        "codec",
+        "steps",
+        "max_steps",
+        "_over",
+        "_player",
+        "_seat",
+        "_one_actor",
+        "_actions",
+        "_views",
+        "_scratch",
+        "_scratch_view",
+        "_make_mask",
+    )
+    #: Made anew by a copy (see ``__getstate__``).
+    _REMADE = ("_views", "_scratch_view", "_make_mask")
+
     def __init__(
         self,
         variant: str,
@@ -111,11 +136,14 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
     # takes the codec's make_mask again: a compiled function is not pickled).
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
-        del state["_views"], state["_scratch_view"], state["_make_mask"]
+        for name in CardGameEnv.__slots__:
+            if name not in self._REMADE and hasattr(self, name):
+                state[name] = getattr(self, name)
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
+        for name, value in state.items():
+            setattr(self, name, value)
         self._views = [None] * self.players
         self._scratch_view = np.frombuffer(self._scratch, dtype=np.int8)
         self._make_mask = getattr(self.codec, "make_mask", make_mask)
