@@ -48,18 +48,13 @@ def make_codec(variant: str, players: int, house_rules: Any = None) -> Codec:
     return codec
 
 
-class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
-    """One variant's rounds as a PettingZoo AEC environment (see the module docstring)."""
+class _StepSlots:
+    """What a step reads, in slots: an instance dict of more than 30 attributes
+    no longer shares its keys (CPython 3.11), and every attribute read gets
+    slower. The rest (PettingZoo's dictionaries, the spaces) stays in the
+    environment's dict. (A base of its own: mypy takes the environment's own
+    ``__slots__`` for all its attributes.)"""
 
-    metadata: ClassVar[dict[str, Any]] = {
-        "name": "uno_showdown_v0",
-        "render_modes": ["ansi"],
-        "is_parallelizable": False,
-    }
-
-    # What a step reads, in slots: an instance dict of more than 30 attributes
-    # no longer shares its keys (CPython 3.11), and every attribute read gets
-    # slower. The rest (PettingZoo's dictionaries, the spaces) stays in the dict.
     __slots__ = (
         "agent_selection",
         "possible_agents",
@@ -79,6 +74,17 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
         "_scratch_view",
         "_make_mask",
     )
+
+
+class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int], _StepSlots):
+    """One variant's rounds as a PettingZoo AEC environment (see the module docstring)."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "uno_showdown_v0",
+        "render_modes": ["ansi"],
+        "is_parallelizable": False,
+    }
+
     #: Made anew by a copy (see ``__getstate__``).
     _REMADE = ("_views", "_scratch_view", "_make_mask")
 
@@ -136,7 +142,7 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
     # takes the codec's make_mask again: a compiled function is not pickled).
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
-        for name in CardGameEnv.__slots__:
+        for name in _StepSlots.__slots__:
             if name not in self._REMADE and hasattr(self, name):
                 state[name] = getattr(self, name)
         return state
