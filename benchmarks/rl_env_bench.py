@@ -15,6 +15,15 @@ Prints steps per CPU-second for each and the ratio (engine / env: how many
 times the env costs the engine's step).
 
     .venv/bin/python benchmarks/rl_env_bench.py --variant classic --players 2 --seconds 2 [--json]
+
+A/B against another tree (``--beside DIR``, e.g. main exported with ``git
+archive`` and its compiled extensions copied beside its sources): ``--runs``
+runs of each tree's own copy of this script, each in a process of its own,
+alternating (this tree, DIR, DIR, this tree, ...) so both see the same load;
+prints each run and the medians.
+
+    .venv/bin/python benchmarks/rl_env_bench.py --variant classic --players 4 --seconds 3 \
+        --beside /tmp/main --runs 5
 """
 
 from __future__ import annotations
@@ -22,9 +31,12 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -113,6 +125,36 @@ def measure(variant: str, players: int, seconds: float, seed: int = 1, max_steps
     }
 
 
+def beside(args: argparse.Namespace) -> dict[str, list[dict[str, Any]]]:
+    """``args.runs`` runs of this tree's benchmark and of ``args.beside``'s, alternating."""
+    trees = {"this": Path(__file__).resolve().parent.parent, "beside": Path(args.beside)}
+    common = ["--variant", args.variant, "--players", str(args.players), "--seconds"]
+    common += [str(args.seconds), "--seed", str(args.seed), "--max-steps", str(args.max_steps)]
+    results: dict[str, list[dict[str, Any]]] = {name: [] for name in trees}
+    for run in range(args.runs):
+        order = ("this", "beside") if run % 2 == 0 else ("beside", "this")
+        for name in order:
+            script = trees[name] / "benchmarks" / "rl_env_bench.py"
+            command = [sys.executable, str(script), *common, "--json"]
+            done = subprocess.run(command, capture_output=True, text=True, check=True)
+            result = json.loads(done.stdout)
+            results[name].append(result)
+            print(
+                f"{name}: {result['ratio']}x ({result['engine_steps_per_s']:,} engine, "
+                f"{result['env_steps_per_s']:,} env steps/s)",
+                flush=True,
+            )
+    for name, runs in results.items():
+        ratios = [r["ratio"] for r in runs]
+        print(
+            f"{name} ({trees[name]}): median {statistics.median(ratios)}x "
+            f"({min(ratios)}-{max(ratios)}, {len(ratios)} runs), engine "
+            f"{round(statistics.median(r['engine_steps_per_s'] for r in runs)):,} steps/s, env "
+            f"{round(statistics.median(r['env_steps_per_s'] for r in runs)):,} steps/s"
+        )
+    return results
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--variant", default="classic")
@@ -121,7 +163,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--max-steps", type=int, default=2000)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--beside", help="another tree to run alternately with this one")
+    parser.add_argument("--runs", type=int, default=5, help="runs of each tree (--beside)")
     args = parser.parse_args(argv)
+    if args.beside:
+        beside(args)
+        return 0
     result = measure(args.variant, args.players, args.seconds, args.seed, args.max_steps)
     if args.json:
         print(json.dumps(result))

@@ -3,10 +3,12 @@ number, observations stay in their bounds and hold only what the player may see.
 
 import random
 
+import numpy as np
 import pytest
 
 from engine.game.registry import family_playing
 from engine.pitch import rl_codec as pitch_codec
+from engine.rl.codec import make_mask
 from engine.uno import Action, Game
 from engine.uno import rl_codec as uno_codec
 
@@ -118,3 +120,29 @@ def test_pitch_observation_is_the_seats_view():
 def test_pitch_is_for_four_players():
     with pytest.raises(ValueError, match="for 4 players, not 3"):
         pitch_codec.make_codec("pitch", 3)
+
+
+@pytest.mark.parametrize(("variant", "players"), [("classic", 4), ("showdown", 3), ("party", 4)])
+def test_the_uno_codecs_make_mask_makes_the_references_masks(variant, players):
+    """UnoCodec.make_mask (the kernel's, compiled where built) gives the masks of
+    engine.rl.codec.make_mask and leaves the scratch all zeros, at every step."""
+    codec = codec_for(variant, players)
+    assert codec.make_mask is uno_codec.KERNEL.make_mask
+    scratch = bytearray(len(codec.actions[0]))
+    view = np.frombuffer(scratch, dtype=np.int8)
+    family = family_playing(variant)
+    rng = random.Random(players)
+    game = family.new(players, variant, seed=players)
+    for _ in range(1000):
+        if game.round_over:
+            game = family.new(players, variant, seed=rng.getrandbits(32))
+        waiting = game.waiting_for
+        player = waiting[0] if waiting else None
+        legal = game.legal_actions(player)
+        if player is not None:
+            index = codec.index[player]
+            mask = codec.make_mask(legal, index, scratch, view)
+            assert scratch == bytes(len(scratch))
+            assert mask.tobytes() == make_mask(legal, index, scratch, view).tobytes()
+            assert sorted(np.flatnonzero(mask)) == sorted(index[move] for move in legal)
+        game.apply(rng.choice(legal), player)

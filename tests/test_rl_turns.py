@@ -5,6 +5,7 @@ import random
 import numpy as np
 import pytest
 
+from engine.game.registry import family_playing
 from engine.rl import Turns, env, reaction_order
 from engine.uno import Game, PartyGame
 
@@ -90,3 +91,40 @@ def test_windows_cannot_loop_each_offers_each_claimant_once(players):
             else:
                 passers = []
             e.step(action)
+
+
+@pytest.mark.parametrize(
+    ("variant", "players"), [("classic", 2), ("classic", 4), ("showdown", 3), ("pitch", 4)]
+)
+def test_a_one_actor_game_waits_for_its_to_act_alone(variant, players):
+    """Codec.one_actor: the environment reads ``to_act`` after each decision (and
+    calls ``legal_actions()`` and ``apply(move)`` without the player), so the
+    game must wait for ``(to_act,)`` or nobody, with no claims, at every step."""
+    e = env(variant, players=players)
+    assert e.codec.one_actor
+    family = family_playing(variant)
+    rng = random.Random(players)
+    game = family.new(players, variant, seed=players)
+    for _ in range(3000):
+        if game.round_over:
+            game = family.new(players, variant, seed=rng.getrandbits(32))
+        to_act = game.to_act
+        assert game.waiting_for == (() if to_act is None else (to_act,))
+        assert game.claimants() == ()
+        if to_act is not None:
+            assert game.legal_actions() == game.legal_actions(to_act)
+        game.apply(rng.choice(game.legal_actions()))
+
+
+def test_party_is_not_a_one_actor_game():
+    assert not env("party", players=4).codec.one_actor
+
+
+def test_the_env_instance_dict_stays_under_cpythons_shared_keys_limit():
+    """Regression: 32 attributes in the environment's instance dict (past the
+    30 at which CPython 3.11 stops sharing its keys) made every attribute read
+    of a step slower; a step's attributes are slots (environment._StepSlots)."""
+    for variant, players in (("classic", 2), ("party", 4), ("pitch", 4)):
+        e = env(variant, players=players)
+        e.reset(seed=1)
+        assert len(e.__dict__) <= 30

@@ -128,6 +128,8 @@ class PitchCodec:
         self.actions = [plain] * PLAYERS
         self.index = [index] * PLAYERS
         self.observation_size = _SIZE
+        #: The game waits for one seat at a time, its ``to_act`` (engine.rl.codec.Codec).
+        self.one_actor = True
         high = bytearray(b"\x01" * _SIZE)
         high[_BIDS : _BIDS + 4] = bytes([13] * 4)
         high[_REFILLS : _CONTRACT + 2] = bytes([255] * 10)

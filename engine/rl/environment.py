@@ -32,7 +32,7 @@ from pettingzoo import AECEnv
 from engine.game.errors import IllegalActionError
 from engine.game.interface import GameState
 from engine.game.registry import family_playing
-from engine.rl.codec import Codec
+from engine.rl.codec import Codec, MaskMaker, make_mask
 from engine.rl.turns import Turns
 
 __all__ = ["CardGameEnv", "DEFAULT_MAX_STEPS", "make_codec"]
@@ -48,7 +48,35 @@ def make_codec(variant: str, players: int, house_rules: Any = None) -> Codec:
     return codec
 
 
-class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
+class _StepSlots:
+    """What a step reads, in slots: an instance dict of more than 30 attributes
+    no longer shares its keys (CPython 3.11), and every attribute read gets
+    slower. The rest (PettingZoo's dictionaries, the spaces) stays in the
+    environment's dict. (A base of its own: mypy takes the environment's own
+    ``__slots__`` for all its attributes.)"""
+
+    __slots__ = (
+        "agent_selection",
+        "possible_agents",
+        "infos",
+        "game",
+        "turns",
+        "codec",
+        "steps",
+        "max_steps",
+        "_over",
+        "_player",
+        "_seat",
+        "_one_actor",
+        "_actions",
+        "_views",
+        "_scratch",
+        "_scratch_view",
+        "_make_mask",
+    )
+
+
+class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int], _StepSlots):
     """One variant's rounds as a PettingZoo AEC environment (see the module docstring)."""
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -56,6 +84,9 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
         "render_modes": ["ansi"],
         "is_parallelizable": False,
     }
+
+    #: Made anew by a copy (see ``__getstate__``).
+    _REMADE = ("_views", "_scratch_view", "_make_mask")
 
     def __init__(
         self,
@@ -87,30 +118,41 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
         mask = spaces.Box(0, 1, (self.action_count,), dtype=np.int8)
         self._observation_space = spaces.Dict({"observation": observation, "action_mask": mask})
         self._action_space = spaces.Discrete(self.action_count)
-        #: Each player's kept observation (the codec's buffer) and a numpy view of it.
-        nothing = np.zeros(0, dtype=np.uint8)
-        self._views: list[tuple[bytearray | None, np.ndarray]] = [(None, nothing)] * players
+        #: A numpy view of each player's kept observation (the codec's buffer,
+        #: the same for a player every time: Codec.update), made at the first.
+        self._views: list[np.ndarray | None] = [None] * players
         # A mask is made in this buffer (all zeros between two masks) and copied:
         # a copy costs less than numpy's read-only flag or a lookup of a mask kept.
         self._scratch = bytearray(self.action_count)
         self._scratch_view = np.frombuffer(self._scratch, dtype=np.int8)
+        self._make_mask: MaskMaker = getattr(self.codec, "make_mask", make_mask)
         self._rng = random.Random()
         self.game: GameState = probe
         self.turns = Turns(probe, random.Random(0))
+        #: Whether the actor after a decision is the game's ``to_act`` (Codec.one_actor).
+        self._one_actor = self.codec.one_actor
+        self._actions = self.codec.actions
         self.steps = 0
         self._over = False
+        #: The seat of ``agent_selection`` while the episode is on (set with it).
+        self._player = 0
 
     # numpy views of bytearrays are copied (deepcopy, pickle) as arrays of their
-    # own, no longer seeing their buffers: a copy makes its views anew.
+    # own, no longer seeing their buffers: a copy makes its views anew (and
+    # takes the codec's make_mask again: a compiled function is not pickled).
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
-        del state["_views"], state["_scratch_view"]
+        for name in _StepSlots.__slots__:
+            if name not in self._REMADE and hasattr(self, name):
+                state[name] = getattr(self, name)
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
-        self._views = [(None, np.zeros(0, dtype=np.uint8))] * self.players
+        for name, value in state.items():
+            setattr(self, name, value)
+        self._views = [None] * self.players
         self._scratch_view = np.frombuffer(self._scratch, dtype=np.int8)
+        self._make_mask = getattr(self.codec, "make_mask", make_mask)
 
     # -- the spaces --------------------------------------------------------------------
 
@@ -153,27 +195,37 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
         actor = self.turns.actor
         if actor is not None:
             self.agent_selection = self.possible_agents[actor]
+            self._player = actor
 
     def step(self, action: int | None) -> None:
-        agent = self.agent_selection
         if self._over:  # every agent is done: each steps None to leave
             self._was_dead_step(action)
             return
-        self._cumulative_rewards[agent] = 0.0
-        player = self._seat[agent]
+        # The agent's cumulative reward is 0 here (PettingZoo sets it to 0 on
+        # its step): rewards come at the round's end, when every agent is done.
+        player = self._player
         game, turns = self.game, self.turns
-        pass_action = self.pass_action
-        if pass_action is not None and action == pass_action:
+        if self._one_actor:  # no claims: the game's actor is the next one
+            try:
+                if action < 0:  # type: ignore[operator]
+                    raise IndexError(action)
+                move = self._actions[player][action]  # type: ignore[index]
+            except (IndexError, TypeError):
+                raise self._no_action(action) from None
+            # The player is the game's own actor (to_act): not named, not checked.
+            game.apply(move)
+            actor = game.to_act  # type: ignore[attr-defined]
+            if actor is None:  # a showdown to settle, or the round over
+                actor = turns.decided(player)
+        elif action == self.pass_action and action is not None:
             actor = turns.passed()
         else:
             try:
                 if action < 0:  # type: ignore[operator]
                     raise IndexError(action)
-                move = self.codec.actions[player][action]  # type: ignore[index]
+                move = self._actions[player][action]  # type: ignore[index]
             except (IndexError, TypeError):
-                raise IllegalActionError(
-                    f"no action {action!r} for {agent} (0 to {self.action_count - 1})"
-                ) from None
+                raise self._no_action(action) from None
             if turns.window:
                 game.check_claim(move)
             game.apply(move, player)
@@ -181,6 +233,7 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
         steps = self.steps = self.steps + 1
         if actor is not None and steps < self.max_steps:  # the game goes on
             self.agent_selection = self.possible_agents[actor]
+            self._player = actor
             return
         if game.round_over:
             for name, reward in zip(self.agents, self.codec.rewards(game), strict=True):
@@ -191,6 +244,11 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
         elif self.steps >= self.max_steps:
             self.truncations = dict.fromkeys(self.agents, True)
             self._over = True
+
+    def _no_action(self, action: object) -> IllegalActionError:
+        return IllegalActionError(
+            f"no action {action!r} for {self.agent_selection} (0 to {self.action_count - 1})"
+        )
 
     # -- what an agent sees -------------------------------------------------------------
 
@@ -210,39 +268,39 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
                 self.truncations[agent],
                 self.infos[agent],
             )
-        player = self._seat[agent]
+        player = self._player
         game, codec = self.game, self.codec
         kept = codec.update(game, player)
-        buffer, view = self._views[player]
-        if buffer is not kept:  # the first time: a numpy view of the codec's buffer
-            view = np.frombuffer(kept, dtype=np.uint8, count=codec.observation_size)
-            self._views[player] = (kept, view)
+        view = self._views[player]
+        if view is None:  # the first time: a numpy view of the codec's buffer (always the same)
+            view = self._views[player] = self._view(kept)
         observation = view.copy()
-        legal = game.legal_actions(player)
+        if self._one_actor:  # the player is the game's actor (to_act): not named
+            legal = game.legal_actions()
+            claiming = False
+        else:
+            legal = game.legal_actions(player)
+            claiming = bool(self.turns.window)
         scratch = self._scratch
-        index = codec.index[player]
+        if claiming:  # a claim window's pass
+            scratch[-1] = 1
         try:
-            for move in legal:
-                scratch[index[move]] = 1
+            mask = self._make_mask(legal, codec.index[player], scratch, self._scratch_view)
         except KeyError as exc:
             scratch[:] = bytes(len(scratch))
             raise KeyError(
                 f"{exc.args[0]} has no number in {self.variant}'s action space "
                 f"for {self.players} players: {self.game.notation()}"
             ) from None
-        claiming = self.turns.window
-        if claiming:
-            scratch[-1] = 1
-        mask = self._scratch_view.copy()
-        for move in legal:  # back to zeros
-            scratch[index[move]] = 0
         if claiming:
             scratch[-1] = 0
+        # While the episode is on, every agent's cumulative reward is 0 and none
+        # is terminated or truncated (what the dictionaries hold): no lookups.
         return (
             {"observation": observation, "action_mask": mask},
-            self._cumulative_rewards[agent],
-            self.terminations[agent],
-            self.truncations[agent],
+            0.0,
+            False,
+            False,
             self.infos[agent],
         )
 
@@ -256,11 +314,14 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int]):
             return observation
         player = self._seat[agent]
         kept = self.codec.update(self.game, player)
-        buffer, view = self._views[player]
-        if buffer is not kept:  # the first time: a numpy view of the codec's buffer
-            view = np.frombuffer(kept, dtype=np.uint8, count=self.codec.observation_size)
-            self._views[player] = (kept, view)
+        view = self._views[player]
+        if view is None:
+            view = self._views[player] = self._view(kept)
         return {"observation": view.copy(), "action_mask": self._scratch_view.copy()}
+
+    def _view(self, kept: bytearray) -> np.ndarray:
+        """A numpy view of a player's observation kept by the codec (its buffer's start)."""
+        return np.frombuffer(kept, dtype=np.uint8, count=self.codec.observation_size)
 
     def action_meaning(self, action: int, agent: str | None = None) -> str:
         """The text of action number ``action`` for ``agent`` (the one to decide by default).

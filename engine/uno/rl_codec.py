@@ -117,6 +117,7 @@ class UnoCodec:
         "index",
         "observation_size",
         "observation_high",
+        "one_actor",
         "_f",
         "_hand",
         "_discard",
@@ -138,6 +139,7 @@ class UnoCodec:
         "_seats_of",
         "_classic",
         "update",
+        "make_mask",
         "_discard_at",
         "_top_at",
         "_drawn_at",
@@ -150,6 +152,8 @@ class UnoCodec:
     #: environment's hot path (engine.rl.codec.Codec.update). Classic's and
     #: Showdown's is the kernel's (engine.uno.rl_kernel), Party!'s ``_update_party``.
     update: Callable[[Any, int], bytearray]
+    #: engine.rl.codec.make_mask, compiled: the kernel's (every UNO variant).
+    make_mask: Callable[[tuple[Any, ...], dict[Any, int], bytearray, Any], Any]
 
     def __init__(self, variant: Variant, players: int):
         self.variant, self.players = variant, players
@@ -173,6 +177,9 @@ class UnoCodec:
         self._pile = self._sizes + 4 * n
         size = self._pile + (f + 4 + 2 * n + 1 if self.party else 0)
         self.observation_size = size
+        #: Classic and Showdown wait for one player at a time, ``to_act`` (None
+        #: while a showdown is pending); Party! has claims and everyone pointing.
+        self.one_actor = not self.party
         high = bytearray(size)
         copies = bytes(deck[face] for face in self.faces)
         high[0:f] = high[f : 2 * f] = copies
@@ -212,7 +219,9 @@ class UnoCodec:
         self._bind_update()
 
     def _bind_update(self) -> None:
-        """Set ``update``: Party!'s method, or a kernel over this codec's kept lists."""
+        """Set ``update`` (Party!'s method, or a kernel over this codec's kept
+        lists) and ``make_mask`` (the kernel's)."""
+        self.make_mask = KERNEL.make_mask
         if self.party:
             self.update = self._update_party
             return
@@ -226,11 +235,12 @@ class UnoCodec:
         )
         self.update = kept.update
 
-    # A copy (deepcopy, pickle) carries the kept lists, not ``update``: the
-    # compiled kernel can be neither copied nor pickled, and a shared one would
-    # write the original's lists. The copy binds a kernel over its own.
+    # A copy (deepcopy, pickle) carries the kept lists, not ``update`` and
+    # ``make_mask``: the compiled kernel can be neither copied nor pickled, and
+    # a shared one would write the original's lists. The copy binds its own.
     def __getstate__(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in self.__slots__ if name != "update"}
+        bound = ("update", "make_mask")
+        return {name: getattr(self, name) for name in self.__slots__ if name not in bound}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         for name, value in state.items():

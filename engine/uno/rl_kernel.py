@@ -11,6 +11,9 @@ source is the reference, run where nothing is built or with
 ``UNO_RL_INTERPRETED=1``: engine.uno.rl_codec picks). The bytes always equal
 the codec's full rebuild, ``UnoCodec.observe`` (tests/test_rl_incremental.py).
 
+``make_mask`` is engine.rl.codec's (the environment's action mask), compiled:
+every UNO codec gives it the environment as ``UnoCodec.make_mask``.
+
 A player's kept list: the observation (a spare byte past its end, where a
 mark that is nowhere points), the hand counted, the discards counted
 (the draw pile's shuffles, the pile's length), where each mark's one is (top
@@ -23,7 +26,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-__all__ = ["ClassicKept"]
+__all__ = ["ClassicKept", "make_mask"]
 
 # The kept list's items (see the module docstring); Final: mypyc writes them in.
 OUT: Final = 0
@@ -175,3 +178,13 @@ class ClassicKept:
         for card in hand:
             out[face_of[card]] += 1
         return hand[:]
+
+
+def make_mask(legal: tuple[Any, ...], index: dict[Any, int], scratch: bytearray, view: Any) -> Any:
+    """engine.rl.codec.make_mask, compiled (the same ones, the same copy)."""
+    for move in legal:
+        scratch[index[move]] = 1
+    mask = view.copy()
+    for move in legal:
+        scratch[index[move]] = 0
+    return mask
