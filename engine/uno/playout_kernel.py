@@ -12,10 +12,11 @@ is read into typed locals; the effect rows are read as ``Any`` because mypyc
 from __future__ import annotations
 
 import functools
+import random
 from collections.abc import Callable
 from typing import Any, Final
 
-from engine.game.shuffle import seeded_shuffle
+from engine.game.shuffle import SHUFFLE_COUNT_BITS, seeded_shuffle
 from engine.uno import cards, game_state, playout_codes, rules, tables
 from engine.uno.actions import Action
 from engine.uno.playout_codes import action_of
@@ -28,7 +29,7 @@ from engine.uno.playout_heuristic import (
 )
 from engine.uno.rules import HouseRules
 
-__all__ = ["play_round", "points_of", "PREFER", "HEURISTIC"]
+__all__ = ["play_round", "points_of", "shuffle", "deal", "PREFER", "HEURISTIC"]
 
 #: The policies' numbers (engine.uno.playout.POLICIES' order).
 PREFER: Final = 1
@@ -65,6 +66,12 @@ LOST_CHALLENGE_CARDS: Final = rules.LOST_CHALLENGE_CARDS
 _WD4: Final = rules.WILD_DRAW_FOUR_CARDS
 _WD4_RANK: Final = int(cards.Rank.WILD_DRAW_FOUR)  # an int compares faster than the IntEnum
 _DRAW_UNTIL_MAX: Final = HouseRules.DRAW_UNTIL_MAX
+HAND_SIZE: Final = rules.HAND_SIZE
+FIRST_WILD_RANK: Final = cards.FIRST_WILD_RANK
+_COUNT_BITS: Final = SHUFFLE_COUNT_BITS
+# Compiled (mypyc names the extension as __file__), shuffle runs its own loop;
+# interpreted, engine.game.shuffle's, the faster one there.
+_COMPILED: Final = not __file__.endswith(".py")
 # Read as Any (see above): the number cards' row, known by identity.
 _PASS_TURN: Final[Any] = getattr(tables, "PASS_TURN")  # noqa: B009
 
@@ -76,6 +83,89 @@ def _deck_colours(codes: tuple[int, ...]) -> tuple[int, ...]:
     for c in codes:
         colours[c >> COLOUR_SHIFT & COLOUR_MASK] += 1
     return tuple(colours)
+
+
+def shuffle(cards: list[int], seed: int, count: int) -> None:
+    """engine.game.shuffle.seeded_shuffle(cards, seed=seed, count=count): the
+    same permutation (tests compare), compiled its Fisher-Yates loop on the
+    key bytes (twice as fast as seeded_shuffle's)."""
+    if not _COMPILED:
+        seeded_shuffle(cards, seed=seed, count=count)
+        return
+    n = len(cards)
+    bits = random.Random(seed << _COUNT_BITS | count).getrandbits(32 * n)
+    keys = bits.to_bytes(4 * n, "little")  # key i: bytes 4i..4i+3, little-endian
+    i = n - 1
+    while i > 0:
+        b = 4 * i
+        key = keys[b] | keys[b + 1] << 8 | keys[b + 2] << 16 | keys[b + 3] << 24
+        j = key % (i + 1)
+        c = cards[i]
+        cards[i] = cards[j]
+        cards[j] = c
+        i -= 1
+
+
+def deal(s: Any, cards: list[int]) -> None:
+    """Game._deal and Game._turn_first_card on a playout's state ``s``:
+    ``cards`` (the whole deck, taken) shuffled as the round's first shuffle,
+    hands dealt from ``s.dealer``'s left, the first card turned. ``s`` has its
+    match's slots (n, dealer, seed, shuffles, first_card, ...) set."""
+    n: int = s.n
+    dealer: int = s.dealer
+    seed: int = s.seed
+    shuffles: int = s.shuffles
+    shuffle(cards, seed, shuffles)
+    shuffles += 1
+    first = (dealer + 1) % n
+    hands: list[list[int]] = [[]] * n  # placeholders, each replaced below
+    end = len(cards)
+    for i in range(n):
+        hand = cards[end - HAND_SIZE : end]
+        hand.reverse()
+        hands[(first + i) % n] = hand
+        end -= HAND_SIZE
+    del cards[end:]
+    draw = cards
+    discard = [draw.pop()]
+    s.hands, s.draw, s.discard = hands, draw, discard
+    s.direction, s.pending, s.wd4_legal, s.catchable, s.showdown = 1, 0, None, -1, None
+    rule: str = s.first_card
+    returned: frozenset[int] = rules.FIRST_CARD_RETURNED[rule]
+    covered: frozenset[int] = rules.FIRST_CARD_COVERED[rule]
+    while True:
+        rank = discard[-1] & RANK_MASK
+        # Back into the pile only while the pile holds a card that is not wild.
+        if rank in returned and any(c & RANK_MASK < FIRST_WILD_RANK for c in draw):
+            draw.append(discard.pop())
+            shuffle(draw, seed, shuffles)
+            shuffles += 1
+            discard.append(draw.pop())
+        elif rank in covered and draw:
+            discard.append(draw.pop())
+        else:
+            break
+    s.current, s.phase = first, _PLAY
+    if rank >= FIRST_WILD_RANK:
+        s.top, s.phase, s.shuffles = WILD_COLOUR << COLOUR_SHIFT | rank, _COLOUR, shuffles
+        return
+    s.top = discard[-1] & FACE_MASK
+    effect = rules.first_card_effect(rank, n == 2)
+    d = -1 if effect.reverses else 1
+    s.direction = d
+    if effect.draws:  # Game._draw_cards
+        hand = hands[(dealer + d) % n]
+        for _ in range(effect.draws):
+            if not draw:
+                if len(discard) < 2:
+                    break
+                rest = discard[:-1]
+                del discard[:-1]
+                shuffle(rest, seed, shuffles)
+                shuffles += 1
+                draw.extend(rest)
+            hand.append(draw.pop())
+    s.current, s.shuffles = (dealer + effect.turns * d) % n, shuffles
 
 
 def points_of(hands: list[list[int]], winner: int) -> int:
@@ -131,7 +221,7 @@ def play_round(  # one loop over the phases, kept whole for speed
             return False
         rest = discard[:-1]
         del discard[:-1]
-        seeded_shuffle(rest, seed=seed, count=shuffles)
+        shuffle(rest, seed, shuffles)
         shuffles += 1
         draw.extend(rest)
         return True
