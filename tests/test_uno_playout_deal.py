@@ -6,6 +6,7 @@ the kernel's Python source and, where make built it, on its mypyc extension."""
 from __future__ import annotations
 
 import random
+import struct
 from typing import Literal
 
 import pytest
@@ -41,14 +42,25 @@ def kernel(request: pytest.FixtureRequest):  # type: ignore[no-untyped-def]
     playout.KERNEL = chosen
 
 
+def _shuffled_by_random_random(cards: list[int], seed: int, count: int) -> None:
+    # engine.game.shuffle before its generator was made as _random.Random.
+    n = len(cards)
+    bits = random.Random(seed << 32 | count).getrandbits(32 * n)
+    keys = struct.unpack(f"<{n}I", bits.to_bytes(4 * n, "little"))
+    for i in range(n - 1, 0, -1):
+        j = keys[i] % (i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
 @pytest.mark.parametrize("size", [0, 1, 2, 3, 25, 108, 112, 300])
 def test_the_kernel_shuffle_is_the_seeded_shuffle(size: int) -> None:
     for seed in (0, 1, 7, 2**32 - 1, 2**32, 2**64 - 1, 12_345_678_901_234):
         for count in (0, 1, 5, 2**32 - 1):
-            expected, got = list(range(size)), list(range(size))
+            expected, got, kept = list(range(size)), list(range(size)), list(range(size))
             seeded_shuffle(expected, seed=seed, count=count)
             playout.KERNEL.shuffle(got, seed, count)
-            assert got == expected, (seed, count)
+            _shuffled_by_random_random(kept, seed, count)
+            assert got == expected == kept, (seed, count)
 
 
 def _fields(state: _State) -> dict[str, object]:

@@ -11,8 +11,8 @@ is read into typed locals; the effect rows are read as ``Any`` because mypyc
 
 from __future__ import annotations
 
+import _random
 import functools
-import random
 from collections.abc import Callable
 from typing import Any, Final
 
@@ -93,7 +93,7 @@ def shuffle(cards: list[int], seed: int, count: int) -> None:
         seeded_shuffle(cards, seed=seed, count=count)
         return
     n = len(cards)
-    bits = random.Random(seed << _COUNT_BITS | count).getrandbits(32 * n)
+    bits = _random.Random(seed << _COUNT_BITS | count).getrandbits(32 * n)
     keys = bits.to_bytes(4 * n, "little")  # key i: bytes 4i..4i+3, little-endian
     i = n - 1
     while i > 0:
