@@ -69,6 +69,13 @@ _DRAW_UNTIL_MAX: Final = HouseRules.DRAW_UNTIL_MAX
 HAND_SIZE: Final = rules.HAND_SIZE
 FIRST_WILD_RANK: Final = cards.FIRST_WILD_RANK
 _COUNT_BITS: Final = SHUFFLE_COUNT_BITS
+# A shuffle's key is 4 bytes, little-endian (engine.game.shuffle's "<I"): its
+# second, third and fourth bytes sit at these shifts.
+_KEY_BYTES: Final = 4
+_KEY_BITS: Final = 32
+_BYTE_1: Final = 8
+_BYTE_2: Final = 16
+_BYTE_3: Final = 24
 # Compiled (mypyc names the extension as __file__), shuffle runs its own loop;
 # interpreted, engine.game.shuffle's, the faster one there.
 _COMPILED: Final = not __file__.endswith(".py")
@@ -93,12 +100,12 @@ def shuffle(cards: list[int], seed: int, count: int) -> None:
         seeded_shuffle(cards, seed=seed, count=count)
         return
     n = len(cards)
-    bits = _random.Random(seed << _COUNT_BITS | count).getrandbits(32 * n)
-    keys = bits.to_bytes(4 * n, "little")  # key i: bytes 4i..4i+3, little-endian
+    bits = _random.Random(seed << _COUNT_BITS | count).getrandbits(_KEY_BITS * n)
+    keys = bits.to_bytes(_KEY_BYTES * n, "little")  # key i: bytes 4i..4i+3
     i = n - 1
     while i > 0:
-        b = 4 * i
-        key = keys[b] | keys[b + 1] << 8 | keys[b + 2] << 16 | keys[b + 3] << 24
+        b = _KEY_BYTES * i
+        key = keys[b] | keys[b + 1] << _BYTE_1 | keys[b + 2] << _BYTE_2 | keys[b + 3] << _BYTE_3
         j = key % (i + 1)
         c = cards[i]
         cards[i] = cards[j]
