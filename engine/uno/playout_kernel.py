@@ -160,19 +160,50 @@ def deal(s: Any, cards: list[int]) -> None:
     effect = rules.first_card_effect(rank, n == 2)
     d = -1 if effect.reverses else 1
     s.direction = d
-    if effect.draws:  # Game._draw_cards
-        hand = hands[(dealer + d) % n]
-        for _ in range(effect.draws):
-            if not draw:
-                if len(discard) < 2:
-                    break
-                rest = discard[:-1]
-                del discard[:-1]
-                shuffle(rest, seed, shuffles)
-                shuffles += 1
-                draw.extend(rest)
-            hand.append(draw.pop())
+    if effect.draws:
+        shuffles = _draw_cards(hands[(dealer + d) % n], effect.draws, draw, discard, seed, shuffles)
     s.current, s.shuffles = (dealer + effect.turns * d) % n, shuffles
+
+
+def _reshuffle(draw: list[int], discard: list[int], seed: int, shuffles: int) -> int:
+    """Game._reshuffle, called with ``draw`` empty: the top discard stays, the
+    rest is shuffled into the pile (left empty when there is no rest). Returns
+    the shuffles counted."""
+    if len(discard) < 2:
+        return shuffles
+    rest = discard[:-1]
+    del discard[:-1]
+    shuffle(rest, seed, shuffles)
+    draw.extend(rest)
+    return shuffles + 1
+
+
+def _draw_cards(
+    hand: list[int], count: int, draw: list[int], discard: list[int], seed: int, shuffles: int
+) -> int:
+    """Game._draw_cards into ``hand``; returns the shuffles counted."""
+    for _ in range(count):
+        if not draw:
+            shuffles = _reshuffle(draw, discard, seed, shuffles)
+            if not draw:
+                break
+        hand.append(draw.pop())
+    return shuffles
+
+
+def _unit(
+    count: int, draw: list[int], discard: list[int], seed: int, shuffles: int
+) -> tuple[list[int], int]:
+    """The cards a showdown loads (Game._start_showdown): up to ``count`` from
+    the pile, reshuffled as needed; and the shuffles counted."""
+    unit = []
+    for _ in range(count):
+        if not draw:
+            shuffles = _reshuffle(draw, discard, seed, shuffles)
+            if not draw:
+                break
+        unit.append(draw.pop())
+    return unit, shuffles
 
 
 def points_of(hands: list[list[int]], winner: int) -> int:
@@ -221,37 +252,6 @@ def play_round(  # one loop over the phases, kept whole for speed
     if s.phase == _OVER:
         return 0
 
-    def reshuffle() -> bool:
-        # Game._reshuffle: the top discard stays, the rest is shuffled into the pile.
-        nonlocal shuffles
-        if len(discard) < 2:
-            return False
-        rest = discard[:-1]
-        del discard[:-1]
-        shuffle(rest, seed, shuffles)
-        shuffles += 1
-        draw.extend(rest)
-        return True
-
-    def draw_cards(player: int, count: int) -> None:
-        hand = hands[player]
-        for _ in range(count):
-            if not draw and not reshuffle():
-                return
-            hand.append(draw.pop())
-
-    def start_showdown(challenger: int, opponent: int, count: int) -> bool:
-        nonlocal showdown
-        unit = []
-        for _ in range(count):
-            if not draw and not reshuffle():
-                break
-            unit.append(draw.pop())
-        if not unit:
-            return False
-        showdown = (challenger, opponent, unit)
-        return True
-
     while True:
         if decisions >= limit:
             winner = -1
@@ -279,9 +279,14 @@ def play_round(  # one loop over the phases, kept whole for speed
             opts = plays_uno_of if len(hand) == 2 else plays_of
             plays = []
             for c in hand:
-                # A card's first play is its own code: "in plays" is "seen before".
-                if playable[c] and c not in plays:
-                    plays += opts[c]
+                # A card's first play is its own code: "in plays" is "seen before"
+                # (a loop: compiled, it compares ints where "in" compares objects).
+                if playable[c]:
+                    for q in plays:
+                        if q == c:
+                            break
+                    else:
+                        plays.extend(opts[c])
             catch = catchable >= 0 and catchable != p and len(hands[catchable]) == 1
             if prefer:
                 if catch:
@@ -376,7 +381,10 @@ def play_round(  # one loop over the phases, kept whole for speed
                 catchable = -1
             current = (p + d) % n
             phase = _PLAY
-            if not start_showdown(p, opponent, count) and not hand:
+            unit, shuffles = _unit(count, draw, discard, seed, shuffles)
+            if unit:
+                showdown = (p, opponent, unit)
+            elif not hand:
                 winner = p
                 break
             continue
@@ -434,15 +442,16 @@ def play_round(  # one loop over the phases, kept whole for speed
                     if then == _PENALTY:
                         pending += cards
                     else:
-                        draw_cards(victim, pending + cards)
+                        shuffles = _draw_cards(
+                            hands[victim], pending + cards, draw, discard, seed, shuffles
+                        )
                         pending = 0
                 current, phase = (p + turns * d) % n, then
-            if (
-                card >> SHOWDOWN_SHIFT
-                and showdowns
-                and start_showdown(p, victim, card >> SHOWDOWN_SHIFT)
-            ):
-                continue
+            if card >> SHOWDOWN_SHIFT and showdowns:
+                unit, shuffles = _unit(card >> SHOWDOWN_SHIFT, draw, discard, seed, shuffles)
+                if unit:
+                    showdown = (p, victim, unit)
+                    continue
             if not left and phase == _PLAY:
                 winner = p
                 break
@@ -451,8 +460,10 @@ def play_round(  # one loop over the phases, kept whole for speed
             playable = PLAYABLE[top]
             if until:
                 for _ in range(_DRAW_UNTIL_MAX):
-                    if not draw and not reshuffle():
-                        break
+                    if not draw:
+                        shuffles = _reshuffle(draw, discard, seed, shuffles)
+                        if not draw:
+                            break
                     c = draw.pop()
                     hand.append(c)
                     if playable[c]:
@@ -460,12 +471,15 @@ def play_round(  # one loop over the phases, kept whole for speed
                         break
                 if phase == _DRAWN:
                     continue
-            elif draw or reshuffle():
-                c = draw.pop()
-                hand.append(c)
-                if playable[c]:
-                    phase = _DRAWN
-                    continue
+            else:
+                if not draw:
+                    shuffles = _reshuffle(draw, discard, seed, shuffles)
+                if draw:
+                    c = draw.pop()
+                    hand.append(c)
+                    if playable[c]:
+                        phase = _DRAWN
+                        continue
             current = (p + d) % n
         elif act == KEEP:
             catchable = -1
@@ -473,7 +487,7 @@ def play_round(  # one loop over the phases, kept whole for speed
             phase = _PLAY
         elif act == ACCEPT:  # Game._accept
             catchable = -1
-            draw_cards(p, pending)
+            shuffles = _draw_cards(hand, pending, draw, discard, seed, shuffles)
             pending = 0
             wd4_legal = None
             current, phase = (p + d) % n, _PLAY
@@ -486,18 +500,22 @@ def play_round(  # one loop over the phases, kept whole for speed
             offender = (p - d) % n
             legal, wd4_legal = wd4_legal, None
             if not legal:
-                draw_cards(offender, pending)
+                shuffles = _draw_cards(hands[offender], pending, draw, discard, seed, shuffles)
                 pending = 0
                 phase = _PLAY
                 continue
-            draw_cards(p, pending + LOST_CHALLENGE_CARDS)
+            shuffles = _draw_cards(
+                hand, pending + LOST_CHALLENGE_CARDS, draw, discard, seed, shuffles
+            )
             pending = 0
             current, phase = (p + d) % n, _PLAY
             if not hands[offender]:
                 winner = offender
                 break
         else:  # a catch: the caught player draws; the same decision comes again
-            draw_cards(CATCH_BASE - act, uno_penalty)
+            shuffles = _draw_cards(
+                hands[CATCH_BASE - act], uno_penalty, draw, discard, seed, shuffles
+            )
             catchable = -1
     if winner < 0:  # stopped: not written back, the playout ends here
         return decisions
