@@ -206,6 +206,19 @@ def _unit(
     return unit, shuffles
 
 
+def _remove(hand: list[int], card: int) -> None:
+    """hand.remove(card), in place, comparing ints (list.remove compares
+    objects and deletes through a slice assignment)."""
+    i = 0
+    while hand[i] != card:
+        i += 1
+    last = len(hand) - 1
+    while i < last:
+        hand[i] = hand[i + 1]
+        i += 1
+    hand.pop()
+
+
 def points_of(hands: list[list[int]], winner: int) -> int:
     return sum(POINTS[c] for p, hand in enumerate(hands) if p != winner for c in hand)
 
@@ -396,14 +409,14 @@ def play_round(  # one loop over the phases, kept whole for speed
                 catchable = -1
             card = act & card_bits
             if card & number_test <= last_number and len(hand) > 2:
-                hand.remove(card)
+                _remove(hand, card)
                 discard.append(card)
                 top = card
                 current = (p + d) % n
                 phase = in_play
                 continue
             # Game._play
-            hand.remove(card)
+            _remove(hand, card)
             discard.append(card)
             left = len(hand)
             if left == 1 and not act & UNO_BIT:
