@@ -76,8 +76,9 @@ _KEY_BITS: Final = 32
 _BYTE_1: Final = 8
 _BYTE_2: Final = 16
 _BYTE_3: Final = 24
-# Compiled (mypyc names the extension as __file__), shuffle runs its own loop;
-# interpreted, engine.game.shuffle's, the faster one there.
+# Compiled (mypyc names the extension as __file__), shuffle runs its own loop
+# and a few list searches are int loops; interpreted, the builtins they stand for
+# (engine.game.shuffle's shuffle, "in", list.remove), the faster ones there.
 _COMPILED: Final = not __file__.endswith(".py")
 # Read as Any (see above): the number cards' row, known by identity.
 _PASS_TURN: Final[Any] = getattr(tables, "PASS_TURN")  # noqa: B009
@@ -293,13 +294,17 @@ def play_round(  # one loop over the phases, kept whole for speed
             plays = []
             for c in hand:
                 # A card's first play is its own code: "in plays" is "seen before"
-                # (a loop: compiled, it compares ints where "in" compares objects).
-                if playable[c]:
+                # (compiled, a loop: it compares ints where "in" compares objects).
+                if not playable[c]:
+                    continue
+                if _COMPILED:
                     for q in plays:
                         if q == c:
                             break
                     else:
                         plays.extend(opts[c])
+                elif c not in plays:
+                    plays += opts[c]
             catch = catchable >= 0 and catchable != p and len(hands[catchable]) == 1
             if prefer:
                 if catch:
@@ -409,14 +414,20 @@ def play_round(  # one loop over the phases, kept whole for speed
                 catchable = -1
             card = act & card_bits
             if card & number_test <= last_number and len(hand) > 2:
-                _remove(hand, card)
+                if _COMPILED:
+                    _remove(hand, card)
+                else:
+                    hand.remove(card)
                 discard.append(card)
                 top = card
                 current = (p + d) % n
                 phase = in_play
                 continue
             # Game._play
-            _remove(hand, card)
+            if _COMPILED:
+                _remove(hand, card)
+            else:
+                hand.remove(card)
             discard.append(card)
             left = len(hand)
             if left == 1 and not act & UNO_BIT:
