@@ -7,7 +7,10 @@ is built and no ``apply()`` is called per decision. The same ``rng`` gives
 exactly the game that the public API would play with the same policy
 (engine.uno.policies: ``reference_play_out`` is that loop over
 ``waiting_for`` / ``legal_actions`` / ``apply``, and tests/test_uno_playout.py
-compares every decision of the two). The decision loop is
+compares every decision of the two). ``play_out_new(players, variant,
+policy, rng)`` plays out the match ``Game.new`` would deal without building
+it: the same deal, made straight into the playout's lists
+(tests/test_uno_playout_deal.py compares). The decision loop is
 engine.uno.playout_kernel's ``play_round``: its mypyc extension where ``make
 build`` built it (``KERNEL``, with the heuristic it calls,
 engine.uno.playout_heuristic), its Python source otherwise or with
