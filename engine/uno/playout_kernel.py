@@ -60,7 +60,6 @@ KEEP: Final = playout_codes.KEEP
 PLAYS: Final = playout_codes.PLAYS
 PLAYS_UNO: Final = playout_codes.PLAYS_UNO
 UNO_BIT: Final = playout_codes.UNO_BIT
-PLAYABLE: Final = tables.PLAYABLE
 POINTS: Final = tables.POINTS
 LOST_CHALLENGE_CARDS: Final = rules.LOST_CHALLENGE_CARDS
 _WD4: Final = rules.WILD_DRAW_FOUR_CARDS
@@ -80,6 +79,14 @@ _BYTE_3: Final = 24
 # and a few list searches are int loops; interpreted, the builtins they stand for
 # (engine.game.shuffle's shuffle, "in", list.remove), the faster ones there.
 _COMPILED: Final = not __file__.endswith(".py")
+# tables.PLAYABLE by top (the match key), compiled as bytes: a row of 2,048 bytes,
+# 1 where the card may be played, for tables' 2,048 pointers (an indexing is a byte
+# read, and a round's rows fit the cache); interpreted, tables' own lists (a list
+# indexing is the faster there). None in tables: no top has that key.
+_ROWS: list[Any] = tables.PLAYABLE
+_PLAYABLE_BYTES: Final[list[bytes]] = (
+    [b"" if row is None else bytes(row) for row in _ROWS] if _COMPILED else _ROWS
+)
 # Read as Any (see above): the number cards' row, known by identity.
 _PASS_TURN: Final[Any] = getattr(tables, "PASS_TURN")  # noqa: B009
 
@@ -260,7 +267,7 @@ def play_round(  # one loop over the phases, kept whole for speed
     # (challenger, opponent, cards) waiting for the unit
     showdown: tuple[int, int, list[int]] | None = s.showdown
     # The hot loop's names, as locals.
-    playable_by_top, plays_of, plays_uno_of = PLAYABLE, PLAYS, PLAYS_UNO
+    playable_by_top, plays_of, plays_uno_of = _PLAYABLE_BYTES, PLAYS, PLAYS_UNO
     in_play, drawn_phase, penalty_phase = _PLAY, _DRAWN, _PENALTY
     number_test, last_number, card_bits = NUMBER_TEST_MASK, LAST_NUMBER_RANK, CARD_BITS
     if s.phase == _OVER:
@@ -481,7 +488,7 @@ def play_round(  # one loop over the phases, kept whole for speed
                 break
         elif act == DRAW:  # Game._draw_instead
             catchable = -1
-            playable = PLAYABLE[top]
+            playable = _PLAYABLE_BYTES[top]
             if until:
                 for _ in range(_DRAW_UNTIL_MAX):
                     if not draw:
