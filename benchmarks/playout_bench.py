@@ -3,9 +3,11 @@
 Classic UNO, 2 players, the prefer-play policy (../shared/peers' definition),
 one round per game. Each repeat times, interleaved:
 
-``deal+playout``  ``Game.new`` + ``engine.uno.playout.play_out``: a fresh deal
-                  (the seeded shuffle) and its round, as uno-engine's ``new Game``
-                  and its round;
+``deal+playout``  ``engine.uno.playout.play_out_new``: a fresh seeded deal (the
+                  game ``Game.new`` deals, made straight into the playout's
+                  lists) and its round, as uno-engine's ``new Game`` and its round;
+``Game.new+playout`` ``Game.new`` + ``play_out``: the same deals and rounds
+                  through a Game;
 ``playout``       ``play_out`` alone, from games dealt before the clock starts;
 ``uno-engine``    benchmarks/uno_engine/rounds.js: ``new Game`` and a random
                   prefer-play round, in one Node.js process that stays up between
@@ -19,7 +21,8 @@ one round per game. Each repeat times, interleaved:
 The rows above run the kernel play_out runs (``kernel``: the mypyc extension
 when ``make build`` built it); the ``... (interpreted)`` rows run its Python
 source in the same repeats. Prints rounds per CPU-second of each, median of
-``--repeat``, and the ratios.
+``--repeat``, and the ratios (of the medians; and the lowest of deal+playout's
+over uno-engine's, repeat by repeat).
 ``--policies`` instead times each policy in classic and Showdown, playout
 against the API (no Node.js): CPU microseconds per round from a fresh deal,
 the deal not counted, median of ``--repeat``.
@@ -46,7 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.uno import playout
 from engine.uno.game import Game
-from engine.uno.playout import play_out
+from engine.uno.playout import play_out, play_out_new
 from engine.uno.policies import reference_play_out
 
 SCRIPT_DIR = Path(__file__).resolve().parent / "uno_engine"
@@ -94,6 +97,15 @@ def deal_and_play(rounds: int, rng: random.Random) -> tuple[float, int]:
     decisions = 0
     start = time.process_time()
     for _ in range(rounds):
+        decisions += play_out_new(2, "classic", POLICY, rng).decisions
+    return time.process_time() - start, decisions
+
+
+def game_and_play(rounds: int, rng: random.Random) -> tuple[float, int]:
+    """As deal_and_play, each deal a Game (``Game.new``) played out."""
+    decisions = 0
+    start = time.process_time()
+    for _ in range(rounds):
         decisions += play_out(Game.new(2, "classic", rng=rng), POLICY, rng).decisions
     return time.process_time() - start, decisions
 
@@ -127,6 +139,7 @@ def run(repeat: int, rounds: int, node_dir: Path, seed: int) -> dict[str, Any]:
         kernel, source = playout.KERNEL, playout.interpreted_kernel()
         rates: dict[str, list[float]] = {
             "deal+playout": [],
+            "Game.new+playout": [],
             "playout": [],
             "uno-engine": [],
             "uno-engine deal": [],
@@ -141,6 +154,8 @@ def run(repeat: int, rounds: int, node_dir: Path, seed: int) -> dict[str, Any]:
             answer = node.run(str(rounds))
             rates["uno-engine"].append(rounds / answer["cpu_s"])
             per_round["uno-engine"] = answer["decisions"]
+            cpu, _ = game_and_play(rounds, rng)
+            rates["Game.new+playout"].append(rounds / cpu)
             games = [Game.new(2, "classic", rng=rng) for _ in range(rounds)]
             cpu, _ = play_only(games, rng)
             rates["playout"].append(rounds / cpu)
@@ -157,6 +172,8 @@ def run(repeat: int, rounds: int, node_dir: Path, seed: int) -> dict[str, Any]:
     finally:
         node.close()
     medians = {name: statistics.median(values) for name, values in rates.items()}
+    # Repeat by repeat (each ours beside uno-engine's next to it): the lowest ratio.
+    lowest = min(a / b for a, b in zip(rates["deal+playout"], rates["uno-engine"], strict=True))
     # uno-engine's rounds less its deal: 1 / (1/rounds_rate - 1/deal_rate).
     undealt = 1 / (1 / medians["uno-engine"] - 1 / medians["uno-engine deal"])
     return {
@@ -167,6 +184,10 @@ def run(repeat: int, rounds: int, node_dir: Path, seed: int) -> dict[str, Any]:
         "uno_engine_play_only_per_cpu_s": round(undealt),
         "ratio_deal_and_playout_vs_uno_engine": round(
             medians["deal+playout"] / medians["uno-engine"], 2
+        ),
+        "lowest_repeat_ratio_deal_and_playout_vs_uno_engine": round(lowest, 2),
+        "ratio_game_new_and_playout_vs_uno_engine": round(
+            medians["Game.new+playout"] / medians["uno-engine"], 2
         ),
         "ratio_interpreted_deal_and_playout_vs_uno_engine": round(
             medians["deal+playout (interpreted)"] / medians["uno-engine"], 2

@@ -58,3 +58,9 @@ def test_without_the_variable_the_kernel_is_what_import_finds() -> None:
     # The extension where make built it (a stale one, older than the source, is
     # not run: rebuild with `make build`), else the source.
     assert _kernel_file({playout.INTERPRETED_ENV: ""}) == playout_kernel.__file__
+
+
+def test_the_kernel_knows_whether_it_runs_compiled() -> None:
+    # Its shuffle and two list searches take their compiled loops only compiled.
+    assert playout.interpreted_kernel()._COMPILED is False
+    assert playout_kernel._COMPILED is playout.is_compiled(playout_kernel)

@@ -7,7 +7,10 @@ is built and no ``apply()`` is called per decision. The same ``rng`` gives
 exactly the game that the public API would play with the same policy
 (engine.uno.policies: ``reference_play_out`` is that loop over
 ``waiting_for`` / ``legal_actions`` / ``apply``, and tests/test_uno_playout.py
-compares every decision of the two). The decision loop is
+compares every decision of the two). ``play_out_new(players, variant,
+policy, rng)`` plays out the match ``Game.new`` would deal without building
+it: the same deal, made straight into the playout's lists
+(tests/test_uno_playout_deal.py compares). The decision loop is
 engine.uno.playout_kernel's ``play_round``: its mypyc extension where ``make
 build`` built it (``KERNEL``, with the heuristic it calls,
 engine.uno.playout_heuristic), its Python source otherwise or with
@@ -46,26 +49,15 @@ import sys
 from types import ModuleType
 from typing import Literal, NamedTuple
 
-from engine.game.shuffle import seeded_shuffle
 from engine.uno import playout_heuristic, playout_kernel
 from engine.uno.actions import Action
-from engine.uno.cards import (
-    COLOUR_SHIFT,
-    FACE_MASK,
-    FIRST_WILD_RANK,
-    RANK_MASK,
-    WILD_COLOUR,
-)
 from engine.uno.game import Game
-from engine.uno.game_state import _COLOUR, _OVER, _PLAY
-from engine.uno.rules import (
-    FIRST_CARD_COVERED,
-    FIRST_CARD_RETURNED,
-    HAND_SIZE,
-    first_card_effect,
-)
+from engine.uno.game_state import _OVER
+from engine.uno.match_facts import match_seed
+from engine.uno.rules import HouseRules, Variant
+from engine.uno.tables import EFFECTS
 
-__all__ = ["play_out", "PlayoutResult", "POLICIES", "MAX_DECISIONS"]
+__all__ = ["play_out", "play_out_new", "PlayoutResult", "POLICIES", "MAX_DECISIONS"]
 
 #: The policies by name, as ``play_out`` takes them.
 POLICIES = ("random", "prefer-play", "heuristic")
@@ -132,6 +124,8 @@ def _chosen_kernel() -> ModuleType:
 KERNEL = _chosen_kernel()
 
 
+_NO_HOUSE_RULES = HouseRules()
+
 #: The decisions after which a playout stops by default.
 MAX_DECISIONS = 100_000
 
@@ -168,15 +162,59 @@ def play_out(
     pile (a determinized copy, every card of the deck still in one place) plays
     out as it stands.
     """
+    return _play(_State(game), _policy_number(policy, to), rng, to, log, max_decisions)
+
+
+def play_out_new(
+    players: int,
+    variant: str | Variant,
+    policy: str,
+    rng: random.Random,
+    *,
+    seed: int | None = None,
+    house_rules: HouseRules | None = None,
+    target: int = 500,
+    dealer: int = 0,
+    to: Literal["round", "match"] = "round",
+    log: list[Action] | None = None,
+    max_decisions: int = MAX_DECISIONS,
+) -> PlayoutResult:
+    """Play out the match ``Game.new(players, variant, seed=seed, ...)`` deals,
+    without building the game: the deal is made straight into the playout's
+    lists, the same cards in the same order (with no ``seed``, one is drawn
+    from ``rng`` as ``Game.new(..., rng=rng)`` draws it, so
+    ``play_out_new(2, "classic", policy, rng)`` is
+    ``play_out(Game.new(2, "classic", rng=rng), policy, rng)``).
+
+    >>> a = play_out_new(2, "classic", "prefer-play", random.Random(5))
+    >>> rng = random.Random(5)
+    >>> a == play_out(Game.new(2, "classic", rng=rng), "prefer-play", rng)
+    True
+    """
+    kind = _policy_number(policy, to)
+    state = _State.new(players, variant, seed, rng, house_rules, target, dealer)
+    return _play(state, kind, rng, to, log, max_decisions)
+
+
+def _policy_number(policy: str, to: str) -> int:
+    if to not in ("round", "match"):
+        raise ValueError(f"play out to 'round' or 'match', not {to!r}")
     try:
-        kind = POLICIES.index(policy)
+        return POLICIES.index(policy)
     except ValueError:
         raise ValueError(
             f"no playout policy {policy!r} (the policies: {', '.join(POLICIES)})"
         ) from None
-    if to not in ("round", "match"):
-        raise ValueError(f"play out to 'round' or 'match', not {to!r}")
-    state = _State(game)
+
+
+def _play(
+    state: _State,
+    kind: int,
+    rng: random.Random,
+    to: str,
+    log: list[Action] | None,
+    max_decisions: int,
+) -> PlayoutResult:
     decisions = 0
     while True:
         decisions += KERNEL.play_round(state, kind, rng.random, log, max_decisions - decisions)
@@ -246,6 +284,41 @@ class _State:
         if self.phase == _OVER:
             self.points = playout_kernel.points_of(self.hands, self.current)
 
+    @classmethod
+    def new(
+        cls,
+        players: int,
+        variant: str | Variant,
+        seed: int | None,
+        rng: random.Random | None,
+        house_rules: HouseRules | None,
+        target: int,
+        dealer: int,
+    ) -> _State:
+        """Game.new's first round, dealt straight into a state (no Game)."""
+        if variant == "party" or (isinstance(variant, Variant) and variant.name == "party"):
+            raise ValueError("UNO Party! is a PartyGame: play it out with its own playout")
+        v = Variant.named(variant) if isinstance(variant, str) else variant
+        if seed is not None:
+            rng = None  # Game.new's rng only draws a seed; play_out_new's also plays
+        seed = match_seed(v, players, seed=seed, rng=rng, dealer=dealer, target=target)
+        house = _NO_HOUSE_RULES if house_rules is None else house_rules
+        state = cls.__new__(cls)
+        state.n = players
+        state.scores = [0] * players
+        state.points = 0
+        state.dealer = dealer
+        state.target = target
+        state.seed = seed
+        state.shuffles = 0
+        state.house = house
+        state.first_card = house.first_card or v.first_card
+        state.effects = EFFECTS[players == 2, house.stacking]
+        state.showdowns = v.showdowns
+        state.deck = v.codes
+        KERNEL.deal(state, list(v.codes))
+        return state
+
     def match_winner(self) -> int | None:
         scores = self.scores
         best = max(scores)
@@ -253,64 +326,7 @@ class _State:
 
     def next_round(self) -> None:
         """Game.next_round and Game._deal, on the playout's lists."""
-        n = self.n
         cards = [c for hand in self.hands for c in hand] + self.draw + self.discard
         cards.sort()
-        self.dealer = dealer = (self.dealer + 1) % n
-        seeded_shuffle(cards, seed=self.seed, count=self.shuffles)
-        self.shuffles += 1
-        first = (dealer + 1) % n
-        hands: list[list[int]] = [[]] * n
-        for i in range(n):
-            hands[(first + i) % n] = cards[-HAND_SIZE:][::-1]
-            del cards[-HAND_SIZE:]
-        self.hands = hands
-        self.draw = draw = cards
-        self.discard = discard = [cards.pop()]
-        self.direction = 1
-        self.pending = 0
-        self.wd4_legal = None
-        self.catchable = -1
-        self.showdown = None
-        # Game._turn_first_card.
-        returned, covered = (
-            FIRST_CARD_RETURNED[self.first_card],
-            FIRST_CARD_COVERED[self.first_card],
-        )
-        while True:
-            rank = discard[-1] & RANK_MASK
-            if rank in returned and any(c & RANK_MASK < FIRST_WILD_RANK for c in draw):
-                draw.append(discard.pop())
-                seeded_shuffle(draw, seed=self.seed, count=self.shuffles)
-                self.shuffles += 1
-                discard.append(draw.pop())
-            elif rank in covered and draw:
-                discard.append(draw.pop())
-            else:
-                break
-        self.current, self.phase = first, _PLAY
-        if rank >= FIRST_WILD_RANK:
-            self.top = WILD_COLOUR << COLOUR_SHIFT | rank
-            self.phase = _COLOUR
-            return
-        self.top = discard[-1] & FACE_MASK
-        effect = first_card_effect(rank, n == 2)
-        if effect.reverses:
-            self.direction = -self.direction
-        d = self.direction
-        if effect.draws:
-            self._draw_cards((dealer + d) % n, effect.draws)
-        self.current = (dealer + effect.turns * d) % n
-
-    def _draw_cards(self, player: int, count: int) -> None:
-        hand, draw, discard = self.hands[player], self.draw, self.discard
-        for _ in range(count):
-            if not draw:
-                if len(discard) < 2:
-                    return
-                rest = discard[:-1]
-                del discard[:-1]
-                seeded_shuffle(rest, seed=self.seed, count=self.shuffles)
-                self.shuffles += 1
-                draw.extend(rest)
-            hand.append(draw.pop())
+        self.dealer = (self.dealer + 1) % self.n
+        KERNEL.deal(self, cards)

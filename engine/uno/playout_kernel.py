@@ -11,11 +11,12 @@ is read into typed locals; the effect rows are read as ``Any`` because mypyc
 
 from __future__ import annotations
 
+import _random
 import functools
 from collections.abc import Callable
 from typing import Any, Final
 
-from engine.game.shuffle import seeded_shuffle
+from engine.game.shuffle import SHUFFLE_COUNT_BITS, seeded_shuffle
 from engine.uno import cards, game_state, playout_codes, rules, tables
 from engine.uno.actions import Action
 from engine.uno.playout_codes import action_of
@@ -28,7 +29,7 @@ from engine.uno.playout_heuristic import (
 )
 from engine.uno.rules import HouseRules
 
-__all__ = ["play_round", "points_of", "PREFER", "HEURISTIC"]
+__all__ = ["play_round", "points_of", "shuffle", "deal", "PREFER", "HEURISTIC"]
 
 #: The policies' numbers (engine.uno.playout.POLICIES' order).
 PREFER: Final = 1
@@ -59,12 +60,33 @@ KEEP: Final = playout_codes.KEEP
 PLAYS: Final = playout_codes.PLAYS
 PLAYS_UNO: Final = playout_codes.PLAYS_UNO
 UNO_BIT: Final = playout_codes.UNO_BIT
-PLAYABLE: Final = tables.PLAYABLE
 POINTS: Final = tables.POINTS
 LOST_CHALLENGE_CARDS: Final = rules.LOST_CHALLENGE_CARDS
 _WD4: Final = rules.WILD_DRAW_FOUR_CARDS
 _WD4_RANK: Final = int(cards.Rank.WILD_DRAW_FOUR)  # an int compares faster than the IntEnum
 _DRAW_UNTIL_MAX: Final = HouseRules.DRAW_UNTIL_MAX
+HAND_SIZE: Final = rules.HAND_SIZE
+FIRST_WILD_RANK: Final = cards.FIRST_WILD_RANK
+_COUNT_BITS: Final = SHUFFLE_COUNT_BITS
+# A shuffle's key is 4 bytes, little-endian (engine.game.shuffle's "<I"): its
+# second, third and fourth bytes sit at these shifts.
+_KEY_BYTES: Final = 4
+_KEY_BITS: Final = 32
+_BYTE_1: Final = 8
+_BYTE_2: Final = 16
+_BYTE_3: Final = 24
+# Compiled (mypyc names the extension as __file__), shuffle runs its own loop
+# and a few list searches are int loops; interpreted, the builtins they stand for
+# (engine.game.shuffle's shuffle, "in", list.remove), the faster ones there.
+_COMPILED: Final = not __file__.endswith(".py")
+# tables.PLAYABLE by top (the match key), compiled as bytes: a row of 2,048 bytes,
+# 1 where the card may be played, for tables' 2,048 pointers (an indexing is a byte
+# read, and a round's rows fit the cache); interpreted, tables' own lists (a list
+# indexing is the faster there). None in tables: no top has that key.
+_ROWS: list[Any] = tables.PLAYABLE
+_PLAYABLE_BYTES: Final[list[bytes]] = (
+    [b"" if row is None else bytes(row) for row in _ROWS] if _COMPILED else _ROWS
+)
 # Read as Any (see above): the number cards' row, known by identity.
 _PASS_TURN: Final[Any] = getattr(tables, "PASS_TURN")  # noqa: B009
 
@@ -76,6 +98,133 @@ def _deck_colours(codes: tuple[int, ...]) -> tuple[int, ...]:
     for c in codes:
         colours[c >> COLOUR_SHIFT & COLOUR_MASK] += 1
     return tuple(colours)
+
+
+def shuffle(cards: list[int], seed: int, count: int) -> None:
+    """engine.game.shuffle.seeded_shuffle(cards, seed=seed, count=count): the
+    same permutation (tests compare), compiled its Fisher-Yates loop on the
+    key bytes (twice as fast as seeded_shuffle's)."""
+    if not _COMPILED:
+        seeded_shuffle(cards, seed=seed, count=count)
+        return
+    n = len(cards)
+    bits = _random.Random(seed << _COUNT_BITS | count).getrandbits(_KEY_BITS * n)
+    keys = bits.to_bytes(_KEY_BYTES * n, "little")  # key i: bytes 4i..4i+3
+    i = n - 1
+    while i > 0:
+        b = _KEY_BYTES * i
+        key = keys[b] | keys[b + 1] << _BYTE_1 | keys[b + 2] << _BYTE_2 | keys[b + 3] << _BYTE_3
+        j = key % (i + 1)
+        c = cards[i]
+        cards[i] = cards[j]
+        cards[j] = c
+        i -= 1
+
+
+def deal(s: Any, cards: list[int]) -> None:
+    """Game._deal and Game._turn_first_card on a playout's state ``s``:
+    ``cards`` (the whole deck, taken) shuffled as the round's first shuffle,
+    hands dealt from ``s.dealer``'s left, the first card turned. ``s`` has its
+    match's slots (n, dealer, seed, shuffles, first_card, ...) set."""
+    n: int = s.n
+    dealer: int = s.dealer
+    seed: int = s.seed
+    shuffles: int = s.shuffles
+    shuffle(cards, seed, shuffles)
+    shuffles += 1
+    first = (dealer + 1) % n
+    hands: list[list[int]] = [[]] * n  # placeholders, each replaced below
+    end = len(cards)
+    for i in range(n):
+        hand = cards[end - HAND_SIZE : end]
+        hand.reverse()
+        hands[(first + i) % n] = hand
+        end -= HAND_SIZE
+    del cards[end:]
+    draw = cards
+    discard = [draw.pop()]
+    s.hands, s.draw, s.discard = hands, draw, discard
+    s.direction, s.pending, s.wd4_legal, s.catchable, s.showdown = 1, 0, None, -1, None
+    rule: str = s.first_card
+    returned: frozenset[int] = rules.FIRST_CARD_RETURNED[rule]
+    covered: frozenset[int] = rules.FIRST_CARD_COVERED[rule]
+    while True:
+        rank = discard[-1] & RANK_MASK
+        # Back into the pile only while the pile holds a card that is not wild.
+        if rank in returned and any(c & RANK_MASK < FIRST_WILD_RANK for c in draw):
+            draw.append(discard.pop())
+            shuffle(draw, seed, shuffles)
+            shuffles += 1
+            discard.append(draw.pop())
+        elif rank in covered and draw:
+            discard.append(draw.pop())
+        else:
+            break
+    s.current, s.phase = first, _PLAY
+    if rank >= FIRST_WILD_RANK:
+        s.top, s.phase, s.shuffles = WILD_COLOUR << COLOUR_SHIFT | rank, _COLOUR, shuffles
+        return
+    s.top = discard[-1] & FACE_MASK
+    effect = rules.first_card_effect(rank, n == 2)
+    d = -1 if effect.reverses else 1
+    s.direction = d
+    if effect.draws:
+        shuffles = _draw_cards(hands[(dealer + d) % n], effect.draws, draw, discard, seed, shuffles)
+    s.current, s.shuffles = (dealer + effect.turns * d) % n, shuffles
+
+
+def _reshuffle(draw: list[int], discard: list[int], seed: int, shuffles: int) -> int:
+    """Game._reshuffle, called with ``draw`` empty: the top discard stays, the
+    rest is shuffled into the pile (left empty when there is no rest). Returns
+    the shuffles counted."""
+    if len(discard) < 2:
+        return shuffles
+    rest = discard[:-1]
+    del discard[:-1]
+    shuffle(rest, seed, shuffles)
+    draw.extend(rest)
+    return shuffles + 1
+
+
+def _draw_cards(
+    hand: list[int], count: int, draw: list[int], discard: list[int], seed: int, shuffles: int
+) -> int:
+    """Game._draw_cards into ``hand``; returns the shuffles counted."""
+    for _ in range(count):
+        if not draw:
+            shuffles = _reshuffle(draw, discard, seed, shuffles)
+            if not draw:
+                break
+        hand.append(draw.pop())
+    return shuffles
+
+
+def _unit(
+    count: int, draw: list[int], discard: list[int], seed: int, shuffles: int
+) -> tuple[list[int], int]:
+    """The cards a showdown loads (Game._start_showdown): up to ``count`` from
+    the pile, reshuffled as needed; and the shuffles counted."""
+    unit = []
+    for _ in range(count):
+        if not draw:
+            shuffles = _reshuffle(draw, discard, seed, shuffles)
+            if not draw:
+                break
+        unit.append(draw.pop())
+    return unit, shuffles
+
+
+def _remove(hand: list[int], card: int) -> None:
+    """hand.remove(card), in place, comparing ints (list.remove compares
+    objects and deletes through a slice assignment)."""
+    i = 0
+    while hand[i] != card:
+        i += 1
+    last = len(hand) - 1
+    while i < last:
+        hand[i] = hand[i + 1]
+        i += 1
+    hand.pop()
 
 
 def points_of(hands: list[list[int]], winner: int) -> int:
@@ -118,42 +267,11 @@ def play_round(  # one loop over the phases, kept whole for speed
     # (challenger, opponent, cards) waiting for the unit
     showdown: tuple[int, int, list[int]] | None = s.showdown
     # The hot loop's names, as locals.
-    playable_by_top, plays_of, plays_uno_of = PLAYABLE, PLAYS, PLAYS_UNO
+    playable_by_top, plays_of, plays_uno_of = _PLAYABLE_BYTES, PLAYS, PLAYS_UNO
     in_play, drawn_phase, penalty_phase = _PLAY, _DRAWN, _PENALTY
     number_test, last_number, card_bits = NUMBER_TEST_MASK, LAST_NUMBER_RANK, CARD_BITS
     if s.phase == _OVER:
         return 0
-
-    def reshuffle() -> bool:
-        # Game._reshuffle: the top discard stays, the rest is shuffled into the pile.
-        nonlocal shuffles
-        if len(discard) < 2:
-            return False
-        rest = discard[:-1]
-        del discard[:-1]
-        seeded_shuffle(rest, seed=seed, count=shuffles)
-        shuffles += 1
-        draw.extend(rest)
-        return True
-
-    def draw_cards(player: int, count: int) -> None:
-        hand = hands[player]
-        for _ in range(count):
-            if not draw and not reshuffle():
-                return
-            hand.append(draw.pop())
-
-    def start_showdown(challenger: int, opponent: int, count: int) -> bool:
-        nonlocal showdown
-        unit = []
-        for _ in range(count):
-            if not draw and not reshuffle():
-                break
-            unit.append(draw.pop())
-        if not unit:
-            return False
-        showdown = (challenger, opponent, unit)
-        return True
 
     while True:
         if decisions >= limit:
@@ -182,8 +300,17 @@ def play_round(  # one loop over the phases, kept whole for speed
             opts = plays_uno_of if len(hand) == 2 else plays_of
             plays = []
             for c in hand:
-                # A card's first play is its own code: "in plays" is "seen before".
-                if playable[c] and c not in plays:
+                # A card's first play is its own code: "in plays" is "seen before"
+                # (compiled, a loop: it compares ints where "in" compares objects).
+                if not playable[c]:
+                    continue
+                if _COMPILED:
+                    for q in plays:
+                        if q == c:
+                            break
+                    else:
+                        plays.extend(opts[c])
+                elif c not in plays:
                     plays += opts[c]
             catch = catchable >= 0 and catchable != p and len(hands[catchable]) == 1
             if prefer:
@@ -279,7 +406,10 @@ def play_round(  # one loop over the phases, kept whole for speed
                 catchable = -1
             current = (p + d) % n
             phase = _PLAY
-            if not start_showdown(p, opponent, count) and not hand:
+            unit, shuffles = _unit(count, draw, discard, seed, shuffles)
+            if unit:
+                showdown = (p, opponent, unit)
+            elif not hand:
                 winner = p
                 break
             continue
@@ -291,14 +421,20 @@ def play_round(  # one loop over the phases, kept whole for speed
                 catchable = -1
             card = act & card_bits
             if card & number_test <= last_number and len(hand) > 2:
-                hand.remove(card)
+                if _COMPILED:
+                    _remove(hand, card)
+                else:
+                    hand.remove(card)
                 discard.append(card)
                 top = card
                 current = (p + d) % n
                 phase = in_play
                 continue
             # Game._play
-            hand.remove(card)
+            if _COMPILED:
+                _remove(hand, card)
+            else:
+                hand.remove(card)
             discard.append(card)
             left = len(hand)
             if left == 1 and not act & UNO_BIT:
@@ -337,25 +473,28 @@ def play_round(  # one loop over the phases, kept whole for speed
                     if then == _PENALTY:
                         pending += cards
                     else:
-                        draw_cards(victim, pending + cards)
+                        shuffles = _draw_cards(
+                            hands[victim], pending + cards, draw, discard, seed, shuffles
+                        )
                         pending = 0
                 current, phase = (p + turns * d) % n, then
-            if (
-                card >> SHOWDOWN_SHIFT
-                and showdowns
-                and start_showdown(p, victim, card >> SHOWDOWN_SHIFT)
-            ):
-                continue
+            if card >> SHOWDOWN_SHIFT and showdowns:
+                unit, shuffles = _unit(card >> SHOWDOWN_SHIFT, draw, discard, seed, shuffles)
+                if unit:
+                    showdown = (p, victim, unit)
+                    continue
             if not left and phase == _PLAY:
                 winner = p
                 break
         elif act == DRAW:  # Game._draw_instead
             catchable = -1
-            playable = PLAYABLE[top]
+            playable = _PLAYABLE_BYTES[top]
             if until:
                 for _ in range(_DRAW_UNTIL_MAX):
-                    if not draw and not reshuffle():
-                        break
+                    if not draw:
+                        shuffles = _reshuffle(draw, discard, seed, shuffles)
+                        if not draw:
+                            break
                     c = draw.pop()
                     hand.append(c)
                     if playable[c]:
@@ -363,12 +502,15 @@ def play_round(  # one loop over the phases, kept whole for speed
                         break
                 if phase == _DRAWN:
                     continue
-            elif draw or reshuffle():
-                c = draw.pop()
-                hand.append(c)
-                if playable[c]:
-                    phase = _DRAWN
-                    continue
+            else:
+                if not draw:
+                    shuffles = _reshuffle(draw, discard, seed, shuffles)
+                if draw:
+                    c = draw.pop()
+                    hand.append(c)
+                    if playable[c]:
+                        phase = _DRAWN
+                        continue
             current = (p + d) % n
         elif act == KEEP:
             catchable = -1
@@ -376,7 +518,7 @@ def play_round(  # one loop over the phases, kept whole for speed
             phase = _PLAY
         elif act == ACCEPT:  # Game._accept
             catchable = -1
-            draw_cards(p, pending)
+            shuffles = _draw_cards(hand, pending, draw, discard, seed, shuffles)
             pending = 0
             wd4_legal = None
             current, phase = (p + d) % n, _PLAY
@@ -389,18 +531,22 @@ def play_round(  # one loop over the phases, kept whole for speed
             offender = (p - d) % n
             legal, wd4_legal = wd4_legal, None
             if not legal:
-                draw_cards(offender, pending)
+                shuffles = _draw_cards(hands[offender], pending, draw, discard, seed, shuffles)
                 pending = 0
                 phase = _PLAY
                 continue
-            draw_cards(p, pending + LOST_CHALLENGE_CARDS)
+            shuffles = _draw_cards(
+                hand, pending + LOST_CHALLENGE_CARDS, draw, discard, seed, shuffles
+            )
             pending = 0
             current, phase = (p + d) % n, _PLAY
             if not hands[offender]:
                 winner = offender
                 break
         else:  # a catch: the caught player draws; the same decision comes again
-            draw_cards(CATCH_BASE - act, uno_penalty)
+            shuffles = _draw_cards(
+                hands[CATCH_BASE - act], uno_penalty, draw, discard, seed, shuffles
+            )
             catchable = -1
     if winner < 0:  # stopped: not written back, the playout ends here
         return decisions
