@@ -64,7 +64,13 @@ class CountingBot(SearchBot):
 
 class OracleBot(CountingBot):
     """The same search with the real game (hands, draw pile, reshuffles) as its
-    only world: the ceiling of what a better belief could give."""
+    only world (``oracle`` "all"), or with the real hands and the draw pile
+    shuffled anew in each world ("hands"): the ceiling of what a better belief
+    could give, the unknowable draw order apart."""
+
+    def __init__(self, *args, oracle: str = "all", **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.oracle = oracle
 
     def act(self, game, player):  # type: ignore[override]
         self._real = game
@@ -73,7 +79,13 @@ class OracleBot(CountingBot):
     def world(  # type: ignore[override]
         self, view: PlayerView, belief: Belief, worlds: Worlds, kernel: bool, misfit: float
     ) -> tuple[Game, float]:
-        return self._real.copy(), 1.0
+        real = self._real
+        if self.oracle == "all":
+            return real.copy(), 1.0
+        draw = list(real._draw)
+        self.rng.shuffle(draw)
+        hands = [list(real.hand(p)) for p in range(real.players)]
+        return worlds.deal(hands, draw, self.rng.getrandbits(32)), 1.0
 
 
 def play_deal(
@@ -90,7 +102,8 @@ def play_deal(
     kernel: bool | None = None,
     reads_plays: bool | None = None,
     misfit: float | None = None,
-    oracle: bool = False,
+    oracle: str | None = None,
+    race: bool | None = None,
 ) -> tuple[list[bool], list[float], list[int]]:
     """Deal ``deal`` played once per seat of the search bot: whether it won in
     each seat, its CPU seconds per decision, and its searched decisions and
@@ -104,13 +117,16 @@ def play_deal(
         unit = random.Random(rng.getrandbits(64))
         agents = [make(random.Random(rng.getrandbits(64)), "opponent") for _ in range(players)]
         bot_rng = random.Random(f"{seed}:{deal}:{seat}")
+        extra = {"oracle": oracle} if oracle else {}
         bot = (OracleBot if oracle else CountingBot)(
             bot_rng,
+            **extra,
             playouts=playouts,
             confidence=confidence,
             kernel=kernel,
             reads_plays=reads_plays,
             misfit=misfit,
+            race=race,
         )
         agents[seat] = bot
         medians = [opponent_ms] * players
@@ -160,7 +176,8 @@ def run(
     kernel: bool | None = None,
     reads_plays: bool | None = None,
     misfit: float | None = None,
-    oracle: bool = False,
+    oracle: str | None = None,
+    race: bool | None = None,
 ) -> dict:
     options = (
         playouts,
@@ -172,6 +189,7 @@ def run(
         reads_plays,
         misfit,
         oracle,
+        race,
     )
     jobs = [(d, seed, players, variant, opponent, *options) for d in range(deals)]
     start = time.process_time()
@@ -244,7 +262,13 @@ def _parser() -> argparse.ArgumentParser:
         "--reads-plays", choices=("plan", "yes", "no"), default="plan", help="the belief's"
     )
     parser.add_argument(
-        "--oracle", action="store_true", help="the real hands and draw pile as the only world"
+        "--race", choices=("plan", "yes", "no"), default="plan", help="the plan's racing"
+    )
+    parser.add_argument(
+        "--oracle",
+        choices=("all", "hands"),
+        default=None,
+        help="the real game as the only world, or the real hands (the draw pile shuffled)",
     )
     parser.add_argument("--processes", type=int, default=1, help="at most 2 on a shared machine")
     parser.add_argument("--progress", type=int, default=0, help="a tally every N deals (stderr)")
@@ -279,6 +303,7 @@ def _measure(args: argparse.Namespace) -> dict:
         None if args.reads_plays == "plan" else args.reads_plays == "yes",
         args.misfit,
         args.oracle,
+        None if args.race == "plan" else args.race == "yes",
     )
 
 
@@ -291,8 +316,10 @@ def _label(args: argparse.Namespace) -> str:
         test += f", misfit {args.misfit:g}"
     if args.reads_plays != "plan":
         test += f", reads plays {args.reads_plays}"
+    if args.race != "plan":
+        test += f", race {args.race}"
     if args.oracle:
-        test += ", the oracle's world"
+        test += f", the oracle's world ({args.oracle})"
     return f"search bot ({budget} playouts a decision, confidence {test})"
 
 

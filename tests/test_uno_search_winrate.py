@@ -31,7 +31,7 @@ def test_mcnemar_refuses_runs_of_other_lengths():
 
 def test_the_oracles_only_world_is_the_real_game():
     game = Game.new(4, "classic", seed=5)
-    bot = OracleBot(random.Random(1), playouts=8)
+    bot = OracleBot(random.Random(1), playouts=8, oracle="all")
     bot._real = game
     world, weight = bot.world(None, None, None, True, 0.25)  # type: ignore[arg-type]
     assert (world.notation(), weight) == (game.notation(), 1.0)

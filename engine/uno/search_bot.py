@@ -79,7 +79,10 @@ class Plan(NamedTuple):
     (``kernel``, compiled) or this module's ``_playout``, whether its belief
     ``reads_plays`` as HeuristicBot's (engine.uno.belief), and a world's
     weight for each opponent's play seen since the last decision that
-    HeuristicBot would not have made in it (``misfit``; 1: every world alike).
+    HeuristicBot would not have made in it (``misfit``; 1: every world alike),
+    and whether it ``race``s three or more candidates: half the budget's worlds
+    for all, then the rest for the heuristic's choice and the one leading it
+    (none when nothing leads it), the test over all of those two's worlds.
 
     (Two options measured and dropped, their figures in docs/performance.md
     naming commit 5632b6b: ``credit`` for a lost playout ended with the fewest
@@ -90,6 +93,7 @@ class Plan(NamedTuple):
     kernel: bool
     reads_plays: bool = False
     misfit: float = 1.0
+    race: bool = False
 
 
 #: 2-player classic: the kernel's playouts, re-measured over the same 2,000
@@ -222,6 +226,7 @@ class SearchBot:
         kernel: bool | None = None,
         reads_plays: bool | None = None,
         misfit: float | None = None,
+        race: bool | None = None,
         reaction_ms: float = DEFAULT_REACTION_MS,
     ) -> None:
         if playouts is not None and (
@@ -237,6 +242,7 @@ class SearchBot:
         self.kernel = kernel
         self.reads_plays = reads_plays
         self.misfit = misfit
+        self.race = race
         self.reaction_ms = check_reaction_ms(reaction_ms, f"bot {name!r}")
         self.reactions = ReactionModel()
         self._heuristic = HeuristicBot(name, reaction_ms=reaction_ms)
@@ -254,6 +260,7 @@ class SearchBot:
             plan.kernel if self.kernel is None else self.kernel,
             plan.reads_plays if self.reads_plays is None else self.reads_plays,
             plan.misfit if self.misfit is None else self.misfit,
+            plan.race if self.race is None else self.race,
         )
 
     def saw_showdown(self, reactions_ms: Mapping[int, float | None]) -> None:
@@ -290,15 +297,42 @@ class SearchBot:
         candidates = self.candidates(view, legal, fallback)
         if len(candidates) == 1:
             return candidates[0]
-        playouts, confidence, kernel, _, misfit = self.plan(view)
-        rng = self.rng
-        me = view.player
+        plan = self.plan(view)
+        playouts, confidence = plan.playouts, plan.confidence
         results: dict[Action, list[float]] = {a: [] for a in candidates}
         worlds = Worlds(view)
-        for _ in range(max(1, playouts // len(candidates))):
-            world, weight = self.world(view, belief, worlds, kernel, misfit)
+        if not plan.race or len(candidates) < 3:
+            self._play(view, belief, worlds, plan, results, max(1, playouts // len(candidates)))
+            return self.pick(results, fallback, confidence)
+        # Racing: half the budget over every candidate, the rest on the leader and the fallback.
+        first = max(1, playouts // 2 // len(candidates))
+        self._play(view, belief, worlds, plan, results, first)
+        leader = self.pick(results, fallback, 0.0)
+        if leader is fallback:
+            return fallback  # nothing beats it even by chance: no more worlds
+        final = {fallback: results[fallback], leader: results[leader]}
+        left = playouts - first * len(candidates)
+        self._play(view, belief, worlds, plan, final, max(1, left // 2))
+        return self.pick(final, fallback, confidence)
+
+    def _play(
+        self,
+        view: PlayerView,
+        belief: Belief,
+        worlds: Worlds,
+        plan: Plan,
+        results: dict[Action, list[float]],
+        count: int,
+    ) -> None:
+        """``count`` worlds more, each candidate of ``results`` played out in
+        each, their weighted values appended."""
+        rng = self.rng
+        me = view.player
+        kernel = plan.kernel
+        for _ in range(count):
+            world, weight = self.world(view, belief, worlds, kernel, plan.misfit)
             seed = rng.getrandbits(64)
-            for action in candidates:
+            for action in results:
                 game = world.copy()
                 game.apply(action)
                 luck = random.Random(seed)
@@ -308,7 +342,6 @@ class SearchBot:
                 else:
                     value = float(_playout(game, luck) == me)
                 results[action].append(value * weight)
-        return self.pick(results, fallback, confidence)
 
     def world(
         self, view: PlayerView, belief: Belief, worlds: Worlds, kernel: bool, misfit: float
