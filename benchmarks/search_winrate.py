@@ -104,6 +104,7 @@ def play_deal(
     misfit: float | None = None,
     oracle: str | None = None,
     race: bool | None = None,
+    remembers: bool | None = None,
 ) -> tuple[list[bool], list[float], list[int]]:
     """Deal ``deal`` played once per seat of the search bot: whether it won in
     each seat, its CPU seconds per decision, and its searched decisions and
@@ -127,6 +128,7 @@ def play_deal(
             reads_plays=reads_plays,
             misfit=misfit,
             race=race,
+            remembers=remembers,
         )
         agents[seat] = bot
         medians = [opponent_ms] * players
@@ -178,6 +180,7 @@ def run(
     misfit: float | None = None,
     oracle: str | None = None,
     race: bool | None = None,
+    remembers: bool | None = None,
 ) -> dict:
     options = (
         playouts,
@@ -190,6 +193,7 @@ def run(
         misfit,
         oracle,
         race,
+        remembers,
     )
     jobs = [(d, seed, players, variant, opponent, *options) for d in range(deals)]
     start = time.process_time()
@@ -265,6 +269,9 @@ def _parser() -> argparse.ArgumentParser:
         "--race", choices=("plan", "yes", "no"), default="plan", help="the plan's racing"
     )
     parser.add_argument(
+        "--remembers", choices=("plan", "yes", "no"), default="plan", help="earlier laps' plays"
+    )
+    parser.add_argument(
         "--oracle",
         choices=("all", "hands"),
         default=None,
@@ -304,6 +311,7 @@ def _measure(args: argparse.Namespace) -> dict:
         args.misfit,
         args.oracle,
         None if args.race == "plan" else args.race == "yes",
+        None if args.remembers == "plan" else args.remembers == "yes",
     )
 
 
@@ -318,6 +326,8 @@ def _label(args: argparse.Namespace) -> str:
         test += f", reads plays {args.reads_plays}"
     if args.race != "plan":
         test += f", race {args.race}"
+    if args.remembers != "plan":
+        test += f", remembers {args.remembers}"
     if args.oracle:
         test += f", the oracle's world ({args.oracle})"
     return f"search bot ({budget} playouts a decision, confidence {test})"

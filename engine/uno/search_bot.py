@@ -82,7 +82,9 @@ class Plan(NamedTuple):
     HeuristicBot would not have made in it (``misfit``; 1: every world alike),
     and whether it ``race``s three or more candidates: half the budget's worlds
     for all, then the rest for the heuristic's choice and the one leading it
-    (none when nothing leads it), the test over all of those two's worlds.
+    (none when nothing leads it), the test over all of those two's worlds;
+    and whether the belief ``remembers`` plays of earlier laps for ``misfit``
+    (while their player has drawn nothing since: engine.uno.belief).
 
     (Two options measured and dropped, their figures in docs/performance.md
     naming commit 5632b6b: ``credit`` for a lost playout ended with the fewest
@@ -94,6 +96,7 @@ class Plan(NamedTuple):
     reads_plays: bool = False
     misfit: float = 1.0
     race: bool = False
+    remembers: bool = False
 
 
 #: 2-player classic: the kernel's playouts, re-measured over the same 2,000
@@ -227,6 +230,7 @@ class SearchBot:
         reads_plays: bool | None = None,
         misfit: float | None = None,
         race: bool | None = None,
+        remembers: bool | None = None,
         reaction_ms: float = DEFAULT_REACTION_MS,
     ) -> None:
         if playouts is not None and (
@@ -243,6 +247,7 @@ class SearchBot:
         self.reads_plays = reads_plays
         self.misfit = misfit
         self.race = race
+        self.remembers = remembers
         self.reaction_ms = check_reaction_ms(reaction_ms, f"bot {name!r}")
         self.reactions = ReactionModel()
         self._heuristic = HeuristicBot(name, reaction_ms=reaction_ms)
@@ -261,6 +266,7 @@ class SearchBot:
             plan.reads_plays if self.reads_plays is None else self.reads_plays,
             plan.misfit if self.misfit is None else self.misfit,
             plan.race if self.race is None else self.race,
+            plan.remembers if self.remembers is None else self.remembers,
         )
 
     def saw_showdown(self, reactions_ms: Mapping[int, float | None]) -> None:
@@ -273,8 +279,10 @@ class SearchBot:
         view = PlayerView(game, player)
         belief = self._beliefs.get(player)
         if belief is None:
-            reads = self.plan(view).reads_plays
-            belief = self._beliefs[player] = Belief(player, reads_plays=reads)
+            plan = self.plan(view)
+            belief = self._beliefs[player] = Belief(
+                player, reads_plays=plan.reads_plays, remembers=plan.remembers
+            )
             self.reactions.know(player, self.reaction_ms)
         belief.observe(view)
         action = self._choose(game, view, belief)
@@ -370,6 +378,10 @@ class SearchBot:
             for play in belief.plays:
                 if not heuristic_would(play, hands[play.player]):
                     weight *= misfit
+            for p, older in belief.older.items():
+                for play, since in older:
+                    if not heuristic_would(play, hands[p] + since):
+                        weight *= misfit
         return weight
 
     def _settle_showdown(self, game: Game, luck: random.Random) -> None:
