@@ -72,11 +72,11 @@ class OracleBot(CountingBot):
         super().__init__(*args, **kwargs)
         self.oracle = oracle
 
-    def act(self, game, player):  # type: ignore[override]
+    def act(self, game, player):
         self._real = game
         return super().act(game, player)
 
-    def world(  # type: ignore[override]
+    def world(
         self, view: PlayerView, belief: Belief, worlds: Worlds, kernel: bool, misfit: float
     ) -> tuple[Game, float]:
         real = self._real
