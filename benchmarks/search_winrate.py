@@ -17,11 +17,21 @@ unless ``--blind``.
 (engine.uno.search_bot.plan_for); ``--playout kernel`` or ``own`` overrides its playouts.
 
 Prints the wins, the rate with a Wilson 95% interval (against the fair share
-1/players), and the search bot's CPU time per decision (median and p95,
-time.process_time around each of its decisions, forced ones included).
+1/players), the search bot's CPU time per decision (median, p95 and max,
+time.process_time around each of its decisions, forced ones included), and its
+searched decisions and those in which it overruled the heuristic.
+
+Tuning tools: ``--oracle all`` gives the search the real game as its only
+world, ``--oracle hands`` the real hands with the draw pile shuffled anew per
+world (the ceiling of a better belief). ``--save FILE`` writes each round won;
+``--paired FILE`` compares with such a run on the same deals, and
+``--compare='FLAGS'`` runs a variant after the first run: both print the rounds
+that only one of the two won and McNemar's exact two-sided p.
 
     .venv/bin/python benchmarks/search_winrate.py --deals 200
     .venv/bin/python benchmarks/search_winrate.py --deals 200 --players 4
+    .venv/bin/python benchmarks/search_winrate.py --deals 100 --players 4 --seed 101 \
+        --compare='--oracle hands'
 """
 
 from __future__ import annotations
