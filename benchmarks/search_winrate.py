@@ -37,6 +37,7 @@ that only one of the two won and McNemar's exact two-sided p.
 from __future__ import annotations
 
 import argparse
+import collections
 import json
 import math
 import multiprocessing
@@ -92,10 +93,34 @@ class OracleBot(CountingBot):
         real = self._real
         if self.oracle == "all":
             return real.copy(), 1.0
+        if self.oracle == "next":
+            return self._next_known(view, belief, worlds, misfit)
         draw = list(real._draw)
         self.rng.shuffle(draw)
         hands = [list(real.hand(p)) for p in range(real.players)]
         return worlds.deal(hands, draw, self.rng.getrandbits(32)), 1.0
+
+    def _next_known(
+        self, view: PlayerView, belief: Belief, worlds: Worlds, misfit: float
+    ) -> tuple[Game, float]:
+        """A world from the belief with the next player's real hand swapped in
+        (each of its cards traded for one the sample gave that player)."""
+        hands, draw = belief.sample(view, self.rng)
+        weight = self.weight(belief, hands, misfit)
+        nxt = view.next_player(1)
+        real = list(self._real.hand(nxt))
+        given = hands[nxt]
+        wanted = collections.Counter(real)
+        spare = list((collections.Counter(given) - wanted).elements())
+        missing = list((wanted - collections.Counter(given)).elements())
+        for card in missing:
+            swap = spare.pop()
+            for place in [h for p, h in enumerate(hands) if p not in (nxt, view.player)] + [draw]:
+                if card in place:
+                    place[place.index(card)] = swap
+                    break
+        hands[nxt] = real
+        return worlds.deal(hands, draw, self.rng.getrandbits(32)), weight
 
 
 def play_deal(
@@ -283,9 +308,10 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--oracle",
-        choices=("all", "hands"),
+        choices=("all", "hands", "next"),
         default=None,
-        help="the real game as the only world, or the real hands (the draw pile shuffled)",
+        help="the real game as the only world, the real hands (the draw pile shuffled), "
+        "or the next player's real hand (the others sampled)",
     )
     parser.add_argument("--processes", type=int, default=1, help="at most 2 on a shared machine")
     parser.add_argument("--progress", type=int, default=0, help="a tally every N deals (stderr)")

@@ -55,3 +55,29 @@ def test_a_saved_run_pairs_with_the_same_deals(tmp_path, capsys):
     assert search_winrate.main([*flags, "--paired", str(saved)]) == 0
     out = capsys.readouterr().out
     assert f"{sum(won)} against {sum(won)} rounds won; 0 won only by this run" in out
+
+
+def test_the_next_oracle_swaps_in_the_next_players_real_hand():
+    """``--oracle next``: the belief's world with the next player's real hand,
+    every other card still somewhere (hands and draw pile, the same cards)."""
+    from collections import Counter
+
+    from engine.uno.belief import Belief
+    from engine.uno.player_view import PlayerView
+    from engine.uno.search_worlds import Worlds
+
+    for seed in range(8):
+        game = Game.new(4, "classic", seed=seed)
+        me = game.current
+        view = PlayerView(game, me)
+        belief = Belief(me)
+        belief.observe(view)
+        bot = OracleBot(random.Random(seed), playouts=8, oracle="next")
+        bot._real = game
+        world, weight = bot.world(view, belief, Worlds(view), True, 0.25)
+        nxt = view.next_player(1)
+        assert sorted(world.hand(nxt)) == sorted(game.hand(nxt))
+        assert world.hand(me) == game.hand(me)
+        cards = lambda g: Counter(c for p in range(4) for c in g.hand(p)) + Counter(g._draw)  # noqa: E731
+        assert cards(world) == cards(game)
+        assert weight == 1.0
