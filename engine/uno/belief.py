@@ -130,11 +130,16 @@ class Fact:
 class Belief:
     """One player's public knowledge of the hidden cards, fed each view they see."""
 
-    def __init__(self, player: int, *, reads_plays: bool = False):
+    def __init__(self, player: int, *, reads_plays: bool = False, remembers: bool = False):
         self.player = player
         self.reads_plays = reads_plays
+        self.remembers = remembers
         #: The opponents' plays since this player's last decision (search_plays).
         self.plays: list[SeenPlay] = []
+        #: With ``remembers``: by opponent, its plays of earlier laps, each with the
+        #: cards it has played from its hand since; kept while it has drawn
+        #: nothing since (so its hand then was its hand now plus those cards).
+        self.older: dict[int, list[tuple[SeenPlay, list[int]]]] = {}
         self.facts: dict[int, list[Fact]] = {}
         self._round = -1
         self._after: tuple[int, int, int | None] | None = None  # pile length, top, colour
@@ -159,6 +164,8 @@ class Belief:
         walk = self._walk(view) if pile[length - 1] == top else None
         if walk is None and self.reads_plays and pile[length - 1] == top:
             walk = self._lap(view)
+        if self.remembers:
+            self._remember(walk)
         self.plays = [] if walk is None else walk[2]
         if walk is None:
             # Who played what cannot be told: each play may have been a covered card.
@@ -170,13 +177,31 @@ class Belief:
             learnt, from_hand, _ = walk
             for p, facts in self.facts.items():
                 for fact in facts:
-                    fact.covers -= from_hand.get(p, 0)
+                    fact.covers -= p in from_hand
             for p, fact in learnt:
                 self.facts.setdefault(p, []).append(fact)
         for p, facts in self.facts.items():
             self.facts[p] = [f for f in facts if f.covers > 0]
         self._read_draw_four(view)
         self._sizes = view.hand_sizes
+
+    def _remember(self, walk: tuple[object, dict[int, int], object] | None) -> None:
+        """Move the last lap's plays to ``older`` and follow them through this
+        lap (``walk``'s cards from each hand): an opponent that did not play a
+        card from its hand (it drew, or had no turn), or a lap whose turns
+        cannot be told apart, forgets them."""
+        if walk is None:
+            self.older = {}
+            return
+        for play in self.plays:
+            self.older.setdefault(play.player, []).append((play, []))
+        from_hand = walk[1]
+        for p in list(self.older):
+            if p in from_hand:
+                for _, since in self.older[p]:
+                    since.append(from_hand[p])
+            else:
+                del self.older[p]
 
     def draw_four_honest(self, view: PlayerView) -> bool:
         """Whether the Wild Draw Four this player faces was read as honest (the
@@ -214,8 +239,9 @@ class Belief:
         (numbers, plain wilds), so each opponent had one turn in order and
         either played from its hand (one card fewer), drew and played the card
         it drew (as many), or drew and kept it (one more). Returns the facts
-        learnt, the cards each played from its hand and those plays (on a top
-        known); None when the sizes and the pile tell another story."""
+        learnt, the card each played from its hand (by player; none for a
+        drawn card played) and those plays (on a top known); None when the
+        sizes and the pile tell another story."""
         if self._after is None or not self._passes:
             return None
         length, _, colour = self._after
@@ -244,7 +270,8 @@ class Belief:
                     return None
                 card = played[seen]
                 seen += 1
-                from_hand[p] = 1 if change < 0 else 0
+                if change < 0:
+                    from_hand[p] = int(card)
                 if change < 0 and key is not None:
                     named = None
                     if card.colour is None:  # the colour it named, when the pile shows it
@@ -319,7 +346,8 @@ class Belief:
                     return None
                 card = played[seen]
                 seen += 1
-                from_hand[p] = 1 if change < 0 else 0
+                if change < 0:
+                    from_hand[p] = int(card)
                 if change < 0 and key is not None:
                     named = None
                     if card.colour is None:  # the colour it named, when the pile shows it
@@ -398,6 +426,7 @@ class Belief:
     def _reset(self, view: PlayerView) -> None:
         self.facts = {}
         self.plays = []
+        self.older = {}
         self._round = view.round
         self._after = None
         self._passes = False

@@ -55,12 +55,9 @@ from engine.uno.cards import (
     Rank,
 )
 from engine.uno.game import Game, Phase
-from engine.uno.game_state import _OVER as OVER
 from engine.uno.party import PartyGame
 from engine.uno.player_view import PlayerView
-from engine.uno.playout import KERNEL
-from engine.uno.playout import _State as _PlayoutState
-from engine.uno.playout_kernel import HEURISTIC
+from engine.uno.playout import play_out
 from engine.uno.search_plays import heuristic_would
 from engine.uno.search_reactions import ReactionModel
 from engine.uno.search_worlds import Worlds, world_game
@@ -79,24 +76,27 @@ DEFAULT_CONFIDENCE = 1.0
 class Plan(NamedTuple):
     """How the bot searches a game: ``playouts`` per decision, the sign test's
     ``confidence``, whether its playouts are engine.uno.playout's heuristic
-    (``kernel``, compiled) or this module's ``_playout``, and the ``credit`` a
-    lost playout earns when the bot ends it with the fewest cards of the losers
-    (0: a playout is won or lost; kernel playouts only), whether its belief
+    (``kernel``, compiled) or this module's ``_playout``, whether its belief
     ``reads_plays`` as HeuristicBot's (engine.uno.belief), and a world's
     weight for each opponent's play seen since the last decision that
     HeuristicBot would not have made in it (``misfit``; 1: every world alike),
-    and ``steps``, the playout decisions (all candidates') after which a
-    decision deals no more worlds (0: none; kernel playouts only): CPU time
-    follows them, and a round's late decisions, whose playouts are short, get
-    more of its worlds."""
+    and whether it ``race``s three or more candidates: half the budget's worlds
+    for all, then the rest for the heuristic's choice and the one leading it
+    (none when nothing leads it), the test over all of those two's worlds;
+    and whether the belief ``remembers`` plays of earlier laps for ``misfit``
+    (while their player has drawn nothing since: engine.uno.belief).
+
+    (Two options measured and dropped, their figures in docs/performance.md
+    naming commit 5632b6b: ``credit`` for a lost playout ended with the fewest
+    cards of the losers, and ``steps``, a budget of playout decisions.)"""
 
     playouts: int
     confidence: float
     kernel: bool
-    credit: float = 0.0
     reads_plays: bool = False
     misfit: float = 1.0
-    steps: int = 0
+    race: bool = False
+    remembers: bool = False
 
 
 #: 2-player classic: the kernel's playouts, re-measured over the same 2,000
@@ -114,6 +114,9 @@ TWO_PLAYER_CLASSIC = Plan(DEFAULT_PLAYOUTS, DEFAULT_CONFIDENCE, kernel=True)
 #: in it: over seeds 101-106's 600 deals, 715 of 2,400 rounds against 688 for
 #: the plan without (reading alone 709, without the turns through action cards
 #: 711; a credit of 0.3 for ending second, on seed 101, 112 against 119).
+#: Paired on seeds 101-105 (docs/performance.md): racing lost 8 rounds of 400,
+#: remembered plays 8 of 1,600, a misfit of 0.1 4 of 800; the search given the
+#: real hands won 50.5% of seed 101's 400 rounds against the plan's 30.0%.
 OTHER_GAMES = Plan(480, DEFAULT_CONFIDENCE, kernel=True, reads_plays=True, misfit=0.25)
 #: Showdown: its playouts are longer (2 players, 192 playouts: p95 53 ms).
 SHOWDOWN_GAMES = Plan(DEFAULT_PLAYOUTS, DEFAULT_CONFIDENCE, kernel=True)
@@ -126,26 +129,11 @@ def plan_for(players: int, showdowns: bool) -> Plan:
     return TWO_PLAYER_CLASSIC if players == 2 else OTHER_GAMES
 
 
-def _kernel_playout(game: Game, rng: random.Random, me: int, credit: float) -> tuple[float, int]:
+def _kernel_playout(game: Game, rng: random.Random, me: int) -> float:
     """``game`` played out by engine.uno.playout's heuristic (every player as
-    HeuristicBot; ``play_out``'s round, decision for decision), valued for
-    ``me``: 1 won, ``credit`` lost holding the fewest cards of the losers
-    (ties too), else 0, and a playout stopped at ``PLAYOUT_LIMIT`` 0; with the
-    decisions it made. At 4 players a decision moves a round little, and wins
-    alone over a few hundred worlds are mostly noise: ending next to the winner
-    is the same luck's nearer miss."""
-    state = _PlayoutState(game)
-    steps = KERNEL.play_round(state, HEURISTIC, rng.random, None, PLAYOUT_LIMIT)
-    if state.phase != OVER:
-        return 0.0, steps
-    if state.current == me:
-        return 1.0, steps
-    if credit:
-        hands = state.hands
-        mine = len(hands[me])
-        if all(mine <= len(h) for p, h in enumerate(hands) if p != state.current):
-            return credit, steps
-    return 0.0, steps
+    HeuristicBot), valued for ``me``: 1 won, else 0 (a playout stopped at
+    ``PLAYOUT_LIMIT`` too)."""
+    return float(play_out(game, "heuristic", rng, max_decisions=PLAYOUT_LIMIT).winner == me)
 
 
 def _playout(game: Game, rng: random.Random) -> int:
@@ -242,10 +230,10 @@ class SearchBot:
         playouts: int | None = None,
         confidence: float | None = None,
         kernel: bool | None = None,
-        credit: float | None = None,
         reads_plays: bool | None = None,
         misfit: float | None = None,
-        steps: int | None = None,
+        race: bool | None = None,
+        remembers: bool | None = None,
         reaction_ms: float = DEFAULT_REACTION_MS,
     ) -> None:
         if playouts is not None and (
@@ -259,10 +247,10 @@ class SearchBot:
         self.playouts = playouts
         self.confidence = confidence
         self.kernel = kernel
-        self.credit = credit
         self.reads_plays = reads_plays
         self.misfit = misfit
-        self.steps = steps
+        self.race = race
+        self.remembers = remembers
         self.reaction_ms = check_reaction_ms(reaction_ms, f"bot {name!r}")
         self.reactions = ReactionModel()
         self._heuristic = HeuristicBot(name, reaction_ms=reaction_ms)
@@ -278,10 +266,10 @@ class SearchBot:
             plan.playouts if self.playouts is None else self.playouts,
             plan.confidence if self.confidence is None else self.confidence,
             plan.kernel if self.kernel is None else self.kernel,
-            plan.credit if self.credit is None else self.credit,
             plan.reads_plays if self.reads_plays is None else self.reads_plays,
             plan.misfit if self.misfit is None else self.misfit,
-            plan.steps if self.steps is None else self.steps,
+            plan.race if self.race is None else self.race,
+            plan.remembers if self.remembers is None else self.remembers,
         )
 
     def saw_showdown(self, reactions_ms: Mapping[int, float | None]) -> None:
@@ -294,8 +282,10 @@ class SearchBot:
         view = PlayerView(game, player)
         belief = self._beliefs.get(player)
         if belief is None:
-            reads = self.plan(view).reads_plays
-            belief = self._beliefs[player] = Belief(player, reads_plays=reads)
+            plan = self.plan(view)
+            belief = self._beliefs[player] = Belief(
+                player, reads_plays=plan.reads_plays, remembers=plan.remembers
+            )
             self.reactions.know(player, self.reaction_ms)
         belief.observe(view)
         action = self._choose(game, view, belief)
@@ -318,36 +308,64 @@ class SearchBot:
         candidates = self.candidates(view, legal, fallback)
         if len(candidates) == 1:
             return candidates[0]
-        playouts, confidence, kernel, credit, _, misfit, budget = self.plan(view)
-        spent = 0
-        rng = self.rng
-        me = view.player
+        plan = self.plan(view)
+        playouts, confidence = plan.playouts, plan.confidence
         results: dict[Action, list[float]] = {a: [] for a in candidates}
         worlds = Worlds(view)
-        for _ in range(max(1, playouts // len(candidates))):
-            hands, draw = belief.sample(view, rng)
-            weight = self.weight(belief, hands, misfit)
-            shuffles = rng.getrandbits(32)
-            # The own playouts build each world anew, as when first measured.
-            if kernel:
-                world = worlds.deal(hands, draw, shuffles)
-            else:
-                world = world_game(view, hands, draw, shuffles)
+        if not plan.race or len(candidates) < 3:
+            self._play(view, belief, worlds, plan, results, max(1, playouts // len(candidates)))
+            return self.pick(results, fallback, confidence)
+        # Racing: half the budget over every candidate, the rest on the leader and the fallback.
+        first = max(1, playouts // 2 // len(candidates))
+        self._play(view, belief, worlds, plan, results, first)
+        leader = self.pick(results, fallback, 0.0)
+        if leader is fallback:
+            return fallback  # nothing beats it even by chance: no more worlds
+        final = {fallback: results[fallback], leader: results[leader]}
+        left = playouts - first * len(candidates)
+        self._play(view, belief, worlds, plan, final, max(1, left // 2))
+        return self.pick(final, fallback, confidence)
+
+    def _play(
+        self,
+        view: PlayerView,
+        belief: Belief,
+        worlds: Worlds,
+        plan: Plan,
+        results: dict[Action, list[float]],
+        count: int,
+    ) -> None:
+        """``count`` worlds more, each candidate of ``results`` played out in
+        each, their weighted values appended."""
+        rng = self.rng
+        me = view.player
+        kernel = plan.kernel
+        for _ in range(count):
+            world, weight = self.world(view, belief, worlds, kernel, plan.misfit)
             seed = rng.getrandbits(64)
-            for action in candidates:
+            for action in results:
                 game = world.copy()
                 game.apply(action)
                 luck = random.Random(seed)
                 if kernel:
                     self._settle_showdown(game, luck)
-                    value, steps = _kernel_playout(game, luck, me, credit)
-                    spent += steps
+                    value = _kernel_playout(game, luck, me)
                 else:
                     value = float(_playout(game, luck) == me)
                 results[action].append(value * weight)
-            if budget and spent >= budget:
-                break  # long playouts (a young round): fewer worlds
-        return self.pick(results, fallback, confidence)
+
+    def world(
+        self, view: PlayerView, belief: Belief, worlds: Worlds, kernel: bool, misfit: float
+    ) -> tuple[Game, float]:
+        """One world drawn from the belief, and its weight (``weight``)."""
+        rng = self.rng
+        hands, draw = belief.sample(view, rng)
+        weight = self.weight(belief, hands, misfit)
+        shuffles = rng.getrandbits(32)
+        # The own playouts build each world anew, as when first measured.
+        if kernel:
+            return worlds.deal(hands, draw, shuffles), weight
+        return world_game(view, hands, draw, shuffles), weight
 
     @staticmethod
     def weight(belief: Belief, hands: list[list[int]], misfit: float) -> float:
@@ -363,6 +381,10 @@ class SearchBot:
             for play in belief.plays:
                 if not heuristic_would(play, hands[play.player]):
                     weight *= misfit
+            for p, older in belief.older.items():
+                for play, since in older:
+                    if not heuristic_would(play, hands[p] + since):
+                        weight *= misfit
         return weight
 
     def _settle_showdown(self, game: Game, luck: random.Random) -> None:

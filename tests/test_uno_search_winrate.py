@@ -1,0 +1,83 @@
+"""benchmarks/search_winrate.py's paired comparison and its oracle: the tools
+the search bot's 4-player plan is tuned with (docs/performance.md, "The search
+bot")."""
+
+import json
+import random
+
+import pytest
+
+from benchmarks import search_winrate
+from benchmarks.search_winrate import CountingBot, OracleBot, mcnemar
+from engine.uno.game import Game
+
+
+def test_mcnemar_counts_the_rounds_one_run_won_and_the_other_lost():
+    base = [True, True, False, False, False]
+    variant = [True, False, True, True, False]
+    assert mcnemar(base, variant) == (2, 1, 1.0)
+
+
+def test_mcnemar_p_is_the_exact_two_sided_sign_test():
+    # 9 to 1 of 10 disagreements: 2 * (1 + 10) / 1024
+    assert mcnemar([False] * 9 + [True], [True] * 9 + [False]) == (9, 1, 22 / 1024)
+    assert mcnemar([True, False], [True, False]) == (0, 0, 1.0)
+
+
+def test_mcnemar_refuses_runs_of_other_lengths():
+    with pytest.raises(ValueError, match="paired runs of 2 and 1 rounds"):
+        mcnemar([True, False], [True])
+
+
+def test_the_oracles_only_world_is_the_real_game():
+    game = Game.new(4, "classic", seed=5)
+    bot = OracleBot(random.Random(1), playouts=8, oracle="all")
+    bot._real = game
+    world, weight = bot.world(None, None, None, True, 0.25)  # type: ignore[arg-type]
+    assert (world.notation(), weight) == (game.notation(), 1.0)
+    assert world is not game
+
+
+def test_counting_bot_makes_the_search_bots_decisions():
+    game = Game.new(4, "classic", seed=4)
+    counting = CountingBot(random.Random(2), playouts=48)
+    plain = search_winrate.SearchBot(random.Random(2), playouts=48)
+    assert counting.act(game, game.current) == plain.act(game, game.current)
+    assert counting.counts[0] == 1
+
+
+def test_a_saved_run_pairs_with_the_same_deals(tmp_path, capsys):
+    saved = tmp_path / "base.json"
+    flags = ["--deals", "1", "--players", "4", "--seed", "7", "--playouts", "8"]
+    assert search_winrate.main([*flags, "--save", str(saved)]) == 0
+    won = json.loads(saved.read_text())["won"]
+    assert len(won) == 4
+    assert search_winrate.main([*flags, "--paired", str(saved)]) == 0
+    out = capsys.readouterr().out
+    assert f"{sum(won)} against {sum(won)} rounds won; 0 won only by this run" in out
+
+
+def test_the_next_oracle_swaps_in_the_next_players_real_hand():
+    """``--oracle next``: the belief's world with the next player's real hand,
+    every other card still somewhere (hands and draw pile, the same cards)."""
+    from collections import Counter
+
+    from engine.uno.belief import Belief
+    from engine.uno.player_view import PlayerView
+    from engine.uno.search_worlds import Worlds
+
+    for seed in range(8):
+        game = Game.new(4, "classic", seed=seed)
+        me = game.current
+        view = PlayerView(game, me)
+        belief = Belief(me)
+        belief.observe(view)
+        bot = OracleBot(random.Random(seed), playouts=8, oracle="next")
+        bot._real = game
+        world, weight = bot.world(view, belief, Worlds(view), True, 0.25)
+        nxt = view.next_player(1)
+        assert sorted(world.hand(nxt)) == sorted(game.hand(nxt))
+        assert world.hand(me) == game.hand(me)
+        cards = lambda g: Counter(c for p in range(4) for c in g.hand(p)) + Counter(g._draw)  # noqa: E731
+        assert cards(world) == cards(game)
+        assert weight == 1.0
