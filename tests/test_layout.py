@@ -5,7 +5,6 @@ Two checks of the same table: every import statement in the source, read with
 package in a fresh interpreter really loads.
 """
 
-import ast
 import importlib
 import json
 import subprocess
@@ -13,6 +12,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from tests.import_statements import imports_of
 
 ROOT = Path(__file__).resolve().parent.parent
 PROJECT = ("hw", "firmware_host", "engine")
@@ -148,22 +149,20 @@ def is_module(name: str) -> bool:
 def project_imports(path: Path):
     """(line, module) for every import of the project in one source file; for
     ``from package import name`` the module is ``package.name`` when that is a module."""
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            targets = [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            assert node.level == 0, f"{path}:{node.lineno}: a relative import"
-            targets = [
-                f"{node.module}.{alias.name}"
-                if is_module(f"{node.module}.{alias.name}")
-                else node.module
-                for alias in node.names
-            ]
+    for statement in imports_of(path):
+        if not statement.is_from:
+            targets = list(statement.names)
         else:
-            continue
+            assert statement.level == 0, f"{path}:{statement.line}: a relative import"
+            targets = [
+                f"{statement.module}.{name}"
+                if is_module(f"{statement.module}.{name}")
+                else statement.module
+                for name in statement.names
+            ]
         for target in targets:
-            if target.split(".")[0] in PROJECT:
-                yield node.lineno, target
+            if target is not None and target.split(".")[0] in PROJECT:
+                yield statement.line, target
 
 
 def source_files():

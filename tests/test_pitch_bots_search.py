@@ -10,7 +10,7 @@ from engine.pitch import Phase, PitchGame
 from engine.pitch.cards import RANK_TABLES
 from engine.pitch.heuristic import HeuristicBot
 from engine.pitch.sampling import known_cards, sample_deals, sample_worlds
-from engine.pitch.solver import RANK_POINTS, TrickSolver, lead_from, pack_hands
+from engine.pitch.solver import RANK_POINTS, TrickSolver, lead_from, pack_hands, ranks_of
 
 
 def brute_force(hands, leader, pts_a, utility, low_to_holder=False, trick=(), order=None):
@@ -157,3 +157,8 @@ def test_sampled_deals_keep_the_seats_own_cards_and_spread_the_rest():
 def test_the_sampler_refuses_a_view_before_trump():
     with pytest.raises(ValueError, match="once trump is named"):
         sample_worlds(PitchGame.new(seed=1).view(0), random.Random(1), 1)
+
+
+def test_ranks_of_every_mask_are_its_set_bits_high_to_low():
+    for mask in range(1 << 16):
+        assert ranks_of(mask) == tuple(r for r in range(15, -1, -1) if mask >> r & 1)
