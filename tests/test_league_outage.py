@@ -31,7 +31,7 @@ from tests.league_uplinks import (
 pytestmark = pytest.mark.slow
 
 UNITS = 50
-RESULTS = 4_500  # 90 a unit
+RESULTS = 2_700  # 54 a unit: each third still outlasts its kill and restart
 DRAIN_S = 90.0
 
 
