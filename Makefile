@@ -73,12 +73,11 @@ demo: $(STAMP)
 	$(VENV)/bin/showdown demo
 
 # The CI command and the README's. The "ci" Hypothesis profile (tests/conftest.py)
-# runs the same examples every time and keeps no example database. Three workers
-# on two cores: most slow tests wait on a process, a browser, a broker or a
-# terminal (a clean clone's run used 644 s of CPU in 660 s wall with two), so a
-# third keeps the cores busy (docs/performance.md, "The whole suite").
+# runs the same examples every time and keeps no example database. Two workers:
+# most slow tests wait on a process, a browser or a terminal, so one core idles
+# without the second (docs/performance.md, "The whole suite").
 test: lint $(KERNEL_STAMP) $(RL_KERNEL_STAMP)
-	$(PYTHON) -m pytest --hypothesis-profile=ci -n 3 $(TEST_PATHS)
+	$(PYTHON) -m pytest --hypothesis-profile=ci -n 2 $(TEST_PATHS)
 
 # Leaves out the tests marked slow (a process, the network or the real clock;
 # tests/conftest.py), with the "check" Hypothesis profile: the same few examples
