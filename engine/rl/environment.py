@@ -206,12 +206,7 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int], _StepSlots):
         player = self._player
         game, turns = self.game, self.turns
         if self._one_actor:  # no claims: the game's actor is the next one
-            try:
-                if action < 0:  # type: ignore[operator]
-                    raise IndexError(action)
-                move = self._actions[player][action]  # type: ignore[index]
-            except (IndexError, TypeError):
-                raise self._no_action(action) from None
+            move = self._move(player, action)
             # The player is the game's own actor (to_act): not named, not checked.
             game.apply(move)
             actor = game.to_act  # type: ignore[attr-defined]
@@ -220,12 +215,7 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int], _StepSlots):
         elif action == self.pass_action and action is not None:
             actor = turns.passed()
         else:
-            try:
-                if action < 0:  # type: ignore[operator]
-                    raise IndexError(action)
-                move = self._actions[player][action]  # type: ignore[index]
-            except (IndexError, TypeError):
-                raise self._no_action(action) from None
+            move = self._move(player, action)
             if turns.window:
                 game.check_claim(move)
             game.apply(move, player)
@@ -244,6 +234,15 @@ class CardGameEnv(AECEnv[str, dict[str, np.ndarray], int], _StepSlots):
         elif self.steps >= self.max_steps:
             self.truncations = dict.fromkeys(self.agents, True)
             self._over = True
+
+    def _move(self, player: int, action: int | None) -> Any:
+        """The game's move for ``player``'s action number, or the refusal."""
+        try:
+            if action < 0:  # type: ignore[operator]
+                raise IndexError(action)
+            return self._actions[player][action]  # type: ignore[index]
+        except (IndexError, TypeError):
+            raise self._no_action(action) from None
 
     def _no_action(self, action: object) -> IllegalActionError:
         return IllegalActionError(
