@@ -86,6 +86,8 @@ class _Cache:
         self.changed = False
         try:
             CACHE.parent.mkdir(exist_ok=True)
+            for gone in [path for path in self.entries if not (ROOT / path).exists()]:
+                del self.entries[gone]  # a file deleted or moved since
             temporary = CACHE.with_name(f"{CACHE.name}.{os.getpid()}")
             temporary.write_text(json.dumps(self.entries), encoding="utf-8")
             os.replace(temporary, CACHE)
