@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 import engine.rl
 from engine.rl.reinforce import LinearPolicy, main, train
@@ -47,3 +48,17 @@ def test_the_command_prints_both_win_rates(capsys):
     lines = capsys.readouterr().out.splitlines()
     assert [line.split(":")[0].strip() for line in lines] == ["untrained", "after 5 rounds"]
     assert all("rounds against random" in line for line in lines)
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["--variant", "nope"], "no game family plays 'nope'"),
+        (["--players", "1"], "classic takes 2-10 players, not 1"),
+        (["--episodes", "-3"], "a whole number of rounds from 1, not '-3'"),
+    ],
+)
+def test_the_command_refuses_bad_arguments_in_words(argv, says, capsys):
+    with pytest.raises(SystemExit) as exited:
+        main(argv)
+    assert exited.value.code == 2 and says in capsys.readouterr().err

@@ -102,19 +102,29 @@ class _Recorder:
         return action
 
 
+def _count(text: str) -> int:
+    """A whole number of rounds, at least 1 (argparse's type)."""
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"a whole number of rounds from 1, not {text!r}")
+    return int(text)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--variant", default="classic")
     parser.add_argument("--players", type=int, default=2)
-    parser.add_argument("--episodes", type=int, default=1000, help="training rounds")
-    parser.add_argument("--evaluate", type=int, default=400, help="evaluation rounds")
+    parser.add_argument("--episodes", type=_count, default=1000, help="training rounds")
+    parser.add_argument("--evaluate", type=_count, default=400, help="evaluation rounds")
     parser.add_argument("--bot", default="bot", help="the opponents: bot (heuristic) or random")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--learning-rate", type=float, default=0.05)
     args = parser.parse_args(argv)
     from engine.rl import env as make_env
 
-    env = make_env(args.variant, players=args.players)
+    try:
+        env = make_env(args.variant, players=args.players)
+    except ValueError as exc:
+        parser.error(str(exc))
     untrained = LinearPolicy(env, np.random.default_rng(args.seed))
     measure: dict[str, Any] = {"episodes": args.evaluate, "bot": args.bot, "seed": args.seed + 1}
     before = evaluate(env, untrained, **measure)
