@@ -60,10 +60,13 @@ pip_install_project() {
     # Build from a clean copy: pip would otherwise leave root-owned build/ and
     # *.egg-info in the checkout, and a stale build/ can ship deleted modules.
     copy=$(mktemp -d)
-    # The tools' caches are left out too: they change while a checker runs.
+    # The tools' caches are left out too: they change while a checker runs. So are
+    # the docs, tests and benchmarks (no package holds them: most of the checkout's
+    # bytes, the screenshots, for nothing) and the bytecode, which pip writes anew.
     tar -C "$source_dir" --exclude-vcs --exclude=./.venv --exclude=./build \
         --exclude='./*.egg-info' --exclude=./.pytest_cache --exclude=./.hypothesis \
-        --exclude=./.mypy_cache --exclude=./.ruff_cache \
+        --exclude=./.mypy_cache --exclude=./.ruff_cache --exclude=__pycache__ \
+        --exclude=./docs --exclude=./tests --exclude=./benchmarks \
         -cf - . | tar -C "$copy" -xf -
     if ! run "$pip" install --quiet --disable-pip-version-check "${copy}[$extras]"; then
         rm -rf "$copy"

@@ -36,10 +36,12 @@ def test_install_creates_user_venv_config_and_unit_then_enables_it(system):
     assert modes["opt/uno-showdown/motor-safe.sh"] == 0o755
     assert modes["etc/uno-showdown/unit.toml"] == 0o644
     assert (system.state / "groups-uno-showdown").read_text() == "uno-showdown gpio dialout\n"
-    # pip installed from a copy of the checkout without build files or the venv.
+    # pip installed from a copy of the checkout without build files, the venv, or
+    # what no package holds (the docs' screenshots are most of the checkout's bytes).
     seen = (system.state / "pip-saw").read_text().split()
-    assert {"pyproject.toml", "firmware_host", "systemd"} <= set(seen)
+    assert {"pyproject.toml", "README.md", "engine", "firmware_host", "hw"} <= set(seen)
     assert not {".git", ".venv", "build", "uno_showdown.egg-info", ".mypy_cache"} & set(seen)
+    assert not {"docs", "tests", "benchmarks"} & set(seen)
     assert done.stdout.splitlines()[-3:] == [
         "done: journalctl -u uno-showdown-unit -f   shows the log",
         *TOKEN_HINT,
