@@ -75,7 +75,10 @@ demo: $(STAMP)
 # The CI command and the README's. The "ci" Hypothesis profile (tests/conftest.py)
 # runs the same examples every time and keeps no example database. Two workers:
 # most slow tests wait on a process, a browser or a terminal, so one core idles
-# without the second (docs/performance.md, "The whole suite").
+# without the second (docs/performance.md, "The whole suite"). Writes bytecode as
+# check does: each worker and each Python process the tests start would otherwise
+# compile every module it imports again.
+test: export PYTHONDONTWRITEBYTECODE :=
 test: lint $(KERNEL_STAMP) $(RL_KERNEL_STAMP)
 	$(PYTHON) -m pytest --hypothesis-profile=ci -n 2 $(TEST_PATHS)
 
