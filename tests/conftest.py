@@ -56,7 +56,7 @@ settings.register_profile(
 # "check": make check's, the fast tier. Derandomized like "ci", so that it takes the
 # same time on every run (a random example can be a round of a million and a half
 # moves: 72 s), and few examples: make test runs every test at full strength.
-CHECK_EXAMPLES = 10
+CHECK_EXAMPLES = 5
 settings.register_profile("check", settings.get_profile("ci"), max_examples=CHECK_EXAMPLES)
 # No deadline in any: a per-example time limit is a timing assertion, and these
 # machines are shared and noisy.
