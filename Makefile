@@ -34,7 +34,7 @@ $(PYTHON) -c '$(MYPYC_BUILD)' $(1) $(2) > $(4) 2>&1 \
   || { rm -f $(3); echo "mypyc did not build $(2) ($(4)): it runs interpreted"; }
 endef
 
-.PHONY: help demo test check lint clean test-gpio build
+.PHONY: help demo test check lint clean test-gpio build screenshots
 
 help:
 	@echo "make demo    play a whole UNO match against the unit daemon on mock pins"
@@ -45,6 +45,8 @@ help:
 	@echo "make lint    ruff (lint and format) and mypy alone"
 	@echo "make test-gpio  the daemon on a real kernel GPIO chip (gpio-sim under qemu; root,"
 	@echo "             Debian; a few minutes the first time): tests/kernel/run.sh"
+	@echo "make screenshots  the browser tests, saving their pictures into docs/screenshots"
+	@echo "             (the other targets keep them in .pytest_cache/screenshots)"
 	@echo "make build   compile the playouts' and the environment's kernels with mypyc"
 	@echo "             (test and check do it)"
 	@echo "make clean   remove .venv and the build files"
@@ -93,6 +95,11 @@ check: export PYTHONDONTWRITEBYTECODE :=
 check: export TMPDIR := $(or $(wildcard /dev/shm),$(TMPDIR))
 check: lint $(KERNEL_STAMP) $(RL_KERNEL_STAMP)
 	$(PYTHON) -m pytest -m "not slow" --hypothesis-profile=check -n 2 $(TEST_PATHS)
+
+# The tests that take the docs' screenshots (tests/screenshots.py), saving them
+# into docs/screenshots; every other run keeps them out of the checkout.
+screenshots: $(STAMP)
+	UPDATE_SCREENSHOTS=1 $(PYTHON) -m pytest -n 2 $(shell grep -l "tests.screenshots import" tests/test_*.py)
 
 # The daemon on lgpio and RPi.GPIO against the kernel's gpio-sim driver in a qemu
 # guest (tests/kernel/run.sh); without root or qemu it says what is missing and

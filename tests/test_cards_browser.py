@@ -18,12 +18,12 @@ from engine.pitch.cards import DECK as PITCH_DECK
 from engine.uno.cards import TEXT
 from engine.uno.party_rules import load_party_deck
 from engine.uno.rules import classic_deck, load_showdown_deck
+from tests.screenshots import SHOTS
 
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[1]
 STATIC = ROOT / "engine" / "apps" / "table" / "static"
-SHOTS = ROOT / "docs" / "screenshots"
 ORIGIN = "http://cards.test"
 
 #: A page with the stylesheets the display links, and nothing else.

@@ -18,12 +18,12 @@ from engine.league.store_open import open_store
 from engine.league.web import Changes, create_app
 from tests.layout_checks import LAYOUT_PROBLEMS, long_name
 from tests.league_server_helpers import Uplink, showdown, status, wait_for
+from tests.screenshots import SHOTS
 from tests.table_helpers import free_port, served
 
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[1]
-SHOTS = ROOT / "docs" / "screenshots"
 PHONE = {"width": 390, "height": 844}
 TV = {"width": 1920, "height": 1080}
 PHONE_WIDTHS = (320, 360, 390, 430)

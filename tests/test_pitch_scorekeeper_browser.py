@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from tests.screenshots import SHOTS
 from tests.table_helpers import Frames, free_port, served
 
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[1]
-SHOTS = ROOT / "docs" / "screenshots"
 
 
 @pytest.fixture

@@ -15,12 +15,12 @@ import pytest
 
 from engine.apps.table.room import Room
 from tests.pitch_table_checks import cards_shown, hidden_shown, public_cards
+from tests.screenshots import SHOTS
 from tests.table_helpers import Frames, free_port, has_key, served, tapped
 
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[1]
-SHOTS = ROOT / "docs" / "screenshots"
 HOST_KEY = "the-host-key"
 CODE = "TEST"
 PEOPLE = ["Ann", "Bob", "Cy", "Di"]

@@ -18,12 +18,12 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from tests.screenshots import SHOTS
 from tests.table_helpers import Frames, card_lists, free_port, has_key, served, tapped
 
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[1]
-SHOTS = ROOT / "docs" / "screenshots"
 STATIC = ROOT / "engine" / "apps" / "table" / "static"
 PHONE = "Pixel 5"  # is_mobile, has_touch, a phone's viewport
 #: The tables' host key and room code: the display opens the host URL, a phone the join URL.

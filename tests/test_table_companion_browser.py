@@ -19,12 +19,13 @@ from playwright.sync_api import expect
 
 from firmware_host.people.words import duel_verdict
 from tests.daemon_helpers import Client, running_daemon
+from tests.screenshots import SHOTS
 from tests.table_helpers import Frames, free_port, served
 
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[1]
-SHOT = ROOT / "docs" / "screenshots" / "table-companion.png"
+SHOT = SHOTS / "table-companion.png"
 
 
 @pytest.fixture

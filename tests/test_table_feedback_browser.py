@@ -7,16 +7,15 @@ end, over the last showdown, and clears it when the next round is dealt."""
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 
 from tests.layout_checks import CODE, HOST_KEY, room_at
+from tests.screenshots import SHOTS
 from tests.table_helpers import free_port, served
 
 pytestmark = pytest.mark.slow
 
-SHOTS = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
 
 #: Records each buzz and each tone started instead of making them.
 STUBS = """

@@ -10,18 +10,17 @@ page. The screenshot docs/screenshots/table-history.png comes from here."""
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 
 from engine.game.errors import UnitProblem, UnitUnreachable
 from engine.units.unit_history import UnitHistory, player_histories
 from tests.daemon_helpers import FAST_CONFIG, Client, refusing_port, running_daemon
+from tests.screenshots import SHOTS
 from tests.table_helpers import free_port, served
 
 pytestmark = pytest.mark.slow
 
-SHOTS = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
 PEOPLE = {"a": "Ann", "b": "Bob"}
 #: The showdowns played: players, bots (side -> median ms), presses (side, ms from GO).
 #: Ann's presses against Robo lie 0.4 µs off the whole microseconds a bot presses

@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 
 from tests.layout_checks import CODE, HOST_KEY, LAYOUT_PROBLEMS, OUT_OF_VIEW, room_at
+from tests.screenshots import SHOTS
 from tests.table_helpers import free_port, served
 
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[1]
-SHOTS = ROOT / "docs" / "screenshots"
 PHONE_WIDTHS = (320, 360, 390, 430)
 DISPLAYS = ((1920, 1080), (1366, 768), (1280, 720))
 #: What the host presses in play: the buttons, and the fold of many seats' bot buttons.

@@ -21,12 +21,13 @@ from engine.units.live_sim import idle_outputs
 from engine.units.watch import UnitWatcher
 from firmware_host.protocol import Event
 from tests.daemon_helpers import FAST_CONFIG, PLAYERS, Client, running_daemon
+from tests.screenshots import SHOTS
 from tests.table_helpers import Frames, free_port, served
 
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[1]
-SHOT = ROOT / "docs" / "screenshots" / "table-panel.png"
+SHOT = SHOTS / "table-panel.png"
 
 #: The host key the panel page carries on from the host display.
 KEY = "panel-host-key"

@@ -16,13 +16,13 @@ import urllib.request
 import pytest
 
 from engine.apps.table.phone_port import PhonePaddles
+from tests.screenshots import SHOTS
 from tests.table_helpers import Frames, free_port, served
 from tests.test_table_browser import (
     CODE,
     COUNT_CLICKS,
     HOST_KEY,
     PHONE,
-    SHOTS,
     answered,
     join,
     open_phone,
