@@ -88,13 +88,7 @@ class OracleBot(CountingBot):
         return super().act(game, player)
 
     def world(
-        self,
-        view: PlayerView,
-        belief: Belief,
-        worlds: Worlds,
-        kernel: bool,
-        misfit: float,
-        redeals: int = 1,
+        self, view: PlayerView, belief: Belief, worlds: Worlds, kernel: bool, misfit: float
     ) -> tuple[Game, float]:
         real = self._real
         if self.oracle == "all":
@@ -146,7 +140,6 @@ def play_deal(
     oracle: str | None = None,
     race: bool | None = None,
     remembers: bool | None = None,
-    redeals: int | None = None,
 ) -> tuple[list[bool], list[float], list[int]]:
     """Deal ``deal`` played once per seat of the search bot: whether it won in
     each seat, its CPU seconds per decision, and its searched decisions and
@@ -171,7 +164,6 @@ def play_deal(
             misfit=misfit,
             race=race,
             remembers=remembers,
-            redeals=redeals,
         )
         agents[seat] = bot
         medians = [opponent_ms] * players
@@ -224,7 +216,6 @@ def run(
     oracle: str | None = None,
     race: bool | None = None,
     remembers: bool | None = None,
-    redeals: int | None = None,
 ) -> dict:
     options = (
         playouts,
@@ -238,7 +229,6 @@ def run(
         oracle,
         race,
         remembers,
-        redeals,
     )
     jobs = [(d, seed, players, variant, opponent, *options) for d in range(deals)]
     start = time.process_time()
@@ -316,7 +306,6 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--remembers", choices=("plan", "yes", "no"), default="plan", help="earlier laps' plays"
     )
-    parser.add_argument("--redeals", type=int, default=None, help="default: the plan's")
     parser.add_argument(
         "--oracle",
         choices=("all", "hands", "next"),
@@ -359,7 +348,6 @@ def _measure(args: argparse.Namespace) -> dict:
         args.oracle,
         None if args.race == "plan" else args.race == "yes",
         None if args.remembers == "plan" else args.remembers == "yes",
-        args.redeals,
     )
 
 
@@ -376,8 +364,6 @@ def _label(args: argparse.Namespace) -> str:
         test += f", race {args.race}"
     if args.remembers != "plan":
         test += f", remembers {args.remembers}"
-    if args.redeals is not None:
-        test += f", redeals {args.redeals}"
     if args.oracle:
         test += f", the oracle's world ({args.oracle})"
     return f"search bot ({budget} playouts a decision, confidence {test})"

@@ -14,7 +14,6 @@ from engine.uno.game import Game
 from engine.uno.player_view import PlayerView
 from engine.uno.search_bot import SearchBot
 from engine.uno.search_plays import SeenPlay, heuristic_would
-from engine.uno.search_worlds import Worlds
 from engine.uno.tables import match_key
 
 #: Player 3 holds no red: HeuristicBot plays its Wild Draw Four on R5 (honestly).
@@ -205,47 +204,6 @@ def test_a_wild_draw_four_read_as_honest_is_not_challenged():
     assert str(HeuristicBot().act(game, 0)) == "challenge"
     assert str(SearchBot(random.Random(1), reads_plays=False).act(game, 0)) == "challenge"
     assert str(SearchBot(random.Random(1), reads_plays=True).act(game, 0)) == "accept"
-
-
-def test_redealt_worlds_agree_with_the_plays_seen_more_often():
-    """``Plan.redeals``: a world that weighs less is kept by chance or dealt
-    again, so more of the worlds played agree with every play seen (weigh 1,
-    and so do the plays); with one deal, the worlds and weights of before."""
-    game = Game.new(4, "classic", seed=1)
-    belief = Belief(0, reads_plays=True)
-    heuristic = HeuristicBot()
-    while True:  # the decision of test_worlds_that_disagree_with_the_plays_seen_weigh_less
-        view = PlayerView(game, 0)
-        if game.to_act == 0:
-            belief.observe(view)
-            if any(play.named is not None for play in belief.plays):
-                break
-            action = heuristic.act(game, 0)
-            belief.decided(view, action)
-        else:
-            action = heuristic.act(game, game.to_act)
-        game.apply(action)
-    worlds = Worlds(view)
-
-    def weights(redeals: int) -> Counter[float]:
-        bot = SearchBot(random.Random(5))
-        out: Counter[float] = Counter()
-        for _ in range(40):
-            world, weight = bot.world(view, belief, worlds, True, 0.5, redeals)
-            fits = all(heuristic_would(p, world.hand(p.player)) for p in belief.plays)
-            assert fits == (SearchBot.weight(belief, world._hands, 0.5) == 1.0)
-            out[weight if weight < 1.0 else fits] += 1
-        return out
-
-    rng = random.Random(5)  # one deal: a sample and a reshuffle seed, as before redeals
-    before: Counter[float] = Counter()
-    for _ in range(40):
-        before[SearchBot.weight(belief, belief.sample(view, rng)[0], 0.5)] += 1
-        rng.getrandbits(32)
-    assert weights(1) == {True if w == 1.0 else w: n for w, n in before.items()}
-    assert before == {1.0: 2, 0.5: 10, 0.25: 19, 0.125: 9}
-    # Four deals: 6 that agree, 32 kept by chance (an eighth to a half of the time), 2 left.
-    assert weights(4) == {True: 6, False: 32, 0.25: 2}
 
 
 #: Player 1 holds nothing playable on R1 and draws G9, which it cannot play either.

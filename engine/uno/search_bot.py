@@ -84,10 +84,7 @@ class Plan(NamedTuple):
     for all, then the rest for the heuristic's choice and the one leading it
     (none when nothing leads it), the test over all of those two's worlds;
     and whether the belief ``remembers`` plays of earlier laps for ``misfit``
-    (while their player has drawn nothing since: engine.uno.belief); and
-    ``redeals``, the deals a world may take: a world that weighs less than 1
-    is kept with its weight as chance (then weighing 1) or dealt again, the
-    last one kept with its weight (rejection sampling of the plays seen).
+    (while their player has drawn nothing since: engine.uno.belief).
 
     (Two options measured and dropped, their figures in docs/performance.md
     naming commit 5632b6b: ``credit`` for a lost playout ended with the fewest
@@ -100,7 +97,6 @@ class Plan(NamedTuple):
     misfit: float = 1.0
     race: bool = False
     remembers: bool = False
-    redeals: int = 1
 
 
 #: 2-player classic: the kernel's playouts, re-measured over the same 2,000
@@ -238,7 +234,6 @@ class SearchBot:
         misfit: float | None = None,
         race: bool | None = None,
         remembers: bool | None = None,
-        redeals: int | None = None,
         reaction_ms: float = DEFAULT_REACTION_MS,
     ) -> None:
         if playouts is not None and (
@@ -256,7 +251,6 @@ class SearchBot:
         self.misfit = misfit
         self.race = race
         self.remembers = remembers
-        self.redeals = redeals
         self.reaction_ms = check_reaction_ms(reaction_ms, f"bot {name!r}")
         self.reactions = ReactionModel()
         self._heuristic = HeuristicBot(name, reaction_ms=reaction_ms)
@@ -276,7 +270,6 @@ class SearchBot:
             plan.misfit if self.misfit is None else self.misfit,
             plan.race if self.race is None else self.race,
             plan.remembers if self.remembers is None else self.remembers,
-            plan.redeals if self.redeals is None else self.redeals,
         )
 
     def saw_showdown(self, reactions_ms: Mapping[int, float | None]) -> None:
@@ -348,7 +341,7 @@ class SearchBot:
         me = view.player
         kernel = plan.kernel
         for _ in range(count):
-            world, weight = self.world(view, belief, worlds, kernel, plan.misfit, plan.redeals)
+            world, weight = self.world(view, belief, worlds, kernel, plan.misfit)
             seed = rng.getrandbits(64)
             for action in results:
                 game = world.copy()
@@ -362,25 +355,12 @@ class SearchBot:
                 results[action].append(value * weight)
 
     def world(
-        self,
-        view: PlayerView,
-        belief: Belief,
-        worlds: Worlds,
-        kernel: bool,
-        misfit: float,
-        redeals: int = 1,
+        self, view: PlayerView, belief: Belief, worlds: Worlds, kernel: bool, misfit: float
     ) -> tuple[Game, float]:
-        """One world drawn from the belief, and its weight (``weight``), in at
-        most ``redeals`` deals (``Plan.redeals``)."""
+        """One world drawn from the belief, and its weight (``weight``)."""
         rng = self.rng
-        for left in range(redeals - 1, -1, -1):
-            hands, draw = belief.sample(view, rng)
-            weight = self.weight(belief, hands, misfit)
-            if weight == 1.0 or not left:
-                break
-            if rng.random() < weight:  # kept: a draw from the worlds weighed by the plays
-                weight = 1.0
-                break
+        hands, draw = belief.sample(view, rng)
+        weight = self.weight(belief, hands, misfit)
         shuffles = rng.getrandbits(32)
         # The own playouts build each world anew, as when first measured.
         if kernel:
