@@ -154,11 +154,11 @@ def test_worlds_that_disagree_with_the_plays_seen_weigh_less():
         else:
             action = heuristic.act(game, game.to_act)
         game.apply(action)
-    assert len(belief.plays) == 2  # two wilds, their colours seen
+    assert len(belief.plays) == 3  # two wilds, their colours seen, and the card between
     rng = random.Random(5)
     worlds = [belief.sample(view, rng)[0] for _ in range(40)]
     weights = Counter(SearchBot.weight(belief, hands, 0.5) for hands in worlds)
-    assert weights == {1.0: 4, 0.5: 20, 0.25: 16}
+    assert weights == {1.0: 2, 0.5: 12, 0.25: 19, 0.125: 7}
     assert {SearchBot.weight(belief, hands, 1.0) for hands in worlds} == {1.0}
     assert SearchBot.weight(belief, game._hands, 0.5) == 1.0  # the real hands
 
@@ -188,7 +188,8 @@ def test_the_turn_is_followed_through_a_skip_when_reading_plays():
         belief.observe(PlayerView(game, 0))
         return belief.facts
 
-    assert facts(True) == {3: [Fact(match_key(Colour.RED, Rank.SKIP), 4, 4)]}
+    rs = match_key(Colour.RED, Rank.SKIP)
+    assert facts(True) == {3: [Fact(rs, 4, 4), Fact(no_coloured(rs), 5, 5)]}  # G2 kept too
     assert facts(False) == {}
 
 
@@ -203,3 +204,88 @@ def test_a_wild_draw_four_read_as_honest_is_not_challenged():
     assert str(HeuristicBot().act(game, 0)) == "challenge"
     assert str(SearchBot(random.Random(1), reads_plays=False).act(game, 0)) == "challenge"
     assert str(SearchBot(random.Random(1), reads_plays=True).act(game, 0)) == "accept"
+
+
+#: Player 1 holds nothing playable on R1 and draws G9, which it cannot play either.
+DRAWS_AND_KEEPS = (
+    "classic R1,B7,B8,B9/G3,G4,Y6,Y7/R3,B1,B2,B3/R4,Y1,Y2,Y3 G9,Y8,B4,B5,B6,G1,G2 R5 R + 0 play"
+    " - - 0,0,0,0 1 1 500 - 1:0"
+)
+
+
+def after_a_draw_kept(reads_plays: bool) -> Belief:
+    game = Game.from_notation(DRAWS_AND_KEEPS)
+    belief = Belief(0, reads_plays=reads_plays)
+    heuristic = HeuristicBot()
+    view = PlayerView(game, 0)
+    belief.observe(view)
+    action = heuristic.act(game, 0)
+    belief.decided(view, action)
+    game.apply(action)
+    played = [str(action)]
+    while game.to_act != 0:
+        action = heuristic.act(game, game.to_act)
+        played.append(str(action))
+        game.apply(action)
+    assert played == ["R1", "draw", "B1", "Y1"]
+    assert game.hand_sizes[1] == 5
+    belief.observe(PlayerView(game, 0))
+    return belief
+
+
+def test_a_card_drawn_and_kept_is_read_as_one_it_could_not_play():
+    # No one near going out: the kept card was no coloured card playable on R1 (a wild may be).
+    r1 = match_key(Colour.RED, Rank.ONE)
+    belief = after_a_draw_kept(reads_plays=True)
+    assert belief.facts[1] == [Fact(r1, 4, 4), Fact(no_coloured(r1), 5, 5)]
+    assert belief.slot_keys(1, 5) == [(r1, no_coloured(r1))] * 4 + [(no_coloured(r1),)]
+
+
+def test_a_card_drawn_and_kept_is_not_read_unless_asked():
+    belief = after_a_draw_kept(reads_plays=False)
+    assert belief.facts[1] == [Fact(match_key(Colour.RED, Rank.ONE), 4, 4)]
+
+
+#: Player 1 holds no red: on R5 it plays its Wild Draw Four (naming green), player 2
+#: challenges and draws six, player 3 plays G8.
+OTHERS_DRAW_FOUR = (
+    "classic R5,B1,B2,Y1/G3,G4,G6,W+4/B6,B7,Y8,Y9/G8,Y5,B8,B9 G2,R3,R4,R6,R7,R8,Y2,Y3,Y4 R9 R"
+    " + 0 play - - 0,0,0,0 1 1 500 - 1:0"
+)
+
+
+def test_an_opponents_wild_draw_four_is_read_through_and_held_no_colour_it_covered():
+    """Read through the Wild Draw Four (its victim drew six and had no turn):
+    player 1 held no red (and, no one near going out, nothing coloured
+    playable on R5); the colour it named is the next card's, so player 3's
+    G8 is read too. Without ``reads_plays`` nothing is learnt."""
+
+    def read(reads_plays: bool) -> Belief:
+        game = Game.from_notation(OTHERS_DRAW_FOUR)
+        belief = Belief(0, reads_plays=reads_plays)
+        heuristic = HeuristicBot()
+        view = PlayerView(game, 0)
+        belief.observe(view)
+        action = heuristic.act(game, 0)
+        belief.decided(view, action)
+        game.apply(action)
+        seen = [str(action)]
+        while game.to_act != 0:
+            action = heuristic.act(game, game.to_act)
+            seen.append(str(action))
+            game.apply(action)
+        assert seen == ["R5", "W+4=G", "challenge", "G8"]
+        assert game.hand_sizes == (3, 3, 10, 3)
+        belief.observe(PlayerView(game, 0))
+        return belief
+
+    belief = read(reads_plays=True)
+    r5 = match_key(Colour.RED, Rank.FIVE)
+    assert belief.facts == {1: [Fact(no_coloured(r5), 3, 3), Fact(no_colour(Colour.RED), 3, 3)]}
+    wd4, g8 = (int(Card.parse(c)) for c in ("W+4", "G8"))
+    green_wd4 = match_key(Colour.GREEN, Rank.WILD_DRAW_FOUR)
+    assert belief.plays == [
+        SeenPlay(1, wd4, int(Colour.GREEN), r5, (3, 4, 4, 4), 1),
+        SeenPlay(3, g8, None, green_wd4, (3, 3, 10, 4), 1),
+    ]
+    assert read(reads_plays=False).facts == {}

@@ -19,7 +19,7 @@ FIRST = 6
 PINNED = {
     (0, 0): "G2 G3 W=Y B7 accept GR",
     (0, 2): "R9 G1 R+2 draw Y+2 R8",
-    (1, 1): "draw G9 G8 G6 G3 draw",
+    (1, 1): "draw G9 G8 GS draw draw",
     (2, 0): "B5 Y5",
 }
 #: The same rounds with the belief not reading plays and every world alike.

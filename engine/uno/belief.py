@@ -20,11 +20,15 @@ fact's playable cards too.
 
 The facts assume opponents draw only when they must (the heuristic bot does;
 a person may not): when a world cannot meet them all, the oldest facts are
-dropped until it can. A belief that ``reads_plays`` also reads two plays as
+dropped until it can. A belief that ``reads_plays`` also reads the plays as
 HeuristicBot makes them: a Wild Draw Four only when its player held nothing of
-the colour it covered (so a challenge of it fails), and a plain wild while no
-one is near going out only when nothing coloured played (``no_colour`` and
-``no_coloured`` facts: a key above PLAYABLE's, see ``forbidden``).
+the colour it covered (so a challenge of it fails; the turns are followed
+through one played on another opponent, whose victim drew 4 or 6), a plain
+wild while no one is near going out only when nothing coloured played
+(``no_colour`` and ``no_coloured`` facts: a key above PLAYABLE's, see
+``forbidden``), and a card drawn and kept as one it could not play (but a
+wild, while no one is near going out): the fact of its draw then covers that
+card too. A wild's named colour, when not on top, is the next card's.
 
 >>> import random
 >>> from engine.uno.game import Game
@@ -60,7 +64,10 @@ _TRIES = 4
 _TURN_PASSING_RANKS = frozenset({*(r for r in Rank if r <= Rank.NINE), Rank.WILD})
 #: The action cards ``Belief._lap`` follows the turn through.
 _LAP_RANKS = frozenset({Rank.SKIP, Rank.REVERSE, Rank.DRAW_TWO})
-_LAPPED_RANKS = _TURN_PASSING_RANKS | _LAP_RANKS
+#: The cards played by others that ``Belief._lap`` follows: a Wild Draw Four too
+#: (HeuristicBot's are honest, so its victim draws 4, or 6 on a challenge).
+_LAPPED_RANKS = _TURN_PASSING_RANKS | _LAP_RANKS | {Rank.WILD_DRAW_FOUR}
+_WILD_DRAW_FOUR_DRAWS = (4, 6)
 #: The cards a Draw Two's next player draws.
 _DRAW_TWO_CARDS = 2
 
@@ -265,6 +272,10 @@ class Belief:
                 return None
             if change >= 0 and key is not None:  # it drew: nothing it held played on key
                 learnt.append((p, Fact(key, self._sizes[p], self._sizes[p])))
+                if change > 0 and self._keeps_unplayable(view):
+                    # HeuristicBot plays the card it drew when it can, but a calm wild.
+                    kept = no_coloured(key) if self._calm(p, then) else key
+                    learnt.append((p, Fact(kept, sizes[p], sizes[p])))
             if change <= 0:
                 if seen == len(played):
                     return None
@@ -289,6 +300,8 @@ class Belief:
                     key = match_key(int(card.colour), int(card.rank))
                 elif seen == len(played) and view.colour is not None:  # the wild on top
                     key = match_key(int(view.colour), int(card.rank))
+                elif seen < len(played) and (following := played[seen].colour) is not None:
+                    key = match_key(int(following), int(card.rank))  # the next card's colour
                 else:
                     key = None  # a wild's named colour we did not see
             then[p] = sizes[p]
@@ -297,11 +310,13 @@ class Belief:
     def _lap(
         self, view: PlayerView
     ) -> tuple[list[tuple[int, Fact]], dict[int, int], list[SeenPlay]] | None:
-        """``_walk`` through Skips, Reverses and Draw Twos too (ours or theirs),
-        when each opponent had at most one turn and the turn came back to us
-        (we were not skipped): a skipped player drew its penalty, if any, and
-        had no turn. Returns what ``_walk`` does; None when the sizes and the
-        pile tell another story."""
+        """``_walk`` through Skips, Reverses and Draw Twos too (ours or theirs)
+        and the opponents' Wild Draw Fours, when each opponent had at most one
+        turn and the turn came back to us (we were not skipped, or we face the
+        penalty now): a skipped player drew its penalty, if any, and had no
+        turn; a Wild Draw Four's player held nothing of the colour it covered
+        (HeuristicBot's are honest). Returns what ``_walk`` does; None when the
+        sizes and the pile tell another story."""
         if self._after is None or not (self._passes or self._rank in _LAP_RANKS):
             return None
         length, _, colour = self._after
@@ -326,13 +341,18 @@ class Belief:
         while True:
             p = (p + d) % n
             if p == me:
-                if skip:
+                facing = view.phase is Phase.PENALTY and seen == len(played)
+                if skip and not facing:
                     return None  # we were skipped: the turn went round again
                 break
             if p in turns:
                 return None
             turns.add(p)
             if skip:
+                if draws < 0:  # a Wild Draw Four's: accepted or challenged
+                    draws = sizes[p] - then[p]
+                    if draws not in _WILD_DRAW_FOUR_DRAWS:
+                        return None
                 then[p] += draws
                 skip, draws = False, 0
                 continue
@@ -341,6 +361,10 @@ class Belief:
                 return None
             if change >= 0 and key is not None:  # it drew: nothing it held played on key
                 learnt.append((p, Fact(key, self._sizes[p], self._sizes[p])))
+                if change > 0 and self._keeps_unplayable(view):
+                    # HeuristicBot plays the card it drew when it can, but a calm wild.
+                    kept = no_coloured(key) if self._calm(p, then) else key
+                    learnt.append((p, Fact(kept, sizes[p], sizes[p])))
             if change <= 0:
                 if seen == len(played):
                     return None
@@ -360,10 +384,16 @@ class Belief:
                 if change < 0 and card.colour is None and key is not None and self._calm(p, then):
                     held = self._sizes[p] - 1
                     learnt.append((p, Fact(no_coloured(key), held, held)))
+                covered = WILD_COLOUR if key is None else key >> COLOUR_SHIFT
+                if change < 0 and card.rank is Rank.WILD_DRAW_FOUR and covered != WILD_COLOUR:
+                    held = self._sizes[p] - 1
+                    learnt.append((p, Fact(no_colour(covered), held, held)))
                 if card.colour is not None:
                     key = match_key(int(card.colour), int(card.rank))
                 elif seen == len(played) and view.colour is not None:  # the wild on top
                     key = match_key(int(view.colour), int(card.rank))
+                elif seen < len(played) and (following := played[seen].colour) is not None:
+                    key = match_key(int(following), int(card.rank))  # the next card's colour
                 else:
                     key = None  # a wild's named colour we did not see
                 skip, draws = self._effect(int(card.rank), n)
@@ -379,14 +409,21 @@ class Belief:
     def _effect(rank: int | None, players: int) -> tuple[bool | None, int]:
         """What a card of ``rank`` (None: no card) does to the turn: whether it
         skips the next player (None: it reverses the direction) and the cards
-        that player draws."""
+        that player draws (-1: a Wild Draw Four's, 4 or 6)."""
         if rank == Rank.DRAW_TWO:
             return True, _DRAW_TWO_CARDS
+        if rank == Rank.WILD_DRAW_FOUR:
+            return True, -1  # 4, or 6 on a failed challenge: the sizes tell
         if rank == Rank.SKIP or (rank == Rank.REVERSE and players == 2):
             return True, 0
         if rank == Rank.REVERSE:
             return None, 0
         return False, 0
+
+    def _keeps_unplayable(self, view: PlayerView) -> bool:
+        """Whether ``reads_plays`` and a card drawn and kept was one its player
+        could not play (HeuristicBot's, and one card drawn at a time)."""
+        return self.reads_plays and not view.house_rules.draw_until_playable
 
     def _calm(self, opponent: int, sizes: Sequence[int]) -> bool:
         """Whether ``reads_plays`` and, by ``sizes``, no one but ``opponent`` is
