@@ -88,7 +88,13 @@ class OracleBot(CountingBot):
         return super().act(game, player)
 
     def world(
-        self, view: PlayerView, belief: Belief, worlds: Worlds, kernel: bool, misfit: float
+        self,
+        view: PlayerView,
+        belief: Belief,
+        worlds: Worlds,
+        kernel: bool,
+        misfit: float,
+        redeals: int = 0,
     ) -> tuple[Game, float]:
         real = self._real
         if self.oracle == "all":
