@@ -88,13 +88,7 @@ class OracleBot(CountingBot):
         return super().act(game, player)
 
     def world(
-        self,
-        view: PlayerView,
-        belief: Belief,
-        worlds: Worlds,
-        kernel: bool,
-        misfit: float,
-        redeals: int = 0,
+        self, view: PlayerView, belief: Belief, worlds: Worlds, kernel: bool, misfit: float
     ) -> tuple[Game, float]:
         real = self._real
         if self.oracle == "all":

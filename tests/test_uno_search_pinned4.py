@@ -18,14 +18,6 @@ FIRST = 6
 #: recorded at the plan's choice; each round differs from main's plan (``OLD``).
 PINNED = {
     (0, 0): "G2 G3 W=Y B7 accept GR",
-    (0, 2): "R9 G1 R8 draw R7 B0",
-    (1, 1): "draw G3 G9 G2 draw B5",
-    (2, 0): "B5 Y5",
-}
-#: The same rounds without ``Plan.redeals`` (the hands that disagree with the
-#: plays seen only weighed, not dealt again): the plan of seeds 2026-2030's 28.7%.
-UNMENDED = {
-    (0, 0): "G2 G3 W=Y B7 accept GR",
     (0, 2): "R9 G1 R+2 draw Y+2 R8",
     (1, 1): "draw G9 G8 GS draw draw",
     (2, 0): "B5 Y5",
@@ -61,11 +53,6 @@ def decisions(deal: int, seat: int, **options) -> str:
 @pytest.mark.parametrize(("deal", "seat"), sorted(PINNED))
 def test_four_player_classic_decisions_are_the_measured_ones(deal, seat):
     assert decisions(deal, seat) == PINNED[deal, seat]
-
-
-@pytest.mark.parametrize(("deal", "seat"), sorted(UNMENDED))
-def test_without_redeals_the_plans_earlier_decisions(deal, seat):
-    assert decisions(deal, seat, redeals=0) == UNMENDED[deal, seat]
 
 
 @pytest.mark.parametrize(("deal", "seat"), sorted(OLD))

@@ -501,21 +501,6 @@ class Belief:
                 raise ValueError(f"no world fits sizes {sizes} and {len(unseen)} unseen cards")
             self._drop_oldest()
 
-    def redeal(
-        self, hands: list[list[int]], draw: list[int], opponent: int, rng: random.Random
-    ) -> tuple[list[list[int]], list[int]]:
-        """The world ``hands`` and ``draw`` with ``opponent``'s hand dealt again
-        from itself and the draw pile, under its facts (the others' hands kept,
-        so a world that disagrees with one opponent's plays is mended at a hand's
-        cost, not a world's); the world as it was when no deal meets the facts."""
-        sizes = [len(h) for h in hands]
-        world = _deal([*hands[opponent], *draw], sizes, [opponent], self.slot_keys, rng)
-        if world is None:
-            return hands, draw
-        dealt, pile = world
-        mended = [h if p != opponent else dealt[opponent] for p, h in enumerate(hands)]
-        return mended, pile
-
     def _drop_oldest(self) -> None:
         for p, facts in self.facts.items():
             self.facts[p] = facts[1:]

@@ -84,10 +84,7 @@ class Plan(NamedTuple):
     for all, then the rest for the heuristic's choice and the one leading it
     (none when nothing leads it), the test over all of those two's worlds;
     and whether the belief ``remembers`` plays of earlier laps for ``misfit``
-    (while their player has drawn nothing since: engine.uno.belief); and how
-    many times a world's hand that disagrees with its player's plays seen since
-    the last decision is dealt again (``redeals``, ``Belief.redeal``: only that
-    hand, from itself and the draw pile), the last kept with its ``misfit``.
+    (while their player has drawn nothing since: engine.uno.belief).
 
     (Two options measured and dropped, their figures in docs/performance.md
     naming commit 5632b6b: ``credit`` for a lost playout ended with the fewest
@@ -100,7 +97,6 @@ class Plan(NamedTuple):
     misfit: float = 1.0
     race: bool = False
     remembers: bool = False
-    redeals: int = 0
 
 
 #: 2-player classic: the kernel's playouts, re-measured over the same 2,000
@@ -123,7 +119,7 @@ TWO_PLAYER_CLASSIC = Plan(DEFAULT_PLAYOUTS, DEFAULT_CONFIDENCE, kernel=True)
 #: real hands won 50.5% of seed 101's 400 rounds against the plan's 30.0%.
 #: Its belief's later facts (a card drawn and kept, another opponent's Wild Draw
 #: Four) won 426 of 1,600 rounds on seeds 107-110 against 421 without.
-OTHER_GAMES = Plan(480, DEFAULT_CONFIDENCE, kernel=True, reads_plays=True, misfit=0.25, redeals=8)
+OTHER_GAMES = Plan(480, DEFAULT_CONFIDENCE, kernel=True, reads_plays=True, misfit=0.25)
 #: Showdown: its playouts are longer (2 players, 192 playouts: p95 53 ms).
 SHOWDOWN_GAMES = Plan(DEFAULT_PLAYOUTS, DEFAULT_CONFIDENCE, kernel=True)
 
@@ -240,7 +236,6 @@ class SearchBot:
         misfit: float | None = None,
         race: bool | None = None,
         remembers: bool | None = None,
-        redeals: int | None = None,
         reaction_ms: float = DEFAULT_REACTION_MS,
     ) -> None:
         if playouts is not None and (
@@ -258,7 +253,6 @@ class SearchBot:
         self.misfit = misfit
         self.race = race
         self.remembers = remembers
-        self.redeals = redeals
         self.reaction_ms = check_reaction_ms(reaction_ms, f"bot {name!r}")
         self.reactions = ReactionModel()
         self._heuristic = HeuristicBot(name, reaction_ms=reaction_ms)
@@ -278,7 +272,6 @@ class SearchBot:
             plan.misfit if self.misfit is None else self.misfit,
             plan.race if self.race is None else self.race,
             plan.remembers if self.remembers is None else self.remembers,
-            plan.redeals if self.redeals is None else self.redeals,
         )
 
     def saw_showdown(self, reactions_ms: Mapping[int, float | None]) -> None:
@@ -350,7 +343,7 @@ class SearchBot:
         me = view.player
         kernel = plan.kernel
         for _ in range(count):
-            world, weight = self.world(view, belief, worlds, kernel, plan.misfit, plan.redeals)
+            world, weight = self.world(view, belief, worlds, kernel, plan.misfit)
             seed = rng.getrandbits(64)
             for action in results:
                 game = world.copy()
@@ -364,43 +357,17 @@ class SearchBot:
                 results[action].append(value * weight)
 
     def world(
-        self,
-        view: PlayerView,
-        belief: Belief,
-        worlds: Worlds,
-        kernel: bool,
-        misfit: float,
-        redeals: int = 0,
+        self, view: PlayerView, belief: Belief, worlds: Worlds, kernel: bool, misfit: float
     ) -> tuple[Game, float]:
-        """One world drawn from the belief (each hand that disagrees with its
-        player's plays dealt again up to ``redeals`` times), and its weight
-        (``weight``)."""
+        """One world drawn from the belief, and its weight (``weight``)."""
         rng = self.rng
         hands, draw = belief.sample(view, rng)
-        if redeals:
-            hands, draw = self.mend(belief, hands, draw, redeals, rng)
         weight = self.weight(belief, hands, misfit)
         shuffles = rng.getrandbits(32)
         # The own playouts build each world anew, as when first measured.
         if kernel:
             return worlds.deal(hands, draw, shuffles), weight
         return world_game(view, hands, draw, shuffles), weight
-
-    @staticmethod
-    def mend(
-        belief: Belief, hands: list[list[int]], draw: list[int], redeals: int, rng: random.Random
-    ) -> tuple[list[list[int]], list[int]]:
-        """``hands`` and ``draw`` with each opponent's hand that HeuristicBot
-        could not have made its plays seen (since the last decision) from dealt
-        again, up to ``redeals`` times, until it could."""
-        players = sorted({play.player for play in belief.plays})
-        for p in players:
-            plays = [play for play in belief.plays if play.player == p]
-            for _ in range(redeals):
-                if all(heuristic_would(play, hands[p]) for play in plays):
-                    break
-                hands, draw = belief.redeal(hands, draw, p, rng)
-        return hands, draw
 
     @staticmethod
     def weight(belief: Belief, hands: list[list[int]], misfit: float) -> float:
