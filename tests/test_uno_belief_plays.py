@@ -213,8 +213,10 @@ DRAWS_AND_KEEPS = (
 )
 
 
-def after_a_draw_kept(reads_plays: bool) -> Belief:
-    game = Game.from_notation(DRAWS_AND_KEEPS)
+def one_lap(notation: str, reads_plays: bool) -> tuple[Game, Belief, list[str]]:
+    """Player 0's belief after one lap of HeuristicBots from ``notation``: the
+    game then, the belief and the actions seen (player 0's own first)."""
+    game = Game.from_notation(notation)
     belief = Belief(0, reads_plays=reads_plays)
     heuristic = HeuristicBot()
     view = PlayerView(game, 0)
@@ -222,14 +224,19 @@ def after_a_draw_kept(reads_plays: bool) -> Belief:
     action = heuristic.act(game, 0)
     belief.decided(view, action)
     game.apply(action)
-    played = [str(action)]
+    seen = [str(action)]
     while game.to_act != 0:
         action = heuristic.act(game, game.to_act)
-        played.append(str(action))
+        seen.append(str(action))
         game.apply(action)
+    belief.observe(PlayerView(game, 0))
+    return game, belief, seen
+
+
+def after_a_draw_kept(reads_plays: bool) -> Belief:
+    game, belief, played = one_lap(DRAWS_AND_KEEPS, reads_plays)
     assert played == ["R1", "draw", "B1", "Y1"]
     assert game.hand_sizes[1] == 5
-    belief.observe(PlayerView(game, 0))
     return belief
 
 
@@ -261,22 +268,9 @@ def test_an_opponents_wild_draw_four_is_read_through_and_held_no_colour_it_cover
     G8 is read too. Without ``reads_plays`` nothing is learnt."""
 
     def read(reads_plays: bool) -> Belief:
-        game = Game.from_notation(OTHERS_DRAW_FOUR)
-        belief = Belief(0, reads_plays=reads_plays)
-        heuristic = HeuristicBot()
-        view = PlayerView(game, 0)
-        belief.observe(view)
-        action = heuristic.act(game, 0)
-        belief.decided(view, action)
-        game.apply(action)
-        seen = [str(action)]
-        while game.to_act != 0:
-            action = heuristic.act(game, game.to_act)
-            seen.append(str(action))
-            game.apply(action)
+        game, belief, seen = one_lap(OTHERS_DRAW_FOUR, reads_plays)
         assert seen == ["R5", "W+4=G", "challenge", "G8"]
         assert game.hand_sizes == (3, 3, 10, 3)
-        belief.observe(PlayerView(game, 0))
         return belief
 
     belief = read(reads_plays=True)
