@@ -50,7 +50,7 @@ from collections.abc import Callable, Sequence
 
 from engine.uno.actions import Action, ActionKind
 from engine.uno.bots import HeuristicBot
-from engine.uno.cards import COLOUR_MASK, COLOUR_SHIFT, RANK_MASK, WILD_COLOUR, Rank
+from engine.uno.cards import COLOUR_MASK, COLOUR_SHIFT, RANK_MASK, WILD_COLOUR, Card, Rank
 from engine.uno.game import Phase
 from engine.uno.player_view import PlayerView
 from engine.uno.search_plays import SeenPlay
@@ -270,40 +270,16 @@ class Belief:
             change = sizes[p] - self._sizes[p]
             if change not in (-1, 0, 1):
                 return None
-            if change >= 0 and key is not None:  # it drew: nothing it held played on key
-                learnt.append((p, Fact(key, self._sizes[p], self._sizes[p])))
-                if change > 0 and self._keeps_unplayable(view):
-                    # HeuristicBot plays the card it drew when it can, but a calm wild.
-                    kept = no_coloured(key) if self._calm(p, then) else key
-                    learnt.append((p, Fact(kept, sizes[p], sizes[p])))
+            card = None
             if change <= 0:
                 if seen == len(played):
                     return None
                 card = played[seen]
                 seen += 1
-                if change < 0:
-                    from_hand[p] = int(card)
-                if change < 0 and key is not None:
-                    named = None
-                    if card.colour is None:  # the colour it named, when the pile shows it
-                        after = played[seen] if seen < len(played) else None
-                        if after is None:
-                            named = None if view.colour is None else int(view.colour)
-                        elif after.colour is not None:
-                            named = int(after.colour)
-                    plays.append(SeenPlay(p, int(card), named, key, tuple(then), d))
-                if change < 0 and card.colour is None and key is not None and self._calm(p, then):
-                    # HeuristicBot plays a wild then only when nothing coloured plays.
-                    held = self._sizes[p] - 1
-                    learnt.append((p, Fact(no_coloured(key), held, held)))
-                if card.colour is not None:
-                    key = match_key(int(card.colour), int(card.rank))
-                elif seen == len(played) and view.colour is not None:  # the wild on top
-                    key = match_key(int(view.colour), int(card.rank))
-                elif seen < len(played) and (following := played[seen].colour) is not None:
-                    key = match_key(int(following), int(card.rank))  # the next card's colour
-                else:
-                    key = None  # a wild's named colour we did not see
+            after = played[seen] if seen < len(played) else None
+            key = self._read_turn(
+                view, p, change, card, after, key, then, d, learnt, from_hand, plays
+            )
             then[p] = sizes[p]
         return (learnt, from_hand, plays) if seen == len(played) else None
 
@@ -359,43 +335,17 @@ class Belief:
             change = sizes[p] - self._sizes[p]
             if change not in (-1, 0, 1):
                 return None
-            if change >= 0 and key is not None:  # it drew: nothing it held played on key
-                learnt.append((p, Fact(key, self._sizes[p], self._sizes[p])))
-                if change > 0 and self._keeps_unplayable(view):
-                    # HeuristicBot plays the card it drew when it can, but a calm wild.
-                    kept = no_coloured(key) if self._calm(p, then) else key
-                    learnt.append((p, Fact(kept, sizes[p], sizes[p])))
+            card = None
             if change <= 0:
                 if seen == len(played):
                     return None
                 card = played[seen]
                 seen += 1
-                if change < 0:
-                    from_hand[p] = int(card)
-                if change < 0 and key is not None:
-                    named = None
-                    if card.colour is None:  # the colour it named, when the pile shows it
-                        after = played[seen] if seen < len(played) else None
-                        if after is None:
-                            named = None if view.colour is None else int(view.colour)
-                        elif after.colour is not None:
-                            named = int(after.colour)
-                    plays.append(SeenPlay(p, int(card), named, key, tuple(then), d))
-                if change < 0 and card.colour is None and key is not None and self._calm(p, then):
-                    held = self._sizes[p] - 1
-                    learnt.append((p, Fact(no_coloured(key), held, held)))
-                covered = WILD_COLOUR if key is None else key >> COLOUR_SHIFT
-                if change < 0 and card.rank is Rank.WILD_DRAW_FOUR and covered != WILD_COLOUR:
-                    held = self._sizes[p] - 1
-                    learnt.append((p, Fact(no_colour(covered), held, held)))
-                if card.colour is not None:
-                    key = match_key(int(card.colour), int(card.rank))
-                elif seen == len(played) and view.colour is not None:  # the wild on top
-                    key = match_key(int(view.colour), int(card.rank))
-                elif seen < len(played) and (following := played[seen].colour) is not None:
-                    key = match_key(int(following), int(card.rank))  # the next card's colour
-                else:
-                    key = None  # a wild's named colour we did not see
+            after = played[seen] if seen < len(played) else None
+            key = self._read_turn(
+                view, p, change, card, after, key, then, d, learnt, from_hand, plays
+            )
+            if card is not None:
                 skip, draws = self._effect(int(card.rank), n)
                 if skip is None:
                     d = -d
@@ -404,6 +354,53 @@ class Belief:
         if seen != len(played) or any(then[q] != sizes[q] for q in range(n)):
             return None
         return learnt, from_hand, plays
+
+    def _read_turn(
+        self,
+        view: PlayerView,
+        p: int,
+        change: int,
+        card: Card | None,
+        after: Card | None,
+        key: int | None,
+        then: Sequence[int],
+        d: int,
+        learnt: list[tuple[int, Fact]],
+        from_hand: dict[int, int],
+        plays: list[SeenPlay],
+    ) -> int | None:
+        """What opponent ``p``'s turn says (``_walk``'s and ``_lap``'s), added to
+        ``learnt``, ``from_hand`` and ``plays``: its size ``change``d by -1 (it
+        played ``card`` from its hand), 0 (it drew and played ``card``) or 1 (it
+        drew and kept it, ``card`` None) on a top of ``key`` (None: not known),
+        ``after`` the card played next (None: ``card`` is on top). Returns the
+        key of the top it left."""
+        sizes = view.hand_sizes
+        if change >= 0 and key is not None:  # it drew: nothing it held played on key
+            learnt.append((p, Fact(key, self._sizes[p], self._sizes[p])))
+            if change > 0 and self._keeps_unplayable(view):
+                # HeuristicBot plays the card it drew when it can, but a calm wild.
+                kept = no_coloured(key) if self._calm(p, then) else key
+                learnt.append((p, Fact(kept, sizes[p], sizes[p])))
+        if card is None:
+            return key
+        named = None  # a wild's colour, when the pile shows it: on top, or the next card's
+        if card.colour is None:
+            shown = view.colour if after is None else after.colour
+            named = None if shown is None else int(shown)
+        if change < 0:
+            from_hand[p] = int(card)
+            if key is not None:
+                plays.append(SeenPlay(p, int(card), named, key, tuple(then), d))
+                held = self._sizes[p] - 1
+                if card.colour is None and self._calm(p, then):
+                    # HeuristicBot plays a wild then only when nothing coloured plays.
+                    learnt.append((p, Fact(no_coloured(key), held, held)))
+                covered = key >> COLOUR_SHIFT
+                if card.rank is Rank.WILD_DRAW_FOUR and covered != WILD_COLOUR:
+                    learnt.append((p, Fact(no_colour(covered), held, held)))
+        colour = int(card.colour) if card.colour is not None else named
+        return None if colour is None else match_key(colour, int(card.rank))
 
     @staticmethod
     def _effect(rank: int | None, players: int) -> tuple[bool | None, int]:
