@@ -105,7 +105,6 @@ def test_two_people_and_two_bots_play_a_pitch_hand_and_no_frame_shows_a_hidden_c
     browser, playwright, table
 ):
     url, room = table
-    SHOTS.mkdir(parents=True, exist_ok=True)
     display = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
     display_frames = Frames(display)
     display.goto(f"{url}/#host={HOST_KEY}")

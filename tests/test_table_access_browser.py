@@ -96,7 +96,6 @@ def frames_text(frames: Frames) -> str:
 def test_the_host_has_the_controls_and_a_spectator_none_and_its_host_messages_are_refused(
     browser, table
 ):
-    SHOTS.mkdir(parents=True, exist_ok=True)
     host, host_frames = page_at(browser, f"{table.url}/#host={KEY}")
     spectator, spectator_frames = page_at(browser, table.url)
     # The host: its controls, the room code, the join QR and the host QR as data: images.

@@ -176,7 +176,6 @@ def join(page, seat: int, name: str) -> None:
 def test_a_display_two_phones_and_a_bot_play_a_showdown_round_and_no_hand_leaks(
     browser, playwright, table_url
 ):
-    SHOTS.mkdir(parents=True, exist_ok=True)
     phone = playwright.devices[PHONE]
     display_context = browser.new_context(viewport={"width": 1920, "height": 1080})
     display = display_context.new_page()

@@ -112,7 +112,6 @@ def test_the_companion_page_runs_a_showdown_on_a_real_unit_and_keeps_the_score(b
     assert {"armed", "countdown", "go", "result"} <= set(events), events
     stages = [v["showdown"]["stage"] for v in frames.views() if v.get("showdown")]
     assert stages.index("countdown") < stages.index("go") < stages.index("decided"), stages
-    SHOT.parent.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOT))
 
     # The end of the round: Cy went out; Ann's hand by its cards, Bob's by points.

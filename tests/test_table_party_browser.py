@@ -121,7 +121,6 @@ def test_the_host_chooses_party_and_its_house_rules_on_the_form(browser):
             display.locator("#p-pile-refuse").check()
             display.locator("#p-relink").select_option("keep")
             display.locator("#p-uno").fill("4")
-            SHOTS.mkdir(parents=True, exist_ok=True)
             display.locator("#host").screenshot(path=str(SHOTS / "party-display-setup.png"))
             display.locator("#start").click()
             display.locator("#top [data-card]").wait_for()
@@ -148,7 +147,6 @@ def test_speed_play_race_and_point_taken_pointing_revealed_at_once(browser):
             expect(cy.locator("#speed button")).to_be_visible()
             expect(ann.locator("#speed")).to_be_hidden()
             expect(display.locator("#party-speed")).to_be_visible()
-            SHOTS.mkdir(parents=True, exist_ok=True)
             bob.screenshot(path=str(SHOTS / "party-phone-speed.png"))
             # Bob taps first; Cy's claim, sent a moment later, is too late. (Bob's
             # play is awaited first: the two pages' sockets keep no order between
