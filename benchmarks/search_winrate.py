@@ -23,7 +23,11 @@ searched decisions and those in which it overruled the heuristic.
 
 Tuning tools: ``--oracle all`` gives the search the real game as its only
 world, ``--oracle hands`` the real hands with the draw pile shuffled anew per
-world (the ceiling of a better belief). ``--save FILE`` writes each round won;
+world (the ceiling of a better belief), ``--oracle next`` the next player's
+real hand in the belief's world, and ``colours``, ``ranks`` or ``wilds`` each
+opponent's real count of each colour, of each rank, or of wilds and Wild Draw
+Fours, its cards dealt at random within those counts (what knowing that much
+of the hands would be worth; no facts). ``--save FILE`` writes each round won;
 ``--paired FILE`` compares with such a run on the same deals, and
 ``--compare='FLAGS'`` runs a variant after the first run: both print the rounds
 that only one of the two won and McNemar's exact two-sided p.
@@ -45,17 +49,41 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.bot_winrate import OPPONENTS, wilson
 from engine.uno.belief import Belief
+from engine.uno.cards import COLOUR_MASK, COLOUR_SHIFT, RANK_MASK, WILD_COLOUR
 from engine.uno.game import Game
 from engine.uno.player_view import PlayerView
 from engine.uno.search_bot import SearchBot
 from engine.uno.search_reactions import SPREAD
 from engine.uno.search_worlds import Worlds
+
+
+def _colour(card: int) -> int:
+    return card >> COLOUR_SHIFT & COLOUR_MASK
+
+
+def _rank(card: int) -> int:
+    return card & RANK_MASK
+
+
+def _wild(card: int) -> int:
+    """A wild's rank (plain or Draw Four), -1 for every coloured card."""
+    return card & RANK_MASK if _colour(card) == WILD_COLOUR else -1
+
+
+#: The oracles that know one thing of every opponent's hand (``_partly_known``):
+#: by card code, the kind whose count is known.
+PARTIAL_ORACLES: dict[str, Callable[[int], int]] = {
+    "colours": _colour,
+    "ranks": _rank,
+    "wilds": _wild,
+}
 
 
 class CountingBot(SearchBot):
@@ -95,9 +123,33 @@ class OracleBot(CountingBot):
             return real.copy(), 1.0
         if self.oracle == "next":
             return self._next_known(view, belief, worlds, misfit)
+        if self.oracle in PARTIAL_ORACLES:
+            return self._partly_known(view, worlds, PARTIAL_ORACLES[self.oracle])
         draw = list(real._draw)
         self.rng.shuffle(draw)
         hands = [list(real.hand(p)) for p in range(real.players)]
+        return worlds.deal(hands, draw, self.rng.getrandbits(32)), 1.0
+
+    def _partly_known(
+        self, view: PlayerView, worlds: Worlds, kind: Callable[[int], int]
+    ) -> tuple[Game, float]:
+        """A world in which each opponent holds as many cards of each ``kind``
+        (a card code's colour, rank, ...) as it really does, each drawn at
+        random from the hidden cards of that kind; the rest is the draw pile."""
+        real = self._real
+        me = view.player
+        hidden = [c for p in range(real.players) if p != me for c in real.hand(p)]
+        hidden += real._draw
+        self.rng.shuffle(hidden)
+        by_kind: dict[int, list[int]] = collections.defaultdict(list)
+        for card in hidden:
+            by_kind[kind(card)].append(card)
+        hands = [list(real.hand(p)) if p == me else [] for p in range(real.players)]
+        for p in range(real.players):
+            if p != me:
+                hands[p] = [by_kind[kind(card)].pop() for card in real.hand(p)]
+        draw = [card for cards in by_kind.values() for card in cards]
+        self.rng.shuffle(draw)
         return worlds.deal(hands, draw, self.rng.getrandbits(32)), 1.0
 
     def _next_known(
@@ -308,10 +360,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--oracle",
-        choices=("all", "hands", "next"),
+        choices=("all", "hands", "next", *PARTIAL_ORACLES),
         default=None,
         help="the real game as the only world, the real hands (the draw pile shuffled), "
-        "or the next player's real hand (the others sampled)",
+        "the next player's real hand (the others sampled), or each opponent's real count "
+        "of each colour, rank, or wild (the cards dealt at random within it)",
     )
     parser.add_argument("--processes", type=int, default=1, help="at most 2 on a shared machine")
     parser.add_argument("--progress", type=int, default=0, help="a tally every N deals (stderr)")

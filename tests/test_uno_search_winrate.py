@@ -81,3 +81,35 @@ def test_the_next_oracle_swaps_in_the_next_players_real_hand():
         cards = lambda g: Counter(c for p in range(4) for c in g.hand(p)) + Counter(g._draw)  # noqa: E731
         assert cards(world) == cards(game)
         assert weight == 1.0
+
+
+@pytest.mark.parametrize("oracle", sorted(search_winrate.PARTIAL_ORACLES))
+def test_a_partial_oracle_keeps_each_opponents_counts_of_its_kind(oracle):
+    """``--oracle colours``, ``ranks``, ``wilds``: each opponent holds as many
+    cards of each kind as it really does, the cards themselves dealt anew
+    (some differ), and every card is still somewhere."""
+    from collections import Counter
+
+    from engine.uno.belief import Belief
+    from engine.uno.player_view import PlayerView
+    from engine.uno.search_worlds import Worlds
+
+    kind = search_winrate.PARTIAL_ORACLES[oracle]
+    differs = 0
+    for seed in range(8):
+        game = Game.new(4, "classic", seed=seed)
+        me = game.current
+        view = PlayerView(game, me)
+        belief = Belief(me)
+        belief.observe(view)
+        bot = OracleBot(random.Random(seed), playouts=8, oracle=oracle)
+        bot._real = game
+        world, weight = bot.world(view, belief, Worlds(view), True, 0.25)
+        assert world.hand(me) == game.hand(me)
+        for p in range(4):
+            assert Counter(map(kind, world.hand(p))) == Counter(map(kind, game.hand(p)))
+            differs += sorted(world.hand(p)) != sorted(game.hand(p))
+        cards = lambda g: Counter(c for p in range(4) for c in g.hand(p)) + Counter(g._draw)  # noqa: E731
+        assert cards(world) == cards(game)
+        assert weight == 1.0
+    assert differs > 0
