@@ -4,6 +4,7 @@ bot")."""
 
 import json
 import random
+from collections import Counter
 
 import pytest
 
@@ -57,45 +58,13 @@ def test_a_saved_run_pairs_with_the_same_deals(tmp_path, capsys):
     assert f"{sum(won)} against {sum(won)} rounds won; 0 won only by this run" in out
 
 
-def test_the_next_oracle_swaps_in_the_next_players_real_hand():
-    """``--oracle next``: the belief's world with the next player's real hand,
-    every other card still somewhere (hands and draw pile, the same cards)."""
-    from collections import Counter
-
+def oracle_worlds(oracle: str):
+    """For 8 seeded 4-player deals: the real game, the player to act, and the
+    world ``oracle`` deals that player first."""
     from engine.uno.belief import Belief
     from engine.uno.player_view import PlayerView
     from engine.uno.search_worlds import Worlds
 
-    for seed in range(8):
-        game = Game.new(4, "classic", seed=seed)
-        me = game.current
-        view = PlayerView(game, me)
-        belief = Belief(me)
-        belief.observe(view)
-        bot = OracleBot(random.Random(seed), playouts=8, oracle="next")
-        bot._real = game
-        world, weight = bot.world(view, belief, Worlds(view), True, 0.25)
-        nxt = view.next_player(1)
-        assert sorted(world.hand(nxt)) == sorted(game.hand(nxt))
-        assert world.hand(me) == game.hand(me)
-        cards = lambda g: Counter(c for p in range(4) for c in g.hand(p)) + Counter(g._draw)  # noqa: E731
-        assert cards(world) == cards(game)
-        assert weight == 1.0
-
-
-@pytest.mark.parametrize("oracle", sorted(search_winrate.PARTIAL_ORACLES))
-def test_a_partial_oracle_keeps_each_opponents_counts_of_its_kind(oracle):
-    """``--oracle colours``, ``ranks``, ``wilds``: each opponent holds as many
-    cards of each kind as it really does, the cards themselves dealt anew
-    (some differ), and every card is still somewhere."""
-    from collections import Counter
-
-    from engine.uno.belief import Belief
-    from engine.uno.player_view import PlayerView
-    from engine.uno.search_worlds import Worlds
-
-    kind = search_winrate.PARTIAL_ORACLES[oracle]
-    differs = 0
     for seed in range(8):
         game = Game.new(4, "classic", seed=seed)
         me = game.current
@@ -105,11 +74,36 @@ def test_a_partial_oracle_keeps_each_opponents_counts_of_its_kind(oracle):
         bot = OracleBot(random.Random(seed), playouts=8, oracle=oracle)
         bot._real = game
         world, weight = bot.world(view, belief, Worlds(view), True, 0.25)
+        assert weight == 1.0
+        yield game, me, world
+
+
+def every_card(game: Game) -> Counter:
+    """Every card of the hands and the draw pile."""
+    return Counter(c for p in range(game.players) for c in game.hand(p)) + Counter(game._draw)
+
+
+def test_the_next_oracle_swaps_in_the_next_players_real_hand():
+    """``--oracle next``: the belief's world with the next player's real hand,
+    every other card still somewhere (hands and draw pile, the same cards)."""
+    for game, me, world in oracle_worlds("next"):
+        nxt = (me + game.direction) % game.players
+        assert sorted(world.hand(nxt)) == sorted(game.hand(nxt))
+        assert world.hand(me) == game.hand(me)
+        assert every_card(world) == every_card(game)
+
+
+@pytest.mark.parametrize("oracle", sorted(search_winrate.PARTIAL_ORACLES))
+def test_a_partial_oracle_keeps_each_opponents_counts_of_its_kind(oracle):
+    """``--oracle colours``, ``ranks``, ``wilds``: each opponent holds as many
+    cards of each kind as it really does, the cards themselves dealt anew
+    (some differ), and every card is still somewhere."""
+    kind = search_winrate.PARTIAL_ORACLES[oracle]
+    differs = 0
+    for game, me, world in oracle_worlds(oracle):
         assert world.hand(me) == game.hand(me)
         for p in range(4):
             assert Counter(map(kind, world.hand(p))) == Counter(map(kind, game.hand(p)))
             differs += sorted(world.hand(p)) != sorted(game.hand(p))
-        cards = lambda g: Counter(c for p in range(4) for c in g.hand(p)) + Counter(g._draw)  # noqa: E731
-        assert cards(world) == cards(game)
-        assert weight == 1.0
+        assert every_card(world) == every_card(game)
     assert differs > 0
