@@ -144,10 +144,10 @@ class OracleBot(CountingBot):
         by_kind: dict[int, list[int]] = collections.defaultdict(list)
         for card in hidden:
             by_kind[kind(card)].append(card)
-        hands = [list(real.hand(p)) if p == me else [] for p in range(real.players)]
-        for p in range(real.players):
-            if p != me:
-                hands[p] = [by_kind[kind(card)].pop() for card in real.hand(p)]
+        hands = [
+            list(real.hand(p)) if p == me else [by_kind[kind(c)].pop() for c in real.hand(p)]
+            for p in range(real.players)
+        ]
         draw = [card for cards in by_kind.values() for card in cards]
         self.rng.shuffle(draw)
         return worlds.deal(hands, draw, self.rng.getrandbits(32)), 1.0
