@@ -30,7 +30,10 @@ Fours, its cards dealt at random within those counts (what knowing that much
 of the hands would be worth; no facts). ``--save FILE`` writes each round won;
 ``--paired FILE`` compares with such a run on the same deals, and
 ``--compare='FLAGS'`` runs a variant after the first run: both print the rounds
-that only one of the two won and McNemar's exact two-sided p.
+that only one of the two won and McNemar's exact two-sided p. ``--bot-salt
+SALT`` seeds the search bot's own generator otherwise on the same deals: a
+run paired with the unsalted one shows how far the bot's luck alone moves the
+rounds won (the noise a variant's gain must beat).
 
     .venv/bin/python benchmarks/search_winrate.py --deals 200
     .venv/bin/python benchmarks/search_winrate.py --deals 200 --players 4
@@ -192,6 +195,7 @@ def play_deal(
     oracle: str | None = None,
     race: bool | None = None,
     remembers: bool | None = None,
+    salt: str | None = None,
 ) -> tuple[list[bool], list[float], list[int]]:
     """Deal ``deal`` played once per seat of the search bot: whether it won in
     each seat, its CPU seconds per decision, and its searched decisions and
@@ -204,7 +208,7 @@ def play_deal(
         game = Game.new(players, variant, seed=rng.getrandbits(64))
         unit = random.Random(rng.getrandbits(64))
         agents = [make(random.Random(rng.getrandbits(64)), "opponent") for _ in range(players)]
-        bot_rng = random.Random(f"{seed}:{deal}:{seat}")
+        bot_rng = random.Random(bot_seed(seed, deal, seat, salt))
         extra = {"oracle": oracle} if oracle else {}
         bot = (OracleBot if oracle else CountingBot)(
             bot_rng,
@@ -245,6 +249,14 @@ def play_deal(
     return won, times, counts
 
 
+def bot_seed(seed: int, deal: int, seat: int, salt: str | None = None) -> str:
+    """The search bot's own generator's seed in ``seat`` of ``deal``. A ``salt``
+    (``--bot-salt``) seeds it otherwise and leaves the deal, the opponents and
+    the unit as they were: two runs then differ by the bot's own luck alone."""
+    base = f"{seed}:{deal}:{seat}"
+    return base if salt is None else f"{base}:{salt}"
+
+
 def _job(args: tuple) -> tuple[list[bool], list[float], list[int]]:
     return play_deal(*args)
 
@@ -268,6 +280,7 @@ def run(
     oracle: str | None = None,
     race: bool | None = None,
     remembers: bool | None = None,
+    salt: str | None = None,
 ) -> dict:
     options = (
         playouts,
@@ -281,6 +294,7 @@ def run(
         oracle,
         race,
         remembers,
+        salt,
     )
     jobs = [(d, seed, players, variant, opponent, *options) for d in range(deals)]
     start = time.process_time()
@@ -359,6 +373,12 @@ def _parser() -> argparse.ArgumentParser:
         "--remembers", choices=("plan", "yes", "no"), default="plan", help="earlier laps' plays"
     )
     parser.add_argument(
+        "--bot-salt",
+        metavar="SALT",
+        default=None,
+        help="the search bot's own generator seeded otherwise, the same deals: its luck",
+    )
+    parser.add_argument(
         "--oracle",
         choices=("all", "hands", "next", *PARTIAL_ORACLES),
         default=None,
@@ -401,6 +421,7 @@ def _measure(args: argparse.Namespace) -> dict:
         args.oracle,
         None if args.race == "plan" else args.race == "yes",
         None if args.remembers == "plan" else args.remembers == "yes",
+        args.bot_salt,
     )
 
 
@@ -419,6 +440,8 @@ def _label(args: argparse.Namespace) -> str:
         test += f", remembers {args.remembers}"
     if args.oracle:
         test += f", the oracle's world ({args.oracle})"
+    if args.bot_salt is not None:
+        test += f", bot salt {args.bot_salt}"
     return f"search bot ({budget} playouts a decision, confidence {test})"
 
 

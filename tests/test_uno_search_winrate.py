@@ -58,6 +58,37 @@ def test_a_saved_run_pairs_with_the_same_deals(tmp_path, capsys):
     assert f"{sum(won)} against {sum(won)} rounds won; 0 won only by this run" in out
 
 
+def test_a_bot_salt_reseeds_the_search_bot_alone():
+    """``--bot-salt``: the search bot's own generator seeded otherwise, the
+    deals, opponents and unit as they were; without it, the seed every saved
+    run was played with."""
+    assert search_winrate.bot_seed(7, 3, 1) == "7:3:1"
+    assert search_winrate.bot_seed(7, 3, 1, "1") == "7:3:1:1"
+    seeds = [
+        search_winrate.bot_seed(7, d, s, salt)
+        for salt in (None, "1", "2")
+        for d in range(3)
+        for s in range(4)
+    ]
+    assert len(set(seeds)) == len(seeds)  # a seat, a deal and a salt apart: another seed
+
+
+def test_a_salted_run_pairs_with_an_unsalted_one(tmp_path, capsys):
+    saved = tmp_path / "base.json"
+    flags = ["--deals", "1", "--players", "4", "--seed", "7", "--playouts", "8"]
+    assert search_winrate.main([*flags, "--save", str(saved)]) == 0
+    won = json.loads(saved.read_text())["won"]
+    capsys.readouterr()
+    salted = tmp_path / "salted.json"
+    assert search_winrate.main([*flags, "--bot-salt", "1", "--save", str(salted)]) == 0
+    out = capsys.readouterr().out
+    assert "bot salt 1" in out
+    assert len(json.loads(salted.read_text())["won"]) == len(won)
+    # The same deals: a salted run pairs with the unsalted one (the keys match).
+    assert search_winrate.main([*flags, "--bot-salt", "1", "--paired", str(saved)]) == 0
+    assert f"against {sum(won)} rounds won" in capsys.readouterr().out
+
+
 def oracle_worlds(oracle: str):
     """For 8 seeded 4-player deals: the real game, the player to act, and the
     world ``oracle`` deals that player first."""
