@@ -9,6 +9,7 @@ import random
 import threading
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from engine.apps.table.phone_port import PhonePaddles
 from engine.units.ports import ShowdownOutcome, ShowdownRequest
@@ -88,9 +89,29 @@ def in_round(showdown_id: str, number: int, *, go: bool) -> str:
     )
 
 
+#: What a page was doing, for a wait that timed out (a rare failure on a loaded machine).
+PAGE_STATE = """() => JSON.stringify({
+  now: performance.now(), visibility: document.visibilityState,
+  round: window.paddles.round, estimate: window.paddles.estimate(),
+  seen: window.seen.slice(-12),
+})"""
+
+
+def wait_in_round(page, showdown_id: str, number: int, *, go: bool) -> None:
+    """Until the page is in that round (and, with ``go``, showed its GO); a timeout
+    says what the page was doing."""
+    try:
+        page.wait_for_function(in_round(showdown_id, number, go=go), timeout=10_000)
+    except PlaywrightTimeoutError as exc:
+        state = page.evaluate(PAGE_STATE)
+        raise AssertionError(
+            f"{page.url} never in round {number} of {showdown_id}: {state}"
+        ) from exc
+
+
 def tap_after_go(page, showdown_id: str, number: int, reaction_ms: float) -> None:
     """Wait until this phone showed GO for the round, then tap stamped reaction_ms after it."""
-    page.wait_for_function(in_round(showdown_id, number, go=True), timeout=10_000)
+    wait_in_round(page, showdown_id, number, go=True)
     page.evaluate(
         "ms => window.paddles.tap({ timeStamp: window.paddles.round.shownGo + ms,"
         " preventDefault() {} })",
@@ -116,7 +137,7 @@ def test_a_tap_before_go_is_a_false_start(paddles) -> None:
     server, pages = paddles
 
     def early(showdown_id: str, n: int) -> None:
-        pages[1].wait_for_function(in_round(showdown_id, n, go=False), timeout=10_000)
+        wait_in_round(pages[1], showdown_id, n, go=False)
         pages[1].locator(".paddle").tap()  # a real touch, in the countdown
         tap_after_go(pages[0], showdown_id, n, 300)
 
