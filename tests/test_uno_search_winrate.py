@@ -80,13 +80,13 @@ def test_a_salted_run_pairs_with_an_unsalted_one(tmp_path, capsys):
     won = json.loads(saved.read_text())["won"]
     capsys.readouterr()
     salted = tmp_path / "salted.json"
-    assert search_winrate.main([*flags, "--bot-salt", "1", "--save", str(salted)]) == 0
+    # The same deals: a salted run pairs with the unsalted one (the keys match).
+    salt = ["--bot-salt", "1", "--save", str(salted), "--paired", str(saved)]
+    assert search_winrate.main([*flags, *salt]) == 0
     out = capsys.readouterr().out
     assert "bot salt 1" in out
     assert len(json.loads(salted.read_text())["won"]) == len(won)
-    # The same deals: a salted run pairs with the unsalted one (the keys match).
-    assert search_winrate.main([*flags, "--bot-salt", "1", "--paired", str(saved)]) == 0
-    assert f"against {sum(won)} rounds won" in capsys.readouterr().out
+    assert f"against {sum(won)} rounds won" in out
 
 
 def oracle_worlds(oracle: str):
