@@ -119,6 +119,15 @@ def tap_after_go(page, showdown_id: str, number: int, reaction_ms: float) -> Non
     )
 
 
+def result_taken(pages) -> None:
+    """Until every page took the last showdown's result (its round put away), as at
+    a table, where the next showdown comes turns later. Started at once, the far
+    page (80 ms each way) once took the next round before the last result, and the
+    result then put the new round away: twice in four full runs, not explained."""
+    for page in pages.values():
+        page.wait_for_function("() => window.paddles.round === null", timeout=10_000)
+
+
 def test_the_faster_tapper_wins_whatever_the_delay(paddles) -> None:
     server, pages = paddles
     # the far phone (80 ms each way) is faster: its tap reaches the server later, and wins
@@ -127,6 +136,7 @@ def test_the_faster_tapper_wins_whatever_the_delay(paddles) -> None:
     )
     assert (outcome.winner, outcome.reason) == (1, Reason.FASTER)
     assert outcome.reaction_us == {0: 450_000, 1: 200_000}
+    result_taken(pages)
     outcome, _ = fight(
         server, lambda i, n: (tap_after_go(pages[0], i, n, 200), tap_after_go(pages[1], i, n, 450))
     )
