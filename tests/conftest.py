@@ -102,6 +102,30 @@ def virtual_clock():
     return VirtualClock()
 
 
+@pytest.fixture(autouse=True)
+def seeded_table_secrets(monkeypatch):
+    """Host keys and room codes made in this test's process come, in the same
+    shape as the OS's (``access``'s own makers), from a stream seeded the same in
+    every test: each test's first room has the same key and code, so its welcome's
+    QR codes (5 ms each) come from ``qr_data_uri``'s cache instead of being made
+    again 472 times a fast tier. Within a test each new key still differs from the
+    last (rotation tests). Processes the tests start keep the OS's randomness."""
+    import random
+
+    from engine.apps.table import access
+
+    stream = random.Random("table secrets")
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+    monkeypatch.setattr(
+        access, "new_host_key", lambda: "".join(stream.choice(alphabet) for _ in range(22))
+    )
+    monkeypatch.setattr(
+        access,
+        "new_room_code",
+        lambda: "".join(stream.choice(access.CODE_LETTERS) for _ in range(access.CODE_LENGTH)),
+    )
+
+
 @pytest.fixture
 def mock_factory(virtual_clock):
     """A VirtualMockFactory on ``virtual_clock``, installed as gpiozero's
@@ -222,6 +246,8 @@ SLOW_TESTS = {
     "test_bots_alone_play_without_any_input",  # test_pitch_terminal.py
     "test_the_real_machine_decides_every_simulated_showdown_right",  # test_simulate.py
     "test_the_counts_are_the_same_for_the_same_seed",
+    "test_every_bot_plays_legal_actions_in_every_phase",  # test_pitch_bots.py
+    "test_no_card_of_a_hand_a_bot_plays_reaches_anyone_but_its_persons_phone",  # test_table_host.py
     # Issue 24's heaviest, 0.7-1.5 s each: whole rounds, decision by decision.
     "test_it_never_reads_hidden_cards",  # test_uno_search_bot.py: searches, twice per seed
     "test_random_games_of_2_to_16_players_agree_with_the_rule_at_every_decision",
