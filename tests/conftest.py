@@ -19,8 +19,10 @@ same with at most ``CHECK_EXAMPLES`` examples a test, even where a test's own
 
 from __future__ import annotations
 
+import base64
 import functools
 import os
+import random
 import socket
 import subprocess
 import threading
@@ -110,14 +112,14 @@ def seeded_table_secrets(monkeypatch):
     QR codes (5 ms each) come from ``qr_data_uri``'s cache instead of being made
     again 472 times a fast tier. Within a test each new key still differs from the
     last (rotation tests). Processes the tests start keep the OS's randomness."""
-    import random
-
     from engine.apps.table import access
 
     stream = random.Random("table secrets")
-    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+    # secrets.token_urlsafe(16)'s own recipe, on the seeded stream's bytes
     monkeypatch.setattr(
-        access, "new_host_key", lambda: "".join(stream.choice(alphabet) for _ in range(22))
+        access,
+        "new_host_key",
+        lambda: base64.urlsafe_b64encode(stream.randbytes(16)).rstrip(b"=").decode(),
     )
     monkeypatch.setattr(
         access,
