@@ -13,11 +13,13 @@ import json
 import random
 import re
 import socket
+import threading
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
+from tests.room_helpers import SHOWDOWN_NEXT
 from tests.screenshots import SHOTS
 from tests.table_helpers import Frames, card_lists, free_port, has_key, served, tapped
 
@@ -328,9 +330,9 @@ class Table:
     stopped and started again from its save file on the same port (a crash and
     ``--resume``), and a connection's socket can be closed from the server."""
 
-    def __init__(self, tmp_path, *, seats: int = 4, pace_s: float = 0.0):
+    def __init__(self, tmp_path, *, seats: int = 4, pace_s: float = 0.0, unit=None):
         self.save = tmp_path / "table.json"
-        self.seats, self.pace_s = seats, pace_s
+        self.seats, self.pace_s, self.unit = seats, pace_s, unit
         self.sock = listening()
         self.port = self.sock.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
@@ -347,6 +349,7 @@ class Table:
             join_url=f"{self.url}/phone",
             save=self.save,
             host_key=HOST_KEY,
+            unit=self.unit,
         )
 
     def serve(self, room) -> None:
@@ -525,6 +528,58 @@ def test_the_host_pauses_every_screen_shows_it_and_a_tap_is_refused(browser, pla
     plays = len(table.room.match.events)
     assert take_turn(ann)
     wait_until(ann, lambda: len(table.room.match.events) > plays, "Ann's play after resume")
+
+
+class HeldUnit:
+    """A simulated unit whose showdowns end only once the test lets them go."""
+
+    def __init__(self):
+        from engine.units.ports import SimulatedUnit
+
+        self.inner = SimulatedUnit(random.Random(1))
+        self.out = threading.Event()  # a showdown is at the unit
+        self.go = threading.Event()
+
+    def run_showdown(self, request):
+        self.out.set()
+        self.go.wait(30)
+        return self.inner.run_showdown(request)
+
+
+def test_a_seat_taken_back_during_a_showdown_comes_back_to_its_phone_after_the_verdict(
+    browser, playwright, tmp_path
+):
+    unit = HeldUnit()
+    table = Table(tmp_path, seats=2, unit=unit)
+    try:
+        display, _ = display_page(browser, table.url)
+        ann, ann_frames = phone_page(browser, playwright, table.url, 0, "Ann")
+        start_from(display, bots=1)
+        # A bot plays for Ann, whose next card starts a showdown (as if the table
+        # had crashed there and come back from its save file).
+        table.stop()  # nothing saves over the file while it is rewritten
+        saved = json.loads(table.save.read_text())
+        saved["notation"] = SHOWDOWN_NEXT
+        saved["seats"][0]["bot_playing"] = True
+        table.save.write_text(json.dumps(saved))
+        table.restart()
+        assert unit.out.wait(30), "the bot's card did not start a showdown"
+        ann.locator("#bot-playing").wait_for(state="visible")
+        ann.locator("#take-back").tap()
+        words = "A bot plays for you until this showdown's verdict."
+        expect(ann.locator("#bot-playing-words")).to_have_text(words)
+        expect(ann.locator("#prompt")).to_have_text("You play again after this showdown.")
+        expect(ann.locator("#take-back")).to_be_hidden()
+        assert table.room.seats[0].bot_playing  # the showdown is fought as it was named
+        display.locator("#log li", has_text="Ann plays again after this showdown.").wait_for()
+        unit.go.set()
+        ann.locator("#bot-playing").wait_for(state="hidden")
+        display.locator("#log li", has_text=re.compile(r"^Ann plays again\.$")).wait_for()
+        assert not table.room.seats[0].bot_playing and 0 not in table.room.bots
+        assert ann_frames.errors == []
+    finally:
+        unit.go.set()
+        table.stop()
 
 
 def test_a_seat_handed_to_a_bot_and_back_and_its_hand_stays_on_its_phone(

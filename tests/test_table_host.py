@@ -277,6 +277,69 @@ def test_a_bot_playing_for_a_person_presses_for_them_on_the_unit_under_their_nam
     taken(room, ann)
 
 
+def _showdown_out_with_a_bot_for_ann(tmp_path=None):
+    """Ann's seat, handed to a bot, has started a showdown now out at the unit."""
+    room = make_room(seats=2, save=None if tmp_path is None else tmp_path / "table.json")
+    display = hello(room)
+    ann = phone(room, 0, "Ann")
+    start(room, display, bot="heuristic", reaction_ms=400)
+    room.restore({**room.snapshot(), "notation": SHOWDOWN_NEXT})
+    host(room, display, "hand_to_bot", seat=0)
+    room.bot_step()  # Ann's bot plays the card that starts the showdown
+    request = room.showdown_request()
+    assert request.bots[0] == 400.0
+    return room, display, ann, request
+
+
+def test_a_seat_taken_back_during_a_showdown_is_played_by_its_phone_after_the_verdict():
+    room, _, ann, request = _showdown_out_with_a_bot_for_ann()
+    view = last_view(send(room, ann, type="take_back"))  # not refused: it waits
+    assert view["log"][0] == "Ann plays again after this showdown."
+    assert view["you"]["bot_playing"] is True and view["you"]["back_after_showdown"] is True
+    assert view["you"]["prompt"] == "You play again after this showdown."
+    assert room.bots[0].reaction_ms == 400.0  # the showdown is settled as it was named
+    assert refusals(send(room, ann, type="take_back")) == []  # a second tap changes nothing
+    assert room.log.count("Ann plays again after this showdown.") == 1
+    room.finish_showdown(room.unit.run_showdown(request))
+    assert not room.seats[0].bot_playing and 0 not in room.bots and 0 not in room.match.bots
+    assert room.log[0] == "Ann plays again."
+    you = room.view_for(ann)["you"]
+    assert you["bot_playing"] is False and you["back_after_showdown"] is False
+
+
+def test_the_host_hands_a_seat_back_during_a_showdown_and_it_comes_back_after_the_verdict():
+    room, display, _, request = _showdown_out_with_a_bot_for_ann()
+    assert refusals(host(room, display, "hand_back", seat=0)) == []
+    assert room.seats[0].bot_playing and room.log[0] == "Ann plays again after this showdown."
+    room.finish_showdown(room.unit.run_showdown(request))
+    assert not room.seats[0].bot_playing and room.log[0] == "Ann plays again."
+
+
+def test_a_seat_taken_back_during_a_showdown_is_saved_and_comes_back_after_the_verdict(
+    tmp_path,
+):
+    room, _, ann, _ = _showdown_out_with_a_bot_for_ann(tmp_path)
+    send(room, ann, type="take_back")
+    saved = json.loads((tmp_path / "table.json").read_text())
+    assert saved["seats"][0]["back_after_showdown"] is True
+    again = make_room(seats=2)
+    again.restore(saved)
+    assert again.seats[0].bot_playing and again.seats[0].back_after_showdown
+    assert again.next_task() == "showdown"
+    renamed = again.showdown_request()
+    assert renamed.bots[0] == 400.0  # the same showdown, pressed for as before
+    again.finish_showdown(again.unit.run_showdown(renamed))
+    assert not again.seats[0].bot_playing and 0 not in again.bots
+
+
+def test_a_new_match_forgets_a_seat_waiting_to_come_back():
+    room, display, ann, request = _showdown_out_with_a_bot_for_ann()
+    send(room, ann, type="take_back")
+    room.finish_showdown(room.unit.run_showdown(request))
+    host(room, display, "end")
+    assert not any(seat.back_after_showdown for seat in room.seats)
+
+
 def test_no_card_of_a_hand_a_bot_plays_reaches_anyone_but_its_persons_phone():
     room, display, ann, bob = two_people(seed=11)
     host(room, display, "hand_to_bot", seat=0)

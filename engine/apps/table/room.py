@@ -224,6 +224,7 @@ class Room(HostCommands, RoomSaving, RoomViews):
         self._named = None
         self._playing().settle(outcome, by=f"unit port {self.unit!r}")
         tell_showdown(self.bots.values(), outcome.reaction_us)
+        self._seats_back_after_showdown()
         self._changed(save=True)
 
     def hold_showdown(self) -> None:

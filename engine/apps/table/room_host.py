@@ -151,7 +151,7 @@ class HostCommands(LobbySeats, RoomState):
             if seat.kind == "bot":
                 seat.reaction_ms = reaction_ms
             seat.drew = 0
-            seat.bot_playing = False
+            seat.bot_playing = seat.back_after_showdown = False
         self.seats = seats
 
     def _host_pause(self, pause: bool) -> str | None:
@@ -193,12 +193,26 @@ class HostCommands(LobbySeats, RoomState):
             )
         if self._fighting or self._named is not None:
             # the request names who presses for whom: the match must settle the same
-            return "a showdown waits for its verdict: hand the seat over after it"
-        seat.bot_playing = to_bot
+            if to_bot:
+                return "a showdown waits for its verdict: hand the seat over after it"
+            if not seat.back_after_showdown:  # a second tap changes nothing
+                seat.back_after_showdown = True
+                self._add_log(f"{seat.name} plays again after this showdown.")
+                self._changed(save=True)
+            return None
+        seat.bot_playing, seat.back_after_showdown = to_bot, False
         self._seat_bot(number)
         self._add_log(f"A bot plays for {seat.name}." if to_bot else f"{seat.name} plays again.")
         self._changed(save=True)
         return None
+
+    def _seats_back_after_showdown(self) -> None:
+        """The seats taken back while the showdown was out are their phones' again."""
+        for number, seat in enumerate(self.seats):
+            if seat.back_after_showdown:
+                seat.bot_playing = seat.back_after_showdown = False
+                self._seat_bot(number)
+                self._add_log(f"{seat.name} plays again.")
 
     def _end(self) -> str | None:
         """The host ends the match: back to the lobby, the people seated, the bots gone."""
@@ -212,7 +226,7 @@ class HostCommands(LobbySeats, RoomState):
         self.host_paused = False
         self.seats = [s if s.kind == "person" else Seat() for s in self.seats]
         for seat in self.seats:
-            seat.bot_playing = False
+            seat.bot_playing = seat.back_after_showdown = False
         self._freeable_since = self.clock()  # an away phone's seat may be freed again
         self._add_log("The host ended the match.")
         self._changed(save=True)

@@ -32,6 +32,8 @@ MAX_LOG = 300
 #: Log lines a phone is sent (the phone page shows none; a view with the whole
 #: log, up to 17 KB, to every phone at every move would be most of the traffic).
 PHONE_LOG = 5
+#: The prompt of a phone that took its seat back while a showdown was out.
+BACK_AFTER_SHOWDOWN = "You play again after this showdown."
 
 
 class RoomViews(RoomState):
@@ -106,10 +108,13 @@ class RoomViews(RoomState):
 
     def _you(self, seat: int) -> dict[str, Any]:
         """The ``you`` part of the phone that holds ``seat``."""
-        game = self.game
+        game, back = self.game, self.seats[seat].back_after_showdown
         if game is not None:
             bot_playing = self.seats[seat].bot_playing
-            return private_view(game, seat, self.names, bot_playing=bot_playing)
+            you = private_view(game, seat, self.names, bot_playing=bot_playing)
+            if back:  # the family's "take your seat back" is done: it waits for the verdict
+                you["prompt"] = BACK_AFTER_SHOWDOWN
+            return {**you, "back_after_showdown": back}
         return {"seat": seat, "hand": [], "legal": [], "prompt": "", "bot_playing": False}
 
     def _changed(self, save: bool = False) -> None:
@@ -182,7 +187,8 @@ class RoomViews(RoomState):
             )
         if seat is None:
             return base
-        basis = (position(), tuple(self.names), self.seats[seat].bot_playing)
+        held = self.seats[seat]
+        basis = (position(), tuple(self.names), held.bot_playing, held.back_after_showdown)
         you = self._yous.get(seat)
         if you is None or you[0] != basis:  # the seat's own part changed
             you = self._yous[seat] = (basis, self._you(seat))

@@ -163,6 +163,12 @@ function render() {
   $("paused").textContent = view.paused ? `Paused: ${view.paused}` : "";
   $("host-paused").hidden = !view.host_paused;
   $("bot-playing").hidden = !botPlays();
+  // taken back while a showdown was out: the seat is this phone's after the verdict
+  const back = botPlays() && !!view.you.back_after_showdown;
+  $("bot-playing-words").textContent = back
+    ? "A bot plays for you until this showdown's verdict."
+    : "A bot plays for you.";
+  $("take-back").hidden = back;
   const you = view.you;
   const seated = !!you || seat !== null;
   $("join").hidden = seated;
