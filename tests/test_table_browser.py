@@ -613,7 +613,7 @@ def test_a_seat_handed_to_a_bot_and_back_and_its_hand_stays_on_its_phone(
     ann.locator("#take-back").tap()
     ann.locator("#bot-playing").wait_for(state="hidden")
     display.locator("#seats li[data-seat='0'] .name", has_text=re.compile("^Ann$")).wait_for()
-    assert display.locator("#log li").first.inner_text() == "Ann plays again."
+    expect(display.locator("#log li").first).to_have_text("Ann plays again.")
     # Handed to a bot again, and given back from the display.
     display.locator("#host-extra button[data-key='seat-0']").click()
     ann.locator("#bot-playing").wait_for(state="visible")
