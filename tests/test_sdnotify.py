@@ -163,18 +163,21 @@ def test_watchdog_interval_is_half_of_watchdog_usec_for_this_process(environ, in
 def test_socket_is_non_blocking_and_a_full_queue_is_logged_once(listener, caplog):
     sock, path = listener  # never reads, so its queue fills up
     notifier = Notifier(path)
+    results: list[bool] = []
     with caplog.at_level(logging.DEBUG, logger="firmware_host.service.sdnotify"):
-        results = [notifier.watchdog() for _ in range(5000)]
+        # until 50 were dropped: the queue holds what the system allows (10 to hundreds)
+        while len(results) < 5000 and len(results) - sum(results) < 50:
+            results.append(notifier.watchdog())
     assert notifier._sock.getblocking() is False
     assert results[0] is True
     assert results[-1] is False  # dropped, not blocked and not raised
     sent = results.count(True)
-    assert results == [True] * sent + [False] * (5000 - sent)
+    assert results == [True] * sent + [False] * 50
     warnings = [r for r in caplog.records if r.levelno == logging.WARNING]
     debugs = [r for r in caplog.records if r.levelno == logging.DEBUG]
     assert len(warnings) == 1
     assert warnings[0].getMessage().startswith(f"cannot notify systemd at {path}: ")
-    assert len(debugs) == 5000 - sent - 1
+    assert len(debugs) == 50 - 1
     assert len(received(sock)) == sent
 
 
