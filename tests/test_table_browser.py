@@ -572,9 +572,13 @@ def test_a_seat_taken_back_during_a_showdown_comes_back_to_its_phone_after_the_v
         expect(ann.locator("#take-back")).to_be_hidden()
         assert table.room.seats[0].bot_playing  # the showdown is fought as it was named
         display.locator("#log li", has_text="Ann plays again after this showdown.").wait_for()
+        waiting = display.locator("#host-extra button[data-key='seat-0']")
+        expect(waiting).to_have_text("Ann plays again after the showdown")
+        expect(waiting).to_be_disabled()
         unit.go.set()
         ann.locator("#bot-playing").wait_for(state="hidden")
         display.locator("#log li", has_text=re.compile(r"^Ann plays again\.$")).wait_for()
+        expect(waiting).to_have_text("A bot plays for Ann")
         assert not table.room.seats[0].bot_playing and 0 not in table.room.bots
         assert ann_frames.errors == []
     finally:
@@ -591,7 +595,8 @@ def test_a_seat_handed_to_a_bot_and_back_and_its_hand_stays_on_its_phone(
     start_from(display, bots=0)
     ann.locator("#hand [data-card]").first.wait_for()
     display.locator("#host-extra button[data-key='seat-0']", has_text="A bot plays for Ann").click()
-    display.locator("#seats li[data-seat='0'] .name", has_text="Ann (bot playing)").wait_for()
+    display.locator("#seats li[data-seat='0'] .badge.bot", has_text="bot").wait_for()
+    assert display.locator("#seats li[data-seat='0'] .name").inner_text() == "Ann"
     ann.locator("#bot-playing").wait_for(state="visible")
     assert ann.locator("#hand [data-card]").count() > 0  # Ann still sees her hand
     assert ann.locator("#hand button.legal").count() == 0
@@ -613,6 +618,7 @@ def test_a_seat_handed_to_a_bot_and_back_and_its_hand_stays_on_its_phone(
     ann.locator("#take-back").tap()
     ann.locator("#bot-playing").wait_for(state="hidden")
     display.locator("#seats li[data-seat='0'] .name", has_text=re.compile("^Ann$")).wait_for()
+    expect(display.locator("#seats li[data-seat='0'] .badge.bot", has_text="bot")).to_have_count(0)
     expect(display.locator("#log li").first).to_have_text("Ann plays again.")
     # Handed to a bot again, and given back from the display.
     display.locator("#host-extra button[data-key='seat-0']").click()

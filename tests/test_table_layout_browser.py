@@ -113,7 +113,7 @@ def test_many_seats_bot_buttons_fold_under_one_line_that_stays_open(browser):
             fold.locator("summary").click()
             fold.locator("button[data-key='seat-2']").click()
             name = long_name(2)
-            display.locator("#seats li[data-seat='2'] .name", has_text="(bot playing)").wait_for()
+            display.locator("#seats li[data-seat='2'] .badge.bot", has_text="bot").wait_for()
             # Redrawn since (the view changed): still open, the seat's button turned.
             fold.locator("summary", has_text="Seats: a bot plays for 1").wait_for()
             again = fold.locator("button[data-key='seat-2']")

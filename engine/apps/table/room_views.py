@@ -58,6 +58,7 @@ class RoomViews(RoomState):
                 "kind": seat.kind,
                 "connected": seat.kind == "bot" or n in held,
                 "bot_playing": seat.bot_playing,
+                "back_after_showdown": seat.back_after_showdown,
                 "lag_ms": held[n].lag_ms if n in held else None,
                 "drew": seat.drew,
             }

@@ -393,13 +393,20 @@ function renderHostExtra() {
   renderSeatControls();
 }
 
-/** Each person's seat: "A bot plays for X", or "X plays again" while one does. */
+/** Each person's seat: "A bot plays for X", or "X plays again" while one does
+ * (done, after the showdown's verdict, when the seat was taken back during it). */
 function botSeatButtons() {
-  return (view.seats || []).filter((seat) => seat.kind === "person").map((seat) => (seat.bot_playing
-    ? button(`seat-${seat.seat}`, `${seat.name} plays again`,
-      () => host("hand_back", { seat: seat.seat }))
-    : button(`seat-${seat.seat}`, `A bot plays for ${seat.name}`,
-      () => host("hand_to_bot", { seat: seat.seat }))));
+  return (view.seats || []).filter((seat) => seat.kind === "person").map((seat) => {
+    if (seat.back_after_showdown) {
+      return button(`seat-${seat.seat}`, `${seat.name} plays again after the showdown`,
+        null, { disabled: true });
+    }
+    return seat.bot_playing
+      ? button(`seat-${seat.seat}`, `${seat.name} plays again`,
+        () => host("hand_back", { seat: seat.seat }))
+      : button(`seat-${seat.seat}`, `A bot plays for ${seat.name}`,
+        () => host("hand_to_bot", { seat: seat.seat }));
+  });
 }
 
 // -- the host's seat controls: in the lobby (and after a match: free only) --
@@ -497,8 +504,11 @@ function renderSeats() {
       },
       h("span", { class: "name", text: seatLabel(seat), title: seatLabel(seat) }),
       seat.kind === "bot" ? h("span", { class: "badge bot", text: "bot" }) : null,
+      seat.bot_playing
+        ? h("span", { class: "badge bot", text: "bot", title: `a bot plays for ${seat.name}` })
+        : null,
       away ? h("span", { class: "badge bot", text: "away" }) : null,
-      typeof seat.lag_ms === "number"
+      typeof seat.lag_ms === "number" && !seat.bot_playing // its phone's lag decides nothing now
         ? h("span", { class: "lag", text: lagText(seat.lag_ms), "aria-label": `lag ${lagText(seat.lag_ms)}` })
         : null,
       seat.uno ? h("span", { class: "badge uno", text: "UNO" }) : null,
@@ -526,10 +536,9 @@ function partyBadge(n) {
   return null;
 }
 
-/** "Ann", "Ann (bot playing)", "Seat 3 (free)". */
+/** "Ann", "Seat 3 (free)" (a bot playing for Ann is a "bot" badge: the name stays whole). */
 function seatLabel(seat) {
-  if (!seat.name) return `Seat ${seat.seat + 1} (free)`;
-  return seat.bot_playing ? `${seat.name} (bot playing)` : seat.name;
+  return seat.name || `Seat ${seat.seat + 1} (free)`;
 }
 
 function renderScores() {
