@@ -38,6 +38,8 @@ def start_table(port: int, save: Path, *extra: str, stdin=None) -> subprocess.Po
     process = subprocess.Popen(
         [
             sys.executable,
+            "-X",
+            "faulthandler",  # a SIGABRT prints every thread's stack (``stop``)
             "-m",
             "engine",
             "table",
@@ -97,7 +99,12 @@ def host_key_in(text: str) -> str:
 
 def stop(process: subprocess.Popen) -> tuple[int, str]:
     process.send_signal(signal.SIGINT)
-    out, _ = process.communicate(timeout=20)
+    try:
+        out, _ = process.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.send_signal(signal.SIGABRT)  # where it waits, from faulthandler
+        out, _ = process.communicate(timeout=10)
+        raise AssertionError(f"the table did not stop 20 s after Ctrl-C:\n{out[-6000:]}") from None
     return process.returncode, out
 
 

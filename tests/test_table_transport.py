@@ -325,3 +325,52 @@ def test_a_request_that_is_not_http_gets_a_400_with_the_headers_in_one_line_per_
         "refused a request from 127.0.0.1: Invalid HTTP request received."
     ]
     assert records.lines("uvicorn.error") == []
+
+
+def test_ctrl_c_stops_the_table_within_its_stop_wait_while_a_request_never_ends():
+    """uvicorn waits for every open request before it stops; the table's waits
+    ``stop_wait_s``, then cancels what is left (a page's request the app never
+    answers would otherwise keep a Ctrl-C or systemd's stop waiting for ever)."""
+    import asyncio
+
+    import uvicorn
+    from starlette.routing import Route
+
+    from engine.apps.table.transport import uvicorn_config
+
+    arrived = threading.Event()
+
+    class NeverAnswers:  # an add-on whose one route never answers
+        def routes(self):
+            return [Route("/never", self.never)]
+
+        async def never(self, request):
+            arrived.set()
+            await asyncio.Event().wait()
+
+        @contextlib.asynccontextmanager
+        async def running(self):
+            yield
+
+    room = Room(seats=2, rng=random.Random(1), code="TEST", host_key="k")
+    limits = Limits(stop_wait_s=0.5)
+    app = create_app(room, pace_s=0, limits=limits, addons=[NeverAnswers()])
+    server = uvicorn.Server(uvicorn_config(app))
+    with free_port() as (sock, _):
+        port = sock.getsockname()[1]
+        thread = threading.Thread(target=lambda: asyncio.run(server.serve(sockets=[sock])))
+        thread.start()
+        try:
+            for _ in range(500):
+                if server.started:
+                    break
+                threading.Event().wait(0.01)
+            with socket.create_connection(("127.0.0.1", port)) as client:
+                client.sendall(b"GET /never HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                assert arrived.wait(10), "the request did not reach the app"
+                server.should_exit = True  # what uvicorn's Ctrl-C handler does
+                thread.join(15)
+                assert not thread.is_alive(), "the table still waits for the request"
+        finally:
+            server.force_exit = True
+            thread.join(15)

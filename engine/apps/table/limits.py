@@ -85,6 +85,9 @@ class Limits:
     #: A peer that acknowledges nothing sent to it for this long is dropped
     #: (TCP_USER_TIMEOUT: a window it never opens, a phone gone from the Wi-Fi).
     send_timeout_s: float = 30.0
+    #: On Ctrl-C or SIGTERM the requests and sockets still open get this long to
+    #: finish, then are cancelled and the table stops (uvicorn would wait for ever).
+    stop_wait_s: float = 5.0
 
     def __post_init__(self) -> None:
         for name in (
@@ -106,6 +109,7 @@ class Limits:
             "connect_rate",
             "outbox_s",
             "send_timeout_s",
+            "stop_wait_s",
         ):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be more than 0, not {getattr(self, name)!r}")

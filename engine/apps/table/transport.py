@@ -115,6 +115,7 @@ def uvicorn_config(
         # change, docs/performance.md); views are a few KB on a LAN.
         ws_per_message_deflate=False,
         timeout_keep_alive=limits.keep_alive_s,  # an int in uvicorn's hints; a float works
+        timeout_graceful_shutdown=limits.stop_wait_s,  # the same
         server_header=False,
         proxy_headers=False,
     )
