@@ -92,9 +92,12 @@ def served(app, sock: socket.socket) -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def uvicorn_serving(config, sock: socket.socket, what: str) -> Iterator[None]:
+def uvicorn_serving(
+    config, sock: socket.socket, what: str
+) -> Iterator[tuple[Any, threading.Thread]]:
     """A uvicorn server of ``config`` in a thread on ``sock``, started before the
-    block and stopped after it; ``what`` names it if it does not start."""
+    block and stopped after it (forced, if it has not stopped in 10 s); ``what``
+    names it if it does not start. Yields the server and its thread."""
     import uvicorn
 
     server = uvicorn.Server(config)
@@ -106,9 +109,11 @@ def uvicorn_serving(config, sock: socket.socket, what: str) -> Iterator[None]:
                 break
             threading.Event().wait(0.01)
         assert server.started, f"{what} did not start"
-        yield
+        yield server, thread
     finally:
         server.should_exit = True
+        thread.join(10)
+        server.force_exit = True
         thread.join(10)
 
 

@@ -23,7 +23,7 @@ import pytest
 from engine.apps.table.limits import Limits
 from engine.apps.table.room import Room
 from engine.apps.table.server import create_app
-from tests.table_helpers import RawWebSocket, free_port, served
+from tests.table_helpers import RawWebSocket, free_port, served, uvicorn_serving
 
 pytestmark = pytest.mark.slow
 
@@ -333,7 +333,6 @@ def test_ctrl_c_stops_the_table_within_its_stop_wait_while_a_request_never_ends(
     answers would otherwise keep a Ctrl-C or systemd's stop waiting for ever)."""
     import asyncio
 
-    import uvicorn
     from starlette.routing import Route
 
     from engine.apps.table.transport import uvicorn_config
@@ -355,22 +354,14 @@ def test_ctrl_c_stops_the_table_within_its_stop_wait_while_a_request_never_ends(
     room = Room(seats=2, rng=random.Random(1), code="TEST", host_key="k")
     limits = Limits(stop_wait_s=0.5)
     app = create_app(room, pace_s=0, limits=limits, addons=[NeverAnswers()])
-    server = uvicorn.Server(uvicorn_config(app))
-    with free_port() as (sock, _):
-        port = sock.getsockname()[1]
-        thread = threading.Thread(target=lambda: asyncio.run(server.serve(sockets=[sock])))
-        thread.start()
-        try:
-            for _ in range(500):
-                if server.started:
-                    break
-                threading.Event().wait(0.01)
-            with socket.create_connection(("127.0.0.1", port)) as client:
-                client.sendall(b"GET /never HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-                assert arrived.wait(10), "the request did not reach the app"
-                server.should_exit = True  # what uvicorn's Ctrl-C handler does
-                thread.join(15)
-                assert not thread.is_alive(), "the table still waits for the request"
-        finally:
-            server.force_exit = True
-            thread.join(15)
+    config = uvicorn_config(app)
+    with (
+        free_port() as (sock, _),
+        uvicorn_serving(config, sock, "the table") as (server, thread),
+        socket.create_connection(sock.getsockname()) as client,
+    ):
+        client.sendall(b"GET /never HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        assert arrived.wait(10), "the request did not reach the app"
+        server.should_exit = True  # what uvicorn's Ctrl-C handler does
+        thread.join(15)
+        assert not thread.is_alive(), "the table still waits for the request"
