@@ -200,19 +200,22 @@ class HostCommands(LobbySeats, RoomState):
                 self._add_log(f"{seat.name} plays again after this showdown.")
                 self._changed(save=True)
             return None
-        seat.bot_playing, seat.back_after_showdown = to_bot, False
-        self._seat_bot(number)
-        self._add_log(f"A bot plays for {seat.name}." if to_bot else f"{seat.name} plays again.")
+        self._played_by(number, bot=to_bot)
         self._changed(save=True)
         return None
+
+    def _played_by(self, number: int, *, bot: bool) -> None:
+        """Seat ``number`` is played by a bot, or by its person again; logged."""
+        seat = self.seats[number]
+        seat.bot_playing, seat.back_after_showdown = bot, False
+        self._seat_bot(number)
+        self._add_log(f"A bot plays for {seat.name}." if bot else f"{seat.name} plays again.")
 
     def _seats_back_after_showdown(self) -> None:
         """The seats taken back while the showdown was out are their phones' again."""
         for number, seat in enumerate(self.seats):
             if seat.back_after_showdown:
-                seat.bot_playing = seat.back_after_showdown = False
-                self._seat_bot(number)
-                self._add_log(f"{seat.name} plays again.")
+                self._played_by(number, bot=False)
 
     def _end(self) -> str | None:
         """The host ends the match: back to the lobby, the people seated, the bots gone."""

@@ -115,7 +115,8 @@ class RoomViews(RoomState):
             you = private_view(game, seat, self.names, bot_playing=bot_playing)
             if back:  # the family's "take your seat back" is done: it waits for the verdict
                 you["prompt"] = BACK_AFTER_SHOWDOWN
-            return {**you, "back_after_showdown": back}
+            you["back_after_showdown"] = back
+            return you
         return {"seat": seat, "hand": [], "legal": [], "prompt": "", "bot_playing": False}
 
     def _changed(self, save: bool = False) -> None:
