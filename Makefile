@@ -42,6 +42,7 @@ help:
 	@echo "make check   the fast inner loop: lint, types, and every test that needs no"
 	@echo "             process, network or real clock and is not one of the few heavy"
 	@echo "             ones (few Hypothesis examples), and the doctests, in under 20 s"
+	@echo "             (two pytest processes; each report is printed when both are done)"
 	@echo "make lint    ruff (lint and format) and mypy alone"
 	@echo "make test-gpio  the daemon on a real kernel GPIO chip (gpio-sim under qemu; root,"
 	@echo "             Debian; a few minutes the first time): tests/kernel/run.sh"
@@ -86,7 +87,9 @@ test: lint $(KERNEL_STAMP) $(RL_KERNEL_STAMP)
 
 # Leaves out the tests marked slow (a process, the network or the real clock;
 # tests/conftest.py), with the "check" Hypothesis profile: the same few examples
-# every run.
+# every run. Two pytest processes, each every other test (tests/shards.py): xdist's
+# reports cost 2 ms of CPU a test, twice a plain process's, and the tier is 3,700
+# tests of a few ms. No playwright plugin: no fast test drives a browser.
 # Writes bytecode even where PYTHONDONTWRITEBYTECODE is set: pytest keeps its
 # assert-rewritten test files there, and rewriting them all again is 6 s a worker.
 # Keeps the tests' temporary files in memory where there is a /dev/shm: the saves'
@@ -94,7 +97,7 @@ test: lint $(KERNEL_STAMP) $(RL_KERNEL_STAMP)
 check: export PYTHONDONTWRITEBYTECODE :=
 check: export TMPDIR := $(or $(wildcard /dev/shm),$(TMPDIR))
 check: lint $(KERNEL_STAMP) $(RL_KERNEL_STAMP)
-	$(PYTHON) -m pytest -m "not slow" --hypothesis-profile=check -n 2 $(TEST_PATHS)
+	$(PYTHON) -m tests.shards 2 -m "not slow" --hypothesis-profile=check -p no:playwright $(TEST_PATHS)
 
 # The tests that take the docs' screenshots (tests/screenshots.py), saving them
 # into docs/screenshots; every other run keeps them out of the checkout.
