@@ -586,6 +586,49 @@ def test_a_seat_taken_back_during_a_showdown_comes_back_to_its_phone_after_the_v
         table.stop()
 
 
+def test_a_seat_handed_to_a_bot_during_a_showdown_is_kept_or_the_bots_after_the_verdict(
+    browser, playwright, tmp_path
+):
+    unit = HeldUnit()
+    table = Table(tmp_path, seats=2, unit=unit)
+    try:
+        display, _ = display_page(browser, table.url)
+        ann, ann_frames = phone_page(browser, playwright, table.url, 0, "Ann")
+        start_from(display, bots=1)
+        # Ann's next card starts a showdown (as if the table had come back there).
+        table.stop()
+        saved = json.loads(table.save.read_text())
+        saved["notation"] = SHOWDOWN_NEXT
+        table.save.write_text(json.dumps(saved))
+        table.restart()
+        wait_until(ann, lambda: sorted(hand_of(ann)) == ["G2", "R5!2"], "the restored hand")
+        ann.locator("#hand button.legal").first.wait_for()
+        assert take_turn(ann)
+        assert unit.out.wait(30), "Ann's card did not start a showdown"
+        hand_over = display.locator("#host-extra button[data-key='seat-0']")
+        hand_over.filter(has_text="A bot plays for Ann").click()
+        words = "A bot plays for you after this showdown."
+        expect(ann.locator("#bot-playing-words")).to_have_text(words)
+        expect(hand_over).to_have_text("Ann keeps playing (a bot after the showdown)")
+        # Ann keeps her seat from her phone; the host hands it over again.
+        ann.locator("#take-back", has_text="Keep my seat").tap()
+        ann.locator("#bot-playing").wait_for(state="hidden")
+        display.locator("#log li", has_text="Ann keeps playing.").wait_for()
+        hand_over.filter(has_text="A bot plays for Ann").click()
+        expect(ann.locator("#bot-playing-words")).to_have_text(words)
+        assert not table.room.seats[0].bot_playing  # she fights this showdown herself
+        unit.go.set()
+        display.locator("#log li", has_text=re.compile(r"^A bot plays for Ann\.$")).wait_for()
+        expect(ann.locator("#bot-playing-words")).to_have_text("A bot plays for you.")
+        expect(ann.locator("#take-back")).to_have_text("Take my seat back")
+        expect(hand_over).to_have_text("Ann plays again")
+        assert table.room.seats[0].bot_playing and 0 in table.room.bots
+        assert ann_frames.errors == []
+    finally:
+        unit.go.set()
+        table.stop()
+
+
 def test_a_seat_handed_to_a_bot_and_back_and_its_hand_stays_on_its_phone(
     browser, playwright, table
 ):

@@ -247,20 +247,79 @@ def test_bad_hand_overs_are_refused(cmd, seat, refused):
     assert refusals(host(room, display, cmd, seat=seat))[0]["message"] == refused
 
 
-def test_a_hand_over_waits_for_a_showdown_out_at_the_unit_and_needs_a_match():
+def test_a_hand_over_needs_a_match():
     room = make_room(seats=2)
     display = hello(room)
-    ann = phone(room, 0, "Ann")
+    phone(room, 0, "Ann")
     assert refusals(host(room, display, "hand_to_bot", seat=0))[0]["message"] == (
         "no match is being played"
     )
-    start(room, display)
+
+
+def _showdown_out_for_ann(tmp_path=None):
+    """Ann, playing her own seat, has started a showdown now out at the unit."""
+    room = make_room(seats=2, save=None if tmp_path is None else tmp_path / "table.json")
+    display = hello(room)
+    ann = phone(room, 0, "Ann")
+    start(room, display, bot="heuristic", reaction_ms=400)
     room.restore({**room.snapshot(), "notation": SHOWDOWN_NEXT})
     send(room, ann, type="act", action="R5!2", id=1)
-    room.showdown_request()
-    assert refusals(host(room, display, "hand_to_bot", seat=0))[0]["message"] == (
-        "a showdown waits for its verdict: hand the seat over after it"
+    request = room.showdown_request()
+    assert 0 not in request.bots  # Ann presses her own paddle
+    return room, display, ann, request
+
+
+def test_a_seat_handed_to_a_bot_during_a_showdown_is_the_bots_after_the_verdict():
+    room, display, ann, request = _showdown_out_for_ann()
+    view = last_view(host(room, display, "hand_to_bot", seat=0))  # not refused: it waits
+    assert view["log"][0] == "A bot plays for Ann after this showdown."
+    assert not room.seats[0].bot_playing and 0 not in room.bots  # she fights this one
+    you = room.view_for(ann)["you"]
+    assert you["bot_playing"] is False and you["bot_after_showdown"] is True
+    assert refusals(host(room, display, "hand_to_bot", seat=0)) == []  # a second tap: no change
+    assert room.log.count("A bot plays for Ann after this showdown.") == 1
+    room.finish_showdown(room.unit.run_showdown(request))
+    assert room.seats[0].bot_playing and 0 in room.bots and 0 in room.match.bots
+    assert room.log[0] == "A bot plays for Ann."
+    you = room.view_for(ann)["you"]
+    assert you["bot_playing"] is True and you["bot_after_showdown"] is False
+
+
+def test_a_phone_keeps_its_seat_that_waits_to_be_handed_to_a_bot():
+    room, display, ann, request = _showdown_out_for_ann()
+    host(room, display, "hand_to_bot", seat=0)
+    assert refusals(send(room, ann, type="take_back")) == []
+    assert room.log[0] == "Ann keeps playing." and not room.seats[0].bot_after_showdown
+    room.finish_showdown(room.unit.run_showdown(request))
+    assert not room.seats[0].bot_playing and 0 not in room.bots
+    assert refusals(send(room, ann, type="take_back"))[0]["message"] == (
+        "you play your seat already"
     )
+
+
+def test_the_host_keeps_a_seat_with_its_person_before_the_verdict():
+    room, display, _, request = _showdown_out_for_ann()
+    host(room, display, "hand_to_bot", seat=0)
+    assert refusals(host(room, display, "hand_back", seat=0)) == []
+    assert room.log[0] == "Ann keeps playing."
+    room.finish_showdown(room.unit.run_showdown(request))
+    assert not room.seats[0].bot_playing
+
+
+def test_a_seat_waiting_to_be_handed_to_a_bot_is_saved_and_handed_over_after_the_verdict(
+    tmp_path,
+):
+    room, display, _, _ = _showdown_out_for_ann(tmp_path)
+    host(room, display, "hand_to_bot", seat=0)
+    saved = json.loads((tmp_path / "table.json").read_text())
+    assert saved["seats"][0]["bot_after_showdown"] is True
+    again = make_room(seats=2)
+    again.restore(saved)
+    assert again.seats[0].bot_after_showdown and not again.seats[0].bot_playing
+    renamed = again.showdown_request()
+    assert 0 not in renamed.bots  # the same showdown, Ann pressing as before
+    again.finish_showdown(again.unit.run_showdown(renamed))
+    assert again.seats[0].bot_playing and 0 in again.bots
 
 
 def test_a_bot_playing_for_a_person_presses_for_them_on_the_unit_under_their_name():
@@ -338,6 +397,14 @@ def test_a_new_match_forgets_a_seat_waiting_to_come_back():
     room.finish_showdown(room.unit.run_showdown(request))
     host(room, display, "end")
     assert not any(seat.back_after_showdown for seat in room.seats)
+
+
+def test_ending_the_match_at_a_paused_showdown_forgets_a_seat_waiting_for_a_bot():
+    room, display, _, _ = _showdown_out_for_ann()
+    host(room, display, "hand_to_bot", seat=0)
+    room.pause("the unit does not answer")  # no verdict: the host may end the match
+    assert refusals(host(room, display, "end")) == []
+    assert not room.seats[0].bot_after_showdown and not room.seats[0].bot_playing
 
 
 def test_no_card_of_a_hand_a_bot_plays_reaches_anyone_but_its_persons_phone():

@@ -72,6 +72,7 @@ def test_a_phone_joins_a_seat_with_a_clean_name_and_gets_its_secret():
         "connected": True,
         "bot_playing": False,
         "back_after_showdown": False,
+        "bot_after_showdown": False,
         "lag_ms": None,
         "drew": 0,
         "cards": None,

@@ -224,7 +224,7 @@ class Room(HostCommands, RoomSaving, RoomViews):
         self._named = None
         self._playing().settle(outcome, by=f"unit port {self.unit!r}")
         tell_showdown(self.bots.values(), outcome.reaction_us)
-        self._seats_back_after_showdown()
+        self._seats_handed_over_after_showdown()
         self._changed(save=True)
 
     def hold_showdown(self) -> None:
@@ -479,10 +479,12 @@ class Room(HostCommands, RoomSaving, RoomViews):
         return None
 
     def _take_back(self, conn: Connection, message: dict) -> str | None:
-        """A phone takes back its seat from the bot the host handed it to."""
+        """A phone takes back its seat from the bot the host handed it to (or
+        keeps it, handed over while a showdown is out: before the verdict)."""
         if conn.seat is None:
             return "take a seat first"
-        if not self.seats[conn.seat].bot_playing:
+        seat = self.seats[conn.seat]
+        if not (seat.bot_playing or seat.bot_after_showdown):
             return "you play your seat already"
         return self._hand_over(conn.seat, to_bot=False)
 

@@ -151,7 +151,7 @@ class HostCommands(LobbySeats, RoomState):
             if seat.kind == "bot":
                 seat.reaction_ms = reaction_ms
             seat.drew = 0
-            seat.bot_playing = seat.back_after_showdown = False
+            seat.bot_playing = seat.back_after_showdown = seat.bot_after_showdown = False
         self.seats = seats
 
     def _host_pause(self, pause: bool) -> str | None:
@@ -185,6 +185,11 @@ class HostCommands(LobbySeats, RoomState):
         if seat.kind != "person":
             where = "to a bot" if to_bot else "back"
             return f"seat {number} is a bot's: only a person's seat is handed {where}"
+        if seat.bot_after_showdown and not to_bot:  # kept before the verdict
+            seat.bot_after_showdown = False
+            self._add_log(f"{seat.name} keeps playing.")
+            self._changed(save=True)
+            return None
         if seat.bot_playing == to_bot:
             return (
                 f"a bot plays for {seat.name} already"
@@ -192,12 +197,15 @@ class HostCommands(LobbySeats, RoomState):
                 else f"no bot plays for {seat.name}"
             )
         if self._fighting or self._named is not None:
-            # the request names who presses for whom: the match must settle the same
-            if to_bot:
-                return "a showdown waits for its verdict: hand the seat over after it"
-            if not seat.back_after_showdown:  # a second tap changes nothing
-                seat.back_after_showdown = True
-                self._add_log(f"{seat.name} plays again after this showdown.")
+            # The request names who presses for whom: the match must settle the
+            # same, so the seat changes hands after the verdict.
+            if not (seat.bot_after_showdown or seat.back_after_showdown):  # a second tap: no change
+                seat.bot_after_showdown, seat.back_after_showdown = to_bot, not to_bot
+                self._add_log(
+                    f"A bot plays for {seat.name} after this showdown."
+                    if to_bot
+                    else f"{seat.name} plays again after this showdown."
+                )
                 self._changed(save=True)
             return None
         self._played_by(number, bot=to_bot)
@@ -207,15 +215,16 @@ class HostCommands(LobbySeats, RoomState):
     def _played_by(self, number: int, *, bot: bool) -> None:
         """Seat ``number`` is played by a bot, or by its person again; logged."""
         seat = self.seats[number]
-        seat.bot_playing, seat.back_after_showdown = bot, False
+        seat.bot_playing, seat.back_after_showdown, seat.bot_after_showdown = bot, False, False
         self._seat_bot(number)
         self._add_log(f"A bot plays for {seat.name}." if bot else f"{seat.name} plays again.")
 
-    def _seats_back_after_showdown(self) -> None:
-        """The seats taken back while the showdown was out are their phones' again."""
+    def _seats_handed_over_after_showdown(self) -> None:
+        """The seats taken back while the showdown was out are their phones'
+        again, and those handed to a bot then are the bot's."""
         for number, seat in enumerate(self.seats):
-            if seat.back_after_showdown:
-                self._played_by(number, bot=False)
+            if seat.back_after_showdown or seat.bot_after_showdown:
+                self._played_by(number, bot=seat.bot_after_showdown)
 
     def _end(self) -> str | None:
         """The host ends the match: back to the lobby, the people seated, the bots gone."""
@@ -229,7 +238,7 @@ class HostCommands(LobbySeats, RoomState):
         self.host_paused = False
         self.seats = [s if s.kind == "person" else Seat() for s in self.seats]
         for seat in self.seats:
-            seat.bot_playing = seat.back_after_showdown = False
+            seat.bot_playing = seat.back_after_showdown = seat.bot_after_showdown = False
         self._freeable_since = self.clock()  # an away phone's seat may be freed again
         self._add_log("The host ended the match.")
         self._changed(save=True)

@@ -54,6 +54,7 @@ class RoomSaving(RoomState):
                     "reaction_ms": s.reaction_ms,
                     "bot_playing": s.bot_playing,
                     "back_after_showdown": s.back_after_showdown,
+                    "bot_after_showdown": s.bot_after_showdown,
                     "ids": s.ids.to_dict(),
                 }
                 for s in self.seats
@@ -133,6 +134,7 @@ def _saved_seats(entries: list[dict[str, Any]]) -> list[Seat]:
             s["reaction_ms"],
             bot_playing=s.get("bot_playing", False) is True and s["kind"] == "person",
             back_after_showdown=s.get("back_after_showdown", False) is True,
+            bot_after_showdown=s.get("bot_after_showdown", False) is True and s["kind"] == "person",
             ids=ActionIds.from_dict(s.get("ids")),
         )
         for s in entries

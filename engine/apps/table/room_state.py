@@ -59,6 +59,7 @@ class Seat:
     reaction_ms: float | None = None  # a bot's, for a unit that presses for it
     bot_playing: bool = False  # a person's seat a bot plays for
     back_after_showdown: bool = False  # taken back while a showdown was out: after its verdict
+    bot_after_showdown: bool = False  # handed to a bot while a showdown was out: after its verdict
     drew: int = 0  # cards drawn by the latest draw, for the "+N" badge
     ids: ActionIds = dataclasses.field(default_factory=ActionIds)  # this match's, saved
     away_since: float | None = None  # a person's seat no phone holds: since when (clock)

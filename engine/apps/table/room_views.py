@@ -59,6 +59,7 @@ class RoomViews(RoomState):
                 "connected": seat.kind == "bot" or n in held,
                 "bot_playing": seat.bot_playing,
                 "back_after_showdown": seat.back_after_showdown,
+                "bot_after_showdown": seat.bot_after_showdown,
                 "lag_ms": held[n].lag_ms if n in held else None,
                 "drew": seat.drew,
             }
@@ -116,6 +117,7 @@ class RoomViews(RoomState):
             if back:  # the family's "take your seat back" is done: it waits for the verdict
                 you["prompt"] = BACK_AFTER_SHOWDOWN
             you["back_after_showdown"] = back
+            you["bot_after_showdown"] = self.seats[seat].bot_after_showdown
             return you
         return {"seat": seat, "hand": [], "legal": [], "prompt": "", "bot_playing": False}
 
@@ -190,7 +192,8 @@ class RoomViews(RoomState):
         if seat is None:
             return base
         held = self.seats[seat]
-        basis = (position(), tuple(self.names), held.bot_playing, held.back_after_showdown)
+        handing = (held.bot_playing, held.back_after_showdown, held.bot_after_showdown)
+        basis = (position(), tuple(self.names), *handing)
         you = self._yous.get(seat)
         if you is None or you[0] != basis:  # the seat's own part changed
             you = self._yous[seat] = (basis, self._you(seat))

@@ -394,12 +394,17 @@ function renderHostExtra() {
 }
 
 /** Each person's seat: "A bot plays for X", or "X plays again" while one does
- * (done, after the showdown's verdict, when the seat was taken back during it). */
+ * (done, after the showdown's verdict, when the seat was taken back during it;
+ * handed to a bot during it, "X keeps playing" undoes that before the verdict). */
 function botSeatButtons() {
   return (view.seats || []).filter((seat) => seat.kind === "person").map((seat) => {
     if (seat.back_after_showdown) {
       return button(`seat-${seat.seat}`, `${seat.name} plays again after the showdown`,
         null, { disabled: true });
+    }
+    if (seat.bot_after_showdown) {
+      return button(`seat-${seat.seat}`, `${seat.name} keeps playing (a bot after the showdown)`,
+        () => host("hand_back", { seat: seat.seat }));
     }
     return seat.bot_playing
       ? button(`seat-${seat.seat}`, `${seat.name} plays again`,

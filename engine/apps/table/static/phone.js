@@ -162,12 +162,15 @@ function render() {
   $("paused").hidden = !view.paused;
   $("paused").textContent = view.paused ? `Paused: ${view.paused}` : "";
   $("host-paused").hidden = !view.host_paused;
-  $("bot-playing").hidden = !botPlays();
+  // handed to a bot while a showdown was out: still this phone's until the verdict
+  const handing = !!(view && view.you && view.you.bot_after_showdown);
+  $("bot-playing").hidden = !botPlays() && !handing;
   // taken back while a showdown was out: the seat is this phone's after the verdict
   const back = botPlays() && !!view.you.back_after_showdown;
   $("bot-playing-words").textContent = back
     ? "A bot plays for you until this showdown's verdict."
-    : "A bot plays for you.";
+    : handing ? "A bot plays for you after this showdown." : "A bot plays for you.";
+  $("take-back").textContent = handing ? "Keep my seat" : "Take my seat back";
   $("take-back").hidden = back;
   const you = view.you;
   const seated = !!you || seat !== null;
