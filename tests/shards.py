@@ -41,9 +41,11 @@ def run(count: int, pytest_args: list[str]) -> int:
             print(f"-- shard {index + 1} of {count} (exit {code}) --", flush=True)
             sys.stdout.buffer.write(output.read())
             sys.stdout.buffer.flush()
-    failed = [index + 1 for index, code in enumerate(codes) if code not in (0, NO_TESTS)]
+    failed = [
+        f"shard {n + 1} (exit {code})" for n, code in enumerate(codes) if code not in (0, NO_TESTS)
+    ]
     if failed:  # the last report on the screen may be a shard that passed
-        print(f"-- failed: shard {', '.join(map(str, failed))} of {count}, above --")
+        print(f"-- not passed: {', '.join(failed)} of {count}; the reports are above --")
     return status(codes)
 
 
