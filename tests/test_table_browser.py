@@ -546,23 +546,35 @@ class HeldUnit:
         return self.inner.run_showdown(request)
 
 
-def test_a_seat_taken_back_during_a_showdown_comes_back_to_its_phone_after_the_verdict(
-    browser, playwright, tmp_path
-):
+@contextlib.contextmanager
+def ann_at_a_showdown_card(browser, playwright, tmp_path, *, bot_playing: bool):
+    """Ann and a bot at a table on a :class:`HeldUnit`, come back from a save file
+    in which Ann's next card starts a showdown (as if the table had crashed there);
+    a bot plays Ann's seat when ``bot_playing``. Yields the table, the unit, the
+    display and Ann's phone and frames; then lets the unit go and stops the table."""
     unit = HeldUnit()
     table = Table(tmp_path, seats=2, unit=unit)
     try:
         display, _ = display_page(browser, table.url)
         ann, ann_frames = phone_page(browser, playwright, table.url, 0, "Ann")
         start_from(display, bots=1)
-        # A bot plays for Ann, whose next card starts a showdown (as if the table
-        # had crashed there and come back from its save file).
         table.stop()  # nothing saves over the file while it is rewritten
         saved = json.loads(table.save.read_text())
         saved["notation"] = SHOWDOWN_NEXT
-        saved["seats"][0]["bot_playing"] = True
+        saved["seats"][0]["bot_playing"] = bot_playing
         table.save.write_text(json.dumps(saved))
         table.restart()
+        yield table, unit, display, ann, ann_frames
+    finally:
+        unit.go.set()
+        table.stop()
+
+
+def test_a_seat_taken_back_during_a_showdown_comes_back_to_its_phone_after_the_verdict(
+    browser, playwright, tmp_path
+):
+    with ann_at_a_showdown_card(browser, playwright, tmp_path, bot_playing=True) as at:
+        table, unit, display, ann, ann_frames = at
         assert unit.out.wait(30), "the bot's card did not start a showdown"
         ann.locator("#bot-playing").wait_for(state="visible")
         ann.locator("#take-back").tap()
@@ -581,26 +593,13 @@ def test_a_seat_taken_back_during_a_showdown_comes_back_to_its_phone_after_the_v
         expect(waiting).to_have_text("A bot plays for Ann")
         assert not table.room.seats[0].bot_playing and 0 not in table.room.bots
         assert ann_frames.errors == []
-    finally:
-        unit.go.set()
-        table.stop()
 
 
 def test_a_seat_handed_to_a_bot_during_a_showdown_is_kept_or_the_bots_after_the_verdict(
     browser, playwright, tmp_path
 ):
-    unit = HeldUnit()
-    table = Table(tmp_path, seats=2, unit=unit)
-    try:
-        display, _ = display_page(browser, table.url)
-        ann, ann_frames = phone_page(browser, playwright, table.url, 0, "Ann")
-        start_from(display, bots=1)
-        # Ann's next card starts a showdown (as if the table had come back there).
-        table.stop()
-        saved = json.loads(table.save.read_text())
-        saved["notation"] = SHOWDOWN_NEXT
-        table.save.write_text(json.dumps(saved))
-        table.restart()
+    with ann_at_a_showdown_card(browser, playwright, tmp_path, bot_playing=False) as at:
+        table, unit, display, ann, ann_frames = at
         wait_until(ann, lambda: sorted(hand_of(ann)) == ["G2", "R5!2"], "the restored hand")
         ann.locator("#hand button.legal").first.wait_for()
         assert take_turn(ann)
@@ -624,9 +623,6 @@ def test_a_seat_handed_to_a_bot_during_a_showdown_is_kept_or_the_bots_after_the_
         expect(hand_over).to_have_text("Ann plays again")
         assert table.room.seats[0].bot_playing and 0 in table.room.bots
         assert ann_frames.errors == []
-    finally:
-        unit.go.set()
-        table.stop()
 
 
 def test_a_seat_handed_to_a_bot_and_back_and_its_hand_stays_on_its_phone(
