@@ -63,7 +63,11 @@ def test_the_companion_page_runs_a_showdown_on_a_real_unit_and_keeps_the_score(b
     page.goto(f"{url}/#host=companion-key")  # the host URL
     page.locator("#status", has_text="connected").wait_for()
 
-    # The host names the players (keyboard only) and starts the match.
+    # The host names the players (keyboard only) and starts the match. The form
+    # shows once the welcome says this page is the host, which can come well after
+    # "connected" (the socket's opening) on a loaded machine: keys typed before it
+    # went nowhere, and the match was started with no players (CI, 7 December).
+    page.locator("#players").wait_for()
     page.locator("#players").focus()
     page.keyboard.type("Ann\nBob\nCy")
     page.locator("#target-input").fill("200")
