@@ -761,3 +761,21 @@ def test_play_refuses_a_token_file_without_a_unit_url(tmp_path, capsys):
     assert err.splitlines()[-1] == (
         "showdown play: error: --token-file is for a unit at a URL (--unit socket://...)"
     )
+
+
+def test_a_strong_bot_is_told_which_seats_people_play(monkeypatch):
+    from engine.uno import FAMILY
+    from engine.uno.search_bot import SearchBot
+
+    made = []
+    make_bot = FAMILY.make_bot
+
+    def recorded(*args, **kwargs):
+        made.append(make_bot(*args, **kwargs))
+        return made[-1]
+
+    monkeypatch.setattr(FAMILY, "make_bot", recorded)
+    script = Script(("Your choice", EOFError))
+    assert play("Ann,strong,Bob,bot", script, variant="classic") == 0
+    strong = [bot for bot in made if isinstance(bot, SearchBot)]
+    assert len(strong) == 1 and strong[0].people == {0, 2}

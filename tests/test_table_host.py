@@ -592,3 +592,15 @@ def test_a_bad_setup_is_refused_with_the_engines_words_and_nothing_starts(option
     ]
     assert room.match is None
     assert refusals(start(room, display)) == []  # the server keeps serving
+
+
+def test_the_strong_bots_are_told_which_seats_people_play_as_seats_change_hands():
+    room = make_room(seats=3)
+    display = hello(room)
+    phone(room, 0, "Ann"), phone(room, 1, "Bob")
+    start(room, display, bot="strong")
+    assert room.bots[2].people == {0, 1}
+    host(room, display, "hand_to_bot", seat=0)
+    assert room.bots[0].people == room.bots[2].people == {1}
+    host(room, display, "hand_back", seat=0)
+    assert room.bots[2].people == {0, 1}

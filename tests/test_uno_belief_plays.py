@@ -283,3 +283,51 @@ def test_an_opponents_wild_draw_four_is_read_through_and_held_no_colour_it_cover
         SeenPlay(3, g8, None, green_wd4, (3, 3, 10, 4), 1),
     ]
     assert read(reads_plays=False).facts == {}
+
+
+def test_a_persons_wild_draw_four_is_weighed_not_read_as_honest():
+    game = Game.from_notation(
+        "classic R1,B1,B2,G1/G3,Y9,G6,G7/G4,Y4,Y6,Y7/G8,W+4,Y6,G7,B9"
+        " R2,R3,R4,R6,R7,R8,B3,B4,B5,R9,RS,B6,Y1,Y2,Y3,Y5,G2,G5,B7,B8 R5 R + 3 play - -"
+        " 0,0,0,0 1 1 500 - 1:0"
+    )
+    game.apply(HeuristicBot().act(game, 3))
+    bot = SearchBot(random.Random(1), reads_plays=True)
+    bot.people_at(frozenset({3}))  # a person played it: it may be a bluff
+    assert str(bot.act(game, 0)) == "challenge"
+    belief = bot._beliefs[0]
+    assert not belief.draw_four_honest(PlayerView(game, 0))
+    assert all(f.key != no_colour(int(Colour.RED)) for f in belief.facts.get(3, ()))
+
+
+def test_a_persons_plays_are_read_for_draws_only():
+    # Player 3 draws and keeps on R5 (nothing of it played): that is read for anyone;
+    # that a kept card was one it could not play is HeuristicBot's alone.
+    def facts(people: frozenset[int]) -> dict:
+        game = Game.from_notation(DRAWS_AND_KEEPS)
+        belief = Belief(0, reads_plays=True)
+        belief.people = people
+        heuristic = HeuristicBot()
+        view = PlayerView(game, 0)
+        belief.observe(view)
+        action = heuristic.act(game, 0)
+        belief.decided(view, action)
+        game.apply(action)
+        while game.current != 0:
+            game.apply(heuristic.act(game, game.current))
+        belief.observe(PlayerView(game, 0))
+        return belief.facts
+
+    as_a_bot, as_a_person = facts(frozenset()), facts(frozenset({1}))
+    assert len(as_a_person[1]) == 1 and as_a_person[1][0] in as_a_bot[1]
+    assert len(as_a_bot[1]) == 2  # the card it kept, too
+
+
+def test_a_persons_plays_weigh_nothing_in_a_world():
+    r9 = SeenPlay(1, int(Card.parse("R9")), None, match_key(Colour.RED, Rank.FIVE), (5,) * 4, 1)
+    belief = Belief(0, reads_plays=True)
+    belief.plays = [r9]
+    not_heuristic = [[], [int(Card.parse(c)) for c in ("B5", "B1", "B2")], [], []]
+    assert SearchBot.weight(belief, not_heuristic, 0.25) == 0.25
+    belief.people = frozenset({1})
+    assert SearchBot.weight(belief, not_heuristic, 0.25) == 1.0

@@ -5,7 +5,9 @@ It may add ``react(game, player) -> action | None`` (a claim out of turn, for a
 game whose ``claimants()`` can be non-empty), ``reaction_ms`` (how fast it
 claims, and how fast a unit presses its paddle in a showdown) and
 ``saw_showdown(reactions_ms)`` (shown every showdown's reaction times, by
-player, in ms: a bot may learn how fast its opponents are): all optional.
+player, in ms: a bot may learn how fast its opponents are) and
+``people_at(seats)`` (told which seats people play, the others being bots: a
+bot may read a bot's plays as its own kind's, and not a person's): all optional.
 A family's own bots (engine.uno.bots) sit beside this one.
 
 >>> from engine.uno import FAMILY
@@ -18,7 +20,7 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from typing import Any, Protocol
 
 __all__ = [
@@ -29,6 +31,7 @@ __all__ = [
     "REACTION_MS_RANGE",
     "check_reaction_ms",
     "tell_showdown",
+    "tell_people",
 ]
 
 #: A bot's reaction after GO when a unit presses its paddle: the median of a
@@ -80,6 +83,22 @@ def tell_showdown(agents: Iterable[object], reaction_us: Mapping[int, int | None
         saw = getattr(agent, "saw_showdown", None)
         if saw is not None:
             saw(dict(reactions_ms))
+
+
+def tell_people(agents: Iterable[object], seats: Collection[int]) -> None:
+    """Tell every agent with a ``people_at`` which ``seats`` people play (at
+    the start of a match, and whenever a seat changes hands).
+
+    >>> class Reader:
+    ...     def people_at(self, seats):
+    ...         print(sorted(seats))
+    >>> tell_people([Reader(), RandomBot(random.Random(1))], {2, 0})
+    [0, 2]
+    """
+    for agent in agents:
+        told = getattr(agent, "people_at", None)
+        if told is not None:
+            told(frozenset(seats))
 
 
 class Agent(Protocol):

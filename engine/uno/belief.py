@@ -28,7 +28,10 @@ wild while no one is near going out only when nothing coloured played
 (``no_colour`` and ``no_coloured`` facts: a key above PLAYABLE's, see
 ``forbidden``), and a card drawn and kept as one it could not play (but a
 wild, while no one is near going out): the fact of its draw then covers that
-card too. A wild's named colour, when not on top, is the next card's.
+card too. A wild's named colour, when not on top, is the next card's. The
+seats people play (``people``: the bot is told, engine.game.agents'
+``tell_people``) are read for their draws only: a person may bluff a Wild
+Draw Four or keep a wild.
 
 >>> import random
 >>> from engine.uno.game import Game
@@ -154,6 +157,10 @@ class Belief:
         self._rank: int | None = None  # the rank of the card our last decision played
         self._direction = 1  # the direction at our last decision
         self._sizes: tuple[int, ...] = ()
+        #: The seats people play: their plays are not read as HeuristicBot's
+        #: (a Wild Draw Four always honest, a calm wild or a card drawn and kept
+        #: only when nothing else played), since a person may bluff or keep one.
+        self.people: frozenset[int] = frozenset()
 
     def __repr__(self) -> str:
         return f"Belief(player={self.player}, facts={self.facts})"
@@ -227,7 +234,8 @@ class Belief:
 
     def _read_draw_four(self, view: PlayerView) -> None:
         """A Wild Draw Four this player faces, read as HeuristicBot's (when
-        ``reads_plays``): its player holds nothing of the colour it covered."""
+        ``reads_plays``, and not a person's): its player holds nothing of the
+        colour it covered."""
         pile = view.discard_pile
         if not self.reads_plays or view.phase is not Phase.PENALTY or len(pile) < 2:
             return
@@ -235,6 +243,8 @@ class Belief:
         if pile[-1].rank is not Rank.WILD_DRAW_FOUR or covered is None:
             return
         offender = view.next_player(-1)
+        if offender in self.people:
+            return
         size = view.hand_sizes[offender]
         self.facts.setdefault(offender, []).append(Fact(no_colour(int(covered)), size, size))
 
@@ -376,9 +386,10 @@ class Belief:
         ``after`` the card played next (None: ``card`` is on top). Returns the
         key of the top it left."""
         sizes = view.hand_sizes
+        bot = p not in self.people  # what follows is read as HeuristicBot's
         if change >= 0 and key is not None:  # it drew: nothing it held played on key
             learnt.append((p, Fact(key, self._sizes[p], self._sizes[p])))
-            if change > 0 and self._keeps_unplayable(view):
+            if change > 0 and bot and self._keeps_unplayable(view):
                 # HeuristicBot plays the card it drew when it can, but a calm wild.
                 kept = no_coloured(key) if self._calm(p, then) else key
                 learnt.append((p, Fact(kept, sizes[p], sizes[p])))
@@ -393,11 +404,11 @@ class Belief:
             if key is not None:
                 plays.append(SeenPlay(p, int(card), named, key, tuple(then), d))
                 held = self._sizes[p] - 1
-                if card.colour is None and self._calm(p, then):
+                if card.colour is None and bot and self._calm(p, then):
                     # HeuristicBot plays a wild then only when nothing coloured plays.
                     learnt.append((p, Fact(no_coloured(key), held, held)))
                 covered = key >> COLOUR_SHIFT
-                if card.rank is Rank.WILD_DRAW_FOUR and covered != WILD_COLOUR:
+                if card.rank is Rank.WILD_DRAW_FOUR and covered != WILD_COLOUR and bot:
                     learnt.append((p, Fact(no_colour(covered), held, held)))
         colour = int(card.colour) if card.colour is not None else named
         return None if colour is None else match_key(colour, int(card.rank))

@@ -20,7 +20,8 @@ each player's reaction, learnt from the times ``saw_showdown`` is shown); the
 playouts' later showdowns are the kernel's coin tosses. At 3+ players the
 belief also reads the opponents' plays as HeuristicBot's, and a world in which
 a play seen since the last decision is not the heuristic's weighs less
-(``Plan.reads_plays`` and ``misfit``; engine.uno.search_plays).
+(``Plan.reads_plays`` and ``misfit``; engine.uno.search_plays), but for the
+seats people play (``people_at``): a person's turns are read for draws only.
 
 It reads the game only through a ``PlayerView``; a world is a ``Game`` built
 from the view's public fields and the sampled cards (engine.uno.search_worlds),
@@ -257,6 +258,8 @@ class SearchBot:
         self.reactions = ReactionModel()
         self._heuristic = HeuristicBot(name, reaction_ms=reaction_ms)
         self._beliefs: dict[int, Belief] = {}
+        #: The seats people play (``people_at``): none unless told.
+        self.people: frozenset[int] = frozenset()
 
     def __repr__(self) -> str:
         return f"SearchBot(name={self.name!r}, playouts={self.playouts})"
@@ -274,6 +277,12 @@ class SearchBot:
             plan.remembers if self.remembers is None else self.remembers,
         )
 
+    def people_at(self, seats: frozenset[int]) -> None:
+        """The seats people play, the others being bots (engine.game.agents'
+        ``tell_people``): a person's plays are not read as HeuristicBot's, nor
+        its Wild Draw Fours as honest (the bot then weighs a challenge)."""
+        self.people = frozenset(seats)
+
     def saw_showdown(self, reactions_ms: Mapping[int, float | None]) -> None:
         """A showdown's reaction times by player, as the table shows them."""
         self.reactions.saw_showdown(reactions_ms)
@@ -289,6 +298,7 @@ class SearchBot:
                 player, reads_plays=plan.reads_plays, remembers=plan.remembers
             )
             self.reactions.know(player, self.reaction_ms)
+        belief.people = self.people
         belief.observe(view)
         action = self._choose(game, view, belief)
         belief.decided(view, action)
@@ -373,19 +383,21 @@ class SearchBot:
     def weight(belief: Belief, hands: list[list[int]], misfit: float) -> float:
         """A world's weight: ``misfit`` for each play seen since the last
         decision that HeuristicBot would not have made in it (importance
-        weights: the opponent plays as the heuristic, or else anyhow).
+        weights: the opponent plays as the heuristic, or else anyhow); a
+        person's plays (``belief.people``) weigh nothing.
 
         >>> SearchBot.weight(Belief(0), [[], [], []], 0.25)
         1.0
         """
         weight = 1.0
         if misfit < 1.0:
+            people = belief.people  # a person's plays say nothing of HeuristicBot's
             for play in belief.plays:
-                if not heuristic_would(play, hands[play.player]):
+                if play.player not in people and not heuristic_would(play, hands[play.player]):
                     weight *= misfit
             for p, older in belief.older.items():
                 for play, since in older:
-                    if not heuristic_would(play, hands[p] + since):
+                    if p not in people and not heuristic_would(play, hands[p] + since):
                         weight *= misfit
         return weight
 

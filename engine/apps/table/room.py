@@ -55,7 +55,7 @@ from engine.apps.table.room_host import HostCommands
 from engine.apps.table.room_save import SAVE_FORMAT, RoomSaving
 from engine.apps.table.room_state import HOST_PAUSED, VARIANTS, Seat, new_match_id
 from engine.apps.table.room_views import MAX_LOG, RoomViews
-from engine.game.agents import Agent, tell_showdown
+from engine.game.agents import Agent, tell_people, tell_showdown
 from engine.game.errors import IllegalActionError
 from engine.game.interface import GameState
 from engine.match import Claim, Decide, Match, MatchEvent, Showdown
@@ -280,6 +280,7 @@ class Room(HostCommands, RoomSaving, RoomViews):
         self.bots = {}
         for number in range(len(self.seats)):
             self._seat_bot(number)
+        self._tell_people()
         self.log = log
         self.showdown = None
         self.reveal = None
@@ -302,6 +303,10 @@ class Room(HostCommands, RoomSaving, RoomViews):
         else:
             self.bots.pop(number, None)
             match.bots.pop(number, None)
+
+    def _tell_people(self) -> None:
+        """Tell the bots which seats people play now (engine.game.agents)."""
+        tell_people(self.bots.values(), {n for n, seat in enumerate(self.seats) if not seat.by_bot})
 
     def _new_bot(self, number: int) -> Agent:
         """The table's bot for seat ``number`` (its skill and reaction)."""

@@ -217,6 +217,7 @@ class HostCommands(LobbySeats, RoomState):
         seat = self.seats[number]
         seat.bot_playing, seat.back_after_showdown, seat.bot_after_showdown = bot, False, False
         self._seat_bot(number)
+        self._tell_people()
         self._add_log(f"A bot plays for {seat.name}." if bot else f"{seat.name} plays again.")
 
     def _seats_handed_over_after_showdown(self) -> None:

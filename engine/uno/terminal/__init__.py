@@ -39,6 +39,7 @@ from engine.apps.players import (
     replay_command,
     seat_names,
 )
+from engine.game.agents import tell_people
 from engine.match import Driver
 from engine.units.ports import ManualUnit
 from engine.units.remote import is_unit_url
@@ -164,6 +165,7 @@ def play_terminal(
         colour=use_colour(print_fn is print and sys.stdout.isatty(), os.environ),
     )
     agents = _agents(skills, names, screen, rng)
+    tell_people(agents, {seat for seat, skill in enumerate(skills) if skill is None})
     port, remote = unit_port(unit, screen, print_fn, rng, unit_options)
     match = Driver(game, agents, port, names=names, log=screen.on_event)
     return run_at_terminal(match, remote, screen, print_fn)
