@@ -193,7 +193,9 @@ def test_the_turn_is_followed_through_a_skip_when_reading_plays():
     assert facts(False) == {}
 
 
-def test_a_wild_draw_four_read_as_honest_is_not_challenged():
+def draw_four_at_player_0() -> Game:
+    """Player 3 has just played its (honest) Wild Draw Four at player 0, who holds
+    four cards: HeuristicBot's odds say challenge."""
     game = Game.from_notation(
         "classic R1,B1,B2,G1/G3,Y9,G6,G7/G4,Y4,Y6,Y7/G8,W+4,Y6,G7,B9"
         " R2,R3,R4,R6,R7,R8,B3,B4,B5,R9,RS,B6,Y1,Y2,Y3,Y5,G2,G5,B7,B8 R5 R + 3 play - -"
@@ -201,6 +203,11 @@ def test_a_wild_draw_four_read_as_honest_is_not_challenged():
     )
     game.apply(HeuristicBot().act(game, 3))
     assert str(game.top_card) == "W+4"
+    return game
+
+
+def test_a_wild_draw_four_read_as_honest_is_not_challenged():
+    game = draw_four_at_player_0()
     assert str(HeuristicBot().act(game, 0)) == "challenge"
     assert str(SearchBot(random.Random(1), reads_plays=False).act(game, 0)) == "challenge"
     assert str(SearchBot(random.Random(1), reads_plays=True).act(game, 0)) == "accept"
@@ -213,11 +220,15 @@ DRAWS_AND_KEEPS = (
 )
 
 
-def one_lap(notation: str, reads_plays: bool) -> tuple[Game, Belief, list[str]]:
-    """Player 0's belief after one lap of HeuristicBots from ``notation``: the
-    game then, the belief and the actions seen (player 0's own first)."""
+def one_lap(
+    notation: str, reads_plays: bool, people: frozenset[int] = frozenset()
+) -> tuple[Game, Belief, list[str]]:
+    """Player 0's belief after one lap of HeuristicBots from ``notation`` (the
+    seats ``people`` told to it as people's): the game then, the belief and the
+    actions seen (player 0's own first)."""
     game = Game.from_notation(notation)
     belief = Belief(0, reads_plays=reads_plays)
+    belief.people = people
     heuristic = HeuristicBot()
     view = PlayerView(game, 0)
     belief.observe(view)
@@ -286,12 +297,7 @@ def test_an_opponents_wild_draw_four_is_read_through_and_held_no_colour_it_cover
 
 
 def test_a_persons_wild_draw_four_is_weighed_not_read_as_honest():
-    game = Game.from_notation(
-        "classic R1,B1,B2,G1/G3,Y9,G6,G7/G4,Y4,Y6,Y7/G8,W+4,Y6,G7,B9"
-        " R2,R3,R4,R6,R7,R8,B3,B4,B5,R9,RS,B6,Y1,Y2,Y3,Y5,G2,G5,B7,B8 R5 R + 3 play - -"
-        " 0,0,0,0 1 1 500 - 1:0"
-    )
-    game.apply(HeuristicBot().act(game, 3))
+    game = draw_four_at_player_0()
     bot = SearchBot(random.Random(1), reads_plays=True)
     bot.people_at(frozenset({3}))  # a person played it: it may be a bluff
     assert str(bot.act(game, 0)) == "challenge"
@@ -301,26 +307,12 @@ def test_a_persons_wild_draw_four_is_weighed_not_read_as_honest():
 
 
 def test_a_persons_plays_are_read_for_draws_only():
-    # Player 3 draws and keeps on R5 (nothing of it played): that is read for anyone;
-    # that a kept card was one it could not play is HeuristicBot's alone.
-    def facts(people: frozenset[int]) -> dict:
-        game = Game.from_notation(DRAWS_AND_KEEPS)
-        belief = Belief(0, reads_plays=True)
-        belief.people = people
-        heuristic = HeuristicBot()
-        view = PlayerView(game, 0)
-        belief.observe(view)
-        action = heuristic.act(game, 0)
-        belief.decided(view, action)
-        game.apply(action)
-        while game.current != 0:
-            game.apply(heuristic.act(game, game.current))
-        belief.observe(PlayerView(game, 0))
-        return belief.facts
-
-    as_a_bot, as_a_person = facts(frozenset()), facts(frozenset({1}))
+    # Player 1 draws on R1 and keeps the card (G9): that it held nothing playable is
+    # read for anyone; that the card it kept was unplayable too, for a bot alone.
+    as_a_bot = one_lap(DRAWS_AND_KEEPS, True)[1].facts
+    as_a_person = one_lap(DRAWS_AND_KEEPS, True, people=frozenset({1}))[1].facts
+    assert len(as_a_bot[1]) == 2
     assert len(as_a_person[1]) == 1 and as_a_person[1][0] in as_a_bot[1]
-    assert len(as_a_bot[1]) == 2  # the card it kept, too
 
 
 def test_a_persons_plays_weigh_nothing_in_a_world():
