@@ -107,28 +107,40 @@ def virtual_clock():
     return VirtualClock()
 
 
-@pytest.fixture(autouse=True)
-def seeded_table_secrets(monkeypatch):
-    """Host keys and room codes made in this test's process come, in the same
-    shape as the OS's (``access``'s own makers), from a stream seeded the same in
-    every test: each test's first room has the same key and code, so its welcome's
-    QR codes (5 ms each) come from ``qr_data_uri``'s cache instead of being made
-    again 472 times a fast tier. Within a test each new key still differs from the
-    last (rotation tests). Processes the tests start keep the OS's randomness."""
+#: The stream of the host keys and room codes made in the tests' process
+#: (``install_table_secrets``), seeded the same before every test.
+TABLE_SECRETS = random.Random()
+
+
+def install_table_secrets():
+    """Host keys and room codes made in the tests' process come, in the same shape
+    as the OS's (``access``'s own makers), from ``TABLE_SECRETS``, seeded the same
+    before every test (``pytest_runtest_setup``): each test's first room has the
+    same key and code, so its welcome's QR codes (5 ms each) come from
+    ``qr_data_uri``'s cache instead of being made again 472 times a fast tier.
+    Within a test each new key still differs from the last (rotation tests).
+    Processes the tests start keep the OS's randomness. Installed once for the
+    session (an autouse fixture's monkeypatch cost 0.17 ms a test). Returns the undo."""
     from engine.apps.table import access
 
-    stream = random.Random("table secrets")
+    made = access.new_host_key, access.new_room_code
     # secrets.token_urlsafe(16)'s own recipe, on the seeded stream's bytes
-    monkeypatch.setattr(
-        access,
-        "new_host_key",
-        lambda: base64.urlsafe_b64encode(stream.randbytes(16)).rstrip(b"=").decode(),
+    access.new_host_key = lambda: (
+        base64.urlsafe_b64encode(TABLE_SECRETS.randbytes(16)).rstrip(b"=").decode()
     )
-    monkeypatch.setattr(
-        access,
-        "new_room_code",
-        lambda: "".join(stream.choice(access.CODE_LETTERS) for _ in range(access.CODE_LENGTH)),
+    access.new_room_code = lambda: "".join(
+        TABLE_SECRETS.choice(access.CODE_LETTERS) for _ in range(access.CODE_LENGTH)
     )
+
+    def undo() -> None:
+        access.new_host_key, access.new_room_code = made
+
+    return undo
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    TABLE_SECRETS.seed("table secrets")  # every test's keys and codes as the first test's
 
 
 @pytest.fixture
@@ -326,6 +338,7 @@ def pytest_configure(config):
     config.pluginmanager.register(guard, "fast-tier-guard")
     config.add_cleanup(guard.uninstall)
     guard.install()
+    config.add_cleanup(install_table_secrets())
     if config.getoption("shard"):
         config.pluginmanager.register(Shard(*config.getoption("shard")), "shard")
 
