@@ -72,7 +72,11 @@ def motor_safe(config, pinctrl) -> subprocess.CompletedProcess:
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_selftest_on_real_lines(backend, chip, tmp_path):
     config = write_config(tmp_path, backend)
-    with Sampler(chip) as sampler:
+    # The enable line (30% PWM at 1 kHz) is also read alone: CI once (7 December, lgpio)
+    # never saw it high, cause unknown. A passing run takes some 20,000 snapshots of every
+    # output and 80,000-90,000 reads of the enable line alone; the message says how many
+    # this run took, so the next failure tells a missed sample from a PWM that never ran.
+    with Sampler(chip) as sampler, Sampler(chip, lines=(ENABLE,)) as enable:
         done = subprocess.run(
             [str(SHOWDOWN_UNIT), "selftest", "--json", "--config", str(config)],
             cwd=ROOT,
@@ -86,7 +90,11 @@ def test_selftest_on_real_lines(backend, chip, tmp_path):
     names = [device["name"] for device in report["devices"]]
     assert names[:3] == ["paddle_a", "paddle_b", "timer_button"]
     never_lit = [line for line in OUTPUTS if not sampler.ever_high(line)]
-    assert not never_lit, f"the selftest never drove GPIO {never_lit} high"
+    assert not never_lit, (
+        f"the selftest never drove GPIO {never_lit} high "
+        f"({sampler.reads} snapshots; GPIO {ENABLE} read alone {enable.reads} times, "
+        f"high in {'some' if enable.ever_high(ENABLE) else 'none'})"
+    )
     # Each way: the direction line and the enable (PWM) together.
     # (A's fall may be seen one snapshot late: the lines are read one by one.)
     a_falls, b_rises = sampler.high_span(MOTOR["a"])[1], sampler.high_span(MOTOR["b"])[0]
