@@ -319,8 +319,9 @@ def pytest_addoption(parser):
         "--shard",
         type=_shard,
         metavar="K/N",
-        help="run every Nth test selected, from the Kth (0-based): tests/shards.py "
-        "runs N such processes side by side (make check)",
+        help="run the Kth (0-based) of N shares of the tests selected, dealt out "
+        "there and back (Shard): tests/shards.py runs N such processes side by side "
+        "(make check)",
     )
 
 

@@ -151,7 +151,7 @@ class HostCommands(LobbySeats, RoomState):
             if seat.kind == "bot":
                 seat.reaction_ms = reaction_ms
             seat.drew = 0
-            seat.bot_playing = seat.back_after_showdown = seat.bot_after_showdown = False
+            seat.played_by(bot=False)
         self.seats = seats
 
     def _host_pause(self, pause: bool) -> str | None:
@@ -215,7 +215,7 @@ class HostCommands(LobbySeats, RoomState):
     def _played_by(self, number: int, *, bot: bool) -> None:
         """Seat ``number`` is played by a bot, or by its person again; logged."""
         seat = self.seats[number]
-        seat.bot_playing, seat.back_after_showdown, seat.bot_after_showdown = bot, False, False
+        seat.played_by(bot)
         self._seat_bot(number)
         self._tell_people()
         self._add_log(f"A bot plays for {seat.name}." if bot else f"{seat.name} plays again.")
@@ -239,7 +239,7 @@ class HostCommands(LobbySeats, RoomState):
         self.host_paused = False
         self.seats = [s if s.kind == "person" else Seat() for s in self.seats]
         for seat in self.seats:
-            seat.bot_playing = seat.back_after_showdown = seat.bot_after_showdown = False
+            seat.played_by(bot=False)
         self._freeable_since = self.clock()  # an away phone's seat may be freed again
         self._add_log("The host ended the match.")
         self._changed(save=True)

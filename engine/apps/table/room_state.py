@@ -69,6 +69,11 @@ class Seat:
         """Whether a bot decides for this seat (a bot's, or handed to one)."""
         return self.kind == "bot" or self.bot_playing
 
+    def played_by(self, bot: bool) -> None:
+        """A bot decides for this seat (``bot``) or its person does, from now on:
+        no hand-over waits for a showdown's verdict."""
+        self.bot_playing, self.back_after_showdown, self.bot_after_showdown = bot, False, False
+
 
 class RoomState(Hub):
     """What the room keeps (its arguments: see :class:`~engine.apps.table.room.Room`)."""
