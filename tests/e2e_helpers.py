@@ -17,6 +17,7 @@ from typing import ClassVar
 
 from engine.apps.demo import SimulatedTable
 from engine.match import Driver
+from engine.units.unit_link import open_serial_url
 from engine.uno.bots import HeuristicBot
 from engine.uno.game import Game
 from firmware_host.people.reactions import Reactions
@@ -32,6 +33,7 @@ __all__ = [
     "play",
     "check_against_journal",
     "PtyBridge",
+    "LinkOpens",
     "NoisyProxy",
 ]
 
@@ -204,6 +206,20 @@ class PtyBridge:
         self.close()
 
 
+class LinkOpens:
+    """An ``open_port`` for RemoteUnit that counts the links the engine opens.
+    The proxy cannot count them: a stranger on the machine (another test's
+    client retrying a port it once had) may reach its port too, and CI once
+    saw three connections where the engine opened one."""
+
+    def __init__(self):
+        self.count = 0
+
+    def __call__(self, url: str, **options):
+        self.count += 1
+        return open_serial_url(url, **options)
+
+
 class NoisyProxy:
     """A TCP proxy between the engine and the daemon: it passes whole lines,
     adds a junk line before every ``junk_to_unit``-th line toward the unit and
@@ -244,7 +260,6 @@ class NoisyProxy:
         self.cut_at = cut_at
         self.seen = 0
         self.cuts = 0
-        self.connections = 0
         self.junk_sent = 0
         self.null_id_errors = 0  # the unit's answers to the junk
         self._lock = threading.Lock()
@@ -263,8 +278,11 @@ class NoisyProxy:
                 engine, _ = self._listener.accept()
             except OSError:
                 return
-            unit = socket.create_connection(("127.0.0.1", self.unit_port))
-            self.connections += 1
+            try:
+                unit = socket.create_connection(("127.0.0.1", self.unit_port))
+            except OSError:  # the daemon is gone (a stranger came after the test)
+                engine.close()
+                continue
             for src, dst, toward in ((engine, unit, "unit"), (unit, engine, "engine")):
                 threading.Thread(
                     target=self._pump, args=(src, dst, toward, (engine, unit)), daemon=True

@@ -13,7 +13,14 @@ from engine.apps.play import play_game
 from engine.units.ports import ShowdownRequest
 from engine.units.remote import PauseOnProblem, RemoteUnit, UnitBusy, UnitJam, UnitUnreachable
 from tests.daemon_helpers import Client, refusing_port, running_daemon
-from tests.e2e_helpers import E2E_CONFIG, NoisyProxy, check_against_journal, fast_table, play
+from tests.e2e_helpers import (
+    E2E_CONFIG,
+    LinkOpens,
+    NoisyProxy,
+    check_against_journal,
+    fast_table,
+    play,
+)
 
 
 class KillingTable:
@@ -69,8 +76,9 @@ def test_the_daemon_killed_mid_showdown_comes_back_and_the_match_finishes(tmp_pa
 def test_noise_on_the_link_both_ways_changes_nothing(tmp_path):
     with running_daemon(tmp_path, config_text=E2E_CONFIG) as daemon:
         proxy = NoisyProxy(daemon.port, junk_to_unit=3, junk_to_engine=4)
+        opens = LinkOpens()
         try:
-            port = RemoteUnit(proxy.url, table=fast_table(2), id_prefix="noise")
+            port = RemoteUnit(proxy.url, table=fast_table(2), id_prefix="noise", open_port=opens)
             with port:
                 match = play(port, seed=2, target=40)
         finally:
@@ -78,21 +86,23 @@ def test_noise_on_the_link_both_ways_changes_nothing(tmp_path):
         check_against_journal(match, port, daemon.journal_path)
         assert proxy.junk_sent > 30
         assert proxy.null_id_errors >= 10  # the unit answered its share of the noise
-        assert proxy.connections == 1  # noise is no reason to reconnect
+        assert opens.count == 1  # noise is no reason to reconnect
 
 
 def test_a_link_cut_just_before_a_result_is_answered_from_the_journal(tmp_path):
     with running_daemon(tmp_path, config_text=E2E_CONFIG) as daemon:
         proxy = NoisyProxy(daemon.port, cut_before=b'"event":"result"', cut_at=4)
-        said = []
+        said, opens = [], LinkOpens()
         try:
-            port = RemoteUnit(proxy.url, table=fast_table(2), id_prefix="cut", say=said.append)
+            port = RemoteUnit(
+                proxy.url, table=fast_table(2), id_prefix="cut", say=said.append, open_port=opens
+            )
             with port:
                 match = play(port, seed=2, target=40)
         finally:
             proxy.close()
         check_against_journal(match, port, daemon.journal_path)
-        assert proxy.cuts == 1 and proxy.connections == 2
+        assert proxy.cuts == 1 and opens.count == 2
         assert [line for line in said if line.startswith("Lost the link")] == [
             "Lost the link to the unit (read failed: socket disconnected): reconnecting..."
         ]
