@@ -138,9 +138,37 @@ def install_table_secrets():
     return undo
 
 
+#: Threads that reconnect, with backoff, for as long as they run: one left after
+#: its test keeps dialling a port its server gave up, which the kernel soon gives
+#: another test's server (CI once saw a test's MQTT client, refused and never
+#: stopped, reach tests/test_e2e_faults.py's unit proxy twice).
+RECONNECTING_THREADS = ("paho-mqtt-client-",)
+
+
+def reconnecting_threads() -> set[threading.Thread]:
+    return {t for t in threading.enumerate() if t.name.startswith(RECONNECTING_THREADS)}
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_setup(item):
     TABLE_SECRETS.seed("table secrets")  # every test's keys and codes as the first test's
+    item.stash[RECONNECTING_BEFORE] = reconnecting_threads()
+
+
+RECONNECTING_BEFORE = pytest.StashKey[set]()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    yield
+    left = reconnecting_threads() - item.stash.get(RECONNECTING_BEFORE, set())
+    if left:
+        names = ", ".join(sorted(t.name for t in left))
+        raise pytest.fail.Exception(
+            f"{item.nodeid} leaves a client reconnecting after it ends ({names}): stop it "
+            "(paho: loop_stop(), then disconnect()) in the test's finally or fixture",
+            pytrace=False,
+        )
 
 
 @pytest.fixture

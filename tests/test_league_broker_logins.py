@@ -6,6 +6,7 @@ said so; a unit cannot send a result as another, nor can anyone without a login.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -39,8 +40,10 @@ def league_with_login(tmp_path: Path, broker: Mosquitto, secret: Path) -> League
     return LeagueProcess(tmp_path, broker.url, free_port(), db, options=login)
 
 
+@contextlib.contextmanager
 def connected_client(broker: Mosquitto, username: str | None, password: str | None):
-    """A raw MQTT client (not an uplink), connected: (client, its CONNACK's reason)."""
+    """A raw MQTT client (not an uplink), connected: (client, its CONNACK's
+    reason). Stopped when the block ends: a refused one would go on retrying."""
     client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"raw-{username}")
     if username is not None:
         client.username_pw_set(username, password)
@@ -48,8 +51,12 @@ def connected_client(broker: Mosquitto, username: str | None, password: str | No
     client.on_connect = lambda _c, _u, _f, code, _p: answers.append(code)
     client.connect(broker.host, broker.port)
     client.loop_start()
-    wait_until(lambda: answers, "the broker's answer to a login")
-    return client, answers[0]
+    try:
+        wait_until(lambda: answers, "the broker's answer to a login")
+        yield client, answers[0]
+    finally:
+        client.loop_stop()
+        client.disconnect()
 
 
 def test_units_with_their_logins_reach_the_league_and_a_wrong_password_is_refused(
@@ -82,21 +89,22 @@ def test_a_unit_cannot_send_a_result_as_another_nor_a_client_without_a_login(
     secrets = password_files(tmp_path / "secrets", venue_broker)
     league = league_with_login(tmp_path, venue_broker, secrets["league"]).start()
     try:
-        _, anonymous = connected_client(venue_broker, None, None)
-        assert anonymous.is_failure  # no login, no broker
-        forger, answer = connected_client(venue_broker, "unit-2", venue_broker.users["unit-2"])
-        assert not answer.is_failure
-        forged = showdown_message(VENUE, "unit-1", 1, 1.0e9, {**result(0, 1), "launch": "none"})
-        forger.publish(result_topic(VENUE, "unit-1"), encode(forged), qos=1).wait_for_publish(10)
-        # Then one of its own, after the forgery (one client's messages keep their order).
-        own = showdown_message(VENUE, "unit-2", 1, 1.0e9, result(1, 1))
-        forger.publish(result_topic(VENUE, "unit-2"), encode(own), qos=1).wait_for_publish(10)
-        wait_until(
-            lambda: league.get("/figures.json")["results"] >= 1, "unit-2's own result stored"
-        )
+        with connected_client(venue_broker, None, None) as (_, anonymous):
+            assert anonymous.is_failure  # no login, no broker
+        unit_2 = venue_broker.users["unit-2"]
+        with connected_client(venue_broker, "unit-2", unit_2) as (forger, answer):
+            assert not answer.is_failure
+            forged = showdown_message(VENUE, "unit-1", 1, 1.0e9, {**result(0, 1), "launch": "none"})
+            forger.publish(result_topic(VENUE, "unit-1"), encode(forged), qos=1).wait_for_publish(
+                10
+            )
+            # Then one of its own, after the forgery (one client's messages keep their order).
+            own = showdown_message(VENUE, "unit-2", 1, 1.0e9, result(1, 1))
+            forger.publish(result_topic(VENUE, "unit-2"), encode(own), qos=1).wait_for_publish(10)
+            wait_until(
+                lambda: league.get("/figures.json")["results"] >= 1, "unit-2's own result stored"
+            )
         recent = league.get("/standings.json?players=all")["recent"]
-        forger.loop_stop()
-        forger.disconnect()
     finally:
         league.stop()
     assert [row["id"] for row in recent] == ["unit-2:sd-1"]
