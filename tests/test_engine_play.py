@@ -11,7 +11,9 @@ from engine.apps import play_cmd
 from engine.apps.play import bot_skill, parse_players, play_game, replay_command
 from engine.apps.screen import wrap_help
 from engine.units.ports import ManualUnit
+from engine.uno.actions import Action
 from engine.uno.terminal import Person
+from engine.uno.terminal.person import _choose, _menu
 from engine.uno.terminal.screen import HELP, UnoScreen
 from firmware_host.people.console import UsageError
 
@@ -492,6 +494,50 @@ def test_a_person_may_type_the_action_instead_of_its_number(typed, chosen):
     assert str(person.act(game, 0)) == chosen
 
 
+@pytest.mark.parametrize("typed", ["d", "dr", "D", " draw "])
+def test_a_word_action_may_be_typed_by_its_first_letters(typed):
+    game, _, person = seated(TURN, ("Ann", "Bob", "Cy"), ("Your choice", typed))
+    assert str(person.act(game, 0)) == "draw"
+
+
+WILD_DRAW_FOUR_AT_ANN = (
+    "showdown G2,G3/R1,R2/Y1,Y2 B1,B2,B3,B4,B5,B6,B7 Y9,W+4 B - 0 penalty:4:legal - - "
+    "0,0,0 1 1 500 - 1:0"
+)
+
+
+def test_first_letters_choose_the_one_action_they_begin():
+    game, _, person = seated(
+        "showdown G2,G3,G4/R1/Y1,Y2 B1,B2,B3 G9 G + 0 play 1 - 0,0,0 1 1 500 - 1:0",
+        ("Ann", "Bob", "Cy"),
+        ("Your choice", "c"),
+    )
+    assert str(person.act(game, 0)) == "catch 1"
+    for typed, chosen in (("ch", "challenge"), ("a", "accept")):
+        game, _, person = seated(
+            WILD_DRAW_FOUR_AT_ANN, ("Ann", "Bob", "Cy"), ("Your choice", typed)
+        )
+        assert str(person.act(game, 0)) == chosen
+
+
+def test_first_letters_that_begin_two_actions_are_refused_naming_them():
+    legal = [Action.parse(text) for text in ("draw", "catch 1", "catch 2")]
+    menu = _menu(legal, ["Ann", "Bob", "Cy"])
+    assert _choose("c", menu, legal) == (
+        None,
+        "'c' begins more than one choice (catch Bob, catch Cy): type more of it, or its number.",
+    )
+    assert _choose("catch c", menu, legal) == ([Action.parse("catch 2")], "")
+
+
+def test_a_card_is_never_chosen_by_its_first_letters():
+    game, script, person = seated(
+        TURN, ("Ann", "Bob", "Cy"), ("Your choice", "r"), ("Your choice", "1")
+    )
+    assert str(person.act(game, 0)) == "R5"
+    assert any(line.startswith("'r' is not a choice") for line in script.lines)
+
+
 def test_an_action_that_is_not_legal_is_refused_with_a_reason():
     game, script, person = seated(
         TURN,
@@ -547,10 +593,7 @@ def test_a_wild_showdown_asks_whom_to_face_then_how_many_cards():
 
 def test_a_wild_draw_four_offers_challenge_and_accept_in_words():
     game, script, person = seated(
-        "showdown G2,G3/R1,R2/Y1,Y2 B1,B2,B3,B4,B5,B6,B7 Y9,W+4 B - 0 penalty:4:legal - - "
-        "0,0,0 1 1 500 - 1:0",
-        ("Ann", "Bob", "Cy"),
-        ("Your choice", "accept"),
+        WILD_DRAW_FOUR_AT_ANN, ("Ann", "Bob", "Cy"), ("Your choice", "accept")
     )
     assert str(person.act(game, 0)) == "accept"
     assert "Bob played W+4 at you: 4 cards to draw." in script.lines

@@ -391,6 +391,21 @@ def _choose(
     try:
         action = Action.parse(text)
     except NotationError:
+        # A word's first letters are enough ("d" for draw); a card's never are
+        # ("r" would be any red card).
+        begun = [
+            (label, actions)
+            for label, actions in menu
+            if label[0].islower() and label.casefold().startswith(typed)
+        ]
+        if len(begun) == 1:
+            return begun[0][1], ""
+        if begun:
+            labels = ", ".join(label for label, _ in begun)
+            return None, (
+                f"{answer!r} begins more than one choice ({labels}): type more of it, or its "
+                "number."
+            )
         return None, (
             f"{answer!r} is not a choice: type a number from 1 to {len(menu)} "
             "or an action as the menu writes it (e.g. R5, draw); ? explains them."
