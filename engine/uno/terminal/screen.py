@@ -36,8 +36,7 @@ HELP = (
     "player it points at",
     "Showdown: both press their paddle after GO; the slower, or whoever presses "
     "before GO (a false start), takes the cards.",
-    "Actions: type the menu's number, or its text (a word's first letters will do: "
-    "d for draw):",
+    "Actions: type the menu's number, or its text (a word's first letters will do: d for draw):",
     "  R5      play that card; W=G plays a wild naming green",
     "  R5 uno  play it and call UNO (do, when it leaves you one card: else you can be caught)",
     "  draw    draw a card instead; then keep: keep the drawn card",
