@@ -27,7 +27,7 @@ GENERIC = re.compile(
 
 class Script:
     """Scripted input and a transcript (prompts included, ``<private>``/``<public>``
-    where the screen switches), as tests/test_engine_play.py's for UNO.
+    where the screen switches), as tests/terminal_script.py's for UNO.
 
     ``answers`` are (prompt prefix, reply) pairs, used in order for the prompts
     that start with the prefix; a reply that is an exception class is raised.
