@@ -143,6 +143,8 @@ def install_table_secrets():
 #: another test's server (CI once saw a test's MQTT client, refused and never
 #: stopped, reach tests/test_e2e_faults.py's unit proxy twice).
 RECONNECTING_THREADS = ("paho-mqtt-client-",)
+#: Those running when a test's setup began: its own are the others.
+RECONNECTING_BEFORE = pytest.StashKey[set[threading.Thread]]()
 
 
 def reconnecting_threads() -> set[threading.Thread]:
@@ -153,9 +155,6 @@ def reconnecting_threads() -> set[threading.Thread]:
 def pytest_runtest_setup(item):
     TABLE_SECRETS.seed("table secrets")  # every test's keys and codes as the first test's
     item.stash[RECONNECTING_BEFORE] = reconnecting_threads()
-
-
-RECONNECTING_BEFORE = pytest.StashKey[set]()
 
 
 @pytest.hookimpl(wrapper=True)
