@@ -56,6 +56,7 @@ from engine.uno.bots import HeuristicBot
 from engine.uno.cards import COLOUR_MASK, COLOUR_SHIFT, RANK_MASK, WILD_COLOUR, Card, Rank
 from engine.uno.game import Phase
 from engine.uno.player_view import PlayerView
+from engine.uno.playout import shuffle_as_random
 from engine.uno.search_plays import SeenPlay
 from engine.uno.tables import PLAYABLE, match_key
 
@@ -524,7 +525,7 @@ def _deal(
     """Deal the constrained slots first (most keys first), then the free ones; None
     when a slot finds no card it may hold."""
     pool = list(unseen)
-    rng.shuffle(pool)
+    shuffle_as_random(pool, rng)  # rng.shuffle(pool), compiled
     hands: list[list[int]] = [[] for _ in sizes]
     slots = []
     for p in opponents:
@@ -547,5 +548,5 @@ def _deal(
                 break
         else:
             return None
-    rng.shuffle(pool)  # the picks above chose by value: shuffle the rest again
+    shuffle_as_random(pool, rng)  # the picks above chose by value: shuffle the rest again
     return hands, pool

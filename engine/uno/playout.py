@@ -57,12 +57,21 @@ from engine.uno.match_facts import match_seed
 from engine.uno.rules import HouseRules, Variant
 from engine.uno.tables import EFFECTS
 
-__all__ = ["play_out", "play_out_new", "PlayoutResult", "POLICIES", "MAX_DECISIONS"]
+__all__ = [
+    "play_out",
+    "play_out_new",
+    "PlayerTurns",
+    "PlayoutResult",
+    "POLICIES",
+    "MAX_DECISIONS",
+    "shuffle_as_random",
+]
 
 #: The policies by name, as ``play_out`` takes them.
 POLICIES = ("random", "prefer-play", "heuristic")
 assert POLICIES.index("prefer-play") == playout_kernel.PREFER
 assert POLICIES.index("heuristic") == playout_kernel.HEURISTIC
+_HEURISTIC_POLICY = POLICIES.index("heuristic")
 #: Set (to anything but "" or "0") to run the kernel's Python source even where
 #: its mypyc extension is built.
 INTERPRETED_ENV = "UNO_PLAYOUT_INTERPRETED"
@@ -227,6 +236,75 @@ def _play(
     return PlayoutResult(winner, state.points, decisions, tuple(state.scores), state.match_winner())
 
 
+def shuffle_as_random(cards: list[int], rng: random.Random) -> None:
+    """``rng.shuffle(cards)`` (a list of ints), the same permutation from the
+    same bits, on the kernel (compiled where built).
+
+    >>> a, b = list(range(20)), list(range(20))
+    >>> random.Random(3).shuffle(a)
+    >>> shuffle_as_random(b, random.Random(3))
+    >>> a == b
+    True
+    """
+    KERNEL.shuffle_as_random(cards, rng.getrandbits)
+
+
+class PlayerTurns:
+    """A heuristic playout of ``game`` (left unchanged) that stops at
+    ``player``'s turns to play, for a search of that player's own decisions
+    (engine.uno.search_tree): at each turn with more than one play and no catch
+    to make, ``next_turn`` returns the plays (ints: engine.uno.playout_codes),
+    and the next call's ``choice`` is the turn's decision. With ``stop=False``
+    it plays on to the end without stopping. Given the heuristic's choice at
+    every turn (``heuristic``), it is ``play_out(game, "heuristic", rng)``,
+    decision for decision (tests/test_uno_playout_kernel.py compares).
+
+    >>> game = Game.new(4, "classic", seed=7)
+    >>> turns = PlayerTurns(game, 0, random.Random(1), 400)
+    >>> plays = turns.next_turn()
+    >>> while plays is not None:
+    ...     plays = turns.next_turn(turns.heuristic(plays))
+    >>> turns.winner == play_out(game, "heuristic", random.Random(1)).winner
+    True
+    """
+
+    __slots__ = ("state", "player", "left", "_random")
+
+    def __init__(self, game: Game, player: int, rng: random.Random, max_decisions: int) -> None:
+        self.state = _State(game)
+        self.player = player
+        self.left = max_decisions
+        self._random = rng.random
+
+    def next_turn(self, choice: int | None = None, stop: bool = True) -> list[int] | None:
+        """Play on (the stopped turn decided by ``choice``) to the player's next
+        turn: its plays, or None when the round is over or the decisions ran out."""
+        s = self.state
+        s.options = None
+        stop_for = self.player if stop else -1
+        given = playout_kernel.NO_CHOICE if choice is None else choice
+        policy = _HEURISTIC_POLICY
+        self.left -= KERNEL.play_round(s, policy, self._random, None, self.left, stop_for, given)
+        return s.options
+
+    def heuristic(self, plays: list[int]) -> int:
+        """HeuristicBot's choice among ``plays`` at the stopped turn."""
+        s = self.state
+        best = playout_heuristic.best_play(plays, self.player, s.hands, s.top, s.direction, False)
+        assert best is not None, "a turn stopped at has a play"
+        return best
+
+    @property
+    def hand(self) -> list[int]:
+        return self.state.hands[self.player]
+
+    @property
+    def winner(self) -> int | None:
+        """The round's winner, None until it is over (or when it ran out)."""
+        s = self.state
+        return s.current if s.phase == _OVER else None
+
+
 class _State:
     """The position as plain lists and ints (the slots of ClassicState, copied)."""
 
@@ -254,6 +332,7 @@ class _State:
         "effects",
         "showdowns",
         "deck",
+        "options",
     )
 
     def __init__(self, game: Game) -> None:
@@ -281,6 +360,7 @@ class _State:
         self.effects = g._effects
         self.showdowns = g._variant.showdowns
         self.deck = g._variant.codes
+        self.options: list[int] | None = None  # a stopped turn's plays (PlayerTurns)
         if self.phase == _OVER:
             self.points = playout_kernel.points_of(self.hands, self.current)
 
@@ -316,6 +396,7 @@ class _State:
         state.effects = EFFECTS[players == 2, house.stacking]
         state.showdowns = v.showdowns
         state.deck = v.codes
+        state.options = None
         KERNEL.deal(state, list(v.codes))
         return state
 

@@ -29,11 +29,22 @@ from engine.uno.playout_heuristic import (
 )
 from engine.uno.rules import HouseRules
 
-__all__ = ["play_round", "points_of", "shuffle", "deal", "PREFER", "HEURISTIC"]
+__all__ = [
+    "play_round",
+    "points_of",
+    "shuffle",
+    "shuffle_as_random",
+    "deal",
+    "PREFER",
+    "HEURISTIC",
+    "NO_CHOICE",
+]
 
 #: The policies' numbers (engine.uno.playout.POLICIES' order).
 PREFER: Final = 1
 HEURISTIC: Final = 2
+#: ``play_round``'s ``choice`` when none is given (no decision's int is this low).
+NO_CHOICE: Final = -1000
 # The constants as Final: compiled, a Final name is a C static, any other
 # module-level name a dict lookup at each use (a tenth of the playout's time).
 COLOUR_MASK: Final = cards.COLOUR_MASK
@@ -115,6 +126,24 @@ def shuffle(cards: list[int], seed: int, count: int) -> None:
         b = _KEY_BYTES * i
         key = keys[b] | keys[b + 1] << _BYTE_1 | keys[b + 2] << _BYTE_2 | keys[b + 3] << _BYTE_3
         j = key % (i + 1)
+        c = cards[i]
+        cards[i] = cards[j]
+        cards[j] = c
+        i -= 1
+
+
+def shuffle_as_random(cards: list[int], getrandbits: Callable[[int], int]) -> None:
+    """``random.Random.shuffle(cards)`` for the generator whose ``getrandbits``
+    is given: the same permutation, drawing the same bits (its ``_randbelow``
+    written out), compiled. The search bot's worlds shuffle with it
+    (engine.uno.belief): half their dealing's time was Random.shuffle's loop."""
+    i = len(cards) - 1
+    while i > 0:
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
         c = cards[i]
         cards[i] = cards[j]
         cards[j] = c
@@ -237,9 +266,17 @@ def play_round(  # one loop over the phases, kept whole for speed
     random_: Callable[[], float],
     log: list[Action] | None,
     limit: int,
+    stop_for: int = -1,
+    choice: int = NO_CHOICE,
 ) -> int:
     """Play ``s`` to the end of its round, or ``limit`` decisions (``s`` then
     keeps its phase); return the decisions made.
+
+    A search of one player's own turns (engine.uno.search_tree) stops it
+    before each turn of player ``stop_for`` to play with more than one play
+    and no catch to make: ``s`` is then written back as it stands and
+    ``s.options`` holds the plays (ints, in legal order). The next call's
+    ``choice`` is that turn's decision, made in place of the policy's.
 
     Mirrors Game.legal_actions and Game.apply decision by decision (the
     comments name the Game method each part follows)."""
@@ -313,7 +350,16 @@ def play_round(  # one loop over the phases, kept whole for speed
                 elif c not in plays:
                     plays += opts[c]
             catch = catchable >= 0 and catchable != p and len(hands[catchable]) == 1
-            if prefer:
+            if choice != NO_CHOICE:  # the turn stopped at, decided by the search
+                act = choice
+                choice = NO_CHOICE
+            elif p == stop_for and not catch and len(plays) > 1:
+                s.top, s.direction, s.phase, s.current = top, d, phase, current
+                s.pending, s.wd4_legal, s.catchable = pending, wd4_legal, catchable
+                s.showdown, s.shuffles = showdown, shuffles
+                s.options = plays
+                return decisions - 1  # this one is the search's
+            elif prefer:
                 if catch:
                     plays.append(CATCH_BASE - catchable)
                 k = len(plays)
