@@ -14,7 +14,8 @@ player's median (the search bot's ``reaction_ms``, 230, and
 the search bot is shown both reaction times (``SearchBot.saw_showdown``),
 unless ``--blind``.
 --playouts and --confidence, when not given, are the bot's plan for the game
-(engine.uno.search_bot.plan_for); ``--playout kernel`` or ``own`` overrides its playouts.
+(engine.uno.search_bot.plan_for); ``--playout kernel`` or ``own`` overrides its playouts,
+and ``--depth N`` the bot's own later turns its playouts search (0: the flat search).
 
 Prints the wins, the rate with a Wilson 95% interval (against the fair share
 1/players), the search bot's CPU time per decision (median, p95 and max,
@@ -196,6 +197,7 @@ def play_deal(
     race: bool | None = None,
     remembers: bool | None = None,
     salt: str | None = None,
+    depth: int | None = None,
 ) -> tuple[list[bool], list[float], list[int]]:
     """Deal ``deal`` played once per seat of the search bot: whether it won in
     each seat, its CPU seconds per decision, and its searched decisions and
@@ -220,6 +222,7 @@ def play_deal(
             misfit=misfit,
             race=race,
             remembers=remembers,
+            depth=depth,
         )
         agents[seat] = bot
         medians = [opponent_ms] * players
@@ -281,6 +284,7 @@ def run(
     race: bool | None = None,
     remembers: bool | None = None,
     salt: str | None = None,
+    depth: int | None = None,
 ) -> dict:
     options = (
         playouts,
@@ -295,6 +299,7 @@ def run(
         race,
         remembers,
         salt,
+        depth,
     )
     jobs = [(d, seed, players, variant, opponent, *options) for d in range(deals)]
     start = time.process_time()
@@ -373,6 +378,9 @@ def _parser() -> argparse.ArgumentParser:
         "--remembers", choices=("plan", "yes", "no"), default="plan", help="earlier laps' plays"
     )
     parser.add_argument(
+        "--depth", type=int, default=None, help="the bot's own later turns searched (the plan's)"
+    )
+    parser.add_argument(
         "--bot-salt",
         metavar="SALT",
         default=None,
@@ -422,6 +430,7 @@ def _measure(args: argparse.Namespace) -> dict:
         None if args.race == "plan" else args.race == "yes",
         None if args.remembers == "plan" else args.remembers == "yes",
         args.bot_salt,
+        args.depth,
     )
 
 
@@ -438,6 +447,8 @@ def _label(args: argparse.Namespace) -> str:
         test += f", race {args.race}"
     if args.remembers != "plan":
         test += f", remembers {args.remembers}"
+    if args.depth is not None:
+        test += f", depth {args.depth}"
     if args.oracle:
         test += f", the oracle's world ({args.oracle})"
     if args.bot_salt is not None:

@@ -238,6 +238,8 @@ SLOW_TESTS = {
     # test_uno_search_pinned4.py: the 4-player rounds as the plan before reading plays
     # played them (an option off in every plan; 0.25 s a round).
     "test_without_reading_plays_the_same_rounds_go_otherwise",
+    # ... and as the flat plan (no tree) played them: the figures before the tree (0.15-0.3 s).
+    "test_the_flat_search_makes_the_decisions_measured_before_the_tree",
     # test_rl_reinforce.py: 300 rounds of training and 400 of evaluation (about 4 s).
     "test_training_lifts_the_win_rate_against_the_heuristic_bot",
     # test_bench.py: its ``unit`` fixture is a real Unit on the real clock.

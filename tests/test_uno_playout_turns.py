@@ -16,9 +16,10 @@ from engine.uno.playout import PlayerTurns, play_out, shuffle_as_random
 from engine.uno.playout_codes import action_of, play_code
 
 
-@pytest.fixture(params=["built", "source"])
+@pytest.fixture(params=["built", pytest.param("source", marks=pytest.mark.slow)])
 def kernel(request, monkeypatch):
-    """Each test on the kernel play_out runs and on the Python source."""
+    """Each test on the kernel play_out runs and on the Python source (the
+    reference; in ``make test`` only: interpreted, these are the file's slow half)."""
     if request.param == "source":
         monkeypatch.setattr(playout, "KERNEL", playout.interpreted_kernel())
     return request.param

@@ -15,14 +15,22 @@ from engine.uno.search_bot import SearchBot
 #: The search bot's decisions pinned per round.
 FIRST = 6
 #: (deal, the search bot's seat): its first decisions, in order ("_" for a space),
-#: recorded at the plan's choice; each round differs from main's plan (``OLD``).
+#: recorded at the plan's choice (its playouts search its next two turns).
 PINNED = {
+    (0, 0): "G2 G3 W=Y B7 accept GR",
+    (0, 2): "R9 G1 R8 draw R7 BR",
+    (1, 1): "draw G9 G2 G3 draw B5",
+    (2, 0): "B5 Y5",
+}
+#: The same rounds with the flat search (``depth`` 0: every later turn the
+#: heuristic's), the plan of the figures measured before the tree.
+FLAT = {
     (0, 0): "G2 G3 W=Y B7 accept GR",
     (0, 2): "R9 G1 R+2 draw Y+2 R8",
     (1, 1): "draw G9 G8 GS draw draw",
     (2, 0): "B5 Y5",
 }
-#: The same rounds with the belief not reading plays and every world alike.
+#: The flat search with the belief not reading plays and every world alike.
 OLD = {
     (0, 0): "G2 GR W=Y draw keep Y+2",
     (0, 2): "R9 G1 R7 B0 draw R+2",
@@ -55,6 +63,11 @@ def test_four_player_classic_decisions_are_the_measured_ones(deal, seat):
     assert decisions(deal, seat) == PINNED[deal, seat]
 
 
+@pytest.mark.parametrize(("deal", "seat"), sorted(FLAT))
+def test_the_flat_search_makes_the_decisions_measured_before_the_tree(deal, seat):
+    assert decisions(deal, seat, depth=0) == FLAT[deal, seat]
+
+
 @pytest.mark.parametrize(("deal", "seat"), sorted(OLD))
 def test_without_reading_plays_the_same_rounds_go_otherwise(deal, seat):
-    assert decisions(deal, seat, reads_plays=False, misfit=1.0) == OLD[deal, seat]
+    assert decisions(deal, seat, reads_plays=False, misfit=1.0, depth=0) == OLD[deal, seat]

@@ -22,6 +22,9 @@ belief also reads the opponents' plays as HeuristicBot's, and a world in which
 a play seen since the last decision is not the heuristic's weighs less
 (``Plan.reads_plays`` and ``misfit``; engine.uno.search_plays), but for the
 seats people play (``people_at``): a person's turns are read for draws only.
+At 3+ players its playouts also search its own next two turns (``Plan.depth``,
+engine.uno.search_tree: UCB over the plays it holds at each, in a tree of its
+own per candidate) instead of playing them as the heuristic.
 
 It reads the game only through a ``PlayerView``; a world is a ``Game`` built
 from the view's public fields and the sampled cards (engine.uno.search_worlds),
@@ -61,6 +64,7 @@ from engine.uno.player_view import PlayerView
 from engine.uno.playout import play_out
 from engine.uno.search_plays import heuristic_would
 from engine.uno.search_reactions import ReactionModel
+from engine.uno.search_tree import Node, play_out_searching
 from engine.uno.search_worlds import Worlds, world_game
 
 __all__ = ["SearchBot", "Plan", "plan_for", "world_game"]
@@ -85,7 +89,9 @@ class Plan(NamedTuple):
     for all, then the rest for the heuristic's choice and the one leading it
     (none when nothing leads it), the test over all of those two's worlds;
     and whether the belief ``remembers`` plays of earlier laps for ``misfit``
-    (while their player has drawn nothing since: engine.uno.belief).
+    (while their player has drawn nothing since: engine.uno.belief), and how
+    many of the bot's own later turns its kernel playouts search (``depth``:
+    engine.uno.search_tree; 0, every later turn the heuristic's).
 
     (Two options measured and dropped, their figures in docs/performance.md
     naming commit 5632b6b: ``credit`` for a lost playout ended with the fewest
@@ -98,6 +104,7 @@ class Plan(NamedTuple):
     misfit: float = 1.0
     race: bool = False
     remembers: bool = False
+    depth: int = 0
 
 
 #: 2-player classic: the kernel's playouts, re-measured over the same 2,000
@@ -119,8 +126,11 @@ TWO_PLAYER_CLASSIC = Plan(DEFAULT_PLAYOUTS, DEFAULT_CONFIDENCE, kernel=True)
 #: remembered plays 8 of 1,600, a misfit of 0.1 4 of 800; the search given the
 #: real hands won 50.5% of seed 101's 400 rounds against the plan's 30.0%.
 #: Its belief's later facts (a card drawn and kept, another opponent's Wild Draw
-#: Four) won 426 of 1,600 rounds on seeds 107-110 against 421 without.
-OTHER_GAMES = Plan(480, DEFAULT_CONFIDENCE, kernel=True, reads_plays=True, misfit=0.25)
+#: Four) won 426 of 1,600 rounds on seeds 107-110 against 421 without. Its
+#: playouts search the bot's next two turns (engine.uno.search_tree): on seeds
+#: 135-138, 474 of 1,600 rounds against 430 for every later turn the heuristic's
+#: (one turn 440, three 455; two with 384 playouts 211 of 800 against 219).
+OTHER_GAMES = Plan(480, DEFAULT_CONFIDENCE, kernel=True, reads_plays=True, misfit=0.25, depth=2)
 #: Showdown: its playouts are longer (2 players, 192 playouts: p95 53 ms).
 SHOWDOWN_GAMES = Plan(DEFAULT_PLAYOUTS, DEFAULT_CONFIDENCE, kernel=True)
 
@@ -237,6 +247,7 @@ class SearchBot:
         misfit: float | None = None,
         race: bool | None = None,
         remembers: bool | None = None,
+        depth: int | None = None,
         reaction_ms: float = DEFAULT_REACTION_MS,
     ) -> None:
         if playouts is not None and (
@@ -254,6 +265,7 @@ class SearchBot:
         self.misfit = misfit
         self.race = race
         self.remembers = remembers
+        self.depth = depth
         self.reaction_ms = check_reaction_ms(reaction_ms, f"bot {name!r}")
         self.reactions = ReactionModel()
         self._heuristic = HeuristicBot(name, reaction_ms=reaction_ms)
@@ -275,6 +287,7 @@ class SearchBot:
             plan.misfit if self.misfit is None else self.misfit,
             plan.race if self.race is None else self.race,
             plan.remembers if self.remembers is None else self.remembers,
+            plan.depth if self.depth is None else self.depth,
         )
 
     def people_at(self, seats: frozenset[int]) -> None:
@@ -352,6 +365,8 @@ class SearchBot:
         rng = self.rng
         me = view.player
         kernel = plan.kernel
+        depth = plan.depth if kernel else 0
+        trees = {action: Node() for action in results} if depth else {}
         for _ in range(count):
             world, weight = self.world(view, belief, worlds, kernel, plan.misfit)
             seed = rng.getrandbits(64)
@@ -361,7 +376,11 @@ class SearchBot:
                 luck = random.Random(seed)
                 if kernel:
                     self._settle_showdown(game, luck)
-                    value = _kernel_playout(game, luck, me)
+                    if depth:
+                        tree = trees[action]
+                        value = play_out_searching(game, luck, me, tree, depth, PLAYOUT_LIMIT)
+                    else:
+                        value = _kernel_playout(game, luck, me)
                 else:
                     value = float(_playout(game, luck) == me)
                 results[action].append(value * weight)
