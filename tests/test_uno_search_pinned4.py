@@ -1,6 +1,6 @@
 """The search bot's 4-player classic decisions, pinned: its 4-player win rates
 (docs/performance.md, "The search bot") were measured with the plan these
-exact choices come from (engine.uno.search_bot.OTHER_GAMES), on the
+exact choices come from (engine.uno.search_bot.FOUR_PLAYERS), on the
 benchmark's kind of paired deal. The bot plays its first ``FIRST`` decisions
 of each pinned round (the heuristic plays every other seat)."""
 

@@ -9,6 +9,7 @@ import pytest
 from engine.uno.bots import HeuristicBot
 from engine.uno.game import Game
 from engine.uno.search_bot import (
+    FOUR_PLAYERS,
     OTHER_GAMES,
     SHOWDOWN_GAMES,
     TWO_PLAYER_CLASSIC,
@@ -40,7 +41,8 @@ def test_a_slow_opponent_seen_is_beaten_more_often_and_the_chances_add_up():
 
 def test_every_plan_plays_out_on_the_kernel():
     assert plan_for(2, False) is TWO_PLAYER_CLASSIC and TWO_PLAYER_CLASSIC.kernel
-    assert plan_for(4, False) is OTHER_GAMES and OTHER_GAMES.kernel
+    assert plan_for(3, False) is OTHER_GAMES and OTHER_GAMES.kernel
+    assert plan_for(4, False) is FOUR_PLAYERS and FOUR_PLAYERS.kernel
     assert plan_for(2, True) is SHOWDOWN_GAMES and SHOWDOWN_GAMES.kernel
 
 

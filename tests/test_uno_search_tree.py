@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
+from engine.uno.bots import HeuristicBot
 from engine.uno.cards import Card
 from engine.uno.game import Game
 from engine.uno.playout import play_out
 from engine.uno.playout_codes import CARD_BITS, PLAYS, PLAYS_UNO, UNO_BIT
+from engine.uno.search_bot import SearchBot
 from engine.uno.search_tree import Arm, Node, choose, play_out_searching, turn_candidates
 
 
@@ -95,3 +99,27 @@ def test_where_the_heuristics_turns_lose_it_finds_turns_that_win_and_keeps_to_th
     values = [play_out_searching(game, random.Random(i), 0, tree, 2, 400) for i in range(200)]
     assert values[0] == 0.0  # the heuristic's turns first
     assert sum(values[100:]) >= 90
+
+
+def first_decisions(players: int, seat: int, count: int = 6, **options) -> list[str]:
+    """The search bot's first ``count`` decisions in ``seat``, HeuristicBots elsewhere."""
+    game = Game.new(players, "classic", seed=players * 10 + seat)
+    agents: list = [HeuristicBot() for _ in range(players)]
+    agents[seat] = SearchBot(random.Random(seat), playouts=60, **options)
+    seen: list[str] = []
+    while not game.round_over and len(seen) < count:
+        player = game.to_act
+        assert player is not None  # classic: no showdown
+        action = agents[player].act(game, player)
+        if player == seat:
+            seen.append(str(action))
+        game.apply(action)
+    return seen
+
+
+@pytest.mark.parametrize("players", [3, 5, 6])
+def test_at_three_five_and_six_players_the_plan_searches_no_later_turn(players):
+    # Measured no better there, and dearer (docs/performance.md): the flat search.
+    # (At 4 players the tree's decisions are pinned: tests/test_uno_search_pinned4.py.)
+    for seat in range(2):
+        assert first_decisions(players, seat) == first_decisions(players, seat, depth=0)

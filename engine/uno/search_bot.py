@@ -22,7 +22,7 @@ belief also reads the opponents' plays as HeuristicBot's, and a world in which
 a play seen since the last decision is not the heuristic's weighs less
 (``Plan.reads_plays`` and ``misfit``; engine.uno.search_plays), but for the
 seats people play (``people_at``): a person's turns are read for draws only.
-At 3+ players its playouts also search its own next two turns (``Plan.depth``,
+At 4 players its playouts also search its own next two turns (``Plan.depth``,
 engine.uno.search_tree: UCB over the plays it holds at each, in a tree of its
 own per candidate) instead of playing them as the heuristic.
 
@@ -126,11 +126,16 @@ TWO_PLAYER_CLASSIC = Plan(DEFAULT_PLAYOUTS, DEFAULT_CONFIDENCE, kernel=True)
 #: remembered plays 8 of 1,600, a misfit of 0.1 4 of 800; the search given the
 #: real hands won 50.5% of seed 101's 400 rounds against the plan's 30.0%.
 #: Its belief's later facts (a card drawn and kept, another opponent's Wild Draw
-#: Four) won 426 of 1,600 rounds on seeds 107-110 against 421 without. Its
-#: playouts search the bot's next two turns (engine.uno.search_tree): on seeds
-#: 135-138, 474 of 1,600 rounds against 430 for every later turn the heuristic's
-#: (one turn 440, three 455; two with 384 playouts 211 of 800 against 219).
-OTHER_GAMES = Plan(480, DEFAULT_CONFIDENCE, kernel=True, reads_plays=True, misfit=0.25, depth=2)
+#: Four) won 426 of 1,600 rounds on seeds 107-110 against 421 without.
+OTHER_GAMES = Plan(480, DEFAULT_CONFIDENCE, kernel=True, reads_plays=True, misfit=0.25)
+#: 4-player classic: the same, its playouts searching the bot's next two turns
+#: (engine.uno.search_tree). On seeds 135-138, 474 of 1,600 rounds against 430
+#: for every later turn the heuristic's (one turn 440, three 455; two with 384
+#: playouts 211 of 800 against 219); on the untuned seeds 2,311 of 8,000 against
+#: 2,267, at 1.1x the CPU. At 3, 5 and 6 players one seed's 200 deals each gave
+#: 222 of 600, 222 of 1,000 and 226 of 1,200 against the flat plan's 224, 223 and
+#: 223, at 6 players with a p95 over 100 ms (104 ms): there it stays flat.
+FOUR_PLAYERS = OTHER_GAMES._replace(depth=2)
 #: Showdown: its playouts are longer (2 players, 192 playouts: p95 53 ms).
 SHOWDOWN_GAMES = Plan(DEFAULT_PLAYOUTS, DEFAULT_CONFIDENCE, kernel=True)
 
@@ -139,7 +144,9 @@ def plan_for(players: int, showdowns: bool) -> Plan:
     """The plan for a game of ``players`` (with ``showdowns`` or not)."""
     if showdowns:
         return SHOWDOWN_GAMES
-    return TWO_PLAYER_CLASSIC if players == 2 else OTHER_GAMES
+    if players == 2:
+        return TWO_PLAYER_CLASSIC
+    return FOUR_PLAYERS if players == 4 else OTHER_GAMES
 
 
 def _kernel_playout(game: Game, rng: random.Random, me: int) -> float:
