@@ -71,7 +71,6 @@ __all__ = [
 POLICIES = ("random", "prefer-play", "heuristic")
 assert POLICIES.index("prefer-play") == playout_kernel.PREFER
 assert POLICIES.index("heuristic") == playout_kernel.HEURISTIC
-_HEURISTIC_POLICY = POLICIES.index("heuristic")
 #: Set (to anything but "" or "0") to run the kernel's Python source even where
 #: its mypyc extension is built.
 INTERPRETED_ENV = "UNO_PLAYOUT_INTERPRETED"
@@ -257,7 +256,7 @@ class PlayerTurns:
     and the next call's ``choice`` is the turn's decision. With ``stop=False``
     it plays on to the end without stopping. Given the heuristic's choice at
     every turn (``heuristic``), it is ``play_out(game, "heuristic", rng)``,
-    decision for decision (tests/test_uno_playout_kernel.py compares).
+    decision for decision (tests/test_uno_playout_turns.py compares).
 
     >>> game = Game.new(4, "classic", seed=7)
     >>> turns = PlayerTurns(game, 0, random.Random(1), 400)
@@ -283,7 +282,7 @@ class PlayerTurns:
         s.options = None
         stop_for = self.player if stop else -1
         given = playout_kernel.NO_CHOICE if choice is None else choice
-        policy = _HEURISTIC_POLICY
+        policy = playout_kernel.HEURISTIC
         self.left -= KERNEL.play_round(s, policy, self._random, None, self.left, stop_for, given)
         return s.options
 

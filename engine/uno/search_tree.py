@@ -79,12 +79,15 @@ def turn_candidates(plays: list[int], hand: list[int]) -> list[int]:
     if len(hand) == 2:
         plays = [a for a in plays if a & UNO_BIT]
     out = []
+    named: dict[int, int] = {}  # by wild card: the colour the heuristic names
     for play in plays:
         card = play & CARD_BITS
         if card >> COLOUR_SHIFT & COLOUR_MASK == WILD_COLOUR:
-            rest = list(hand)
-            rest.remove(card)
-            if play >> COLOUR_SHIFT_PLAY & COLOUR_MASK != best_colour(rest):
+            if card not in named:
+                rest = list(hand)
+                rest.remove(card)
+                named[card] = best_colour(rest)
+            if play >> COLOUR_SHIFT_PLAY & COLOUR_MASK != named[card]:
                 continue
         out.append(play)
     return out
