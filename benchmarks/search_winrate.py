@@ -354,6 +354,13 @@ def mcnemar(first: list[bool], second: list[bool]) -> tuple[int, int, float]:
     return gained, lost, min(1.0, 2 * tail)
 
 
+def _turns(text: str) -> int:
+    """--depth's value: a whole number of turns, 0 or more."""
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"a whole number of turns, 0 or more, not {text!r}")
+    return int(text)
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=200)
@@ -378,7 +385,10 @@ def _parser() -> argparse.ArgumentParser:
         "--remembers", choices=("plan", "yes", "no"), default="plan", help="earlier laps' plays"
     )
     parser.add_argument(
-        "--depth", type=int, default=None, help="the bot's own later turns searched (the plan's)"
+        "--depth",
+        type=_turns,
+        default=None,
+        help="the bot's own later turns searched, 0 or more (the plan's)",
     )
     parser.add_argument(
         "--bot-salt",

@@ -142,6 +142,14 @@ def test_playouts_must_be_a_whole_number():
         SearchBot(random.Random(1), playouts=0)
 
 
+@pytest.mark.parametrize("depth", [-1, 1.5, True, "2"])
+def test_depth_must_be_a_whole_number_of_turns(depth):
+    with pytest.raises(
+        ValueError, match=f"depth of bot 'strong' must be a whole number >= 0, not {depth!r}"
+    ):
+        SearchBot(random.Random(1), depth=depth)
+
+
 def test_a_playout_that_cannot_end_stops_with_the_fewest_cards():
     # Every card is held, the top asks for red and nobody holds red, a 9 or a wild:
     # each turn's draw is skipped (nothing to draw) and the turn passes, for ever.

@@ -138,3 +138,11 @@ def test_a_partial_oracle_keeps_each_opponents_counts_of_its_kind(oracle):
             differs += sorted(world.hand(p)) != sorted(game.hand(p))
         assert every_card(world) == every_card(game)
     assert differs > 0
+
+
+@pytest.mark.parametrize("text", ["-1", "two", "1.5"])
+def test_depth_takes_a_whole_number_of_turns(text, capsys):
+    with pytest.raises(SystemExit) as stopped:
+        search_winrate.main(["--deals", "1", "--depth", text])
+    assert stopped.value.code == 2
+    assert f"--depth: a whole number of turns, 0 or more, not {text!r}" in capsys.readouterr().err

@@ -263,6 +263,10 @@ class SearchBot:
             raise ValueError(
                 f"playouts of bot {name!r} must be a whole number >= 1, not {playouts!r}"
             )
+        if depth is not None and (
+            not isinstance(depth, int) or isinstance(depth, bool) or depth < 0
+        ):
+            raise ValueError(f"depth of bot {name!r} must be a whole number >= 0, not {depth!r}")
         self.rng = rng
         self.name = name
         self.playouts = playouts
